@@ -1,0 +1,221 @@
+// Typed platform errors: one class per way a caller must react (fix the request, fix credentials,
+// wait and retry, ...), so activities can map them to retryable / non-retryable failures.
+
+/** Which interface answered; selects the error-body parser. */
+export type PlatformArea =
+  | 'auth'
+  | 'voice'
+  | 'verification'
+  | 'mms'
+  | 'conversation'
+  | 'template'
+  | 'batch'
+  | 'subprojects'
+  | 'senderId'
+  | 'provisioning';
+
+export interface PlatformErrorInit {
+  area: PlatformArea;
+  /** Undefined when no HTTP answer arrived (network error, timeout). */
+  httpStatus?: number;
+  /** The platform's errorCode / status name / E-code; our own code for transport failures. */
+  code: string;
+  message: string;
+  details?: unknown;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class PlatformError extends Error {
+  override name: string = 'PlatformError';
+  readonly area: PlatformArea;
+  readonly httpStatus: number | undefined;
+  readonly code: string;
+  readonly details: unknown;
+  readonly retryAfterMs: number | undefined;
+  /** Unclassified answers are not retried: repeating an unexpected 4xx rarely helps. */
+  readonly retryable: boolean = false;
+
+  constructor(init: PlatformErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.area = init.area;
+    this.httpStatus = init.httpStatus;
+    this.code = init.code;
+    this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 400: the request is wrong; repeating it cannot succeed. */
+export class PlatformValidationError extends PlatformError {
+  override name = 'PlatformValidationError';
+}
+
+/** 401/403: credentials wrong, or not allowed to use the resource. */
+export class PlatformAuthError extends PlatformError {
+  override name = 'PlatformAuthError';
+}
+
+export class PlatformNotFoundError extends PlatformError {
+  override name = 'PlatformNotFoundError';
+}
+
+export class PlatformConflictError extends PlatformError {
+  override name = 'PlatformConflictError';
+}
+
+/** 429 or MMS E113/E106: retry, after retryAfterMs when the platform said how long. */
+export class PlatformRateLimitError extends PlatformError {
+  override name = 'PlatformRateLimitError';
+  override readonly retryable = true;
+}
+
+/** 5xx, network errors and timeouts: transient. */
+export class PlatformUnavailableError extends PlatformError {
+  override name = 'PlatformUnavailableError';
+  override readonly retryable = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error bodies, one parser per shape
+// ---------------------------------------------------------------------------------------------
+
+export interface ParsedErrorBody {
+  code?: string;
+  message?: string;
+  details?: unknown;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+
+/** Voice and Verification: `{errorCode, message, reference?}`. */
+export function parseVoiceErrorBody(body: unknown): ParsedErrorBody | undefined {
+  if (!isObj(body) || body.errorCode === undefined) return undefined;
+  return {
+    code: str(body.errorCode),
+    message: str(body.message),
+    details: body.reference === undefined ? undefined : { reference: body.reference },
+  };
+}
+
+/** Conversation family (conversation, templates, batch, subprojects): `{error: {code, message, status, details}}`. */
+export function parseConversationErrorBody(body: unknown): ParsedErrorBody | undefined {
+  if (!isObj(body) || !isObj(body.error)) return undefined;
+  const e = body.error;
+  // `status` (e.g. PERMISSION_DENIED) says more than `code`, which only repeats the HTTP status.
+  return { code: str(e.status) ?? str(e.code), message: str(e.message), details: e.details };
+}
+
+/** MMS: `{status: 'Failure', 'error-code', 'error-info'}`. */
+export function parseMmsErrorBody(body: unknown): ParsedErrorBody | undefined {
+  if (!isObj(body) || body['error-code'] === undefined) return undefined;
+  return { code: str(body['error-code']), message: str(body['error-info']) };
+}
+
+/** Provisioning: `{errorCode, message, resolution, additionalInformation?, validationErrors?}`. */
+export function parseProvisioningErrorBody(body: unknown): ParsedErrorBody | undefined {
+  if (!isObj(body) || body.errorCode === undefined) return undefined;
+  const details: Obj = {};
+  for (const key of ['resolution', 'additionalInformation', 'validationErrors']) {
+    if (body[key] !== undefined) details[key] = body[key];
+  }
+  return { code: str(body.errorCode), message: str(body.message), details: Object.keys(details).length ? details : undefined };
+}
+
+/** OAuth token endpoint (RFC 6749): `{error, error_description}`; also plain text. */
+function parseGenericErrorBody(body: unknown): ParsedErrorBody | undefined {
+  if (typeof body === 'string') return body.trim() ? { message: body.trim().slice(0, 500) } : undefined;
+  if (!isObj(body)) return undefined;
+  return { code: str(body.error) ?? str(body.code), message: str(body.error_description) ?? str(body.message) };
+}
+
+const PARSERS: Record<PlatformArea, (body: unknown) => ParsedErrorBody | undefined> = {
+  auth: parseGenericErrorBody,
+  voice: parseVoiceErrorBody,
+  verification: parseVoiceErrorBody,
+  mms: parseMmsErrorBody,
+  conversation: parseConversationErrorBody,
+  template: parseConversationErrorBody,
+  batch: parseConversationErrorBody,
+  subprojects: parseConversationErrorBody,
+  // Not specified; the platform's OAuth-fronted interfaces use the conversation shape.
+  senderId: parseConversationErrorBody,
+  provisioning: parseProvisioningErrorBody,
+};
+
+export function parseErrorBody(area: PlatformArea, body: unknown): ParsedErrorBody {
+  return PARSERS[area](body) ?? parseGenericErrorBody(body) ?? {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classification
+// ---------------------------------------------------------------------------------------------
+
+/** Retry-After as delta-seconds or HTTP-date, in ms (never negative); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const MMS_RATE_CODES = new Set(['E113', 'E106']);
+const MMS_AUTH_CODES = new Set(['E104', 'E105', 'E112']);
+const MMS_UNAVAILABLE_CODES = new Set(['E503']);
+
+export interface ErrorResponse {
+  area: PlatformArea;
+  status: number;
+  /** Lower-case header names. */
+  headers?: Record<string, string>;
+  body: unknown;
+  now?: number;
+}
+
+/** Builds the typed error for a failed answer (non-2xx, or an MMS `status: Failure` body). */
+export function platformErrorFromResponse(res: ErrorResponse): PlatformError {
+  const parsed = parseErrorBody(res.area, res.body);
+  const code = parsed.code ?? `HTTP_${res.status}`;
+  const init: PlatformErrorInit = {
+    area: res.area,
+    httpStatus: res.status,
+    code,
+    message: `${res.area} ${res.status} ${code}: ${parsed.message ?? 'request failed'}`,
+    details: parsed.details,
+    retryAfterMs: parseRetryAfter(res.headers?.['retry-after'], res.now),
+  };
+
+  // MMS reports some conditions by code whatever the HTTP status.
+  if (res.area === 'mms') {
+    if (MMS_RATE_CODES.has(code)) return new PlatformRateLimitError(init);
+    if (MMS_AUTH_CODES.has(code)) return new PlatformAuthError(init);
+    if (MMS_UNAVAILABLE_CODES.has(code)) return new PlatformUnavailableError(init);
+    if (/^E\d+$/.test(code) && res.status < 500) return new PlatformValidationError(init);
+  }
+
+  const s = res.status;
+  if (s === 429) return new PlatformRateLimitError(init);
+  if (s === 400 || s === 422) return new PlatformValidationError(init);
+  if (s === 401 || s === 403) return new PlatformAuthError(init);
+  if (s === 404) return new PlatformNotFoundError(init);
+  if (s === 409) return new PlatformConflictError(init);
+  if (s >= 500 || s === 408) return new PlatformUnavailableError(init);
+  return new PlatformError(init);
+}
+
+/** A request that got no HTTP answer: timeout or connection failure. */
+export function platformErrorFromTransport(area: PlatformArea, err: unknown, timeoutMs: number): PlatformUnavailableError {
+  const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+  const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+  return new PlatformUnavailableError({
+    area,
+    code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+    message: timedOut ? `${area}: no answer within ${timeoutMs} ms` : `${area}: request failed: ${reason}`,
+    cause: err,
+  });
+}

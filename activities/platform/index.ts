@@ -1,0 +1,45 @@
+// Builds every platform client of a process from the validated config. Adding an interface area means
+// one new client file and one line here.
+import type { PlatformConfig } from '../../common/config.js';
+import type { Logger } from '../../common/logger.js';
+import { PlatformHttp } from './http.js';
+import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuthTokenSource } from './auth/oauth.js';
+import { SubprojectsClient } from './subprojects.js';
+
+export interface PlatformClients {
+  subprojects: SubprojectsClient;
+  http: PlatformHttp;
+  /** The OAuth token source of the configured key (shared with every other client of that key). */
+  tokens: OAuthTokenSource;
+}
+
+export interface CreatePlatformClientsOptions {
+  logger?: Logger;
+  /** Defaults to the process-wide registry; tests pass their own. */
+  tokenRegistry?: OAuthTokenRegistry;
+}
+
+export function createPlatformClients(config: PlatformConfig, opts: CreatePlatformClientsOptions = {}): PlatformClients {
+  const { urls, credentials } = config;
+  const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger });
+  const tokens = (opts.tokenRegistry ?? sharedTokenRegistry).get({
+    http,
+    tokenUrl: oauthTokenUrl(urls.auth),
+    keyId: credentials.keyId,
+    keySecret: credentials.keySecret,
+  });
+  return {
+    http,
+    tokens,
+    subprojects: new SubprojectsClient({ http, baseUrl: urls.subprojects, tokens }),
+  };
+}
+
+export * from './errors.js';
+export { PlatformHttp, type PlatformRequest, type PlatformResponse, type HttpMethod } from './http.js';
+export type { AuthStrategy, AuthRequest } from './auth/strategy.js';
+export { OAuthTokenSource, OAuthTokenRegistry, OAuthBearerAuth, sharedTokenRegistry, oauthTokenUrl } from './auth/oauth.js';
+export { BasicAuth } from './auth/basic.js';
+export { ApplicationSignedAuth } from './auth/application.js';
+export { ApiKeyAuth } from './auth/api-key.js';
+export { SubprojectsClient, type Subproject, type SubprojectPage } from './subprojects.js';

@@ -1,0 +1,50 @@
+// The Fastify app as one function of its dependencies, so tests build it exactly as production does.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Client } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ulid } from 'ulid';
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/logger.js';
+import { installApiKeyAuth } from './plugins/auth.js';
+import { registerDocs } from './plugins/docs.js';
+import { installErrorHandler } from './plugins/error-handler.js';
+import { installRawBodyJsonParser } from './plugins/raw-body.js';
+import { installValidation } from './plugins/validation.js';
+import { ProcessService } from './processes.js';
+import codecRoutes from './routes/codec.js';
+import { healthRoutes } from './routes/health.js';
+import { processRoutes } from './routes/processes.js';
+import { subprojectRoutes } from './routes/subprojects.js';
+
+export interface AppDeps {
+  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes'>;
+  client: Client;
+  codec: PayloadCodec;
+  logger: Logger;
+}
+
+export async function buildApp({ config, client, codec, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: () => ulid(),
+    requestIdHeader: false,
+    disableRequestLogging: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidation(app);
+  installRawBodyJsonParser(app);
+  installErrorHandler(app);
+  await registerDocs(app);
+  installApiKeyAuth(app, config.api.apiKeys);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const processes = new ProcessService(client);
+  await app.register(healthRoutes, { client });
+  await app.register(processRoutes, { processes });
+  await app.register(subprojectRoutes, { client, processes, config });
+  await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
+  return app;
+}

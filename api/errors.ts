@@ -1,0 +1,38 @@
+// The one error body every API error uses, and the errors routes throw to produce it.
+import Type, { type Static } from 'typebox';
+
+export const ErrorDetail = Type.Object({
+  field: Type.String({ description: 'Where the problem is, e.g. body.displayName' }),
+  rule: Type.String({ description: 'The rule it broke, e.g. required, maxLength, enum' }),
+  message: Type.String(),
+});
+
+export const ErrorBody = Type.Object({
+  error: Type.Object({
+    code: Type.String({ description: 'validation_failed, unauthorized, not_found, conflict, unavailable, internal, ...' }),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(ErrorDetail)),
+  }),
+  requestId: Type.String(),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
+export type ErrorDetail = Static<typeof ErrorDetail>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} was not found`);
+export const badRequest = (field: string, rule: string, message: string) =>
+  new ApiError(400, 'validation_failed', `${field}: ${message}`, [{ field, rule, message }]);
+
+/** Response schemas for the errors a route can answer with, for the OpenAPI document. */
+export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));

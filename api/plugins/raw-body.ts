@@ -1,0 +1,23 @@
+// Keeps the exact bytes of JSON bodies: callback signatures are computed over them, not over re-serialized JSON.
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: Buffer;
+  }
+}
+
+export function installRawBodyJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(/^application\/(.+\+)?json/, { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (req, body, done) => {
+    const raw = body as Buffer;
+    req.rawBody = raw;
+    if (raw.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8')));
+    } catch {
+      done(new ApiError(400, 'validation_failed', 'body: is not valid JSON', [{ field: 'body', rule: 'json', message: 'is not valid JSON' }]), undefined);
+    }
+  });
+}

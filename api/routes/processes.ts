@@ -1,0 +1,27 @@
+// Every process, whatever its kind: read one, list by kind and state.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { PROCESS_KINDS } from '../../workflows/ids.js';
+import { errorResponses } from '../errors.js';
+import type { ProcessService } from '../processes.js';
+import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
+
+export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessService }> = async (app, { processes }) => {
+  app.get('/v1/processes', {
+    schema: {
+      tags: ['processes'],
+      summary: 'List processes by kind and state, newest first',
+      querystring: Type.Object({ kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))), state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+      response: { 200: ProcessList, ...errorResponses(400, 401) },
+    },
+  }, async (req) => processes.list({ kind: req.query.kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+
+  app.get('/v1/processes/:processId', {
+    schema: {
+      tags: ['processes'],
+      summary: 'Where a process is, how it got there, and what it is waiting on',
+      params: Type.Object({ processId: ProcessId }),
+      response: { 200: ProcessView, ...errorResponses(401, 404) },
+    },
+  }, async (req) => processes.get(req.params.processId));
+};

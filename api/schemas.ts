@@ -1,0 +1,59 @@
+// Schemas shared by several routes.
+import Type from 'typebox';
+
+export const ProcessId = Type.String({ minLength: 1, maxLength: 512, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
+
+export const StateChange = Type.Object({
+  state: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  reason: Type.Optional(Type.String()),
+});
+
+export const ProcessView = Type.Object({
+  processId: Type.String(),
+  statusSource: Type.Union([Type.Literal('workflow'), Type.Literal('search-attributes')], { description: "'search-attributes' when no worker answered in time: state only, no history" }),
+  kind: Type.String(),
+  state: Type.String({ description: 'Where the process is now' }),
+  since: Type.String({ format: 'date-time' }),
+  history: Type.Array(StateChange, { description: 'Every state the process passed through, with why' }),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  execution: Type.Object({
+    status: Type.String({ description: 'Temporal execution status: RUNNING, COMPLETED, FAILED, ...' }),
+    runId: Type.String(),
+    startedAt: Type.String({ format: 'date-time' }),
+    closedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    historyLength: Type.Number(),
+  }),
+  pendingActivities: Type.Array(
+    Type.Object({
+      activity: Type.String(),
+      attempt: Type.Number(),
+      state: Type.String(),
+      lastFailure: Type.Optional(Type.String()),
+      nextAttemptAt: Type.Optional(Type.String()),
+    }),
+    { description: 'Platform calls under way or being retried, and why the last attempt failed' },
+  ),
+  failure: Type.Optional(Type.String()),
+});
+
+export const ProcessSummary = Type.Object({
+  processId: Type.String(),
+  kind: Type.String(),
+  state: Type.String(),
+  executionStatus: Type.String(),
+  startedAt: Type.String(),
+  closedAt: Type.Optional(Type.String()),
+});
+
+export const ProcessList = Type.Object({
+  processes: Type.Array(ProcessSummary),
+  nextPageToken: Type.String({ description: 'Pass as pageToken for the next page; empty on the last page' }),
+});
+
+export const StateFilter = Type.String({ pattern: '^[A-Z][A-Z_]{0,63}$', description: 'A state name, e.g. READY' });
+
+export const Paging = {
+  pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  pageToken: Type.Optional(Type.String({ maxLength: 4096, pattern: '^[A-Za-z0-9_-]*$' })),
+};

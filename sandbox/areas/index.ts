@@ -1,0 +1,8 @@
+// The areas the sandbox serves; later issues add theirs here.
+import type { SandboxArea } from './area.js';
+import { authArea } from './auth.js';
+import { subprojectsArea } from './subprojects.js';
+
+export type { SandboxArea } from './area.js';
+
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea];

@@ -1,0 +1,130 @@
+// Errors thrown anywhere in an area's request handling; the area's error family renders the body.
+import { ulid } from 'ulid';
+
+/** One invalid input: the field (dotted path) and what is wrong with it. */
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+/**
+ * An error answer independent of any area's body shape. Verifiers and handlers throw it; the
+ * central error handler renders it with the family of the area the request was addressed to.
+ */
+export class AreaError extends Error {
+  readonly status: number;
+  /** Area-specific code (voice/verification numeric `errorCode`, MMS `E1xx`, provisioning string). */
+  readonly code: string | number | undefined;
+  readonly details: FieldViolation[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: string,
+    opts: { code?: string | number; details?: FieldViolation[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AreaError';
+    this.status = status;
+    this.code = opts.code;
+    this.details = opts.details;
+    this.headers = opts.headers ?? {};
+  }
+}
+
+export interface ErrorShape {
+  status: number;
+  message: string;
+  code?: string | number | undefined;
+  details?: FieldViolation[] | undefined;
+}
+
+/** Renders an error answer in one area family's body shape. */
+export interface ErrorFamily {
+  readonly name: 'oauth' | 'voice' | 'verification' | 'mms' | 'provisioning';
+  render(e: ErrorShape): unknown;
+}
+
+export type ConversationStatus =
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'RESOURCE_EXHAUSTED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export function conversationStatusFor(status: number): ConversationStatus {
+  switch (status) {
+    case 401: return 'UNAUTHENTICATED';
+    case 403: return 'PERMISSION_DENIED';
+    case 404: return 'NOT_FOUND';
+    case 429: return 'RESOURCE_EXHAUSTED';
+    case 503: return 'UNAVAILABLE';
+    default: return status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT';
+  }
+}
+
+/** Conversation error object, used by every OAuth-authenticated area (and the token endpoint). */
+export const oauthErrors: ErrorFamily = {
+  name: 'oauth',
+  render: (e) => ({
+    error: { code: e.status, message: e.message, status: conversationStatusFor(e.status), details: e.details ?? [] },
+  }),
+};
+
+/** Voice codes are five digits whose first three are the HTTP status (40001 validation, 40100 auth, ...). */
+function voiceCode(e: ErrorShape): number {
+  if (typeof e.code === 'number') return e.code;
+  return e.status === 400 ? 40001 : e.status * 100;
+}
+
+export const voiceErrors: ErrorFamily = {
+  name: 'voice',
+  render: (e) => ({ errorCode: voiceCode(e), message: e.message }),
+};
+
+/** Verification adds a `reference` that identifies the error occurrence. */
+export const verificationErrors: ErrorFamily = {
+  name: 'verification',
+  render: (e) => ({ errorCode: voiceCode(e), message: e.message, reference: ulid() }),
+};
+
+function mmsCode(status: number): string {
+  if (status === 401) return 'E104';
+  if (status === 403) return 'E105';
+  if (status === 429) return 'E113';
+  if (status >= 500) return 'E503';
+  return 'E100';
+}
+
+export const mmsErrors: ErrorFamily = {
+  name: 'mms',
+  render: (e) => ({
+    status: 'Failure',
+    'error-code': typeof e.code === 'string' ? e.code : mmsCode(e.status),
+    'error-info': e.message,
+  }),
+};
+
+function provisioningCode(status: number): string {
+  switch (status) {
+    case 400: return 'invalid_input';
+    case 401: return 'unauthenticated';
+    case 403: return 'permission_denied';
+    case 404: return 'not_found';
+    case 429: return 'too_many_requests';
+    default: return status >= 500 ? 'internal_error' : 'invalid_request';
+  }
+}
+
+/** wire-notes: `{errorCode, message, resolution, additionalInformation?}`; 400 invalid_input carries validationErrors. */
+export const provisioningErrors: ErrorFamily = {
+  name: 'provisioning',
+  render: (e) => ({
+    errorCode: typeof e.code === 'string' ? e.code : provisioningCode(e.status),
+    message: e.message,
+    resolution: '',
+    ...(e.details?.length ? { additionalInformation: { validationErrors: e.details } } : {}),
+  }),
+};

@@ -1,0 +1,110 @@
+// Injected faults, added latency and callback faults, set through /_sandbox control routes.
+import type { AreaName } from './areas.js';
+
+export interface FaultRuleInput {
+  area?: AreaName;
+  method?: string;
+  pathContains?: string;
+  status: number;
+  count: number;
+  retryAfterSeconds?: number;
+  /** Answer body; default: the area's error body for `status`. */
+  body?: unknown;
+}
+
+export interface FaultRule extends FaultRuleInput {
+  id: number;
+  remaining: number;
+}
+
+export interface FaultTarget {
+  area: AreaName;
+  method: string;
+  /** Path with query string. */
+  url: string;
+}
+
+export class FaultStore {
+  private rules: FaultRule[] = [];
+  private nextId = 1;
+
+  add(input: FaultRuleInput): FaultRule {
+    const rule: FaultRule = { ...input, method: input.method?.toUpperCase(), id: this.nextId++, remaining: input.count };
+    this.rules.push(rule);
+    return rule;
+  }
+
+  /** The first matching rule, with one use consumed; rules are removed once used up. */
+  take(t: FaultTarget): FaultRule | undefined {
+    const rule = this.rules.find(
+      (r) =>
+        (r.area === undefined || r.area === t.area) &&
+        (r.method === undefined || r.method === t.method.toUpperCase()) &&
+        (r.pathContains === undefined || t.url.includes(r.pathContains)),
+    );
+    if (!rule) return undefined;
+    rule.remaining--;
+    if (rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
+    return rule;
+  }
+
+  list(): FaultRule[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+}
+
+/** Added delay per area; a rule without area applies to every area that has none of its own. */
+export class LatencyStore {
+  private readonly byArea = new Map<AreaName | '*', number>();
+
+  set(area: AreaName | undefined, ms: number): void {
+    if (ms <= 0) this.byArea.delete(area ?? '*');
+    else this.byArea.set(area ?? '*', ms);
+  }
+
+  delayFor(area: AreaName): number {
+    return this.byArea.get(area) ?? this.byArea.get('*') ?? 0;
+  }
+
+  list(): Record<string, number> {
+    return Object.fromEntries(this.byArea);
+  }
+
+  clear(): void {
+    this.byArea.clear();
+  }
+}
+
+export type CallbackFaultAction = 'drop' | 'duplicate';
+
+/** The next N callbacks are dropped, then the next M duplicated (drops are used up first). */
+export class CallbackFaults {
+  drop = 0;
+  duplicate = 0;
+
+  set(p: { drop?: number; duplicate?: number }): void {
+    if (p.drop !== undefined) this.drop = p.drop;
+    if (p.duplicate !== undefined) this.duplicate = p.duplicate;
+  }
+
+  take(): CallbackFaultAction | undefined {
+    if (this.drop > 0) {
+      this.drop--;
+      return 'drop';
+    }
+    if (this.duplicate > 0) {
+      this.duplicate--;
+      return 'duplicate';
+    }
+    return undefined;
+  }
+
+  clear(): void {
+    this.drop = 0;
+    this.duplicate = 0;
+  }
+}

@@ -1,0 +1,71 @@
+// The platform sandbox: a local emulator of the platform's interfaces, one Fastify app with each
+// area mounted under its own prefix (see common/config.ts sandboxPlatformUrls).
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sandboxPlatformUrls, type PlatformUrls } from '../common/config.js';
+import { SANDBOX_AREAS, type SandboxArea } from './areas/index.js';
+import type { SandboxAccount } from './core/accounts.js';
+import { mountsOf } from './core/areas.js';
+import { SandboxContext } from './core/context.js';
+import { controlRoutes } from './core/control-routes.js';
+import { resolveOptions, type SandboxOptions } from './core/options.js';
+import { installPipeline } from './core/pipeline.js';
+
+export { defaultSandboxAccount, type SandboxAccount } from './core/accounts.js';
+export type { SandboxOptions } from './core/options.js';
+export type { SandboxArea } from './areas/index.js';
+export { SandboxContext } from './core/context.js';
+
+export interface Sandbox {
+  /** `http://host:port` once listening; '' before (platformUrls() then gives bare paths, for app.inject). */
+  url: string;
+  app: FastifyInstance;
+  accounts: SandboxAccount[];
+  /** Shared state (faults, request log, callbacks, accounts); for tests and for routes added to `app`. */
+  context: SandboxContext;
+  listen(opts?: { port?: number; host?: string }): Promise<string>;
+  close(): Promise<void>;
+  platformUrls(): PlatformUrls;
+}
+
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const options = resolveOptions(opts);
+  const ctx = new SandboxContext(options);
+  const app = (
+    options.logger
+      ? Fastify({ loggerInstance: options.logger, bodyLimit: BODY_LIMIT_BYTES })
+      : Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES })
+  ) as unknown as FastifyInstance;
+
+  installPipeline(app, ctx);
+  app.addHook('onClose', async () => ctx.close());
+  await app.register(controlRoutes(ctx), { prefix: '/_sandbox' });
+  for (const area of SANDBOX_AREAS) await registerArea(app, ctx, area);
+
+  let url = '';
+  let closed: Promise<void> | undefined;
+  return {
+    get url() {
+      return url;
+    },
+    app,
+    accounts: options.accounts,
+    context: ctx,
+    async listen(l = {}) {
+      url = await app.listen({ port: l.port ?? 0, host: l.host ?? '127.0.0.1' });
+      return url;
+    },
+    close() {
+      closed ??= app.close().then(() => undefined);
+      return closed;
+    },
+    platformUrls: () => sandboxPlatformUrls(url),
+  };
+}
+
+async function registerArea(app: FastifyInstance, ctx: SandboxContext, area: SandboxArea): Promise<void> {
+  for (const mount of mountsOf(area.name)) {
+    await app.register(async (scope) => area.register(scope, ctx, mount), { prefix: mount.prefix });
+  }
+}

@@ -1,0 +1,116 @@
+// `npm start`: a Temporal dev server (SQLite under .relayflow/), the platform sandbox, a worker and the API,
+// each waited for, then shut down in order on Ctrl-C (the worker drains its tasks first).
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../api/app.js';
+import { AesGcmPayloadCodec } from '../common/codec.js';
+import { ConfigError, loadConfig } from '../common/config.js';
+import { createLogger } from '../common/logger.js';
+import { connectClient } from '../common/temporal.js';
+import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import { installRuntime } from '../workers/runtime.js';
+import { ensureSearchAttributes } from '../workers/search-attributes.js';
+import { createWorker } from '../workers/worker.js';
+import { startDevServer, type DevServer } from './lib/dev-server.js';
+import { devSecrets } from './lib/dev-secrets.js';
+
+const env = process.env;
+const dataDir = resolve(env.RELAYFLOW_DATA_DIR ?? '.relayflow');
+const logger = createLogger({ name: 'relayflow', level: env.RELAYFLOW_LOG_LEVEL ?? 'info' });
+const say = (msg: string) => process.stdout.write(`${msg}\n`);
+const stops: Array<[string, () => Promise<unknown>]> = [];
+
+async function main(): Promise<void> {
+  const secrets = await devSecrets(dataDir);
+  env.RELAYFLOW_DATA_DIR = dataDir;
+  env.RELAYFLOW_API_KEYS ||= secrets.apiKey;
+  env.RELAYFLOW_CODEC_KEYS ||= secrets.codecKeys;
+  const apiPort = Number(env.RELAYFLOW_API_PORT || 3000);
+  const uiPort = Number(env.RELAYFLOW_TEMPORAL_UI_PORT || 8233);
+  env.RELAYFLOW_CODEC_CORS_ORIGINS ||= `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`;
+
+  let temporalUi = 'the UI of your Temporal server';
+  if (!env.TEMPORAL_ADDRESS) {
+    say('starting the Temporal dev server...');
+    const server: DevServer = await startDevServer({
+      dbFilename: join(dataDir, 'temporal.db'),
+      port: Number(env.RELAYFLOW_TEMPORAL_PORT || 7233),
+      ui: true,
+      uiPort,
+      uiCodecEndpoint: `http://127.0.0.1:${apiPort}/codec`,
+      log: say,
+    });
+    stops.unshift(['Temporal dev server', () => server.stop()]);
+    env.TEMPORAL_ADDRESS = server.address;
+    temporalUi = `http://127.0.0.1:${uiPort}`;
+    say(`Temporal dev server at ${server.address} (CLI from ${server.cli.source})`);
+  }
+
+  let sandbox: Sandbox | undefined;
+  if (!env.PLATFORM_KEY_ID && !env.PLATFORM_SANDBOX_URL) {
+    sandbox = await createSandbox({ logger: logger.child({ component: 'sandbox' }) });
+    await sandbox.listen({ port: Number(env.SANDBOX_PORT || 4010) });
+    stops.unshift(['sandbox', () => sandbox!.close()]);
+    env.PLATFORM_SANDBOX_URL = sandbox.url;
+  }
+
+  const config = loadConfig(env);
+  installRuntime(logger, { handleSignals: false });
+  const client = await connectClient(config);
+  stops.unshift(['Temporal client', () => client.connection.close()]);
+  await ensureSearchAttributes(client, logger);
+
+  const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }) });
+  const running = worker.run();
+  stops.unshift(['worker', async () => { worker.shutdown(); await running; await connection.close(); }]);
+
+  const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }) });
+  await app.listen({ host: config.api.host, port: config.api.port });
+  stops.unshift(['API', () => app.close()]);
+
+  const api = `http://${config.api.host}:${config.api.port}`;
+  say([
+    '',
+    'relayflow is ready',
+    `  API           ${api}`,
+    `  API docs      ${api}/docs`,
+    `  Temporal UI   ${temporalUi}`,
+    `  platform      ${sandbox ? `sandbox at ${sandbox.url}` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
+    `  API key       ${config.api.apiKeys[0]}`,
+    '',
+    'Try it:',
+    `  curl -s -X POST ${api}/v1/subprojects -H 'authorization: Bearer ${config.api.apiKeys[0]}' \\`,
+    `       -H 'content-type: application/json' -d '{"displayName":"my-first-subproject"}'`,
+    '',
+    'Ctrl-C stops everything (the worker finishes its tasks first).',
+  ].join('\n'));
+}
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) {
+    say('stopping now, without waiting');
+    process.exit(130);
+  }
+  stopping = true;
+  say(`\n${signal}: shutting down...`);
+  for (const [name, stop] of stops) {
+    try {
+      await stop();
+      say(`  stopped ${name}`);
+    } catch (err) {
+      say(`  ${name} did not stop cleanly: ${(err as Error).message}`);
+    }
+  }
+  process.exit(0);
+}
+
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+main().catch(async (err) => {
+  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : (err as Error).stack ?? String(err);
+  process.stderr.write(`relayflow could not start: ${message}\n`);
+  for (const [, stop] of stops) await stop().catch(() => undefined);
+  process.exit(1);
+});

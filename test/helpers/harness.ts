@@ -1,0 +1,102 @@
+// A whole relayflow in one test process: the sandbox, a worker on its own task queue and the API, against
+// the real Temporal dev server that `npm test` started (TEMPORAL_ADDRESS).
+import type { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { ulid } from 'ulid';
+import { buildApp } from '../../api/app.js';
+import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
+import { loadConfig, type Config } from '../../common/config.js';
+import { createLogger } from '../../common/logger.js';
+import { connectClient } from '../../common/temporal.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { installRuntime } from '../../workers/runtime.js';
+import { createWorker } from '../../workers/worker.js';
+
+export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
+
+export interface Harness {
+  config: Config;
+  sandbox: Sandbox;
+  client: Client;
+  app: FastifyInstance;
+  /** app.inject with the test API key. */
+  api(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  /** Polls the process until it reaches `state` (or fails the test after timeoutMs). */
+  waitForState(processId: string, state: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  sandbox?: SandboxOptions;
+  env?: Record<string, string>;
+  /** Start without a worker (tests that start it later). */
+  withoutWorker?: boolean;
+}
+
+const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  if (!process.env.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is not set: run the tests with `npm test`');
+  installRuntime(logger, { handleSignals: false });
+  const sandbox = await createSandbox(opts.sandbox);
+  await sandbox.listen();
+  const config = loadConfig({
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+    RELAYFLOW_TASK_QUEUE: `test-${ulid()}`,
+    RELAYFLOW_API_KEYS: TEST_API_KEY,
+    RELAYFLOW_CODEC_KEYS: generateCodecKey('test'),
+    PLATFORM_SANDBOX_URL: sandbox.url,
+    RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
+    ...opts.env,
+  });
+  const client = await connectClient(config);
+  const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
+
+  let current: { worker: Worker; running: Promise<void> } | undefined;
+  const startWorker = async () => {
+    if (current) return;
+    const { worker } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE });
+    current = { worker, running: worker.run() };
+  };
+  const stopWorker = async () => {
+    if (!current) return;
+    current.worker.shutdown();
+    await current.running;
+    current = undefined;
+  };
+  if (!opts.withoutWorker) await startWorker();
+
+  const api = (o: InjectOptions) => app.inject({ ...o, headers: { authorization: `Bearer ${TEST_API_KEY}`, ...o.headers } });
+
+  return {
+    config,
+    sandbox,
+    client,
+    app,
+    api,
+    startWorker,
+    stopWorker,
+    async waitForState(processId, state, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: Record<string, unknown> = {};
+      while (Date.now() < deadline) {
+        const res = await api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+        if (res.statusCode === 200) {
+          last = res.json();
+          if (last.state === state) return last;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`process ${processId} did not reach ${state} within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+    },
+    async close() {
+      await stopWorker();
+      await app.close();
+      await client.connection.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Worker entry point: `npm run worker` (dev) or `node dist/workers/main.js` (production image).
+import { loadConfig } from '../common/config.js';
+import { createLogger } from '../common/logger.js';
+import { connectClient } from '../common/temporal.js';
+import { installRuntime } from './runtime.js';
+import { ensureSearchAttributes } from './search-attributes.js';
+import { createWorker } from './worker.js';
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(`relayflow worker: configuration error: ${(err as Error).message}`);
+    process.exit(1);
+  }
+})();
+const logger = createLogger({ name: 'relayflow-worker', level: config.logLevel });
+// The runtime handles SIGINT/SIGTERM: the worker stops polling, drains its tasks, then run() returns.
+installRuntime(logger, { handleSignals: true });
+const client = await connectClient(config);
+await ensureSearchAttributes(client, logger);
+await client.connection.close();
+const { worker, connection } = await createWorker({ config, logger });
+await worker.run();
+await connection.close();
+logger.info('worker stopped');

@@ -1,0 +1,39 @@
+// Builds a worker for relayflow's task queue: workflows from the prebuilt bundle when there is one.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { createPlatformClients } from '../activities/platform/index.js';
+import type { Config } from '../common/config.js';
+import { createDataConverter } from '../common/data-converter.js';
+import type { Logger } from '../common/logger.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
+export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+
+export interface WorkerDeps {
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue'>;
+  logger: Logger;
+  connection?: NativeConnection;
+  /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
+  workflowBundlePath?: string;
+}
+
+export async function createWorker({ config, logger, connection, workflowBundlePath }: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
+  const clients = createPlatformClients(config.platform, { logger });
+  const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
+  const worker = await Worker.create({
+    connection: conn,
+    namespace: config.temporal.namespace ?? 'default',
+    taskQueue: config.taskQueue,
+    ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ clients }),
+    dataConverter: createDataConverter(config.codecKeys),
+    // On shutdown, running activities get this long to finish before they are cancelled.
+    shutdownGraceTime: '20 seconds',
+  });
+  logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start' }, 'worker ready');
+  return { worker, connection: conn };
+}
