@@ -29,7 +29,8 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: () => ulid(),
     requestIdHeader: false,
-    disableRequestLogging: false,
+    // Process IDs are business keys and can be long.
+    routerOptions: { maxParamLength: 1024 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);

@@ -38,6 +38,13 @@ const EXECUTION_STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANC
 const tsToIso = (t?: { seconds?: unknown; nanos?: number | null } | null) =>
   t?.seconds != null ? new Date(Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)).toISOString() : undefined;
 
+/** The innermost cause says why ("displayName rejected by policy"), not "Activity task failed". */
+function rootCause(err: Error): string {
+  let e: Error = err instanceof WorkflowFailedError && err.cause ? err.cause : err;
+  while (e.cause instanceof Error) e = e.cause;
+  return e.message;
+}
+
 export class ProcessService {
   constructor(private readonly client: Client, private readonly queryTimeoutMs = 3_000) {}
 
@@ -85,7 +92,8 @@ export class ProcessService {
     }
     const res = await this.client.workflowService.listWorkflowExecutions({
       namespace: this.client.options.namespace,
-      query: `${clauses.join(' AND ')} ORDER BY StartTime DESC`,
+      // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
+      query: clauses.join(' AND '),
       pageSize: opts.pageSize,
       nextPageToken,
     });
@@ -133,8 +141,7 @@ export class ProcessService {
       await this.client.workflow.getHandle(processId).result();
       return '';
     } catch (err) {
-      if (err instanceof WorkflowFailedError) return err.cause?.message ?? err.message;
-      return (err as Error).message;
+      return rootCause(err as Error);
     }
   }
 }

@@ -34,7 +34,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const ctx = new SandboxContext(options);
   const app = (
     options.logger
-      ? Fastify({ loggerInstance: options.logger, bodyLimit: BODY_LIMIT_BYTES })
+      ? Fastify({ loggerInstance: options.logger, bodyLimit: BODY_LIMIT_BYTES, disableRequestLogging: true })
       : Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES })
   ) as unknown as FastifyInstance;
 
@@ -65,7 +65,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
 }
 
 async function registerArea(app: FastifyInstance, ctx: SandboxContext, area: SandboxArea): Promise<void> {
+  const routes = area.setup(ctx);
   for (const mount of mountsOf(area.name)) {
-    await app.register(async (scope) => area.register(scope, ctx, mount), { prefix: mount.prefix });
+    await app.register(async (scope) => routes(scope, mount), { prefix: mount.prefix });
   }
 }

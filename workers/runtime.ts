@@ -18,18 +18,16 @@ export class PinoTemporalLogger implements TemporalLogger {
   error(m: string, meta?: LogMetadata) { this.log('ERROR', m, meta); }
 }
 
-let installed = false;
-
 /**
  * Installs the process-wide Temporal runtime once. `handleSignals: false` leaves SIGINT/SIGTERM to the
  * caller (the dev runner shuts the parts down in order); the worker entry point lets the runtime handle them.
  */
 export function installRuntime(logger: Logger, opts: { handleSignals: boolean }): void {
-  if (installed) return;
+  // The SDK shuts an idle runtime down (all workers and native connections closed); install again then.
+  if (Runtime._instance) return;
   Runtime.install({
     logger: new PinoTemporalLogger(logger.child({ component: 'temporal' })),
     shutdownSignals: opts.handleSignals ? ['SIGINT', 'SIGTERM'] : [],
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
   });
-  installed = true;
 }

@@ -63,10 +63,9 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
   }
 }
 
+/** The innermost cause: "subprojects 400 INVALID_ARGUMENT: ...", not "Activity task failed". */
 function failureReason(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: Error }).cause;
-    return cause?.message ? `${err.message}: ${cause.message}` : err.message;
-  }
-  return String(err);
+  let e: unknown = err;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return e instanceof Error ? e.message : String(err);
 }

@@ -10,7 +10,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ client: Client }> = async
 
   app.get('/readyz', { config: { auth: 'public' }, schema: { tags: ['health'], response: { 200: Health, 503: Health } } }, async (_req, reply) => {
     try {
-      await client.workflowService.getSystemInfo({}, { deadline: Date.now() + 2_000 } as never);
+      await client.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
       return { status: 'ready', checks: { temporal: 'ok' } };
     } catch (err) {
       return reply.status(503).send({ status: 'not ready', checks: { temporal: `unreachable: ${(err as Error).message}` } });

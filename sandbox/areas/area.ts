@@ -3,11 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AreaMount, AreaName } from '../core/areas.js';
 import type { SandboxContext } from '../core/context.js';
 
+/** Registers an area's routes on `app`, already scoped to `mount.prefix` (e.g. `/conversation/eu`). */
+export type AreaRoutes = (app: FastifyInstance, mount: AreaMount) => Promise<void> | void;
+
 export interface SandboxArea {
   name: AreaName;
   /**
-   * Registers the area's routes on `app`, already scoped to the mount's prefix (called once per
-   * mount: three times for regional areas). Register reset hooks with ctx.onReset.
+   * Called once per sandbox instance: create the area's in-memory state here (register its
+   * clearing with ctx.onReset) and return the route registration, which is called once per mount
+   * (three times for the regional areas, which thereby share one state).
    */
-  register(app: FastifyInstance, ctx: SandboxContext, mount: AreaMount): Promise<void> | void;
+  setup(ctx: SandboxContext): AreaRoutes;
 }

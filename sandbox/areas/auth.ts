@@ -4,5 +4,5 @@ import type { SandboxArea } from './area.js';
 
 export const authArea: SandboxArea = {
   name: 'auth',
-  register: (app, ctx) => tokenEndpoint(app, ctx),
+  setup: (ctx) => (app) => tokenEndpoint(app, ctx),
 };

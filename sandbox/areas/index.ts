@@ -3,6 +3,6 @@ import type { SandboxArea } from './area.js';
 import { authArea } from './auth.js';
 import { subprojectsArea } from './subprojects.js';
 
-export type { SandboxArea } from './area.js';
+export type { AreaRoutes, SandboxArea } from './area.js';
 
 export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea];

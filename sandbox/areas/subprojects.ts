@@ -69,9 +69,11 @@ function routes(ctx: SandboxContext, store: SubprojectStore): FastifyPluginAsync
 
 export const subprojectsArea: SandboxArea = {
   name: 'subprojects',
-  async register(app, ctx) {
+  setup(ctx) {
     const store = new SubprojectStore();
     ctx.onReset(() => store.clear());
-    await app.register(routes(ctx, store));
+    return async (app) => {
+      await app.register(routes(ctx, store));
+    };
   },
 };

@@ -22,7 +22,7 @@ export async function tokenEndpoint(app: FastifyInstance, ctx: SandboxContext): 
     const body = request.body as Record<string, unknown> | undefined;
     const grantType = body && typeof body === 'object' ? body.grant_type : undefined;
     if (grantType !== 'client_credentials') {
-      throw new AreaError(400, 'Invalid field: grant_type must be client_credentials', {
+      throw new AreaError(400, "Invalid request: field 'grant_type' must be client_credentials", {
         details: [{ field: 'grant_type', description: 'must be client_credentials' }],
       });
     }

@@ -11,13 +11,16 @@ export interface IssuedToken {
 }
 
 export async function issueToken(secret: Uint8Array, account: SandboxAccount, lifetimeSeconds: number): Promise<IssuedToken> {
-  const now = Math.floor(Date.now() / 1000);
+  const nowMs = Date.now();
+  const now = Math.floor(nowMs / 1000);
+  // Rounded up so a token lives at least `lifetimeSeconds` (exp has whole-second precision).
+  const exp = Math.ceil(nowMs / 1000 + lifetimeSeconds);
   const accessToken = await new SignJWT({ project: account.projectId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(account.keyId)
     .setIssuer(ISSUER)
     .setIssuedAt(now)
-    .setExpirationTime(now + lifetimeSeconds)
+    .setExpirationTime(exp)
     .setJti(ulid())
     .sign(secret);
   return { accessToken, expiresIn: lifetimeSeconds };

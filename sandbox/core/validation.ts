@@ -29,7 +29,7 @@ export function violationsFrom(errors: readonly FastifySchemaValidationError[], 
     if (e.keyword === 'required') {
       for (const n of names(params.requiredProperties ?? params.missingProperty)) add(fieldPath(e.instancePath, n), 'is required');
     } else if (e.keyword === 'additionalProperties') {
-      for (const n of names(params.additionalProperties ?? params.additionalProperty)) add(fieldPath(e.instancePath, n), 'unknown field');
+      for (const n of names(params.additionalProperties ?? params.additionalProperty)) add(fieldPath(e.instancePath, n), 'is unknown');
     } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) {
       // TypeBox reports an unknown property twice; the additionalProperties entry above covers it.
       continue;
@@ -42,7 +42,7 @@ export function violationsFrom(errors: readonly FastifySchemaValidationError[], 
 
 export function validationMessage(violations: readonly FieldViolation[], part = 'body'): string {
   const what = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path parameter' : 'field';
-  return `Invalid ${what}: ${violations.map((v) => `${v.field} ${v.description}`).join('; ')}`;
+  return `Invalid request: ${violations.map((v) => `${what} '${v.field}' ${v.description}`).join('; ')}`;
 }
 
 /** A 400 naming each field, for handlers that validate by hand (same shape as schema failures). */

@@ -1,7 +1,7 @@
 // The API's contract: authentication, validation that names the field and changes nothing, 404s, health, docs.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHarness, TEST_API_KEY, type Harness } from '../helpers/harness.js';
+import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
 
 describe('API', () => {
   let h: Harness;
@@ -47,9 +47,9 @@ describe('API', () => {
     ['malformed JSON', '{"displayName": ', 'body', 'json'],
     ['a missing field', {}, 'body.displayName', 'required'],
     ['a wrong type', { displayName: 42 }, 'body.displayName', 'type'],
-    ['an unknown field', { displayName: 'unknown-field', colour: 'blue' }, 'body.colour', 'unknown_field'],
+    ['an unknown field', { displayName: uniqueName('unknown-field'), colour: 'blue' }, 'body.colour', 'unknown_field'],
     ['a too long name', { displayName: 'x'.repeat(101) }, 'body.displayName', 'maxLength'],
-    ['a bad parent project ID', { displayName: 'bad-parent', parentProjectId: 'has spaces' }, 'body.parentProjectId', 'pattern'],
+    ['a bad parent project ID', { displayName: uniqueName('bad-parent'), parentProjectId: 'has spaces' }, 'body.parentProjectId', 'pattern'],
   ];
   for (const [what, payload, field, rule] of rejected) {
     test(`${what} is a 400 naming ${field} and starts nothing`, async () => {
@@ -91,7 +91,7 @@ describe('API', () => {
   });
 
   test('processes are listed by kind and state', async () => {
-    const started = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: 'listed' } });
+    const started = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: uniqueName('listed') } });
     const { processId } = started.json();
     await h.waitForState(processId, 'READY');
     // Visibility is eventually consistent: poll briefly.

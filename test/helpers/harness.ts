@@ -1,7 +1,7 @@
 // A whole relayflow in one test process: the sandbox, a worker on its own task queue and the API, against
 // the real Temporal dev server that `npm test` started (TEMPORAL_ADDRESS).
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ulid } from 'ulid';
 import { buildApp } from '../../api/app.js';
@@ -12,6 +12,9 @@ import { connectClient } from '../../common/temporal.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { installRuntime } from '../../workers/runtime.js';
 import { createWorker } from '../../workers/worker.js';
+
+/** Business keys must differ between runs and files that share one Temporal server. */
+export const uniqueName = (prefix: string) => `${prefix}-${ulid().slice(-8).toLowerCase()}`;
 
 export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
 
@@ -55,16 +58,17 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const client = await connectClient(config);
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
 
-  let current: { worker: Worker; running: Promise<void> } | undefined;
+  let current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
     if (current) return;
-    const { worker } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE });
-    current = { worker, running: worker.run() };
+    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE });
+    current = { worker, connection, running: worker.run() };
   };
   const stopWorker = async () => {
     if (!current) return;
     current.worker.shutdown();
     await current.running;
+    await current.connection.close();
     current = undefined;
   };
   if (!opts.withoutWorker) await startWorker();

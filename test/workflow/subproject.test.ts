@@ -2,7 +2,7 @@
 // token expiry and a worker restart mid-process.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarness, uniqueName, type Harness } from '../helpers/harness.js';
 
 interface SandboxRequest { method: string; path: string; status: number }
 
@@ -33,7 +33,7 @@ describe('subproject provisioning', () => {
 
   test('creates once and completes only when the subproject is usable with its parent', async () => {
     const before = Date.now();
-    const id = await start(h, 'happy');
+    const id = await start(h, uniqueName('happy'));
     const done = await h.waitForState(id, 'READY');
     assert.ok(Date.now() - before >= 1_500, 'not before the readiness time');
     assert.deepEqual((done.history as { state: string }[]).map((s) => s.state), ['CREATING', 'WAITING_UNTIL_USABLE', 'READY']);
@@ -46,12 +46,13 @@ describe('subproject provisioning', () => {
   });
 
   test('a second start with the same name returns the same process and creates nothing', async () => {
-    const id = await start(h, 'twice');
-    const again = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: 'twice' } });
+    const name = uniqueName('twice');
+    const id = await start(h, name);
+    const again = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: name } });
     assert.equal(again.statusCode, 200);
     assert.deepEqual(again.json(), { processId: id, kind: 'subproject', created: false, links: { self: `/v1/subprojects/${encodeURIComponent(id)}` } });
     await h.waitForState(id, 'READY');
-    const third = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: 'twice' } });
+    const third = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: name } });
     assert.equal(third.statusCode, 200, 'still the same process after it completed');
     const named = (await requests(h, 'POST')).filter((r) => r.status === 200);
     const createdTwice = named.length - (await creates(h)).length;
@@ -62,7 +63,7 @@ describe('subproject provisioning', () => {
     await fault(h, { area: 'subprojects', method: 'POST', status: 503, count: 2 });
     await fault(h, { area: 'subprojects', method: 'GET', status: 429, count: 2, retryAfterSeconds: 1 });
     const createsBefore = (await creates(h)).length;
-    const id = await start(h, 'outage');
+    const id = await start(h, uniqueName('outage'));
     const done = await h.waitForState(id, 'READY', 60_000);
     assert.equal(done.state, 'READY');
     const all = await requests(h);
@@ -73,7 +74,7 @@ describe('subproject provisioning', () => {
 
   test('a non-retryable platform error ends the process as FAILED with the reason', async () => {
     await fault(h, { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
-    const id = await start(h, 'rejected');
+    const id = await start(h, uniqueName('rejected'));
     const failed = await h.waitForState(id, 'FAILED');
     const last = (failed.history as { state: string; reason?: string }[]).at(-1);
     assert.match(last?.reason ?? '', /displayName rejected by policy/);
@@ -90,7 +91,7 @@ describe('subproject provisioning across token expiry and a worker restart', () 
   after(async () => h.close());
 
   test('an access token expiring mid-process is refreshed and the process completes', async () => {
-    const id = await start(h, 'token-expiry');
+    const id = await start(h, uniqueName('token-expiry'));
     await h.waitForState(id, 'READY');
     const tokens = await fetch(`${h.sandbox.url}/_sandbox/requests?area=auth`).then((r) => r.json() as Promise<{ requests: unknown[] }>);
     assert.ok(tokens.requests.length >= 2, `a new token was fetched after expiry (${tokens.requests.length} token requests)`);
@@ -100,7 +101,7 @@ describe('subproject provisioning across token expiry and a worker restart', () 
 
   test('the worker stopped and started again mid-process: the process completes, the subproject is created once', async () => {
     const createsBefore = (await creates(h)).length;
-    const id = await start(h, 'restart');
+    const id = await start(h, uniqueName('restart'));
     await h.waitForState(id, 'WAITING_UNTIL_USABLE');
     await h.stopWorker();
     const whileDown = await h.api({ method: 'GET', url: `/v1/subprojects/${encodeURIComponent(id)}` });

@@ -1,0 +1,97 @@
+// The one-command promise: `npm start` (scripts/dev.ts) brings up Temporal with a SQLite file, the sandbox,
+// a worker and the API; a subproject started through the API completes; Ctrl-C stops it cleanly; and after
+// a restart on the same data directory the process is still there.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { freePort } from '../helpers/ports.js';
+
+interface Running { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+async function startRelayflow(env: Record<string, string>): Promise<Running> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  delete childEnv.TEMPORAL_ADDRESS; // the point is that it starts its own server
+  delete childEnv.RELAYFLOW_WORKFLOW_BUNDLE;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const deadline = Date.now() + 120_000;
+  while (!out.includes('relayflow is ready')) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`npm start not ready in time:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, output: () => out, exited };
+}
+
+async function stop(r: Running): Promise<number | null> {
+  r.child.kill('SIGINT');
+  const timeout = new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), 60_000));
+  const code = await Promise.race([r.exited, timeout]);
+  if (code === 'timeout') {
+    r.child.kill('SIGKILL');
+    throw new Error(`did not stop within 60 s:\n${r.output()}`);
+  }
+  return code;
+}
+
+describe('npm start', () => {
+  let dataDir = '';
+  after(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('runs everything, completes a subproject, stops cleanly, and keeps processes across a restart', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
+    const [apiPort, temporalPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const env = {
+      RELAYFLOW_DATA_DIR: dataDir,
+      RELAYFLOW_API_PORT: String(apiPort),
+      RELAYFLOW_TEMPORAL_PORT: String(temporalPort),
+      RELAYFLOW_TEMPORAL_UI_PORT: String(uiPort),
+      SANDBOX_PORT: String(sandboxPort),
+      RELAYFLOW_LOG_LEVEL: 'warn',
+    };
+    const first = await startRelayflow(env);
+    const out = first.output();
+    const api = `http://127.0.0.1:${apiPort}`;
+    for (const line of [`API           ${api}`, `API docs      ${api}/docs`, `Temporal UI   http://127.0.0.1:${uiPort}`, `sandbox at http://127.0.0.1:${sandboxPort}`]) {
+      assert.ok(out.includes(line), `prints "${line}"`);
+    }
+    const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();
+    assert.ok(out.includes(`API key       ${key}`), 'prints the API key');
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+
+    assert.equal((await fetch(`${api}/readyz`)).status, 200);
+    assert.equal((await fetch(`http://127.0.0.1:${uiPort}/`)).status, 200, 'Temporal web UI answers');
+
+    const started = await fetch(`${api}/v1/subprojects`, { method: 'POST', headers: auth, body: JSON.stringify({ displayName: 'e2e' }) });
+    assert.equal(started.status, 202);
+    const { processId } = (await started.json()) as { processId: string };
+    const url = `${api}/v1/processes/${encodeURIComponent(processId)}`;
+    let state = '';
+    for (let i = 0; i < 300 && state !== 'READY'; i++) {
+      state = ((await (await fetch(url, { headers: auth })).json()) as { state: string }).state;
+      if (state !== 'READY') await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(state, 'READY');
+
+    assert.equal(await stop(first), 0, 'clean exit on Ctrl-C');
+    assert.match(first.output(), /stopped worker/);
+    assert.match(first.output(), /stopped Temporal dev server/);
+
+    const second = await startRelayflow(env);
+    try {
+      const res = await fetch(url, { headers: auth });
+      assert.equal(res.status, 200, 'the process survived the restart (SQLite)');
+      assert.equal(((await res.json()) as { state: string }).state, 'READY');
+    } finally {
+      assert.equal(await stop(second), 0);
+    }
+  });
+});
