@@ -34,7 +34,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const ctx = new SandboxContext(options);
   const app = (
     options.logger
-      ? Fastify({ loggerInstance: options.logger, bodyLimit: BODY_LIMIT_BYTES, disableRequestLogging: true })
+      ? // Per-request lines would drown the logs of npm start; warnings and errors still show.
+        Fastify({ loggerInstance: options.logger.child({}, { level: 'warn' }), bodyLimit: BODY_LIMIT_BYTES })
       : Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES })
   ) as unknown as FastifyInstance;
 

@@ -29,6 +29,9 @@ async function main(): Promise<void> {
   const uiPort = Number(env.RELAYFLOW_TEMPORAL_UI_PORT || 8233);
   env.RELAYFLOW_CODEC_CORS_ORIGINS ||= `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`;
 
+  // Before anything touches Temporal: the dev server start would otherwise create a default runtime
+  // that handles Ctrl-C itself and logs unstructured.
+  installRuntime(logger, { handleSignals: false });
   let temporalUi = 'the UI of your Temporal server';
   if (!env.TEMPORAL_ADDRESS) {
     say('starting the Temporal dev server...');
@@ -55,14 +58,17 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig(env);
-  installRuntime(logger, { handleSignals: false });
   const client = await connectClient(config);
   stops.unshift(['Temporal client', () => client.connection.close()]);
   await ensureSearchAttributes(client, logger);
 
   const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }) });
   const running = worker.run();
-  stops.unshift(['worker', async () => { worker.shutdown(); await running; await connection.close(); }]);
+  stops.unshift(['worker', async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+    await connection.close();
+  }]);
 
   const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }) });
   await app.listen({ host: config.api.host, port: config.api.port });
@@ -88,12 +94,14 @@ async function main(): Promise<void> {
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) {
-    say('stopping now, without waiting');
-    process.exit(130);
-  }
+  // npm and tsx may pass one Ctrl-C on more than once: later signals are not a second request.
+  if (stopping) return;
   stopping = true;
   say(`\n${signal}: shutting down...`);
+  setTimeout(() => {
+    say('shutdown took longer than 60 s; stopping without waiting');
+    process.exit(1);
+  }, 60_000).unref();
   for (const [name, stop] of stops) {
     try {
       await stop();

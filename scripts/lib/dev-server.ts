@@ -1,15 +1,19 @@
-// Starts the Temporal CLI dev server through the SDK's ephemeral-server support (one code path for a
-// local binary and for the SDK's own download), with relayflow's search attributes registered.
+// Starts the Temporal CLI dev server with relayflow's search attributes registered. A local binary runs in
+// its own process group, so Ctrl-C reaches relayflow first and the server stops last (after the worker
+// has drained); the SDK's download is the last resort.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findTemporalCli, type TemporalCli } from './temporal-cli.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes.js';
+import { findTemporalCli, type TemporalCli } from './temporal-cli.js';
 
 export interface DevServerOptions {
   /** SQLite file; omitted = in memory (tests). */
   dbFilename?: string;
   port?: number;
-  uiPort?: number;
   ui?: boolean;
+  uiPort?: number;
   /** Codec endpoint the web UI calls to decode payloads. */
   uiCodecEndpoint?: string;
   log?: (msg: string) => void;
@@ -21,25 +25,80 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
   const cli = await findTemporalCli({ log: opts.log });
-  const extraArgs = ['--log-level', 'error'];
-  if (opts.uiCodecEndpoint) extraArgs.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: cli.kind === 'path' ? { type: 'existing-path', path: cli.path } : { type: 'cached-download' },
-      ip: '127.0.0.1',
-      port: opts.port,
-      ui: opts.ui ?? false,
-      uiPort: opts.ui ? opts.uiPort : undefined,
-      dbFilename: opts.dbFilename,
-      searchAttributes: [...SEARCH_ATTRIBUTE_KEYS],
-      extraArgs,
-    },
-  });
+  const port = opts.port || (await freePort());
+  const uiPort = opts.ui ? opts.uiPort || (await freePort()) : undefined;
+  const extra = ['--log-level', 'error'];
+  if (opts.dbFilename) extra.push('--db-filename', opts.dbFilename);
+  if (opts.uiCodecEndpoint) extra.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
+  for (const key of SEARCH_ATTRIBUTE_KEYS) extra.push('--search-attribute', `${key.name}=Keyword`);
+
+  if (cli.kind === 'sdk-download') {
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'cached-download' }, ip: '127.0.0.1', port, ui: opts.ui ?? false, uiPort, extraArgs: extra },
+    });
+    return { address: env.address, cli, stop: () => env.teardown() };
+  }
+
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), ...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']), ...extra];
+  const child = spawn(cli.path, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(address, child, () => stderr);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
   return {
-    address: env.address,
+    address,
     cli,
-    stop: () => env.teardown(),
+    async stop() {
+      process.removeListener('exit', killOnExit);
+      await stopChild(child);
+    },
   };
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the Temporal dev server exited (code ${child.exitCode}): ${stderr().trim()}`);
+    try {
+      const conn = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await conn.withDeadline(Date.now() + 1_000, () => conn.workflowService.getSystemInfo({}));
+        return;
+      } finally {
+        await conn.close();
+      }
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address} within 60 s: ${stderr().trim()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -49,7 +49,7 @@ describe('configuration', () => {
   test('platform mode needs every address and credential', () => {
     const env: Record<string, string> = { RELAYFLOW_API_KEYS: base.RELAYFLOW_API_KEYS, RELAYFLOW_CODEC_KEYS: base.RELAYFLOW_CODEC_KEYS };
     for (const v of ['AUTH', 'SUBPROJECTS', 'VERIFICATION', 'VOICE', 'VOICE_CONFIG', 'MMS', 'SENDERID', 'PROVISIONING']) env[`PLATFORM_${v}_URL`] = `https://${v.toLowerCase()}.example.test`;
-    for (const a of ['CONVERSATION', 'TEMPLATE', 'BATCH']) for (const r of ['US', 'EU', 'BR']) env[`PLATFORM_${a}_URL_${r}`] = `https://${a.toLowerCase()}-${r}.example.test`;
+    for (const a of ['CONVERSATION', 'TEMPLATE', 'BATCH']) for (const r of ['US', 'EU', 'BR']) env[`PLATFORM_${a}_URL_${r}`] = `https://${a.toLowerCase()}-${r.toLowerCase()}.example.test`;
     fails(env, 'PLATFORM_PROJECT_ID', /required/);
     Object.assign(env, { PLATFORM_PROJECT_ID: 'p1', PLATFORM_KEY_ID: 'k', PLATFORM_KEY_SECRET: 's', PLATFORM_APP_KEY: 'a', PLATFORM_APP_SECRET: Buffer.alloc(32, 1).toString('base64'), PLATFORM_MMS_API_KEY: 'm' });
     const c = loadConfig(env);
