@@ -2,6 +2,7 @@
 // `Activities` type from here (lint enforces it), never the implementations.
 import type { PlatformClients } from './platform/index.js';
 import { createSubprojectActivities } from './subprojects.js';
+import { createVerificationActivities } from './verification.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
@@ -10,6 +11,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSubprojectActivities(deps.clients),
+    ...createVerificationActivities(deps.clients),
   };
 }
 

@@ -2,10 +2,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import type { Config } from '../common/config.js';
-import type { Logger } from '../common/logger.js';
+import { maskPhoneNumbers, type Logger } from '../common/logger.js';
 import { installApiKeyAuth } from './plugins/auth.js';
 import { registerDocs } from './plugins/docs.js';
 import { installErrorHandler } from './plugins/error-handler.js';
@@ -16,9 +16,14 @@ import codecRoutes from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
 import { processRoutes } from './routes/processes.js';
 import { subprojectRoutes } from './routes/subprojects.js';
+import { verificationCallbackRoutes } from './routes/verification-callbacks.js';
+import { verificationRoutes } from './routes/verifications.js';
+import { VerificationService } from './verification-service.js';
+import { subjectHasher } from '../common/subject-hash.js';
+import { createPlatformClients } from '../activities/platform/index.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes'>;
+  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
@@ -26,7 +31,8 @@ export interface AppDeps {
 
 export async function buildApp({ config, client, codec, logger }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    // Request lines carry URLs, and URLs can carry phone numbers (look-ups by identity).
+    loggerInstance: logger.child({}, { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } }) as FastifyBaseLogger,
     genReqId: () => ulid(),
     requestIdHeader: false,
     // Process IDs are business keys and can be long.
@@ -46,6 +52,11 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
   await app.register(healthRoutes, { client });
   await app.register(processRoutes, { processes });
   await app.register(subprojectRoutes, { client, processes, config });
+  const verifications = new VerificationService(client, config, subjectHasher(config.codecKeys));
+  // Read-only look-ups of verifications relayflow did not start go to the platform directly.
+  const platform = createPlatformClients(config.platform, { logger });
+  await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
+  await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;
 }

@@ -24,6 +24,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Sent as Retry-After (rounded up to seconds) on 429 and 503. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ApiError';

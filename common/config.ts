@@ -46,8 +46,21 @@ export interface ApiConfig {
   codecCorsOrigins: string[];
 }
 
+export interface VerificationSettings {
+  /** Default time per fallback step, by method. */
+  stepTimeoutMs: Record<'sms' | 'flashcall' | 'callout' | 'seamless', number>;
+  codeExpiryMs: number;
+  maxReportAttempts: number;
+  resendCooldownMs: number;
+  maxResends: number;
+  /** At most guardMax verifications started per number per guardWindowMs, across all processes. */
+  guardMax: number;
+  guardWindowMs: number;
+}
+
 export interface ProcessSettings {
   subproject: { usableTimeoutMs: number; checkIntervalMs: number };
+  verification: VerificationSettings;
 }
 
 export interface Config {
@@ -225,6 +238,20 @@ export function loadConfig(env: Env = process.env): Config {
       subproject: {
         usableTimeoutMs: int(env, 'RELAYFLOW_SUBPROJECT_USABLE_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
         checkIntervalMs: int(env, 'RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS', 2_000, 100, 3_600_000),
+      },
+      verification: {
+        stepTimeoutMs: {
+          sms: int(env, 'RELAYFLOW_VERIFICATION_SMS_TIMEOUT_MS', 300_000, 1_000, 86_400_000),
+          flashcall: int(env, 'RELAYFLOW_VERIFICATION_FLASHCALL_TIMEOUT_MS', 60_000, 1_000, 86_400_000),
+          callout: int(env, 'RELAYFLOW_VERIFICATION_CALLOUT_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
+          seamless: int(env, 'RELAYFLOW_VERIFICATION_SEAMLESS_TIMEOUT_MS', 60_000, 1_000, 86_400_000),
+        },
+        codeExpiryMs: int(env, 'RELAYFLOW_VERIFICATION_CODE_EXPIRY_MS', 600_000, 1_000, 86_400_000),
+        maxReportAttempts: int(env, 'RELAYFLOW_VERIFICATION_MAX_ATTEMPTS', 3, 1, 100),
+        resendCooldownMs: int(env, 'RELAYFLOW_VERIFICATION_RESEND_COOLDOWN_MS', 30_000, 0, 86_400_000),
+        maxResends: int(env, 'RELAYFLOW_VERIFICATION_MAX_RESENDS', 3, 0, 100),
+        guardMax: int(env, 'RELAYFLOW_VERIFICATION_GUARD_MAX', 5, 1, 1_000_000),
+        guardWindowMs: int(env, 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', 3_600_000, 1_000, 30 * 86_400_000),
       },
     },
     logLevel,

@@ -5,4 +5,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const KIND = defineSearchAttributeKey('RelayflowKind', SearchAttributeType.KEYWORD);
 export const STATE = defineSearchAttributeKey('RelayflowState', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_KEYS = [KIND, STATE] as const;
+/** The caller's own reference of a process (e.g. a verification's), for look-ups by reference. */
+export const REFERENCE = defineSearchAttributeKey('RelayflowReference', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTE_KEYS = [KIND, STATE, REFERENCE] as const;

@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
+import { VERIFICATION_CALLBACK_PATH } from '../api/routes/verification-callbacks.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
@@ -73,6 +74,14 @@ async function main(): Promise<void> {
   const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }) });
   await app.listen({ host: config.api.host, port: config.api.port });
   stops.unshift(['API', () => app.close()]);
+  if (sandbox) {
+    // The sandbox calls relayflow back like the platform would, once its dashboard names the callback URL.
+    await fetch(`${sandbox.url}/_sandbox/verification/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` }),
+    });
+  }
 
   const api = `http://${config.api.host}:${config.api.port}`;
   say([

@@ -1,13 +1,23 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
   subproject: (parentProjectId: string, displayName: string) => `subproject:${parentProjectId}:${displayName}`,
-} satisfies Record<ProcessKind, (...parts: string[]) => string>;
+  /** `id` is a ULID; the platform references of the process are `rf-<id>.<step>.<send>`. */
+  verification: (id: string) => `verification:${id}`,
+  /** `subjectHash` from common/subject-hash.ts: never the number itself. */
+  numberGuard: (subjectHash: string) => `number-guard:${subjectHash}`,
+} satisfies Record<ProcessKind | 'numberGuard', (...parts: string[]) => string>;
 
 /** The kind a workflow ID belongs to, from its prefix; undefined for IDs relayflow did not make. */
 export function kindOfWorkflowId(workflowId: string): ProcessKind | undefined {
   const prefix = workflowId.split(':', 1)[0];
   return (PROCESS_KINDS as readonly string[]).includes(prefix ?? '') ? (prefix as ProcessKind) : undefined;
+}
+
+/** The verification process a platform reference (`rf-<ULID>.<step>.<send>`) belongs to. */
+export function verificationIdOfReference(reference: string | undefined): string | undefined {
+  const m = /^rf-([0-9A-HJKMNP-TV-Z]{26})\.\d+\.\d+$/.exec(reference ?? '');
+  return m ? workflowIds.verification(m[1]!) : undefined;
 }

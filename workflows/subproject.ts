@@ -2,6 +2,7 @@
 import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { platformActivityOptions } from './activity-options.js';
+import { rootMessage } from './failure-text.js';
 import { trackProcess } from './process-state.js';
 
 export type SubprojectState = 'CREATING' | 'WAITING_UNTIL_USABLE' | 'READY' | 'FAILED';
@@ -58,14 +59,7 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
     const d = tracker.status.details;
     return { parentProjectId, displayName, subprojectId: sub.projectId, createTime: sub.createTime, usabilityChecks: d.usabilityChecks };
   } catch (err) {
-    tracker.moveTo('FAILED', failureReason(err));
+    tracker.moveTo('FAILED', rootMessage(err));
     throw err;
   }
-}
-
-/** The innermost cause: "subprojects 400 INVALID_ARGUMENT: ...", not "Activity task failed". */
-function failureReason(err: unknown): string {
-  let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  return e instanceof Error ? e.message : String(err);
 }

@@ -56,6 +56,14 @@ export class PlatformAuthError extends PlatformError {
   override name = 'PlatformAuthError';
 }
 
+/**
+ * 403 errorCode 40300 from Verification: the platform or the customer's verification callback refused
+ * the verification (it is recorded as DENIED). Not a credentials problem, and repeating it will not help.
+ */
+export class PlatformDeniedError extends PlatformError {
+  override name = 'PlatformDeniedError';
+}
+
 export class PlatformNotFoundError extends PlatformError {
   override name = 'PlatformNotFoundError';
 }
@@ -167,6 +175,10 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 const MMS_RATE_CODES = new Set(['E113', 'E106']);
 const MMS_AUTH_CODES = new Set(['E104', 'E105', 'E112']);
 const MMS_UNAVAILABLE_CODES = new Set(['E503']);
+/** Voice / Verification: parameter validation, missing parameter, invalid JSON. */
+const APPLICATION_VALIDATION_CODES = new Set(['40001', '40002', '40003']);
+/** Verification: denied by the platform or by the customer's verification callback. */
+const VERIFICATION_DENIED_CODE = '40300';
 
 export interface ErrorResponse {
   area: PlatformArea;
@@ -196,6 +208,12 @@ export function platformErrorFromResponse(res: ErrorResponse): PlatformError {
     if (MMS_AUTH_CODES.has(code)) return new PlatformAuthError(init);
     if (MMS_UNAVAILABLE_CODES.has(code)) return new PlatformUnavailableError(init);
     if (/^E\d+$/.test(code) && res.status < 500) return new PlatformValidationError(init);
+  }
+
+  // Voice and Verification say by errorCode what the HTTP status alone does not.
+  if (res.area === 'verification' || res.area === 'voice') {
+    if (res.area === 'verification' && res.status === 403 && code === VERIFICATION_DENIED_CODE) return new PlatformDeniedError(init);
+    if (APPLICATION_VALIDATION_CODES.has(code) && res.status >= 400 && res.status < 500) return new PlatformValidationError(init);
   }
 
   const s = res.status;

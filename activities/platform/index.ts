@@ -5,9 +5,12 @@ import type { Logger } from '../../common/logger.js';
 import { PlatformHttp } from './http.js';
 import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuthTokenSource } from './auth/oauth.js';
 import { SubprojectsClient } from './subprojects.js';
+import { VerificationClient } from './verification.js';
+import { ApplicationSignedAuth } from './auth/application.js';
 
 export interface PlatformClients {
   subprojects: SubprojectsClient;
+  verification: VerificationClient;
   http: PlatformHttp;
   /** The OAuth token source of the configured key (shared with every other client of that key). */
   tokens: OAuthTokenSource;
@@ -32,6 +35,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     http,
     tokens,
     subprojects: new SubprojectsClient({ http, baseUrl: urls.subprojects, tokens }),
+    verification: new VerificationClient({ http, baseUrl: urls.verification, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret) }),
   };
 }
 
@@ -43,3 +47,24 @@ export { BasicAuth } from './auth/basic.js';
 export { ApplicationSignedAuth } from './auth/application.js';
 export { ApiKeyAuth } from './auth/api-key.js';
 export { SubprojectsClient, type Subproject, type SubprojectPage } from './subprojects.js';
+export {
+  VerificationClient,
+  type VerificationClientOptions,
+  type VerificationMethod,
+  type ReportableVerificationMethod,
+  type VerificationState,
+  type VerificationSource,
+  type VerificationIdentity,
+  type SmsCodeType,
+  type StartVerificationRequest,
+  type StartVerificationResponse,
+  type StartVerificationResult,
+  type SmsStartDetails,
+  type FlashCallStartDetails,
+  type CalloutStartDetails,
+  type SeamlessStartDetails,
+  type VerificationLink,
+  type VerificationReport,
+  type ReportResult,
+  type VerificationStatus,
+} from './verification.js';

@@ -10,6 +10,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     let body: ErrorBody['error'];
     if (err instanceof ApiError) {
       status = err.statusCode;
+      if (err.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))));
       body = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
     } else if ((err as FastifyError).validation) {
       const details = validationDetails((err as FastifyError).validation as never, (err as FastifyError).validationContext ?? 'body');

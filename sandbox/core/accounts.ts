@@ -9,6 +9,8 @@ export interface SandboxAccount {
   /** base64, as the platform's dashboard shows it */
   appSecret: string;
   mmsApiKey: string;
+  /** The application's default SMS language for verifications; en-US when unset. */
+  verificationDefaultLanguage?: string;
 }
 
 /** The well-known development account; taken from common/config.ts so relayflow's sandbox mode matches it. */

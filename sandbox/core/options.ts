@@ -13,6 +13,22 @@ export interface SandboxOptions {
   rateLimits?: { perProjectPerSecond?: number; perAppPerSecond?: number };
   /** Default false (silent). */
   logger?: Logger | false;
+  /** Where the verification area sends its callbacks; default none (no VerificationRequestEvent either). */
+  verificationCallbackUrl?: string;
+  /** Verifications without an sms.expiry expire (FAIL "Expired") after this; default 600000 (10 min). */
+  verificationExpiryMs?: number;
+  /** Number prefix -> SMS language that wins over Accept-Language; default `{"+33": "fr-FR"}`. */
+  carrierLanguageOverrides?: Record<string, string>;
+  /** Numbers whose SMS is never delivered (SmsDeliveredEvent Failed). */
+  verificationUndeliverableNumbers?: string[];
+  /** Numbers whose verifications go ERROR "Network error or number unreachable" at once. */
+  verificationUnreachableNumbers?: string[];
+  /** Phone Call polling hints in the start answer, seconds; default 1, 60, 2. */
+  verificationCallout?: Partial<VerificationOptions['callout']>;
+  /** How long a start waits for the VerificationRequestEvent answer; default 5000. */
+  verificationRequestEventTimeoutMs?: number;
+  /** Delay of the SmsDeliveredEvent after an SMS is sent; default 100. */
+  verificationSmsDeliveryDelayMs?: number;
 }
 
 export interface ResolvedSandboxOptions {
@@ -21,6 +37,18 @@ export interface ResolvedSandboxOptions {
   subprojectReadyAfterMs: number;
   rateLimits: { perProjectPerSecond: number; perAppPerSecond: number };
   logger: Logger | undefined;
+  verification: VerificationOptions;
+}
+
+export interface VerificationOptions {
+  callbackUrl: string | undefined;
+  expiryMs: number;
+  carrierLanguageOverrides: Record<string, string>;
+  undeliverableNumbers: string[];
+  unreachableNumbers: string[];
+  callout: { startPollingAfter: number; stopPollingAfter: number; pollingInterval: number };
+  requestEventTimeoutMs: number;
+  smsDeliveryDelayMs: number;
 }
 
 function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -41,5 +69,28 @@ export function resolveOptions(opts: SandboxOptions = {}): ResolvedSandboxOption
       perAppPerSecond: positive('rateLimits.perAppPerSecond', opts.rateLimits?.perAppPerSecond, 20),
     },
     logger: opts.logger || undefined,
+    verification: resolveVerificationOptions(opts),
+  };
+}
+
+function resolveVerificationOptions(opts: SandboxOptions): VerificationOptions {
+  const url = opts.verificationCallbackUrl;
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) {
+    throw new Error(`sandbox option verificationCallbackUrl must be an http(s) URL (got ${url})`);
+  }
+  const c = opts.verificationCallout ?? {};
+  return {
+    callbackUrl: url,
+    expiryMs: positive('verificationExpiryMs', opts.verificationExpiryMs, 600_000),
+    carrierLanguageOverrides: { ...(opts.carrierLanguageOverrides ?? { '+33': 'fr-FR' }) },
+    undeliverableNumbers: [...(opts.verificationUndeliverableNumbers ?? [])],
+    unreachableNumbers: [...(opts.verificationUnreachableNumbers ?? [])],
+    callout: {
+      startPollingAfter: positive('verificationCallout.startPollingAfter', c.startPollingAfter, 1, true),
+      stopPollingAfter: positive('verificationCallout.stopPollingAfter', c.stopPollingAfter, 60),
+      pollingInterval: positive('verificationCallout.pollingInterval', c.pollingInterval, 2),
+    },
+    requestEventTimeoutMs: positive('verificationRequestEventTimeoutMs', opts.verificationRequestEventTimeoutMs, 5000),
+    smsDeliveryDelayMs: positive('verificationSmsDeliveryDelayMs', opts.verificationSmsDeliveryDelayMs, 100, true),
   };
 }

@@ -20,6 +20,7 @@ export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
 
 export interface Harness {
   config: Config;
+  apiUrl: string;
   sandbox: Sandbox;
   client: Client;
   app: FastifyInstance;
@@ -37,6 +38,12 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Start without a worker (tests that start it later). */
   withoutWorker?: boolean;
+}
+
+/** Points the sandbox's verification callbacks at the listening API. */
+export async function setSandboxVerificationConfig(sandboxUrl: string, config: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/verification/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
+  if (!res.ok) throw new Error(`sandbox verification config refused: ${res.status} ${await res.text()}`);
 }
 
 const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -57,6 +64,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   });
   const client = await connectClient(config);
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
+  // Listening, so the sandbox can deliver callbacks to it.
+  const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}/callbacks/verification` });
 
   let current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
@@ -77,6 +87,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   return {
     config,
+    apiUrl,
     sandbox,
     client,
     app,

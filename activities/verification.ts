@@ -1,0 +1,164 @@
+// Activities of phone-number verification: an idempotent start (a retry never sends a second SMS),
+// the code / CLI report, and the status read.
+import { ApplicationFailure } from '@temporalio/common';
+import type { PlatformClients } from './platform/index.js';
+import { PlatformNotFoundError } from './platform/errors.js';
+import type {
+  CalloutStartDetails,
+  FlashCallStartDetails,
+  ReportableVerificationMethod,
+  ReportResult,
+  SeamlessStartDetails,
+  SmsCodeType,
+  SmsStartDetails,
+  StartVerificationRequest,
+  VerificationMethod,
+  VerificationReport,
+  VerificationState,
+  VerificationStatus,
+} from './platform/verification.js';
+import { withFailureMappingAll } from './failures.js';
+
+export interface StartVerificationInput {
+  /** E.164, e.g. `+46700000001`. */
+  identity: string;
+  method: VerificationMethod;
+  /** Unique per platform verification (relayflow makes it); also the idempotency key of this activity. */
+  reference: string;
+  custom?: string;
+  /** Sent as Accept-Language (SMS template language). */
+  language?: string;
+  sms?: { expiry?: string; codeType?: SmsCodeType };
+}
+
+export interface StartVerificationOutput {
+  verificationId: string;
+  method: VerificationMethod;
+  /** The language the platform used: Content-Language on a start, the status's `language` when resumed. */
+  contentLanguage?: string;
+  /** PENDING after a start; when resumed, whatever state the existing verification is in. */
+  status: VerificationState;
+  /** The platform's reason, when resumed onto a verification that already has one (e.g. "Expired"). */
+  reason?: string;
+  /** Method-specific start details; absent when resumed (the status read does not carry them). */
+  sms?: SmsStartDetails;
+  flashCall?: FlashCallStartDetails;
+  callout?: CalloutStartDetails;
+  seamless?: SeamlessStartDetails;
+  /** true when a verification with this reference already existed (an earlier attempt's answer was lost). */
+  resumed: boolean;
+}
+
+export interface ReportCodeInput {
+  verificationId: string;
+  method: ReportableVerificationMethod;
+  /** The OTP for sms and callout, the calling number (CLI) for flashcall. */
+  code: string;
+}
+
+export interface GetVerificationStatusInput {
+  verificationId: string;
+}
+
+/** Failure types this module raises itself (besides the mapped Platform*Error classes). */
+export const VERIFICATION_FAILURE_TYPES = {
+  referenceConflict: 'VerificationReferenceConflict',
+  notReportable: 'VerificationMethodNotReportable',
+} as const;
+
+export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>) {
+  const { verification } = clients;
+  return withFailureMappingAll({
+    async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {
+      // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
+      // would send a second SMS / call and ABORT the first verification.
+      const existing = await findByReference(verification, input.reference);
+      if (existing) {
+        if ((existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
+          // Never resume someone else's verification; the number stays out of the message (it is logged).
+          throw ApplicationFailure.create({
+            type: VERIFICATION_FAILURE_TYPES.referenceConflict,
+            message: `verification reference ${input.reference} belongs to a different verification (${existing.id})`,
+            nonRetryable: true,
+          });
+        }
+        return compact({
+          verificationId: existing.id,
+          method: existing.method,
+          contentLanguage: existing.language,
+          status: existing.status,
+          reason: existing.reason,
+          resumed: true,
+        });
+      }
+
+      const req: StartVerificationRequest = {
+        identity: { type: 'number', endpoint: input.identity },
+        method: input.method,
+        reference: input.reference,
+        custom: input.custom,
+        sms: input.method === 'sms' ? input.sms : undefined,
+      };
+      // PlatformDeniedError (403/40300) propagates as a non-retryable failure; the workflow records DENIED.
+      const { verification: started, contentLanguage } = await verification.start(req, { language: input.language });
+      return compact({
+        verificationId: started.id,
+        method: started.method,
+        contentLanguage,
+        status: 'PENDING' as const,
+        sms: started.sms,
+        flashCall: started.flashCall,
+        callout: started.callout,
+        seamless: started.seamless,
+        resumed: false,
+      });
+    },
+
+    /** A wrong code answers status FAIL (reason "Invalid code") and leaves the verification PENDING. */
+    async reportCode(input: ReportCodeInput): Promise<ReportResult> {
+      return verification.reportById(input.verificationId, reportFor(input.method, input.code));
+    },
+
+    async getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus> {
+      return verification.statusById(input.verificationId);
+    },
+  });
+}
+
+async function findByReference(
+  client: PlatformClients['verification'],
+  reference: string,
+): Promise<VerificationStatus | undefined> {
+  try {
+    return await client.statusByReference(reference);
+  } catch (err) {
+    if (err instanceof PlatformNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The report body for a method: `sms.code`, `callout.code` or `flashCall.cli`. */
+export function reportFor(method: ReportableVerificationMethod, code: string): VerificationReport {
+  switch (method) {
+    case 'sms':
+      return { method: 'sms', sms: { code } };
+    case 'callout':
+      return { method: 'callout', callout: { code } };
+    case 'flashcall':
+      return { method: 'flashcall', flashCall: { cli: code } };
+    default:
+      // seamless (or anything else arriving untyped): there is nothing to report.
+      throw ApplicationFailure.create({
+        type: VERIFICATION_FAILURE_TYPES.notReportable,
+        message: `verification method ${String(method)} takes no code report`,
+        nonRetryable: true,
+      });
+  }
+}
+
+function compact<T extends object>(o: T): T {
+  for (const key of Object.keys(o) as Array<keyof T>) {
+    if (o[key] === undefined) delete o[key];
+  }
+  return o;
+}

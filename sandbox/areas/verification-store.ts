@@ -1,0 +1,139 @@
+// In-memory verifications of one sandbox instance, and the timers (expiry, delivery receipts)
+// that act on them; everything here is forgotten on reset and the timers cleared on close.
+
+export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
+export type VerificationStatus = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
+export type CodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
+
+export const METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
+
+export interface Identity {
+  type: 'number';
+  endpoint: string;
+}
+
+export interface Verification {
+  id: string;
+  /** The application that started it: lookups are scoped to it and callbacks signed with it. */
+  appKey: string;
+  method: VerificationMethod;
+  status: VerificationStatus;
+  reason?: string;
+  reference?: string;
+  custom?: string;
+  identity: Identity;
+  source?: 'intercepted' | 'manual';
+  language: string;
+  createdAt: string;
+  /** sms and callout: the code the phone receives. */
+  code?: string;
+  codeType?: CodeType;
+  /** flashcall: the calling number, and the digits its cliFilter captures. */
+  cli?: string;
+  cliDigits?: string;
+  /** seamless: the secret part of targetUri. */
+  seamlessToken?: string;
+  expiryTimer?: NodeJS.Timeout;
+}
+
+/** The status answer of GET .../verifications/... */
+export function statusView(v: Verification): Record<string, unknown> {
+  return {
+    id: v.id,
+    method: v.method,
+    status: v.status,
+    ...(v.reason !== undefined ? { reason: v.reason } : {}),
+    ...(v.reference !== undefined ? { reference: v.reference } : {}),
+    ...(v.custom !== undefined ? { custom: v.custom } : {}),
+    identity: { ...v.identity },
+    ...(v.source !== undefined ? { source: v.source } : {}),
+    language: v.language,
+    createdAt: v.createdAt,
+  };
+}
+
+export class VerificationStore {
+  private readonly byId = new Map<string, Verification>();
+  /** Per app and number / reference, oldest first. */
+  private readonly byNumber = new Map<string, Verification[]>();
+  private readonly byReference = new Map<string, Verification[]>();
+
+  add(v: Verification): void {
+    this.byId.set(v.id, v);
+    push(this.byNumber, `${v.appKey}\u0000${v.identity.endpoint}`, v);
+    if (v.reference !== undefined) push(this.byReference, `${v.appKey}\u0000${v.reference}`, v);
+  }
+
+  get(appKey: string, id: string): Verification | undefined {
+    const v = this.byId.get(id);
+    return v?.appKey === appKey ? v : undefined;
+  }
+
+  /** For the unauthenticated device and test routes, which know only the id. */
+  getAnyApp(id: string): Verification | undefined {
+    return this.byId.get(id);
+  }
+
+  newestByNumber(appKey: string, endpoint: string, method?: VerificationMethod): Verification | undefined {
+    const list = this.byNumber.get(`${appKey}\u0000${endpoint}`) ?? [];
+    return findLast(list, (v) => method === undefined || v.method === method);
+  }
+
+  pendingByNumber(appKey: string, endpoint: string): Verification[] {
+    return (this.byNumber.get(`${appKey}\u0000${endpoint}`) ?? []).filter((v) => v.status === 'PENDING');
+  }
+
+  newestByReference(appKey: string, reference: string): Verification | undefined {
+    const list = this.byReference.get(`${appKey}\u0000${reference}`) ?? [];
+    return list[list.length - 1];
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.byNumber.clear();
+    this.byReference.clear();
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function findLast<T>(list: readonly T[], pred: (t: T) => boolean): T | undefined {
+  for (let i = list.length - 1; i >= 0; i--) if (pred(list[i]!)) return list[i];
+  return undefined;
+}
+
+/** setTimeout's ceiling; longer delays would fire at once. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/** The area's timers, so reset and close can clear every one of them. */
+export class Timers {
+  private readonly live = new Set<NodeJS.Timeout>();
+
+  after(ms: number, fn: () => void): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      this.live.delete(t);
+      fn();
+    }, Math.min(ms, MAX_DELAY_MS));
+    this.live.add(t);
+    return t;
+  }
+
+  cancel(t: NodeJS.Timeout | undefined): void {
+    if (t === undefined) return;
+    clearTimeout(t);
+    this.live.delete(t);
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  clear(): void {
+    for (const t of this.live) clearTimeout(t);
+    this.live.clear();
+  }
+}
