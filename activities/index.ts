@@ -2,6 +2,7 @@
 // `Activities` type from here (lint enforces it), never the implementations.
 import type { PlatformClients } from './platform/index.js';
 import { createSubprojectActivities } from './subprojects.js';
+import { createProvisioningActivities } from './provisioning.js';
 import { createVerificationActivities } from './verification.js';
 
 export interface ActivityDeps {
@@ -11,6 +12,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSubprojectActivities(deps.clients),
+    ...createProvisioningActivities(deps.clients),
     ...createVerificationActivities(deps.clients),
   };
 }

@@ -74,7 +74,7 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
       // would send a second SMS / call and ABORT the first verification.
       const existing = await findByReference(verification, input.reference);
       if (existing) {
-        if ((existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
+        if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
           // Never resume someone else's verification; the number stays out of the message (it is logged).
           throw ApplicationFailure.create({
             type: VERIFICATION_FAILURE_TYPES.referenceConflict,

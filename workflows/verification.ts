@@ -166,7 +166,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       d.platformVerifications.push({ verificationId: started.verificationId, step, method, status: 'PENDING', ...(started.contentLanguage ? { language: started.contentLanguage } : {}) });
       d.smsDelivery = undefined;
       lastSendAt = Date.now();
-      stepOutcome = undefined;
+      // A resumed start (the first answer was lost) may find the verification already decided.
+      stepOutcome = started.status !== 'PENDING' ? { status: started.status, ...(started.reason ? { reason: started.reason } : {}) } : undefined;
       tracker.moveTo('PENDING', step === 0 && sendNo === 1 ? `${method} sent` : `${method} sent (step ${step + 1}, send ${sendNo})`);
       return true;
     } catch (err) {

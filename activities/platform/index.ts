@@ -5,11 +5,13 @@ import type { Logger } from '../../common/logger.js';
 import { PlatformHttp } from './http.js';
 import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuthTokenSource } from './auth/oauth.js';
 import { SubprojectsClient } from './subprojects.js';
+import { ProvisioningClient } from './provisioning.js';
 import { VerificationClient } from './verification.js';
 import { ApplicationSignedAuth } from './auth/application.js';
 
 export interface PlatformClients {
   subprojects: SubprojectsClient;
+  provisioning: ProvisioningClient;
   verification: VerificationClient;
   http: PlatformHttp;
   /** The OAuth token source of the configured key (shared with every other client of that key). */
@@ -35,6 +37,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     http,
     tokens,
     subprojects: new SubprojectsClient({ http, baseUrl: urls.subprojects, tokens }),
+    provisioning: new ProvisioningClient({ http, baseUrl: urls.provisioning, projectId: credentials.projectId, tokens }),
     verification: new VerificationClient({ http, baseUrl: urls.verification, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret) }),
   };
 }
@@ -47,6 +50,33 @@ export { BasicAuth } from './auth/basic.js';
 export { ApplicationSignedAuth } from './auth/application.js';
 export { ApiKeyAuth } from './auth/api-key.js';
 export { SubprojectsClient, type Subproject, type SubprojectPage } from './subprojects.js';
+// Provisioning resource types (Template, RcsSender, ...) are imported from './provisioning.js'.
+export {
+  ProvisioningClient,
+  type ProvisioningClientOptions,
+  PROVISIONING_ERROR_CODES,
+  provisioningErrorDetails,
+  isProvisioningError,
+  type ProvisioningErrorDetails,
+  type ProvisioningFieldError,
+  CHATA_TRIGGERS,
+  CHATB_TRIGGERS,
+  RCS_TRIGGERS,
+  PROVISIONING_TRIGGERS,
+  isProvisioningTrigger,
+  type ProvisioningTrigger,
+  type ChataTrigger,
+  type ChatbTrigger,
+  type RcsTrigger,
+  type ProvisioningWebhookEvent,
+  type TemplateChannel,
+  type TemplateState,
+  type RejectionCode,
+  type QualityScore,
+  type RcsSenderState,
+  type ChataSenderState,
+  type ChatbSenderState,
+} from './provisioning.js';
 export {
   VerificationClient,
   type VerificationClientOptions,

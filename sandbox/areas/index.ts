@@ -2,7 +2,8 @@
 import type { SandboxArea } from './area.js';
 import { authArea } from './auth.js';
 import { subprojectsArea } from './subprojects.js';
+import { verificationArea } from './verification.js';
 
 export type { AreaRoutes, SandboxArea } from './area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea];
