@@ -46,7 +46,10 @@ export interface LaunchRcsSenderInput extends RcsSenderRef {
 /** `launched: false` when the sender had already left DRAFT (an earlier attempt launched it). */
 export type LaunchRcsSenderResult = RcsSender & { launched: boolean };
 
-/** `relaunched: false` when nothing was rejected any more (an earlier attempt relaunched it), so nothing was sent. */
+/**
+ * `relaunched: false` when nothing is to relaunch (not REJECTED, and no REJECTED country outside a review:
+ * e.g. an earlier attempt relaunched it and lost the answer); then nothing is sent.
+ */
 export type RelaunchRcsSenderResult = RcsSender & { relaunched: boolean };
 
 export interface AddRcsTestNumberInput extends RcsSenderRef {
@@ -118,6 +121,9 @@ export function createProvisioningRcsActivities(clients: { provisioning: Provisi
   });
 }
 
+/** Relaunchable: the sender REJECTED, or a country REJECTED once the review is over (not while IN_REVIEW again). */
 function hasRejection(sender: RcsSender): boolean {
-  return sender.state === 'REJECTED' || Object.values(sender.countryStatus ?? {}).some((c) => c.status === 'REJECTED');
+  if (sender.state === 'REJECTED') return true;
+  if (sender.state === 'DRAFT' || sender.state === 'IN_REVIEW') return false;
+  return Object.values(sender.countryStatus ?? {}).some((c) => c.status === 'REJECTED');
 }

@@ -40,7 +40,7 @@ export type EditTemplateResult = Template & { edited: boolean };
 
 export interface DeleteTemplateResult {
   templateId: string;
-  /** false when the template was already DELETED or gone (404). */
+  /** false when the platform answered 404, or refused because the template was already DELETED. */
   deleted: boolean;
 }
 

@@ -47,6 +47,8 @@ export interface RcsSender {
   countryStatus: Record<string, RcsCountryStatus>;
   comments: ProvisioningComment[];
   testNumbers: RcsTestNumber[];
+  createTime?: string;
+  updateTime?: string;
   // Echoed by the platform when present; not guaranteed.
   description?: string;
   useCase?: RcsUseCase;

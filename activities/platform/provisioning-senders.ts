@@ -47,6 +47,8 @@ export interface ChataSender {
   maxTps?: number;
   compatibleRegions: string[];
   comments: ProvisioningComment[];
+  createTime?: string;
+  updateTime?: string;
   // Echoed for embedded senders when the platform sends them; not guaranteed.
   businessAccountId?: string;
   phoneNumberId?: string;
@@ -114,6 +116,8 @@ export interface ChatbSender {
   subcategoryCode?: string;
   state: ChatbSenderState;
   comments: ProvisioningComment[];
+  createTime?: string;
+  updateTime?: string;
 }
 
 export type ChatbSenderPage = ProvisioningPage<'senders', ChatbSender>;

@@ -70,6 +70,7 @@ export interface Template {
   components: TemplateComponent[];
   comments: ProvisioningComment[];
   version: number;
+  createTime?: string;
   updateTime: string;
 }
 
