@@ -115,7 +115,8 @@ export class Fields {
     return v;
   }
 
-  object(obj: Json, key: string, prefix: string, allowed: readonly string[], required = false): Json | undefined {
+  /** `allowed` undefined: any fields (the contract leaves the object open). */
+  object(obj: Json, key: string, prefix: string, allowed: readonly string[] | undefined, required = false): Json | undefined {
     const field = join(prefix, key);
     const v = obj[key];
     if (v === undefined || v === null) {
@@ -123,7 +124,7 @@ export class Fields {
       return undefined;
     }
     if (!isObject(v)) return this.fail(field, 'must be an object');
-    this.known(v, allowed, field);
+    if (allowed) this.known(v, allowed, field);
     return v;
   }
 

@@ -112,8 +112,11 @@ const MAX_DELAY_MS = 2_147_483_647;
 /** The area's timers, so reset and close can clear every one of them. */
 export class Timers {
   private readonly live = new Set<NodeJS.Timeout>();
+  private closed = false;
 
-  after(ms: number, fn: () => void): NodeJS.Timeout {
+  /** After close() nothing is scheduled: a start still finishing while the sandbox closes leaves no timer. */
+  after(ms: number, fn: () => void): NodeJS.Timeout | undefined {
+    if (this.closed) return undefined;
     const t = setTimeout(() => {
       this.live.delete(t);
       fn();
@@ -135,5 +138,10 @@ export class Timers {
   clear(): void {
     for (const t of this.live) clearTimeout(t);
     this.live.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clear();
   }
 }

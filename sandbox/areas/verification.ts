@@ -139,7 +139,7 @@ export const verificationArea: SandboxArea = {
       config.reset();
     });
     return async (app, mount) => {
-      app.addHook('onClose', async () => timers.clear());
+      app.addHook('onClose', async () => timers.close());
       registerVerificationControl(app, state);
       await app.register(routes(state, mount));
     };

@@ -13,6 +13,8 @@ export interface SandboxOptions {
   rateLimits?: { perProjectPerSecond?: number; perAppPerSecond?: number };
   /** Default false (silent). */
   logger?: Logger | false;
+  /** How the provisioning area's simulated reviewers decide; default approve / launch / activate after 1000 ms. */
+  provisioningReviewer?: ProvisioningReviewerOptions;
   /** Where the verification area sends its callbacks; default none (no VerificationRequestEvent either). */
   verificationCallbackUrl?: string;
   /** Verifications without an sms.expiry expire (FAIL "Expired") after this; default 600000 (10 min). */
@@ -37,6 +39,8 @@ export interface ResolvedSandboxOptions {
   subprojectReadyAfterMs: number;
   rateLimits: { perProjectPerSecond: number; perAppPerSecond: number };
   logger: Logger | undefined;
+  /** Checked by the provisioning area, which owns the value sets. */
+  provisioningReviewer: ProvisioningReviewerOptions;
   verification: VerificationOptions;
 }
 
@@ -69,6 +73,7 @@ export function resolveOptions(opts: SandboxOptions = {}): ResolvedSandboxOption
       perAppPerSecond: positive('rateLimits.perAppPerSecond', opts.rateLimits?.perAppPerSecond, 20),
     },
     logger: opts.logger || undefined,
+    provisioningReviewer: opts.provisioningReviewer ?? {},
     verification: resolveVerificationOptions(opts),
   };
 }
@@ -93,4 +98,12 @@ function resolveVerificationOptions(opts: SandboxOptions): VerificationOptions {
     requestEventTimeoutMs: positive('verificationRequestEventTimeoutMs', opts.verificationRequestEventTimeoutMs, 5000),
     smsDeliveryDelayMs: positive('verificationSmsDeliveryDelayMs', opts.verificationSmsDeliveryDelayMs, 100, true),
   };
+}
+
+/** Per resource kind: the outcome, when it comes (delayMs after submit / launch / create) and what it says. */
+export interface ProvisioningReviewerOptions {
+  templates?: { outcome?: 'approve' | 'reject'; rejectionCode?: string; delayMs?: number; comment?: string };
+  rcs?: { outcome?: 'launch' | 'reject'; delayMs?: number; rejectCountries?: string[]; comment?: string };
+  chataSenders?: { outcome?: 'activate' | 'reject' | 'error'; errorCode?: string; delayMs?: number };
+  chatbSenders?: { outcome?: 'activate' | 'reject'; delayMs?: number; comment?: string };
 }

@@ -51,5 +51,5 @@ export async function startOnPlatform(h: Harness, identity: string, method = 'sm
   const path = '/verification/verification/v1/verifications';
   const { appKey, appSecret } = h.config.platform.credentials;
   const headers = signApplicationRequest({ appKey, appSecret, method: 'POST', path, contentType: 'application/json; charset=UTF-8', body });
-  return fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' }, body });
+  return fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers, body });
 }

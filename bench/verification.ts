@@ -1,0 +1,94 @@
+// Verification benchmark: many concurrent SMS verifications started and reported through the API against the
+// sandbox, beside a baseline measured in the same run on the same server and client: a bare workflow
+// started by update-with-start and answered by an update. Prints the ratios; the target is >= 0.7 throughput.
+//   npm run bench -- [total=200] [concurrency=20]
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { fileURLToPath } from 'node:url';
+import { ulid } from 'ulid';
+import { startDevServer } from '../scripts/lib/dev-server.js';
+import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { figures, pool, type RunFigures } from './stats.js';
+import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
+
+const total = Number(process.argv[2] ?? 200);
+const concurrency = Number(process.argv[3] ?? 20);
+const log = (m: string) => process.stdout.write(`${m}\n`);
+
+const server = await startDevServer();
+process.env.TEMPORAL_ADDRESS = server.address;
+process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
+// Imported after TEMPORAL_ADDRESS is set: the harness reads it.
+const { startHarness, TEST_API_KEY } = await import('../test/helpers/harness.js');
+const h = await startHarness({
+  sandbox: { rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 } },
+  env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
+});
+
+async function relayflowRun(n: number): Promise<RunFigures> {
+  const startMs: number[] = [];
+  const answerMs: number[] = [];
+  const auth = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
+  const t0 = performance.now();
+  await pool(n, concurrency, async (i) => {
+    const identity = `+4673${String(process.pid % 100).padStart(2, '0')}${String(i).padStart(5, '0')}`;
+    let t = performance.now();
+    const started = await fetch(`${h.apiUrl}/v1/verifications`, { method: 'POST', headers: auth, body: JSON.stringify({ identity, method: 'sms' }) });
+    if (started.status !== 201) throw new Error(`start failed: ${started.status} ${await started.text()}`);
+    startMs.push(performance.now() - t);
+    const { processId, current } = (await started.json()) as { processId: string; current: { verificationId: string } };
+    const inbox = (await (await fetch(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`)).json()) as { messages: { verificationId: string; code: string }[] };
+    const code = inbox.messages.find((m) => m.verificationId === current.verificationId)!.code;
+    t = performance.now();
+    const res = await fetch(`${h.apiUrl}/v1/verifications/${encodeURIComponent(processId)}/report`, { method: 'POST', headers: auth, body: JSON.stringify({ code }) });
+    const outcome = (await res.json()) as { result?: string };
+    if (outcome.result !== 'SUCCESSFUL') throw new Error(`report failed: ${JSON.stringify(outcome)}`);
+    answerMs.push(performance.now() - t);
+  });
+  return figures(startMs, answerMs, (performance.now() - t0) / 1000);
+}
+
+async function baselineRun(n: number): Promise<RunFigures> {
+  const taskQueue = `bench-baseline-${ulid()}`;
+  const worker = await Worker.create({
+    connection: await (await import('@temporalio/worker')).NativeConnection.connect({ address: server.address }),
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
+  });
+  const running = worker.run();
+  const startMs: number[] = [];
+  const answerMs: number[] = [];
+  const t0 = performance.now();
+  await pool(n, concurrency, async () => {
+    let t = performance.now();
+    const op = new WithStartWorkflowOperation('baselineVerification', { workflowId: `baseline:${ulid()}`, taskQueue, workflowIdConflictPolicy: 'FAIL' });
+    await h.client.workflow.executeUpdateWithStart(baselineStarted, { startWorkflowOperation: op });
+    startMs.push(performance.now() - t);
+    const handle = await op.workflowHandle();
+    t = performance.now();
+    await handle.executeUpdate(baselineAnswer, { args: ['123456'] });
+    answerMs.push(performance.now() - t);
+  });
+  const result = figures(startMs, answerMs, (performance.now() - t0) / 1000);
+  worker.shutdown();
+  await running;
+  return result;
+}
+
+try {
+  log(`verification benchmark: ${total} verifications, ${concurrency} at a time (warm-up ${Math.min(20, total)} each first)`);
+  await baselineRun(Math.min(20, total));
+  await relayflowRun(Math.min(20, total));
+  const base = await baselineRun(total);
+  const rf = await relayflowRun(total);
+  const row = (name: string, f: RunFigures) =>
+    `${name.padEnd(10)} ${f.perSecond.toFixed(1).padStart(8)} /s   start p50 ${f.start.p50.toFixed(1).padStart(7)} ms  p99 ${f.start.p99.toFixed(1).padStart(7)} ms   report p50 ${f.answer.p50.toFixed(1).padStart(7)} ms  p99 ${f.answer.p99.toFixed(1).padStart(7)} ms`;
+  log(row('baseline', base));
+  log(row('relayflow', rf));
+  const ratio = rf.perSecond / base.perSecond;
+  log(`throughput ratio relayflow/baseline: ${ratio.toFixed(2)} (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`);
+  log(`latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`);
+} finally {
+  await h.close();
+  await server.stop();
+}
