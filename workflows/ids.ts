@@ -1,5 +1,5 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
@@ -8,7 +8,16 @@ export const workflowIds = {
   verification: (id: string) => `verification:${id}`,
   /** `subjectHash` from common/subject-hash.ts: never the number itself. */
   numberGuard: (subjectHash: string) => `number-guard:${subjectHash}`,
-} satisfies Record<ProcessKind | 'numberGuard', (...parts: string[]) => string>;
+  // Provisioning (area G): one process per platform resource, keyed by what the caller names it by.
+  'chata-template': (projectId: string, name: string, language: string) => `chata-template:${projectId}:${name}:${language}`,
+  'chatb-template': (projectId: string, name: string, language: string) => `chatb-template:${projectId}:${name}:${language}`,
+  'rcs-sender': (projectId: string, displayName: string) => `rcs-sender:${projectId}:${displayName}`,
+  /** `senderKey`: the phone number's digits, or `pnid-<phoneNumberId>` for embedded sign-up (IDs are digits too). */
+  'chata-sender': (projectId: string, senderKey: string) => `chata-sender:${projectId}:${senderKey}`,
+  'chatb-sender': (projectId: string, displayName: string) => `chatb-sender:${projectId}:${displayName}`,
+  /** Every webhook event of one platform resource lands here first (workflows/resource-inbox.ts). */
+  resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
+} satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;
 
 /** The kind a workflow ID belongs to, from its prefix; undefined for IDs relayflow did not make. */
 export function kindOfWorkflowId(workflowId: string): ProcessKind | undefined {

@@ -188,8 +188,9 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     for (;;) {
       if (final() || stepOutcome) return;
       if (resendRequested) {
-        resendRequested = false;
-        if (!(await send(step))) return;
+        const sent = await send(step);
+        resendRequested = false; // only now: the resend update waits for the new verification
+        if (!sent) return;
         nextPoll = POLLED_METHODS.includes(method) ? Date.now() + pollEvery : Infinity;
         continue;
       }

@@ -61,9 +61,10 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     try {
       return await fn();
     } catch (err) {
+      // An update to a closed workflow is answered "not found ... already completed": the process ended.
+      if (/already completed/i.test((err as Error).message ?? '')) throw new ApiError(409, 'process_ended', 'the verification has already ended');
       if (err instanceof WorkflowNotFoundError) throw notFound(`verification process ${processId}`);
       if (err instanceof WorkflowUpdateFailedError) throw new ApiError(400, 'validation_failed', err.cause?.message ?? err.message);
-      if ((err as Error).message?.includes('workflow execution already completed')) throw new ApiError(409, 'process_ended', 'the verification has already ended');
       throw err;
     }
   }

@@ -140,11 +140,16 @@ describe('verification', () => {
     assert.equal(other.status, 200, 'an SDK verification under the limit is allowed');
   });
 
-  test('a newer verification on the platform aborts the process, even when the callback is lost (polling)', async () => {
+  test('a newer verification on the platform aborts the process, even when no callback arrives (polling)', async () => {
     const identity = freshNumber();
     const s = await startVerification(h, { identity, fallback: [{ method: 'sms', timeoutSeconds: 3 }] });
-    await sandboxPost(h, '/_sandbox/callback-faults', { drop: 1 });
-    assert.equal((await startOnPlatform(h, identity)).status, 200);
+    // No callback URL: neither the request event nor the ABORTED result reaches relayflow.
+    await setSandboxVerificationConfig(h.sandbox.url, { callbackUrl: null });
+    try {
+      assert.equal((await startOnPlatform(h, identity)).status, 200);
+    } finally {
+      await setSandboxVerificationConfig(h.sandbox.url, { callbackUrl: `${h.apiUrl}/callbacks/verification` });
+    }
     const aborted = await h.waitForState(s.processId, 'ABORTED', 20_000);
     assert.equal(aborted.state, 'ABORTED');
   });
