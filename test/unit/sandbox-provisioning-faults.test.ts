@@ -162,7 +162,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       const [a, b] = receiver.received;
       assert.equal(a!.event.eventId, b!.event.eventId);
       assert.equal(a!.event.trigger, 'CHATA_TEMPLATE_APPROVED');
-      assert.ok(a!.verified && b!.verified);
+      assert.ok(a!.verified && b!.verified, 'both copies are signed');
 
       await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', comment: 'once' });
       await waitFor(() => receiver.received.length === 3, 'the next event');
@@ -196,7 +196,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       const seqs = receiver.received.map((r) => r.event.sequence);
       assert.deepEqual(seqs, [2, 1]);
       assert.deepEqual(receiver.triggers(), ['CHATA_TEMPLATE_APPROVED', 'CHATA_TEMPLATE_COMMENT_ADDED']);
-      assert.ok(receiver.received.every((r) => r.verified));
+      assert.ok(receiver.received.every((r) => r.verified), 'signatures verify');
       // Only once: the next pair comes in order.
       await receiver.reset();
       await c.api('POST', '/chata/templates', template('second_one'));
@@ -356,7 +356,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal(res.statusCode, 200);
       const started = Date.now();
       await slow.close();
-      assert.ok(Date.now() - started < 1000);
+      assert.ok(Date.now() - started < 1000, 'close does not wait for pending reviews');
     });
   });
 });

@@ -178,12 +178,12 @@ describe('provisioning sandbox: senders', () => {
 
       const general = await c.api('GET', '/rcs/questionnaire/MULTIUSE');
       assert.equal(general.body.useCase, 'MULTIUSE');
-      assert.ok(!general.body.questions.some((q: Body) => q.id === 'siren'));
+      assert.ok(!general.body.questions.some((q: Body) => q.id === 'siren'), 'no siren without FR');
       const fr = await c.api('GET', '/rcs/questionnaire/MULTIUSE?countries=FR,US');
       const siren = fr.body.questions.find((q: Body) => q.id === 'siren');
       assert.deepEqual({ required: siren.required, country: siren.country }, { required: true, country: 'FR' });
       const us = fr.body.questions.filter((q: Body) => q.country === 'US');
-      assert.ok(us.length >= 1 && us.every((q: Body) => q.required && q.id.startsWith('us_')));
+      assert.ok(us.length >= 1 && us.every((q: Body) => q.required && q.id.startsWith('us_')), 'US adds required us_* questions');
       assert.deepEqual(fieldsOf((await c.api('GET', '/rcs/questionnaire/MULTIUSE?countries=France')).body), ['countries[0]']);
     });
 
@@ -227,7 +227,7 @@ describe('provisioning sandbox: senders', () => {
       const incomplete = await c.api('POST', `/rcs/senders/${id}:launch`, { contact: { email: 'ops@acme.example' } });
       assert.equal(incomplete.status, 400);
       assert.equal(incomplete.body.errorCode, 'questionnaire_incomplete');
-      assert.ok(fieldsOf(incomplete.body).includes('answers.siren'));
+      assert.ok(fieldsOf(incomplete.body).includes('answers.siren'), 'siren is named');
 
       const partial = await c.api('PUT', `/rcs/senders/${id}/questionnaire`, { answers: GENERAL_ANSWERS });
       assert.equal(partial.status, 400);
@@ -246,27 +246,27 @@ describe('provisioning sandbox: senders', () => {
 
       const numbers = await c.api('POST', `/rcs/senders/${id}/testNumbers`, { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE', 'ACTION_OPEN_URL_IN_WEBVIEW'] });
       assert.equal(numbers.status, 200);
-      assert.ok(Array.isArray(numbers.body.testNumbers));
+      assert.ok(Array.isArray(numbers.body.testNumbers), 'testNumbers is an array');
       assert.deepEqual(numbers.body.testNumbers[0].phoneNumber, '+33611111111');
       assert.deepEqual(numbers.body.testNumbers[0].features, ['ACTION_COMPOSE', 'ACTION_OPEN_URL_IN_WEBVIEW']);
       assert.equal(typeof numbers.body.testNumbers[0].state, 'string');
 
       await waitFor(() => eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_STATUS_UPDATED' && e.details.state === 'LAUNCHED'), 'LAUNCHED');
       const events = eventsOf(id);
-      assert.ok(receiver.received.every((r) => r.verified));
+      assert.ok(receiver.received.every((r) => r.verified), 'signatures verify');
       assert.deepEqual(events.map((e) => e.sequence), events.map((_, i) => i + 1), 'sequences arrive in order');
       assert.equal(events[1]!.trigger, 'RCS_SENDER_STATUS_UPDATED');
       assert.equal(events[1]!.details.state, 'IN_REVIEW');
       const operators = events.filter((e) => e.trigger === 'RCS_SENDER_OPERATOR_STATUS_UPDATED');
       const got = await c.api('GET', `/rcs/senders/${id}`);
       const frOperators = Object.keys(got.body.countryStatus.FR.operators);
-      assert.ok(frOperators.length >= 2);
+      assert.ok(frOperators.length >= 2, 'FR has operators');
       assert.deepEqual(operators.map((e) => e.details.operator).sort(), frOperators.sort());
-      assert.ok(operators.every((e) => e.details.country === 'FR' && e.details.operatorStatus === 'LAUNCHED' && e.channel === 'RCS'));
+      assert.ok(operators.every((e) => e.details.country === 'FR' && e.details.operatorStatus === 'LAUNCHED' && e.channel === 'RCS'), 'operator events are FR LAUNCHED');
       assert.equal(events.at(-1)!.details.state, 'LAUNCHED');
       assert.equal(got.body.state, 'LAUNCHED');
       assert.equal(got.body.countryStatus.FR.status, 'LAUNCHED');
-      assert.ok(Object.values(got.body.countryStatus.FR.operators).every((s) => s === 'LAUNCHED'));
+      assert.ok(Object.values(got.body.countryStatus.FR.operators).every((s) => s === 'LAUNCHED'), 'all FR operators LAUNCHED');
 
       const twice = await c.api('POST', `/rcs/senders/${id}:launch`, { contact: { email: 'ops@acme.example' } });
       assert.equal(twice.status, 409);
@@ -282,7 +282,7 @@ describe('provisioning sandbox: senders', () => {
       const rejected = eventsOf(id).find((e) => e.trigger === 'RCS_SENDER_REJECTED');
       assert.equal(rejected?.details.country, 'DE');
       assert.equal(rejected?.comment, 'DE: company register extract missing');
-      assert.ok(eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_COMMENT_ADDED'));
+      assert.ok(eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_COMMENT_ADDED'), 'the reviewer comment is emitted');
       const partial = await c.api('GET', `/rcs/senders/${id}`);
       assert.equal(partial.body.state, 'PARTIALLY_LAUNCHED');
       assert.equal(partial.body.countryStatus.DE.status, 'REJECTED');
@@ -334,11 +334,11 @@ describe('provisioning sandbox: senders', () => {
       assert.deepEqual(res.body.compatibleRegions, ['EU']);
       await waitFor(() => receiver.received.length === 1, 'the activation');
       const e = receiver.received[0]!;
-      assert.ok(e.verified);
+      assert.ok(e.verified, 'signature verifies');
       assert.deepEqual([e.event.channel, e.event.resourceType, e.event.resourceId, e.event.details.state], ['CHATA', 'SENDER', res.body.id, 'ACTIVE']);
       const got = await c.api('GET', `/chata/senders/${res.body.id}`);
       assert.equal(got.body.state, 'ACTIVE');
-      assert.ok(got.body.maxTps > 0);
+      assert.ok(got.body.maxTps > 0, 'an active sender has maxTps');
       assert.equal((await c.api('GET', '/chata/senders?filterStates=ACTIVE')).body.totalSize, 1);
     });
 
@@ -384,10 +384,10 @@ describe('provisioning sandbox: senders', () => {
     test('categories carry nameEnglish and subcategories', async () => {
       const res = await c.api('GET', '/chatb/categories');
       assert.equal(res.status, 200);
-      assert.ok(res.body.categories.length > 0);
+      assert.ok(res.body.categories.length > 0, 'categories exist');
       for (const cat of res.body.categories) {
         assert.equal(typeof cat.nameEnglish, 'string');
-        assert.ok(cat.subcategories.every((s: Body) => typeof s.code === 'string' && typeof s.nameEnglish === 'string'));
+        assert.ok(cat.subcategories.every((s: Body) => typeof s.code === 'string' && typeof s.nameEnglish === 'string'), 'subcategories have code and nameEnglish');
       }
     });
 

@@ -183,13 +183,13 @@ describe('provisioning sandbox: webhooks and templates', () => {
       const sixteenth = await c.api('POST', '/webhooks', { target: `${receiver.url}/hook/15`, secret: SECRET, triggers: ['RCS_SENDER_CREATED'] });
       assert.equal(sixteenth.status, 400);
       assert.equal(sixteenth.body.errorCode, 'invalid_input');
-      assert.ok(sixteenth.body.validationErrors.length >= 1);
+      assert.ok(sixteenth.body.validationErrors.length >= 1, 'the limit names a field');
 
       const list = await c.api('GET', '/webhooks');
       assert.equal(list.status, 200);
       assert.equal(list.body.webhooks.length, 15);
       assert.deepEqual(Object.keys(list.body.webhooks[0]).sort(), ['id', 'target', 'triggers']);
-      assert.ok(!JSON.stringify(list.body).includes(SECRET));
+      assert.ok(!JSON.stringify(list.body).includes(SECRET), 'no secret in the list');
 
       assert.equal((await c.api('DELETE', `/webhooks/${ids[0]}`)).status, 200);
       assert.equal((await c.api('GET', '/webhooks')).body.webhooks.length, 14);
@@ -313,9 +313,9 @@ describe('provisioning sandbox: webhooks and templates', () => {
         assert.equal(e.resourceId, id);
         assert.equal(e.channel, 'CHATA');
         assert.equal(e.resourceType, 'TEMPLATE');
-        assert.ok(!Number.isNaN(Date.parse(e.eventTime)));
+        assert.ok(!Number.isNaN(Date.parse(e.eventTime)), 'eventTime is ISO');
       }
-      assert.ok(approved!.sequence > comment!.sequence);
+      assert.ok(approved!.sequence > comment!.sequence, 'sequence increases');
       assert.notEqual(approved!.eventId, comment!.eventId);
 
       const got = await c.api('GET', `/chata/templates/${id}`);
@@ -331,9 +331,9 @@ describe('provisioning sandbox: webhooks and templates', () => {
         await sleep(5);
       }
       assert.equal(callbacks.length, 2);
-      assert.ok(callbacks.every((cb: Body) => cb.outcome === 'delivered'));
+      assert.ok(callbacks.every((cb: Body) => cb.outcome === 'delivered'), 'all delivered');
       const requests = await c.control('GET', '/requests?area=provisioning');
-      assert.ok(requests.body.requests.some((r: Body) => r.method === 'POST' && r.path.endsWith('/chata/templates') && r.status === 200));
+      assert.ok(requests.body.requests.some((r: Body) => r.method === 'POST' && r.path.endsWith('/chata/templates') && r.status === 200), 'the request is logged');
     });
 
     test('reject with a rejectionCode, then PATCH resubmits: IN_PROGRESS, version 2, then APPROVED', async () => {
@@ -355,7 +355,7 @@ describe('provisioning sandbox: webhooks and templates', () => {
       assert.equal(patched.body.rejectionCode, undefined);
       await waitFor(() => receiver.received.length === 2, 'the approval');
       assert.equal(receiver.received[1]!.event.trigger, 'CHATA_TEMPLATE_APPROVED');
-      assert.ok(receiver.received[1]!.event.sequence > receiver.received[0]!.event.sequence);
+      assert.ok(receiver.received[1]!.event.sequence > receiver.received[0]!.event.sequence, 'sequence increases');
       const approved = await c.api('GET', `/chata/templates/${id}`);
       assert.equal(approved.body.state, 'APPROVED');
       assert.equal(approved.body.components[0].text, 'Order {{1}} is on its way.');
