@@ -1,12 +1,16 @@
 // All activities of a worker, built from its platform clients. Workflow code imports only the
 // `Activities` type from here (lint enforces it), never the implementations.
+import type { Client } from '@temporalio/client';
 import type { PlatformClients } from './platform/index.js';
+import { createInboxActivities } from './inbox.js';
 import { createSubprojectActivities } from './subprojects.js';
 import { createProvisioningActivities } from './provisioning.js';
 import { createVerificationActivities } from './verification.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
+  /** For the activities that signal other workflows (provisioning inboxes); the worker passes one. */
+  temporal?: Client;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -14,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubprojectActivities(deps.clients),
     ...createProvisioningActivities(deps.clients),
     ...createVerificationActivities(deps.clients),
+    ...createInboxActivities({ temporal: deps.temporal }),
   };
 }
 

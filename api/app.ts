@@ -15,6 +15,8 @@ import { ProcessService } from './processes.js';
 import codecRoutes from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
 import { processRoutes } from './routes/processes.js';
+import { provisioningRoutes } from './routes/provisioning.js';
+import { provisioningWebhookRoutes } from './routes/provisioning-webhooks.js';
 import { subprojectRoutes } from './routes/subprojects.js';
 import { verificationCallbackRoutes } from './routes/verification-callbacks.js';
 import { verificationRoutes } from './routes/verifications.js';
@@ -57,6 +59,8 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
   const platform = createPlatformClients(config.platform, { logger });
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
   await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
+  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning });
+  await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { startDevServer } from '../scripts/lib/dev-server.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { createDataConverter } from '../common/data-converter.js';
 import { figures, pool, type RunFigures } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
 
@@ -54,6 +55,8 @@ async function baselineRun(n: number): Promise<RunFigures> {
     connection: await (await import('@temporalio/worker')).NativeConnection.connect({ address: server.address }),
     taskQueue,
     workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
+    // Same client, same codec: the baseline pays for encryption too.
+    dataConverter: createDataConverter(h.config.codecKeys),
   });
   const running = worker.run();
   const startMs: number[] = [];

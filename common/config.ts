@@ -44,6 +44,8 @@ export interface ApiConfig {
   publicUrl: string;
   /** Origins (the Temporal web UI) allowed to call the codec endpoint from a browser. */
   codecCorsOrigins: string[];
+  /** The secret the platform signs provisioning webhooks with; unset: the intake refuses every delivery. */
+  provisioningWebhookSecret: string | undefined;
 }
 
 export interface VerificationSettings {
@@ -58,9 +60,17 @@ export interface VerificationSettings {
   guardWindowMs: number;
 }
 
+export interface ProvisioningSettings {
+  /** Read the resource when no webhook has arrived for this long. */
+  pollIntervalMs: number;
+  /** Report a decision overdue after this long under review (the process keeps waiting). */
+  overdueAfterMs: number;
+}
+
 export interface ProcessSettings {
   subproject: { usableTimeoutMs: number; checkIntervalMs: number };
   verification: VerificationSettings;
+  provisioning: ProvisioningSettings;
 }
 
 export interface Config {
@@ -141,6 +151,16 @@ function url(env: Env, name: string, fallback?: string): string {
     throw new ConfigError(name, `must use http or https (got "${parsed.protocol}")`);
   }
   return v.replace(/\/+$/, '');
+}
+
+/** The sandbox signs with a well-known development secret; for the real platform it must be set. */
+export const SANDBOX_PROVISIONING_WEBHOOK_SECRET = 'sandbox-provisioning-webhook-secret';
+
+function webhookSecret(env: Env): string | undefined {
+  const name = 'RELAYFLOW_PROVISIONING_WEBHOOK_SECRET';
+  const v = env[name]?.trim() || (env.PLATFORM_SANDBOX_URL?.trim() ? SANDBOX_PROVISIONING_WEBHOOK_SECRET : undefined);
+  if (v !== undefined && (v.length < 8 || v.length > 256)) throw new ConfigError(name, 'must be 8 to 256 characters (the platform requires at least 8)');
+  return v;
 }
 
 function list(env: Env, name: string): string[] {
@@ -253,6 +273,10 @@ export function loadConfig(env: Env = process.env): Config {
         guardMax: int(env, 'RELAYFLOW_VERIFICATION_GUARD_MAX', 5, 1, 1_000_000),
         guardWindowMs: int(env, 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', 3_600_000, 1_000, 30 * 86_400_000),
       },
+      provisioning: {
+        pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
+        overdueAfterMs: int(env, 'RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS', 7 * 86_400_000, 100, 365 * 86_400_000),
+      },
     },
     logLevel,
     taskQueue: str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow'),
@@ -264,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiKeys: apiKeys(env),
       publicUrl: url(env, 'RELAYFLOW_PUBLIC_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
+      provisioningWebhookSecret: webhookSecret(env),
     },
     platform: loadPlatformConfig(env),
   };

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import { VERIFICATION_CALLBACK_PATH } from '../api/routes/verification-callbacks.js';
+import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../api/routes/provisioning-webhooks.js';
+import { createPlatformClients } from '../activities/platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
@@ -81,6 +83,9 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` }),
     });
+    // Provisioning webhooks: every trigger, signed with RELAYFLOW_PROVISIONING_WEBHOOK_SECRET (the sandbox default).
+    const provisioning = createPlatformClients(config.platform, { logger }).provisioning;
+    await ensureProvisioningWebhook(provisioning, `${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;

@@ -1,6 +1,7 @@
 // Builds a worker for relayflow's task queue: workflows from the prebuilt bundle when there is one.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { createPlatformClients } from '../activities/platform/index.js';
@@ -23,13 +24,15 @@ export interface WorkerDeps {
 export async function createWorker({ config, logger, connection, workflowBundlePath }: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
   const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
   const clients = createPlatformClients(config.platform, { logger });
+  // Activities that signal workflows (provisioning inboxes) share the worker's connection.
+  const temporal = new Client({ connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys) });
   const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
   const worker = await Worker.create({
     connection: conn,
     namespace: config.temporal.namespace ?? 'default',
     taskQueue: config.taskQueue,
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ clients }),
+    activities: createActivities({ clients, temporal }),
     dataConverter: createDataConverter(config.codecKeys),
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',

@@ -1,6 +1,12 @@
-// How a provisioning process follows its platform resource: webhook events (deduplicated by eventId,
-// applied by sequence so nothing moves backwards), snapshots read from the platform (create answers,
-// polls), the polling fallback and the overdue deadline. Carried across continue-as-new.
+// How a provisioning process follows its platform resource: webhook events (deduplicated by eventId),
+// snapshots read from the platform (create answers, polls), the polling fallback and the overdue
+// deadline. Carried across continue-as-new.
+//
+// Nothing moves backwards: each piece of state (an "aspect": the resource state, one operator's status,
+// the quality score...) remembers the sequence and time of what set it last. An event changes an aspect
+// only when its sequence is higher and it is not older than a snapshot that set the aspect; a snapshot
+// only when it is not older than what set the aspect. Independent facts (two operators) never shadow
+// each other, whatever order their webhooks arrive in.
 import type { ProvisioningEvent, FollowSettings } from './provisioning-definitions.js';
 
 /** One event as the process saw it: applied, or kept without effect (and why). */
@@ -34,15 +40,23 @@ export interface FollowDetails {
   overdueSince?: string;
 }
 
+interface AspectMark {
+  seq: number;
+  /** ms since the epoch of the event or snapshot that set it. */
+  time: number;
+}
+
 /** Internal state that survives continue-as-new. */
 export interface FollowCarry {
   seenEventIds: string[];
-  /** Newest platform time applied (an event's eventTime or a snapshot's updateTime), ms. */
-  watermark: number;
+  aspects: Record<string, AspectMark>;
   lastHeardAt: number;
   reviewSince?: number;
   queued: ProvisioningEvent[];
 }
+
+/** Offered to the code that applies an event or a snapshot: true when the aspect may change now. */
+export type Take = (aspect: string) => boolean;
 
 const KEEP_EVENTS = 100;
 const KEEP_COMMENTS = 100;
@@ -64,7 +78,7 @@ export class ResourceFollower {
     private readonly settings: FollowSettings,
     carried?: FollowCarry,
   ) {
-    this.carry = carried ?? { seenEventIds: [], watermark: 0, lastHeardAt: Date.now(), queued: [] };
+    this.carry = carried ?? { seenEventIds: [], aspects: {}, lastHeardAt: Date.now(), queued: [] };
     this.seen = new Set(this.carry.seenEventIds);
   }
 
@@ -86,37 +100,49 @@ export class ResourceFollower {
   }
 
   /**
-   * Applies the queued events in sequence order. An event is fresh when it is newer than the last one
-   * applied and not older than the newest snapshot; a stale one is recorded (its comment kept) only.
+   * Applies the queued events in sequence order. `apply` asks for each aspect it would change; an event
+   * whose every aspect is already newer is recorded as stale (its comment is kept all the same).
    */
-  drain(apply: (e: ProvisioningEvent) => string | void): void {
+  drain(apply: (e: ProvisioningEvent, take: Take) => string | void): void {
     const batch = this.carry.queued.splice(0).sort((a, b) => a.sequence - b.sequence);
     for (const e of batch) {
       if (e.comment) this.addComment({ text: e.comment, at: e.eventTime, author: 'platform', eventId: e.eventId });
       const t = timeOf(e.eventTime) ?? 0;
-      let note: string | undefined;
-      let applied = false;
-      if (e.sequence <= this.d.lastSequence) note = `stale: sequence ${e.sequence} <= ${this.d.lastSequence} already applied`;
-      else if (t < this.carry.watermark) note = 'stale: older than the state read from the platform';
-      else {
-        note = apply(e) || undefined;
-        applied = true;
-        this.d.lastSequence = e.sequence;
-        this.carry.watermark = Math.max(this.carry.watermark, t);
-      }
-      this.d.events.push({ eventId: e.eventId, trigger: e.trigger, sequence: e.sequence, eventTime: e.eventTime, applied, ...(note ? { note } : {}) });
+      let asked = 0;
+      const stale: string[] = [];
+      const take: Take = (aspect) => {
+        asked += 1;
+        const mark = this.carry.aspects[aspect];
+        if (mark && (e.sequence <= mark.seq || t < mark.time)) {
+          stale.push(mark.seq >= e.sequence ? `${aspect} already at sequence ${mark.seq}` : `${aspect} read from the platform later`);
+          return false;
+        }
+        this.carry.aspects[aspect] = { seq: e.sequence, time: t };
+        return true;
+      };
+      const note = apply(e, take) || undefined;
+      const applied = asked === 0 || stale.length < asked;
+      if (applied) this.d.lastSequence = Math.max(this.d.lastSequence, e.sequence);
+      const why = applied ? note : `stale: ${stale.join('; ')}`;
+      this.d.events.push({ eventId: e.eventId, trigger: e.trigger, sequence: e.sequence, eventTime: e.eventTime, applied, ...(why ? { note: why } : {}) });
     }
     if (this.d.events.length > KEEP_EVENTS) this.d.events.splice(0, this.d.events.length - KEEP_EVENTS);
   }
 
-  /** A resource read from the platform: true when it is not older than what was applied already. */
-  acceptSnapshot(updateTime: string | undefined, comments?: { text: string; at: string; author?: string }[]): boolean {
+  /**
+   * A resource read from the platform (at `updateTime`): its comments are kept, and `take` says which
+   * aspects it may set (not those an event newer than the read has set).
+   */
+  snapshot(updateTime: string | undefined, comments?: { text: string; at: string; author?: string }[]): Take {
     for (const c of comments ?? []) this.addComment(c);
     const t = timeOf(updateTime);
-    if (t === undefined) return true;
-    if (t < this.carry.watermark) return false;
-    this.carry.watermark = t;
-    return true;
+    return (aspect) => {
+      if (t === undefined) return true;
+      const mark = this.carry.aspects[aspect];
+      if (mark && t < mark.time) return false;
+      this.carry.aspects[aspect] = { seq: mark?.seq ?? 0, time: t };
+      return true;
+    };
   }
 
   /** Kept once per text: the same remark arrives by webhook and in the resource's comment list. */
@@ -164,6 +190,6 @@ export class ResourceFollower {
   }
 
   toCarry(): FollowCarry {
-    return { ...this.carry, seenEventIds: [...this.carry.seenEventIds], queued: [...this.carry.queued] };
+    return { ...this.carry, seenEventIds: [...this.carry.seenEventIds], aspects: { ...this.carry.aspects }, queued: [...this.carry.queued] };
   }
 }

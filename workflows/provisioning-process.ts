@@ -1,13 +1,13 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import { allHandlersFinished, condition, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { platformActivityOptions } from './activity-options.js';
 import { rootMessage, failureType } from './failure-text.js';
 import { trackProcess, type ProcessState } from './process-state.js';
 import type { StateChange } from './process-status.js';
 import type { OperationOutcome, ProvisioningEvent, ResourceRef } from './provisioning-definitions.js';
-import type { FollowCarry, FollowDetails, ResourceFollower } from './provisioning-follow.js';
+import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './provisioning-follow.js';
 
 /** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
 const interactiveActivityOptions: ActivityOptions = {
@@ -95,6 +95,17 @@ export class Exclusive {
   }
 }
 
+/**
+ * Records why the process ends on an error and rethrows it: a platform refusal (a failed activity) fails
+ * the execution, so the same business key may be started again. Continue-as-new passes through.
+ */
+export function endOnError(tracker: { moveTo(state: 'FAILED' | 'STOPPED', reason?: string): void }, err: unknown): never {
+  if (err instanceof ContinueAsNew) throw err;
+  if (isCancellation(err)) tracker.moveTo('STOPPED', 'the process was cancelled');
+  else tracker.moveTo('FAILED', rootMessage(err));
+  throw err;
+}
+
 /** A refused operation, in the words of the platform's answer. */
 export function refused(state: string, err: unknown): OperationOutcome {
   const errorType = failureType(err);
@@ -113,7 +124,7 @@ export interface FollowLoop<S extends string> {
   awaiting(): boolean;
   /** Other reasons to wake up: a stop, work an update left for the loop. */
   wake(): boolean;
-  applyEvent(e: ProvisioningEvent): string | void;
+  applyEvent(e: ProvisioningEvent, take: Take): string | void;
   /** Reads the resource and applies it (the polling fallback). */
   poll(): Promise<void>;
   /** Follow-up work after every change (automatic resubmission, test numbers, final decisions). */
@@ -127,7 +138,7 @@ export interface FollowLoop<S extends string> {
 export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<void> {
   const { tracker, follower } = loop;
   for (;;) {
-    follower.drain((e) => loop.applyEvent(e));
+    follower.drain((e, take) => loop.applyEvent(e, take));
     await loop.react();
     if (loop.isFinal()) return;
     const overdue = follower.trackReview(loop.awaiting());
@@ -143,6 +154,8 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
       follower.polled();
       continue;
     }
-    await condition(() => follower.hasQueued() || loop.wake(), follower.msUntilDue());
+    // An update (resubmit, relaunch) changing the state starts a new review round: wake for it too.
+    const waitingIn = tracker.status.state;
+    await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, follower.msUntilDue());
   }
 }

@@ -33,6 +33,8 @@ export interface ResourceInboxInput {
   attached?: InboxAttachment[];
   received?: number;
   duplicates?: number;
+  /** Continue-as-new at this history length (besides Temporal's suggestion); tests set it low. */
+  historyLimit?: number;
 }
 
 const KEEP_EVENTS = 500;
@@ -41,6 +43,7 @@ const HISTORY_LIMIT = 5_000;
 
 export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
   const { resource } = input;
+  const historyLimit = input.historyLimit ?? HISTORY_LIMIT;
   const kept = input.kept ?? [];
   const seenIds = input.seenEventIds ?? [];
   const seen = new Set(seenIds);
@@ -81,12 +84,12 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
   const behind = () => live().some((a) => a.forwardedUpTo < received);
 
   for (;;) {
-    await condition(() => behind() || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= HISTORY_LIMIT);
+    await condition(() => behind() || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit);
     await Promise.all(live().map(forward));
-    if (!behind() && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= HISTORY_LIMIT)) {
+    if (!behind() && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit)) {
       await condition(allHandlersFinished);
       // Signals that arrive while the run closes fail its completion and are replayed into it: none is lost.
-      await continueAsNew<typeof resourceInbox>({ resource, kept, seenEventIds: seenIds, attached, received, duplicates });
+      await continueAsNew<typeof resourceInbox>({ resource, kept, seenEventIds: seenIds, attached, received, duplicates, ...(input.historyLimit ? { historyLimit } : {}) });
     }
   }
 

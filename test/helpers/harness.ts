@@ -4,7 +4,9 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ulid } from 'ulid';
+import { createPlatformClients } from '../../activities/platform/index.js';
 import { buildApp } from '../../api/app.js';
+import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../../api/routes/provisioning-webhooks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
@@ -67,6 +69,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   // Listening, so the sandbox can deliver callbacks to it.
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}/callbacks/verification` });
+  // Provisioning webhooks (every trigger) go to the listening API, signed with the configured secret.
+  await ensureProvisioningWebhook(createPlatformClients(config.platform, { logger }).provisioning, `${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
 
   let current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {

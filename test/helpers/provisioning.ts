@@ -1,0 +1,143 @@
+// Test helpers for provisioning: the sandbox's reviewer, webhook faults and reviewer-made events, and
+// API shortcuts for the template and sender processes.
+import assert from 'node:assert/strict';
+import { ulid } from 'ulid';
+import { PROVISIONING_WEBHOOK_PATH } from '../../api/routes/provisioning-webhooks.js';
+import { conversationWebhookSignature } from '../../common/signing.js';
+import type { Harness } from './harness.js';
+
+export interface View {
+  processId: string;
+  state: string;
+  kind: string;
+  history: { state: string; at: string; reason?: string }[];
+  details: Record<string, unknown> & {
+    events: { eventId: string; trigger: string; sequence: number; applied: boolean; note?: string }[];
+    comments: { text: string; eventId?: string }[];
+    overdue: boolean;
+    duplicateEvents: number;
+    polls: number;
+  };
+  execution: { status: string };
+  failure?: string;
+}
+
+async function control(h: Harness, method: 'PUT' | 'POST' | 'GET', path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/provisioning${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `sandbox ${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+export const setReviewer = (h: Harness, config: Record<string, unknown>) => control(h, 'PUT', '/reviewer', config);
+/** PUT replaces the whole setting: fields left out are cleared. */
+export const setWebhookFaults = (h: Harness, faults: Record<string, unknown>) => control(h, 'PUT', '/webhook-faults', faults);
+export const reviewerEvent = (h: Harness, event: Record<string, unknown>) => control(h, 'POST', '/events', event);
+
+export interface SandboxEventRecord { event: { eventId: string; trigger: string; resourceId: string; sequence: number }; delivery: string; duplicated: boolean; reordered: boolean }
+export const sandboxEvents = async (h: Harness, resourceId: string) =>
+  ((await control(h, 'GET', '/events')).events as SandboxEventRecord[]).filter((r) => r.event.resourceId === resourceId);
+
+export async function sandboxRequests(h: Harness, method: string, pathPart: string): Promise<{ method: string; path: string; status: number }[]> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/requests?area=provisioning&method=${method}`);
+  const all = ((await res.json()) as { requests: { method: string; path: string; status: number }[] }).requests;
+  return all.filter((r) => r.path.includes(pathPart));
+}
+
+export async function view(h: Harness, processId: string): Promise<View> {
+  const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+/** Polls the process until `ok` holds (or fails the test with the last view). */
+export async function waitUntil(h: Harness, processId: string, ok: (v: View) => boolean, what: string, timeoutMs = 20_000): Promise<View> {
+  const deadline = Date.now() + timeoutMs;
+  let last: View | undefined;
+  while (Date.now() < deadline) {
+    const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+    if (res.statusCode === 200) {
+      last = res.json();
+      if (ok(last!)) return last!;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${processId}: ${what} not seen within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+}
+
+export const states = (v: View) => v.history.map((s) => s.state);
+/** States in order with consecutive repeats (overdue notes, quality updates) folded. */
+export const stateChanges = (v: View) => states(v).filter((s, i, all) => i === 0 || all[i - 1] !== s);
+
+export async function start(h: Harness, url: string, body: Record<string, unknown>, expected = 202): Promise<string> {
+  const res = await h.api({ method: 'POST', url, payload: body });
+  assert.equal(res.statusCode, expected, res.body);
+  return res.json<{ processId: string }>().processId;
+}
+
+export function templateBody(name: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    language: 'en_US',
+    category: 'MARKETING',
+    components: [{ type: 'BODY', text: 'Hello {{1}}, your order is on its way' }],
+    ...more,
+  };
+}
+
+export function rcsBody(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    displayName,
+    description: 'Order updates from a test brand',
+    websites: [{ url: 'https://example.com' }],
+    brandPhoneNumber: '+33612345678',
+    banner: { url: 'https://example.com/banner.png', width: 1440, height: 448 },
+    useCase: 'MULTIUSE',
+    countries: ['FR'],
+    answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' },
+    contact: { email: 'launch@example.com' },
+    ...more,
+  };
+}
+
+let numberCounter = 0;
+/** A fresh valid French mobile number per call. */
+export function freshMobile(): string {
+  numberCounter += 1;
+  return `+3361${String(process.pid % 1000).padStart(3, '0')}${String(numberCounter).padStart(4, '0')}`;
+}
+
+export async function update(h: Harness, processId: string, base: 'templates' | 'senders', action: string, body: Record<string, unknown> = {}, key?: string) {
+  return h.api({
+    method: 'POST',
+    url: `/v1/${base}/${encodeURIComponent(processId)}/${action}`,
+    payload: body,
+    ...(key ? { headers: { 'idempotency-key': key } } : {}),
+  });
+}
+
+/** A webhook delivery signed as the platform signs it (conversation webhook scheme). */
+export function signedDelivery(secret: string, payload: unknown, opts: { nonce?: string; timestamp?: number } = {}) {
+  const raw = JSON.stringify(payload);
+  const nonce = opts.nonce ?? ulid();
+  const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
+  return {
+    payload: raw,
+    headers: {
+      'content-type': 'application/json',
+      'x-platform-webhook-signature': conversationWebhookSignature(secret, raw, nonce, timestamp),
+      'x-platform-webhook-signature-nonce': nonce,
+      'x-platform-webhook-signature-timestamp': timestamp,
+      'x-platform-webhook-signature-algorithm': 'HmacSHA256',
+    },
+  };
+}
+
+/** Delivers an event to the intake route as the platform would (e.g. a late copy of an old event). */
+export async function deliverWebhook(h: Harness, event: Record<string, unknown>): Promise<number> {
+  const res = await h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, event) });
+  return res.statusCode;
+}
