@@ -1,5 +1,6 @@
 // Activities of phone-number verification: an idempotent start (a retry never sends a second SMS),
 // the code / CLI report, and the status read.
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { PlatformClients } from './platform/index.js';
 import { PlatformNotFoundError } from './platform/errors.js';
@@ -72,7 +73,8 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
     async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {
       // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
       // would send a second SMS / call and ABORT the first verification.
-      const existing = await findByReference(verification, input.reference);
+      // On a first attempt no earlier one can have reached the platform, so the look-up is skipped.
+      const existing = isFirstAttempt() ? undefined : await findByReference(verification, input.reference);
       if (existing) {
         if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
           // Never resume someone else's verification; the number stays out of the message (it is logged).
@@ -123,6 +125,15 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
       return verification.statusById(input.verificationId);
     },
   });
+}
+
+/** Outside an activity (unit tests) the attempt is unknown: look up, to be safe. */
+function isFirstAttempt(): boolean {
+  try {
+    return Context.current().info.attempt === 1;
+  } catch {
+    return false;
+  }
 }
 
 async function findByReference(
