@@ -54,12 +54,13 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
   await app.register(healthRoutes, { client });
   await app.register(processRoutes, { processes });
   await app.register(subprojectRoutes, { client, processes, config });
-  const verifications = new VerificationService(client, config, subjectHasher(config.codecKeys));
+  const hashSubject = subjectHasher(config.codecKeys);
+  const verifications = new VerificationService(client, config, hashSubject);
   // Read-only look-ups of verifications relayflow did not start go to the platform directly.
   const platform = createPlatformClients(config.platform, { logger });
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
   await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
-  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning });
+  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
   await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;

@@ -13,6 +13,7 @@ export const workflowIds = {
   'chatb-template': (projectId: string, name: string, language: string) => `chatb-template:${projectId}:${name}:${language}`,
   'rcs-sender': (projectId: string, displayName: string) => `rcs-sender:${projectId}:${displayName}`,
   /** `senderKey`: the phone number's digits, or `pnid-<phoneNumberId>` for embedded sign-up (IDs are digits too). */
+  /** `senderKey`: the keyed hash of the phone number (common/subject-hash.ts), or `pnid-<phoneNumberId>`. */
   'chata-sender': (projectId: string, senderKey: string) => `chata-sender:${projectId}:${senderKey}`,
   'chatb-sender': (projectId: string, displayName: string) => `chatb-sender:${projectId}:${displayName}`,
   /** Every webhook event of one platform resource lands here first (workflows/resource-inbox.ts). */

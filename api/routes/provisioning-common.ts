@@ -1,5 +1,6 @@
 // What the template and sender routes share: starting a process by its business key, API updates with
 // an operation ID, and the answers both give.
+import type { SubjectHasher } from '../../common/subject-hash.js';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import Type from 'typebox';
 import { ulid } from 'ulid';
@@ -17,6 +18,8 @@ export interface ProvisioningRouteOptions {
   config: Pick<Config, 'taskQueue' | 'platform' | 'processes'>;
   /** Read-only look-ups that make validation errors precise (questionnaire, CHATB categories). */
   provisioning: ProvisioningClient;
+  /** Workflow IDs are not encrypted: a sender's phone number appears in them only as this keyed hash. */
+  hashSubject: SubjectHasher;
 }
 
 export const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });

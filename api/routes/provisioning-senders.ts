@@ -33,7 +33,7 @@ function contactErrors(contact: { email?: string; phoneNumber?: string } | undef
   return given === 1 ? [] : [{ field, rule: 'one_of', message: 'must have exactly one of email, phoneNumber' }];
 }
 
-export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, provisioning }) => {
+export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, provisioning, hashSubject }) => {
   const projectId = config.platform.credentials.projectId;
   const start = (kind: ProcessKind, workflowType: string, processId: string, input: unknown) =>
     startProcess(client, config.taskQueue, { workflowType, kind, processId, args: [input], links: self });
@@ -73,7 +73,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     const { overdueAfterSeconds, ...sender } = req.body;
     const phoneNumber = e164(sender.phoneNumber, 'body.phoneNumber');
     const input: ChataSenderInput = { projectId, mode: 'standard', sender: { ...sender, phoneNumber }, ...followSettings(config, overdueAfterSeconds) };
-    const started = await start('chata-sender', 'chataSenderOnboarding', workflowIds['chata-sender'](projectId, phoneNumber.replace(/\D/g, '')), input);
+    const started = await start('chata-sender', 'chataSenderOnboarding', workflowIds['chata-sender'](projectId, hashSubject(`+${phoneNumber.replace(/\D/g, '')}`)), input);
     return reply.status(started.status).send(started.body);
   });
 

@@ -2,6 +2,7 @@
 // against the sandbox: launch with a test number waited out, per-country rejection and relaunch, CHATA
 // standard and embedded, a terminal errorCode, a retryable one waited out, CHATB with its category, and
 // (with a short poll interval) a lost webhook, an overdue review and a worker restart.
+import { subjectHasher } from '../../common/subject-hash.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../activities/platform/index.js';
@@ -72,11 +73,12 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
     assert.equal((await update(h, id, 'senders', 'relaunch', {}, 'relaunch-2')).statusCode, 409, 'nothing to relaunch once it ended');
   });
 
-  test('CHATA (standard): PENDING to ACTIVE from CHATA_WABA_ACCOUNT_CHANGED; the business key is the number', async () => {
+  test('CHATA (standard): PENDING to ACTIVE from CHATA_WABA_ACCOUNT_CHANGED; the business key is the keyed hash of the number', async () => {
     await setReviewer(h, fast);
     const phoneNumber = freshMobile();
     const id = await start(h, '/v1/senders/chata', { phoneNumber, displayName: 'Shop support', vertical: 'OTHER' });
-    assert.equal(id, `chata-sender:sandbox-project:${phoneNumber.slice(1)}`);
+    assert.equal(id, `chata-sender:sandbox-project:${subjectHasher(h.config.codecKeys)(phoneNumber)}`);
+    assert.ok(!id.includes(phoneNumber.slice(1)), 'the number is not in the (unencrypted) workflow ID');
     const done = await waitUntil(h, id, completed, 'completed');
     assert.deepEqual(stateChanges(done), ['CREATING', 'PENDING', 'ACTIVE']);
     assert.equal(done.details.maxTps, 80);
