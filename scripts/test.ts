@@ -28,7 +28,9 @@ const bundle = await buildWorkflowBundle(resolve('.relayflow/test/workflow-bundl
 log(`workflow bundle built in ${((Date.now() - started) / 1000).toFixed(1)} s (with server start)`);
 
 const files = testFiles();
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
+// One file at a time: on two cores, parallel files (each with its worker, API and sandbox) starve
+// the Temporal server and turn timing into flakiness.
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
   stdio: 'inherit',
   env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle },
 });

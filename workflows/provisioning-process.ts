@@ -18,6 +18,8 @@ const interactiveActivityOptions: ActivityOptions = {
 
 export const platform = proxyActivities<Activities>(platformActivityOptions);
 export const interactive = proxyActivities<Activities>(interactiveActivityOptions);
+/** A quick Temporal call: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
+const inbox = proxyActivities<Activities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
 
 const KEEP_HISTORY = 200;
 const KEEP_OPERATIONS = 100;
@@ -113,7 +115,7 @@ export function refused(state: string, err: unknown): OperationOutcome {
 }
 
 export async function attachToResource(resource: ResourceRef): Promise<void> {
-  await platform.attachToInbox({ resource, processId: workflowInfo().workflowId });
+  await inbox.attachToInbox({ resource, processId: workflowInfo().workflowId });
 }
 
 export interface FollowLoop<S extends string> {

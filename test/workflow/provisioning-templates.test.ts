@@ -121,7 +121,8 @@ describe('template approval (webhooks only: polling every minute)', () => {
     await setWebhookFaults(h, { reorder: true });
     await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED', details: { newState: 'PAUSED' } });
     const unpaused = await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED', details: { newState: 'UNPAUSED' } }) as { sequence: number };
-    const settled = await waitUntil(h, id, (v) => v.details.events.some((e) => e.sequence === unpaused.sequence - 1), 'the held PAUSED event arrived');
+    // Both must have reached the process (in whichever order the intake saw them) before judging.
+    const settled = await waitUntil(h, id, (v) => [unpaused.sequence - 1, unpaused.sequence].every((q) => v.details.events.some((e) => e.sequence === q)), 'both PAUSED and UNPAUSED arrived');
     assert.ok((await sandboxEvents(h, templateId)).some((r) => r.reordered && r.event.sequence === unpaused.sequence - 1), 'the sandbox sent PAUSED after UNPAUSED');
     // Arriving together they are applied in sequence order; arriving after UNPAUSED, PAUSED is stale. Either way UNPAUSED wins.
     assert.equal(settled.state, 'APPROVED');
