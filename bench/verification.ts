@@ -3,7 +3,7 @@
 // started by update-with-start and answered by an update. Prints the ratios; the target is >= 0.7 throughput.
 //   npm run bench -- [total=200] [concurrency=20]
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { startDevServer } from '../scripts/lib/dev-server.js';
@@ -11,6 +11,7 @@ import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createDataConverter } from '../common/data-converter.js';
 import { figures, pool, type RunFigures } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
+import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 
 const total = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 20);
@@ -19,8 +20,6 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
 const server = await startDevServer();
 process.env.TEMPORAL_ADDRESS = server.address;
 process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
-// Imported after TEMPORAL_ADDRESS is set: the harness reads it.
-const { startHarness, TEST_API_KEY } = await import('../test/helpers/harness.js');
 const h = await startHarness({
   sandbox: { rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 } },
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
@@ -52,7 +51,7 @@ async function relayflowRun(n: number): Promise<RunFigures> {
 async function baselineRun(n: number): Promise<RunFigures> {
   const taskQueue = `bench-baseline-${ulid()}`;
   const worker = await Worker.create({
-    connection: await (await import('@temporalio/worker')).NativeConnection.connect({ address: server.address }),
+    connection: await NativeConnection.connect({ address: server.address }),
     taskQueue,
     workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
     // Same client, same codec: the baseline pays for encryption too.

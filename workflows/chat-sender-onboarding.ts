@@ -4,11 +4,10 @@
 // waited out (the platform retries its own steps). Both share one frame; only the reading differs.
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import {
-  provisioningEventSignal, stopUpdate,
-  type ChataSenderInput, type ChatbSenderInput, type FollowSettings, type ProvisioningEvent,
+  provisioningEventSignal, type ChataSenderInput, type ChatbSenderInput, type FollowSettings, type ProvisioningEvent,
 } from './provisioning-definitions.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './provisioning-follow.js';
-import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemory, platform, resumeTracking, type ProcessCarry } from './provisioning-process.js';
+import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemory, platform, resumeTracking, type ProcessCarry, handleStop } from './provisioning-process.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './provisioning-sender-errors.js';
 
 export type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'STOPPED' | 'FAILED';
@@ -141,12 +140,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   }
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
-  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
-    if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
+  handleStop(operations, { isFinal, state }, (reason) => {
     stopRequested = true;
-    d.stopReason = req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API';
-    return { accepted: true, state: 'STOPPED' };
-  }));
+    d.stopReason = reason;
+  });
 
   try {
     if (!carried) {

@@ -1,12 +1,12 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { platformActivityOptions } from './activity-options.js';
 import { rootMessage, failureType } from './failure-text.js';
 import { trackProcess, type ProcessState } from './process-state.js';
 import type { StateChange } from './process-status.js';
-import type { OperationOutcome, ProvisioningEvent, ResourceRef } from './provisioning-definitions.js';
+import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from './provisioning-definitions.js';
 import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './provisioning-follow.js';
 
 /** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
@@ -160,4 +160,16 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
     const waitingIn = tracker.status.state;
     await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, follower.msUntilDue());
   }
+}
+
+/**
+ * The "stop watching" update every provisioning process answers the same way: refused once the process
+ * has ended, otherwise `onStop` records why and the process's loop ends it as STOPPED.
+ */
+export function handleStop(operations: OperationMemory, process: { isFinal(): boolean; state(): string }, onStop: (reason: string) => void): void {
+  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
+    if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
+    onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
+    return { accepted: true, state: 'STOPPED' };
+  }));
 }

@@ -6,13 +6,11 @@ import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temp
 import type { RcsCountryStatus, RcsSender } from '../activities/platform/provisioning-rcs.js';
 import type { RcsSenderState } from '../activities/platform/provisioning-types.js';
 import {
-  provisioningEventSignal, relaunchUpdate, stopUpdate,
-  type OperationOutcome, type ProvisioningEvent, type RcsSenderLaunchInput,
+  provisioningEventSignal, relaunchUpdate, type OperationOutcome, type ProvisioningEvent, type RcsSenderLaunchInput,
 } from './provisioning-definitions.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './provisioning-follow.js';
 import {
-  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry,
-} from './provisioning-process.js';
+  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './provisioning-process.js';
 import { rootMessage } from './failure-text.js';
 
 export type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
@@ -197,12 +195,10 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     },
   });
 
-  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
-    if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
+  handleStop(operations, { isFinal, state }, (reason) => {
     stopRequested = true;
-    d.stopReason = req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API';
-    return { accepted: true, state: 'STOPPED' };
-  }));
+    d.stopReason = reason;
+  });
 
   try {
     if (!input.carried) {

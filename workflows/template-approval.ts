@@ -7,13 +7,11 @@ import type { Template } from '../activities/platform/provisioning-templates.js'
 import type { QualityScore, RejectionCode, TemplateCategory, TemplateState } from '../activities/platform/provisioning-types.js';
 import { failureType } from './failure-text.js';
 import {
-  provisioningEventSignal, resubmitUpdate, stopUpdate,
-  type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
+  provisioningEventSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
 } from './provisioning-definitions.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './provisioning-follow.js';
 import {
-  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry,
-} from './provisioning-process.js';
+  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './provisioning-process.js';
 
 export type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
 
@@ -175,12 +173,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     },
   });
 
-  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
-    if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
+  handleStop(operations, { isFinal, state }, (reason) => {
     stopRequested = true;
-    d.stopReason = req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API';
-    return { accepted: true, state: 'STOPPED' };
-  }));
+    d.stopReason = reason;
+  });
 
   try {
     if (!input.carried) {
