@@ -30,6 +30,12 @@ export interface StartVerificationInput {
   /** Sent as Accept-Language (SMS template language). */
   language?: string;
   sms?: { expiry?: string; codeType?: SmsCodeType };
+  /**
+   * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
+   * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
+   * (a worker crash), so the attempt number alone cannot say it; both must agree to skip the look-up.
+   */
+  firstTry?: boolean;
 }
 
 export interface StartVerificationOutput {
@@ -72,9 +78,9 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
   return withFailureMappingAll({
     async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {
       // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
-      // would send a second SMS / call and ABORT the first verification.
-      // On a first attempt no earlier one can have reached the platform, so the look-up is skipped.
-      const existing = isFirstAttempt() ? undefined : await findByReference(verification, input.reference);
+      // would send a second SMS / call and ABORT the first verification. Only a first try, on the
+      // workflow's word and by the attempt number, skips the look-up (one platform call fewer).
+      const existing = input.firstTry && isFirstAttempt() ? undefined : await findByReference(verification, input.reference);
       if (existing) {
         if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
           // Never resume someone else's verification; the number stays out of the message (it is logged).

@@ -12,14 +12,19 @@ import { createDataConverter } from '../common/data-converter.js';
 import { figures, pool, type RunFigures } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
+import { profiled } from './cpu-profile.js';
 
 const total = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 20);
 const log = (m: string) => process.stdout.write(`${m}\n`);
 
-const server = await startDevServer();
+log('starting the Temporal dev server');
+const server = await startDevServer({ log });
+log(`Temporal dev server on ${server.address} (${server.cli.source})`);
 process.env.TEMPORAL_ADDRESS = server.address;
+log('building the workflow bundle');
 process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
+log('starting the sandbox, a worker and the API');
 const h = await startHarness({
   sandbox: { rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 } },
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
@@ -82,7 +87,7 @@ try {
   await baselineRun(Math.min(20, total));
   await relayflowRun(Math.min(20, total));
   const base = await baselineRun(total);
-  const rf = await relayflowRun(total);
+  const rf = await profiled(process.env.RELAYFLOW_BENCH_CPU_PROFILE, () => relayflowRun(total));
   const row = (name: string, f: RunFigures) =>
     `${name.padEnd(10)} ${f.perSecond.toFixed(1).padStart(8)} /s   start p50 ${f.start.p50.toFixed(1).padStart(7)} ms  p99 ${f.start.p99.toFixed(1).padStart(7)} ms   report p50 ${f.answer.p50.toFixed(1).padStart(7)} ms  p99 ${f.answer.p99.toFixed(1).padStart(7)} ms`;
   log(row('baseline', base));

@@ -1,5 +1,5 @@
 // Activity options for calls to the platform: Temporal's retry policy owns retries (5xx, 429, network).
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 export const platformActivityOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -10,4 +10,15 @@ export const platformActivityOptions: ActivityOptions = {
     // No attempt limit: an outage delays the process, it does not end it. Non-retryable failures
     // (validation, auth, not found) are marked so by the activities and end it at once.
   },
+};
+
+/**
+ * The same retries for short platform calls run as local activities: the call happens inside the workflow
+ * task that asked for it, so an answer costs one task instead of three (schedule, run, resume). Retries
+ * wait in the worker for up to a minute, then on durable timers.
+ */
+export const platformLocalActivityOptions: LocalActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: platformActivityOptions.retry,
+  localRetryThreshold: '1 minute',
 };

@@ -1,5 +1,5 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
-import { setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../common/search-attributes.js';
 import { processStatusQuery, type ProcessStatus } from './process-status.js';
 
@@ -14,8 +14,10 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
   const upsertState = (state: S) => upsertSearchAttributes([{ key: STATE, value: state }]);
-  // The client sets both at start; upserting here keeps them right for runs started any other way.
-  upsertSearchAttributes([{ key: KIND, value: kind }, { key: STATE, value: initial }]);
+  // The client sets both at start (no upsert then: each is a visibility write); runs started any other
+  // way get them here.
+  const given = workflowInfo().typedSearchAttributes;
+  if (given.get(KIND) !== kind || given.get(STATE) !== initial) upsertSearchAttributes([{ key: KIND, value: kind }, { key: STATE, value: initial }]);
   return {
     status,
     moveTo(state, reason) {

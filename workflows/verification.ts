@@ -1,8 +1,8 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
-import { allHandlersFinished, condition, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { platformActivityOptions } from './activity-options.js';
+import { platformLocalActivityOptions } from './activity-options.js';
 import { failureType, rootMessage } from './failure-text.js';
 import { trackProcess } from './process-state.js';
 import {
@@ -10,7 +10,11 @@ import {
   type PlatformVerificationEvent, type ReportOutcome, type ResendOutcome, type StepStartInfo, type VerificationInput, type VerificationState,
 } from './verification-definitions.js';
 
-const { startVerification, reportCode, getVerificationStatus } = proxyActivities<Activities>(platformActivityOptions);
+// Local activities: each platform call runs inside the workflow task that needs it (see activity-options).
+const { startVerification, reportCode, getVerificationStatus } = proxyLocalActivities<Activities>(platformLocalActivityOptions);
+
+/** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
+const CONFIRMATION_WAIT_MS = 10_000;
 
 export interface VerificationDetails {
   identity: string;
@@ -48,6 +52,14 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   let starting = true;
   let resendRequested = false;
   let reason: string | undefined;
+  /** Platform verifications whose result the platform itself told (callback or status read). */
+  const platformSaid = new Set<string>();
+  /** The workflow task (by history length) in which an update was last answered. */
+  let answeredInTask = -1;
+  const answer = <T>(outcome: T): T => {
+    answeredInTask = workflowInfo().historyLength;
+    return outcome;
+  };
 
   const finish = (state: VerificationState, why?: string) => {
     if (isFinal(tracker.status.state)) return;
@@ -64,7 +76,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   // Answers once the first platform verification is accepted (or the process ended before that).
   setHandler(startedUpdate, async () => {
     await condition(() => !starting || final());
-    return { state: tracker.status.state, ...(reason ? { reason } : {}), ...(d.current ? { current: d.current } : {}) };
+    return answer({ state: tracker.status.state, ...(reason ? { reason } : {}), ...(d.current ? { current: d.current } : {}) });
   });
 
   setHandler(platformEventSignal, (e: PlatformVerificationEvent) => {
@@ -76,6 +88,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       return;
     }
     if (!e.status || e.status === 'PENDING') return;
+    platformSaid.add(e.verificationId);
     record(e.verificationId, e.status, e.reason);
     // Results of superseded verifications (a resend or an earlier step) do not move the process.
     if (e.verificationId === currentId()) stepOutcome = { status: e.status, ...(e.reason ? { reason: e.reason } : {}) };
@@ -83,7 +96,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
 
   setHandler(reportUpdate, async ({ code, operationId }) => {
     const known = reportOutcomes.get(operationId);
-    if (known) return known; // a retried report changes nothing
+    if (known) return answer(known); // a retried report changes nothing
     const left = () => Math.max(0, policy.maxReportAttempts - d.attempts);
     const refuse = (why: string): ReportOutcome => ({ accepted: false, state: tracker.status.state, reason: why, attemptsLeft: left() });
     let outcome: ReportOutcome;
@@ -111,13 +124,13 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       };
     }
     reportOutcomes.set(operationId, outcome);
-    return outcome;
+    return answer(outcome);
   }, { validator: ({ code }) => { if (!/^[A-Za-z0-9+]{1,32}$/.test(code)) throw new Error('code: must be 1-32 letters or digits'); } });
 
   const resendOutcomes = new Map<string, ResendOutcome>();
   setHandler(resendUpdate, async ({ operationId }) => {
     const known = resendOutcomes.get(operationId);
-    if (known) return known;
+    if (known) return answer(known);
     let outcome: ResendOutcome;
     const wait = lastSendAt + policy.resendCooldownMs - Date.now();
     if (final()) outcome = { resent: false, reason: `the verification is already ${tracker.status.state}` };
@@ -132,12 +145,12 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       outcome = { resent: currentId() !== before, ...(d.current ? { current: d.current } : {}) };
     }
     resendOutcomes.set(operationId, outcome);
-    return outcome;
+    return answer(outcome);
   });
 
   setHandler(cancelUpdate, ({ reason: why }) => {
     finish('CANCELLED', why ?? 'cancelled through the API');
-    return { state: tracker.status.state };
+    return answer({ state: tracker.status.state });
   });
 
   /** Starts (or resends) the current step on the platform; false when the process ended instead. */
@@ -149,6 +162,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
         identity: input.identity,
         method,
         reference: platformReference(input.platformReferencePrefix, step, sendNo),
+        // Nothing can have been sent before the first send of the run's first workflow task.
+        firstTry: step === 0 && sendNo === 1 && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
         ...(input.custom ? { custom: input.custom } : {}),
         ...(input.language ? { language: input.language } : {}),
         ...(method === 'sms' ? { sms: { expiry: hhmmss(policy.codeExpiryMs) } } : {}),
@@ -213,9 +228,27 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     const id = currentId();
     if (!id) return;
     const s = await getVerificationStatus({ verificationId: id });
+    if (s.status !== 'PENDING') platformSaid.add(id);
     if (s.status !== 'PENDING' && id === currentId() && !stepOutcome) {
       record(id, s.status, s.reason);
       stepOutcome = { status: s.status, ...(s.reason ? { reason: s.reason } : {}) };
+    }
+  }
+
+  /**
+   * Lets update handlers answer, then closes the run in a workflow task that answered none. Temporal
+   * refuses a task that closes the run while a callback's signal arrived meanwhile (UnhandledCommand), and
+   * the updates answered in that task would be lost to their callers. A run reported SUCCESSFUL waits
+   * (briefly) for the platform's own result, which is on its way; others wait for the next task only.
+   */
+  async function closeWhenQuiet(): Promise<void> {
+    for (;;) {
+      await condition(allHandlersFinished);
+      const task = answeredInTask;
+      if (workflowInfo().historyLength !== task) return;
+      const id = currentId();
+      const awaitResult = tracker.status.state === 'SUCCESSFUL' && id !== undefined && !platformSaid.has(id);
+      await condition(() => workflowInfo().historyLength !== task && (!awaitResult || platformSaid.has(id)), awaitResult ? CONFIRMATION_WAIT_MS : 1);
     }
   }
 
@@ -243,10 +276,12 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     if (isCancellation(err)) finish('CANCELLED', 'the process was cancelled');
     else finish('ERROR', rootMessage(err));
   }
-  // Let update handlers (a report racing the end) answer before the run closes.
-  await condition(allHandlersFinished);
+  await closeWhenQuiet();
   return { state: tracker.status.state, ...(reason ? { reason } : {}) };
 }
+
+/** Started, task scheduled, task started: the history a run's first workflow task sees. */
+const FIRST_TASK_HISTORY_LENGTH = 3;
 
 function hhmmss(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));

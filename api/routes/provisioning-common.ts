@@ -9,7 +9,7 @@ import type { Config } from '../../common/config.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { kindOfWorkflowId, type ProcessKind } from '../../workflows/ids.js';
 import type { FollowSettings, OperationOutcome } from '../../workflows/provisioning-definitions.js';
-import { ApiError, notFound, type ErrorDetail } from '../errors.js';
+import { ApiError, isProcessEnded, notFound, type ErrorDetail } from '../errors.js';
 import type { ProcessService } from '../processes.js';
 
 export interface ProvisioningRouteOptions {
@@ -76,8 +76,7 @@ export async function runUpdate(processId: string, what: string, fn: () => Promi
   try {
     outcome = await fn();
   } catch (err) {
-    // An update to a closed workflow is answered "not found ... already completed": the process ended.
-    if (/already completed/i.test((err as Error).message ?? '')) throw new ApiError(409, 'process_ended', `the ${what} process has already ended`);
+    if (isProcessEnded(err)) throw new ApiError(409, 'process_ended', `the ${what} process has already ended`);
     if (err instanceof WorkflowNotFoundError) throw notFound(`${what} process ${processId}`);
     if (err instanceof WorkflowUpdateFailedError) throw new ApiError(409, 'not_allowed', err.cause?.message ?? err.message);
     throw err;

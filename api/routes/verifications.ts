@@ -9,7 +9,7 @@ import type { VerificationClient } from '../../activities/platform/verification.
 import { PlatformNotFoundError } from '../../activities/platform/errors.js';
 import { kindOfWorkflowId } from '../../workflows/ids.js';
 import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../workflows/verification-definitions.js';
-import { ApiError, badRequest, errorResponses, notFound } from '../errors.js';
+import { ApiError, badRequest, errorResponses, isProcessEnded, notFound } from '../errors.js';
 import type { ProcessService } from '../processes.js';
 import { ProcessId, ProcessView } from '../schemas.js';
 import type { VerificationService } from '../verification-service.js';
@@ -61,8 +61,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     try {
       return await fn();
     } catch (err) {
-      // An update to a closed workflow is answered "not found ... already completed": the process ended.
-      if (/already completed/i.test((err as Error).message ?? '')) throw new ApiError(409, 'process_ended', 'the verification has already ended');
+      if (isProcessEnded(err)) throw new ApiError(409, 'process_ended', 'the verification has already ended');
       if (err instanceof WorkflowNotFoundError) throw notFound(`verification process ${processId}`);
       if (err instanceof WorkflowUpdateFailedError) throw new ApiError(400, 'validation_failed', err.cause?.message ?? err.message);
       throw err;

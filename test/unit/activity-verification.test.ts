@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import type { PlatformConfig } from '../../common/config.js';
 import { verifyApplicationRequest } from '../../common/signing.js';
 import { createActivities } from '../../activities/index.js';
@@ -200,6 +201,23 @@ test('startVerification with an unknown reference looks it up, then starts exact
     custom: 'order-7',
     sms: { expiry: '00:05:00' },
   });
+});
+
+test('startVerification skips the look-up only on a first try the workflow vouches for, at attempt 1', async (t) => {
+  const stub = await startStub(t);
+  const a = activitiesFor(stub.base);
+  const paths = () => stub.seen.map((s) => `${s.method} ${s.path.replace(/^\/verification\/verification\/v1\/verifications/, '')}`);
+  const input = { identity: '+46700000001', method: 'sms' as const };
+
+  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, reference: 'ref-a', firstTry: true });
+  assert.deepEqual(paths(), ['POST '], 'first try at attempt 1: no look-up');
+
+  await new MockActivityEnvironment({ attempt: 2 }).run(a.startVerification, { ...input, reference: 'ref-b', firstTry: true });
+  assert.deepEqual(paths().slice(1), ['GET /reference/ref-b', 'POST '], 'a retry looks up');
+
+  // A local activity restarts at attempt 1 when its workflow task is retried: the workflow's word decides.
+  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, reference: 'ref-c', firstTry: false });
+  assert.deepEqual(paths().slice(3), ['GET /reference/ref-c', 'POST ']);
 });
 
 test('startVerification after a lost answer resumes the accepted verification instead of starting a second', async (t) => {

@@ -43,7 +43,7 @@ describe('verification', () => {
     const failed = await h.waitForState(s.processId, 'FAIL');
     assert.match((failed.history as { reason?: string }[]).at(-1)!.reason!, /no report attempts left/);
     const late = await report(h, s.processId, '222222', 'op-3');
-    assert.equal(late.statusCode, 409);
+    assert.equal(late.statusCode, 409, late.body);
   });
 
   test('FlashCall: reporting the CLI that called verifies', async () => {
