@@ -13,6 +13,9 @@ import { figures, pool, type RunFigures } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { profiled } from './cpu-profile.js';
+import { countTasks, perUnit } from './task-counts.js';
+import { subjectHasher } from '../common/subject-hash.js';
+import { workflowIds } from '../workflows/ids.js';
 
 const total = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 20);
@@ -30,18 +33,31 @@ const h = await startHarness({
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
 });
 
+/** Workflows of each run, for counting the tasks behind a verification (guards: one per fresh number). */
+const sampled = { relayflow: [] as string[], guards: [] as string[], baseline: [] as string[] };
+const SAMPLE = 30;
+const guardOf = subjectHasher(h.config.codecKeys);
+let runNo = 0;
+
 async function relayflowRun(n: number): Promise<RunFigures> {
+  runNo += 1;
+  const sample = n >= total;
   const startMs: number[] = [];
   const answerMs: number[] = [];
   const auth = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   const t0 = performance.now();
   await pool(n, concurrency, async (i) => {
-    const identity = `+4673${String(process.pid % 100).padStart(2, '0')}${String(i).padStart(5, '0')}`;
+    // A fresh number per verification (and per run): each pays for its own per-number guard.
+    const identity = `+4673${runNo}${process.pid % 10}${String(i).padStart(5, '0')}`;
     let t = performance.now();
     const started = await fetch(`${h.apiUrl}/v1/verifications`, { method: 'POST', headers: auth, body: JSON.stringify({ identity, method: 'sms' }) });
     if (started.status !== 201) throw new Error(`start failed: ${started.status} ${await started.text()}`);
     startMs.push(performance.now() - t);
     const { processId, current } = (await started.json()) as { processId: string; current: { verificationId: string } };
+    if (sample && sampled.relayflow.length < SAMPLE) {
+      sampled.relayflow.push(processId);
+      sampled.guards.push(workflowIds.numberGuard(guardOf(identity)));
+    }
     const inbox = (await (await fetch(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`)).json()) as { messages: { verificationId: string; code: string }[] };
     const code = inbox.messages.find((m) => m.verificationId === current.verificationId)!.code;
     t = performance.now();
@@ -53,22 +69,27 @@ async function relayflowRun(n: number): Promise<RunFigures> {
   return figures(startMs, answerMs, (performance.now() - t0) / 1000);
 }
 
+// The baseline's worker lives through its warm-up and measured runs, like relayflow's.
+const baselineQueue = `bench-baseline-${ulid()}`;
+const baselineWorker = await Worker.create({
+  connection: await NativeConnection.connect({ address: server.address }),
+  taskQueue: baselineQueue,
+  workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
+  // Same client, same codec: the baseline pays for encryption too.
+  dataConverter: createDataConverter(h.config.codecKeys),
+});
+const baselineRunning = baselineWorker.run();
+
 async function baselineRun(n: number): Promise<RunFigures> {
-  const taskQueue = `bench-baseline-${ulid()}`;
-  const worker = await Worker.create({
-    connection: await NativeConnection.connect({ address: server.address }),
-    taskQueue,
-    workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
-    // Same client, same codec: the baseline pays for encryption too.
-    dataConverter: createDataConverter(h.config.codecKeys),
-  });
-  const running = worker.run();
+  const sample = n >= total;
   const startMs: number[] = [];
   const answerMs: number[] = [];
   const t0 = performance.now();
   await pool(n, concurrency, async () => {
     let t = performance.now();
-    const op = new WithStartWorkflowOperation('baselineVerification', { workflowId: `baseline:${ulid()}`, taskQueue, workflowIdConflictPolicy: 'FAIL' });
+    const workflowId = `baseline:${ulid()}`;
+    if (sample && sampled.baseline.length < SAMPLE) sampled.baseline.push(workflowId);
+    const op = new WithStartWorkflowOperation('baselineVerification', { workflowId, taskQueue: baselineQueue, workflowIdConflictPolicy: 'FAIL' });
     await h.client.workflow.executeUpdateWithStart(baselineStarted, { startWorkflowOperation: op });
     startMs.push(performance.now() - t);
     const handle = await op.workflowHandle();
@@ -76,10 +97,7 @@ async function baselineRun(n: number): Promise<RunFigures> {
     await handle.executeUpdate(baselineAnswer, { args: ['123456'] });
     answerMs.push(performance.now() - t);
   });
-  const result = figures(startMs, answerMs, (performance.now() - t0) / 1000);
-  worker.shutdown();
-  await running;
-  return result;
+  return figures(startMs, answerMs, (performance.now() - t0) / 1000);
 }
 
 try {
@@ -94,8 +112,16 @@ try {
   log(row('relayflow', rf));
   const ratio = rf.perSecond / base.perSecond;
   log(`throughput ratio relayflow/baseline: ${ratio.toFixed(2)} (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`);
+  // Let the sampled processes take their last callbacks and close before counting.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const n = sampled.relayflow.length;
+  log(`per verification, from ${n} sampled: baseline ${perUnit(await countTasks(h.client, sampled.baseline), sampled.baseline.length)}`);
+  log(`                                relayflow process ${perUnit(await countTasks(h.client, sampled.relayflow), n)}`);
+  log(`                                + per-number guard ${perUnit(await countTasks(h.client, sampled.guards), n)}`);
   log(`latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`);
 } finally {
+  baselineWorker.shutdown();
+  await baselineRunning;
   await h.close();
   await server.stop();
 }
