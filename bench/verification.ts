@@ -13,13 +13,15 @@ import { figures, pool, type RunFigures } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { profiled } from './cpu-profile.js';
+import { nodeTransport } from '../common/http-transport.js';
 import { countTasks, perUnit } from './task-counts.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { workflowIds } from '../workflows/ids.js';
 
 const total = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 20);
-const log = (m: string) => process.stdout.write(`${m}\n`);
+const t00 = Date.now();
+const log = (m: string) => process.stdout.write(`${process.env.BENCH_TIMES ? `[${((Date.now() - t00) / 1000).toFixed(1)}s] ` : ''}${m}\n`);
 
 log('starting the Temporal dev server');
 const server = await startDevServer({ log });
@@ -38,6 +40,7 @@ const sampled = { relayflow: [] as string[], guards: [] as string[], baseline: [
 const SAMPLE = 30;
 const guardOf = subjectHasher(h.config.codecKeys);
 let runNo = 0;
+const never = new AbortController().signal;
 
 async function relayflowRun(n: number): Promise<RunFigures> {
   runNo += 1;
@@ -45,24 +48,26 @@ async function relayflowRun(n: number): Promise<RunFigures> {
   const startMs: number[] = [];
   const answerMs: number[] = [];
   const auth = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
+  // The load's own HTTP client: keep-alive node:http, the lightest there is (the baseline has none).
+  const call = (url: string, method: string, body?: unknown) =>
+    nodeTransport(new URL(url), { method, headers: body === undefined ? {} : auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: never });
   const t0 = performance.now();
   await pool(n, concurrency, async (i) => {
     // A fresh number per verification (and per run): each pays for its own per-number guard.
     const identity = `+4673${runNo}${process.pid % 10}${String(i).padStart(5, '0')}`;
     let t = performance.now();
-    const started = await fetch(`${h.apiUrl}/v1/verifications`, { method: 'POST', headers: auth, body: JSON.stringify({ identity, method: 'sms' }) });
-    if (started.status !== 201) throw new Error(`start failed: ${started.status} ${await started.text()}`);
+    const started = await call(`${h.apiUrl}/v1/verifications`, 'POST', { identity, method: 'sms' });
+    if (started.status !== 201) throw new Error(`start failed: ${started.status} ${started.text}`);
     startMs.push(performance.now() - t);
-    const { processId, current } = (await started.json()) as { processId: string; current: { verificationId: string } };
+    const { processId, current } = JSON.parse(started.text) as { processId: string; current: { verificationId: string } };
     if (sample && sampled.relayflow.length < SAMPLE) {
       sampled.relayflow.push(processId);
       sampled.guards.push(workflowIds.numberGuard(guardOf(identity)));
     }
-    const inbox = (await (await fetch(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`)).json()) as { messages: { verificationId: string; code: string }[] };
+    const inbox = JSON.parse((await call(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`, 'GET')).text) as { messages: { verificationId: string; code: string }[] };
     const code = inbox.messages.find((m) => m.verificationId === current.verificationId)!.code;
     t = performance.now();
-    const res = await fetch(`${h.apiUrl}/v1/verifications/${encodeURIComponent(processId)}/report`, { method: 'POST', headers: auth, body: JSON.stringify({ code }) });
-    const outcome = (await res.json()) as { result?: string };
+    const outcome = JSON.parse((await call(`${h.apiUrl}/v1/verifications/${encodeURIComponent(processId)}/report`, 'POST', { code })).text) as { result?: string };
     if (outcome.result !== 'SUCCESSFUL') throw new Error(`report failed: ${JSON.stringify(outcome)}`);
     answerMs.push(performance.now() - t);
   });
@@ -71,8 +76,9 @@ async function relayflowRun(n: number): Promise<RunFigures> {
 
 // The baseline's worker lives through its warm-up and measured runs, like relayflow's.
 const baselineQueue = `bench-baseline-${ulid()}`;
+const baselineConnection = await NativeConnection.connect({ address: server.address });
 const baselineWorker = await Worker.create({
-  connection: await NativeConnection.connect({ address: server.address }),
+  connection: baselineConnection,
   taskQueue: baselineQueue,
   workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
   // Same client, same codec: the baseline pays for encryption too.
@@ -120,8 +126,18 @@ try {
   log(`                                + per-number guard ${perUnit(await countTasks(h.client, sampled.guards), n)}`);
   log(`latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`);
 } finally {
+  // The figures are out: a shutdown that hangs must not keep the command running.
+  setTimeout(() => {
+    log('shutdown took over 60 s; exiting anyway');
+    process.exit(1);
+  }, 60_000).unref();
+  log('stopping: baseline worker');
   baselineWorker.shutdown();
   await baselineRunning;
+  await baselineConnection.close(); // an open connection would keep the process alive
+  log('stopping: relayflow worker, API and sandbox');
   await h.close();
+  log('stopping: Temporal dev server');
   await server.stop();
+  log('stopped');
 }

@@ -1,9 +1,10 @@
-// The one HTTP core every platform client uses: global fetch with a timeout, JSON/form bodies,
+// The one HTTP core every platform client uses: a keep-alive transport with a timeout, JSON/form bodies,
 // typed errors for non-2xx answers. It does not retry: Temporal's activity retry policy does,
 // except for the single re-authentication after a 401 that the token flow requires.
 import type { Logger } from '../../common/logger.js';
 import { platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
 import { setHeader, type AuthRequest, type AuthStrategy } from './auth/strategy.js';
+import { fetchTransport, nodeTransport, type Transport } from '../../common/http-transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -39,19 +40,19 @@ export interface PlatformResponse<T = unknown> {
 export interface PlatformHttpOptions {
   timeoutMs: number;
   logger?: Logger;
-  /** For tests; defaults to the global fetch. */
+  /** For tests; by default requests go through node:http(s) (common/http-transport.ts). */
   fetch?: typeof fetch;
 }
 
 export class PlatformHttp {
   readonly timeoutMs: number;
   readonly #logger: Logger | undefined;
-  readonly #fetch: typeof fetch;
+  readonly #transport: Transport;
 
   constructor(opts: PlatformHttpOptions) {
     this.timeoutMs = opts.timeoutMs;
     this.#logger = opts.logger;
-    this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.#transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport;
   }
 
   /** Sends the request; resolves with 2xx answers and throws a typed PlatformError otherwise. */
@@ -94,12 +95,9 @@ export class PlatformHttp {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const started = Date.now();
     try {
-      const response = await this.#fetch(url, { method: req.method, headers: sent.headers, body, signal });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      const parsed = parseBody(await response.text(), headers['content-type']);
+      const response = await this.#transport(url, { method: req.method, headers: sent.headers, ...(body !== undefined ? { body } : {}), signal });
+      const { headers } = response;
+      const parsed = parseBody(response.text, headers['content-type']);
       // Host and status only: paths can carry phone numbers and queries can carry tokens.
       this.#logger?.debug({ area: req.area, method: req.method, host: url.host, status: response.status, ms: Date.now() - started }, 'platform request');
       return { status: response.status, headers, body: parsed, sent };

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CallbackFaults } from './faults.js';
+import { nodeTransport } from '../../common/http-transport.js';
 
 export interface CallbackSignInput {
   method: 'POST';
@@ -197,10 +198,9 @@ export class CallbackDispatcher {
     const entry: CallbackAttempt = { at: new Date(started).toISOString(), durationMs: 0 };
     record.attempts.push(entry);
     try {
-      const res = await fetch(url, { method: 'POST', headers, body: rawBody, signal: controller.signal });
-      const text = await res.text();
+      const res = await nodeTransport(url, { method: 'POST', headers, body: rawBody, signal: controller.signal });
       entry.status = res.status;
-      return { status: res.status, text };
+      return { status: res.status, text: res.text };
     } catch (err) {
       entry.error = controller.signal.aborted ? `aborted: ${String(controller.signal.reason)}` : errorText(err);
       return {};
