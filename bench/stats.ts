@@ -13,13 +13,22 @@ export interface RunFigures {
   answer: { p50: number; p99: number };
 }
 
-export function figures(startMs: number[], answerMs: number[], seconds: number): RunFigures {
-  const s = [...startMs].sort((a, b) => a - b);
-  const a = [...answerMs].sort((a, b) => a - b);
+/** One run's raw measurements: latencies of each start and answer, and the run's wall time. */
+export interface Samples {
+  startMs: number[];
+  answerMs: number[];
+  seconds: number;
+}
+
+/** Figures over one or more runs: throughput is all completions over all the runs' time. */
+export function figures(runs: Samples[]): RunFigures {
+  const s = runs.flatMap((r) => r.startMs).sort((a, b) => a - b);
+  const a = runs.flatMap((r) => r.answerMs).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
   return {
-    completed: answerMs.length,
+    completed: a.length,
     seconds,
-    perSecond: answerMs.length / seconds,
+    perSecond: a.length / seconds,
     start: { p50: percentile(s, 50), p99: percentile(s, 99) },
     answer: { p50: percentile(a, 50), p99: percentile(a, 99) },
   };
