@@ -29,7 +29,8 @@ export interface StartVerificationInput {
   custom?: string;
   /** Sent as Accept-Language (SMS template language). */
   language?: string;
-  sms?: { expiry?: string; codeType?: SmsCodeType };
+  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
+  sms?: { expiryMs?: number; codeType?: SmsCodeType };
   /**
    * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
    * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
@@ -105,7 +106,7 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
         method: input.method,
         reference: input.reference,
         custom: input.custom,
-        sms: input.method === 'sms' ? input.sms : undefined,
+        sms: input.method === 'sms' && input.sms ? smsOptions(input.sms) : undefined,
       };
       // PlatformDeniedError (403/40300) propagates as a non-retryable failure; the workflow records DENIED.
       const { verification: started, contentLanguage } = await verification.start(req, { language: input.language });
@@ -171,6 +172,17 @@ export function reportFor(method: ReportableVerificationMethod, code: string): V
         nonRetryable: true,
       });
   }
+}
+
+function smsOptions({ expiryMs, codeType }: NonNullable<StartVerificationInput['sms']>): StartVerificationRequest['sms'] {
+  return compact({ expiry: expiryMs === undefined ? undefined : hhmmss(expiryMs), codeType });
+}
+
+/** The platform's duration format, whole seconds (at least one). */
+function hhmmss(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
 function compact<T extends object>(o: T): T {

@@ -1,5 +1,5 @@
-// An HTTP client for server-to-server calls: node:http(s) with keep-alive agents, which costs far less per
-// call than global fetch (no WHATWG streams); a fetch-backed one for tests that inject a fetch.
+// An HTTP client for server-to-server calls: node:http(s) with keep-alive agents, which does less work
+// per call than global fetch (no WHATWG streams).
 import http from 'node:http';
 import https from 'node:https';
 
@@ -43,14 +43,3 @@ export const nodeTransport: Transport = (url, req) =>
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
-
-export function fetchTransport(f: typeof fetch): Transport {
-  return async (url, req) => {
-    const response = await f(url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return { status: response.status, headers, text: await response.text() };
-  };
-}

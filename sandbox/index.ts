@@ -71,3 +71,9 @@ async function registerArea(app: FastifyInstance, ctx: SandboxContext, area: San
     await app.register(async (scope) => routes(scope, mount), { prefix: mount.prefix });
   }
 }
+
+/** Sets the verification area's dashboard settings (callback URL, polling, languages) through its control route. */
+export async function setSandboxVerificationConfig(sandboxUrl: string, config: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/verification/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
+  if (!res.ok) throw new Error(`sandbox verification config refused: ${res.status} ${await res.text()}`);
+}

@@ -10,7 +10,7 @@ import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
-import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../sandbox/index.js';
 import { installRuntime } from '../workers/runtime.js';
 import { ensureSearchAttributes } from '../workers/search-attributes.js';
 import { createWorker } from '../workers/worker.js';
@@ -78,11 +78,7 @@ async function main(): Promise<void> {
   stops.unshift(['API', () => app.close()]);
   if (sandbox) {
     // The sandbox calls relayflow back like the platform would, once its dashboard names the callback URL.
-    await fetch(`${sandbox.url}/_sandbox/verification/config`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` }),
-    });
+    await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` });
     // Provisioning webhooks: every trigger, signed with RELAYFLOW_PROVISIONING_WEBHOOK_SECRET (the sandbox default).
     const provisioning = createPlatformClients(config.platform, { logger }).provisioning;
     await ensureProvisioningWebhook(provisioning, `${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);

@@ -166,7 +166,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
         firstTry: step === 0 && sendNo === 1 && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
         ...(input.custom ? { custom: input.custom } : {}),
         ...(input.language ? { language: input.language } : {}),
-        ...(method === 'sms' ? { sms: { expiry: hhmmss(policy.codeExpiryMs) } } : {}),
+        ...(method === 'sms' ? { sms: { expiryMs: policy.codeExpiryMs } } : {}),
       });
       d.current = {
         step,
@@ -282,9 +282,3 @@ export async function verification(input: VerificationInput): Promise<{ state: V
 
 /** Started, task scheduled, task started: the history a run's first workflow task sees. */
 const FIRST_TASK_HISTORY_LENGTH = 3;
-
-function hhmmss(ms: number): string {
-  const s = Math.max(1, Math.round(ms / 1000));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
-}

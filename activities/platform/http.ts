@@ -4,7 +4,7 @@
 import type { Logger } from '../../common/logger.js';
 import { platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
 import { setHeader, type AuthRequest, type AuthStrategy } from './auth/strategy.js';
-import { fetchTransport, nodeTransport, type Transport } from '../../common/http-transport.js';
+import { nodeTransport } from '../../common/http-transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -40,19 +40,15 @@ export interface PlatformResponse<T = unknown> {
 export interface PlatformHttpOptions {
   timeoutMs: number;
   logger?: Logger;
-  /** For tests; by default requests go through node:http(s) (common/http-transport.ts). */
-  fetch?: typeof fetch;
 }
 
 export class PlatformHttp {
   readonly timeoutMs: number;
   readonly #logger: Logger | undefined;
-  readonly #transport: Transport;
 
   constructor(opts: PlatformHttpOptions) {
     this.timeoutMs = opts.timeoutMs;
     this.#logger = opts.logger;
-    this.#transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport;
   }
 
   /** Sends the request; resolves with 2xx answers and throws a typed PlatformError otherwise. */
@@ -95,7 +91,7 @@ export class PlatformHttp {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const started = Date.now();
     try {
-      const response = await this.#transport(url, { method: req.method, headers: sent.headers, ...(body !== undefined ? { body } : {}), signal });
+      const response = await nodeTransport(url, { method: req.method, headers: sent.headers, ...(body !== undefined ? { body } : {}), signal });
       const { headers } = response;
       const parsed = parseBody(response.text, headers['content-type']);
       // Host and status only: paths can carry phone numbers and queries can carry tokens.

@@ -7,11 +7,12 @@ import { ulid } from 'ulid';
 import { createPlatformClients } from '../../activities/platform/index.js';
 import { buildApp } from '../../api/app.js';
 import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../../api/routes/provisioning-webhooks.js';
+import { VERIFICATION_CALLBACK_PATH } from '../../api/routes/verification-callbacks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
 import { connectClient } from '../../common/temporal.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { createSandbox, setSandboxVerificationConfig, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { installRuntime } from '../../workers/runtime.js';
 import { createWorker } from '../../workers/worker.js';
 
@@ -42,11 +43,7 @@ export interface HarnessOptions {
   withoutWorker?: boolean;
 }
 
-/** Points the sandbox's verification callbacks at the listening API. */
-export async function setSandboxVerificationConfig(sandboxUrl: string, config: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/verification/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
-  if (!res.ok) throw new Error(`sandbox verification config refused: ${res.status} ${await res.text()}`);
-}
+export { setSandboxVerificationConfig };
 
 const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -68,7 +65,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
   // Listening, so the sandbox can deliver callbacks to it.
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}/callbacks/verification` });
+  await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
   // Provisioning webhooks (every trigger) go to the listening API, signed with the configured secret.
   await ensureProvisioningWebhook(createPlatformClients(config.platform, { logger }).provisioning, `${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
 

@@ -1,10 +1,11 @@
 // Shared by the sandbox-provisioning*.test.ts files: a webhook receiver that verifies signatures, a
 // signed-in client for the provisioning area, and small waiting helpers.
 import assert from 'node:assert/strict';
+import { after, before, beforeEach } from 'node:test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyConversationWebhook } from '../../common/signing.js';
-import { defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
+import { createSandbox, defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
 
 export const account = defaultSandboxAccount();
 export const SECRET = 'provisioning-webhook-secret';
@@ -118,6 +119,35 @@ export function client(sb: Sandbox, token: string) {
     control: (method: string, path: string, payload?: unknown) => send(method, `/_sandbox${path}`, payload),
     raw: send,
   };
+}
+
+/**
+ * One sandbox (fast reviewer), webhook receiver and signed-in client for a describe block: started
+ * before it, reset before each test, closed after. `c` stays valid across the block.
+ */
+export function provisioningSandboxSuite() {
+  const receiver = new Receiver();
+  let sb: Sandbox | undefined;
+  let signedIn: ReturnType<typeof client> | undefined;
+  const c: ReturnType<typeof client> = {
+    api: (...args) => signedIn!.api(...args),
+    control: (...args) => signedIn!.control(...args),
+    raw: (...args) => signedIn!.raw(...args),
+  };
+  before(async () => {
+    sb = await createSandbox({ provisioningReviewer: FAST });
+    await receiver.start();
+    signedIn = client(sb, await bearerToken(sb));
+  });
+  after(async () => {
+    await sb?.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    assert.equal((await c.control('POST', '/reset')).status, 200);
+    await receiver.reset();
+  });
+  return { receiver, c, sandbox: () => sb! };
 }
 
 export async function subscribe(c: ReturnType<typeof client>, receiver: Receiver, triggers: string[], path = '/hook'): Promise<string> {

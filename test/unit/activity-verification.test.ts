@@ -181,7 +181,7 @@ function failure(err: unknown): ApplicationFailure {
 test('startVerification with an unknown reference looks it up, then starts exactly once', async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
-  const result = await a.startVerification({ identity: '+46700000001', method: 'sms', reference: 'ref-1', custom: 'order-7', language: 'es-ES', sms: { expiry: '00:05:00' } });
+  const result = await a.startVerification({ identity: '+46700000001', method: 'sms', reference: 'ref-1', custom: 'order-7', language: 'es-ES', sms: { expiryMs: 300_000 } });
   assert.deepEqual(result, {
     verificationId: 'v-1',
     method: 'sms',
@@ -308,7 +308,7 @@ test('startVerification with an invalid number is a non-retryable PlatformValida
 test('startVerification sends sms options only for sms and returns each method\'s details', async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
-  const f = await a.startVerification({ identity: '+46700000001', method: 'flashcall', reference: 'ref-f', sms: { expiry: '00:01:00' } });
+  const f = await a.startVerification({ identity: '+46700000001', method: 'flashcall', reference: 'ref-f', sms: { expiryMs: 60_000 } });
   assert.deepEqual(f.flashCall, { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 });
   assert.equal(f.sms, undefined);
   assert.equal(JSON.parse(stub.posts()[0]!.body).sms, undefined);

@@ -1,32 +1,16 @@
 // Provisioning area of the sandbox: webhook faults (duplicate, drop, reorder, delay), retries,
 // reviewer-made events, the reviewer control route and options, reset.
-import { test, describe, after, before, beforeEach } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox, type Sandbox } from '../../sandbox/index.js';
-import { account, P, FAST, type Body, sleep, Receiver, waitFor, bearerToken, client, subscribe } from '../helpers/sandbox-provisioning.js';
+import { createSandbox } from '../../sandbox/index.js';
+import { account, P, type Body, sleep, waitFor, provisioningSandboxSuite, subscribe } from '../helpers/sandbox-provisioning.js';
 
 
 const template = (name = 'order_update', status = 'SUBMIT') => ({ name, language: 'en_US', category: 'UTILITY', status, components: [{ type: 'BODY', text: 'Hi {{1}}' }] });
 const TEMPLATE_TRIGGERS = ['CHATA_TEMPLATE_APPROVED', 'CHATA_TEMPLATE_REJECTED', 'CHATA_TEMPLATE_COMMENT_ADDED', 'CHATA_TEMPLATE_STATUS_UPDATED', 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', 'CHATA_TEMPLATE_CATEGORY_UPDATED', 'CHATA_ACCOUNT_COMMENT_ADDED'];
 
 describe('provisioning sandbox: webhook faults and control routes', () => {
-  let sb: Sandbox;
-  let c: ReturnType<typeof client>;
-  const receiver = new Receiver();
-
-  before(async () => {
-    sb = await createSandbox({ provisioningReviewer: FAST });
-    await receiver.start();
-    c = client(sb, await bearerToken(sb));
-  });
-  after(async () => {
-    await sb.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await c.control('POST', '/reset');
-    await receiver.reset();
-  });
+  const { receiver, c } = provisioningSandboxSuite();
 
   describe('webhook faults', () => {
     test('duplicate: the next event arrives twice with the same eventId, both signed; later ones once', async () => {

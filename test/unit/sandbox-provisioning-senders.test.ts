@@ -1,9 +1,8 @@
 // Provisioning area of the sandbox: RCS senders (questionnaire, launch, per-country review,
 // relaunch, test numbers, banner size), CHATA senders (normal and embedded) and CHATB senders.
-import { test, describe, after, before, beforeEach } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox, type Sandbox } from '../../sandbox/index.js';
-import { FAST, type Body, sleep, Receiver, waitFor, bearerToken, client, subscribe } from '../helpers/sandbox-provisioning.js';
+import { type Body, sleep, waitFor, provisioningSandboxSuite, subscribe } from '../helpers/sandbox-provisioning.js';
 
 const fieldsOf = (body: Body): string[] => (body.validationErrors as { field: string }[]).map((v) => v.field);
 const descriptionOf = (body: Body, field: string): string =>
@@ -24,23 +23,7 @@ const rcsSender = (over: Record<string, unknown> = {}) => ({
 const GENERAL_ANSWERS = { brand_description: 'Parcels', message_types: 'Tracking updates', opt_in: 'At checkout', opt_out: 'Send STOP' };
 
 describe('provisioning sandbox: senders', () => {
-  let sb: Sandbox;
-  let c: ReturnType<typeof client>;
-  const receiver = new Receiver();
-
-  before(async () => {
-    sb = await createSandbox({ provisioningReviewer: FAST });
-    await receiver.start();
-    c = client(sb, await bearerToken(sb));
-  });
-  after(async () => {
-    await sb.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await c.control('POST', '/reset');
-    await receiver.reset();
-  });
+  const { receiver, c } = provisioningSandboxSuite();
 
   /** Events of one resource, in arrival order. */
   const eventsOf = (id: string) => receiver.received.filter((r) => r.event.resourceId === id).map((r) => r.event);

@@ -1,10 +1,9 @@
 // Provisioning area of the sandbox: webhook registration, CHATA and CHATB templates and their
 // simulated review, the contract's error bodies. Webhooks are received on a local HTTP server and
 // their signatures checked with verifyConversationWebhook.
-import { test, describe, after, before, beforeEach } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox, type Sandbox } from '../../sandbox/index.js';
-import { account, SECRET, P, FAST, type Body, sleep, Receiver, waitFor, bearerToken, client, subscribe } from '../helpers/sandbox-provisioning.js';
+import { account, SECRET, P, type Body, sleep, waitFor, bearerToken, provisioningSandboxSuite, subscribe } from '../helpers/sandbox-provisioning.js';
 
 const fieldsOf = (body: Body): string[] => (body.validationErrors as { field: string }[]).map((v) => v.field);
 const descriptionOf = (body: Body, field: string): string =>
@@ -14,23 +13,7 @@ const body = (text = 'Your order {{1}} has shipped.') => ({ type: 'BODY', text }
 const template = (over: Record<string, unknown> = {}) => ({ name: 'order_update', language: 'en_US', category: 'UTILITY', components: [body()], ...over });
 
 describe('provisioning sandbox: webhooks and templates', () => {
-  let sb: Sandbox;
-  let c: ReturnType<typeof client>;
-  const receiver = new Receiver();
-
-  before(async () => {
-    sb = await createSandbox({ provisioningReviewer: FAST });
-    await receiver.start();
-    c = client(sb, await bearerToken(sb));
-  });
-  after(async () => {
-    await sb.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    assert.equal((await c.control('POST', '/reset')).status, 200);
-    await receiver.reset();
-  });
+  const { receiver, c, sandbox } = provisioningSandboxSuite();
 
   describe('webhook registration', () => {
     test('an unknown trigger is invalid_input naming the entry and listing the valid triggers', async () => {
@@ -76,7 +59,7 @@ describe('provisioning sandbox: webhooks and templates', () => {
     });
 
     test("a key of another project gets 403; no key gets 401; Basic works", async () => {
-      const other = await c.raw('GET', '/provisioning/v1/projects/someone-else/webhooks', undefined, { authorization: `Bearer ${await bearerToken(sb)}` });
+      const other = await c.raw('GET', '/provisioning/v1/projects/someone-else/webhooks', undefined, { authorization: `Bearer ${await bearerToken(sandbox())}` });
       assert.equal(other.status, 403);
       assert.equal(other.body.errorCode, 'permission_denied');
       const none = await c.raw('GET', `${P}/webhooks`);
@@ -314,7 +297,7 @@ describe('provisioning sandbox: webhooks and templates', () => {
     });
 
     test('malformed JSON is invalid_input; an unknown path is not_found', async () => {
-      const res = await sb.app.inject({
+      const res = await sandbox().app.inject({
         method: 'POST',
         url: `${P}/chata/templates`,
         headers: { authorization: `Basic ${Buffer.from(`${account.keyId}:${account.keySecret}`).toString('base64')}`, 'content-type': 'application/json' },
