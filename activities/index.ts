@@ -1,11 +1,11 @@
 // All activities of a worker, built from its platform clients. Workflow code imports only the
 // `Activities` type from here (lint enforces it), never the implementations.
 import type { Client } from '@temporalio/client';
-import type { PlatformClients } from './platform/index.js';
-import { createInboxActivities } from './inbox.js';
-import { createSubprojectActivities } from './subprojects.js';
-import { createProvisioningActivities } from './provisioning.js';
-import { createVerificationActivities } from './verification.js';
+import type { PlatformClients } from '../platform/index.js';
+import { createInboxActivities } from './provisioning/resource-inbox.js';
+import { createSubprojectActivities } from './subprojects/index.js';
+import { createProvisioningActivities } from './provisioning/index.js';
+import { createVerificationActivities } from './verification/index.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;

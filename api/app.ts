@@ -11,18 +11,18 @@ import { registerDocs } from './plugins/docs.js';
 import { installErrorHandler } from './plugins/error-handler.js';
 import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { installValidation } from './plugins/validation.js';
-import { ProcessService } from './processes.js';
+import { ProcessService } from './processes/find.js';
 import codecRoutes from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
 import { processRoutes } from './routes/processes.js';
-import { provisioningRoutes } from './routes/provisioning.js';
-import { provisioningWebhookRoutes } from './routes/provisioning-webhooks.js';
-import { subprojectRoutes } from './routes/subprojects.js';
-import { verificationCallbackRoutes } from './routes/verification-callbacks.js';
-import { verificationRoutes } from './routes/verifications.js';
-import { VerificationService } from './verification-service.js';
+import { provisioningRoutes } from './routes/provisioning/index.js';
+import { provisioningWebhookRoutes } from './callbacks/provisioning.js';
+import { subprojectRoutes } from './routes/subprojects/index.js';
+import { verificationCallbackRoutes } from './callbacks/verification.js';
+import { verificationRoutes } from './routes/verification/index.js';
+import { VerificationService } from './routes/verification/service.js';
 import { subjectHasher } from '../common/subject-hash.js';
-import { createPlatformClients } from '../activities/platform/index.js';
+import { createPlatformClients } from '../platform/index.js';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;

@@ -16,7 +16,7 @@ import { profiled } from './cpu-profile.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { countTasks, perUnit } from './task-counts.js';
 import { subjectHasher } from '../common/subject-hash.js';
-import { workflowIds } from '../workflows/ids.js';
+import { workflowIds } from '../contracts/ids.js';
 
 const total = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 20);

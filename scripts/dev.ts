@@ -3,9 +3,9 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import { VERIFICATION_CALLBACK_PATH } from '../api/routes/verification-callbacks.js';
-import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../api/routes/provisioning-webhooks.js';
-import { createPlatformClients } from '../activities/platform/index.js';
+import { VERIFICATION_CALLBACK_PATH } from '../api/callbacks/verification.js';
+import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../api/callbacks/provisioning.js';
+import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';

@@ -1,5 +1,5 @@
 // `npm test`: one Temporal dev server for the whole suite and the workflow bundle built once, then node's
-// test runner over every test file (or the files given: `npm test -- test/unit/config.test.ts`).
+// test runner over every test file (or the files given: `npm test -- test/unit/common/config.test.ts`).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ function testFiles(): string[] {
   if (given.length) return given;
   return SUITES.flatMap((dir) => {
     try {
-      return readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+      return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
     } catch {
       return [];
     }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
-import { createPlatformClients } from '../activities/platform/index.js';
+import { createPlatformClients } from '../platform/index.js';
 import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';

@@ -1,9 +1,9 @@
 // Every process, whatever its kind: read one, list by kind and state.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { PROCESS_KINDS } from '../../workflows/ids.js';
+import { PROCESS_KINDS } from '../../contracts/ids.js';
 import { errorResponses } from '../errors.js';
-import type { ProcessService } from '../processes.js';
+import type { ProcessService } from '../processes/find.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
 
 export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessService }> = async (app, { processes }) => {

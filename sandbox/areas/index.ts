@@ -1,9 +1,9 @@
 // The areas the sandbox serves; later issues add theirs here.
 import type { SandboxArea } from './area.js';
 import { authArea } from './auth.js';
-import { provisioningArea } from './provisioning.js';
-import { subprojectsArea } from './subprojects.js';
-import { verificationArea } from './verification.js';
+import { provisioningArea } from './provisioning/index.js';
+import { subprojectsArea } from './subprojects/index.js';
+import { verificationArea } from './verification/index.js';
 
 export type { AreaRoutes, SandboxArea } from './area.js';
 

@@ -1,0 +1,129 @@
+// Activities of RCS sender launch: an idempotent create (looked up by displayName first), read, the
+// questionnaire, launch / relaunch (no second launch after a lost answer) and test numbers.
+import type { ProvisioningClient } from '../../platform/provisioning/client.js';
+import { PlatformConflictError } from '../../platform/errors.js';
+import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
+import type {
+  CreateRcsSenderRequest,
+  RcsLaunchContact,
+  RcsQuestionnaire,
+  RcsSender,
+  RcsTestNumber,
+} from '../../platform/provisioning/rcs-senders.js';
+import type { RcsTestNumberFeature, RcsUseCase } from '../../platform/provisioning/types.js';
+import { withFailureMappingAll } from '../shared/failures.js';
+import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
+
+/** The create request itself; `displayName` is the idempotency key. */
+export type CreateRcsSenderInput = CreateRcsSenderRequest;
+/** `created: false` when a sender with this displayName already existed. */
+export type CreateRcsSenderResult = RcsSender & { created: boolean };
+
+export interface RcsSenderRef {
+  senderId: string;
+}
+
+export interface GetRcsQuestionnaireInput {
+  useCase: RcsUseCase;
+  /** ISO-2 countries whose questions to add (FR `siren`, US `us_*`). */
+  countries?: string[];
+}
+
+export interface AnswerRcsQuestionnaireInput extends RcsSenderRef {
+  /** questionId → answer; replaces earlier answers, so repeating it is harmless. */
+  answers: Record<string, string>;
+}
+
+export interface AnswerRcsQuestionnaireResult {
+  senderId: string;
+  answeredQuestionIds: string[];
+}
+
+export interface LaunchRcsSenderInput extends RcsSenderRef {
+  contact: RcsLaunchContact;
+}
+
+/** `launched: false` when the sender had already left DRAFT (an earlier attempt launched it). */
+export type LaunchRcsSenderResult = RcsSender & { launched: boolean };
+
+/**
+ * `relaunched: false` when nothing is to relaunch (not REJECTED, and no REJECTED country outside a review:
+ * e.g. an earlier attempt relaunched it and lost the answer); then nothing is sent.
+ */
+export type RelaunchRcsSenderResult = RcsSender & { relaunched: boolean };
+
+export interface AddRcsTestNumberInput extends RcsSenderRef {
+  phoneNumber: string;
+  features?: RcsTestNumberFeature[];
+}
+
+export type AddRcsTestNumberResult =
+  | { added: true; testNumbers: RcsTestNumber[] }
+  /** The sender is not launched yet: the workflow waits for the launch and tries again. */
+  | { added: false; reason: 'not_allowed_before_launch' };
+
+export function createProvisioningRcsActivities(clients: { provisioning: ProvisioningClient }) {
+  const { rcs } = clients.provisioning;
+  return withFailureMappingAll({
+    async createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult> {
+      return findOrCreate(
+        () => findFirst(rcs.listAllSenders({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
+        () => rcs.createSender(input),
+      );
+    },
+
+    async getRcsSender(input: RcsSenderRef): Promise<RcsSender> {
+      return rcs.getSender(input.senderId);
+    },
+
+    async getRcsQuestionnaire(input: GetRcsQuestionnaireInput): Promise<RcsQuestionnaire> {
+      return rcs.getQuestionnaire(input.useCase, input.countries ?? []);
+    },
+
+    async answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult> {
+      await rcs.answerQuestionnaire(input.senderId, input.answers);
+      return { senderId: input.senderId, answeredQuestionIds: Object.keys(input.answers) };
+    },
+
+    async launchRcsSender(input: LaunchRcsSenderInput): Promise<LaunchRcsSenderResult> {
+      // Look first: launching is one-shot, and an earlier attempt may have launched and lost the answer.
+      const current = await rcs.getSender(input.senderId);
+      if (current.state !== 'DRAFT') return { ...current, launched: false };
+      return { ...(await rcs.launch(input.senderId, input.contact)), launched: true };
+    },
+
+    async relaunchRcsSender(input: LaunchRcsSenderInput): Promise<RelaunchRcsSenderResult> {
+      const current = await rcs.getSender(input.senderId);
+      if (!hasRejection(current)) return { ...current, relaunched: false };
+      return { ...(await rcs.relaunch(input.senderId, input.contact)), relaunched: true };
+    },
+
+    async addRcsTestNumber(input: AddRcsTestNumberInput): Promise<AddRcsTestNumberResult> {
+      const current = await rcs.getSender(input.senderId);
+      if (current.testNumbers?.some((n) => samePhoneNumber(n.phoneNumber, input.phoneNumber))) {
+        return { added: true, testNumbers: current.testNumbers };
+      }
+      try {
+        const { testNumbers } = await rcs.addTestNumber(input.senderId, { phoneNumber: input.phoneNumber, features: input.features });
+        return { added: true, testNumbers };
+      } catch (err) {
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.addTestNumberNotAllowedBeforeLaunch)) {
+          return { added: false, reason: 'not_allowed_before_launch' };
+        }
+        if (err instanceof PlatformConflictError) {
+          // Added concurrently (or by an attempt whose answer was lost).
+          const after = await rcs.getSender(input.senderId);
+          if (after.testNumbers?.some((n) => samePhoneNumber(n.phoneNumber, input.phoneNumber))) return { added: true, testNumbers: after.testNumbers };
+        }
+        throw err;
+      }
+    },
+  });
+}
+
+/** Relaunchable: the sender REJECTED, or a country REJECTED once the review is over (not while IN_REVIEW again). */
+function hasRejection(sender: RcsSender): boolean {
+  if (sender.state === 'REJECTED') return true;
+  if (sender.state === 'DRAFT' || sender.state === 'IN_REVIEW') return false;
+  return Object.values(sender.countryStatus ?? {}).some((c) => c.status === 'REJECTED');
+}

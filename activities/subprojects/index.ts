@@ -1,0 +1,68 @@
+// Activities of subproject provisioning: an idempotent create and the "usable with the parent yet?" check.
+import type { PlatformClients } from '../../platform/index.js';
+import { PlatformAuthError } from '../../platform/errors.js';
+import { withFailureMappingAll } from '../shared/failures.js';
+
+export interface EnsureSubprojectInput {
+  parentProjectId: string;
+  /** Also the idempotency key: the platform assigns the ID, so an existing subproject is found by name. */
+  displayName: string;
+}
+
+export interface EnsureSubprojectResult {
+  projectId: string;
+  displayName: string;
+  parentProjectId: string;
+  createTime: string;
+  /** false when a subproject with this displayName already existed (e.g. a retry after a lost answer). */
+  created: boolean;
+}
+
+export interface IsSubprojectUsableInput {
+  parentProjectId: string;
+  subprojectId: string;
+}
+
+export function createSubprojectActivities(clients: Pick<PlatformClients, 'subprojects'>) {
+  const { subprojects } = clients;
+  return withFailureMappingAll({
+    async ensureSubproject(input: EnsureSubprojectInput): Promise<EnsureSubprojectResult> {
+      // Look first: a previous attempt may have created it and lost the answer.
+      let existing: EnsureSubprojectResult | undefined;
+      for await (const s of subprojects.listAll(input.parentProjectId)) {
+        // Several matches (made outside relayflow): the oldest is the stable choice across retries.
+        if (s.displayName === input.displayName && (!existing || s.createTime < existing.createTime)) {
+          existing = pick(s, input.parentProjectId, false);
+        }
+      }
+      if (existing) return existing;
+      const created = await subprojects.create(input.parentProjectId, { displayName: input.displayName });
+      return pick(created, input.parentProjectId, true);
+    },
+
+    async isSubprojectUsable(input: IsSubprojectUsableInput): Promise<boolean> {
+      try {
+        await subprojects.get(input.parentProjectId, input.subprojectId);
+        return true;
+      } catch (err) {
+        // The platform answers 403 PERMISSION_DENIED for up to ~30 s after creation.
+        if (err instanceof PlatformAuthError && err.httpStatus === 403 && err.code === 'PERMISSION_DENIED') return false;
+        throw err;
+      }
+    },
+  });
+}
+
+function pick(
+  s: { projectId: string; displayName: string; parentProjectId?: string; createTime: string },
+  parentProjectId: string,
+  created: boolean,
+): EnsureSubprojectResult {
+  return {
+    projectId: s.projectId,
+    displayName: s.displayName,
+    parentProjectId: s.parentProjectId ?? parentProjectId,
+    createTime: s.createTime,
+    created,
+  };
+}

@@ -1,0 +1,193 @@
+// Activities of phone-number verification: an idempotent start (a retry never sends a second SMS),
+// the code / CLI report, and the status read.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { PlatformClients } from '../../platform/index.js';
+import { PlatformNotFoundError } from '../../platform/errors.js';
+import type {
+  CalloutStartDetails,
+  FlashCallStartDetails,
+  ReportableVerificationMethod,
+  ReportResult,
+  SeamlessStartDetails,
+  SmsCodeType,
+  SmsStartDetails,
+  StartVerificationRequest,
+  VerificationMethod,
+  VerificationReport,
+  VerificationState,
+  VerificationStatus,
+} from '../../platform/verification/client.js';
+import { withFailureMappingAll } from '../shared/failures.js';
+
+export interface StartVerificationInput {
+  /** E.164, e.g. `+46700000001`. */
+  identity: string;
+  method: VerificationMethod;
+  /** Unique per platform verification (relayflow makes it); also the idempotency key of this activity. */
+  reference: string;
+  custom?: string;
+  /** Sent as Accept-Language (SMS template language). */
+  language?: string;
+  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
+  sms?: { expiryMs?: number; codeType?: SmsCodeType };
+  /**
+   * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
+   * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
+   * (a worker crash), so the attempt number alone cannot say it; both must agree to skip the look-up.
+   */
+  firstTry?: boolean;
+}
+
+export interface StartVerificationOutput {
+  verificationId: string;
+  method: VerificationMethod;
+  /** The language the platform used: Content-Language on a start, the status's `language` when resumed. */
+  contentLanguage?: string;
+  /** PENDING after a start; when resumed, whatever state the existing verification is in. */
+  status: VerificationState;
+  /** The platform's reason, when resumed onto a verification that already has one (e.g. "Expired"). */
+  reason?: string;
+  /** Method-specific start details; absent when resumed (the status read does not carry them). */
+  sms?: SmsStartDetails;
+  flashCall?: FlashCallStartDetails;
+  callout?: CalloutStartDetails;
+  seamless?: SeamlessStartDetails;
+  /** true when a verification with this reference already existed (an earlier attempt's answer was lost). */
+  resumed: boolean;
+}
+
+export interface ReportCodeInput {
+  verificationId: string;
+  method: ReportableVerificationMethod;
+  /** The OTP for sms and callout, the calling number (CLI) for flashcall. */
+  code: string;
+}
+
+export interface GetVerificationStatusInput {
+  verificationId: string;
+}
+
+/** Failure types this module raises itself (besides the mapped Platform*Error classes). */
+export const VERIFICATION_FAILURE_TYPES = {
+  referenceConflict: 'VerificationReferenceConflict',
+  notReportable: 'VerificationMethodNotReportable',
+} as const;
+
+export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>) {
+  const { verification } = clients;
+  return withFailureMappingAll({
+    async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {
+      // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
+      // would send a second SMS / call and ABORT the first verification. Only a first try, on the
+      // workflow's word and by the attempt number, skips the look-up (one platform call fewer).
+      const existing = input.firstTry && isFirstAttempt() ? undefined : await findByReference(verification, input.reference);
+      if (existing) {
+        if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
+          // Never resume someone else's verification; the number stays out of the message (it is logged).
+          throw ApplicationFailure.create({
+            type: VERIFICATION_FAILURE_TYPES.referenceConflict,
+            message: `verification reference ${input.reference} belongs to a different verification (${existing.id})`,
+            nonRetryable: true,
+          });
+        }
+        return compact({
+          verificationId: existing.id,
+          method: existing.method,
+          contentLanguage: existing.language,
+          status: existing.status,
+          reason: existing.reason,
+          resumed: true,
+        });
+      }
+
+      const req: StartVerificationRequest = {
+        identity: { type: 'number', endpoint: input.identity },
+        method: input.method,
+        reference: input.reference,
+        custom: input.custom,
+        sms: input.method === 'sms' && input.sms ? smsOptions(input.sms) : undefined,
+      };
+      // PlatformDeniedError (403/40300) propagates as a non-retryable failure; the workflow records DENIED.
+      const { verification: started, contentLanguage } = await verification.start(req, { language: input.language });
+      return compact({
+        verificationId: started.id,
+        method: started.method,
+        contentLanguage,
+        status: 'PENDING' as const,
+        sms: started.sms,
+        flashCall: started.flashCall,
+        callout: started.callout,
+        seamless: started.seamless,
+        resumed: false,
+      });
+    },
+
+    /** A wrong code answers status FAIL (reason "Invalid code") and leaves the verification PENDING. */
+    async reportCode(input: ReportCodeInput): Promise<ReportResult> {
+      return verification.reportById(input.verificationId, reportFor(input.method, input.code));
+    },
+
+    async getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus> {
+      return verification.statusById(input.verificationId);
+    },
+  });
+}
+
+/** Outside an activity (unit tests) the attempt is unknown: look up, to be safe. */
+function isFirstAttempt(): boolean {
+  try {
+    return Context.current().info.attempt === 1;
+  } catch {
+    return false;
+  }
+}
+
+async function findByReference(
+  client: PlatformClients['verification'],
+  reference: string,
+): Promise<VerificationStatus | undefined> {
+  try {
+    return await client.statusByReference(reference);
+  } catch (err) {
+    if (err instanceof PlatformNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The report body for a method: `sms.code`, `callout.code` or `flashCall.cli`. */
+export function reportFor(method: ReportableVerificationMethod, code: string): VerificationReport {
+  switch (method) {
+    case 'sms':
+      return { method: 'sms', sms: { code } };
+    case 'callout':
+      return { method: 'callout', callout: { code } };
+    case 'flashcall':
+      return { method: 'flashcall', flashCall: { cli: code } };
+    default:
+      // seamless (or anything else arriving untyped): there is nothing to report.
+      throw ApplicationFailure.create({
+        type: VERIFICATION_FAILURE_TYPES.notReportable,
+        message: `verification method ${String(method)} takes no code report`,
+        nonRetryable: true,
+      });
+  }
+}
+
+function smsOptions({ expiryMs, codeType }: NonNullable<StartVerificationInput['sms']>): StartVerificationRequest['sms'] {
+  return compact({ expiry: expiryMs === undefined ? undefined : hhmmss(expiryMs), codeType });
+}
+
+/** The platform's duration format, whole seconds (at least one). */
+function hhmmss(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+function compact<T extends object>(o: T): T {
+  for (const key of Object.keys(o) as Array<keyof T>) {
+    if (o[key] === undefined) delete o[key];
+  }
+  return o;
+}

@@ -1,0 +1,184 @@
+// Request schemas of the provisioning routes (spec part G rules: names and descriptions at most 512
+// characters, website URLs at most 255, enum values listed in errors), and the rules a schema cannot
+// say well (header example media per format, button counts, banner size), as errors naming the field.
+import Type from 'typebox';
+import type { ErrorDetail } from '../../errors.js';
+
+export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
+const HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
+export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
+const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
+const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
+const REGIONS = ['US', 'EU', 'BR'] as const;
+
+const MB = 1024 * 1024;
+/** Header example media the platform accepts, per header format. */
+export const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
+  IMAGE: { maxBytes: 5 * MB, types: ['image/jpeg', 'image/png', 'image/webp'] },
+  VIDEO: { maxBytes: 16 * MB, types: ['video/mp4', 'video/3gpp'] },
+  DOCUMENT: {
+    maxBytes: 100 * MB,
+    types: [
+      'text/plain', 'application/pdf', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    ],
+  },
+};
+export const MAX_BUTTONS = 10;
+export const MAX_URL_BUTTONS = 2;
+export const BANNER = { width: 1440, height: 448 } as const;
+
+const E164 = '^\\+[1-9]\\d{6,14}$';
+const Text512 = (description?: string) => Type.String({ minLength: 1, maxLength: 512, ...(description ? { description } : {}) });
+const OverdueAfterSeconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS)' }));
+
+const Button = Type.Object({
+  type: Type.String({ pattern: '^[A-Z][A-Z_]{0,39}$', description: 'QUICK_REPLY, URL, PHONE_NUMBER, OTP, ...' }),
+  text: Type.Optional(Type.String({ maxLength: 512 })),
+  url: Type.Optional(Type.String({ maxLength: 2000 })),
+  phoneNumber: Type.Optional(Type.String({ pattern: E164 })),
+  otpType: Type.Optional(Type.Enum(['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'])),
+  autofillText: Type.Optional(Type.String({ maxLength: 512 })),
+  example: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 10 })),
+}, { additionalProperties: false });
+
+const Component = Type.Object({
+  type: Type.Enum(COMPONENT_TYPES),
+  format: Type.Optional(Type.Enum(HEADER_FORMATS, { description: 'HEADER only' })),
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  example: Type.Optional(Type.Object({
+    mediaType: Type.Optional(Type.String({ maxLength: 128 })),
+    sizeBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    headerText: Type.Optional(Type.Array(Type.String({ maxLength: 512 }), { maxItems: 10 })),
+    bodyText: Type.Optional(Type.Array(Type.Array(Type.String({ maxLength: 512 }), { maxItems: 20 }), { maxItems: 10 })),
+  }, { additionalProperties: false })),
+  buttons: Type.Optional(Type.Array(Button, { minItems: 1 })),
+  cards: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 10, description: 'CAROUSEL cards, as the platform defines them' })),
+  addSecurityRecommendation: Type.Optional(Type.Boolean()),
+  codeExpirationMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
+}, { additionalProperties: false });
+
+export const Components = Type.Array(Component, { minItems: 1, maxItems: 10 });
+
+export const StartTemplate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9_]+$', description: 'a-z, 0-9 and _; with language, the business key of the process' }),
+  language: Type.String({ pattern: '^[a-z]{2,3}(_[A-Z]{2,4})?$', description: 'e.g. en_US' }),
+  category: Type.Enum(TEMPLATE_CATEGORIES),
+  components: Components,
+  allowCategoryChange: Type.Optional(Type.Boolean({ description: 'Lets the platform change the category, and relayflow resubmit an INCORRECT_CATEGORY rejection by itself' })),
+  messageSendTtlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'AUTHENTICATION templates only' })),
+  createAsDraft: Type.Optional(Type.Boolean({ description: 'Create a DRAFT, then submit it' })),
+  alternativeCategory: Type.Optional(Type.Enum(TEMPLATE_CATEGORIES, { description: 'Used for an INCORRECT_CATEGORY rejection when the platform names no category' })),
+  overdueAfterSeconds: OverdueAfterSeconds,
+}, { additionalProperties: false });
+
+export const Resubmit = Type.Object({
+  category: Type.Optional(Type.Enum(TEMPLATE_CATEGORIES)),
+  components: Type.Optional(Components),
+  allowCategoryChange: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+
+const Contact = Type.Object({
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  phoneNumber: Type.Optional(Type.String({ pattern: E164, description: 'E.164' })),
+}, { additionalProperties: false, description: 'Exactly one of email, phoneNumber' });
+
+const Answers = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: 4096 }), { description: 'questionId → answer (see the questionnaire of the use case and countries)' });
+
+export const StartRcsSender = Type.Object({
+  displayName: Type.String({ minLength: 1, maxLength: 100, description: 'The business key of the process' }),
+  description: Text512(),
+  websites: Type.Array(Type.Object({ url: Type.String({ maxLength: 255, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false }), { minItems: 1, maxItems: 10 }),
+  brandPhoneNumber: Type.String({ pattern: '^(\\+[1-9]\\d{6,14}|\\d{6,15})$', description: 'E.164 or unformatted digits' }),
+  banner: Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }), width: Type.Integer({ description: 'must be 1440' }), height: Type.Integer({ description: 'must be 448' }) }, { additionalProperties: false }),
+  logo: Type.Optional(Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false })),
+  useCase: Type.Enum(RCS_USE_CASES),
+  countries: Type.Array(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }), { minItems: 1, maxItems: 50, uniqueItems: true }),
+  answers: Answers,
+  contact: Contact,
+  testNumbers: Type.Optional(Type.Array(Type.Object({
+    phoneNumber: Type.String({ pattern: E164 }),
+    features: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' }), { maxItems: 20 })),
+  }, { additionalProperties: false }), { maxItems: 20, description: 'Added once the platform allows it (after the launch)' })),
+  overdueAfterSeconds: OverdueAfterSeconds,
+}, { additionalProperties: false });
+
+export const Relaunch = Type.Object({
+  contact: Type.Optional(Contact),
+  answers: Type.Optional(Answers),
+}, { additionalProperties: false });
+
+export const StartChataSender = Type.Object({
+  phoneNumber: Type.String({ pattern: E164, description: 'E.164; the business key of the process' }),
+  displayName: Text512(),
+  description: Type.Optional(Type.String({ maxLength: 512 })),
+  vertical: Type.Optional(Type.Enum(VERTICALS)),
+  conversationApiAppDetails: Type.Optional(Type.Object({
+    appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'ULID' }),
+    region: Type.Enum(REGIONS),
+  }, { additionalProperties: false })),
+  platformLocalStorage: Type.Optional(Type.Enum(LOCAL_STORAGE)),
+  saveDraftOnFailure: Type.Optional(Type.Boolean()),
+  overdueAfterSeconds: OverdueAfterSeconds,
+}, { additionalProperties: false });
+
+export const StartEmbeddedChataSender = Type.Object({
+  businessAccountId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  phoneNumberId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The business key of the process' }),
+  phoneNumber: Type.Optional(Type.String({ pattern: E164, description: 'The number behind phoneNumberId, if known' })),
+  overdueAfterSeconds: OverdueAfterSeconds,
+}, { additionalProperties: false });
+
+export const StartChatbSender = Type.Object({
+  displayName: Type.String({ minLength: 1, maxLength: 64, description: 'The business key of the process' }),
+  categoryCode: Type.String({ minLength: 1, maxLength: 64, description: 'A code from GET /v1/senders/chatb/categories' }),
+  subcategoryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  description: Type.Optional(Type.String({ maxLength: 512 })),
+  overdueAfterSeconds: OverdueAfterSeconds,
+}, { additionalProperties: false });
+
+type ComponentInput = {
+  type: string;
+  format?: string;
+  example?: { mediaType?: string; sizeBytes?: number };
+  buttons?: { type: string }[];
+};
+
+/** Component rules: one BODY, one of each type, header example media type and size, button counts. */
+export function componentErrors(components: ComponentInput[], field: string): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  const add = (f: string, rule: string, message: string) => errors.push({ field: f, rule, message });
+  const seen = new Set<string>();
+  components.forEach((c, i) => {
+    const p = `${field}.${i}`;
+    if (seen.has(c.type)) add(`${p}.type`, 'unique', `at most one ${c.type} component is allowed`);
+    seen.add(c.type);
+    if (c.type === 'HEADER') {
+      if (!c.format) add(`${p}.format`, 'required', 'is required for a HEADER');
+      const media = c.format ? HEADER_MEDIA[c.format] : undefined;
+      if (media) {
+        if (!c.example?.mediaType) add(`${p}.example.mediaType`, 'required', `is required for ${c.format} headers`);
+        else if (!media.types.includes(c.example.mediaType)) add(`${p}.example.mediaType`, 'enum', `for ${c.format} headers must be one of ${media.types.join(', ')}`);
+        if (c.example?.sizeBytes === undefined) add(`${p}.example.sizeBytes`, 'required', `is required for ${c.format} headers`);
+        else if (c.example.sizeBytes > media.maxBytes) add(`${p}.example.sizeBytes`, 'maximum', `must be at most ${media.maxBytes} bytes (${media.maxBytes / MB} MB) for ${c.format} headers`);
+      }
+    } else if (c.format) add(`${p}.format`, 'not_allowed', 'is for HEADER components only');
+    const buttons = c.buttons ?? [];
+    if (c.type === 'BUTTONS' && buttons.length === 0) add(`${p}.buttons`, 'required', 'is required for a BUTTONS component');
+    if (buttons.length > MAX_BUTTONS) add(`${p}.buttons`, 'maxItems', `must have at most ${MAX_BUTTONS} buttons (got ${buttons.length})`);
+    const urls = buttons.filter((b) => b.type === 'URL').length;
+    if (urls > MAX_URL_BUTTONS) add(`${p}.buttons`, 'maxUrlButtons', `must have at most ${MAX_URL_BUTTONS} URL buttons (got ${urls})`);
+  });
+  if (!seen.has('BODY')) add(field, 'required', 'must contain a BODY component');
+  return errors;
+}
+
+/** The banner must be exactly 1440 x 448 pixels. */
+export function bannerErrors(banner: { width: number; height: number }): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  if (banner.width !== BANNER.width) errors.push({ field: 'body.banner.width', rule: 'banner_size', message: `must be ${BANNER.width} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
+  if (banner.height !== BANNER.height) errors.push({ field: 'body.banner.height', rule: 'banner_size', message: `must be ${BANNER.height} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
+  return errors;
+}

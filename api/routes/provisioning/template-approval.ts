@@ -1,0 +1,116 @@
+// CHATA / CHATB template approval: start, read, list, edit and resubmit, stop watching.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
+import { resubmitUpdate, stopUpdate, type TemplateApprovalInput } from '../../../contracts/provisioning.js';
+import { errorResponses } from '../../errors.js';
+import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import {
+  followSettings, handleOf, IdempotencyKey, invalid, operationId, Outcome, runUpdate, Started, startProcess, type ProvisioningRouteOptions,
+} from './common.js';
+import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
+
+const CHANNELS = [['chata', 'CHATA', 'chata-template'], ['chatb', 'CHATB', 'chatb-template']] as const;
+const KINDS: readonly ProcessKind[] = ['chata-template', 'chatb-template'];
+const self = (processId: string) => ({ self: `/v1/templates/${encodeURIComponent(processId)}` });
+const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
+
+export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
+  const projectId = config.platform.credentials.projectId;
+
+  for (const [segment, channel, kind] of CHANNELS) {
+    app.post(`/v1/templates/${segment}`, {
+      schema: {
+        tags: ['templates'],
+        summary: `Create a ${channel} template and follow its approval, then its quality, until it is deleted or you stop watching`,
+        body: StartTemplate,
+        response: { 202: Started, 200: Started, ...errorResponses(400, 401) },
+      },
+    }, async (req, reply) => {
+      const b = req.body;
+      const errors = componentErrors(b.components, 'body.components');
+      if (b.messageSendTtlSeconds !== undefined && b.category !== 'AUTHENTICATION') errors.push({ field: 'body.messageSendTtlSeconds', rule: 'not_allowed', message: 'is allowed for AUTHENTICATION templates only' });
+      if (b.alternativeCategory !== undefined && b.alternativeCategory === b.category) errors.push({ field: 'body.alternativeCategory', rule: 'different', message: 'must differ from category' });
+      if (errors.length) throw invalid(errors);
+      const input: TemplateApprovalInput = {
+        channel,
+        projectId,
+        template: {
+          name: b.name,
+          language: b.language,
+          category: b.category,
+          components: b.components,
+          ...(b.allowCategoryChange !== undefined ? { allowCategoryChange: b.allowCategoryChange } : {}),
+          ...(b.messageSendTtlSeconds !== undefined ? { messageSendTtlSeconds: b.messageSendTtlSeconds } : {}),
+        },
+        ...(b.createAsDraft ? { createAsDraft: true } : {}),
+        ...(b.alternativeCategory ? { alternativeCategory: b.alternativeCategory } : {}),
+        ...followSettings(config, b.overdueAfterSeconds),
+      };
+      const started = await startProcess(client, config.taskQueue, {
+        workflowType: 'templateApproval',
+        kind,
+        processId: workflowIds[kind](projectId, b.name, b.language),
+        args: [input],
+        links: self,
+      });
+      return reply.status(started.status).send(started.body);
+    });
+
+    app.get(`/v1/templates/${segment}`, {
+      schema: {
+        tags: ['templates'],
+        summary: `List ${channel} template processes, optionally by state (IN_PROGRESS, APPROVED, REJECTED, PAUSED, ...)`,
+        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+        response: { 200: ProcessList, ...errorResponses(400, 401) },
+      },
+    }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  }
+
+  app.get('/v1/templates/:processId', {
+    schema: {
+      tags: ['templates'],
+      summary: 'A template process: state, history of states with reasons, rejection code, quality score, reviewer comments, webhook events',
+      params: Type.Object({ processId: ProcessId }),
+      response: { 200: ProcessView, ...errorResponses(401, 404) },
+    },
+  }, async (req) => {
+    handleOf(client, req.params.processId, KINDS, 'template');
+    return processes.get(req.params.processId);
+  });
+
+  app.post('/v1/templates/:processId/resubmit', {
+    schema: {
+      tags: ['templates'],
+      summary: 'Edit a REJECTED, APPROVED, PAUSED or DISABLED template and send it to review again',
+      params: Type.Object({ processId: ProcessId }),
+      headers: IdempotencyKey,
+      body: Resubmit,
+      response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (req) => {
+    const { processId } = req.params;
+    if (req.body.components) {
+      const errors = componentErrors(req.body.components, 'body.components');
+      if (errors.length) throw invalid(errors);
+    }
+    const handle = handleOf(client, processId, KINDS, 'template');
+    return runUpdate(processId, 'template', () => handle.executeUpdate(resubmitUpdate, { args: [{ operationId: operationId(req.headers), ...req.body }] }));
+  });
+
+  app.post('/v1/templates/:processId/stop', {
+    schema: {
+      tags: ['templates'],
+      summary: 'Stop watching the template (the template itself stays as it is)',
+      params: Type.Object({ processId: ProcessId }),
+      headers: IdempotencyKey,
+      body: Type.Optional(StopBody),
+      response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (req) => {
+    const { processId } = req.params;
+    const handle = handleOf(client, processId, KINDS, 'template');
+    const reason = req.body?.reason;
+    return runUpdate(processId, 'template', () => handle.executeUpdate(stopUpdate, { args: [{ operationId: operationId(req.headers), ...(reason ? { reason } : {}) }] }));
+  });
+};

@@ -1,0 +1,145 @@
+// Phone-number verification: start (behind the per-number guard), report, resend, cancel, read and look up.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import Type from 'typebox';
+import { ulid } from 'ulid';
+import type { VerificationClient } from '../../../platform/verification/client.js';
+import { PlatformNotFoundError } from '../../../platform/errors.js';
+import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
+import { ApiError, badRequest, errorResponses, isProcessEnded, notFound } from '../../errors.js';
+import type { ProcessService } from '../../processes/find.js';
+import { ProcessId, ProcessView } from '../../schemas.js';
+import type { VerificationService } from './service.js';
+
+const Method = Type.Union(VERIFICATION_METHODS.map((m) => Type.Literal(m)), { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' });
+const Identity = Type.String({ minLength: 2, maxLength: 32, description: 'Phone number in international format, e.g. +46700000001' });
+
+const StartBody = Type.Object({
+  identity: Identity,
+  method: Type.Optional(Method),
+  fallback: Type.Optional(Type.Array(Type.Object({ method: Method, timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })) }, { additionalProperties: false }), { minItems: 1, maxItems: 4, description: 'Methods tried in order, each for its timeout' })),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'Your reference; NOT encrypted (it is searchable): no personal data' })),
+  custom: Type.Optional(Type.String({ maxLength: 4096 })),
+  language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Sent as Accept-Language, e.g. es-ES' })),
+  policy: Type.Optional(Type.Object({
+    codeExpirySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    maxReportAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+    resendCooldownSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600 })),
+    maxResends: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false });
+
+const Code = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9+]+$', description: 'The SMS or Phone Call code, or the FlashCall CLI' }) }, { additionalProperties: false });
+const IdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) });
+
+export interface VerificationRouteOptions {
+  client: Client;
+  processes: ProcessService;
+  verifications: VerificationService;
+  platform: VerificationClient;
+}
+
+/** E.164 or a 400 naming the field. */
+export function e164(value: string, field: string): string {
+  const parsed = value.startsWith('+') ? parsePhoneNumberFromString(value) : undefined;
+  if (!parsed?.isValid()) throw badRequest(field, 'e164', 'must be a valid phone number in international format (+ and country code)');
+  return parsed.number;
+}
+
+const operationId = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'] ?? ulid();
+
+export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications, platform }) => {
+  const handle = (processId: string) => {
+    if (kindOfWorkflowId(processId) !== 'verification') throw notFound(`verification process ${processId}`);
+    return client.workflow.getHandle(processId);
+  };
+  /** Updates on a missing or closed process are 404 / 409, not 500. */
+  async function update<R>(processId: string, fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isProcessEnded(err)) throw new ApiError(409, 'process_ended', 'the verification has already ended');
+      if (err instanceof WorkflowNotFoundError) throw notFound(`verification process ${processId}`);
+      if (err instanceof WorkflowUpdateFailedError) throw new ApiError(400, 'validation_failed', err.cause?.message ?? err.message);
+      throw err;
+    }
+  }
+  const reportReply = (outcome: ReportOutcome) => {
+    if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
+    return outcome;
+  };
+
+  app.post('/v1/verifications', {
+    schema: { tags: ['verifications'], summary: 'Start verifying a phone number; answers once the platform accepted it', body: StartBody, response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 429) } },
+  }, async (req, reply) => {
+    const b = req.body;
+    if (!b.method === !b.fallback) throw badRequest('body.method', 'one_of', 'give exactly one of method or fallback');
+    const identity = e164(b.identity, 'body.identity');
+    const steps = b.fallback ?? [{ method: b.method! }];
+    const { processId, outcome } = await verifications.start({ identity, steps, ...(b.reference ? { reference: b.reference } : {}), ...(b.custom ? { custom: b.custom } : {}), ...(b.language ? { language: b.language } : {}), ...(b.policy ? { policy: b.policy } : {}) });
+    return reply.status(201).send({ processId, ...outcome });
+  });
+
+  app.get('/v1/verifications/:processId', {
+    schema: { tags: ['verifications'], summary: 'A verification process', params: Type.Object({ processId: ProcessId }), response: { 200: ProcessView, ...errorResponses(401, 404) } },
+  }, async (req) => processes.get(req.params.processId, 'verification'));
+
+  app.post('/v1/verifications/:processId/report', {
+    schema: { tags: ['verifications'], summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
+  }, async (req) => reportReply(await update(req.params.processId, () => handle(req.params.processId).executeUpdate(reportUpdate, { args: [{ code: req.body.code, operationId: operationId(req.headers) }] }))));
+
+  app.post('/v1/verifications/by-identity/:identity/report', {
+    schema: { tags: ['verifications'], summary: "Report a code for the number's newest verification", params: Type.Object({ identity: Identity }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
+  }, async (req) => {
+    const identity = e164(req.params.identity, 'path.identity');
+    const newest = (await verifications.recent(identity))[0];
+    if (!newest) throw notFound('a verification for this number');
+    return reportReply(await update(newest.processId, () => handle(newest.processId).executeUpdate(reportUpdate, { args: [{ code: req.body.code, operationId: operationId(req.headers) }] })));
+  });
+
+  app.post('/v1/verifications/:processId/resend', {
+    schema: { tags: ['verifications'], summary: 'Send the code again (cooldown and limit apply)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Unknown(), ...errorResponses(401, 404, 409, 429) } },
+  }, async (req) => {
+    const outcome = await update(req.params.processId, () => handle(req.params.processId).executeUpdate(resendUpdate, { args: [{ operationId: operationId(req.headers) }] }));
+    if (!outcome.resent && outcome.retryAfterMs) throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
+    if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
+    return outcome;
+  });
+
+  app.post('/v1/verifications/:processId/cancel', {
+    schema: { tags: ['verifications'], summary: 'Cancel a verification', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Object({ state: Type.String() }), ...errorResponses(401, 404, 409) } },
+  }, async (req) => update(req.params.processId, () => handle(req.params.processId).executeUpdate(cancelUpdate, { args: [{ operationId: operationId(req.headers) }] })));
+
+  app.get('/v1/verifications', {
+    schema: {
+      tags: ['verifications'],
+      summary: 'Status by identity and method, or by reference: from the process, else from the platform',
+      querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404) },
+    },
+  }, async (req) => {
+    const q = req.query;
+    if (q.reference && !q.identity) {
+      const processId = await verifications.byReference(q.reference);
+      if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
+      return { source: 'platform', platform: await fromPlatform(() => platform.statusByReference(q.reference!)) };
+    }
+    if (!q.identity || !q.method) throw badRequest('query.identity', 'required', 'give identity and method, or reference');
+    const identity = e164(q.identity, 'query.identity');
+    const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
+    if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };
+    return { source: 'platform', platform: await fromPlatform(() => platform.statusByIdentity(q.method!, identity)) };
+  });
+};
+
+async function fromPlatform<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof PlatformNotFoundError) throw notFound('a verification');
+    throw err;
+  }
+}

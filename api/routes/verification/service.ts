@@ -1,0 +1,110 @@
+// Starts verification processes behind the per-number guard, and finds them by identity or reference.
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { ulid } from 'ulid';
+import type { Config } from '../../../common/config.js';
+import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
+import type { SubjectHasher } from '../../../common/subject-hash.js';
+import { workflowIds } from '../../../contracts/ids.js';
+import { admitUpdate, recentQuery, type Admission, type numberGuard } from '../../../workflows/verification/number-guard.js';
+import { startedUpdate, REFERENCE_PREFIX, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
+import type { verification } from '../../../workflows/verification/verification.js';
+import { ApiError } from '../../errors.js';
+
+export interface StartRequest {
+  identity: string;
+  steps: { method: VerificationMethod; timeoutSeconds?: number }[];
+  reference?: string;
+  custom?: string;
+  language?: string;
+  policy?: { codeExpirySeconds?: number; maxReportAttempts?: number; resendCooldownSeconds?: number; maxResends?: number };
+}
+
+export class VerificationService {
+  constructor(
+    private readonly client: Client,
+    private readonly config: Pick<Config, 'taskQueue' | 'processes'>,
+    private readonly hash: SubjectHasher,
+  ) {}
+
+  private get settings() {
+    return this.config.processes.verification;
+  }
+
+  guardId(identity: string): string {
+    return workflowIds.numberGuard(this.hash(identity));
+  }
+
+  /** Admits a start for the number (or for a platform-initiated verification); false when over the limit. */
+  async admit(identity: string, processId: string, methods: string[]): Promise<{ admitted: boolean; retryAfterMs?: number }> {
+    const { guardMax, guardWindowMs } = this.settings;
+    return this.client.workflow.executeUpdateWithStart(admitUpdate, {
+      args: [{ processId, methods, limit: guardMax, windowMs: guardWindowMs }],
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
+        workflowId: this.guardId(identity),
+        taskQueue: this.config.taskQueue,
+        args: [{ admissions: [], keepMs: Math.max(guardWindowMs, 30 * 60_000) }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    });
+  }
+
+  async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
+    const id = ulid();
+    const processId = workflowIds.verification(id);
+    const s = this.settings;
+    const steps: VerificationStep[] = req.steps.map((st) => ({ method: st.method, timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method] }));
+    const admission = await this.admit(req.identity, processId, steps.map((st) => st.method));
+    if (!admission.admitted) {
+      const minutes = Math.ceil(s.guardWindowMs / 60_000);
+      throw new ApiError(429, 'too_many_verifications', `body.identity: at most ${s.guardMax} verifications per number per ${minutes} min; try again later`,
+        [{ field: 'body.identity', rule: 'rate_limit', message: `at most ${s.guardMax} verifications per ${minutes} min` }], admission.retryAfterMs);
+    }
+    const input: VerificationInput = {
+      identity: req.identity,
+      steps,
+      policy: {
+        codeExpiryMs: (req.policy?.codeExpirySeconds ?? s.codeExpiryMs / 1000) * 1000,
+        maxReportAttempts: req.policy?.maxReportAttempts ?? s.maxReportAttempts,
+        resendCooldownMs: (req.policy?.resendCooldownSeconds ?? s.resendCooldownMs / 1000) * 1000,
+        maxResends: req.policy?.maxResends ?? s.maxResends,
+      },
+      ...(req.reference ? { reference: req.reference } : {}),
+      ...(req.custom ? { custom: req.custom } : {}),
+      ...(req.language ? { language: req.language } : {}),
+      platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
+    };
+    const outcome = await this.client.workflow.executeUpdateWithStart(startedUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>('verification', {
+        workflowId: processId,
+        taskQueue: this.config.taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: [
+          { key: KIND, value: 'verification' },
+          { key: STATE, value: 'STARTING' },
+          ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
+        ],
+      }),
+    });
+    return { processId, outcome };
+  }
+
+  /** Recent verification processes of a number, newest first (from its guard; none if it has none). */
+  async recent(identity: string): Promise<Admission[]> {
+    try {
+      const admissions = await this.client.workflow.getHandle(this.guardId(identity)).query(recentQuery);
+      return [...admissions].filter((a) => a.processId.startsWith('verification:')).sort((a, b) => b.at - a.at);
+    } catch {
+      return [];
+    }
+  }
+
+  /** The newest verification process with this caller reference (visibility: eventually consistent). */
+  async byReference(reference: string): Promise<string | undefined> {
+    const escaped = reference.replace(/'/g, "\\'");
+    for await (const wf of this.client.workflow.list({ query: `${KIND.name} = 'verification' AND ${REFERENCE.name} = '${escaped}'` })) {
+      return wf.workflowId;
+    }
+    return undefined;
+  }
+}

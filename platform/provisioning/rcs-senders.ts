@@ -1,0 +1,136 @@
+// RCS senders (`/v1/projects/{projectId}/rcs/...`): create, read, list, questionnaire, launch and
+// relaunch, test numbers.
+import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
+import type {
+  ProvisioningComment,
+  ProvisioningPage,
+  RcsCountryState,
+  RcsOperatorState,
+  RcsSenderState,
+  RcsTestNumberFeature,
+  RcsUseCase,
+} from './types.js';
+
+export interface CreateRcsSenderRequest {
+  /** 1..100 characters; relayflow's idempotency key for RCS senders. */
+  displayName: string;
+  /** At most 512 characters. */
+  description: string;
+  /** http(s) URLs of at most 255 characters. */
+  websites: Array<{ url: string }>;
+  /** E.164 or unformatted digits. */
+  brandPhoneNumber: string;
+  /** Must be 1440 x 448 (400 file_has_wrong_dimensions otherwise). */
+  banner: { url: string; width: number; height: number };
+  logo?: { url: string };
+  useCase: RcsUseCase;
+  /** ISO 3166-1 alpha-2. */
+  countries: string[];
+}
+
+export interface RcsCountryStatus {
+  status: RcsCountryState;
+  operators: Record<string, RcsOperatorState>;
+}
+
+export interface RcsTestNumber {
+  phoneNumber: string;
+  features: RcsTestNumberFeature[];
+  state: string;
+}
+
+export interface RcsSender {
+  id: string;
+  agentId: string;
+  displayName: string;
+  state: RcsSenderState;
+  countryStatus: Record<string, RcsCountryStatus>;
+  comments: ProvisioningComment[];
+  testNumbers: RcsTestNumber[];
+  createTime?: string;
+  updateTime?: string;
+  // Echoed by the platform when present; not guaranteed.
+  description?: string;
+  useCase?: RcsUseCase;
+  countries?: string[];
+}
+
+export type RcsSenderPage = ProvisioningPage<'senders', RcsSender>;
+
+export interface RcsQuestion {
+  id: string;
+  text: string;
+  required: boolean;
+  /** Set on country questions (e.g. FR `siren`, US `us_*`). */
+  country?: string;
+}
+
+export interface RcsQuestionnaire {
+  useCase: RcsUseCase;
+  questions: RcsQuestion[];
+}
+
+/** Exactly one of the two. */
+export type RcsLaunchContact = { email: string; phoneNumber?: never } | { phoneNumber: string; email?: never };
+
+export interface AddRcsTestNumberRequest {
+  phoneNumber: string;
+  features?: RcsTestNumberFeature[];
+}
+
+export class ProvisioningRcsClient {
+  readonly #t: ProvisioningTransport;
+
+  constructor(transport: ProvisioningTransport) {
+    this.#t = transport;
+  }
+
+  #sender(senderId: string, suffix = ''): string {
+    return `rcs/senders/${seg(senderId)}${suffix}`;
+  }
+
+  /** 400 file_has_wrong_dimensions when the banner is not 1440 x 448 (additionalInformation says so). */
+  createSender(request: CreateRcsSenderRequest): Promise<RcsSender> {
+    return this.#t.call<RcsSender>('POST', 'rcs/senders', { json: request });
+  }
+
+  getSender(senderId: string): Promise<RcsSender> {
+    return this.#t.call<RcsSender>('GET', this.#sender(senderId));
+  }
+
+  listSendersPage(query: ProvisioningListQuery = {}): Promise<RcsSenderPage> {
+    return this.#t.page<'senders', RcsSender>('rcs/senders', 'senders', query);
+  }
+
+  listAllSenders(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<RcsSender> {
+    return this.#t.all<'senders', RcsSender>('rcs/senders', 'senders', query);
+  }
+
+  /** The questions to answer before a launch; `countries` adds their country questions. */
+  getQuestionnaire(useCase: RcsUseCase, countries: readonly string[] = []): Promise<RcsQuestionnaire> {
+    return this.#t.call<RcsQuestionnaire>('GET', `rcs/questionnaire/${seg(useCase)}`, {
+      query: { countries: countries.length ? countries.join(',') : undefined },
+    });
+  }
+
+  /** Replaces the answers; 400 invalid_input names each missing required question. */
+  answerQuestionnaire(senderId: string, answers: Record<string, string>): Promise<unknown> {
+    return this.#t.call<unknown>('PUT', this.#sender(senderId, '/questionnaire'), { json: { answers } });
+  }
+
+  /** DRAFT → IN_REVIEW, each country PENDING; 400 questionnaire_incomplete when answers are missing. */
+  launch(senderId: string, contact: RcsLaunchContact): Promise<RcsSender> {
+    return this.#t.call<RcsSender>('POST', this.#sender(senderId, ':launch'), { json: { contact } });
+  }
+
+  /** After a rejection (the sender or one of its countries REJECTED): back to IN_REVIEW. */
+  relaunch(senderId: string, contact: RcsLaunchContact): Promise<RcsSender> {
+    return this.#t.call<RcsSender>('POST', this.#sender(senderId, ':relaunch'), { json: { contact } });
+  }
+
+  /** Before the launch (DRAFT) the platform answers 400 add_test_number_not_allowed_before_launch. */
+  async addTestNumber(senderId: string, request: AddRcsTestNumberRequest): Promise<{ testNumbers: RcsTestNumber[] }> {
+    const body = await this.#t.call<{ testNumbers?: RcsTestNumber[] } | undefined>('POST', this.#sender(senderId, '/testNumbers'), { json: request });
+    return { testNumbers: body?.testNumbers ?? [] };
+  }
+}

@@ -1,0 +1,317 @@
+// Verification interface (area B, v1): start a verification, report the code or CLI, read its status
+// by ID, by identity and method, or by our own reference. Application signed requests.
+import type { PlatformHttp } from '../http.js';
+import { PlatformUnavailableError } from '../errors.js';
+import type { AuthStrategy } from '../auth/strategy.js';
+
+export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
+/** The methods whose code (sms, callout) or CLI (flashcall) can be reported. */
+export type ReportableVerificationMethod = Exclude<VerificationMethod, 'seamless'>;
+export type VerificationState = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
+export type VerificationSource = 'intercepted' | 'manual';
+export type SmsCodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
+
+export interface VerificationIdentity {
+  type: 'number';
+  /** E.164, e.g. `+46700000001`. */
+  endpoint: string;
+}
+
+export interface StartVerificationRequest {
+  identity: VerificationIdentity;
+  method: VerificationMethod;
+  /** At most 128 characters; what statusByReference finds the verification by. */
+  reference?: string;
+  /** At most 4096 characters; echoed in callbacks and status answers. */
+  custom?: string;
+  sms?: {
+    /** `HH:MM:SS`. */
+    expiry?: string;
+    codeType?: SmsCodeType;
+  };
+}
+
+export interface VerificationLink {
+  rel?: string;
+  href?: string;
+  method?: string;
+}
+
+export interface SmsStartDetails {
+  /** Contains the placeholder `{{CODE}}`; in the language of Content-Language. */
+  template: string;
+  /** Seconds. */
+  interceptionTimeout: number;
+  codeType?: SmsCodeType;
+}
+
+export interface FlashCallStartDetails {
+  /** Regular expression the calling number (CLI) matches. */
+  cliFilter: string;
+  /** Seconds. */
+  interceptionTimeout: number;
+  reportTimeout: number;
+  denyCallAfter: number;
+}
+
+export interface CalloutStartDetails {
+  /** Seconds. */
+  startPollingAfter: number;
+  stopPollingAfter: number;
+  pollingInterval: number;
+}
+
+export interface SeamlessStartDetails {
+  targetUri: string;
+}
+
+export interface StartVerificationResponse {
+  id: string;
+  method: VerificationMethod;
+  _links?: VerificationLink[];
+  sms?: SmsStartDetails;
+  flashCall?: FlashCallStartDetails;
+  callout?: CalloutStartDetails;
+  seamless?: SeamlessStartDetails;
+}
+
+export interface StartVerificationResult {
+  verification: StartVerificationResponse;
+  /** The language the platform actually used (response header Content-Language). */
+  contentLanguage?: string;
+}
+
+/** Report bodies, exactly as sent. */
+export type VerificationReport =
+  | { method: 'sms'; sms: { code: string } }
+  | { method: 'flashcall'; flashCall: { cli: string } }
+  | { method: 'callout'; callout: { code: string } };
+
+export interface ReportResult {
+  id: string;
+  method: VerificationMethod;
+  /** SUCCESSFUL or FAIL for a PENDING verification (FAIL "Invalid code" leaves it PENDING); the final status, unchanged, for a finished one. */
+  status: VerificationState;
+  reason?: string;
+  reference?: string;
+  source?: VerificationSource;
+}
+
+export interface VerificationStatus {
+  id: string;
+  method: VerificationMethod;
+  status: VerificationState;
+  reason?: string;
+  reference?: string;
+  custom?: string;
+  identity: VerificationIdentity;
+  source?: VerificationSource;
+  /** The language used (sandbox and current platform; not in the public documentation). */
+  language?: string;
+  /** ISO-8601. */
+  createdAt?: string;
+}
+
+export interface VerificationClientOptions {
+  http: PlatformHttp;
+  /** urls.verification; the client appends `/verification/v1/verifications...`. */
+  baseUrl: string;
+  /** ApplicationSignedAuth in production; BasicAuth is accepted for prototyping. */
+  auth: AuthStrategy;
+}
+
+const METHODS: ReadonlySet<string> = new Set<VerificationMethod>(['sms', 'flashcall', 'callout', 'seamless']);
+const STATES: ReadonlySet<string> = new Set<VerificationState>(['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR']);
+
+export class VerificationClient {
+  readonly #http: PlatformHttp;
+  readonly #base: string;
+  readonly #auth: AuthStrategy;
+
+  constructor(opts: VerificationClientOptions) {
+    this.#http = opts.http;
+    this.#base = `${opts.baseUrl.replace(/\/+$/, '')}/verification/v1/verifications`;
+    this.#auth = opts.auth;
+  }
+
+  /** Every segment is URL-encoded, so the `+` of an E.164 number travels as `%2B`. */
+  #url(...segments: string[]): string {
+    return segments.length === 0 ? this.#base : `${this.#base}/${segments.map((s) => encodeURIComponent(s)).join('/')}`;
+  }
+
+  /**
+   * Starts a verification. `language` is sent as Accept-Language (SMS template language); the platform
+   * may choose another (application default, carrier rules) and says which in `contentLanguage`.
+   * A 403 errorCode 40300 (denied by the platform or the verification callback) is a PlatformDeniedError.
+   */
+  async start(req: StartVerificationRequest, opts: { language?: string } = {}): Promise<StartVerificationResult> {
+    const res = await this.#http.request({
+      area: 'verification',
+      method: 'POST',
+      url: this.#url(),
+      json: startBody(req),
+      headers: opts.language ? { 'accept-language': opts.language } : undefined,
+      auth: this.#auth,
+    });
+    const verification = parseStartResponse(res.body);
+    const contentLanguage = res.headers['content-language'];
+    return contentLanguage ? { verification, contentLanguage } : { verification };
+  }
+
+  /** Reports the code / CLI for a verification ID. */
+  async reportById(id: string, report: VerificationReport): Promise<ReportResult> {
+    return this.#report(this.#url('id', id), report);
+  }
+
+  /** Reports the code / CLI for the newest verification of a number (E.164). */
+  async reportByIdentity(endpoint: string, report: VerificationReport): Promise<ReportResult> {
+    return this.#report(this.#url('number', endpoint), report);
+  }
+
+  async statusById(id: string): Promise<VerificationStatus> {
+    return this.#status(this.#url('id', id));
+  }
+
+  /** The newest verification of that number with that method. */
+  async statusByIdentity(method: VerificationMethod, endpoint: string): Promise<VerificationStatus> {
+    return this.#status(this.#url(method, 'number', endpoint));
+  }
+
+  /** 404 (PlatformNotFoundError) when no verification carries the reference. */
+  async statusByReference(reference: string): Promise<VerificationStatus> {
+    return this.#status(this.#url('reference', reference));
+  }
+
+  async #report(url: string, report: VerificationReport): Promise<ReportResult> {
+    const res = await this.#http.request({ area: 'verification', method: 'PUT', url, json: reportBody(report), auth: this.#auth });
+    return parseReportResult(res.body);
+  }
+
+  async #status(url: string): Promise<VerificationStatus> {
+    const res = await this.#http.request({ area: 'verification', method: 'GET', url, auth: this.#auth });
+    return parseStatus(res.body);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies out: only the fields of the contract (the platform rejects unknown top-level fields)
+// ---------------------------------------------------------------------------------------------
+
+function startBody(req: StartVerificationRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    identity: { type: req.identity.type, endpoint: req.identity.endpoint },
+    method: req.method,
+  };
+  if (req.reference !== undefined) body.reference = req.reference;
+  if (req.custom !== undefined) body.custom = req.custom;
+  if (req.sms !== undefined) {
+    const sms: Record<string, unknown> = {};
+    if (req.sms.expiry !== undefined) sms.expiry = req.sms.expiry;
+    if (req.sms.codeType !== undefined) sms.codeType = req.sms.codeType;
+    body.sms = sms;
+  }
+  return body;
+}
+
+function reportBody(report: VerificationReport): VerificationReport {
+  switch (report.method) {
+    case 'sms':
+      return { method: 'sms', sms: { code: report.sms.code } };
+    case 'flashcall':
+      return { method: 'flashcall', flashCall: { cli: report.flashCall.cli } };
+    case 'callout':
+      return { method: 'callout', callout: { code: report.callout.code } };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies in: checked for what callers rely on; a 2xx that is not the expected shape is an error
+// ---------------------------------------------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const optNum = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Retryable: a garbled answer (a proxy's page, a truncated body) is transient, and every read is safe to repeat. */
+function invalidResponse(what: string): PlatformUnavailableError {
+  return new PlatformUnavailableError({ area: 'verification', httpStatus: 200, code: 'INVALID_RESPONSE', message: `verification: unexpected ${what} answer` });
+}
+
+function baseFields(body: unknown, what: string): { o: Obj; id: string; method: VerificationMethod } {
+  if (!isObj(body) || typeof body.id !== 'string' || body.id === '' || typeof body.method !== 'string' || !METHODS.has(body.method)) {
+    throw invalidResponse(what);
+  }
+  return { o: body, id: body.id, method: body.method as VerificationMethod };
+}
+
+function state(o: Obj, what: string): VerificationState {
+  if (typeof o.status !== 'string' || !STATES.has(o.status)) throw invalidResponse(what);
+  return o.status as VerificationState;
+}
+
+function source(v: unknown): VerificationSource | undefined {
+  return v === 'intercepted' || v === 'manual' ? v : undefined;
+}
+
+/** Drops undefined values so results compare and serialise cleanly. */
+function compact<T extends object>(o: T): T {
+  for (const key of Object.keys(o) as Array<keyof T>) {
+    if (o[key] === undefined) delete o[key];
+  }
+  return o;
+}
+
+export function parseStartResponse(body: unknown): StartVerificationResponse {
+  const { o, id, method } = baseFields(body, 'start');
+  const out: StartVerificationResponse = { id, method };
+  if (Array.isArray(o._links)) {
+    out._links = o._links.filter(isObj).map((l) => compact({ rel: optStr(l.rel), href: optStr(l.href), method: optStr(l.method) }));
+  }
+  if (isObj(o.sms)) {
+    out.sms = compact({
+      template: optStr(o.sms.template) ?? '',
+      interceptionTimeout: optNum(o.sms.interceptionTimeout) ?? 0,
+      codeType: optStr(o.sms.codeType) as SmsCodeType | undefined,
+    });
+  }
+  if (isObj(o.flashCall)) {
+    out.flashCall = {
+      cliFilter: optStr(o.flashCall.cliFilter) ?? '',
+      interceptionTimeout: optNum(o.flashCall.interceptionTimeout) ?? 0,
+      reportTimeout: optNum(o.flashCall.reportTimeout) ?? 0,
+      denyCallAfter: optNum(o.flashCall.denyCallAfter) ?? 0,
+    };
+  }
+  if (isObj(o.callout)) {
+    out.callout = {
+      startPollingAfter: optNum(o.callout.startPollingAfter) ?? 0,
+      stopPollingAfter: optNum(o.callout.stopPollingAfter) ?? 0,
+      pollingInterval: optNum(o.callout.pollingInterval) ?? 0,
+    };
+  }
+  if (isObj(o.seamless)) out.seamless = { targetUri: optStr(o.seamless.targetUri) ?? '' };
+  return out;
+}
+
+export function parseReportResult(body: unknown): ReportResult {
+  const { o, id, method } = baseFields(body, 'report');
+  return compact({ id, method, status: state(o, 'report'), reason: optStr(o.reason), reference: optStr(o.reference), source: source(o.source) });
+}
+
+export function parseStatus(body: unknown): VerificationStatus {
+  const { o, id, method } = baseFields(body, 'status');
+  const identity = isObj(o.identity) ? o.identity : {};
+  return compact({
+    id,
+    method,
+    status: state(o, 'status'),
+    reason: optStr(o.reason),
+    reference: optStr(o.reference),
+    custom: optStr(o.custom),
+    identity: { type: 'number' as const, endpoint: optStr(identity.endpoint) ?? '' },
+    source: source(o.source),
+    language: optStr(o.language),
+    createdAt: optStr(o.createdAt),
+  });
+}

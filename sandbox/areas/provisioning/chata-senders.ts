@@ -1,0 +1,124 @@
+// CHATA senders: create (normal or embedded signup), get, list. A submitted sender is decided by
+// the simulated CHATA reviewer and reported through CHATA_WABA_ACCOUNT_CHANGED (details.state).
+import type { FastifyInstance } from 'fastify';
+import { ulid } from 'ulid';
+import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { notFound } from './errors.js';
+import { listPage, type ListQuery } from './lists.js';
+import { CHATA_SENDER_STATES, SUBMIT_STATUSES, type ChataSender } from './model.js';
+import type { ReviewerConfig } from './reviewer.js';
+import { nowIso } from './store.js';
+import { E164, Fields, ULID } from './validation.js';
+
+const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
+const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
+const REGIONS = ['US', 'EU', 'BR'] as const;
+const ACTIVE_MAX_TPS = 80;
+
+/** NO_VERIFIED_PHONE_NUMBER -> "No verified phone number". */
+const reasonOf = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+
+type Draft = Omit<ChataSender, 'id' | 'state' | 'comments' | 'createTime' | 'updateTime' | 'compatibleRegions'> & { submit: boolean };
+
+function checkCreate(input: unknown): Draft {
+  const f = new Fields();
+  const body = f.body(input, [
+    'phoneNumber', 'displayName', 'description', 'vertical', 'conversationApiAppDetails', 'platformLocalStorage', 'status', 'saveDraftOnFailure',
+  ]);
+  const phoneNumber = f.string(body, 'phoneNumber', '', { required: true, pattern: E164, patternText: 'must be an E.164 number such as +14155550100' });
+  const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 256 });
+  const description = f.string(body, 'description', '', { max: 512 });
+  const vertical = f.oneOf(body, 'vertical', '', VERTICALS);
+  const app = f.object(body, 'conversationApiAppDetails', '', ['appId', 'region']);
+  const appId = app && f.string(app, 'appId', 'conversationApiAppDetails', { required: true, pattern: ULID, patternText: 'must be a ULID' });
+  const region = app && f.oneOf(app, 'region', 'conversationApiAppDetails', REGIONS, true);
+  const platformLocalStorage = f.oneOf(body, 'platformLocalStorage', '', LOCAL_STORAGE);
+  const status = f.oneOf(body, 'status', '', SUBMIT_STATUSES) ?? 'SUBMIT';
+  const saveDraftOnFailure = f.boolean(body, 'saveDraftOnFailure', '') ?? false;
+  f.check();
+  return {
+    phoneNumber: phoneNumber!,
+    displayName: displayName!,
+    ...(description !== undefined ? { description } : {}),
+    ...(vertical ? { vertical } : {}),
+    ...(appId && region ? { conversationApiAppDetails: { appId, region } } : {}),
+    ...(platformLocalStorage ? { platformLocalStorage } : {}),
+    saveDraftOnFailure,
+    submit: status === 'SUBMIT',
+  };
+}
+
+function checkEmbedded(input: unknown): Draft {
+  const f = new Fields();
+  const body = f.body(input, ['businessAccountId', 'phoneNumberId']);
+  const businessAccountId = f.string(body, 'businessAccountId', '', { required: true, min: 1, max: 64 });
+  const phoneNumberId = f.string(body, 'phoneNumberId', '', { required: true, min: 1, max: 64 });
+  f.check();
+  return { businessAccountId: businessAccountId!, phoneNumberId: phoneNumberId!, saveDraftOnFailure: false, submit: true };
+}
+
+type Params = { projectId: string; senderId: string };
+
+export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
+  const decide = (projectId: string, id: string) => (d: ReviewerConfig['chataSenders']) => {
+    const s = store.chataSenders.get(projectId, id);
+    if (!s || s.state !== 'PENDING') return;
+    if (d.outcome === 'activate') {
+      s.state = 'ACTIVE';
+      s.maxTps = ACTIVE_MAX_TPS;
+      delete s.errorCode;
+      delete s.errorReason;
+    } else {
+      s.state = d.outcome === 'reject' ? 'REJECTED' : s.saveDraftOnFailure ? 'DRAFT' : 'ERROR';
+      s.errorCode = d.errorCode;
+      s.errorReason = reasonOf(d.errorCode);
+    }
+    s.updateTime = nowIso();
+    const details = { state: s.state, errorCode: s.errorCode, errorReason: s.errorReason };
+    hub.emit({ projectId, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', channel: 'CHATA', resourceType: 'SENDER', resourceId: s.id, details });
+  };
+
+  const create = (projectId: string, draft: Draft): ChataSender => {
+    const { submit, ...fields } = draft;
+    const now = nowIso();
+    const region = fields.conversationApiAppDetails?.region;
+    const s: ChataSender = {
+      id: ulid(),
+      ...fields,
+      state: submit ? 'PENDING' : 'DRAFT',
+      compatibleRegions: region ? [region] : [...REGIONS],
+      comments: [],
+      createTime: now,
+      updateTime: now,
+    };
+    store.chataSenders.add(projectId, s);
+    if (submit) reviewer.schedule('chataSenders', s.id, decide(projectId, s.id));
+    return s;
+  };
+
+  return async (app: FastifyInstance): Promise<void> => {
+    const preValidation = projectGuard(ctx);
+    const base = `${PROJECT}/chata/senders`;
+
+    app.post<{ Params: { projectId: string } }>(base, { preValidation }, async (request) => create(request.params.projectId, checkCreate(request.body)));
+
+    // `senders:embedded`: a literal colon after a static segment is routable (written `::`).
+    app.post<{ Params: { projectId: string } }>(`${base}::embedded`, { preValidation }, async (request) =>
+      create(request.params.projectId, checkEmbedded(request.body)),
+    );
+
+    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
+      listPage(store.chataSenders.list(request.params.projectId), request.query, {
+        list: `chata-senders:${request.params.projectId}`,
+        key: 'senders',
+        states: CHATA_SENDER_STATES,
+      }),
+    );
+
+    app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = store.chataSenders.get(request.params.projectId, request.params.senderId);
+      if (!s) throw notFound('CHATA sender', request.params.senderId);
+      return s;
+    });
+  };
+}

@@ -1,0 +1,46 @@
+// Area G, provisioning (docs/provisioning-wire.md): webhooks, CHATA and CHATB templates, RCS,
+// CHATA and CHATB senders, decided by simulated reviewers that emit signed webhook events.
+import type { SandboxArea } from '../area.js';
+import { chataSenderRoutes } from './chata-senders.js';
+import { chatbSenderRoutes } from './chatb-senders.js';
+import type { ProvisioningDeps } from './context.js';
+import { provisioningControlRoutes, rootOf } from './control.js';
+import { WebhookHub } from './delivery.js';
+import { installProvisioningErrors } from './errors.js';
+import { rcsRoutes } from './rcs.js';
+import { Reviewer, startupReviewer } from './reviewer.js';
+import { ProvisioningStore } from './store.js';
+import { templateChannels, templateRoutes } from './templates.js';
+import { Timers } from './timers.js';
+import { webhookRoutes } from './webhooks.js';
+
+export const provisioningArea: SandboxArea = {
+  name: 'provisioning',
+  setup(ctx) {
+    const timers = new Timers();
+    const store = new ProvisioningStore();
+    const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), timers);
+    const hub = new WebhookHub(ctx, store, timers);
+    const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
+    ctx.onReset(() => {
+      timers.clear();
+      store.clear();
+      hub.reset();
+      reviewer.reset();
+    });
+    let controlsMounted = false;
+    return async (app) => {
+      installProvisioningErrors(app);
+      app.addHook('onClose', async () => timers.clear());
+      await app.register(webhookRoutes(deps));
+      for (const channel of templateChannels(deps)) await app.register(templateRoutes(deps, channel));
+      await app.register(rcsRoutes(deps));
+      await app.register(chataSenderRoutes(deps));
+      await app.register(chatbSenderRoutes(deps));
+      if (!controlsMounted) {
+        controlsMounted = true;
+        provisioningControlRoutes(rootOf(app), deps);
+      }
+    };
+  },
+};

@@ -1,0 +1,49 @@
+// Webhook registration: at most 15 per project, target unique per project, known triggers only.
+import type { FastifyInstance } from 'fastify';
+import { ulid } from 'ulid';
+import { authOf } from '../../core/request-state.js';
+import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { conflict, invalidInput, notFound } from './errors.js';
+import { ALL_TRIGGERS, type Webhook } from './model.js';
+import { Fields, join, mustBeOneOf } from './validation.js';
+
+export const MAX_WEBHOOKS_PER_PROJECT = 15;
+
+const view = (w: Webhook) => ({ id: w.id, target: w.target, triggers: [...w.triggers] });
+
+export function webhookRoutes({ ctx, store }: ProvisioningDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const preValidation = projectGuard(ctx);
+    const base = `${PROJECT}/webhooks`;
+
+    app.post<{ Params: { projectId: string } }>(base, { preValidation }, async (request) => {
+      const projectId = authOf(request).account.projectId;
+      const f = new Fields();
+      const body = f.body(request.body, ['target', 'secret', 'triggers']);
+      const target = f.string(body, 'target', '', { required: true, max: 2048, url: true });
+      const secret = f.string(body, 'secret', '', { required: true, min: 8, max: 256 });
+      const triggers = f.array(body, 'triggers', '', { required: true, min: 1 });
+      triggers?.forEach((t, i) => {
+        if (typeof t !== 'string' || !ALL_TRIGGERS.includes(t)) f.add(join('triggers', i), mustBeOneOf(ALL_TRIGGERS));
+      });
+      f.check();
+      const existing = store.webhooks.list(projectId);
+      if (existing.some((w) => w.target === target)) throw conflict(`A webhook with target ${target} already exists in project ${projectId}`);
+      if (existing.length >= MAX_WEBHOOKS_PER_PROJECT) {
+        throw invalidInput([{ field: 'target', description: `project ${projectId} already has the maximum of ${MAX_WEBHOOKS_PER_PROJECT} webhooks` }]);
+      }
+      const webhook: Webhook = { id: ulid(), target: target!, secret: secret!, triggers: [...new Set(triggers as string[])] };
+      return view(store.webhooks.add(projectId, webhook));
+    });
+
+    app.get<{ Params: { projectId: string } }>(base, { preValidation }, async (request) => ({
+      webhooks: store.webhooks.list(request.params.projectId).map(view),
+    }));
+
+    app.delete<{ Params: { projectId: string; webhookId: string } }>(`${base}/:webhookId`, { preValidation }, async (request) => {
+      const { projectId, webhookId } = request.params;
+      if (!store.webhooks.remove(projectId, webhookId)) throw notFound('Webhook', webhookId);
+      return {};
+    });
+  };
+}

@@ -1,0 +1,74 @@
+// Test controls under /_sandbox/verification (no authentication, like the core's /_sandbox routes):
+// what a phone received, the callee answering a Phone Call, and the per-sandbox settings.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { AreaError } from '../../core/errors.js';
+import { statusView } from './store.js';
+import { patchProblem } from './config.js';
+import type { VerificationState } from './index.js';
+
+const PREFIX = '/_sandbox/verification';
+
+const Polling = Type.Object(
+  {
+    startPollingAfter: Type.Number({ minimum: 0 }),
+    stopPollingAfter: Type.Number({ exclusiveMinimum: 0 }),
+    pollingInterval: Type.Number({ exclusiveMinimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+const ConfigBody = Type.Object(
+  {
+    callbackUrl: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    defaultLanguage: Type.Optional(Type.String({ minLength: 1 })),
+    undeliverableNumbers: Type.Optional(Type.Array(Type.String())),
+    unreachableNumbers: Type.Optional(Type.Array(Type.String())),
+    expiryMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    carrierLanguageOverrides: Type.Optional(Type.Record(Type.String(), Type.String())),
+    callout: Type.Optional(Polling),
+  },
+  { additionalProperties: false },
+);
+
+const AnsweredBody = Type.Object({ code: Type.String() }, { additionalProperties: false });
+const IdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
+const PhoneParams = Type.Object({ endpoint: Type.String({ minLength: 1 }) });
+
+/**
+ * Area routes are registered under the area's prefix and a plugin registered from there inherits
+ * it, so these /_sandbox routes go on the root instance directly (the scope's prototype chain ends
+ * there). They then pass the root's pipeline hooks only, as the core's control routes do.
+ */
+function rootOf(scope: FastifyInstance): FastifyInstance {
+  let cur = scope;
+  while (cur.prefix !== '') cur = Object.getPrototypeOf(cur) as FastifyInstance;
+  return cur;
+}
+
+export function registerVerificationControl(scope: FastifyInstance, s: VerificationState): void {
+  const app = rootOf(scope).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(`${PREFIX}/phones/:endpoint`, { schema: { params: PhoneParams } }, async (request) => ({
+    messages: s.phones.messages(request.params.endpoint),
+  }));
+
+  app.post(`${PREFIX}/:id/callout-answered`, { schema: { params: IdParams, body: AnsweredBody } }, async (request) => {
+    const v = s.store.getAnyApp(request.params.id);
+    if (!v) throw new AreaError(404, `Verification not found: id ${request.params.id}`);
+    s.service.answerCallout(v, request.body.code);
+    return statusView(v);
+  });
+
+  app.get(`${PREFIX}/config`, async () => s.config.view());
+
+  app.put(`${PREFIX}/config`, { schema: { body: ConfigBody } }, async (request) => {
+    const problem = patchProblem(request.body);
+    if (problem) {
+      throw new AreaError(400, `Invalid request: field '${problem.field}' ${problem.description}`, { details: [problem] });
+    }
+    s.config.update(request.body);
+    return s.config.view();
+  });
+}

@@ -1,0 +1,68 @@
+// The simulated phones: what each number received (SMS, flash call, spoken code), read by tests
+// through GET /_sandbox/verification/phones/{endpoint}; and the codes and CLIs they receive.
+import { randomInt } from 'node:crypto';
+import type { CodeType, VerificationMethod } from './store.js';
+
+export interface PhoneMessage {
+  verificationId: string;
+  method: VerificationMethod;
+  kind: 'sms' | 'flashcall' | 'callout';
+  text?: string;
+  code?: string;
+  cli?: string;
+  language: string;
+  at: string;
+}
+
+export class Phones {
+  private readonly byNumber = new Map<string, PhoneMessage[]>();
+
+  receive(endpoint: string, message: Omit<PhoneMessage, 'at'>): void {
+    const list = this.byNumber.get(endpoint) ?? [];
+    list.push({ ...message, at: new Date().toISOString() });
+    this.byNumber.set(endpoint, list);
+  }
+
+  messages(endpoint: string): PhoneMessage[] {
+    return (this.byNumber.get(endpoint) ?? []).map((m) => ({ ...m }));
+  }
+
+  clear(): void {
+    this.byNumber.clear();
+  }
+}
+
+// Letters that cannot be read as digits (no I, O), so a typed code is unambiguous.
+const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+const DIGITS = '0123456789';
+const CODE_SHAPES: Record<CodeType, { alphabet: string; length: number }> = {
+  Numeric: { alphabet: DIGITS, length: 4 },
+  Alpha: { alphabet: LETTERS, length: 5 },
+  Alphanumeric: { alphabet: LETTERS + DIGITS, length: 6 },
+};
+
+export function generateCode(codeType: CodeType): string {
+  const { alphabet, length } = CODE_SHAPES[codeType];
+  return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+}
+
+/** Codes are compared ignoring case and surrounding spaces, as a person types them. */
+export function sameCode(expected: string, reported: string): boolean {
+  return expected.toUpperCase() === reported.trim().toUpperCase();
+}
+
+/** The flash call's number range: the caller is `+46700` plus six digits, which the app may report alone. */
+const CLI_PREFIX = '+46700';
+const CLI_DIGITS = 6;
+export const CLI_FILTER = `^\\${CLI_PREFIX}(\\d{${CLI_DIGITS}})$`;
+
+export function generateCli(): { cli: string; digits: string } {
+  const digits = String(randomInt(10 ** CLI_DIGITS)).padStart(CLI_DIGITS, '0');
+  return { cli: `${CLI_PREFIX}${digits}`, digits };
+}
+
+/** The reported CLI matches when its digits are the caller's number (with or without +) or the captured part. */
+export function sameCli(cli: string, captured: string, reported: string): boolean {
+  const digits = reported.replace(/[\s()-]/g, '').replace(/^\+/, '');
+  return /^\d+$/.test(digits) && (digits === cli.slice(1) || digits === captured);
+}

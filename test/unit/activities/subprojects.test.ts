@@ -1,0 +1,132 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import type { PlatformConfig } from '../../../common/config.js';
+import { createActivities } from '../../../activities/index.js';
+import { createPlatformClients } from '../../../platform/index.js';
+import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
+
+interface StubSubproject {
+  projectId: string;
+  displayName: string;
+  parentProjectId: string;
+  createTime: string;
+}
+
+/**
+ * Stub platform: token service + subprojects (2 per page). `loseCreateAnswer` creates the subproject,
+ * then drops the connection, as when the platform acted but its answer never arrived.
+ */
+async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; loseCreateAnswer?: boolean; getAnswers?: Array<[number, string]> } = {}) {
+  const subprojects = [...(opts.existing ?? [])];
+  const getAnswers = [...(opts.getAnswers ?? [])];
+  let loseNext = opts.loseCreateAnswer ?? false;
+  const posts: string[] = [];
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const url = new URL(req.url!, 'http://stub');
+      if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
+      if (req.headers.authorization !== 'Bearer tok') return send(res, 401, { error: { code: 401, message: 'no', status: 'UNAUTHENTICATED' } });
+      const m = /^\/sub\/v1alpha1\/projects\/([^/]+)\/subprojects(?:\/([^/]+))?$/.exec(url.pathname);
+      if (!m) return send(res, 404, { error: { code: 404, message: 'no route', status: 'NOT_FOUND' } });
+      const parent = m[1]!;
+      if (req.method === 'POST') {
+        posts.push(body);
+        const { displayName } = JSON.parse(body) as { displayName: string };
+        const created = { projectId: `sp-new-${posts.length}`, displayName, parentProjectId: parent, createTime: '2025-06-01T00:00:00Z' };
+        subprojects.push(created);
+        if (loseNext) {
+          loseNext = false;
+          return req.socket.destroy();
+        }
+        return send(res, 200, { ...created, state: 'ACTIVE' });
+      }
+      if (m[2] !== undefined) {
+        const [status, code] = getAnswers.shift() ?? [200, 'OK'];
+        if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
+        return send(res, 200, subprojects.find((s) => s.projectId === m[2]));
+      }
+      const mine = subprojects.filter((s) => s.parentProjectId === parent);
+      const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const next = start + 2 < mine.length ? String(start + 2) : '';
+      return send(res, 200, { subprojects: mine.slice(start, start + 2), nextPageToken: next });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const regional = { us: base, eu: base, br: base };
+  const config: PlatformConfig = {
+    mode: 'sandbox',
+    requestTimeoutMs: 2000,
+    urls: { auth: `${base}/auth`, subprojects: `${base}/sub`, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: base, conversation: regional, template: regional, batch: regional },
+    credentials: { projectId: 'parent-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
+  };
+  const activities = createActivities({ clients: createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }) });
+  return { activities, posts, subprojects };
+}
+
+const existing = (n: number, displayName = `other-${n}`): StubSubproject => ({
+  projectId: `sp-${n}`,
+  displayName,
+  parentProjectId: 'parent-1',
+  createTime: `2025-01-0${n}T00:00:00Z`,
+});
+
+test('ensureSubproject returns the existing subproject with that displayName (found on page 2) without creating', async (t) => {
+  const stub = await startStub(t, { existing: [existing(1), existing(2), existing(3), existing(4, 'acme'), existing(5)] });
+  const result = await stub.activities.ensureSubproject({ parentProjectId: 'parent-1', displayName: 'acme' });
+  assert.deepEqual(result, { projectId: 'sp-4', displayName: 'acme', parentProjectId: 'parent-1', createTime: '2025-01-04T00:00:00Z', created: false });
+  assert.deepEqual(stub.posts, []);
+});
+
+test('ensureSubproject creates when no subproject has that displayName', async (t) => {
+  const stub = await startStub(t, { existing: [existing(1), existing(2), existing(3)] });
+  const result = await stub.activities.ensureSubproject({ parentProjectId: 'parent-1', displayName: 'acme' });
+  assert.deepEqual(result, { projectId: 'sp-new-1', displayName: 'acme', parentProjectId: 'parent-1', createTime: '2025-06-01T00:00:00Z', created: true });
+  assert.deepEqual(stub.posts.map((b) => JSON.parse(b)), [{ displayName: 'acme' }]);
+});
+
+test('ensureSubproject retried after a lost create answer does not create twice', async (t) => {
+  const stub = await startStub(t, { existing: [existing(1), existing(2)], loseCreateAnswer: true });
+  const input = { parentProjectId: 'parent-1', displayName: 'acme' };
+  await assert.rejects(stub.activities.ensureSubproject(input), (err: unknown) => {
+    assert.ok(err instanceof ApplicationFailure);
+    assert.equal(err.type, 'PlatformUnavailableError');
+    assert.equal(err.nonRetryable, false);
+    return true;
+  });
+  // What Temporal's retry would do next:
+  const retried = await stub.activities.ensureSubproject(input);
+  assert.equal(retried.created, false);
+  assert.equal(retried.projectId, 'sp-new-1');
+  assert.equal(stub.posts.length, 1);
+  assert.equal(stub.subprojects.filter((s) => s.displayName === 'acme').length, 1);
+});
+
+test('isSubprojectUsable: 403 PERMISSION_DENIED → false, then 200 → true', async (t) => {
+  const stub = await startStub(t, { existing: [existing(1)], getAnswers: [[403, 'PERMISSION_DENIED']] });
+  const input = { parentProjectId: 'parent-1', subprojectId: 'sp-1' };
+  assert.equal(await stub.activities.isSubprojectUsable(input), false);
+  assert.equal(await stub.activities.isSubprojectUsable(input), true);
+});
+
+test('isSubprojectUsable: other errors propagate as mapped failures', async (t) => {
+  const stub = await startStub(t, { existing: [existing(1)], getAnswers: [[404, 'NOT_FOUND'], [403, 'UNAUTHORIZED'], [503, 'UNAVAILABLE']] });
+  const input = { parentProjectId: 'parent-1', subprojectId: 'sp-1' };
+  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformNotFoundError', nonRetryable: true });
+  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformAuthError', nonRetryable: true });
+  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformUnavailableError', nonRetryable: false });
+});

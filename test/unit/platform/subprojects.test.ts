@@ -1,0 +1,214 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PlatformConfig } from '../../../common/config.js';
+import { createPlatformClients } from '../../../platform/index.js';
+import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
+import { PlatformHttp } from '../../../platform/http.js';
+import { SubprojectsClient, type Subproject } from '../../../platform/subprojects/client.js';
+import { PlatformAuthError, PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  accept: string | undefined;
+  body: string;
+}
+
+/** Stub of the token service and the subprojects interface (pages of `pageSize`, default 2). */
+async function startSubprojectsStub(t: TestContext, opts: { existing?: Subproject[]; deniedGets?: number } = {}) {
+  const subprojects = [...(opts.existing ?? [])];
+  let deniedGets = opts.deniedGets ?? 0;
+  const seen: Seen[] = [];
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const error = (res: ServerResponse, code: number, status: string) => send(res, code, { error: { code, message: status.toLowerCase(), status, details: [] } });
+
+  const handle = (req: IncomingMessage, body: string, res: ServerResponse) => {
+    const url = new URL(req.url!, 'http://stub');
+    seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, accept: req.headers.accept, body });
+    if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
+    const m = /^\/sub\/v1alpha1\/projects\/([^/]+)\/subprojects(?:\/([^/]+))?$/.exec(url.pathname);
+    if (!m) return error(res, 404, 'NOT_FOUND');
+    if (req.headers.authorization !== 'Bearer tok' && !req.headers.authorization?.startsWith('Basic ')) return error(res, 401, 'UNAUTHENTICATED');
+    const parent = decodeURIComponent(m[1]!);
+    const id = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
+    const mine = subprojects.filter((s) => s.parentProjectId === parent);
+
+    if (req.method === 'POST' && id === undefined) {
+      const { displayName } = JSON.parse(body) as { displayName?: string };
+      if (!displayName) return error(res, 400, 'INVALID_ARGUMENT');
+      const created = { projectId: `sp-${subprojects.length + 1}`, displayName, parentProjectId: parent, createTime: new Date().toISOString(), state: 'ACTIVE' };
+      subprojects.push(created);
+      return send(res, 200, created);
+    }
+    if (req.method === 'GET' && id === undefined) {
+      const size = Number(url.searchParams.get('pageSize') ?? 2);
+      const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const next = start + size < mine.length ? String(start + size) : '';
+      return send(res, 200, { subprojects: mine.slice(start, start + size), ...(next ? { nextPageToken: next } : {}) });
+    }
+    if (req.method === 'GET' && id !== undefined) {
+      const found = mine.find((s) => s.projectId === id);
+      if (!found) return error(res, 404, 'NOT_FOUND');
+      if (deniedGets > 0) {
+        deniedGets -= 1;
+        return error(res, 403, 'PERMISSION_DENIED');
+      }
+      return send(res, 200, found);
+    }
+    return error(res, 404, 'NOT_FOUND');
+  };
+
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => handle(req, body, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, seen, subprojects };
+}
+
+function configFor(base: string): PlatformConfig {
+  const regional = { us: `${base}/us`, eu: `${base}/eu`, br: `${base}/br` };
+  return {
+    mode: 'sandbox',
+    requestTimeoutMs: 2000,
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: `${base}/sub/`,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: base,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
+    credentials: { projectId: 'parent-1', keyId: 'key-id', keySecret: 'key-secret', appKey: 'app', appSecret: 'c2VjcmV0', mmsApiKey: 'mms' },
+  };
+}
+
+const sp = (n: number, parent = 'parent-1'): Subproject => ({
+  projectId: `existing-${n}`,
+  displayName: `name-${n}`,
+  parentProjectId: parent,
+  createTime: `2025-01-0${n}T00:00:00Z`,
+});
+
+test('listAll follows pagination across 3 pages', async (t) => {
+  const stub = await startSubprojectsStub(t, { existing: [sp(1), sp(2), sp(3), sp(4), sp(5), sp(6, 'other-parent')] });
+  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const all: Subproject[] = [];
+  for await (const s of subprojects.listAll('parent-1')) all.push(s);
+  assert.deepEqual(all.map((s) => s.projectId), ['existing-1', 'existing-2', 'existing-3', 'existing-4', 'existing-5']);
+
+  const lists = stub.seen.filter((r) => r.method === 'GET');
+  assert.deepEqual(lists.map((r) => r.url), [
+    '/sub/v1alpha1/projects/parent-1/subprojects',
+    '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=2',
+    '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=4',
+  ]);
+  for (const r of lists) {
+    assert.equal(r.accept, 'application/json');
+    assert.equal(r.authorization, 'Bearer tok');
+  }
+  assert.equal(stub.seen.filter((r) => r.url === '/auth/oauth2/token').length, 1);
+});
+
+test('listPage passes pageSize and pageToken and normalises a missing nextPageToken to ""', async (t) => {
+  const stub = await startSubprojectsStub(t, { existing: [sp(1), sp(2), sp(3)] });
+  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const first = await subprojects.listPage('parent-1', { pageSize: 2 });
+  assert.equal(first.subprojects.length, 2);
+  assert.equal(first.nextPageToken, '2');
+  const last = await subprojects.listPage('parent-1', { pageSize: 2, pageToken: first.nextPageToken });
+  assert.deepEqual(last, { subprojects: [sp(3)], nextPageToken: '' });
+  assert.equal(stub.seen.at(-1)!.url, '/sub/v1alpha1/projects/parent-1/subprojects?pageSize=2&pageToken=2');
+});
+
+test('listAll stops on a repeated page token instead of looping', async (t) => {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ subprojects: [sp(1)], nextPageToken: 'same' }));
+    req.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const http = new PlatformHttp({ timeoutMs: 2000 });
+  const client = new SubprojectsClient({
+    http,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    credentials: { keyId: 'k', keySecret: 's' },
+    basicAuth: true,
+  });
+  await assert.rejects(async () => {
+    for await (const _ of client.listAll('p')) void _;
+  }, /page token repeated/);
+});
+
+test('create posts the displayName and returns the resource', async (t) => {
+  const stub = await startSubprojectsStub(t);
+  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const created = await subprojects.create('parent-1', { displayName: 'acme' });
+  assert.equal(created.displayName, 'acme');
+  assert.equal(created.parentProjectId, 'parent-1');
+  assert.equal(created.projectId, 'sp-1');
+  const post = stub.seen.find((r) => r.method === 'POST' && r.url.startsWith('/sub/'))!;
+  assert.equal(post.url, '/sub/v1alpha1/projects/parent-1/subprojects');
+  assert.deepEqual(JSON.parse(post.body), { displayName: 'acme' });
+  await assert.rejects(subprojects.create('parent-1', { displayName: '' }), PlatformValidationError);
+});
+
+test('get: 200 resource, 403 PERMISSION_DENIED while not usable, 404 unknown', async (t) => {
+  const stub = await startSubprojectsStub(t, { existing: [sp(1)], deniedGets: 1 });
+  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  await assert.rejects(subprojects.get('parent-1', 'existing-1'), (err: unknown) => {
+    assert.ok(err instanceof PlatformAuthError);
+    assert.equal(err.httpStatus, 403);
+    assert.equal(err.code, 'PERMISSION_DENIED');
+    return true;
+  });
+  assert.deepEqual(await subprojects.get('parent-1', 'existing-1'), sp(1));
+  await assert.rejects(subprojects.get('parent-1', 'nope'), PlatformNotFoundError);
+  assert.equal(stub.seen.at(-1)!.url, '/sub/v1alpha1/projects/parent-1/subprojects/nope');
+});
+
+test('basicAuth flag sends Basic keyId:keySecret and fetches no token', async (t) => {
+  const stub = await startSubprojectsStub(t, { existing: [sp(1)] });
+  const http = new PlatformHttp({ timeoutMs: 2000 });
+  const client = new SubprojectsClient({
+    http,
+    baseUrl: `${stub.base}/sub`,
+    credentials: { keyId: 'key-id', keySecret: 'key-secret' },
+    basicAuth: true,
+  });
+  await client.listPage('parent-1');
+  assert.deepEqual(stub.seen.map((r) => r.authorization), [`Basic ${Buffer.from('key-id:key-secret').toString('base64')}`]);
+});
+
+test('createPlatformClients shares one token source per key across client sets', async (t) => {
+  const stub = await startSubprojectsStub(t);
+  const registry = new OAuthTokenRegistry();
+  const a = createPlatformClients(configFor(stub.base), { tokenRegistry: registry });
+  const b = createPlatformClients(configFor(stub.base), { tokenRegistry: registry });
+  assert.equal(a.tokens, b.tokens);
+  await a.subprojects.listPage('parent-1');
+  await b.subprojects.listPage('parent-1');
+  assert.equal(stub.seen.filter((r) => r.url === '/auth/oauth2/token').length, 1);
+});

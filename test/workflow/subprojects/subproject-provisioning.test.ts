@@ -1,0 +1,117 @@
+// Subproject provisioning on the real Temporal dev server against the sandbox, including outages,
+// token expiry and a worker restart mid-process.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+
+interface SandboxRequest { method: string; path: string; status: number }
+
+async function requests(h: Harness, method?: string): Promise<SandboxRequest[]> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/requests?area=subprojects${method ? `&method=${method}` : ''}`);
+  return ((await res.json()) as { requests: SandboxRequest[] }).requests;
+}
+
+const creates = async (h: Harness) => (await requests(h, 'POST')).filter((r) => r.status === 200 && r.path.endsWith('/subprojects'));
+
+async function start(h: Harness, displayName: string) {
+  const res = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName } });
+  assert.equal(res.statusCode, 202, res.body);
+  return res.json<{ processId: string }>().processId;
+}
+
+async function fault(h: Harness, body: Record<string, unknown>) {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.ok(res.ok, `fault accepted: ${await res.text()}`);
+}
+
+describe('subproject provisioning', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ sandbox: { subprojectReadyAfterMs: 1_500 } });
+  });
+  after(async () => h.close());
+
+  test('creates once and completes only when the subproject is usable with its parent', async () => {
+    const before = Date.now();
+    const id = await start(h, uniqueName('happy'));
+    const done = await h.waitForState(id, 'READY');
+    assert.ok(Date.now() - before >= 1_500, 'not before the readiness time');
+    assert.deepEqual((done.history as { state: string }[]).map((s) => s.state), ['CREATING', 'WAITING_UNTIL_USABLE', 'READY']);
+    const details = done.details as { subprojectId: string; usabilityChecks: number };
+    assert.ok(details.subprojectId, 'subproject id recorded');
+    assert.ok(details.usabilityChecks >= 2, `checked more than once (${details.usabilityChecks})`);
+    assert.equal((await creates(h)).filter((r) => r.path.includes('/subprojects')).length, 1);
+    const result = await h.client.workflow.getHandle(id).result();
+    assert.equal(result.subprojectId, details.subprojectId);
+  });
+
+  test('a second start with the same name returns the same process and creates nothing', async () => {
+    const name = uniqueName('twice');
+    const id = await start(h, name);
+    const again = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: name } });
+    assert.equal(again.statusCode, 200);
+    assert.deepEqual(again.json(), { processId: id, kind: 'subproject', created: false, links: { self: `/v1/subprojects/${encodeURIComponent(id)}` } });
+    await h.waitForState(id, 'READY');
+    const third = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: name } });
+    assert.equal(third.statusCode, 200, 'still the same process after it completed');
+    const named = (await requests(h, 'POST')).filter((r) => r.status === 200);
+    const createdTwice = named.length - (await creates(h)).length;
+    assert.equal(createdTwice, 0);
+  });
+
+  test('the platform answering 503 and then 429 for a while delays the process but does not fail it', async () => {
+    await fault(h, { area: 'subprojects', method: 'POST', status: 503, count: 2 });
+    await fault(h, { area: 'subprojects', method: 'GET', status: 429, count: 2, retryAfterSeconds: 1 });
+    const createsBefore = (await creates(h)).length;
+    const id = await start(h, uniqueName('outage'));
+    const done = await h.waitForState(id, 'READY', 60_000);
+    assert.equal(done.state, 'READY');
+    const all = await requests(h);
+    assert.ok(all.some((r) => r.status === 503), 'the 503s were answered');
+    assert.ok(all.some((r) => r.status === 429), 'the 429s were answered');
+    assert.equal((await creates(h)).length - createsBefore, 1, 'created exactly once');
+  });
+
+  test('a non-retryable platform error ends the process as FAILED with the reason', async () => {
+    await fault(h, { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
+    const id = await start(h, uniqueName('rejected'));
+    const failed = await h.waitForState(id, 'FAILED');
+    const last = (failed.history as { state: string; reason?: string }[]).at(-1);
+    assert.match(last?.reason ?? '', /displayName rejected by policy/);
+    assert.equal((failed.execution as { status: string }).status, 'FAILED');
+    assert.match(String(failed.failure), /rejected by policy/);
+  });
+});
+
+describe('subproject provisioning across token expiry and a worker restart', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ sandbox: { subprojectReadyAfterMs: 4_000, tokenLifetimeSeconds: 1 } });
+  });
+  after(async () => h.close());
+
+  test('an access token expiring mid-process is refreshed and the process completes', async () => {
+    const id = await start(h, uniqueName('token-expiry'));
+    await h.waitForState(id, 'READY');
+    const tokens = await fetch(`${h.sandbox.url}/_sandbox/requests?area=auth`).then((r) => r.json() as Promise<{ requests: unknown[] }>);
+    assert.ok(tokens.requests.length >= 2, `a new token was fetched after expiry (${tokens.requests.length} token requests)`);
+    const rejected = (await requests(h)).filter((r) => r.status === 401);
+    assert.ok(rejected.length <= 1, 'at most the one expired-token 401 per refresh race');
+  });
+
+  test('the worker stopped and started again mid-process: the process completes, the subproject is created once', async () => {
+    const createsBefore = (await creates(h)).length;
+    const id = await start(h, uniqueName('restart'));
+    await h.waitForState(id, 'WAITING_UNTIL_USABLE');
+    await h.stopWorker();
+    const whileDown = await h.api({ method: 'GET', url: `/v1/subprojects/${encodeURIComponent(id)}` });
+    assert.equal(whileDown.statusCode, 200, 'still answered with no worker running');
+    assert.equal(whileDown.json().state, 'WAITING_UNTIL_USABLE');
+    assert.equal(whileDown.json().statusSource, 'search-attributes');
+    await new Promise((r) => setTimeout(r, 1_000));
+    await h.startWorker();
+    const done = await h.waitForState(id, 'READY');
+    assert.equal((done.history as { state: string }[]).filter((s) => s.state === 'READY').length, 1);
+    assert.equal((await creates(h)).length - createsBefore, 1);
+  });
+});

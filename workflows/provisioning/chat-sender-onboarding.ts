@@ -1,0 +1,220 @@
+// CHATA sender onboarding (standard, or embedded sign-up with a business account and phoneNumberId) and
+// CHATB sender onboarding (with its category): create the sender, follow it to ACTIVE. A rejection, or
+// an errorCode no retry can fix, ends the attempt FAILED with that code; other errors are reported and
+// waited out (the platform retries its own steps). Both share one frame; only the reading differs.
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import {
+  provisioningEventSignal, type ChataSenderInput, type ChatbSenderInput, type FollowSettings, type ProvisioningEvent,
+} from '../../contracts/provisioning.js';
+import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemory, platform, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
+
+export type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'STOPPED' | 'FAILED';
+
+export interface SenderDetails extends FollowDetails {
+  channel: 'CHATA' | 'CHATB';
+  projectId: string;
+  mode?: 'standard' | 'embedded';
+  displayName?: string;
+  phoneNumber?: string;
+  phoneNumberId?: string;
+  businessAccountId?: string;
+  categoryCode?: string;
+  subcategoryCode?: string;
+  senderId?: string;
+  /** The sender's state on the platform (the process state says what relayflow makes of it). */
+  platformState?: string;
+  errorCode?: string;
+  errorReason?: string;
+  /** True when the errorCode is one no retry can fix (workflows/provisioning/chat-sender-errors.ts). */
+  errorTerminal?: boolean;
+  maxTps?: number;
+  compatibleRegions?: string[];
+  /** The newest CHATA_SENDER_QUALITY_RATING_CHANGED / _DAILY_LIMIT_CHANGED event's details. */
+  qualityRating?: string;
+  stopReason?: string;
+}
+
+export interface SenderResult {
+  state: SenderProcessState;
+  senderId?: string;
+  platformState?: string;
+}
+
+interface SenderSnapshot {
+  id: string;
+  state: string;
+  errorCode?: string;
+  errorReason?: string;
+  maxTps?: number;
+  compatibleRegions?: string[];
+  comments?: { text: string; at: string; author?: string }[];
+  updateTime?: string;
+}
+
+/** What a platform state means for the process; `failure` ends the attempt with that type. */
+interface Verdict {
+  state: SenderProcessState;
+  reason: string;
+  failure?: { type: string; message: string };
+}
+
+interface PlatformReading {
+  state?: string;
+  errorCode?: string;
+  errorReason?: string;
+}
+
+interface SenderSpec {
+  kind: 'chata-sender' | 'chatb-sender';
+  details: Omit<SenderDetails, keyof FollowDetails>;
+  create(): Promise<SenderSnapshot & { created: boolean }>;
+  get(senderId: string): Promise<SenderSnapshot>;
+  judge(r: PlatformReading, comment?: string): Verdict;
+  /** The state an event reports, if it reports one; otherwise a note for the event list. */
+  read(e: ProvisioningEvent, d: SenderDetails, take: Take): PlatformReading | string | undefined;
+  continueAsNew(carried: Carry): Promise<never>;
+}
+
+type Carry = ProcessCarry<SenderProcessState, SenderDetails>;
+
+const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'STOPPED', 'FAILED'];
+
+function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict {
+  const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
+  switch (state) {
+    case 'ACTIVE': return { state: 'ACTIVE', reason: 'the sender is active' };
+    case 'PENDING': return { state: 'PENDING', reason: 'under review' };
+    case 'DELETED': return { state: 'FAILED', reason: 'the sender was deleted', failure: { type: 'SENDER_HAS_BEEN_DELETED', message: 'the sender was deleted on the platform' } };
+    case 'REJECTED': return { state: 'FAILED', reason: `rejected: ${error ?? 'no errorCode'}`, failure: { type: errorCode ?? 'REJECTED', message: `rejected: ${error ?? 'no errorCode given'}` } };
+    case 'DRAFT':
+    case 'ERROR': {
+      if (!errorCode) return state === 'DRAFT' ? { state: 'DRAFT', reason: 'saved as a draft' } : { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
+      const known = (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode];
+      if (isTerminalChataError(errorCode)) return { state: 'FAILED', reason: `${error}: ${known?.why ?? ''}; no retry can fix it`, failure: { type: errorCode, message: `${error}: ${known?.why}` } };
+      return { state: 'ERROR', reason: `${error}: ${known?.why ?? 'not a code the spec names'}; waiting for the platform to retry` };
+    }
+    default: return { state: 'PENDING', reason: `platform state ${state ?? 'unknown'}` };
+  }
+}
+
+function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
+  const why = comment ? `: ${comment}` : '';
+  switch (state) {
+    case 'ACTIVE': return { state: 'ACTIVE', reason: `the sender is active${why}` };
+    case 'IN_REVIEW': return { state: 'IN_REVIEW', reason: 'under review' };
+    case 'DRAFT': return { state: 'DRAFT', reason: 'saved as a draft' };
+    case 'REJECTED': return { state: 'FAILED', reason: `rejected${why}`, failure: { type: 'REJECTED', message: `rejected${why}` } };
+    case 'INACTIVE': return { state: 'FAILED', reason: `inactive${why}`, failure: { type: 'INACTIVE', message: `the sender became inactive${why}` } };
+    default: return { state: 'IN_REVIEW', reason: `platform state ${state ?? 'unknown'}` };
+  }
+}
+
+async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Carry): Promise<SenderResult> {
+  const tracker = resumeTracking<SenderProcessState, SenderDetails>(spec.kind, 'CREATING', { ...spec.details, ...initialFollowDetails() }, carried);
+  const d = tracker.status.details;
+  const follower = new ResourceFollower(d, settings, carried?.follow);
+  const operations = new OperationMemory(carried?.operations);
+  let stopRequested = false;
+  let failure: Verdict['failure'];
+
+  const state = () => tracker.status.state;
+  const isFinal = () => FINAL.includes(state());
+  const judge = (r: PlatformReading, reason: string, comment?: string) => {
+    const v = spec.judge(r, comment);
+    Object.assign(d, { platformState: r.state, errorCode: r.errorCode, errorReason: r.errorReason, errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) : undefined });
+    if (v.failure) failure = v.failure;
+    if (v.state !== state()) tracker.moveTo(v.state, `${v.reason} (${reason})`);
+  };
+  function applySender(s: SenderSnapshot, reason: string): void {
+    const take = follower.snapshot(s.updateTime, s.comments);
+    Object.assign(d, { senderId: s.id, ...(s.maxTps !== undefined ? { maxTps: s.maxTps } : {}), ...(s.compatibleRegions ? { compatibleRegions: s.compatibleRegions } : {}) });
+    if (take('state')) judge({ state: s.state, errorCode: s.errorCode, errorReason: s.errorReason }, reason);
+  }
+  function applyEvent(e: ProvisioningEvent, take: Take): string | void {
+    if (isFinal()) return 'the process had ended';
+    const r = spec.read(e, d, take);
+    if (r === undefined || typeof r === 'string') return r;
+    if (take('state')) judge(r, e.trigger, e.comment);
+  }
+
+  setHandler(provisioningEventSignal, (e) => follower.receive(e));
+  handleStop(operations, { isFinal, state }, (reason) => {
+    stopRequested = true;
+    d.stopReason = reason;
+  });
+
+  try {
+    if (!carried) {
+      const created = await spec.create();
+      applySender(created, created.created ? 'created' : 'found an existing sender');
+      await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
+    }
+    await followUntilFinal({
+      tracker,
+      follower,
+      isFinal,
+      awaiting: () => ['PENDING', 'IN_REVIEW', 'ERROR'].includes(state()),
+      wake: () => stopRequested,
+      applyEvent,
+      react: async () => {
+        if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+      },
+      historyLimit: settings.historyLimit,
+      poll: async () => applySender(await spec.get(d.senderId!), 'read from the platform (no webhook in time)'),
+      continueAsNew: () => spec.continueAsNew(carryOf(tracker, follower, operations)),
+    });
+    // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).
+    if (state() === 'ACTIVE' && d.maxTps === undefined) {
+      const active = await spec.get(d.senderId!);
+      Object.assign(d, { ...(active.maxTps !== undefined ? { maxTps: active.maxTps } : {}), ...(active.compatibleRegions ? { compatibleRegions: active.compatibleRegions } : {}) });
+    }
+  } catch (err) {
+    endOnError(tracker, err);
+  }
+  await condition(allHandlersFinished);
+  if (state() === 'FAILED' && failure) throw ApplicationFailure.nonRetryable(failure.message, failure.type, { senderId: d.senderId, errorCode: d.errorCode });
+  return { state: state(), ...(d.senderId ? { senderId: d.senderId } : {}), ...(d.platformState ? { platformState: d.platformState } : {}) };
+}
+
+export async function chataSenderOnboarding(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
+  const s = input.sender;
+  return onboard({
+    kind: 'chata-sender',
+    details: input.mode === 'embedded'
+      ? { channel: 'CHATA', projectId: input.projectId, mode: 'embedded', businessAccountId: input.sender.businessAccountId, phoneNumberId: input.sender.phoneNumberId }
+      : { channel: 'CHATA', projectId: input.projectId, mode: 'standard', phoneNumber: input.sender.phoneNumber, displayName: input.sender.displayName },
+    create: () => platform.createChataSender(s),
+    get: (senderId) => platform.getChataSender({ senderId }),
+    judge: judgeChata,
+    read: (e, d, take) => {
+      if (e.trigger === 'CHATA_WABA_ACCOUNT_CHANGED') return e.details.state ? { state: e.details.state, errorCode: e.details.errorCode, errorReason: e.details.errorReason } : 'no sender state';
+      if (e.trigger === 'CHATA_SENDER_QUALITY_RATING_CHANGED' || e.trigger === 'CHATA_SENDER_DAILY_LIMIT_CHANGED') {
+        if (!take(e.trigger)) return undefined;
+        d.qualityRating = JSON.stringify(e.details);
+        return `${e.trigger}: ${d.qualityRating}`;
+      }
+      return undefined;
+    },
+    continueAsNew: (carried) => continueAsNew<typeof chataSenderOnboarding>({ ...input, carried }),
+  }, input, input.carried);
+}
+
+export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?: Carry }): Promise<SenderResult> {
+  const { sender } = input;
+  return onboard({
+    kind: 'chatb-sender',
+    details: { channel: 'CHATB', projectId: input.projectId, displayName: sender.displayName, categoryCode: sender.categoryCode, ...(sender.subcategoryCode ? { subcategoryCode: sender.subcategoryCode } : {}) },
+    create: () => platform.createChatbSender(sender),
+    get: (senderId) => platform.getChatbSender({ senderId }),
+    judge: judgeChatb,
+    read: (e) => {
+      // Activation has no trigger of its own: a comment carries details.state ACTIVE.
+      if (e.trigger === 'CHATB_SENDER_REJECTED') return { state: 'REJECTED' };
+      if (e.trigger === 'CHATB_SENDER_INACTIVE') return { state: 'INACTIVE' };
+      return e.details.state ? { state: e.details.state } : undefined;
+    },
+    continueAsNew: (carried) => continueAsNew<typeof chatbSenderOnboarding>({ ...input, carried }),
+  }, input, input.carried);
+}

@@ -1,0 +1,175 @@
+// The frame every provisioning process shares: status tracking that survives continue-as-new, the
+// operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { platformActivityOptions } from '../shared/activity-options.js';
+import { rootMessage, failureType } from '../shared/failure-text.js';
+import { trackProcess, type ProcessState } from '../shared/process-state.js';
+import type { StateChange } from '../../contracts/process-status.js';
+import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
+import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './follow.js';
+
+/** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
+const interactiveActivityOptions: ActivityOptions = {
+  ...platformActivityOptions,
+  scheduleToCloseTimeout: '1 minute',
+  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
+};
+
+export const platform = proxyActivities<Activities>(platformActivityOptions);
+export const interactive = proxyActivities<Activities>(interactiveActivityOptions);
+/** A quick Temporal call: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
+const inbox = proxyActivities<Activities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
+
+const KEEP_HISTORY = 200;
+const KEEP_OPERATIONS = 100;
+
+/** Everything a process hands to its next run. */
+export interface ProcessCarry<S extends string, D> {
+  state: S;
+  since: string;
+  history: StateChange<S>[];
+  details: D;
+  follow: FollowCarry;
+  operations: [string, OperationOutcome][];
+}
+
+/** trackProcess, resumed from a previous run's status when there is one. */
+export function resumeTracking<S extends string, D extends FollowDetails>(kind: string, initial: S, details: D, carried?: ProcessCarry<S, D>): ProcessState<S, D> {
+  const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
+  if (carried) {
+    tracker.status.since = carried.since;
+    tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
+  }
+  return tracker;
+}
+
+export function carryOf<S extends string, D>(tracker: ProcessState<S, D>, follower: ResourceFollower, operations: OperationMemory): ProcessCarry<S, D> {
+  const s = tracker.status;
+  return { state: s.state, since: s.since, history: s.history.slice(-KEEP_HISTORY), details: s.details, follow: follower.toCarry(), operations: operations.toCarry() };
+}
+
+/** Answers a repeated operationId from memory, also while the first one is still running. */
+export class OperationMemory {
+  private readonly done: Map<string, OperationOutcome>;
+  private readonly running = new Map<string, Promise<OperationOutcome>>();
+
+  constructor(carried: [string, OperationOutcome][] = []) {
+    this.done = new Map(carried);
+  }
+
+  knows(operationId: string): boolean {
+    return this.done.has(operationId) || this.running.has(operationId);
+  }
+
+  async run(operationId: string, fn: () => Promise<OperationOutcome> | OperationOutcome): Promise<OperationOutcome> {
+    const known = this.done.get(operationId) ?? this.running.get(operationId);
+    if (known) return known;
+    const p = Promise.resolve().then(fn);
+    this.running.set(operationId, p);
+    try {
+      const outcome = await p;
+      this.done.set(operationId, outcome);
+      if (this.done.size > KEEP_OPERATIONS) this.done.delete(this.done.keys().next().value!);
+      return outcome;
+    } finally {
+      this.running.delete(operationId);
+    }
+  }
+
+  toCarry(): [string, OperationOutcome][] {
+    return [...this.done.entries()];
+  }
+}
+
+/** One change to the platform resource at a time (an automatic resubmission and an API one never race). */
+export class Exclusive {
+  private busy = false;
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await condition(() => !this.busy);
+    this.busy = true;
+    try {
+      return await fn();
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+/**
+ * Records why the process ends on an error and rethrows it: a platform refusal (a failed activity) fails
+ * the execution, so the same business key may be started again. Continue-as-new passes through.
+ */
+export function endOnError(tracker: { moveTo(state: 'FAILED' | 'STOPPED', reason?: string): void }, err: unknown): never {
+  if (err instanceof ContinueAsNew) throw err;
+  if (isCancellation(err)) tracker.moveTo('STOPPED', 'the process was cancelled');
+  else tracker.moveTo('FAILED', rootMessage(err));
+  throw err;
+}
+
+/** A refused operation, in the words of the platform's answer. */
+export function refused(state: string, err: unknown): OperationOutcome {
+  const errorType = failureType(err);
+  return { accepted: false, state, reason: rootMessage(err), ...(errorType ? { errorType } : {}) };
+}
+
+export async function attachToResource(resource: ResourceRef): Promise<void> {
+  await inbox.attachToInbox({ resource, processId: workflowInfo().workflowId });
+}
+
+export interface FollowLoop<S extends string> {
+  tracker: ProcessState<S, FollowDetails>;
+  follower: ResourceFollower;
+  isFinal(): boolean;
+  /** A platform decision is awaited (the overdue deadline runs). */
+  awaiting(): boolean;
+  /** Other reasons to wake up: a stop, work an update left for the loop. */
+  wake(): boolean;
+  applyEvent(e: ProvisioningEvent, take: Take): string | void;
+  /** Reads the resource and applies it (the polling fallback). */
+  poll(): Promise<void>;
+  /** Follow-up work after every change (automatic resubmission, test numbers, final decisions). */
+  react(): Promise<void>;
+  historyLimit?: number;
+  /** Hands the state to a new run; never returns. */
+  continueAsNew(): Promise<never>;
+}
+
+/** Runs until the process is final: events as they come, a poll when none came for a while, the deadline. */
+export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<void> {
+  const { tracker, follower } = loop;
+  for (;;) {
+    follower.drain((e, take) => loop.applyEvent(e, take));
+    await loop.react();
+    if (loop.isFinal()) return;
+    const overdue = follower.trackReview(loop.awaiting());
+    if (overdue) tracker.moveTo(tracker.status.state, overdue);
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || (loop.historyLimit !== undefined && info.historyLength >= loop.historyLimit)) {
+      await condition(allHandlersFinished);
+      if (!follower.hasQueued()) await loop.continueAsNew();
+      continue;
+    }
+    if (follower.pollDue()) {
+      await loop.poll();
+      follower.polled();
+      continue;
+    }
+    // An update (resubmit, relaunch) changing the state starts a new review round: wake for it too.
+    const waitingIn = tracker.status.state;
+    await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, follower.msUntilDue());
+  }
+}
+
+/**
+ * The "stop watching" update every provisioning process answers the same way: refused once the process
+ * has ended, otherwise `onStop` records why and the process's loop ends it as STOPPED.
+ */
+export function handleStop(operations: OperationMemory, process: { isFinal(): boolean; state(): string }, onStop: (reason: string) => void): void {
+  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
+    if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
+    onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
+    return { accepted: true, state: 'STOPPED' };
+  }));
+}

@@ -1,0 +1,234 @@
+// RCS sender launch: create the sender, answer the questionnaire, launch it (contact by e-mail or phone),
+// follow the sender and each country's operators to LAUNCHED, relaunch through the API after a rejection
+// was fixed, and add the caller's test numbers once the platform allows it (before the launch it does not:
+// that is waited out, not a failure). Ends when every country is launched and the test numbers are in.
+import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import type { RcsCountryStatus, RcsSender } from '../../platform/provisioning/rcs-senders.js';
+import type { RcsSenderState } from '../../platform/provisioning/types.js';
+import {
+  provisioningEventSignal, relaunchUpdate, type OperationOutcome, type ProvisioningEvent, type RcsSenderLaunchInput,
+} from '../../contracts/provisioning.js';
+import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import {
+  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+import { rootMessage } from '../shared/failure-text.js';
+
+export type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
+
+export interface RcsTestNumberStatus {
+  phoneNumber: string;
+  features?: string[];
+  status: 'WAITING_FOR_LAUNCH' | 'ADDED' | 'FAILED';
+  note?: string;
+}
+
+export interface RcsDetails extends FollowDetails {
+  projectId: string;
+  displayName: string;
+  useCase: string;
+  countries: string[];
+  senderId?: string;
+  agentId?: string;
+  countryStatus: Record<string, RcsCountryStatus>;
+  questionnaireAnswered: boolean;
+  testNumbers: RcsTestNumberStatus[];
+  relaunches: number;
+  stopReason?: string;
+}
+
+export interface RcsResult {
+  state: RcsProcessState;
+  senderId?: string;
+  agentId?: string;
+  countryStatus: Record<string, RcsCountryStatus>;
+  testNumbers: RcsTestNumberStatus[];
+}
+
+type Carry = ProcessCarry<RcsProcessState, RcsDetails> & { testNumbersTriedAt?: string; decisionReadAt?: string };
+
+const FINAL: readonly RcsProcessState[] = ['STOPPED', 'FAILED'];
+const RELAUNCHABLE: readonly RcsProcessState[] = ['REJECTED', 'PARTIALLY_LAUNCHED'];
+const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', 'REJECTED'];
+const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
+
+export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
+  const tracker = resumeTracking<RcsProcessState, RcsDetails>('rcs-sender', 'CREATING', {
+    projectId: input.projectId,
+    displayName: input.sender.displayName,
+    useCase: input.sender.useCase,
+    countries: input.sender.countries,
+    countryStatus: {},
+    questionnaireAnswered: false,
+    testNumbers: (input.testNumbers ?? []).map((t) => ({ ...t, status: 'WAITING_FOR_LAUNCH' as const })),
+    relaunches: 0,
+    ...initialFollowDetails(),
+  }, input.carried);
+  const d = tracker.status.details;
+  const follower = new ResourceFollower(d, input, input.carried?.follow);
+  const operations = new OperationMemory(input.carried?.operations);
+  const edits = new Exclusive();
+  let stopRequested = false;
+  /** The state and poll count at the last test-number attempt: retried when either moved on. */
+  let testNumbersTriedAt = input.carried?.testNumbersTriedAt;
+  /** The decision (state and relaunch count) the sender was last read after. */
+  let decisionReadAt = input.carried?.decisionReadAt;
+
+  const state = () => tracker.status.state;
+  const move = (s: RcsProcessState, reason: string) => {
+    if (s !== state()) tracker.moveTo(s, reason);
+  };
+  const pendingNumbers = () => d.testNumbers.filter((t) => t.status === 'WAITING_FOR_LAUNCH');
+  const launchedEverywhere = () => state() === 'LAUNCHED';
+  const isFinal = () => FINAL.includes(state()) || (launchedEverywhere() && pendingNumbers().length === 0);
+
+  function applySender(s: RcsSender, reason: string): void {
+    const take = follower.snapshot(s.updateTime, s.comments);
+    Object.assign(d, { senderId: s.id, agentId: s.agentId });
+    for (const [c, cs] of Object.entries(s.countryStatus ?? {})) {
+      const mine = country(c);
+      if (take(`country:${c}`)) mine.status = cs.status;
+      for (const [op, status] of Object.entries(cs.operators)) if (take(`operator:${c}:${op}`)) mine.operators[op] = status;
+    }
+    if (take('state')) move(s.state, reason);
+  }
+
+  function country(c: string): RcsCountryStatus {
+    return (d.countryStatus[c] ??= { status: 'PENDING', operators: {} });
+  }
+
+  function rejectCountry(c: string, take: Take): boolean {
+    const cs = country(c);
+    const changed = take(`country:${c}`);
+    if (changed) cs.status = 'REJECTED';
+    for (const op of Object.keys(cs.operators)) if (take(`operator:${c}:${op}`)) cs.operators[op] = 'REJECTED';
+    return changed;
+  }
+
+  function applyEvent(e: ProvisioningEvent, take: Take): string | void {
+    if (FINAL.includes(state())) return 'the process had ended';
+    const x = e.details;
+    switch (e.trigger) {
+      case 'RCS_SENDER_CREATED':
+      case 'RCS_SENDER_STATUS_UPDATED':
+        if (!x.state) return 'no state';
+        if (x.state === 'LAUNCHED') {
+          for (const [c, cs] of Object.entries(d.countryStatus)) if (cs.status === 'PENDING' && take(`country:${c}`)) cs.status = 'LAUNCHED';
+        }
+        if (!take('state')) return;
+        return move(x.state as RcsSenderState, `sender ${x.state.toLowerCase().replace(/_/g, ' ')} (${e.trigger})`);
+      case 'RCS_SENDER_OPERATOR_STATUS_UPDATED': {
+        if (!x.country || !x.operator || !x.operatorStatus) return 'incomplete operator status';
+        if (!take(`operator:${x.country}:${x.operator}`)) return;
+        const cs = country(x.country);
+        cs.operators[x.operator] = x.operatorStatus;
+        if (Object.values(cs.operators).every((o) => o === 'LAUNCHED') && take(`country:${x.country}`)) cs.status = 'LAUNCHED';
+        return `${x.operator} (${x.country}): ${x.operatorStatus}`;
+      }
+      case 'RCS_SENDER_REJECTED': {
+        const why = e.comment ? `: ${e.comment}` : '';
+        if (x.country) return rejectCountry(x.country, take) ? tracker.moveTo(state(), `rejected in ${x.country}${why}`) : undefined;
+        for (const c of Object.keys(d.countryStatus)) rejectCountry(c, take);
+        if (!take('state')) return;
+        return move('REJECTED', `rejected${why}`);
+      }
+      default:
+        return undefined; // comments are kept by the follower
+    }
+  }
+
+  /** Adds the waiting test numbers; before the launch the platform refuses, and they keep waiting. */
+  async function addTestNumbers(): Promise<void> {
+    for (const t of pendingNumbers()) {
+      try {
+        const res = await platform.addRcsTestNumber({ senderId: d.senderId!, phoneNumber: t.phoneNumber, ...(t.features ? { features: t.features } : {}) });
+        if (res.added) Object.assign(t, { status: 'ADDED', note: `added while the sender was ${state()}` });
+        else if (!t.note) {
+          t.note = 'the platform adds test numbers only after the launch: waiting for it';
+          tracker.moveTo(state(), `test number not allowed before the launch; it will be added once the launch progresses`);
+        }
+      } catch (err) {
+        // A number the platform refuses (invalid) cannot be fixed by waiting; the launch goes on.
+        Object.assign(t, { status: 'FAILED', note: rootMessage(err) });
+      }
+    }
+  }
+
+  async function react(): Promise<void> {
+    if (stopRequested && !FINAL.includes(state())) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+    if (FINAL.includes(state()) || !d.senderId) return;
+    // Country and operator events may still be on their way when the sender's decision arrives: one read
+    // after each decision makes the per-country view whole (late events then find it newer and change nothing).
+    const decision = `${state()}|${d.relaunches}`;
+    if (DECIDED.includes(state()) && decision !== decisionReadAt) {
+      decisionReadAt = decision;
+      applySender(await platform.getRcsSender({ senderId: d.senderId }), 'read from the platform after the decision');
+    }
+    if (pendingNumbers().length === 0) return;
+    const at = `${state()}|${d.polls}`;
+    if (at === testNumbersTriedAt || state() === 'DRAFT' || state() === 'CREATING') return;
+    testNumbersTriedAt = at;
+    await addTestNumbers();
+  }
+
+  setHandler(provisioningEventSignal, (e) => follower.receive(e));
+
+  setHandler(relaunchUpdate, (req) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
+    if (!RELAUNCHABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} sender has no rejection to relaunch` };
+    try {
+      if (req.answers) await interactive.answerRcsQuestionnaire({ senderId: d.senderId!, answers: req.answers });
+      const contact = req.contact ?? input.contact;
+      const res = await interactive.relaunchRcsSender({ senderId: d.senderId!, contact });
+      if (!res.relaunched) {
+        applySender(res, 'read from the platform');
+        return { accepted: false, state: state(), reason: `nothing to relaunch: the sender is ${res.state}` };
+      }
+      d.relaunches += 1;
+      applySender(res, `relaunched through the API (operation ${req.operationId}, ${contactWords(contact)}${req.answers ? ', answers replaced' : ''})`);
+      return { accepted: true, state: state() };
+    } catch (err) {
+      return refused(state(), err);
+    }
+  })), {
+    validator: (req) => {
+      if (operations.knows(req.operationId)) return;
+      if (!RELAUNCHABLE.includes(state())) throw new Error(`a ${state()} sender cannot be relaunched; relaunch needs one of ${RELAUNCHABLE.join(', ')}`);
+    },
+  });
+
+  handleStop(operations, { isFinal, state }, (reason) => {
+    stopRequested = true;
+    d.stopReason = reason;
+  });
+
+  try {
+    if (!input.carried) {
+      const created = await platform.createRcsSender(input.sender);
+      applySender(created, created.created ? 'created' : `found an existing sender (${created.state})`);
+      await attachToResource({ channel: 'RCS', resourceType: 'SENDER', resourceId: created.id });
+      if (state() === 'DRAFT') {
+        await platform.answerRcsQuestionnaire({ senderId: created.id, answers: input.answers });
+        d.questionnaireAnswered = true;
+        tracker.moveTo('DRAFT', `questionnaire answered for ${input.sender.useCase} in ${input.sender.countries.join(', ')}`);
+        if (pendingNumbers().length) await addTestNumbers();
+        const launched = await platform.launchRcsSender({ senderId: created.id, contact: input.contact });
+        applySender(launched, launched.launched ? `launched (${contactWords(input.contact)})` : `already launched (${launched.state})`);
+      }
+    }
+    await followUntilFinal({
+      tracker,
+      follower,
+      isFinal,
+      awaiting: () => state() === 'IN_REVIEW',
+      wake: () => stopRequested,
+      applyEvent,
+      react,
+      historyLimit: input.historyLimit,
+      poll: async () => applySender(await platform.getRcsSender({ senderId: d.senderId! }), 'read from the platform (no webhook in time)'),
+      continueAsNew: () => continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carryOf(tracker, follower, operations), testNumbersTriedAt, decisionReadAt } }),
+    });
+  } catch (err) {
+    endOnError(tracker, err);
+  }
+  await condition(allHandlersFinished);
+  return { state: state(), countryStatus: d.countryStatus, testNumbers: d.testNumbers, ...(d.senderId ? { senderId: d.senderId } : {}), ...(d.agentId ? { agentId: d.agentId } : {}) };
+}

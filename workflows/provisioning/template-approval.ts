@@ -1,0 +1,213 @@
+// CHATA / CHATB template approval: create (submitted, or a draft then submitted), follow the review to
+// APPROVED or REJECTED, resubmit an INCORRECT_CATEGORY rejection by itself when the caller allowed a
+// category change, accept edits through the API, then keep watching quality, pause and disable until
+// the template is deleted or the caller stops watching. Long-lived: continues as new, carrying state.
+import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import type { Template } from '../../platform/provisioning/templates.js';
+import type { QualityScore, RejectionCode, TemplateCategory, TemplateState } from '../../platform/provisioning/types.js';
+import { failureType } from '../shared/failure-text.js';
+import {
+  provisioningEventSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
+} from '../../contracts/provisioning.js';
+import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import {
+  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+
+export type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
+
+export interface TemplateDetails extends FollowDetails {
+  channel: 'CHATA' | 'CHATB';
+  projectId: string;
+  name: string;
+  language: string;
+  templateId?: string;
+  /** The category on the platform now, and the one relayflow last submitted. */
+  category: TemplateCategory;
+  submittedCategory: TemplateCategory;
+  /** CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE: the category the platform is about to give it. */
+  futureCategory?: TemplateCategory;
+  rejectionCode?: RejectionCode;
+  qualityScore?: QualityScore;
+  version?: number;
+  resubmits: number;
+  autoResubmits: number;
+  stopReason?: string;
+}
+
+export interface TemplateResult {
+  state: TemplateProcessState;
+  templateId?: string;
+  category: TemplateCategory;
+  qualityScore?: QualityScore;
+  rejectionCode?: RejectionCode;
+}
+
+type Carry = ProcessCarry<TemplateProcessState, TemplateDetails> & { autoResubmittedVersion?: number };
+
+const FINAL: readonly TemplateProcessState[] = ['DELETED', 'STOPPED', 'FAILED'];
+/** The platform edits templates in these states only. */
+const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUSED', 'DISABLED'];
+
+export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
+  const { channel } = input;
+  const tracker = resumeTracking<TemplateProcessState, TemplateDetails>(channel === 'CHATA' ? 'chata-template' : 'chatb-template', 'CREATING', {
+    channel,
+    projectId: input.projectId,
+    name: input.template.name,
+    language: input.template.language,
+    category: input.template.category,
+    submittedCategory: input.template.category,
+    resubmits: 0,
+    autoResubmits: 0,
+    ...initialFollowDetails(),
+  }, input.carried);
+  const d = tracker.status.details;
+  const follower = new ResourceFollower(d, input, input.carried?.follow);
+  const operations = new OperationMemory(input.carried?.operations);
+  const edits = new Exclusive();
+  let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
+  let stopRequested = false;
+
+  const state = () => tracker.status.state;
+  const isFinal = () => FINAL.includes(state());
+  const move = (s: TemplateProcessState, reason: string) => {
+    if (s !== state()) tracker.moveTo(s, reason);
+  };
+  const ref = () => ({ channel, templateId: d.templateId! });
+
+  /** A template read from the platform (create, submit, edit, poll). */
+  function applyTemplate(t: Template, reason: string): void {
+    const take = follower.snapshot(t.updateTime, t.comments);
+    d.templateId = t.id;
+    d.version = Math.max(d.version ?? 0, t.version);
+    if (take('quality')) d.qualityScore = t.qualityScore;
+    if (take('category')) d.category = t.category;
+    if (!take('state')) return;
+    d.rejectionCode = t.rejectionCode;
+    move(t.state, t.state === 'REJECTED' ? `${reason}: rejected (${t.rejectionCode ?? 'no rejectionCode'})` : reason);
+  }
+
+  function applyEvent(e: ProvisioningEvent, take: Take): string | void {
+    if (isFinal()) return 'the process had ended';
+    const x = e.details;
+    switch (e.trigger.replace(/^CHAT[AB]_TEMPLATE_/, '')) {
+      case 'APPROVED':
+        if (!take('state')) return;
+        d.rejectionCode = undefined;
+        return move('APPROVED', `approved (${e.trigger})`);
+      case 'REJECTED':
+        if (!take('state')) return;
+        d.rejectionCode = x.rejectionCode ?? 'UNRECOGNIZED';
+        return move('REJECTED', `rejected: ${d.rejectionCode}${e.comment ? ` (${e.comment})` : ''}`);
+      case 'STATUS_UPDATED':
+        if (!x.newState) return 'no newState';
+        if (!take('state')) return;
+        if (x.newState === 'PAUSED' || x.newState === 'DISABLED') return move(x.newState, `${x.newState.toLowerCase()} by the platform`);
+        return move('APPROVED', `${x.newState.toLowerCase()} by the platform`);
+      case 'QUALITY_SCORE_UPDATED':
+        if (!take('quality')) return;
+        d.qualityScore = x.qualityScore;
+        return tracker.moveTo(state(), `quality score ${x.qualityScore}`);
+      case 'CATEGORY_UPDATED':
+        if (!take('category')) return;
+        if (x.category) d.category = x.category;
+        if (d.futureCategory === x.category) d.futureCategory = undefined;
+        return tracker.moveTo(state(), `category changed by the platform to ${x.category}`);
+      case 'CATEGORY_FUTURE_UPDATE':
+        if (!take('futureCategory')) return;
+        d.futureCategory = x.category;
+        return tracker.moveTo(state(), `the platform will change the category to ${x.category}`);
+      case 'DELETED':
+        if (!take('state')) return;
+        return move('DELETED', 'deleted on the platform');
+      default:
+        return undefined; // comments are kept by the follower
+    }
+  }
+
+  /** Edits the template and sends it back to review; the caller holds the edit lock. */
+  async function resubmit(changes: Omit<ResubmitRequest, 'operationId'>, reason: string, calls = platform): Promise<void> {
+    const edited = await calls.editTemplate({ ...ref(), changes: { ...changes, status: 'SUBMIT' }, baseVersion: d.version });
+    if (changes.category) d.submittedCategory = changes.category;
+    // The edit itself sends no webhook: the answer is the new state (IN_PROGRESS, version + 1).
+    applyTemplate(edited, reason);
+  }
+
+  /** The category to resubmit an INCORRECT_CATEGORY rejection with: the platform's, else the caller's. */
+  async function categoryForResubmission(): Promise<TemplateCategory | undefined> {
+    applyTemplate(await platform.getTemplate(ref()), 'read from the platform');
+    const candidates = [d.futureCategory, d.category, input.alternativeCategory];
+    return candidates.find((c): c is TemplateCategory => c !== undefined && c !== d.submittedCategory);
+  }
+
+  async function react(): Promise<void> {
+    if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+    if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
+    if (!input.template.allowCategoryChange || autoResubmittedVersion === d.version) return;
+    autoResubmittedVersion = d.version; // once per rejected version: a second rejection waits for the caller
+    await edits.run(async () => {
+      if (state() !== 'REJECTED') return;
+      const category = await categoryForResubmission();
+      if (!category) return void tracker.moveTo('REJECTED', 'INCORRECT_CATEGORY: no other category known (none from the platform, no alternativeCategory); resubmit through the API');
+      d.autoResubmits += 1;
+      await resubmit({ category }, `resubmitted automatically with category ${category} after INCORRECT_CATEGORY`);
+    });
+  }
+
+  setHandler(provisioningEventSignal, (e) => follower.receive(e));
+
+  setHandler(resubmitUpdate, (req) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
+    if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
+    try {
+      const { operationId, ...changes } = req;
+      await resubmit(changes, `resubmitted through the API (operation ${operationId})`, interactive);
+      d.resubmits += 1;
+      return { accepted: true, state: state() };
+    } catch (err) {
+      return refused(state(), err);
+    }
+  })), {
+    validator: (req) => {
+      if (operations.knows(req.operationId)) return;
+      if (!d.templateId || !EDITABLE.includes(state())) throw new Error(`a ${state()} template cannot be edited; editable states: ${EDITABLE.join(', ')}`);
+    },
+  });
+
+  handleStop(operations, { isFinal, state }, (reason) => {
+    stopRequested = true;
+    d.stopReason = reason;
+  });
+
+  try {
+    if (!input.carried) {
+      const created = await platform.createTemplate({ channel, template: { ...input.template, status: input.createAsDraft ? 'DRAFT' : 'SUBMIT' } });
+      applyTemplate(created, created.created ? (input.createAsDraft ? 'created as a draft' : 'created and submitted for review') : `found an existing template (${created.state})`);
+      d.submittedCategory = created.category;
+      await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
+      if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
+    }
+    await followUntilFinal({
+      tracker,
+      follower,
+      isFinal,
+      awaiting: () => state() === 'IN_PROGRESS',
+      wake: () => stopRequested,
+      applyEvent,
+      react,
+      historyLimit: input.historyLimit,
+      poll: async () => {
+        try {
+          applyTemplate(await platform.getTemplate(ref()), 'read from the platform (no webhook in time)');
+        } catch (err) {
+          if (failureType(err) !== 'PlatformNotFoundError') throw err;
+          move('DELETED', 'the template no longer exists on the platform');
+        }
+      },
+      continueAsNew: () => continueAsNew<typeof templateApproval>({ ...input, carried: { ...carryOf(tracker, follower, operations), autoResubmittedVersion } }),
+    });
+  } catch (err) {
+    endOnError(tracker, err);
+  }
+  await condition(allHandlersFinished);
+  return { state: state(), category: d.category, ...(d.templateId ? { templateId: d.templateId } : {}), ...(d.qualityScore ? { qualityScore: d.qualityScore } : {}), ...(d.rejectionCode ? { rejectionCode: d.rejectionCode } : {}) };
+}
