@@ -1,9 +1,29 @@
-// Lint rules that guard Temporal's determinism rules and unhandled async work.
+// Lint rules that guard the layer order, Temporal's determinism rules and unhandled async work.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+// Each layer imports only from the ones before it: common -> platform -> contracts -> activities /
+// workflows -> api / workers -> scripts. Type imports count too: a type import still couples the layers.
+// The sandbox plays the platform, so it shares nothing with relayflow but common/.
+const LAYERS = ['common', 'platform', 'contracts', 'activities | workflows', 'api | workers', 'scripts'];
+const forbidden = {
+  common: ['platform', 'contracts', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  platform: ['contracts', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  contracts: ['activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  activities: ['workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  // Workflow code reads the platform's shapes through contracts/ (they are bundled into Temporal's sandbox).
+  workflows: ['platform', 'activities', 'api', 'workers', 'scripts', 'sandbox'],
+  api: ['workers', 'scripts', 'sandbox'],
+  workers: ['api', 'scripts', 'sandbox'],
+  sandbox: ['platform', 'contracts', 'activities', 'workflows', 'api', 'workers', 'scripts'],
+};
+const layerPatterns = (layer) => forbidden[layer].map((other) => ({
+  group: [`**/${other}/**`, `**/${other}`],
+  message: `${layer}/ must not import ${other}/ (layer order: ${LAYERS.join(' -> ')}; the sandbox uses common/ only).`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.relayflow/'] },
@@ -24,19 +44,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'off',
     },
   },
+  ...Object.keys(forbidden).filter((layer) => layer !== 'workflows').map((layer) => ({
+    files: [`${layer}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
+  })),
   {
-    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no activity code.
+    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins either.
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins.' })),
-          patterns: [
-            { group: ['**/activities/*', '!**/activities/index.js'], message: 'Workflows import activity types only, through activities/index.js.', allowTypeImports: true },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins.' })),
+        patterns: layerPatterns('workflows'),
+      }],
     },
   },
 );

@@ -1,10 +1,12 @@
-// All activities of a worker, built from its platform clients. Workflow code imports only the
-// `Activities` type from here (lint enforces it), never the implementations.
+// All activities of a worker, built from its platform clients. Their signatures live in contracts/
+// (workflows proxy those interfaces and never import this layer; lint enforces it).
 import type { Client } from '@temporalio/client';
+import type { ProvisioningActivities } from '../contracts/provisioning.js';
+import type { SubprojectActivities } from '../contracts/subprojects.js';
+import type { VerificationActivities } from '../contracts/verification.js';
 import type { PlatformClients } from '../platform/index.js';
-import { createInboxActivities } from './provisioning/resource-inbox.js';
-import { createSubprojectActivities } from './subprojects/index.js';
 import { createProvisioningActivities } from './provisioning/index.js';
+import { createSubprojectActivities } from './subprojects/index.js';
 import { createVerificationActivities } from './verification/index.js';
 
 export interface ActivityDeps {
@@ -13,13 +15,12 @@ export interface ActivityDeps {
   temporal?: Client;
 }
 
-export function createActivities(deps: ActivityDeps) {
+export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities;
+
+export function createActivities(deps: ActivityDeps): Activities {
   return {
     ...createSubprojectActivities(deps.clients),
-    ...createProvisioningActivities(deps.clients),
+    ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal }),
     ...createVerificationActivities(deps.clients),
-    ...createInboxActivities({ temporal: deps.temporal }),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

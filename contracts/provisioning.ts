@@ -8,9 +8,28 @@ import type {
   TemplateCategory,
   TemplateChannel,
 } from '../platform/provisioning/types.js';
-import type { TemplateComponent } from '../platform/provisioning/templates.js';
-import type { CreateRcsSenderRequest, RcsLaunchContact } from '../platform/provisioning/rcs-senders.js';
-import type { CreateChataSenderRequest, CreateChatbSenderRequest } from '../platform/provisioning/chat-senders.js';
+import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../platform/provisioning/templates.js';
+import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber } from '../platform/provisioning/rcs-senders.js';
+import type {
+  ChataSender,
+  ChatbSender,
+  CreateChataSenderRequest,
+  CreateChatbSenderRequest,
+  CreateEmbeddedChataSenderRequest,
+} from '../platform/provisioning/chat-senders.js';
+import type { RcsTestNumberFeature } from '../platform/provisioning/types.js';
+
+/** The platform's resource shapes and states the provisioning workflows read (types only). */
+export type { Template } from '../platform/provisioning/templates.js';
+export type { RcsCountryStatus, RcsSender } from '../platform/provisioning/rcs-senders.js';
+export type {
+  ChataSenderErrorCode,
+  QualityScore,
+  RcsSenderState,
+  RejectionCode,
+  TemplateCategory,
+  TemplateState,
+} from '../platform/provisioning/types.js';
 
 /** A provisioning webhook event exactly as the platform sent it (the signature already checked). */
 export type ProvisioningEvent = ProvisioningWebhookEvent;
@@ -61,6 +80,27 @@ export interface InboxView {
 }
 
 export const inboxQuery = defineQuery<InboxView>('inbox');
+
+export interface KeptEvent {
+  /** Receive number: 1, 2, ... over the inbox's whole life. */
+  n: number;
+  receivedAt: string;
+  event: ProvisioningEvent;
+}
+
+export interface ResourceInboxInput {
+  resource: ResourceRef;
+  kept?: KeptEvent[];
+  seenEventIds?: string[];
+  attached?: InboxAttachment[];
+  received?: number;
+  duplicates?: number;
+  /** Continue-as-new at this history length (besides Temporal's suggestion); tests set it low. */
+  historyLimit?: number;
+}
+
+/** The inbox workflow's signature, for typed starts outside the workflow layer. */
+export type ResourceInboxWorkflow = (input: ResourceInboxInput) => Promise<void>;
 
 // ---------------------------------------------------------------------------------------------
 // Settings every provisioning process follows its resource with
@@ -155,3 +195,124 @@ export interface OperationOutcome {
 export const resubmitUpdate = defineUpdate<OperationOutcome, [ResubmitRequest]>('resubmit');
 export const relaunchUpdate = defineUpdate<OperationOutcome, [RelaunchRequest]>('relaunch');
 export const stopUpdate = defineUpdate<OperationOutcome, [StopRequest]>('stop');
+
+// ---------------------------------------------------------------------------------------------
+// Activities: each safe to repeat under Temporal retries (activities/provisioning/)
+// ---------------------------------------------------------------------------------------------
+
+export interface CreateTemplateInput {
+  channel: TemplateChannel;
+  /** name + language is the idempotency key: an existing (not DELETED) template with both is returned. */
+  template: CreateTemplateRequest;
+}
+
+/** `created: false` when the template already existed (e.g. a retry after a lost answer). */
+export type CreateTemplateResult = Template & { created: boolean };
+
+export interface TemplateRef {
+  channel: TemplateChannel;
+  templateId: string;
+}
+
+/** `submitted: false` when the template was no longer a DRAFT (an earlier attempt submitted it, or someone else did). */
+export type SubmitTemplateResult = Template & { submitted: boolean };
+
+export interface EditTemplateInput extends TemplateRef {
+  changes: UpdateTemplateRequest;
+  /**
+   * The template's `version` the edit is based on. When given, a template already past it counts as
+   * edited (the earlier attempt's answer was lost) and is not patched again. Without it a repeated
+   * edit is recognised by the template already holding the changes.
+   */
+  baseVersion?: number;
+}
+
+/** `edited: false` when the edit had already been applied by an earlier attempt. */
+export type EditTemplateResult = Template & { edited: boolean };
+
+/** The create request itself; `displayName` is the idempotency key. */
+export type CreateRcsSenderInput = CreateRcsSenderRequest;
+/** `created: false` when a sender with this displayName already existed. */
+export type CreateRcsSenderResult = RcsSender & { created: boolean };
+
+export interface RcsSenderRef {
+  senderId: string;
+}
+
+
+export interface AnswerRcsQuestionnaireInput extends RcsSenderRef {
+  /** questionId → answer; replaces earlier answers, so repeating it is harmless. */
+  answers: Record<string, string>;
+}
+
+export interface AnswerRcsQuestionnaireResult {
+  senderId: string;
+  answeredQuestionIds: string[];
+}
+
+export interface LaunchRcsSenderInput extends RcsSenderRef {
+  contact: RcsLaunchContact;
+}
+
+/** `launched: false` when the sender had already left DRAFT (an earlier attempt launched it). */
+export type LaunchRcsSenderResult = RcsSender & { launched: boolean };
+
+/**
+ * `relaunched: false` when nothing is to relaunch (not REJECTED, and no REJECTED country outside a review:
+ * e.g. an earlier attempt relaunched it and lost the answer); then nothing is sent.
+ */
+export type RelaunchRcsSenderResult = RcsSender & { relaunched: boolean };
+
+export interface AddRcsTestNumberInput extends RcsSenderRef {
+  phoneNumber: string;
+  features?: RcsTestNumberFeature[];
+}
+
+export type AddRcsTestNumberResult =
+  | { added: true; testNumbers: RcsTestNumber[] }
+  /** The sender is not launched yet: the workflow waits for the launch and tries again. */
+  | { added: false; reason: 'not_allowed_before_launch' };
+
+/**
+ * Embedded sign-up. Only businessAccountId and phoneNumberId are sent; `phoneNumber` (the number behind
+ * phoneNumberId, when the caller knows it) only helps find a sender an earlier attempt created.
+ */
+export type CreateEmbeddedChataSenderInput = CreateEmbeddedChataSenderRequest & { phoneNumber?: string };
+
+/** A normal create (has `phoneNumber` + `displayName`) or an embedded one (has `businessAccountId`). */
+export type CreateChataSenderInput = CreateChataSenderRequest | CreateEmbeddedChataSenderInput;
+
+/** `created: false` when a (not DELETED) sender for this number already existed. */
+export type CreateChataSenderResult = ChataSender & { created: boolean };
+
+/** The create request itself; `displayName` is the idempotency key. */
+export type CreateChatbSenderInput = CreateChatbSenderRequest;
+export type CreateChatbSenderResult = ChatbSender & { created: boolean };
+
+export interface SenderRef {
+  senderId: string;
+}
+
+export interface AttachToInboxInput {
+  resource: ResourceRef;
+  processId: string;
+}
+
+export interface ProvisioningActivities {
+  createTemplate(input: CreateTemplateInput): Promise<CreateTemplateResult>;
+  getTemplate(input: TemplateRef): Promise<Template>;
+  submitTemplate(input: TemplateRef): Promise<SubmitTemplateResult>;
+  editTemplate(input: EditTemplateInput): Promise<EditTemplateResult>;
+  createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult>;
+  getRcsSender(input: RcsSenderRef): Promise<RcsSender>;
+  answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult>;
+  launchRcsSender(input: LaunchRcsSenderInput): Promise<LaunchRcsSenderResult>;
+  relaunchRcsSender(input: LaunchRcsSenderInput): Promise<RelaunchRcsSenderResult>;
+  addRcsTestNumber(input: AddRcsTestNumberInput): Promise<AddRcsTestNumberResult>;
+  createChataSender(input: CreateChataSenderInput): Promise<CreateChataSenderResult>;
+  getChataSender(input: SenderRef): Promise<ChataSender>;
+  createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult>;
+  getChatbSender(input: SenderRef): Promise<ChatbSender>;
+  /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */
+  attachToInbox(input: AttachToInboxInput): Promise<{ inboxId: string }>;
+}

@@ -1,13 +1,24 @@
 // What the API and the verification workflow share: inputs, outcomes, updates and signals.
-import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type {
+  CalloutStartDetails,
+  FlashCallStartDetails,
+  ReportableVerificationMethod,
+  ReportResult,
+  SeamlessStartDetails,
+  SmsCodeType,
+  SmsStartDetails,
+  VerificationStatusValue,
+  VerificationStatus,
+} from '../platform/verification/client.js';
 
 export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
 
 /** Process states: the platform's final states, plus where the process is while it runs. */
-export type VerificationState =
+export type VerificationProcessState =
   | 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED';
-export const FINAL_VERIFICATION_STATES: readonly VerificationState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED'];
+export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED'];
 
 export interface VerificationStep {
   method: VerificationMethod;
@@ -47,7 +58,7 @@ export interface StepStartInfo {
 }
 
 export interface StartedOutcome {
-  state: VerificationState;
+  state: VerificationProcessState;
   reason?: string;
   current?: StepStartInfo;
 }
@@ -55,7 +66,7 @@ export interface StartedOutcome {
 export interface ReportRequest { code: string; operationId: string }
 export interface ReportOutcome {
   accepted: boolean;
-  state: VerificationState;
+  state: VerificationProcessState;
   result?: 'SUCCESSFUL' | 'FAIL';
   reason?: string;
   attemptsLeft: number;
@@ -79,9 +90,99 @@ export interface PlatformVerificationEvent {
 export const startedUpdate = defineUpdate<StartedOutcome>('verificationStarted');
 export const reportUpdate = defineUpdate<ReportOutcome, [ReportRequest]>('reportCode');
 export const resendUpdate = defineUpdate<ResendOutcome, [ResendRequest]>('resend');
-export const cancelUpdate = defineUpdate<{ state: VerificationState }, [CancelRequest]>('cancel');
+export const cancelUpdate = defineUpdate<{ state: VerificationProcessState }, [CancelRequest]>('cancel');
 export const platformEventSignal = defineSignal<[PlatformVerificationEvent]>('platformEvent');
 
 /** Platform reference of one platform verification: `<prefix>.<step>.<send>`; the prefix names the process. */
 export const platformReference = (prefix: string, step: number, send: number) => `${prefix}.${step}.${send}`;
 export const REFERENCE_PREFIX = 'rf';
+
+// ---------------------------------------------------------------------------------------------
+// Activities: the platform calls of a verification (run as local activities)
+// ---------------------------------------------------------------------------------------------
+
+export interface StartVerificationInput {
+  /** E.164, e.g. `+46700000001`. */
+  identity: string;
+  method: VerificationMethod;
+  /** Unique per platform verification (relayflow makes it); also the idempotency key of this activity. */
+  reference: string;
+  custom?: string;
+  /** Sent as Accept-Language (SMS template language). */
+  language?: string;
+  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
+  sms?: { expiryMs?: number; codeType?: SmsCodeType };
+  /**
+   * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
+   * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
+   * (a worker crash), so the attempt number alone cannot say it; both must agree to skip the look-up.
+   */
+  firstTry?: boolean;
+}
+
+export interface StartVerificationOutput {
+  verificationId: string;
+  method: VerificationMethod;
+  /** The language the platform used: Content-Language on a start, the status's `language` when resumed. */
+  contentLanguage?: string;
+  /** PENDING after a start; when resumed, whatever state the existing verification is in. */
+  status: VerificationStatusValue;
+  /** The platform's reason, when resumed onto a verification that already has one (e.g. "Expired"). */
+  reason?: string;
+  /** Method-specific start details; absent when resumed (the status read does not carry them). */
+  sms?: SmsStartDetails;
+  flashCall?: FlashCallStartDetails;
+  callout?: CalloutStartDetails;
+  seamless?: SeamlessStartDetails;
+  /** true when a verification with this reference already existed (an earlier attempt's answer was lost). */
+  resumed: boolean;
+}
+
+export interface ReportCodeInput {
+  verificationId: string;
+  method: ReportableVerificationMethod;
+  /** The OTP for sms and callout, the calling number (CLI) for flashcall. */
+  code: string;
+}
+
+export interface GetVerificationStatusInput {
+  verificationId: string;
+}
+
+export interface VerificationActivities {
+  startVerification(input: StartVerificationInput): Promise<StartVerificationOutput>;
+  reportCode(input: ReportCodeInput): Promise<ReportResult>;
+  getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The per-number guard (workflows/verification/number-guard.ts)
+// ---------------------------------------------------------------------------------------------
+
+export interface Admission {
+  processId: string;
+  at: number;
+  methods: string[];
+}
+
+export interface AdmitRequest {
+  processId: string;
+  methods: string[];
+  limit: number;
+  windowMs: number;
+}
+
+export interface AdmitOutcome {
+  admitted: boolean;
+  count: number;
+  retryAfterMs?: number;
+}
+
+export interface NumberGuardInput {
+  admissions: Admission[];
+  /** How long the guard stays after the last admission (at least one window). */
+  keepMs: number;
+}
+
+export const admitUpdate = defineUpdate<AdmitOutcome, [AdmitRequest]>('admit');
+export const recentQuery = defineQuery<Admission[]>('recent');

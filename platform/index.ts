@@ -82,7 +82,7 @@ export {
   type VerificationClientOptions,
   type VerificationMethod,
   type ReportableVerificationMethod,
-  type VerificationState,
+  type VerificationStatusValue,
   type VerificationSource,
   type VerificationIdentity,
   type SmsCodeType,

@@ -3,8 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import { VERIFICATION_CALLBACK_PATH } from '../api/callbacks/verification.js';
-import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../api/callbacks/provisioning.js';
+import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
@@ -81,7 +80,7 @@ async function main(): Promise<void> {
     await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` });
     // Provisioning webhooks: every trigger, signed with RELAYFLOW_PROVISIONING_WEBHOOK_SECRET (the sandbox default).
     const provisioning = createPlatformClients(config.platform, { logger }).provisioning;
-    await ensureProvisioningWebhook(provisioning, `${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+    await provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;

@@ -1,23 +1,19 @@
-// Every provisioning activity (area G): templates, RCS senders, CHATA / CHATB senders, webhooks.
-// Each is idempotent under Temporal retries and maps platform errors through failures.ts.
+// Every provisioning activity (area G): template approval, RCS sender launch, CHATA / CHATB sender
+// onboarding, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
+// through shared/failures.ts.
+import type { Client } from '@temporalio/client';
+import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
-import { createProvisioningTemplateActivities } from './template-approval.js';
-import { createProvisioningRcsActivities } from './rcs-sender-launch.js';
-import { createProvisioningSenderActivities } from './chat-sender-onboarding.js';
-import { createProvisioningWebhookActivities } from './webhooks.js';
+import { createChatSenderOnboardingActivities } from './chat-sender-onboarding.js';
+import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
+import { createResourceInboxActivities } from './resource-inbox.js';
+import { createTemplateApprovalActivities } from './template-approval.js';
 
-export function createProvisioningActivities(clients: { provisioning: ProvisioningClient }) {
+export function createProvisioningActivities(deps: { provisioning: ProvisioningClient; temporal?: Client | undefined }): ProvisioningActivities {
   return {
-    ...createProvisioningTemplateActivities(clients),
-    ...createProvisioningRcsActivities(clients),
-    ...createProvisioningSenderActivities(clients),
-    ...createProvisioningWebhookActivities(clients),
+    ...createTemplateApprovalActivities(deps),
+    ...createRcsSenderLaunchActivities(deps),
+    ...createChatSenderOnboardingActivities(deps),
+    ...createResourceInboxActivities(deps),
   };
 }
-
-export type ProvisioningActivities = ReturnType<typeof createProvisioningActivities>;
-
-export type * from './template-approval.js';
-export type * from './rcs-sender-launch.js';
-export type * from './chat-sender-onboarding.js';
-export type * from './webhooks.js';

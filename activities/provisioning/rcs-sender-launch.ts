@@ -1,68 +1,25 @@
 // Activities of RCS sender launch: an idempotent create (looked up by displayName first), read, the
-// questionnaire, launch / relaunch (no second launch after a lost answer) and test numbers.
+// questionnaire answers, launch / relaunch (no second launch after a lost answer) and test numbers.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import { PlatformConflictError } from '../../platform/errors.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
+import type { RcsSender } from '../../platform/provisioning/rcs-senders.js';
 import type {
-  CreateRcsSenderRequest,
-  RcsLaunchContact,
-  RcsQuestionnaire,
-  RcsSender,
-  RcsTestNumber,
-} from '../../platform/provisioning/rcs-senders.js';
-import type { RcsTestNumberFeature, RcsUseCase } from '../../platform/provisioning/types.js';
+  AddRcsTestNumberInput,
+  AddRcsTestNumberResult,
+  AnswerRcsQuestionnaireInput,
+  AnswerRcsQuestionnaireResult,
+  CreateRcsSenderInput,
+  CreateRcsSenderResult,
+  LaunchRcsSenderInput,
+  LaunchRcsSenderResult,
+  RcsSenderRef,
+  RelaunchRcsSenderResult,
+} from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
 
-/** The create request itself; `displayName` is the idempotency key. */
-export type CreateRcsSenderInput = CreateRcsSenderRequest;
-/** `created: false` when a sender with this displayName already existed. */
-export type CreateRcsSenderResult = RcsSender & { created: boolean };
-
-export interface RcsSenderRef {
-  senderId: string;
-}
-
-export interface GetRcsQuestionnaireInput {
-  useCase: RcsUseCase;
-  /** ISO-2 countries whose questions to add (FR `siren`, US `us_*`). */
-  countries?: string[];
-}
-
-export interface AnswerRcsQuestionnaireInput extends RcsSenderRef {
-  /** questionId → answer; replaces earlier answers, so repeating it is harmless. */
-  answers: Record<string, string>;
-}
-
-export interface AnswerRcsQuestionnaireResult {
-  senderId: string;
-  answeredQuestionIds: string[];
-}
-
-export interface LaunchRcsSenderInput extends RcsSenderRef {
-  contact: RcsLaunchContact;
-}
-
-/** `launched: false` when the sender had already left DRAFT (an earlier attempt launched it). */
-export type LaunchRcsSenderResult = RcsSender & { launched: boolean };
-
-/**
- * `relaunched: false` when nothing is to relaunch (not REJECTED, and no REJECTED country outside a review:
- * e.g. an earlier attempt relaunched it and lost the answer); then nothing is sent.
- */
-export type RelaunchRcsSenderResult = RcsSender & { relaunched: boolean };
-
-export interface AddRcsTestNumberInput extends RcsSenderRef {
-  phoneNumber: string;
-  features?: RcsTestNumberFeature[];
-}
-
-export type AddRcsTestNumberResult =
-  | { added: true; testNumbers: RcsTestNumber[] }
-  /** The sender is not launched yet: the workflow waits for the launch and tries again. */
-  | { added: false; reason: 'not_allowed_before_launch' };
-
-export function createProvisioningRcsActivities(clients: { provisioning: ProvisioningClient }) {
+export function createRcsSenderLaunchActivities(clients: { provisioning: ProvisioningClient }) {
   const { rcs } = clients.provisioning;
   return withFailureMappingAll({
     async createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult> {
@@ -76,9 +33,6 @@ export function createProvisioningRcsActivities(clients: { provisioning: Provisi
       return rcs.getSender(input.senderId);
     },
 
-    async getRcsQuestionnaire(input: GetRcsQuestionnaireInput): Promise<RcsQuestionnaire> {
-      return rcs.getQuestionnaire(input.useCase, input.countries ?? []);
-    },
 
     async answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult> {
       await rcs.answerQuestionnaire(input.senderId, input.answers);

@@ -4,21 +4,15 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { workflowIds } from '../../contracts/ids.js';
-import { attachSignal, type ResourceRef } from '../../contracts/provisioning.js';
-import type { resourceInbox } from '../../workflows/provisioning/resource-inbox.js';
+import { attachSignal, type AttachToInboxInput, type ResourceInboxWorkflow } from '../../contracts/provisioning.js';
 
-export interface AttachToInboxInput {
-  resource: ResourceRef;
-  processId: string;
-}
-
-export function createInboxActivities(deps: { temporal?: Client | undefined }) {
+export function createResourceInboxActivities(deps: { temporal?: Client | undefined }) {
   return {
     /** Idempotent: attaching twice only makes the inbox forward its events again (the process drops duplicates). */
     async attachToInbox({ resource, processId }: AttachToInboxInput): Promise<{ inboxId: string }> {
       if (!deps.temporal) throw ApplicationFailure.nonRetryable('this worker was built without a Temporal client (createActivities deps.temporal)', 'WorkerMisconfigured');
       const inboxId = workflowIds.resourceInbox(resource.channel, resource.resourceType, resource.resourceId);
-      await deps.temporal.workflow.signalWithStart<typeof resourceInbox, [{ processId: string }]>('resourceInbox', {
+      await deps.temporal.workflow.signalWithStart<ResourceInboxWorkflow, [{ processId: string }]>('resourceInbox', {
         workflowId: inboxId,
         // The inbox runs where its processes run.
         taskQueue: Context.current().info.taskQueue,

@@ -1,50 +1,20 @@
 // Activities of CHATA / CHATB template approval: an idempotent create (looked up by name + language
-// first), read, submit, edit (and resubmit) and delete, each safe to repeat under Temporal retries.
+// first), read, submit and edit (and resubmit), each safe to repeat under Temporal retries.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
-import { PlatformNotFoundError } from '../../platform/errors.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
-import type { CreateTemplateRequest, Template, UpdateTemplateRequest } from '../../platform/provisioning/templates.js';
-import type { TemplateChannel } from '../../platform/provisioning/types.js';
+import type { Template, UpdateTemplateRequest } from '../../platform/provisioning/templates.js';
+import type {
+  CreateTemplateInput,
+  CreateTemplateResult,
+  EditTemplateInput,
+  EditTemplateResult,
+  SubmitTemplateResult,
+  TemplateRef,
+} from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';
 
-export interface CreateTemplateInput {
-  channel: TemplateChannel;
-  /** name + language is the idempotency key: an existing (not DELETED) template with both is returned. */
-  template: CreateTemplateRequest;
-}
-
-/** `created: false` when the template already existed (e.g. a retry after a lost answer). */
-export type CreateTemplateResult = Template & { created: boolean };
-
-export interface TemplateRef {
-  channel: TemplateChannel;
-  templateId: string;
-}
-
-/** `submitted: false` when the template was no longer a DRAFT (an earlier attempt submitted it, or someone else did). */
-export type SubmitTemplateResult = Template & { submitted: boolean };
-
-export interface EditTemplateInput extends TemplateRef {
-  changes: UpdateTemplateRequest;
-  /**
-   * The template's `version` the edit is based on. When given, a template already past it counts as
-   * edited (the earlier attempt's answer was lost) and is not patched again. Without it a repeated
-   * edit is recognised by the template already holding the changes.
-   */
-  baseVersion?: number;
-}
-
-/** `edited: false` when the edit had already been applied by an earlier attempt. */
-export type EditTemplateResult = Template & { edited: boolean };
-
-export interface DeleteTemplateResult {
-  templateId: string;
-  /** false when the platform answered 404, or refused because the template was already DELETED. */
-  deleted: boolean;
-}
-
-export function createProvisioningTemplateActivities(clients: { provisioning: ProvisioningClient }) {
+export function createTemplateApprovalActivities(clients: { provisioning: ProvisioningClient }) {
   const { provisioning } = clients;
   return withFailureMappingAll({
     async createTemplate(input: CreateTemplateInput): Promise<CreateTemplateResult> {
@@ -91,19 +61,6 @@ export function createProvisioningTemplateActivities(clients: { provisioning: Pr
       }
     },
 
-    async deleteTemplate(input: TemplateRef): Promise<DeleteTemplateResult> {
-      const templates = provisioning.templates(input.channel);
-      try {
-        await templates.delete(input.templateId);
-        return { templateId: input.templateId, deleted: true };
-      } catch (err) {
-        if (err instanceof PlatformNotFoundError) return { templateId: input.templateId, deleted: false };
-        if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.templateNotUpdatable)) throw err;
-        const current = await templates.get(input.templateId);
-        if (current.state !== 'DELETED') throw err;
-        return { templateId: input.templateId, deleted: false };
-      }
-    },
   });
 }
 

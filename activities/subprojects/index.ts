@@ -1,29 +1,10 @@
 // Activities of subproject provisioning: an idempotent create and the "usable with the parent yet?" check.
 import type { PlatformClients } from '../../platform/index.js';
 import { PlatformAuthError } from '../../platform/errors.js';
+import type { EnsureSubprojectInput, EnsureSubprojectResult, IsSubprojectUsableInput, SubprojectActivities } from '../../contracts/subprojects.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 
-export interface EnsureSubprojectInput {
-  parentProjectId: string;
-  /** Also the idempotency key: the platform assigns the ID, so an existing subproject is found by name. */
-  displayName: string;
-}
-
-export interface EnsureSubprojectResult {
-  projectId: string;
-  displayName: string;
-  parentProjectId: string;
-  createTime: string;
-  /** false when a subproject with this displayName already existed (e.g. a retry after a lost answer). */
-  created: boolean;
-}
-
-export interface IsSubprojectUsableInput {
-  parentProjectId: string;
-  subprojectId: string;
-}
-
-export function createSubprojectActivities(clients: Pick<PlatformClients, 'subprojects'>) {
+export function createSubprojectActivities(clients: Pick<PlatformClients, 'subprojects'>): SubprojectActivities {
   const { subprojects } = clients;
   return withFailureMappingAll({
     async ensureSubproject(input: EnsureSubprojectInput): Promise<EnsureSubprojectResult> {

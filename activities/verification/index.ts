@@ -5,68 +5,20 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { PlatformClients } from '../../platform/index.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import type {
-  CalloutStartDetails,
-  FlashCallStartDetails,
   ReportableVerificationMethod,
   ReportResult,
-  SeamlessStartDetails,
-  SmsCodeType,
-  SmsStartDetails,
   StartVerificationRequest,
-  VerificationMethod,
   VerificationReport,
-  VerificationState,
   VerificationStatus,
 } from '../../platform/verification/client.js';
+import type {
+  GetVerificationStatusInput,
+  ReportCodeInput,
+  StartVerificationInput,
+  StartVerificationOutput,
+  VerificationActivities,
+} from '../../contracts/verification.js';
 import { withFailureMappingAll } from '../shared/failures.js';
-
-export interface StartVerificationInput {
-  /** E.164, e.g. `+46700000001`. */
-  identity: string;
-  method: VerificationMethod;
-  /** Unique per platform verification (relayflow makes it); also the idempotency key of this activity. */
-  reference: string;
-  custom?: string;
-  /** Sent as Accept-Language (SMS template language). */
-  language?: string;
-  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
-  sms?: { expiryMs?: number; codeType?: SmsCodeType };
-  /**
-   * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
-   * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
-   * (a worker crash), so the attempt number alone cannot say it; both must agree to skip the look-up.
-   */
-  firstTry?: boolean;
-}
-
-export interface StartVerificationOutput {
-  verificationId: string;
-  method: VerificationMethod;
-  /** The language the platform used: Content-Language on a start, the status's `language` when resumed. */
-  contentLanguage?: string;
-  /** PENDING after a start; when resumed, whatever state the existing verification is in. */
-  status: VerificationState;
-  /** The platform's reason, when resumed onto a verification that already has one (e.g. "Expired"). */
-  reason?: string;
-  /** Method-specific start details; absent when resumed (the status read does not carry them). */
-  sms?: SmsStartDetails;
-  flashCall?: FlashCallStartDetails;
-  callout?: CalloutStartDetails;
-  seamless?: SeamlessStartDetails;
-  /** true when a verification with this reference already existed (an earlier attempt's answer was lost). */
-  resumed: boolean;
-}
-
-export interface ReportCodeInput {
-  verificationId: string;
-  method: ReportableVerificationMethod;
-  /** The OTP for sms and callout, the calling number (CLI) for flashcall. */
-  code: string;
-}
-
-export interface GetVerificationStatusInput {
-  verificationId: string;
-}
 
 /** Failure types this module raises itself (besides the mapped Platform*Error classes). */
 export const VERIFICATION_FAILURE_TYPES = {
@@ -74,7 +26,7 @@ export const VERIFICATION_FAILURE_TYPES = {
   notReportable: 'VerificationMethodNotReportable',
 } as const;
 
-export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>) {
+export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>): VerificationActivities {
   const { verification } = clients;
   return withFailureMappingAll({
     async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {

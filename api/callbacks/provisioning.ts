@@ -4,15 +4,14 @@
 // resource (if any yet). No lookup table; an unreachable Temporal is a 503 so the platform retries.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Client } from '@temporalio/client';
-import { PROVISIONING_TRIGGERS, type ProvisioningClient } from '../../platform/provisioning/client.js';
 import type { Logger } from '../../common/logger.js';
 import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhook } from '../../common/signing.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { provisioningEventSignal, resourceOf, type ProvisioningEvent } from '../../contracts/provisioning.js';
 import type { resourceInbox } from '../../workflows/provisioning/resource-inbox.js';
+import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { ApiError, badRequest } from '../errors.js';
 
-export const PROVISIONING_WEBHOOK_PATH = '/callbacks/provisioning';
 
 /** Accepted clock difference of the signature timestamp; nonces are remembered twice as long. */
 const MAX_SKEW_SECONDS = 300;
@@ -114,13 +113,3 @@ export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOp
   });
 };
 
-/**
- * Subscribes relayflow's intake to every provisioning trigger (idempotent by target): `npm start` and the
- * tests do this against the sandbox; against the real platform it is a one-time setup step.
- */
-export async function ensureProvisioningWebhook(provisioning: ProvisioningClient, target: string, secret: string): Promise<{ id: string; created: boolean }> {
-  const existing = (await provisioning.webhooks.list()).find((w) => w.target === target);
-  if (existing) return { id: existing.id, created: false };
-  const created = await provisioning.webhooks.create({ target, secret, triggers: [...PROVISIONING_TRIGGERS] });
-  return { id: created.id, created: true };
-}

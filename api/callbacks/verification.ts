@@ -7,10 +7,10 @@ import { verifyApplicationRequest } from '../../common/signing.js';
 import type { Logger } from '../../common/logger.js';
 import { verificationIdOfReference } from '../../contracts/ids.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
+import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import type { VerificationService } from '../routes/verification/service.js';
 
-export const VERIFICATION_CALLBACK_PATH = '/callbacks/verification';
 
 interface CallbackBody {
   event?: string;

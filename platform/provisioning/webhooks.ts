@@ -1,6 +1,6 @@
 // Provisioning webhooks (`/v1/projects/{projectId}/webhooks`): at most 15 per project, target unique.
 import { seg, type ProvisioningTransport } from './transport.js';
-import type { ProvisioningTrigger } from './types.js';
+import { PROVISIONING_TRIGGERS, type ProvisioningTrigger } from './types.js';
 
 export interface CreateWebhookRequest {
   target: string;
@@ -33,6 +33,24 @@ export class ProvisioningWebhooksClient {
     const all: Webhook[] = [];
     for await (const w of this.#t.all<'webhooks', Webhook>('webhooks', 'webhooks')) all.push(w);
     return all;
+  }
+
+  /**
+   * Subscribes `target` to every provisioning trigger unless a webhook with that target exists (the target is
+   * unique per project, so this is safe to repeat: at every worker start, and concurrently).
+   */
+  async ensure(target: string, secret: string): Promise<{ id: string; created: boolean }> {
+    const existing = (await this.list()).find((w) => w.target === target);
+    if (existing) return { id: existing.id, created: false };
+    try {
+      const created = await this.create({ target, secret, triggers: [...PROVISIONING_TRIGGERS] });
+      return { id: created.id, created: true };
+    } catch (err) {
+      // Another worker created it between our list and create (409 target taken).
+      const raced = (await this.list()).find((w) => w.target === target);
+      if (raced) return { id: raced.id, created: false };
+      throw err;
+    }
   }
 
   async delete(webhookId: string): Promise<void> {

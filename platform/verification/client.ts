@@ -7,7 +7,7 @@ import type { AuthStrategy } from '../auth/strategy.js';
 export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 /** The methods whose code (sms, callout) or CLI (flashcall) can be reported. */
 export type ReportableVerificationMethod = Exclude<VerificationMethod, 'seamless'>;
-export type VerificationState = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
+export type VerificationStatusValue = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
 export type VerificationSource = 'intercepted' | 'manual';
 export type SmsCodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
 
@@ -91,7 +91,7 @@ export interface ReportResult {
   id: string;
   method: VerificationMethod;
   /** SUCCESSFUL or FAIL for a PENDING verification (FAIL "Invalid code" leaves it PENDING); the final status, unchanged, for a finished one. */
-  status: VerificationState;
+  status: VerificationStatusValue;
   reason?: string;
   reference?: string;
   source?: VerificationSource;
@@ -100,7 +100,7 @@ export interface ReportResult {
 export interface VerificationStatus {
   id: string;
   method: VerificationMethod;
-  status: VerificationState;
+  status: VerificationStatusValue;
   reason?: string;
   reference?: string;
   custom?: string;
@@ -121,7 +121,7 @@ export interface VerificationClientOptions {
 }
 
 const METHODS: ReadonlySet<string> = new Set<VerificationMethod>(['sms', 'flashcall', 'callout', 'seamless']);
-const STATES: ReadonlySet<string> = new Set<VerificationState>(['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR']);
+const STATES: ReadonlySet<string> = new Set<VerificationStatusValue>(['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR']);
 
 export class VerificationClient {
   readonly #http: PlatformHttp;
@@ -245,9 +245,9 @@ function baseFields(body: unknown, what: string): { o: Obj; id: string; method: 
   return { o: body, id: body.id, method: body.method as VerificationMethod };
 }
 
-function state(o: Obj, what: string): VerificationState {
+function state(o: Obj, what: string): VerificationStatusValue {
   if (typeof o.status !== 'string' || !STATES.has(o.status)) throw invalidResponse(what);
-  return o.status as VerificationState;
+  return o.status as VerificationStatusValue;
 }
 
 function source(v: unknown): VerificationSource | undefined {

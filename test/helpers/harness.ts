@@ -6,8 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../platform/index.js';
 import { buildApp } from '../../api/app.js';
-import { ensureProvisioningWebhook, PROVISIONING_WEBHOOK_PATH } from '../../api/callbacks/provisioning.js';
-import { VERIFICATION_CALLBACK_PATH } from '../../api/callbacks/verification.js';
+import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
@@ -67,7 +66,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
   // Provisioning webhooks (every trigger) go to the listening API, signed with the configured secret.
-  await ensureProvisioningWebhook(createPlatformClients(config.platform, { logger }).provisioning, `${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+  await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(`${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
 
   let current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {

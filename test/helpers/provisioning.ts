@@ -2,7 +2,7 @@
 // API shortcuts for the template and sender processes.
 import assert from 'node:assert/strict';
 import { ulid } from 'ulid';
-import { PROVISIONING_WEBHOOK_PATH } from '../../api/callbacks/provisioning.js';
+import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
 import type { Harness } from './harness.js';
 

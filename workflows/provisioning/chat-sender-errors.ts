@@ -1,7 +1,7 @@
 // The CHATA sender errorCode values (spec part G) and whether waiting or retrying can fix them. Terminal
 // codes need the caller (or the business) to change something: they end the onboarding attempt with the
 // code. The others name a step the platform failed and may retry: the process reports them and waits.
-import type { ChataSenderErrorCode } from '../../platform/provisioning/types.js';
+import type { ChataSenderErrorCode } from '../../contracts/provisioning.js';
 
 export const CHATA_SENDER_ERRORS: Readonly<Record<ChataSenderErrorCode, { terminal: boolean; why: string }>> = {
   NOVA_ACCOUNT_ID_CONFLICT: { terminal: true, why: 'the account ID belongs to another setup' },

@@ -1,7 +1,7 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
 import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
 import { trackProcess, type ProcessState } from '../shared/process-state.js';
@@ -16,10 +16,10 @@ const interactiveActivityOptions: ActivityOptions = {
   retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
 };
 
-export const platform = proxyActivities<Activities>(platformActivityOptions);
-export const interactive = proxyActivities<Activities>(interactiveActivityOptions);
+export const platform = proxyActivities<ProvisioningActivities>(platformActivityOptions);
+export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
 /** A quick Temporal call: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
-const inbox = proxyActivities<Activities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
+const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
 
 const KEEP_HISTORY = 200;
 const KEEP_OPERATIONS = 100;

@@ -3,8 +3,7 @@
 // was fixed, and add the caller's test numbers once the platform allows it (before the launch it does not:
 // that is waited out, not a failure). Ends when every country is launched and the test numbers are in.
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
-import type { RcsCountryStatus, RcsSender } from '../../platform/provisioning/rcs-senders.js';
-import type { RcsSenderState } from '../../platform/provisioning/types.js';
+import type { RcsCountryStatus, RcsSender, RcsSenderState } from '../../contracts/provisioning.js';
 import {
   provisioningEventSignal, relaunchUpdate, type OperationOutcome, type ProvisioningEvent, type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';

@@ -15,27 +15,9 @@ import {
   inboxQuery,
   provisioningEventSignal,
   type InboxAttachment,
-  type ProvisioningEvent,
-  type ResourceRef,
+  type ResourceInboxInput,
 } from '../../contracts/provisioning.js';
 
-interface KeptEvent {
-  /** Receive number: 1, 2, ... over the inbox's whole life. */
-  n: number;
-  receivedAt: string;
-  event: ProvisioningEvent;
-}
-
-export interface ResourceInboxInput {
-  resource: ResourceRef;
-  kept?: KeptEvent[];
-  seenEventIds?: string[];
-  attached?: InboxAttachment[];
-  received?: number;
-  duplicates?: number;
-  /** Continue-as-new at this history length (besides Temporal's suggestion); tests set it low. */
-  historyLimit?: number;
-}
 
 const KEEP_EVENTS = 500;
 const KEEP_SEEN = 5_000;

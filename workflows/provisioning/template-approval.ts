@@ -3,8 +3,7 @@
 // category change, accept edits through the API, then keep watching quality, pause and disable until
 // the template is deleted or the caller stops watching. Long-lived: continues as new, carrying state.
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
-import type { Template } from '../../platform/provisioning/templates.js';
-import type { QualityScore, RejectionCode, TemplateCategory, TemplateState } from '../../platform/provisioning/types.js';
+import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../../contracts/provisioning.js';
 import { failureType } from '../shared/failure-text.js';
 import {
   provisioningEventSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,

@@ -1,32 +1,11 @@
 // Subproject provisioning: create a subproject under its parent and finish only once the parent can use it.
 import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import type { SubprojectActivities, SubprojectDetails, SubprojectInput, SubprojectResult, SubprojectState } from '../../contracts/subprojects.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { trackProcess } from '../shared/process-state.js';
 
-export type SubprojectState = 'CREATING' | 'WAITING_UNTIL_USABLE' | 'READY' | 'FAILED';
-
-export interface SubprojectInput {
-  parentProjectId: string;
-  displayName: string;
-  /** How long to wait for the subproject to become usable; the platform promises 30 s. */
-  usableTimeoutMs?: number;
-  /** Pause between usability checks (a durable timer). */
-  checkIntervalMs?: number;
-}
-
-export interface SubprojectDetails {
-  parentProjectId: string;
-  displayName: string;
-  subprojectId?: string;
-  createTime?: string;
-  usabilityChecks: number;
-}
-
-export type SubprojectResult = Required<Omit<SubprojectDetails, 'usabilityChecks'>> & { usabilityChecks: number };
-
-const { ensureSubproject, isSubprojectUsable } = proxyActivities<Activities>(platformActivityOptions);
+const { ensureSubproject, isSubprojectUsable } = proxyActivities<SubprojectActivities>(platformActivityOptions);
 
 export async function subprojectProvisioning(input: SubprojectInput): Promise<SubprojectResult> {
   const { parentProjectId, displayName } = input;

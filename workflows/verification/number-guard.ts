@@ -1,34 +1,7 @@
 // One long-lived guard per phone number (keyed by a hash, never the number): at most N verifications per
 // window across all processes, and the recent verifications of the number for look-ups by identity.
-import { allHandlersFinished, condition, continueAsNew, defineQuery, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
-
-export interface Admission {
-  processId: string;
-  at: number;
-  methods: string[];
-}
-
-export interface AdmitRequest {
-  processId: string;
-  methods: string[];
-  limit: number;
-  windowMs: number;
-}
-
-export interface AdmitOutcome {
-  admitted: boolean;
-  count: number;
-  retryAfterMs?: number;
-}
-
-export interface NumberGuardInput {
-  admissions: Admission[];
-  /** How long the guard stays after the last admission (at least one window). */
-  keepMs: number;
-}
-
-export const admitUpdate = defineUpdate<AdmitOutcome, [AdmitRequest]>('admit');
-export const recentQuery = defineQuery<Admission[]>('recent');
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { admitUpdate, recentQuery, type NumberGuardInput } from '../../contracts/verification.js';
 
 /** Continue-as-new well before the history gets long; the admissions carry over. */
 const UPDATES_PER_RUN = 500;

@@ -1,17 +1,17 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
 import { allHandlersFinished, condition, isCancellation, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
+import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { trackProcess } from '../shared/process-state.js';
 import {
   cancelUpdate, FINAL_VERIFICATION_STATES, platformEventSignal, platformReference, reportUpdate, resendUpdate, startedUpdate,
-  type PlatformVerificationEvent, type ReportOutcome, type ResendOutcome, type StepStartInfo, type VerificationInput, type VerificationState,
+  type PlatformVerificationEvent, type ReportOutcome, type ResendOutcome, type StepStartInfo, type VerificationInput, type VerificationProcessState,
 } from '../../contracts/verification.js';
 
 // Local activities: each platform call runs inside the workflow task that needs it (see activity-options).
-const { startVerification, reportCode, getVerificationStatus } = proxyLocalActivities<Activities>(platformLocalActivityOptions);
+const { startVerification, reportCode, getVerificationStatus } = proxyLocalActivities<VerificationActivities>(platformLocalActivityOptions);
 
 /** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
 const CONFIRMATION_WAIT_MS = 10_000;
@@ -29,12 +29,12 @@ export interface VerificationDetails {
   platformVerifications: { verificationId: string; step: number; method: string; status: string; reason?: string; language?: string }[];
 }
 
-const isFinal = (s: VerificationState) => FINAL_VERIFICATION_STATES.includes(s);
+const isFinal = (s: VerificationProcessState) => FINAL_VERIFICATION_STATES.includes(s);
 const POLLED_METHODS = ['callout', 'seamless'];
 
-export async function verification(input: VerificationInput): Promise<{ state: VerificationState; reason?: string }> {
+export async function verification(input: VerificationInput): Promise<{ state: VerificationProcessState; reason?: string }> {
   const { policy } = input;
-  const tracker = trackProcess<VerificationState, VerificationDetails>('verification', 'STARTING', {
+  const tracker = trackProcess<VerificationProcessState, VerificationDetails>('verification', 'STARTING', {
     identity: input.identity,
     ...(input.reference ? { reference: input.reference } : {}),
     steps: input.steps,
@@ -61,7 +61,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     return outcome;
   };
 
-  const finish = (state: VerificationState, why?: string) => {
+  const finish = (state: VerificationProcessState, why?: string) => {
     if (isFinal(tracker.status.state)) return;
     reason = why;
     tracker.moveTo(state, why);

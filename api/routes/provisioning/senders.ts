@@ -7,14 +7,14 @@ import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { relaunchUpdate, stopUpdate, type ChataSenderInput, type ChatbSenderInput, type RcsSenderLaunchInput } from '../../../contracts/provisioning.js';
 import { errorResponses, type ErrorDetail } from '../../errors.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
-import {
-  followSettings, handleOf, IdempotencyKey, invalid, operationId, Outcome, runUpdate, Started, startProcess, type ProvisioningRouteOptions,
-} from './common.js';
+import { startProcess } from '../../processes/start.js';
+import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
+import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
 import { bannerErrors, Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender } from './schemas.js';
 import { e164 } from '../verification/index.js';
 
 const KINDS: readonly ProcessKind[] = ['rcs-sender', 'chata-sender', 'chatb-sender'];
-const self = (processId: string) => ({ self: `/v1/senders/${encodeURIComponent(processId)}` });
+const self = (processId: string) => `/v1/senders/${encodeURIComponent(processId)}`;
 const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
 /** A platform read used only to make errors precise: when it fails, the process reports the platform's answer later. */
@@ -36,7 +36,7 @@ function contactErrors(contact: { email?: string; phoneNumber?: string } | undef
 export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, provisioning, hashSubject }) => {
   const projectId = config.platform.credentials.projectId;
   const start = (kind: ProcessKind, workflowType: string, processId: string, input: unknown) =>
-    startProcess(client, config.taskQueue, { workflowType, kind, processId, args: [input], links: self });
+    startProcess(client, { workflowType, kind, processId, taskQueue: config.taskQueue, args: [input], reuse: 'after-final', self });
 
   app.post('/v1/senders/rcs', {
     schema: { tags: ['senders'], summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country', body: StartRcsSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401) } },
@@ -137,7 +137,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       ...(contact ? { contact: contact.email !== undefined ? { email: contact.email } : { phoneNumber: contact.phoneNumber! } } : {}),
       ...(answers ? { answers } : {}),
     };
-    return runUpdate(processId, 'RCS sender', () => handle.executeUpdate(relaunchUpdate, { args: [request] }));
+    return acceptedOrThrow(await runUpdate(client, handle, relaunchUpdate, [request], { what: 'RCS sender' }));
   });
 
   app.post('/v1/senders/:processId/stop', {
@@ -146,6 +146,6 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     const { processId } = req.params;
     const handle = handleOf(client, processId, KINDS, 'sender');
     const reason = req.body?.reason;
-    return runUpdate(processId, 'sender', () => handle.executeUpdate(stopUpdate, { args: [{ operationId: operationId(req.headers), ...(reason ? { reason } : {}) }] }));
+    return acceptedOrThrow(await runUpdate(client, handle, stopUpdate, [{ operationId: operationId(req.headers), ...(reason ? { reason } : {}) }], { what: 'sender' }));
   });
 };

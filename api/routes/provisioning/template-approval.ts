@@ -5,14 +5,14 @@ import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { resubmitUpdate, stopUpdate, type TemplateApprovalInput } from '../../../contracts/provisioning.js';
 import { errorResponses } from '../../errors.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
-import {
-  followSettings, handleOf, IdempotencyKey, invalid, operationId, Outcome, runUpdate, Started, startProcess, type ProvisioningRouteOptions,
-} from './common.js';
+import { startProcess } from '../../processes/start.js';
+import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
+import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
 import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 
 const CHANNELS = [['chata', 'CHATA', 'chata-template'], ['chatb', 'CHATB', 'chatb-template']] as const;
 const KINDS: readonly ProcessKind[] = ['chata-template', 'chatb-template'];
-const self = (processId: string) => ({ self: `/v1/templates/${encodeURIComponent(processId)}` });
+const self = (processId: string) => `/v1/templates/${encodeURIComponent(processId)}`;
 const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
 export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
@@ -47,12 +47,14 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
         ...(b.alternativeCategory ? { alternativeCategory: b.alternativeCategory } : {}),
         ...followSettings(config, b.overdueAfterSeconds),
       };
-      const started = await startProcess(client, config.taskQueue, {
+      const started = await startProcess(client, {
         workflowType: 'templateApproval',
         kind,
         processId: workflowIds[kind](projectId, b.name, b.language),
+        taskQueue: config.taskQueue,
         args: [input],
-        links: self,
+        reuse: 'after-final',
+        self,
       });
       return reply.status(started.status).send(started.body);
     });
@@ -95,7 +97,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       if (errors.length) throw invalid(errors);
     }
     const handle = handleOf(client, processId, KINDS, 'template');
-    return runUpdate(processId, 'template', () => handle.executeUpdate(resubmitUpdate, { args: [{ operationId: operationId(req.headers), ...req.body }] }));
+    return acceptedOrThrow(await runUpdate(client, handle, resubmitUpdate, [{ operationId: operationId(req.headers), ...req.body }], { what: 'template' }));
   });
 
   app.post('/v1/templates/:processId/stop', {
@@ -111,6 +113,6 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
     const { processId } = req.params;
     const handle = handleOf(client, processId, KINDS, 'template');
     const reason = req.body?.reason;
-    return runUpdate(processId, 'template', () => handle.executeUpdate(stopUpdate, { args: [{ operationId: operationId(req.headers), ...(reason ? { reason } : {}) }] }));
+    return acceptedOrThrow(await runUpdate(client, handle, stopUpdate, [{ operationId: operationId(req.headers), ...(reason ? { reason } : {}) }], { what: 'template' }));
   });
 };

@@ -1,11 +1,11 @@
 // Subproject provisioning: start one, read it, list them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
-import { KIND, STATE } from '../../../common/search-attributes.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import type { subprojectProvisioning } from '../../../workflows/subprojects/subproject-provisioning.js';
+import type { SubprojectInput } from '../../../contracts/subprojects.js';
+import { startProcess } from '../../processes/start.js';
 import { errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
@@ -34,21 +34,18 @@ export const subprojectRoutes: FastifyPluginAsyncTypebox<SubprojectRouteOptions>
   }, async (req, reply) => {
     const parentProjectId = req.body.parentProjectId ?? config.platform.credentials.projectId;
     const processId = workflowIds.subproject(parentProjectId, req.body.displayName);
-    const links = { self: `/v1/subprojects/${encodeURIComponent(processId)}` };
-    try {
-      await client.workflow.start<typeof subprojectProvisioning>('subprojectProvisioning', {
-        workflowId: processId,
-        taskQueue: config.taskQueue,
-        args: [{ parentProjectId, displayName: req.body.displayName, ...config.processes.subproject }],
-        typedSearchAttributes: [{ key: KIND, value: 'subproject' }, { key: STATE, value: 'CREATING' }],
-        // A second start with the same name answers with the first process; only a failed one may start again.
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return reply.status(200).send({ processId, kind: 'subproject', created: false, links });
-    }
-    return reply.status(202).send({ processId, kind: 'subproject', created: true, links });
+    const input: SubprojectInput = { parentProjectId, displayName: req.body.displayName, ...config.processes.subproject };
+    // The same name is the same subproject: a completed process answers again; only a failed one starts anew.
+    const started = await startProcess(client, {
+      workflowType: 'subprojectProvisioning',
+      kind: 'subproject',
+      processId,
+      taskQueue: config.taskQueue,
+      args: [input],
+      reuse: 'after-failure',
+      self: (id) => `/v1/subprojects/${encodeURIComponent(id)}`,
+    });
+    return reply.status(started.status).send(started.body);
   });
 
   app.get('/v1/subprojects/:processId', {

@@ -1,15 +1,13 @@
 // Phone-number verification: start (behind the per-number guard), report, resend, cancel, read and look up.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import Type from 'typebox';
-import { ulid } from 'ulid';
 import type { VerificationClient } from '../../../platform/verification/client.js';
 import { PlatformNotFoundError } from '../../../platform/errors.js';
-import { kindOfWorkflowId } from '../../../contracts/ids.js';
 import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
-import { ApiError, badRequest, errorResponses, isProcessEnded, notFound } from '../../errors.js';
+import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js';
+import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import type { ProcessService } from '../../processes/find.js';
 import { ProcessId, ProcessView } from '../../schemas.js';
 import type { VerificationService } from './service.js';
@@ -33,7 +31,6 @@ const StartBody = Type.Object({
 }, { additionalProperties: false });
 
 const Code = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9+]+$', description: 'The SMS or Phone Call code, or the FlashCall CLI' }) }, { additionalProperties: false });
-const IdempotencyKey = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) });
 
 export interface VerificationRouteOptions {
   client: Client;
@@ -49,24 +46,8 @@ export function e164(value: string, field: string): string {
   return parsed.number;
 }
 
-const operationId = (headers: { 'idempotency-key'?: string }) => headers['idempotency-key'] ?? ulid();
-
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications, platform }) => {
-  const handle = (processId: string) => {
-    if (kindOfWorkflowId(processId) !== 'verification') throw notFound(`verification process ${processId}`);
-    return client.workflow.getHandle(processId);
-  };
-  /** Updates on a missing or closed process are 404 / 409, not 500. */
-  async function update<R>(processId: string, fn: () => Promise<R>): Promise<R> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (isProcessEnded(err)) throw new ApiError(409, 'process_ended', 'the verification has already ended');
-      if (err instanceof WorkflowNotFoundError) throw notFound(`verification process ${processId}`);
-      if (err instanceof WorkflowUpdateFailedError) throw new ApiError(400, 'validation_failed', err.cause?.message ?? err.message);
-      throw err;
-    }
-  }
+  const handle = (processId: string) => handleOf(client, processId, ['verification'], 'verification');
   const reportReply = (outcome: ReportOutcome) => {
     if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
     return outcome;
@@ -89,7 +70,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
 
   app.post('/v1/verifications/:processId/report', {
     schema: { tags: ['verifications'], summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
-  }, async (req) => reportReply(await update(req.params.processId, () => handle(req.params.processId).executeUpdate(reportUpdate, { args: [{ code: req.body.code, operationId: operationId(req.headers) }] }))));
+  }, async (req) => reportReply(await runUpdate(client, handle(req.params.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], { what: 'verification' })));
 
   app.post('/v1/verifications/by-identity/:identity/report', {
     schema: { tags: ['verifications'], summary: "Report a code for the number's newest verification", params: Type.Object({ identity: Identity }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
@@ -97,13 +78,13 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     const identity = e164(req.params.identity, 'path.identity');
     const newest = (await verifications.recent(identity))[0];
     if (!newest) throw notFound('a verification for this number');
-    return reportReply(await update(newest.processId, () => handle(newest.processId).executeUpdate(reportUpdate, { args: [{ code: req.body.code, operationId: operationId(req.headers) }] })));
+    return reportReply(await runUpdate(client, handle(newest.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], { what: 'verification' }));
   });
 
   app.post('/v1/verifications/:processId/resend', {
     schema: { tags: ['verifications'], summary: 'Send the code again (cooldown and limit apply)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Unknown(), ...errorResponses(401, 404, 409, 429) } },
   }, async (req) => {
-    const outcome = await update(req.params.processId, () => handle(req.params.processId).executeUpdate(resendUpdate, { args: [{ operationId: operationId(req.headers) }] }));
+    const outcome = await runUpdate(client, handle(req.params.processId), resendUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' });
     if (!outcome.resent && outcome.retryAfterMs) throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
     if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
     return outcome;
@@ -111,7 +92,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
 
   app.post('/v1/verifications/:processId/cancel', {
     schema: { tags: ['verifications'], summary: 'Cancel a verification', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Object({ state: Type.String() }), ...errorResponses(401, 404, 409) } },
-  }, async (req) => update(req.params.processId, () => handle(req.params.processId).executeUpdate(cancelUpdate, { args: [{ operationId: operationId(req.headers) }] })));
+  }, async (req) => runUpdate(client, handle(req.params.processId), cancelUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' }));
 
   app.get('/v1/verifications', {
     schema: {

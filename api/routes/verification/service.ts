@@ -5,8 +5,8 @@ import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import { admitUpdate, recentQuery, type Admission, type numberGuard } from '../../../workflows/verification/number-guard.js';
-import { startedUpdate, REFERENCE_PREFIX, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
+import type { numberGuard } from '../../../workflows/verification/number-guard.js';
+import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admission, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
 

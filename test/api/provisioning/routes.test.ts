@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { ulid } from 'ulid';
 import { buildApp } from '../../../api/app.js';
-import { PROVISIONING_WEBHOOK_PATH } from '../../../api/callbacks/provisioning.js';
+import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
 import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { loadConfig, SANDBOX_PROVISIONING_WEBHOOK_SECRET } from '../../../common/config.js';
 import { createLogger } from '../../../common/logger.js';

@@ -1,0 +1,4 @@
+// Where the platform reaches relayflow: the API serves these paths, and whoever registers them with the
+// platform (the worker at start-up, npm start, the tests) builds the URL from the public base URL.
+export const VERIFICATION_CALLBACK_PATH = '/callbacks/verification';
+export const PROVISIONING_WEBHOOK_PATH = '/callbacks/provisioning';
