@@ -18,7 +18,19 @@ import { devSecrets } from './lib/dev-secrets.js';
 
 const env = process.env;
 const dataDir = resolve(env.RELAYFLOW_DATA_DIR ?? '.relayflow');
-const logger = createLogger({ name: 'relayflow', level: env.RELAYFLOW_LOG_LEVEL ?? 'info' });
+// npm start is for people: readable lines (pino-pretty, in-process so nothing is lost on exit). Deployments
+// run workers/main.ts and api/main.ts, which keep JSON; RELAYFLOW_LOG_FORMAT=json keeps it here too.
+const logger = createLogger({ name: 'relayflow', level: env.RELAYFLOW_LOG_LEVEL ?? 'info', destination: await devLogDestination() });
+
+async function devLogDestination(): Promise<NodeJS.WritableStream | undefined> {
+  if (env.RELAYFLOW_LOG_FORMAT === 'json') return undefined;
+  try {
+    const { default: pretty } = await import('pino-pretty');
+    return pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+  } catch {
+    return undefined; // installed without dev dependencies: JSON it is
+  }
+}
 const say = (msg: string) => process.stdout.write(`${msg}\n`);
 const stops: Array<[string, () => Promise<unknown>]> = [];
 

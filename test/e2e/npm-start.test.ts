@@ -85,7 +85,7 @@ describe('npm start', () => {
     assert.match(first.output(), /stopped worker/);
     assert.match(first.output(), /stopped Temporal dev server/);
 
-    const second = await startRelayflow(env);
+    const second = await startRelayflow({ ...env, RELAYFLOW_LOG_LEVEL: 'info' });
     try {
       const res = await fetch(url, { headers: auth });
       assert.equal(res.status, 200, 'the process survived the restart (SQLite)');
@@ -93,5 +93,8 @@ describe('npm start', () => {
     } finally {
       assert.equal(await stop(second), 0);
     }
+    // Logs for people: pino-pretty lines (`[hh:mm:ss.mmm] INFO (relayflow/...): ...`), no JSON lines.
+    assert.match(second.output(), /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO/m);
+    assert.doesNotMatch(second.output(), /^\{"level"/m);
   });
 });
