@@ -29,11 +29,24 @@ export interface PlatformCredentials {
   mmsApiKey: string;
 }
 
+/** The platform's interface areas a deployment can enable (RELAYFLOW_AREAS). */
+export const PLATFORM_AREAS = ['subprojects', 'verification', 'provisioning', 'voice', 'mms', 'conversation', 'senderid'] as const;
+export type PlatformArea = (typeof PLATFORM_AREAS)[number];
+/** The areas relayflow's processes use today; others are opt-in so their credentials are not demanded. */
+export const DEFAULT_PLATFORM_AREAS: readonly PlatformArea[] = ['subprojects', 'verification', 'provisioning'];
+
 export interface PlatformConfig {
   mode: 'sandbox' | 'platform';
   urls: PlatformUrls;
+  /** Credentials of areas that are not enabled may be empty strings. */
   credentials: PlatformCredentials;
   requestTimeoutMs: number;
+  /** Enabled areas, in PLATFORM_AREAS order. Always set by loadPlatformConfig; absent (a config built by hand) means all. */
+  areas?: readonly PlatformArea[];
+}
+
+export interface LoadedPlatformConfig extends PlatformConfig {
+  areas: readonly PlatformArea[];
 }
 
 export interface ApiConfig {
@@ -81,7 +94,7 @@ export interface Config {
   temporal: ClientConnectConfig;
   codecKeys: CodecKey[];
   api: ApiConfig;
-  platform: PlatformConfig;
+  platform: LoadedPlatformConfig;
 }
 
 export class ConfigError extends Error {
@@ -176,22 +189,86 @@ function apiKeys(env: Env): string[] {
   return keys;
 }
 
+/**
+ * The platform's public production addresses. Origins only, as for the sandbox: each client appends its
+ * own versioned path (/verification/v1, /v1alpha1, /v1, /calling/v1, /oauth2/token), except MMS, whose
+ * JSON interface is one endpoint that includes /ep/v2. Sources: the platform's API reference pages and its
+ * official SDKs' default hosts (see the README).
+ */
+export const PLATFORM_DEFAULT_URLS: PlatformUrls = {
+  auth: 'https://auth.sinch.com',
+  subprojects: 'https://subproject.api.sinch.com',
+  verification: 'https://verification.api.sinch.com',
+  // Global voice address; the platform redirects it to the closest region (regional ones: calling-use1, -euc1, ...).
+  voice: 'https://calling.api.sinch.com',
+  // Application and number configuration is global and lives on its own host.
+  voiceConfig: 'https://callingapi.sinch.com',
+  mms: 'https://api.ci.mblox.com/ep/v2',
+  senderId: 'https://senderid.registrations.api.sinch.com',
+  provisioning: 'https://provisioning.api.sinch.com',
+  conversation: { us: 'https://us.conversation.api.sinch.com', eu: 'https://eu.conversation.api.sinch.com', br: 'https://br.conversation.api.sinch.com' },
+  template: { us: 'https://us.template.api.sinch.com', eu: 'https://eu.template.api.sinch.com', br: 'https://br.template.api.sinch.com' },
+  batch: { us: 'https://us.conversationbatch.api.sinch.com', eu: 'https://eu.conversationbatch.api.sinch.com', br: 'https://br.conversationbatch.api.sinch.com' },
+};
+
+/** Every address has its public default; a variable overrides it (a proxy, a staging host) and is validated. */
 function platformUrls(env: Env): PlatformUrls {
-  const regional = (area: string) =>
-    Object.fromEntries(REGIONS.map((r) => [r, url(env, `PLATFORM_${area}_URL_${r.toUpperCase()}`)])) as Record<Region, string>;
+  const d = PLATFORM_DEFAULT_URLS;
+  const regional = (area: string, defaults: Record<Region, string>) =>
+    Object.fromEntries(REGIONS.map((r) => [r, url(env, `PLATFORM_${area}_URL_${r.toUpperCase()}`, defaults[r])])) as Record<Region, string>;
   return {
-    auth: url(env, 'PLATFORM_AUTH_URL'),
-    subprojects: url(env, 'PLATFORM_SUBPROJECTS_URL'),
-    verification: url(env, 'PLATFORM_VERIFICATION_URL'),
-    voice: url(env, 'PLATFORM_VOICE_URL'),
-    voiceConfig: url(env, 'PLATFORM_VOICE_CONFIG_URL'),
-    mms: url(env, 'PLATFORM_MMS_URL'),
-    senderId: url(env, 'PLATFORM_SENDERID_URL'),
-    provisioning: url(env, 'PLATFORM_PROVISIONING_URL'),
-    conversation: regional('CONVERSATION'),
-    template: regional('TEMPLATE'),
-    batch: regional('BATCH'),
+    auth: url(env, 'PLATFORM_AUTH_URL', d.auth),
+    subprojects: url(env, 'PLATFORM_SUBPROJECTS_URL', d.subprojects),
+    verification: url(env, 'PLATFORM_VERIFICATION_URL', d.verification),
+    voice: url(env, 'PLATFORM_VOICE_URL', d.voice),
+    voiceConfig: url(env, 'PLATFORM_VOICE_CONFIG_URL', d.voiceConfig),
+    mms: url(env, 'PLATFORM_MMS_URL', d.mms),
+    senderId: url(env, 'PLATFORM_SENDERID_URL', d.senderId),
+    provisioning: url(env, 'PLATFORM_PROVISIONING_URL', d.provisioning),
+    conversation: regional('CONVERSATION', d.conversation),
+    template: regional('TEMPLATE', d.template),
+    batch: regional('BATCH', d.batch),
   };
+}
+
+/** RELAYFLOW_AREAS, comma-separated; unset or blank: `fallback`. */
+function platformAreas(env: Env, fallback: readonly PlatformArea[]): readonly PlatformArea[] {
+  const name = 'RELAYFLOW_AREAS';
+  const given = list(env, name).map((a) => a.toLowerCase());
+  if (given.length === 0) return [...fallback];
+  const unknown = given.filter((a) => !(PLATFORM_AREAS as readonly string[]).includes(a));
+  if (unknown.length > 0) {
+    throw new ConfigError(name, `unknown area${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')} (valid: ${PLATFORM_AREAS.join(', ')})`);
+  }
+  return PLATFORM_AREAS.filter((a) => given.includes(a));
+}
+
+const OAUTH_AREAS: readonly PlatformArea[] = ['subprojects', 'provisioning', 'conversation', 'senderid'];
+const APPLICATION_AREAS: readonly PlatformArea[] = ['verification', 'voice'];
+
+/** Which areas need each credential: the OAuth key, the application key (signed requests), the MMS key. */
+const CREDENTIAL_NEEDS: Record<keyof PlatformCredentials, { variable: string; areas: readonly PlatformArea[] }> = {
+  projectId: { variable: 'PLATFORM_PROJECT_ID', areas: OAUTH_AREAS },
+  keyId: { variable: 'PLATFORM_KEY_ID', areas: OAUTH_AREAS },
+  keySecret: { variable: 'PLATFORM_KEY_SECRET', areas: OAUTH_AREAS },
+  appKey: { variable: 'PLATFORM_APP_KEY', areas: APPLICATION_AREAS },
+  appSecret: { variable: 'PLATFORM_APP_SECRET', areas: APPLICATION_AREAS },
+  mmsApiKey: { variable: 'PLATFORM_MMS_API_KEY', areas: ['mms'] },
+};
+
+/** A credential no enabled area needs may be absent (empty string); one that is set is validated all the same. */
+function platformCredential(env: Env, key: keyof PlatformCredentials, areas: readonly PlatformArea[]): string {
+  const { variable, areas: needers } = CREDENTIAL_NEEDS[key];
+  const value = env[variable]?.trim() ?? '';
+  if (!value) {
+    const needing = areas.filter((a) => needers.includes(a));
+    if (needing.length > 0) {
+      const names = needing.length === 1 ? needing[0] : `${needing.slice(0, -1).join(', ')} and ${needing.at(-1)}`;
+      throw new ConfigError(variable, `is required when the ${names} area${needing.length > 1 ? 's are' : ' is'} enabled (RELAYFLOW_AREAS)`);
+    }
+    return '';
+  }
+  return key === 'appSecret' ? appSecret(env) : value;
 }
 
 function appSecret(env: Env, fallback?: string): string {
@@ -202,8 +279,11 @@ function appSecret(env: Env, fallback?: string): string {
   return v;
 }
 
-/** Sandbox mode when PLATFORM_SANDBOX_URL is set; otherwise every platform address and credential is required. */
-export function loadPlatformConfig(env: Env): PlatformConfig {
+/**
+ * Sandbox mode when PLATFORM_SANDBOX_URL is set: every area by default, the sandbox's account. Otherwise the
+ * real platform: public default addresses, and the credentials that the enabled areas need.
+ */
+export function loadPlatformConfig(env: Env): LoadedPlatformConfig {
   const requestTimeoutMs = int(env, 'PLATFORM_REQUEST_TIMEOUT_MS', 10_000, 100, 120_000);
   if (env.PLATFORM_SANDBOX_URL?.trim()) {
     const d = SANDBOX_CREDENTIALS;
@@ -219,20 +299,24 @@ export function loadPlatformConfig(env: Env): PlatformConfig {
         mmsApiKey: str(env, 'PLATFORM_MMS_API_KEY', d.mmsApiKey),
       },
       requestTimeoutMs,
+      areas: platformAreas(env, PLATFORM_AREAS),
     };
   }
+  const areas = platformAreas(env, DEFAULT_PLATFORM_AREAS);
+  const credential = (key: keyof PlatformCredentials) => platformCredential(env, key, areas);
   return {
     mode: 'platform',
     urls: platformUrls(env),
     credentials: {
-      projectId: str(env, 'PLATFORM_PROJECT_ID'),
-      keyId: str(env, 'PLATFORM_KEY_ID'),
-      keySecret: str(env, 'PLATFORM_KEY_SECRET'),
-      appKey: str(env, 'PLATFORM_APP_KEY'),
-      appSecret: appSecret(env),
-      mmsApiKey: str(env, 'PLATFORM_MMS_API_KEY'),
+      projectId: credential('projectId'),
+      keyId: credential('keyId'),
+      keySecret: credential('keySecret'),
+      appKey: credential('appKey'),
+      appSecret: credential('appSecret'),
+      mmsApiKey: credential('mmsApiKey'),
     },
     requestTimeoutMs,
+    areas,
   };
 }
 

@@ -24,6 +24,10 @@ export interface CreatePlatformClientsOptions {
   tokenRegistry?: OAuthTokenRegistry;
 }
 
+/**
+ * Builds every client, enabled area or not: clients only read their credentials when they send a request,
+ * so a disabled area's empty credentials (see RELAYFLOW_AREAS) cost nothing until something calls it.
+ */
 export function createPlatformClients(config: PlatformConfig, opts: CreatePlatformClientsOptions = {}): PlatformClients {
   const { urls, credentials } = config;
   const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger });

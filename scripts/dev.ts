@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   }
 
   let sandbox: Sandbox | undefined;
-  if (!env.PLATFORM_KEY_ID && !env.PLATFORM_SANDBOX_URL) {
+  // Any platform credential means the real platform (a deployment may enable only the areas it needs).
+  if (!env.PLATFORM_KEY_ID && !env.PLATFORM_APP_KEY && !env.PLATFORM_MMS_API_KEY && !env.PLATFORM_SANDBOX_URL) {
     sandbox = await createSandbox({ logger: logger.child({ component: 'sandbox' }) });
     await sandbox.listen({ port: Number(env.SANDBOX_PORT || 4010) });
     stops.unshift(['sandbox', () => sandbox!.close()]);

@@ -136,6 +136,18 @@ describe('docker-compose.yml', () => {
     assert.ok((api.RELAYFLOW_CODEC_CORS_ORIGINS ?? '').split(',').includes(uiOrigin), `api must allow the UI origin ${uiOrigin}`);
   });
 
+  it('gives api and workers one public URL that defaults to the api service and its port', () => {
+    const value = env('api').RELAYFLOW_PUBLIC_URL;
+    assert.equal(env('worker').RELAYFLOW_PUBLIC_URL, value, 'api and worker must share RELAYFLOW_PUBLIC_URL');
+    // Overridable from .env (a proxy's public address), with a default that works inside the compose network.
+    const m = /^\$\{RELAYFLOW_PUBLIC_URL:-([^}]+)\}$/.exec(value ?? '');
+    assert.ok(m, `RELAYFLOW_PUBLIC_URL must be \${RELAYFLOW_PUBLIC_URL:-default} (got "${value}")`);
+    const url = new URL(m[1]!);
+    assert.equal(url.protocol, 'http:');
+    assert.equal(url.hostname, 'api', 'the default must name the api service');
+    assert.equal(Number(url.port), Number(env('api').RELAYFLOW_API_PORT), 'the default must use the port the api listens on');
+  });
+
   it('requires the secrets from the environment, and api and workers share the codec keys', () => {
     const required = (value: string | undefined, name: string) =>
       assert.match(value ?? '', new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`), `${name} must use \${${name}:?message}`);
