@@ -2,9 +2,9 @@
 // area mounted under its own prefix (see common/config.ts sandboxPlatformUrls).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sandboxPlatformUrls, type PlatformUrls } from '../common/config.js';
-import { SANDBOX_AREAS, type SandboxArea } from './areas/index.js';
+import { SANDBOX_AREAS } from './areas/index.js';
 import type { SandboxAccount } from './core/accounts.js';
-import { mountsOf } from './core/areas.js';
+import { CONTROL_PREFIX, registerArea } from './core/areas.js';
 import { SandboxContext } from './core/context.js';
 import { controlRoutes } from './core/control-routes.js';
 import { resolveOptions, type SandboxOptions } from './core/options.js';
@@ -41,7 +41,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
 
   installPipeline(app, ctx);
   app.addHook('onClose', async () => ctx.close());
-  await app.register(controlRoutes(ctx), { prefix: '/_sandbox' });
+  await app.register(controlRoutes(ctx), { prefix: CONTROL_PREFIX });
   for (const area of SANDBOX_AREAS) await registerArea(app, ctx, area);
 
   let url = '';
@@ -63,13 +63,6 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     },
     platformUrls: () => sandboxPlatformUrls(url),
   };
-}
-
-async function registerArea(app: FastifyInstance, ctx: SandboxContext, area: SandboxArea): Promise<void> {
-  const routes = area.setup(ctx);
-  for (const mount of mountsOf(area.name)) {
-    await app.register(async (scope) => routes(scope, mount), { prefix: mount.prefix });
-  }
 }
 
 /** Sets the verification area's dashboard settings (callback URL, polling, languages) through its control route. */

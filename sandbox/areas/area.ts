@@ -6,12 +6,25 @@ import type { SandboxContext } from '../core/context.js';
 /** Registers an area's routes on `app`, already scoped to `mount.prefix` (e.g. `/conversation/eu`). */
 export type AreaRoutes = (app: FastifyInstance, mount: AreaMount) => Promise<void> | void;
 
+/**
+ * Registers an area's test controls on `app`, already scoped to `/_sandbox/<area>`. They pass the
+ * same pipeline hooks as the core's own /_sandbox routes and, like them, need no authentication.
+ */
+export type AreaControlRoutes = (app: FastifyInstance) => Promise<void> | void;
+
+export interface AreaSetup {
+  /** Called once per mount (three times for the regional areas, which thereby share one state). */
+  routes: AreaRoutes;
+  /** Called once per sandbox; absent when the area has no /_sandbox/<area> routes. */
+  control?: AreaControlRoutes;
+}
+
 export interface SandboxArea {
   name: AreaName;
   /**
    * Called once per sandbox instance: create the area's in-memory state here (register its
-   * clearing with ctx.onReset) and return the route registration, which is called once per mount
-   * (three times for the regional areas, which thereby share one state).
+   * clearing with ctx.onReset) and return its route registrations. A bare AreaRoutes means the
+   * area has no control routes.
    */
-  setup(ctx: SandboxContext): AreaRoutes;
+  setup(ctx: SandboxContext): AreaSetup | AreaRoutes;
 }

@@ -5,6 +5,6 @@ import { provisioningArea } from './provisioning/index.js';
 import { subprojectsArea } from './subprojects/index.js';
 import { verificationArea } from './verification/index.js';
 
-export type { AreaRoutes, SandboxArea } from './area.js';
+export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from './area.js';
 
 export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea];

@@ -1,6 +1,9 @@
 // Where each platform area is mounted in the sandbox, and which error family its answers use.
 // Prefixes come from common/config.ts's sandboxPlatformUrls so relayflow's config and the sandbox agree.
+import type { FastifyInstance } from 'fastify';
 import { sandboxPlatformUrls, type PlatformUrls, type Region } from '../../common/config.js';
+import type { SandboxArea } from '../areas/area.js';
+import type { SandboxContext } from './context.js';
 import { mmsErrors, oauthErrors, provisioningErrors, verificationErrors, voiceErrors, type ErrorFamily } from './errors.js';
 
 /** Area names are the keys of PlatformUrls. */
@@ -74,4 +77,26 @@ export function parseAreaName(s: string): AreaName | undefined {
 export function stripAreaPrefix(path: string, area: AreaMount | undefined): string {
   if (!area || !path.startsWith(area.prefix)) return path;
   return path.slice(area.prefix.length) || '/';
+}
+
+/** Where the core's control routes (control-routes.ts) are mounted. */
+export const CONTROL_PREFIX = '/_sandbox';
+
+/** Where an area's control routes are mounted: `/_sandbox/<area>`, next to the core's own. */
+export function controlPrefixOf(name: AreaName): string {
+  return `${CONTROL_PREFIX}/${name}`;
+}
+
+/**
+ * Sets an area up for one sandbox and mounts it: its control routes once under /_sandbox/<area>,
+ * its routes once per mount. Both are registered on the root `app` (as the core's /_sandbox routes
+ * are), so they pass the pipeline hooks installed there and no hook of another area.
+ */
+export async function registerArea(app: FastifyInstance, ctx: SandboxContext, area: SandboxArea): Promise<void> {
+  const setup = area.setup(ctx);
+  const { routes, control } = typeof setup === 'function' ? { routes: setup, control: undefined } : setup;
+  if (control) await app.register(async (scope) => control(scope), { prefix: controlPrefixOf(area.name) });
+  for (const mount of mountsOf(area.name)) {
+    await app.register(async (scope) => routes(scope, mount), { prefix: mount.prefix });
+  }
 }

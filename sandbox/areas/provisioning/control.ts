@@ -6,8 +6,6 @@ import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
 import { Fields } from './validation.js';
 
-export const CONTROL_PREFIX = '/_sandbox/provisioning';
-
 function checkFaults(input: unknown): WebhookFaults {
   const f = new Fields();
   const body = f.body(input ?? {}, ['delayMs', 'duplicate', 'reorder', 'drop']);
@@ -21,29 +19,19 @@ function checkFaults(input: unknown): WebhookFaults {
   return out;
 }
 
-/**
- * Area routes are mounted under the area's prefix; these belong under /_sandbox, so they are added
- * on the root instance (an encapsulated Fastify instance inherits from its parent's prototype).
- */
-export function rootOf(app: FastifyInstance): FastifyInstance {
-  let current = app;
-  while (current.prefix !== '') current = Object.getPrototypeOf(current) as FastifyInstance;
-  return current;
-}
-
+/** The area's control routes; the core mounts them under /_sandbox/provisioning. */
 export function provisioningControlRoutes(app: FastifyInstance, deps: ProvisioningDeps): void {
   const { hub, reviewer } = deps;
-  const p = CONTROL_PREFIX;
 
-  app.get(`${p}/reviewer`, async () => reviewer.config);
-  app.put(`${p}/reviewer`, async (request) => reviewer.set(request.body ?? {}));
+  app.get('/reviewer', async () => reviewer.config);
+  app.put('/reviewer', async (request) => reviewer.set(request.body ?? {}));
 
-  app.get(`${p}/events`, async () => ({ events: hub.events() }));
-  app.post(`${p}/events`, async (request) => applyControlEvent(deps, request.body));
+  app.get('/events', async () => ({ events: hub.events() }));
+  app.post('/events', async (request) => applyControlEvent(deps, request.body));
 
-  app.get(`${p}/webhook-faults`, async () => hub.faults);
+  app.get('/webhook-faults', async () => hub.faults);
   // PUT replaces the whole setting: fields left out are cleared.
-  app.put(`${p}/webhook-faults`, async (request) => {
+  app.put('/webhook-faults', async (request) => {
     hub.faults = { ...noWebhookFaults(), ...checkFaults(request.body) };
     return hub.faults;
   });

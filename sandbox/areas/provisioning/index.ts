@@ -4,7 +4,7 @@ import type { SandboxArea } from '../area.js';
 import { chataSenderRoutes } from './chata-senders.js';
 import { chatbSenderRoutes } from './chatb-senders.js';
 import type { ProvisioningDeps } from './context.js';
-import { provisioningControlRoutes, rootOf } from './control.js';
+import { provisioningControlRoutes } from './control.js';
 import { WebhookHub } from './delivery.js';
 import { installProvisioningErrors } from './errors.js';
 import { rcsRoutes } from './rcs.js';
@@ -28,19 +28,17 @@ export const provisioningArea: SandboxArea = {
       hub.reset();
       reviewer.reset();
     });
-    let controlsMounted = false;
-    return async (app) => {
-      installProvisioningErrors(app);
-      app.addHook('onClose', async () => timers.clear());
-      await app.register(webhookRoutes(deps));
-      for (const channel of templateChannels(deps)) await app.register(templateRoutes(deps, channel));
-      await app.register(rcsRoutes(deps));
-      await app.register(chataSenderRoutes(deps));
-      await app.register(chatbSenderRoutes(deps));
-      if (!controlsMounted) {
-        controlsMounted = true;
-        provisioningControlRoutes(rootOf(app), deps);
-      }
+    return {
+      routes: async (app) => {
+        installProvisioningErrors(app);
+        app.addHook('onClose', async () => timers.clear());
+        await app.register(webhookRoutes(deps));
+        for (const channel of templateChannels(deps)) await app.register(templateRoutes(deps, channel));
+        await app.register(rcsRoutes(deps));
+        await app.register(chataSenderRoutes(deps));
+        await app.register(chatbSenderRoutes(deps));
+      },
+      control: (app) => provisioningControlRoutes(app, deps),
     };
   },
 };

@@ -6,9 +6,7 @@ import Type from 'typebox';
 import { AreaError } from '../../core/errors.js';
 import { statusView } from './store.js';
 import { patchProblem } from './config.js';
-import type { VerificationState } from './index.js';
-
-const PREFIX = '/_sandbox/verification';
+import type { VerificationArea } from './state.js';
 
 const Polling = Type.Object(
   {
@@ -36,34 +34,24 @@ const AnsweredBody = Type.Object({ code: Type.String() }, { additionalProperties
 const IdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
 const PhoneParams = Type.Object({ endpoint: Type.String({ minLength: 1 }) });
 
-/**
- * Area routes are registered under the area's prefix and a plugin registered from there inherits
- * it, so these /_sandbox routes go on the root instance directly (the scope's prototype chain ends
- * there). They then pass the root's pipeline hooks only, as the core's control routes do.
- */
-function rootOf(scope: FastifyInstance): FastifyInstance {
-  let cur = scope;
-  while (cur.prefix !== '') cur = Object.getPrototypeOf(cur) as FastifyInstance;
-  return cur;
-}
+/** The area's control routes; the core mounts them under /_sandbox/verification. */
+export function registerVerificationControl(scope: FastifyInstance, s: VerificationArea): void {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-export function registerVerificationControl(scope: FastifyInstance, s: VerificationState): void {
-  const app = rootOf(scope).withTypeProvider<TypeBoxTypeProvider>();
-
-  app.get(`${PREFIX}/phones/:endpoint`, { schema: { params: PhoneParams } }, async (request) => ({
+  app.get('/phones/:endpoint', { schema: { params: PhoneParams } }, async (request) => ({
     messages: s.phones.messages(request.params.endpoint),
   }));
 
-  app.post(`${PREFIX}/:id/callout-answered`, { schema: { params: IdParams, body: AnsweredBody } }, async (request) => {
+  app.post('/:id/callout-answered', { schema: { params: IdParams, body: AnsweredBody } }, async (request) => {
     const v = s.store.getAnyApp(request.params.id);
     if (!v) throw new AreaError(404, `Verification not found: id ${request.params.id}`);
     s.service.answerCallout(v, request.body.code);
     return statusView(v);
   });
 
-  app.get(`${PREFIX}/config`, async () => s.config.view());
+  app.get('/config', async () => s.config.view());
 
-  app.put(`${PREFIX}/config`, { schema: { body: ConfigBody } }, async (request) => {
+  app.put('/config', { schema: { body: ConfigBody } }, async (request) => {
     const problem = patchProblem(request.body);
     if (problem) {
       throw new AreaError(400, `Invalid request: field '${problem.field}' ${problem.description}`, { details: [problem] });

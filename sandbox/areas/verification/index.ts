@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqualString } from '../../../common/signing.js';
 import { applicationAuth } from '../../core/auth-application.js';
 import type { AreaMount } from '../../core/areas.js';
-import type { SandboxContext } from '../../core/context.js';
 import { AreaError } from '../../core/errors.js';
 import { projectRateLimit } from '../../core/guards.js';
 import { authOf } from '../../core/request-state.js';
@@ -16,6 +15,7 @@ import { parseAcceptLanguage, TEMPLATES } from './language.js';
 import { CLI_FILTER, Phones } from './phone.js';
 import { VerificationService } from './service.js';
 import { statusView, Timers, VerificationStore, type Verification } from './store.js';
+import type { VerificationArea } from './state.js';
 import { assertEndpoint, assertJsonBody, assertMethod, parseReport, parseStart } from './validate.js';
 
 const FLASHCALL = { cliFilter: CLI_FILTER, interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 };
@@ -23,21 +23,13 @@ const SMS_INTERCEPTION_SECONDS = 298;
 
 type Params = Record<string, string>;
 
-export interface VerificationState {
-  ctx: SandboxContext;
-  store: VerificationStore;
-  phones: Phones;
-  config: VerificationConfig;
-  timers: Timers;
-  service: VerificationService;
-}
 
 /** `{base}` of the contract: the verification base URL as the client reached it. */
 function baseUrl(request: FastifyRequest, mount: AreaMount): string {
   return `${request.protocol}://${request.host}${mount.prefix}`;
 }
 
-function startAnswer(v: Verification, base: string, expiryMs: number, s: VerificationState): Record<string, unknown> {
+function startAnswer(v: Verification, base: string, expiryMs: number, s: VerificationArea): Record<string, unknown> {
   const href = `${base}/verification/v1/verifications/id/${encodeURIComponent(v.id)}`;
   const out: Record<string, unknown> = {
     id: v.id,
@@ -66,7 +58,7 @@ function found(v: Verification | undefined, what: string): Verification {
   return v;
 }
 
-function routes(s: VerificationState, mount: AreaMount) {
+function routes(s: VerificationArea, mount: AreaMount) {
   return async (app: FastifyInstance) => {
     const { ctx, store, service } = s;
     const guard = [applicationAuth(ctx), projectRateLimit(ctx), async (r: FastifyRequest) => assertJsonBody(r)];
@@ -131,17 +123,19 @@ export const verificationArea: SandboxArea = {
     const timers = new Timers();
     const callbacks = new VerificationCallbacks(ctx, config);
     const service = new VerificationService({ ctx, store, phones, config, callbacks, timers });
-    const state: VerificationState = { ctx, store, phones, config, timers, service };
+    const state: VerificationArea = { ctx, store, phones, config, timers, service };
     ctx.onReset(() => {
       timers.clear();
       store.clear();
       phones.clear();
       config.reset();
     });
-    return async (app, mount) => {
-      app.addHook('onClose', async () => timers.close());
-      registerVerificationControl(app, state);
-      await app.register(routes(state, mount));
+    return {
+      routes: async (app, mount) => {
+        app.addHook('onClose', async () => timers.close());
+        await app.register(routes(state, mount));
+      },
+      control: (app) => registerVerificationControl(app, state),
     };
   },
 };
