@@ -37,6 +37,8 @@ export const DEFAULT_PLATFORM_AREAS: readonly PlatformArea[] = ['subprojects', '
 
 export interface PlatformConfig {
   mode: 'sandbox' | 'platform';
+  /** The sandbox's base URL (PLATFORM_SANDBOX_URL), in sandbox mode. */
+  sandboxUrl?: string;
   urls: PlatformUrls;
   /** Credentials of areas that are not enabled may be empty strings. */
   credentials: PlatformCredentials;
@@ -55,6 +57,8 @@ export interface ApiConfig {
   apiKeys: string[];
   /** Base URL the platform uses to reach relayflow's callback routes. */
   publicUrl: string;
+  /** True when RELAYFLOW_PUBLIC_URL was set: only then is publicUrl one the platform can reach (workers register callbacks). */
+  publicUrlExplicit?: boolean;
   /** Origins (the Temporal web UI) allowed to call the codec endpoint from a browser. */
   codecCorsOrigins: string[];
   /** The secret the platform signs provisioning webhooks with; unset: the intake refuses every delivery. */
@@ -289,6 +293,7 @@ export function loadPlatformConfig(env: Env): LoadedPlatformConfig {
     const d = SANDBOX_CREDENTIALS;
     return {
       mode: 'sandbox',
+      sandboxUrl: url(env, 'PLATFORM_SANDBOX_URL'),
       urls: sandboxPlatformUrls(url(env, 'PLATFORM_SANDBOX_URL')),
       credentials: {
         projectId: str(env, 'PLATFORM_PROJECT_ID', d.projectId),
@@ -370,6 +375,7 @@ export function loadConfig(env: Env = process.env): Config {
       host,
       port,
       apiKeys: apiKeys(env),
+      publicUrlExplicit: Boolean(env.RELAYFLOW_PUBLIC_URL?.trim()),
       publicUrl: url(env, 'RELAYFLOW_PUBLIC_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
       provisioningWebhookSecret: webhookSecret(env),

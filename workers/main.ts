@@ -2,6 +2,8 @@
 import { loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
+import { createPlatformClients } from '../platform/index.js';
+import { explicitPublicUrl, wireCallbacks } from './callbacks.js';
 import { installRuntime } from './runtime.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { createWorker } from './worker.js';
@@ -21,6 +23,15 @@ const client = await connectClient(config);
 await ensureSearchAttributes(client, logger);
 await client.connection.close();
 const { worker, connection } = await createWorker({ config, logger });
+
+// Alongside the worker, not before it: processes run (and poll) while the platform is unreachable.
+const publicUrl = explicitPublicUrl(config);
+const stopWiring = new AbortController();
+const wiring = publicUrl
+  ? wireCallbacks({ config, publicUrl, provisioning: createPlatformClients(config.platform, { logger }).provisioning, logger, signal: stopWiring.signal })
+  : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));
 await worker.run();
+stopWiring.abort();
+await wiring;
 await connection.close();
 logger.info('worker stopped');

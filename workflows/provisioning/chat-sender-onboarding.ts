@@ -1,8 +1,10 @@
 // CHATA sender onboarding (standard, or embedded sign-up with a business account and phoneNumberId) and
 // CHATB sender onboarding (with its category): create the sender, follow it to ACTIVE. A rejection, or
 // an errorCode no retry can fix, ends the attempt FAILED with that code; other errors are reported and
-// waited out (the platform retries its own steps). Both share one frame; only the reading differs.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+// waited out (the platform retries its own steps). A sender the platform keeps as a DRAFT (saveDraftOnFailure,
+// or created as a draft) ends the process DRAFT_SAVED: the contract has no submit for sender drafts, so
+// waiting would never end. Both share one frame; only the reading differs.
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import {
   provisioningEventSignal, type ChataSenderInput, type ChatbSenderInput, type FollowSettings, type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
@@ -10,7 +12,8 @@ import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take }
 import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemory, platform, resumeTracking, type ProcessCarry, handleStop } from './process.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
-export type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'STOPPED' | 'FAILED';
+// 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
+export type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
 
 export interface SenderDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
@@ -34,12 +37,16 @@ export interface SenderDetails extends FollowDetails {
   /** The newest CHATA_SENDER_QUALITY_RATING_CHANGED / _DAILY_LIMIT_CHANGED event's details. */
   qualityRating?: string;
   stopReason?: string;
+  /** Set when the process ended without an active sender and the caller has to act (DRAFT_SAVED). */
+  nextStep?: string;
 }
 
 export interface SenderResult {
   state: SenderProcessState;
   senderId?: string;
   platformState?: string;
+  errorCode?: string;
+  nextStep?: string;
 }
 
 interface SenderSnapshot {
@@ -58,6 +65,7 @@ interface Verdict {
   state: SenderProcessState;
   reason: string;
   failure?: { type: string; message: string };
+  nextStep?: string;
 }
 
 interface PlatformReading {
@@ -79,16 +87,35 @@ interface SenderSpec {
 
 type Carry = ProcessCarry<SenderProcessState, SenderDetails>;
 
-const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'STOPPED', 'FAILED'];
+const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'DRAFT_SAVED', 'STOPPED', 'FAILED'];
+
+/**
+ * Versions the DRAFT reading: runs that waited on a draft before this change replay their old reading
+ * (no marker in their history), then end DRAFT_SAVED at their next poll or event.
+ */
+const DRAFT_ENDS = 'sender-draft-saved-ends';
+
+/** The platform kept the sender as a DRAFT: nothing relayflow can call submits it, so the process ends. */
+function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?: string): Verdict {
+  const known = errorCode ? (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode] : undefined;
+  const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
+  const fix = errorCode ? `fix the cause (${errorCode}: ${known?.why ?? errorReason ?? 'see the platform'}), then ` : '';
+  return {
+    state: 'DRAFT_SAVED',
+    reason: `${error ? `${error}: ` : ''}the platform saved the sender as a DRAFT; the provisioning API cannot submit a ${channel} sender draft, so the process ends here`,
+    nextStep: `${fix}submit the draft in the platform's dashboard and send the same start request again: the new process finds the sender and follows it to ACTIVE`,
+  };
+}
 
 function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict {
   const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
+  if (state === 'DRAFT' && patched(DRAFT_ENDS)) return draftSaved('CHATA', errorCode, errorReason);
   switch (state) {
     case 'ACTIVE': return { state: 'ACTIVE', reason: 'the sender is active' };
     case 'PENDING': return { state: 'PENDING', reason: 'under review' };
     case 'DELETED': return { state: 'FAILED', reason: 'the sender was deleted', failure: { type: 'SENDER_HAS_BEEN_DELETED', message: 'the sender was deleted on the platform' } };
     case 'REJECTED': return { state: 'FAILED', reason: `rejected: ${error ?? 'no errorCode'}`, failure: { type: errorCode ?? 'REJECTED', message: `rejected: ${error ?? 'no errorCode given'}` } };
-    case 'DRAFT':
+    case 'DRAFT': // only runs from before DRAFT_ENDS get here, replaying their old reading
     case 'ERROR': {
       if (!errorCode) return state === 'DRAFT' ? { state: 'DRAFT', reason: 'saved as a draft' } : { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
       const known = (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode];
@@ -104,7 +131,7 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
   switch (state) {
     case 'ACTIVE': return { state: 'ACTIVE', reason: `the sender is active${why}` };
     case 'IN_REVIEW': return { state: 'IN_REVIEW', reason: 'under review' };
-    case 'DRAFT': return { state: 'DRAFT', reason: 'saved as a draft' };
+    case 'DRAFT': return patched(DRAFT_ENDS) ? draftSaved('CHATB') : { state: 'DRAFT', reason: 'saved as a draft' };
     case 'REJECTED': return { state: 'FAILED', reason: `rejected${why}`, failure: { type: 'REJECTED', message: `rejected${why}` } };
     case 'INACTIVE': return { state: 'FAILED', reason: `inactive${why}`, failure: { type: 'INACTIVE', message: `the sender became inactive${why}` } };
     default: return { state: 'IN_REVIEW', reason: `platform state ${state ?? 'unknown'}` };
@@ -125,6 +152,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     const v = spec.judge(r, comment);
     Object.assign(d, { platformState: r.state, errorCode: r.errorCode, errorReason: r.errorReason, errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) : undefined });
     if (v.failure) failure = v.failure;
+    if (v.nextStep) d.nextStep = v.nextStep;
     if (v.state !== state()) tracker.moveTo(v.state, `${v.reason} (${reason})`);
   };
   function applySender(s: SenderSnapshot, reason: string): void {
@@ -175,7 +203,13 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   }
   await condition(allHandlersFinished);
   if (state() === 'FAILED' && failure) throw ApplicationFailure.nonRetryable(failure.message, failure.type, { senderId: d.senderId, errorCode: d.errorCode });
-  return { state: state(), ...(d.senderId ? { senderId: d.senderId } : {}), ...(d.platformState ? { platformState: d.platformState } : {}) };
+  return {
+    state: state(),
+    ...(d.senderId ? { senderId: d.senderId } : {}),
+    ...(d.platformState ? { platformState: d.platformState } : {}),
+    ...(state() === 'DRAFT_SAVED' && d.errorCode ? { errorCode: d.errorCode } : {}),
+    ...(state() === 'DRAFT_SAVED' && d.nextStep ? { nextStep: d.nextStep } : {}),
+  };
 }
 
 export async function chataSenderOnboarding(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {

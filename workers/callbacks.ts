@@ -1,0 +1,132 @@
+// Callback wiring at worker start-up: the platform must know where to reach relayflow, in every deployment,
+// not only under npm start. With RELAYFLOW_PUBLIC_URL set, each worker registers the provisioning webhook
+// (idempotent: the target is unique per project, so replicas and restarts never add a second one) and,
+// against the sandbox, the verification callback URL. The real platform takes that URL in its dashboard:
+// its API has no call for it, so the worker only logs what to enter there.
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/logger.js';
+import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { PlatformError, type ProvisioningClient } from '../platform/index.js';
+
+/**
+ * The public URL to register, or undefined. config.api.publicUrl always has a value (by default the API's
+ * own listen address, which the platform cannot reach), so only an explicit RELAYFLOW_PUBLIC_URL counts.
+ */
+export function explicitPublicUrl(config: Pick<Config, 'api'>): string | undefined {
+  return config.api.publicUrlExplicit ? config.api.publicUrl : undefined;
+}
+
+/** Waits between attempts: quick at first, then the last value until it works or the worker stops. */
+export const WIRING_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+
+export type WiringOutcome =
+  | { status: 'registered'; target: string; detail: string }
+  | { status: 'failed'; target: string; detail: string }
+  /** Not attempted (no secret configured, or the real platform's dashboard setting). */
+  | { status: 'skipped'; target: string; detail: string };
+
+export interface CallbackWiring {
+  provisioningWebhook: WiringOutcome;
+  verificationCallback: WiringOutcome;
+}
+
+export interface CallbackWiringDeps {
+  config: Pick<Config, 'api' | 'platform'>;
+  /** The base URL the platform calls (explicitPublicUrl). */
+  publicUrl: string;
+  provisioning: ProvisioningClient;
+  logger: Logger;
+  retryDelaysMs?: readonly number[];
+  /** Aborted when the worker stops: retries end there. */
+  signal?: AbortSignal;
+}
+
+class Permanent extends Error {}
+
+/** Registers both callbacks (in parallel, each retried on its own); never throws, the outcome says how it went. */
+export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackWiring> {
+  const { config, publicUrl, provisioning, logger } = deps;
+  const log = logger.child({ component: 'callback-wiring' });
+  const webhookTarget = `${publicUrl}${PROVISIONING_WEBHOOK_PATH}`;
+  const callbackUrl = `${publicUrl}${VERIFICATION_CALLBACK_PATH}`;
+  const secret = config.api.provisioningWebhookSecret;
+
+  const webhook = async (): Promise<WiringOutcome> => {
+    if (!secret) {
+      const detail = 'RELAYFLOW_PROVISIONING_WEBHOOK_SECRET is not set: no webhook registered (the intake would refuse every delivery)';
+      log.error({ target: webhookTarget }, detail);
+      return { status: 'skipped', target: webhookTarget, detail };
+    }
+    return withRetries(deps, log, 'provisioning webhook', webhookTarget, async () => {
+      try {
+        const { id, created } = await provisioning.webhooks.ensure(webhookTarget, secret);
+        return `webhook ${id} ${created ? 'created' : 'already registered'}`;
+      } catch (err) {
+        // Bad credentials, 15 webhooks already, a refused target: repeating the call changes nothing.
+        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
+        throw err;
+      }
+    });
+  };
+
+  const verification = async (): Promise<WiringOutcome> => {
+    const sandbox = config.platform.mode === 'sandbox' ? config.platform.sandboxUrl : undefined;
+    if (!sandbox) {
+      const detail = `the platform takes the verification callback URL in its dashboard (no API call for it): set it to ${callbackUrl}`;
+      log.info({ target: callbackUrl }, detail);
+      return { status: 'skipped', target: callbackUrl, detail };
+    }
+    // The sandbox plays the dashboard through its control route (sandbox/ is off limits to workers/).
+    return withRetries(deps, log, 'verification callback URL', callbackUrl, async () => {
+      const res = await fetch(`${sandbox}/_sandbox/verification/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ callbackUrl }),
+        signal: AbortSignal.timeout(config.platform.requestTimeoutMs),
+      });
+      const text = await res.text();
+      if (res.status >= 400 && res.status < 500) throw new Permanent(`sandbox refused the callback URL: ${res.status} ${text}`);
+      if (!res.ok) throw new Error(`sandbox answered ${res.status} ${text}`);
+      return 'set in the sandbox';
+    });
+  };
+
+  const [provisioningWebhook, verificationCallback] = await Promise.all([webhook(), verification()]);
+  log.info({ provisioningWebhook, verificationCallback }, 'callback wiring done');
+  return { provisioningWebhook, verificationCallback };
+}
+
+async function withRetries(deps: CallbackWiringDeps, log: Logger, what: string, target: string, attempt: () => Promise<string>): Promise<WiringOutcome> {
+  const delays = deps.retryDelaysMs ?? WIRING_RETRY_DELAYS_MS;
+  for (let n = 1; ; n++) {
+    if (n > 1 && deps.signal?.aborted) return { status: 'failed', target, detail: `not registered before the worker stopped (${n - 1} attempts)` };
+    try {
+      const detail = await attempt();
+      log.info({ target, attempts: n }, `${what} registered: ${detail}`);
+      return { status: 'registered', target, detail };
+    } catch (err) {
+      const message = (err as Error).message;
+      if (err instanceof Permanent) {
+        log.error({ target, attempts: n, err: message }, `${what} not registered; fix the cause and restart the worker`);
+        return { status: 'failed', target, detail: message };
+      }
+      const waitMs = delays[Math.min(n - 1, delays.length - 1)] ?? 60_000;
+      log.warn({ target, attempt: n, retryInMs: waitMs, err: message }, `${what} not registered yet; retrying`);
+      await sleep(waitMs, deps.signal);
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
