@@ -8,10 +8,11 @@ import type { Config } from '../common/config.js';
 import { maskPhoneNumbers, type Logger } from '../common/logger.js';
 import { installApiKeyAuth } from './plugins/auth.js';
 import { registerDocs } from './plugins/docs.js';
-import { installErrorHandler } from './plugins/error-handler.js';
+import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { installRawBodyJsonParser } from './plugins/raw-body.js';
+import { indexRoutes } from './plugins/route-index.js';
 import { installValidation } from './plugins/validation.js';
-import { ProcessService } from './processes/find.js';
+import { pageTokenKey, ProcessService } from './processes/find.js';
 import codecRoutes from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
 import { processRoutes } from './routes/processes.js';
@@ -37,20 +38,22 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
     loggerInstance: logger.child({}, { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } }) as FastifyBaseLogger,
     genReqId: () => ulid(),
     requestIdHeader: false,
-    // Process IDs are business keys and can be long.
-    routerOptions: { maxParamLength: 1024 },
+    // Process IDs are business keys and can be long. Any parameter the request line can carry (Node caps
+    // headers at 16 KiB) reaches validation, which answers 400 naming it instead of the router's bare 414.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
   installRawBodyJsonParser(app);
-  installErrorHandler(app);
+  installErrorHandler(app, indexRoutes(app));
   await registerDocs(app);
   installApiKeyAuth(app, config.api.apiKeys);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
-  const processes = new ProcessService(client);
+  const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys) });
   await app.register(healthRoutes, { client });
   await app.register(processRoutes, { processes });
   await app.register(subprojectRoutes, { client, processes, config });

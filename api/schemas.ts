@@ -54,6 +54,13 @@ export const ProcessList = Type.Object({
 export const StateFilter = Type.String({ pattern: '^[A-Z][A-Z_]{0,63}$', description: 'A state name, e.g. READY' });
 
 export const Paging = {
-  pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
-  pageToken: Type.Optional(Type.String({ maxLength: 4096, pattern: '^[A-Za-z0-9_-]*$' })),
+  // Optional in the document (validation fills in the default): a required pageSize would make every
+  // list without one a request the document calls invalid.
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
+  // format 'page-token' (api/plugins/validation.ts) tells clients and fuzzers that a token cannot be made up.
+  pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given; absent or empty for the first page' })),
 };
+
+/** A phone number in international format that exists (format e164, checked with libphonenumber). */
+export const PhoneNumber = (description = 'Phone number in international format, e.g. +46700000001') =>
+  Type.String({ format: 'e164', minLength: 3, maxLength: 16, description });

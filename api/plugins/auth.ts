@@ -29,6 +29,8 @@ export function installApiKeyAuth(app: FastifyInstance, apiKeys: string[]): void
     const mode = request.routeOptions.config?.auth;
     if (mode === 'public' || mode === 'signature') return;
     if (request.method === 'OPTIONS') return; // CORS preflights carry no credentials
+    // No route: the answer is 404 or 405 with Allow, which the public OpenAPI document says anyway.
+    if (request.is404) return;
     const key = presentedKey(request);
     if (!key) throw new ApiError(401, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
     const d = digest(key);

@@ -1,12 +1,36 @@
 // OpenAPI document built from the route schemas, with its UI at /docs.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { ErrorBody } from '../errors.js';
+
+type RouteSchema = FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
+
+/**
+ * What every route can answer because of the app around it, not its handler: 401 from the auth hook, 400
+ * from validation, 413 and 415 from body parsing. Declared here once so the document never misses them.
+ */
+export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config'>): number[] {
+  const schema = (route.schema ?? {}) as RouteSchema;
+  const statuses: number[] = [];
+  const auth = (route.config as { auth?: string } | undefined)?.auth;
+  if (auth !== 'public') statuses.push(401);
+  if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(400);
+  if (schema.body) statuses.push(413, 415);
+  return statuses;
+}
 
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  // The docs routes are public: they describe the API, they do not operate it.
   app.addHook('onRoute', (route) => {
+    // The docs routes are public: they describe the API, they do not operate it.
     if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), auth: 'public' };
+    const schema = route.schema as RouteSchema | undefined;
+    if (!schema || schema.hide) return;
+    const response = { ...schema.response };
+    for (const status of frameworkStatuses(route)) response[status] ??= ErrorBody;
+    // Public routes take no credentials: an empty security list overrides the document-wide one.
+    const isPublic = (route.config as { auth?: string } | undefined)?.auth === 'public';
+    route.schema = { ...schema, response, ...(isPublic ? { security: [] } : {}) };
   });
   await app.register(swagger, {
     openapi: {

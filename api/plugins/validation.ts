@@ -3,12 +3,36 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ErrorDetail } from '../errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
-const strictAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
-const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+
+/**
+ * Formats of our own, so the schema (and with it the OpenAPI document) says everything a value must be and
+ * a bad one is a 400 from validation, naming the field, before any handler runs.
+ * - e164: a phone number libphonenumber calls valid, in international format. A pattern cannot say this:
+ *   a number can have the right shape and still not exist.
+ * - page-token: the shape of a nextPageToken (base64url); whether this API gave it out is checked when
+ *   the list runs (api/processes/find.ts), which holds the key.
+ */
+export const FORMATS = {
+  e164: (v: string) => v.startsWith('+') && !!parsePhoneNumberFromString(v)?.isValid(),
+  'page-token': (v: string) => /^[A-Za-z0-9_-]*$/.test(v),
+} as const;
+export const FORMAT_MESSAGES: Record<string, string> = {
+  e164: 'must be a valid phone number in international format (+ and country code)',
+  'page-token': 'is not a token this API gave out: pass the nextPageToken of the previous page as it is',
+};
+
+const withFormats = (ajv: Ajv) => {
+  addFormats(ajv);
+  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+};
+const strictAjv = withFormats(new Ajv({ ...base, coerceTypes: false }));
+const coercingAjv = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
@@ -32,6 +56,7 @@ export function validationDetails(errors: ErrorObject[], context: string): Error
     if (e.keyword === 'additionalProperties') message = 'is not a known field';
     if (e.keyword === 'required') message = 'is required';
     if (e.keyword === 'enum') message = `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    if (e.keyword === 'format') message = FORMAT_MESSAGES[params.format as string] ?? message;
     return { field, rule, message };
   });
 }

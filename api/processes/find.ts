@@ -1,11 +1,13 @@
 // Reads processes out of Temporal: status from the workflow's query, execution facts from describe,
 // lists from visibility. The API keeps no state of its own.
-import { Client, WorkflowNotFoundError, WorkflowFailedError } from '@temporalio/client';
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Client, isGrpcServiceError, WorkflowNotFoundError, WorkflowFailedError } from '@temporalio/client';
 import type { TypedSearchAttributes } from '@temporalio/common';
+import type { CodecKey } from '../../common/codec.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { kindOfWorkflowId, type ProcessKind } from '../../contracts/ids.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 
 export interface PendingActivityView {
   activity: string;
@@ -45,8 +47,62 @@ function rootCause(err: Error): string {
   return e.message;
 }
 
+/** How long a list waits on Temporal's visibility before it answers 504 (the client retries some errors until then). */
+export const LIST_TIMEOUT_MS = 5_000;
+const MAC_BYTES = 16;
+/** gRPC status codes (grpc-js's `status`). */
+const Grpc = { CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
+const grpcCode = (err: unknown): number | undefined => {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (isGrpcServiceError(e)) return e.code;
+  return undefined;
+};
+const badPageToken = () => badRequest('query.pageToken', 'page_token', 'is not a token this API gave out: pass the nextPageToken of the previous page as it is');
+
+/** The page-token key, derived from the oldest codec key (like the subject hash): shared by every API instance, stable across rotation. */
+export const pageTokenKey = (keys: CodecKey[]) => Buffer.from(hkdfSync('sha256', keys[keys.length - 1]!.key, Buffer.alloc(0), 'relayflow page token', 32));
+
+/**
+ * Page tokens are Temporal's token behind a MAC. Temporal answers a token it cannot read with UNKNOWN, which
+ * the client retries for ~20 s and then fails with 500: a token this API did not give out never reaches it.
+ */
+export class PageTokens {
+  constructor(private readonly key: Buffer) {}
+
+  encode(raw: Uint8Array): string {
+    return Buffer.concat([this.mac(raw), raw]).toString('base64url');
+  }
+
+  /** Temporal's token, or undefined when this is not a token this API gave out (or it was altered). */
+  decode(token: string): Buffer | undefined {
+    const buf = Buffer.from(token, 'base64url');
+    // Node's decoder skips junk silently: only the canonical spelling is a token we wrote.
+    if (buf.length <= MAC_BYTES || buf.toString('base64url') !== token) return undefined;
+    const raw = buf.subarray(MAC_BYTES);
+    return timingSafeEqual(buf.subarray(0, MAC_BYTES), this.mac(raw)) ? raw : undefined;
+  }
+
+  private mac(raw: Uint8Array): Buffer {
+    return createHmac('sha256', this.key).update(raw).digest().subarray(0, MAC_BYTES);
+  }
+}
+
+export interface ProcessServiceOptions {
+  queryTimeoutMs?: number;
+  listTimeoutMs?: number;
+  /** pageTokenKey(config.codecKeys); without one, tokens are valid for this instance only. */
+  pageTokenKey?: Buffer;
+}
+
 export class ProcessService {
-  constructor(private readonly client: Client, private readonly queryTimeoutMs = 3_000) {}
+  private readonly pageTokens: PageTokens;
+  private readonly queryTimeoutMs: number;
+  private readonly listTimeoutMs: number;
+
+  constructor(private readonly client: Client, opts: ProcessServiceOptions = {}) {
+    this.queryTimeoutMs = opts.queryTimeoutMs ?? 3_000;
+    this.listTimeoutMs = opts.listTimeoutMs ?? LIST_TIMEOUT_MS;
+    this.pageTokens = new PageTokens(opts.pageTokenKey ?? randomBytes(32));
+  }
 
   async get(processId: string, expectedKind?: ProcessKind): Promise<ProcessView> {
     if (expectedKind && kindOfWorkflowId(processId) !== expectedKind) throw notFound(`${expectedKind} process ${processId}`);
@@ -81,22 +137,38 @@ export class ProcessService {
     return view;
   }
 
-  async list(opts: { kind?: ProcessKind; state?: string; pageSize: number; pageToken?: string }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
+  async list(opts: { kind?: ProcessKind; state?: string; pageSize?: number; pageToken?: string }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
     // Values are validated by the route schemas (enum kinds, upper-case states), so they are safe to quote.
     const clauses = [opts.kind ? `${KIND.name} = '${opts.kind}'` : `${KIND.name} IS NOT NULL`];
     if (opts.state) clauses.push(`${STATE.name} = '${opts.state}'`);
     let nextPageToken: Uint8Array | undefined;
     if (opts.pageToken) {
-      nextPageToken = Buffer.from(opts.pageToken, 'base64url');
-      if (nextPageToken.length === 0) throw new ApiError(400, 'validation_failed', 'query.pageToken: is not a token this API gave out');
+      nextPageToken = this.pageTokens.decode(opts.pageToken);
+      if (!nextPageToken) throw badPageToken();
     }
-    const res = await this.client.workflowService.listWorkflowExecutions({
-      namespace: this.client.options.namespace,
-      // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
-      query: clauses.join(' AND '),
-      pageSize: opts.pageSize,
-      nextPageToken,
-    });
+    const query = clauses.join(' AND ');
+    const listPage = (pageSize: number, token: Uint8Array | undefined, timeoutMs: number) =>
+      this.client.withDeadline(Date.now() + timeoutMs, () => this.client.workflowService.listWorkflowExecutions({
+        namespace: this.client.options.namespace,
+        // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
+        query,
+        pageSize,
+        nextPageToken: token,
+      }));
+    let res;
+    try {
+      res = await listPage(opts.pageSize ?? 50, nextPageToken, this.listTimeoutMs);
+    } catch (err) {
+      const code = grpcCode(err);
+      // A token we gave out that Temporal no longer reads (its visibility store changed, say) is still the
+      // caller's to replace. Temporal answers it with UNKNOWN, which the client retries until the deadline:
+      // if the same list answers at once without the token, the token was the trouble.
+      if (nextPageToken && (code === Grpc.UNKNOWN || code === Grpc.INVALID_ARGUMENT)) throw badPageToken();
+      if (nextPageToken && code === Grpc.DEADLINE_EXCEEDED && (await listPage(1, undefined, 1_000).then(() => true, () => false))) throw badPageToken();
+      if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) throw new ApiError(504, 'list_timeout', `Temporal did not list the processes within ${this.listTimeoutMs / 1000} s; retry`);
+      if (code === Grpc.UNAVAILABLE) throw new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
+      throw err;
+    }
     const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefined> | null | undefined, key: string) => {
       const data = sa?.[key]?.data;
       return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as string) : '';
@@ -110,7 +182,7 @@ export class ProcessService {
         startedAt: tsToIso(e.startTime) ?? '',
         ...(tsToIso(e.closeTime) ? { closedAt: tsToIso(e.closeTime) } : {}),
       })),
-      nextPageToken: res.nextPageToken?.length ? Buffer.from(res.nextPageToken).toString('base64url') : '',
+      nextPageToken: res.nextPageToken?.length ? this.pageTokens.encode(res.nextPageToken) : '',
     };
   }
 

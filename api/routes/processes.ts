@@ -12,7 +12,8 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
       tags: ['processes'],
       summary: 'List processes by kind and state, newest first',
       querystring: Type.Object({ kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))), state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
+      // 503 and 504: Temporal's visibility unreachable or too slow (ProcessService.list has a deadline).
+      response: { 200: ProcessList, ...errorResponses(400, 401, 503, 504) },
     },
   }, async (req) => processes.list({ kind: req.query.kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
 

@@ -46,7 +46,8 @@ export class ProvisioningWebhooksClient {
       const created = await this.create({ target, secret, triggers: [...PROVISIONING_TRIGGERS] });
       return { id: created.id, created: true };
     } catch (err) {
-      // Another worker created it between our list and create (409 target taken).
+      // Another worker created it between our list and create (409 target taken), or our create landed
+      // and its answer was lost: either way the webhook is there to read.
       const raced = (await this.list()).find((w) => w.target === target);
       if (raced) return { id: raced.id, created: false };
       throw err;
