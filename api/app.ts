@@ -15,6 +15,7 @@ import { installValidation } from './plugins/validation.js';
 import { pageTokenKey, ProcessService } from './processes/find.js';
 import codecRoutes from './routes/codec.js';
 import { healthRoutes } from './routes/health.js';
+import { callbackReadiness } from './routes/readiness.js';
 import { processRoutes } from './routes/processes.js';
 import { provisioningRoutes } from './routes/provisioning/index.js';
 import { provisioningWebhookRoutes } from './callbacks/provisioning.js';
@@ -53,14 +54,16 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
     reply.header('x-request-id', request.id);
   });
 
+  // Read-only look-ups of verifications relayflow did not start go to the platform directly.
+  const platform = createPlatformClients(config.platform, { logger });
   const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys) });
-  await app.register(healthRoutes, { client });
+  // Workers register the callbacks only when the public URL is set (workers/callbacks.ts): only then is it worth reading back.
+  const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;
+  await app.register(healthRoutes, { client, callbacks });
   await app.register(processRoutes, { processes });
   await app.register(subprojectRoutes, { client, processes, config });
   const hashSubject = subjectHasher(config.codecKeys);
   const verifications = new VerificationService(client, config, hashSubject);
-  // Read-only look-ups of verifications relayflow did not start go to the platform directly.
-  const platform = createPlatformClients(config.platform, { logger });
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
   await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });

@@ -38,9 +38,3 @@ export const badRequest = (field: string, rule: string, message: string) =>
 
 /** Response schemas for the errors a route can answer with, for the OpenAPI document. */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
-
-/**
- * An update to a process that has closed: Temporal answers "not found ... already completed", or
- * "aborted by closing workflow" when the update met the run closing.
- */
-export const isProcessEnded = (err: unknown) => /already completed|aborted by closing workflow/i.test((err as Error)?.message ?? '');

@@ -39,6 +39,7 @@ export const ProcessView = Type.Object({
 
 export const ProcessSummary = Type.Object({
   processId: Type.String(),
+  runId: Type.String({ description: 'The run: a business key followed again after a final state lists one entry per run' }),
   kind: Type.String(),
   state: Type.String(),
   executionStatus: Type.String(),

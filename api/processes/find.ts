@@ -28,6 +28,8 @@ export interface ProcessView extends ProcessStatus {
 
 export interface ProcessSummary {
   processId: string;
+  /** A business key can be followed again after a final state: the run tells those processes apart. */
+  runId: string;
   kind: string;
   state: string;
   executionStatus: string;
@@ -176,6 +178,7 @@ export class ProcessService {
     return {
       processes: (res.executions ?? []).map((e) => ({
         processId: e.execution?.workflowId ?? '',
+        runId: e.execution?.runId ?? '',
         kind: decodeKeyword(e.searchAttributes?.indexedFields, KIND.name),
         state: decodeKeyword(e.searchAttributes?.indexedFields, STATE.name),
         executionStatus: EXECUTION_STATUS[Number(e.status ?? 0)] ?? 'UNSPECIFIED',

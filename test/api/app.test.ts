@@ -34,6 +34,23 @@ describe('API', () => {
     assert.equal(ready.json().checks.temporal, 'ok');
   });
 
+  test('with a public URL, readiness also shows whether the platform holds the callbacks, without failing on it', async () => {
+    const deployed = await startHarness({ env: { RELAYFLOW_PUBLIC_URL: 'https://relayflow.example.test' }, withoutWorker: true });
+    try {
+      const ready = await deployed.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 200, 'informational: processes fall back to polling');
+      const { checks } = ready.json();
+      assert.equal(checks.temporal, 'ok');
+      // The test harness registered its own listening address, not the public URL.
+      assert.match(checks.provisioningWebhook, /^missing: no provisioning webhook targets https:\/\/relayflow\.example\.test\//);
+      assert.match(checks.verificationCallback, /^missing: the sandbox calls back/);
+    } finally {
+      await deployed.close();
+    }
+    const local = await h.app.inject({ method: 'GET', url: '/readyz' });
+    assert.deepEqual(Object.keys(local.json().checks), ['temporal'], 'nothing to read back without a public URL');
+  });
+
   test('the OpenAPI document describes the routes and is public', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/docs/json' });
     assert.equal(res.statusCode, 200);
@@ -95,13 +112,17 @@ describe('API', () => {
     const { processId } = started.json();
     await h.waitForState(processId, 'READY');
     // Visibility is eventually consistent: poll briefly.
-    let found = false;
+    type Summary = { processId: string; runId: string; state: string };
+    let found: Summary | undefined;
     for (let i = 0; i < 50 && !found; i++) {
       const res = await h.api({ method: 'GET', url: '/v1/processes?kind=subproject&state=READY' });
-      found = res.json().processes.some((p: { processId: string; state: string }) => p.processId === processId && p.state === 'READY');
+      found = (res.json().processes as Summary[]).find((p) => p.processId === processId && p.state === 'READY');
       if (!found) await new Promise((r) => setTimeout(r, 200));
     }
     assert.ok(found, 'listed as READY');
+    // A key followed again after a final state lists one entry per run: the run ID tells them apart.
+    const one = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+    assert.equal(found.runId, one.json().execution.runId);
     const other = await h.api({ method: 'GET', url: '/v1/subprojects?state=FAILED' });
     assert.ok(!other.json().processes.some((p: { processId: string }) => p.processId === processId));
   });
