@@ -18,6 +18,8 @@ import {
 } from '../../../common/codec.js';
 import { createDataConverter } from '../../../common/data-converter.js';
 import codecRoutes from '../../../api/routes/codec.js';
+import { installErrorHandler } from '../../../api/plugins/error-handler.js';
+import { indexRoutes } from '../../../api/plugins/route-index.js';
 
 const PHONE = '+46701234567';
 const key = (id: string): CodecKey => ({ id, key: randomBytes(32) });
@@ -171,6 +173,8 @@ describe('codec routes', () => {
   const codec = new AesGcmPayloadCodec([key('k1')]);
   const build = async () => {
     const app = Fastify();
+    // The app's error handler: the routes declare their errors as the API's ErrorBody.
+    installErrorHandler(app, indexRoutes(app));
     await app.register(codecRoutes, { codec, allowedOrigins: [UI] });
     return app;
   };
@@ -202,7 +206,8 @@ describe('codec routes', () => {
     const [foreign] = await new AesGcmPayloadCodec([key('other')]).encode([toPayload(PHONE)]);
     const res = await app.inject({ method: 'POST', url: '/codec/decode', payload: { payloads: [json(foreign!)] } });
     assert.equal(res.statusCode, 422);
-    assert.match(res.json().message, /unknown encryption key id "other"/);
+    assert.equal(res.json().error.code, 'codec_failed');
+    assert.match(res.json().error.message, /unknown encryption key id "other"/);
     await app.close();
   });
 
