@@ -8,15 +8,18 @@ type RouteSchema = FastifySchema & { hide?: boolean; response?: Record<string, u
 
 /**
  * What every route can answer because of the app around it, not its handler: 401 from the auth hook, 400
- * from validation, 413 and 415 from body parsing. Declared here once so the document never misses them.
+ * from validation, 413 and 415 from body parsing, 503 and 504 from the deadline on every wait on Temporal
+ * (api/processes/temporal-errors.ts). Declared here once so the document never misses them.
  */
-export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config'>): number[] {
+export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config' | 'url'>): number[] {
   const schema = (route.schema ?? {}) as RouteSchema;
   const statuses: number[] = [];
   const auth = (route.config as { auth?: string } | undefined)?.auth;
   if (auth !== 'public') statuses.push(401);
   if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(400);
   if (schema.body) statuses.push(413, 415);
+  // Every /v1 route waits on Temporal: 503 when it cannot be reached, 504 when it does not answer in time.
+  if (auth !== 'public' && route.url.startsWith('/v1/')) statuses.push(503, 504);
   return statuses;
 }
 

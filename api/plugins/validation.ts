@@ -51,7 +51,9 @@ export function validationDetails(errors: ErrorObject[], context: string): Error
     const params = e.params as Record<string, unknown>;
     const leaf = (params.missingProperty ?? params.additionalProperty) as string | undefined;
     const field = [prefix, path, leaf].filter(Boolean).join('.');
-    const rule = e.keyword === 'additionalProperties' ? 'unknown_field' : e.keyword === 'required' ? 'required' : e.keyword;
+    // Our own formats are rules of their own (`e164`), as callers know them from the messages.
+    const ownFormat = e.keyword === 'format' && (params.format as string) in FORMATS ? (params.format as string) : undefined;
+    const rule = e.keyword === 'additionalProperties' ? 'unknown_field' : e.keyword === 'required' ? 'required' : ownFormat ?? e.keyword;
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') message = 'is not a known field';
     if (e.keyword === 'required') message = 'is required';

@@ -22,8 +22,12 @@ export interface ProvisioningRouteOptions {
 export const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
 export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
 
+/**
+ * A request the schema accepts that breaks a rule between its fields or one the platform sets (a banner's
+ * size, the CHATB categories): 422, still naming each field. 400 stays for what the OpenAPI document says.
+ */
 export function invalid(details: ErrorDetail[]): ApiError {
-  return new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  return new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
 }
 
 export function followSettings(config: Pick<Config, 'processes'>, overdueAfterSeconds?: number): FollowSettings {
@@ -31,9 +35,9 @@ export function followSettings(config: Pick<Config, 'processes'>, overdueAfterSe
   return { pollIntervalMs, overdueAfterMs: overdueAfterSeconds !== undefined ? overdueAfterSeconds * 1000 : overdueAfterMs };
 }
 
-/** An operation the process did not accept: 400 when the platform refused the change itself, else 409. */
+/** An operation the process did not accept: 422 when the platform refused the change itself, else 409. */
 export function acceptedOrThrow(outcome: OperationOutcome): OperationOutcome {
   if (outcome.accepted) return outcome;
-  if (outcome.errorType === 'PlatformValidationError') throw new ApiError(400, 'platform_rejected', outcome.reason ?? 'the platform refused the change');
+  if (outcome.errorType === 'PlatformValidationError') throw new ApiError(422, 'platform_rejected', outcome.reason ?? 'the platform refused the change');
   throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
 }

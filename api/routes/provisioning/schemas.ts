@@ -3,6 +3,7 @@
 // say well (header example media per format, button counts, banner size), as errors naming the field.
 import Type from 'typebox';
 import type { ErrorDetail } from '../../errors.js';
+import { PhoneNumber } from '../../schemas.js';
 
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
@@ -30,7 +31,6 @@ export const MAX_BUTTONS = 10;
 export const MAX_URL_BUTTONS = 2;
 export const BANNER = { width: 1440, height: 448 } as const;
 
-const E164 = '^\\+[1-9]\\d{6,14}$';
 const Text512 = (description?: string) => Type.String({ minLength: 1, maxLength: 512, ...(description ? { description } : {}) });
 const OverdueAfterSeconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS)' }));
 
@@ -38,7 +38,7 @@ const Button = Type.Object({
   type: Type.String({ pattern: '^[A-Z][A-Z_]{0,39}$', description: 'QUICK_REPLY, URL, PHONE_NUMBER, OTP, ...' }),
   text: Type.Optional(Type.String({ maxLength: 512 })),
   url: Type.Optional(Type.String({ maxLength: 2000 })),
-  phoneNumber: Type.Optional(Type.String({ pattern: E164 })),
+  phoneNumber: Type.Optional(PhoneNumber()),
   otpType: Type.Optional(Type.Enum(['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'])),
   autofillText: Type.Optional(Type.String({ maxLength: 512 })),
   example: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 10 })),
@@ -82,7 +82,7 @@ export const Resubmit = Type.Object({
 
 const Contact = Type.Object({
   email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-  phoneNumber: Type.Optional(Type.String({ pattern: E164, description: 'E.164' })),
+  phoneNumber: Type.Optional(PhoneNumber()),
 }, { additionalProperties: false, description: 'Exactly one of email, phoneNumber' });
 
 const Answers = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: 4096 }), { description: 'questionId → answer (see the questionnaire of the use case and countries)' });
@@ -99,7 +99,7 @@ export const StartRcsSender = Type.Object({
   answers: Answers,
   contact: Contact,
   testNumbers: Type.Optional(Type.Array(Type.Object({
-    phoneNumber: Type.String({ pattern: E164 }),
+    phoneNumber: PhoneNumber(),
     features: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' }), { maxItems: 20 })),
   }, { additionalProperties: false }), { maxItems: 20, description: 'Added once the platform allows it (after the launch)' })),
   overdueAfterSeconds: OverdueAfterSeconds,
@@ -111,7 +111,7 @@ export const Relaunch = Type.Object({
 }, { additionalProperties: false });
 
 export const StartChataSender = Type.Object({
-  phoneNumber: Type.String({ pattern: E164, description: 'E.164; the business key of the process' }),
+  phoneNumber: PhoneNumber('Phone number in international format; the business key of the process'),
   displayName: Text512(),
   description: Type.Optional(Type.String({ maxLength: 512 })),
   vertical: Type.Optional(Type.Enum(VERTICALS)),
@@ -127,7 +127,7 @@ export const StartChataSender = Type.Object({
 export const StartEmbeddedChataSender = Type.Object({
   businessAccountId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
   phoneNumberId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The business key of the process' }),
-  phoneNumber: Type.Optional(Type.String({ pattern: E164, description: 'The number behind phoneNumberId, if known' })),
+  phoneNumber: Type.Optional(PhoneNumber('The number behind phoneNumberId, if known, in international format')),
   overdueAfterSeconds: OverdueAfterSeconds,
 }, { additionalProperties: false });
 

@@ -39,7 +39,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     startProcess(client, { workflowType, kind, processId, taskQueue: config.taskQueue, args: [input], reuse: 'after-final', self });
 
   app.post('/v1/senders/rcs', {
-    schema: { tags: ['senders'], summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country', body: StartRcsSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401) } },
+    schema: { tags: ['senders'], summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country', body: StartRcsSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const b = req.body;
     const errors = [...bannerErrors(b.banner), ...contactErrors(b.contact, 'body.contact')];
@@ -68,7 +68,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/chata', {
-    schema: { tags: ['senders'], summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE', body: StartChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE', body: StartChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const { overdueAfterSeconds, ...sender } = req.body;
     const phoneNumber = e164(sender.phoneNumber, 'body.phoneNumber');
@@ -78,7 +78,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/chata/embedded', {
-    schema: { tags: ['senders'], summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE', body: StartEmbeddedChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE', body: StartEmbeddedChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const { overdueAfterSeconds, ...sender } = req.body;
     const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
@@ -92,7 +92,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   }, async () => ({ categories: await provisioning.chatbSenders.categories() }));
 
   app.post('/v1/senders/chatb', {
-    schema: { tags: ['senders'], summary: 'Create a CHATB sender in a category and follow it to ACTIVE', body: StartChatbSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATB sender in a category and follow it to ACTIVE', body: StartChatbSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const { overdueAfterSeconds, ...sender } = req.body;
     const categories = await lookup(req.log, 'the CHATB categories', () => provisioning.chatbSenders.categories());
@@ -125,7 +125,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/:processId/relaunch', {
-    schema: { tags: ['senders'], summary: 'Relaunch a REJECTED or PARTIALLY_LAUNCHED RCS sender (optionally with new answers or contact)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Relaunch, response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) } },
+    schema: { tags: ['senders'], summary: 'Relaunch a REJECTED or PARTIALLY_LAUNCHED RCS sender (optionally with new answers or contact)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Relaunch, response: { 200: Outcome, ...errorResponses(400, 401, 404, 409, 422) } },
   }, async (req) => {
     const { processId } = req.params;
     const errors = contactErrors(req.body.contact, 'body.contact');

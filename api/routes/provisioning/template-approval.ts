@@ -24,7 +24,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
         tags: ['templates'],
         summary: `Create a ${channel} template and follow its approval, then its quality, until it is deleted or you stop watching`,
         body: StartTemplate,
-        response: { 202: Started, 200: Started, ...errorResponses(400, 401) },
+        response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
       },
     }, async (req, reply) => {
       const b = req.body;
@@ -88,7 +88,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       params: Type.Object({ processId: ProcessId }),
       headers: IdempotencyKey,
       body: Resubmit,
-      response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+      response: { 200: Outcome, ...errorResponses(400, 401, 404, 409, 422) },
     },
   }, async (req) => {
     const { processId } = req.params;

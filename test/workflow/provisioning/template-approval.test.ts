@@ -64,7 +64,7 @@ describe('template approval (webhooks only: polling every minute)', () => {
     assert.match(rejected.history.at(-1)!.reason!, /INVALID_FORMAT/);
     await setReviewer(h, approve);
     const refusedByPlatform = await update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hi' }, { type: 'FOOTER', text: 'f'.repeat(70) }] }, 'resubmit-0');
-    assert.equal(refusedByPlatform.statusCode, 400, refusedByPlatform.body);
+    assert.equal(refusedByPlatform.statusCode, 422, refusedByPlatform.body);
     assert.equal(refusedByPlatform.json().error.code, 'platform_rejected');
     assert.match(refusedByPlatform.json().error.message, /components/);
     assert.equal((await view(h, id)).state, 'REJECTED', 'a refused edit changes nothing');
