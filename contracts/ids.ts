@@ -4,7 +4,7 @@ export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
   subproject: (parentProjectId: string, displayName: string) => `subproject:${parentProjectId}:${displayName}`,
-  /** `id` is a ULID; the platform references of the process are `rf-<id>.<step>.<send>`. */
+  /** `id` is a ULID; the routing tokens of the process are `rf-<id>.<step>.<send>`. */
   verification: (id: string) => `verification:${id}`,
   /** `subjectHash` from common/subject-hash.ts: never the number itself. */
   numberGuard: (subjectHash: string) => `number-guard:${subjectHash}`,
@@ -26,8 +26,15 @@ export function kindOfWorkflowId(workflowId: string): ProcessKind | undefined {
   return (PROCESS_KINDS as readonly string[]).includes(prefix ?? '') ? (prefix as ProcessKind) : undefined;
 }
 
-/** The verification process a platform reference (`rf-<ULID>.<step>.<send>`) belongs to. */
-export function verificationIdOfReference(reference: string | undefined): string | undefined {
-  const m = /^rf-([0-9A-HJKMNP-TV-Z]{26})\.\d+\.\d+$/.exec(reference ?? '');
+/** The verification process a routing token (`rf-<ULID>.<step>.<send>`) belongs to. */
+export function verificationIdOfReference(token: string | undefined): string | undefined {
+  const m = /^rf-([0-9A-HJKMNP-TV-Z]{26})\.\d+\.\d+$/.exec(token ?? '');
   return m ? workflowIds.verification(m[1]!) : undefined;
 }
+
+/**
+ * The verification process a platform event belongs to: by the token in `custom`, else in `reference`
+ * (processes started before the token moved to `custom`).
+ */
+export const verificationIdOfEvent = (e: { custom?: string | undefined; reference?: string | undefined }) =>
+  verificationIdOfReference(e.custom) ?? verificationIdOfReference(e.reference);

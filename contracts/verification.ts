@@ -17,8 +17,15 @@ export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['sms', 'flas
 
 /** Process states: the platform's final states, plus where the process is while it runs. */
 export type VerificationProcessState =
-  | 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED';
-export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED'];
+  | 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED' | 'ABANDONED';
+export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED', 'ABANDONED'];
+
+/**
+ * Reasons of the endings a caller must be able to tell apart, as the prefix of `reason`:
+ * - ERROR `platform_unavailable: ...`: the platform did not accept the start in time; nothing is retried later.
+ * - ABANDONED `started_late: ...`: the process first ran after the API had given up on it (504); nothing was sent.
+ */
+export const VERIFICATION_REASONS = { platformUnavailable: 'platform_unavailable', startedLate: 'started_late' } as const;
 
 export interface VerificationStep {
   method: VerificationMethod;
@@ -41,8 +48,13 @@ export interface VerificationInput {
   reference?: string;
   custom?: string;
   language?: string;
-  /** Prefix of the platform references of this process, so callbacks route back to it. */
+  /** Prefix of the routing tokens of this process (`<prefix>.<step>.<send>`), so callbacks route back to it. */
   platformReferencePrefix: string;
+  /**
+   * Epoch ms after which the first send must not happen: the API's deadline. A process whose first workflow
+   * task runs later (no worker was running; the caller got a 504) ends ABANDONED without sending anything.
+   */
+  startBy?: number;
 }
 
 /** What a client needs to complete the current step (from the platform's start answer). */
@@ -93,7 +105,10 @@ export const resendUpdate = defineUpdate<ResendOutcome, [ResendRequest]>('resend
 export const cancelUpdate = defineUpdate<{ state: VerificationProcessState }, [CancelRequest]>('cancel');
 export const platformEventSignal = defineSignal<[PlatformVerificationEvent]>('platformEvent');
 
-/** Platform reference of one platform verification: `<prefix>.<step>.<send>`; the prefix names the process. */
+/**
+ * Routing token of one platform verification: `<prefix>.<step>.<send>`; the prefix names the process. Sent as
+ * the platform `custom` (and as `reference` when the caller gave none), echoed in callbacks and status.
+ */
 export const platformReference = (prefix: string, step: number, send: number) => `${prefix}.${step}.${send}`;
 export const REFERENCE_PREFIX = 'rf';
 
@@ -105,9 +120,10 @@ export interface StartVerificationInput {
   /** E.164, e.g. `+46700000001`. */
   identity: string;
   method: VerificationMethod;
-  /** Unique per platform verification (relayflow makes it); also the idempotency key of this activity. */
-  reference: string;
-  custom?: string;
+  /** The routing token, unique per platform verification (relayflow makes it): sent as `custom`. */
+  token: string;
+  /** The caller's reference, sent as the platform `reference`; without one the token is the reference. */
+  reference?: string;
   /** Sent as Accept-Language (SMS template language). */
   language?: string;
   /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
@@ -134,7 +150,7 @@ export interface StartVerificationOutput {
   flashCall?: FlashCallStartDetails;
   callout?: CalloutStartDetails;
   seamless?: SeamlessStartDetails;
-  /** true when a verification with this reference already existed (an earlier attempt's answer was lost). */
+  /** true when this send's verification already existed (an earlier attempt's answer was lost). */
   resumed: boolean;
 }
 

@@ -33,13 +33,17 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
       // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
       // would send a second SMS / call and ABORT the first verification. Only a first try, on the
       // workflow's word and by the attempt number, skips the look-up (one platform call fewer).
-      const existing = input.firstTry && isFirstAttempt() ? undefined : await findByReference(verification, input.reference);
+      const reference = input.reference ?? input.token;
+      const found = input.firstTry && isFirstAttempt() ? undefined : await findByReference(verification, reference);
+      // The caller's reference is shared by every send of the process (and maybe other processes): only
+      // the verification carrying this send's token is this send's. The token as reference is unique.
+      const existing = found && (input.reference === undefined || found.custom === input.token) ? found : undefined;
       if (existing) {
         if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
           // Never resume someone else's verification; the number stays out of the message (it is logged).
           throw ApplicationFailure.create({
             type: VERIFICATION_FAILURE_TYPES.referenceConflict,
-            message: `verification reference ${input.reference} belongs to a different verification (${existing.id})`,
+            message: `verification reference ${reference} belongs to a different verification (${existing.id})`,
             nonRetryable: true,
           });
         }
@@ -56,8 +60,8 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
       const req: StartVerificationRequest = {
         identity: { type: 'number', endpoint: input.identity },
         method: input.method,
-        reference: input.reference,
-        custom: input.custom,
+        reference,
+        custom: input.token,
         sms: input.method === 'sms' && input.sms ? smsOptions(input.sms) : undefined,
       };
       // PlatformDeniedError (403/40300) propagates as a non-retryable failure; the workflow records DENIED.

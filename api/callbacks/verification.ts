@@ -1,78 +1,128 @@
 // The platform's verification callbacks: signed with the application secret, answered fast. Requests are
 // allowed or denied by the per-number guard; results and SMS receipts become signals to their process.
+// Schema-first: one TypeBox schema per event, checked after the signature (which covers the raw bytes).
+// Extra fields are allowed: the platform may add some.
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { ErrorObject } from 'ajv';
+import Type, { type Static, type TSchema } from 'typebox';
 import { verifyApplicationRequest } from '../../common/signing.js';
 import type { Logger } from '../../common/logger.js';
-import { verificationIdOfReference } from '../../contracts/ids.js';
+import { verificationIdOfEvent } from '../../contracts/ids.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
+import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 import type { VerificationService } from '../routes/verification/service.js';
 
+const Str = Type.String({ minLength: 1 });
+const Common = {
+  id: Str,
+  method: Str,
+  identity: Type.Object({ type: Type.Optional(Type.String()), endpoint: Str }),
+  reference: Type.Optional(Type.String()),
+  /** relayflow's routing token for verifications it started. */
+  custom: Type.Optional(Type.String()),
+};
+export const VerificationRequestEvent = Type.Object({ event: Type.Literal('VerificationRequestEvent'), ...Common });
+export const VerificationResultEvent = Type.Object({
+  event: Type.Literal('VerificationResultEvent'),
+  ...Common,
+  status: Str,
+  reason: Type.Optional(Type.String()),
+  source: Type.Optional(Type.String()),
+});
+/** The spec names it SmsDeliveredEvent, the platform sends VerificationSmsDeliveredEvent: both are accepted. */
+export const SMS_DELIVERED_EVENTS = ['SmsDeliveredEvent', 'VerificationSmsDeliveredEvent'] as const;
+export const SmsDeliveredEvent = Type.Object({
+  event: Type.Union(SMS_DELIVERED_EVENTS.map((e) => Type.Literal(e))),
+  ...Common,
+  smsResult: Type.Union([Type.Literal('Successful'), Type.Literal('Failed')]),
+});
+const Envelope = Type.Object({ event: Str });
 
-interface CallbackBody {
-  event?: string;
-  id?: string;
-  method?: string;
-  identity?: { endpoint?: string };
-  reference?: string;
-  status?: string;
-  reason?: string;
-  smsResult?: 'Successful' | 'Failed';
+type RequestEvent = Static<typeof VerificationRequestEvent>;
+type ResultEvent = Static<typeof VerificationResultEvent>;
+type DeliveredEvent = Static<typeof SmsDeliveredEvent>;
+
+/** A check of one schema that throws 400 naming the broken fields (body.id, body.smsResult). */
+function checker<S extends TSchema>(schema: S): (body: unknown) => Static<S> {
+  const validate = validatorCompiler({ schema, method: 'POST', url: VERIFICATION_CALLBACK_PATH, httpPart: 'body' }) as ((b: unknown) => boolean) & { errors?: ErrorObject[] | null };
+  return (body) => {
+    if (validate(body)) return body as Static<S>;
+    const details = validationDetails(validate.errors ?? [], 'body');
+    throw new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  };
 }
+const check = {
+  envelope: checker(Envelope),
+  request: checker(VerificationRequestEvent),
+  result: checker(VerificationResultEvent),
+  delivered: checker(SmsDeliveredEvent),
+};
 
 export interface VerificationCallbackOptions {
   client: Client;
   verifications: VerificationService;
   appKey: string;
   appSecret: string;
+  /** How long the guard may take to decide a VerificationRequestEvent (the platform waits about 5 s). */
+  decideWaitMs?: number;
 }
 
-const eventIdOf = (b: CallbackBody) => createHash('sha256').update(JSON.stringify([b.event, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? ''])).digest('base64url');
+const eventIdOf = (kind: string, b: { id: string; status?: string; reason?: string; smsResult?: string }) =>
+  createHash('sha256').update(JSON.stringify([kind, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? ''])).digest('base64url');
 
-export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (app, { client, verifications, appKey, appSecret }) => {
+function toSignal(body: ResultEvent | DeliveredEvent): PlatformVerificationEvent {
+  if ('smsResult' in body) return { eventId: eventIdOf('sms-delivered', body), kind: 'sms-delivered', verificationId: body.id, smsResult: body.smsResult };
+  return { eventId: eventIdOf('result', body), kind: 'result', verificationId: body.id, status: body.status, ...(body.reason ? { reason: body.reason } : {}) };
+}
+
+export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (app, { client, verifications, appKey, appSecret, decideWaitMs = 4_000 }) => {
   app.post(VERIFICATION_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    const check = verifyApplicationRequest({
+    const signed = verifyApplicationRequest({
       headers: req.headers,
       method: 'POST',
       path: req.url.split('?')[0]!,
       rawBody: req.rawBody ?? Buffer.alloc(0),
       secretForKey: (key) => (key === appKey ? appSecret : undefined),
     });
-    if (!check.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${check.reason}`);
-    const body = (req.body ?? {}) as CallbackBody;
+    if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
     const log = req.log as unknown as Logger;
+    const { event } = check.envelope(req.body);
 
-    if (body.event === 'VerificationRequestEvent') return decide(body, log);
-
-    const processId = verificationIdOfReference(body.reference);
-    if (!processId || !body.id) {
-      // Not started by relayflow (an SDK verification): acknowledged, nothing to route to.
-      log.info({ event: body.event, verificationId: body.id }, 'verification callback for no relayflow process');
+    if (event === 'VerificationRequestEvent') return decide(check.request(req.body), log);
+    let body: ResultEvent | DeliveredEvent;
+    if (event === 'VerificationResultEvent') body = check.result(req.body);
+    else if ((SMS_DELIVERED_EVENTS as readonly string[]).includes(event)) body = check.delivered(req.body);
+    else {
+      // Never guess: an event we do not know changes nothing, and is acknowledged so it is not resent.
+      log.warn({ event }, 'unknown verification callback event acknowledged and ignored');
       return reply.status(200).send({});
     }
-    const signal: PlatformVerificationEvent = body.event === 'SmsDeliveredEvent'
-      ? { eventId: eventIdOf(body), kind: 'sms-delivered', verificationId: body.id, ...(body.smsResult ? { smsResult: body.smsResult } : {}) }
-      : { eventId: eventIdOf(body), kind: 'result', verificationId: body.id, ...(body.status ? { status: body.status } : {}), ...(body.reason ? { reason: body.reason } : {}) };
+
+    const processId = verificationIdOfEvent(body);
+    if (!processId) {
+      // Not started by relayflow (an SDK verification): acknowledged, nothing to route to.
+      log.info({ event, verificationId: body.id }, 'verification callback for no relayflow process');
+      return reply.status(200).send({});
+    }
     try {
-      await client.workflow.getHandle(processId).signal(platformEventSignal, signal);
+      await client.workflow.getHandle(processId).signal(platformEventSignal, toSignal(body));
     } catch (err) {
       // A finished or unknown process has nothing left to learn; anything else (Temporal down) must be
       // retried by the platform, so it is not acknowledged.
       if (!(err instanceof WorkflowNotFoundError)) throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
-      log.info({ processId, event: body.event }, 'callback for a process that has ended');
+      log.info({ processId, event }, 'callback for a process that has ended');
     }
     return reply.status(200).send({});
   });
 
-  async function decide(body: CallbackBody, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
-    // Verifications relayflow started were admitted by the guard already.
-    if (verificationIdOfReference(body.reference)) return { action: 'allow' };
-    const identity = body.identity?.endpoint;
-    if (!identity || !body.id) return { action: 'deny' };
-    const { admitted } = await verifications.admit(identity, `platform:${body.id}`, body.method ? [body.method] : []);
+  async function decide(body: RequestEvent, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
+    // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
+    if (verificationIdOfEvent(body)) return { action: 'allow' };
+    const { admitted } = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
     if (!admitted) log.warn({ verificationId: body.id }, 'verification request denied by the per-number guard');
     return { action: admitted ? 'allow' : 'deny' };
   }

@@ -53,3 +53,52 @@ export async function startOnPlatform(h: Harness, identity: string, method = 'sm
   const headers = signApplicationRequest({ appKey, appSecret, method: 'POST', path, contentType: 'application/json; charset=UTF-8', body });
   return fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers, body });
 }
+
+/**
+ * The verification routes alone, over the harness's Temporal client, with a VerificationService built here:
+ * a short start deadline (`waitMs`) and, optionally, another task queue for the processes (`taskQueue`:
+ * one nobody polls), so deadline tests take a second or two. The guard is shared with the harness's app.
+ */
+export async function verificationRoutesWith(h: Harness, opts: { waitMs: number; taskQueue?: string }) {
+  const [{ default: Fastify }, { VerificationService }, { verificationRoutes }, { ProcessService, pageTokenKey }, { installValidation }, { installErrorHandler }, { indexRoutes }, { subjectHasher }, { createPlatformClients }] = await Promise.all([
+    import('fastify'), import('../../api/routes/verification/service.js'), import('../../api/routes/verification/index.js'), import('../../api/processes/find.js'),
+    import('../../api/plugins/validation.js'), import('../../api/plugins/error-handler.js'), import('../../api/plugins/route-index.js'), import('../../common/subject-hash.js'), import('../../platform/index.js'),
+  ]);
+  const app = Fastify();
+  installValidation(app);
+  installErrorHandler(app, indexRoutes(app));
+  const config = { ...h.config, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) };
+  const verifications = new VerificationService(h.client, config, subjectHasher(h.config.codecKeys), { waitMs: opts.waitMs });
+  await app.register(verificationRoutes, {
+    client: h.client,
+    processes: new ProcessService(h.client, { pageTokenKey: pageTokenKey(h.config.codecKeys) }),
+    verifications,
+    platform: createPlatformClients(h.config.platform).verification,
+  });
+  await app.ready();
+  return { app, config, verifications };
+}
+
+/** Platform starts the sandbox received for a number (POST .../verifications bodies), from its request log. */
+export async function platformStarts(h: Harness, identity: string): Promise<{ reference?: string; custom?: string; method: string }[]> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/requests?area=verification&method=POST`);
+  const { requests } = (await res.json()) as { requests: { path: string; body: { identity?: { endpoint?: string }; reference?: string; custom?: string; method: string } }[] };
+  return requests.filter((r) => r.path.endsWith('/verifications') && r.body?.identity?.endpoint === identity).map((r) => r.body);
+}
+
+/** A verification callback to relayflow, signed as the platform signs it. */
+export async function postCallback(h: Harness, body: unknown): Promise<Response> {
+  const { signApplicationRequest } = await import('../../common/signing.js');
+  const { VERIFICATION_CALLBACK_PATH } = await import('../../contracts/callbacks.js');
+  const raw = JSON.stringify(body);
+  const { appKey, appSecret } = h.config.platform.credentials;
+  const headers = signApplicationRequest({ appKey, appSecret, method: 'POST', path: VERIFICATION_CALLBACK_PATH, contentType: 'application/json; charset=UTF-8', body: raw });
+  return fetch(`${h.apiUrl}${VERIFICATION_CALLBACK_PATH}`, { method: 'POST', headers, body: raw });
+}
+
+/** The process's status view (GET /v1/verifications/{id}). */
+export async function statusOf(h: Harness, processId: string): Promise<{ state: string; history: { state: string; reason?: string }[]; details: Record<string, unknown> }> {
+  const res = await h.api({ method: 'GET', url: `/v1/verifications/${encodeURIComponent(processId)}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}

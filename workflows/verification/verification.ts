@@ -1,17 +1,21 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
-import { allHandlersFinished, condition, isCancellation, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
+import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
 import { trackProcess } from '../shared/process-state.js';
 import {
-  cancelUpdate, FINAL_VERIFICATION_STATES, platformEventSignal, platformReference, reportUpdate, resendUpdate, startedUpdate,
+  cancelUpdate, FINAL_VERIFICATION_STATES, platformEventSignal, platformReference, reportUpdate, resendUpdate, startedUpdate, VERIFICATION_REASONS,
   type PlatformVerificationEvent, type ReportOutcome, type ResendOutcome, type StepStartInfo, type VerificationInput, type VerificationProcessState,
 } from '../../contracts/verification.js';
 
 // Local activities: each platform call runs inside the workflow task that needs it (see activity-options).
-const { startVerification, reportCode, getVerificationStatus } = proxyLocalActivities<VerificationActivities>(platformLocalActivityOptions);
+// The start has its own deadline (activity-options.ts), per call: the first send is bounded by the caller's.
+const { reportCode, getVerificationStatus } = proxyLocalActivities<VerificationActivities>(platformLocalActivityOptions);
+const startVerification = (input: Parameters<VerificationActivities['startVerification']>[0], withinMs?: number) =>
+  proxyLocalActivities<VerificationActivities>(startActivityOptions(withinMs)).startVerification(input);
 
 /** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
 const CONFIRMATION_WAIT_MS = 10_000;
@@ -19,6 +23,8 @@ const CONFIRMATION_WAIT_MS = 10_000;
 export interface VerificationDetails {
   identity: string;
   reference?: string;
+  /** The caller's own `custom`: kept here, never sent to the platform (its `custom` carries the routing token). */
+  custom?: string;
   steps: { method: string; timeoutMs: number }[];
   currentStep: number;
   current?: StepStartInfo;
@@ -26,7 +32,7 @@ export interface VerificationDetails {
   resends: number;
   smsDelivery?: string;
   /** Platform verifications of this process, newest last. */
-  platformVerifications: { verificationId: string; step: number; method: string; status: string; reason?: string; language?: string }[];
+  platformVerifications: { verificationId: string; token: string; step: number; method: string; status: string; reason?: string; language?: string }[];
 }
 
 const isFinal = (s: VerificationProcessState) => FINAL_VERIFICATION_STATES.includes(s);
@@ -37,6 +43,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   const tracker = trackProcess<VerificationProcessState, VerificationDetails>('verification', 'STARTING', {
     identity: input.identity,
     ...(input.reference ? { reference: input.reference } : {}),
+    ...(input.custom ? { custom: input.custom } : {}),
     steps: input.steps,
     currentStep: 0,
     attempts: 0,
@@ -157,17 +164,25 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   async function send(step: number): Promise<boolean> {
     const { method } = input.steps[step]!;
     sendNo += 1;
+    const token = platformReference(input.platformReferencePrefix, step, sendNo);
+    const first = step === 0 && sendNo === 1;
+    // The caller gave up at startBy (504): a first send after it would be an SMS nobody waits for.
+    const left = first && input.startBy !== undefined ? input.startBy - Date.now() : undefined;
+    if (left !== undefined && left < 0) {
+      finish('ABANDONED', `${VERIFICATION_REASONS.startedLate}: the process first ran ${Math.ceil(-left / 1000)} s after the caller's deadline; nothing was sent`);
+      return false;
+    }
     try {
       const started = await startVerification({
         identity: input.identity,
         method,
-        reference: platformReference(input.platformReferencePrefix, step, sendNo),
+        token,
+        ...(input.reference ? { reference: input.reference } : {}),
         // Nothing can have been sent before the first send of the run's first workflow task.
-        firstTry: step === 0 && sendNo === 1 && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
-        ...(input.custom ? { custom: input.custom } : {}),
+        firstTry: first && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
         ...(input.language ? { language: input.language } : {}),
         ...(method === 'sms' ? { sms: { expiryMs: policy.codeExpiryMs } } : {}),
-      });
+      }, left === undefined ? undefined : left - START_MARGIN_MS);
       d.current = {
         step,
         method,
@@ -178,7 +193,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
         ...(started.callout ? { callout: started.callout } : {}),
         ...(started.seamless ? { seamless: started.seamless } : {}),
       };
-      d.platformVerifications.push({ verificationId: started.verificationId, step, method, status: 'PENDING', ...(started.contentLanguage ? { language: started.contentLanguage } : {}) });
+      d.platformVerifications.push({ verificationId: started.verificationId, token, step, method, status: 'PENDING', ...(started.contentLanguage ? { language: started.contentLanguage } : {}) });
       d.smsDelivery = undefined;
       lastSendAt = Date.now();
       // A resumed start (the first answer was lost) may find the verification already decided.
@@ -188,6 +203,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     } catch (err) {
       const type = failureType(err);
       if (type === 'PlatformDeniedError') finish('DENIED', rootMessage(err));
+      else if (isTimeout(err)) finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
       else finish('ERROR', rootMessage(err));
       return false;
     }
@@ -278,6 +294,11 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   }
   await closeWhenQuiet();
   return { state: tracker.status.state, ...(reason ? { reason } : {}) };
+}
+
+function isTimeout(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof TimeoutFailure) return true;
+  return false;
 }
 
 /** Started, task scheduled, task started: the history a run's first workflow task sees. */

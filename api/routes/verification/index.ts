@@ -54,7 +54,14 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   };
 
   app.post('/v1/verifications', {
-    schema: { tags: ['verifications'], summary: 'Start verifying a phone number; answers once the platform accepted it', body: StartBody, response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 429) } },
+    schema: {
+      tags: ['verifications'],
+      summary: 'Start verifying a phone number; answers once the platform accepted it',
+      description: 'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), '
+        + '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
+      body: StartBody,
+      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 429, 503, 504) },
+    },
   }, async (req, reply) => {
     const b = req.body;
     if (!b.method === !b.fallback) throw badRequest('body.method', 'one_of', 'give exactly one of method or fallback');

@@ -9,6 +9,7 @@ import type { numberGuard } from '../../../workflows/verification/number-guard.j
 import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admission, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
+import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 
 export interface StartRequest {
   identity: string;
@@ -19,12 +20,22 @@ export interface StartRequest {
   policy?: { codeExpirySeconds?: number; maxReportAttempts?: number; resendCooldownSeconds?: number; maxResends?: number };
 }
 
+export interface VerificationServiceOptions {
+  /** How long a start (admission and platform start together) may take before it answers 504. */
+  waitMs?: number;
+}
+
 export class VerificationService {
+  readonly waitMs: number;
+
   constructor(
     private readonly client: Client,
     private readonly config: Pick<Config, 'taskQueue' | 'processes'>,
     private readonly hash: SubjectHasher,
-  ) {}
+    opts: VerificationServiceOptions = {},
+  ) {
+    this.waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
+  }
 
   private get settings() {
     return this.config.processes.verification;
@@ -34,10 +45,13 @@ export class VerificationService {
     return workflowIds.numberGuard(this.hash(identity));
   }
 
-  /** Admits a start for the number (or for a platform-initiated verification); false when over the limit. */
-  async admit(identity: string, processId: string, methods: string[]): Promise<{ admitted: boolean; retryAfterMs?: number }> {
+  /**
+   * Admits a start for the number (or for a platform-initiated verification); false when over the limit.
+   * 504 when the guard does not answer by `deadline` (epoch ms), 503 when Temporal is unreachable.
+   */
+  async admit(identity: string, processId: string, methods: string[], deadline = Date.now() + this.waitMs): Promise<{ admitted: boolean; retryAfterMs?: number }> {
     const { guardMax, guardWindowMs } = this.settings;
-    return this.client.workflow.executeUpdateWithStart(admitUpdate, {
+    return callTemporal(this.client, processId, () => this.client.workflow.executeUpdateWithStart(admitUpdate, {
       args: [{ processId, methods, limit: guardMax, windowMs: guardWindowMs }],
       startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
         workflowId: this.guardId(identity),
@@ -45,7 +59,7 @@ export class VerificationService {
         args: [{ admissions: [], keepMs: Math.max(guardWindowMs, 30 * 60_000) }],
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),
-    });
+    }), { what: 'per-number guard for', waitMs: deadline - Date.now() });
   }
 
   async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
@@ -53,7 +67,13 @@ export class VerificationService {
     const processId = workflowIds.verification(id);
     const s = this.settings;
     const steps: VerificationStep[] = req.steps.map((st) => ({ method: st.method, timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method] }));
-    const admission = await this.admit(req.identity, processId, steps.map((st) => st.method));
+    // One deadline for the whole start; the process learns it too, so it never sends after the caller gave up.
+    const deadline = Date.now() + this.waitMs;
+    const admission = await this.admit(req.identity, processId, steps.map((st) => st.method), deadline).catch((err: unknown) => {
+      // Nothing was started yet: say so, rather than "read it later".
+      if (err instanceof ApiError && err.statusCode === 504) throw new ApiError(504, err.code, `the per-number guard did not answer in time; ${processId} was not started: retry later`, err.details);
+      throw err;
+    });
     if (!admission.admitted) {
       const minutes = Math.ceil(s.guardWindowMs / 60_000);
       throw new ApiError(429, 'too_many_verifications', `body.identity: at most ${s.guardMax} verifications per number per ${minutes} min; try again later`,
@@ -72,8 +92,9 @@ export class VerificationService {
       ...(req.custom ? { custom: req.custom } : {}),
       ...(req.language ? { language: req.language } : {}),
       platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
+      startBy: deadline,
     };
-    const outcome = await this.client.workflow.executeUpdateWithStart(startedUpdate, {
+    const outcome = await callTemporal(this.client, processId, () => this.client.workflow.executeUpdateWithStart(startedUpdate, {
       startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>('verification', {
         workflowId: processId,
         taskQueue: this.config.taskQueue,
@@ -85,7 +106,7 @@ export class VerificationService {
           ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
         ],
       }),
-    });
+    }), { what: 'verification process', waitMs: deadline - Date.now() });
     return { processId, outcome };
   }
 

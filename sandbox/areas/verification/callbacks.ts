@@ -83,9 +83,9 @@ export class VerificationCallbacks {
     });
   }
 
+  /** Named as configured (the platform's VerificationSmsDeliveredEvent by default); echoes custom like the others. */
   smsDelivered(v: Verification, account: SandboxAccount, smsResult: 'Successful' | 'Failed'): void {
-    const { custom: _custom, ...rest } = base(v);
-    this.send(account, { event: 'SmsDeliveredEvent', ...rest, smsResult });
+    this.send(account, { event: this.config.current.smsDeliveredEventName, ...base(v), smsResult });
   }
 
   private send(account: SandboxAccount, body: Obj): void {

@@ -9,6 +9,10 @@ export interface CalloutPolling {
   pollingInterval: number;
 }
 
+/** The spec calls the SMS receipt SmsDeliveredEvent; the platform sends VerificationSmsDeliveredEvent (the default). */
+export const SMS_DELIVERED_EVENT_NAMES = ['VerificationSmsDeliveredEvent', 'SmsDeliveredEvent'] as const;
+export type SmsDeliveredEventName = (typeof SMS_DELIVERED_EVENT_NAMES)[number];
+
 export interface VerificationSettings {
   callbackUrl: string | undefined;
   /** Overrides every account's default language when set. */
@@ -20,6 +24,7 @@ export interface VerificationSettings {
   callout: CalloutPolling;
   requestEventTimeoutMs: number;
   smsDeliveryDelayMs: number;
+  smsDeliveredEventName: SmsDeliveredEventName;
 }
 
 export interface SettingsPatch {
@@ -30,6 +35,7 @@ export interface SettingsPatch {
   undeliverableNumbers?: string[];
   unreachableNumbers?: string[];
   callout?: CalloutPolling;
+  smsDeliveredEventName?: SmsDeliveredEventName;
 }
 
 /** The first problem with a patch (field and description), so the control route can answer 400. */
@@ -57,6 +63,7 @@ function fromOptions(o: VerificationOptions): VerificationSettings {
     callout: { ...o.callout },
     requestEventTimeoutMs: o.requestEventTimeoutMs,
     smsDeliveryDelayMs: o.smsDeliveryDelayMs,
+    smsDeliveredEventName: SMS_DELIVERED_EVENT_NAMES[0],
   };
 }
 
@@ -83,6 +90,7 @@ export class VerificationConfig {
     if (p.undeliverableNumbers !== undefined) s.undeliverableNumbers = new Set(p.undeliverableNumbers);
     if (p.unreachableNumbers !== undefined) s.unreachableNumbers = new Set(p.unreachableNumbers);
     if (p.callout !== undefined) s.callout = { ...p.callout };
+    if (p.smsDeliveredEventName !== undefined) s.smsDeliveredEventName = p.smsDeliveredEventName;
   }
 
   reset(): void {
@@ -101,6 +109,7 @@ export class VerificationConfig {
       callout: s.callout,
       requestEventTimeoutMs: s.requestEventTimeoutMs,
       smsDeliveryDelayMs: s.smsDeliveryDelayMs,
+      smsDeliveredEventName: s.smsDeliveredEventName,
     };
   }
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { AreaError } from '../../core/errors.js';
 import { statusView } from './store.js';
-import { patchProblem } from './config.js';
+import { patchProblem, SMS_DELIVERED_EVENT_NAMES } from './config.js';
 import type { VerificationArea } from './state.js';
 
 const Polling = Type.Object(
@@ -26,6 +26,7 @@ const ConfigBody = Type.Object(
     expiryMs: Type.Optional(Type.Integer({ minimum: 1 })),
     carrierLanguageOverrides: Type.Optional(Type.Record(Type.String(), Type.String())),
     callout: Type.Optional(Polling),
+    smsDeliveredEventName: Type.Optional(Type.Union(SMS_DELIVERED_EVENT_NAMES.map((n) => Type.Literal(n)))),
   },
   { additionalProperties: false },
 );

@@ -20,6 +20,7 @@ interface StubVerification {
   status: string;
   reason?: string;
   reference?: string;
+  custom?: string;
   identity: { type: 'number'; endpoint: string };
   code: string;
   language: string;
@@ -74,7 +75,7 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
       const rest = path.slice(prefix.length);
 
       if (req.method === 'POST' && rest === '') {
-        const input = JSON.parse(body) as { identity: { endpoint: string }; method: string; reference?: string };
+        const input = JSON.parse(body) as { identity: { endpoint: string }; method: string; reference?: string; custom?: string };
         if (!/^\+\d{8,15}$/.test(input.identity.endpoint)) return err(res, 400, 40001, 'identity.endpoint: not a valid E.164 number');
         const v: StubVerification = {
           id: `v-${verifications.length + 1}`,
@@ -82,6 +83,7 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
           status: opts.deny ? 'DENIED' : 'PENDING',
           ...(opts.deny ? { reason: 'Denied by callback' } : {}),
           reference: input.reference,
+          ...(input.custom !== undefined ? { custom: input.custom } : {}),
           identity: { type: 'number', endpoint: input.identity.endpoint },
           code: '4321',
           language: req.headers['accept-language'] === 'es-ES' ? 'es-ES' : 'en-US',
@@ -106,7 +108,7 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
       if (req.method === 'GET' && m) {
         const fault = referenceFaults.shift();
         if (fault !== undefined) return err(res, fault, fault * 100, 'injected');
-        const v = verifications.find((x) => x.reference === decodeURIComponent(m![1]!));
+        const v = [...verifications].reverse().find((x) => x.reference === decodeURIComponent(m![1]!)); // the newest, as the platform
         return v ? send(res, 200, status(v)) : err(res, 404, 40400, 'Verification not found');
       }
       m = /^\/id\/([^/]+)$/.exec(rest);
@@ -181,7 +183,7 @@ function failure(err: unknown): ApplicationFailure {
 test('startVerification with an unknown reference looks it up, then starts exactly once', async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
-  const result = await a.startVerification({ identity: '+46700000001', method: 'sms', reference: 'ref-1', custom: 'order-7', language: 'es-ES', sms: { expiryMs: 300_000 } });
+  const result = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'ref-1', language: 'es-ES', sms: { expiryMs: 300_000 } });
   assert.deepEqual(result, {
     verificationId: 'v-1',
     method: 'sms',
@@ -198,7 +200,7 @@ test('startVerification with an unknown reference looks it up, then starts exact
     identity: { type: 'number', endpoint: '+46700000001' },
     method: 'sms',
     reference: 'ref-1',
-    custom: 'order-7',
+    custom: 'ref-1',
     sms: { expiry: '00:05:00' },
   });
 });
@@ -209,21 +211,21 @@ test('startVerification skips the look-up only on a first try the workflow vouch
   const paths = () => stub.seen.map((s) => `${s.method} ${s.path.replace(/^\/verification\/verification\/v1\/verifications/, '')}`);
   const input = { identity: '+46700000001', method: 'sms' as const };
 
-  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, reference: 'ref-a', firstTry: true });
+  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, token: 'ref-a', firstTry: true });
   assert.deepEqual(paths(), ['POST '], 'first try at attempt 1: no look-up');
 
-  await new MockActivityEnvironment({ attempt: 2 }).run(a.startVerification, { ...input, reference: 'ref-b', firstTry: true });
+  await new MockActivityEnvironment({ attempt: 2 }).run(a.startVerification, { ...input, token: 'ref-b', firstTry: true });
   assert.deepEqual(paths().slice(1), ['GET /reference/ref-b', 'POST '], 'a retry looks up');
 
   // A local activity restarts at attempt 1 when its workflow task is retried: the workflow's word decides.
-  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, reference: 'ref-c', firstTry: false });
+  await new MockActivityEnvironment({ attempt: 1 }).run(a.startVerification, { ...input, token: 'ref-c', firstTry: false });
   assert.deepEqual(paths().slice(3), ['GET /reference/ref-c', 'POST ']);
 });
 
 test('startVerification after a lost answer resumes the accepted verification instead of starting a second', async (t) => {
   const stub = await startStub(t, { loseStartAnswer: true });
   const a = activitiesFor(stub.base);
-  const input = { identity: '+46700000001', method: 'sms' as const, reference: 'ref-lost' };
+  const input = { identity: '+46700000001', method: 'sms' as const, token: 'ref-lost' };
 
   // First attempt: the platform accepted, the answer never came; Temporal will retry it.
   await assert.rejects(a.startVerification(input), (err: unknown) => {
@@ -241,10 +243,32 @@ test('startVerification after a lost answer resumes the accepted verification in
   assert.equal(stub.verifications.length, 1);
 });
 
+test("startVerification with the caller's reference sends it as reference and the token as custom", async (t) => {
+  const stub = await startStub(t);
+  const a = activitiesFor(stub.base);
+  const first = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.1', reference: 'order-42' });
+  assert.deepEqual(JSON.parse(stub.posts()[0]!.body), { identity: { type: 'number', endpoint: '+46700000001' }, method: 'sms', reference: 'order-42', custom: 'rf-x.0.1' });
+  // A retry of the same send finds it by the caller's reference and its token: nothing new is sent.
+  const again = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.1', reference: 'order-42' });
+  assert.equal(again.verificationId, first.verificationId);
+  assert.equal(again.resumed, true);
+  assert.equal(stub.posts().length, 1);
+  // A resend (another token) with the same reference is a new platform verification, not a false "found".
+  const resend = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.2', reference: 'order-42' });
+  assert.equal(resend.resumed, false);
+  assert.notEqual(resend.verificationId, first.verificationId);
+  assert.equal(stub.posts().length, 2);
+  assert.equal(JSON.parse(stub.posts()[1]!.body).custom, 'rf-x.0.2');
+  // ...and a retry of the resend resumes the newest one.
+  const resendAgain = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.2', reference: 'order-42' });
+  assert.equal(resendAgain.verificationId, resend.verificationId);
+  assert.equal(stub.posts().length, 2);
+});
+
 test('startVerification with a known reference returns it in whatever state, with no POST', async (t) => {
   const stub = await startStub(t, { existing: [existing({ status: 'FAIL', reason: 'Expired', method: 'callout' })] });
   const a = activitiesFor(stub.base);
-  const result = await a.startVerification({ identity: '+46700000001', method: 'callout', reference: 'ref-1' });
+  const result = await a.startVerification({ identity: '+46700000001', method: 'callout', token: 'ref-1' });
   assert.deepEqual(result, { verificationId: 'v-old', method: 'callout', contentLanguage: 'sv-SE', status: 'FAIL', reason: 'Expired', resumed: true });
   assert.equal(stub.posts().length, 0);
 });
@@ -253,8 +277,8 @@ test('startVerification refuses to resume a reference that belongs to another nu
   const stub = await startStub(t, { existing: [existing({ identity: { type: 'number', endpoint: '+46700000999' } }), existing({ id: 'v-x', reference: 'ref-2', method: 'flashcall' })] });
   const a = activitiesFor(stub.base);
   for (const input of [
-    { identity: '+46700000001', method: 'sms' as const, reference: 'ref-1' },
-    { identity: '+46700000001', method: 'sms' as const, reference: 'ref-2' },
+    { identity: '+46700000001', method: 'sms' as const, token: 'ref-1' },
+    { identity: '+46700000001', method: 'sms' as const, token: 'ref-2' },
   ]) {
     await assert.rejects(a.startVerification(input), (err: unknown) => {
       const f = failure(err);
@@ -270,7 +294,7 @@ test('startVerification refuses to resume a reference that belongs to another nu
 test('startVerification: a failing reference lookup is retryable and starts nothing', async (t) => {
   const stub = await startStub(t, { referenceFaults: [503] });
   const a = activitiesFor(stub.base);
-  await assert.rejects(a.startVerification({ identity: '+46700000001', method: 'sms', reference: 'ref-1' }), (err: unknown) => {
+  await assert.rejects(a.startVerification({ identity: '+46700000001', method: 'sms', token: 'ref-1' }), (err: unknown) => {
     const f = failure(err);
     assert.equal(f.type, 'PlatformUnavailableError');
     assert.equal(f.nonRetryable, false);
@@ -282,7 +306,7 @@ test('startVerification: a failing reference lookup is retryable and starts noth
 test('startVerification denied (403/40300) is a non-retryable PlatformDeniedError failure', async (t) => {
   const stub = await startStub(t, { deny: true });
   const a = activitiesFor(stub.base);
-  await assert.rejects(a.startVerification({ identity: '+46700000001', method: 'sms', reference: 'ref-1' }), (err: unknown) => {
+  await assert.rejects(a.startVerification({ identity: '+46700000001', method: 'sms', token: 'ref-1' }), (err: unknown) => {
     const f = failure(err);
     assert.equal(f.type, 'PlatformDeniedError');
     assert.equal(f.nonRetryable, true);
@@ -296,7 +320,7 @@ test('startVerification denied (403/40300) is a non-retryable PlatformDeniedErro
 test('startVerification with an invalid number is a non-retryable PlatformValidationError naming the field', async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
-  await assert.rejects(a.startVerification({ identity: '46700000001', method: 'sms', reference: 'ref-1' }), (err: unknown) => {
+  await assert.rejects(a.startVerification({ identity: '46700000001', method: 'sms', token: 'ref-1' }), (err: unknown) => {
     const f = failure(err);
     assert.equal(f.type, 'PlatformValidationError');
     assert.equal(f.nonRetryable, true);
@@ -308,13 +332,13 @@ test('startVerification with an invalid number is a non-retryable PlatformValida
 test('startVerification sends sms options only for sms and returns each method\'s details', async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
-  const f = await a.startVerification({ identity: '+46700000001', method: 'flashcall', reference: 'ref-f', sms: { expiryMs: 60_000 } });
+  const f = await a.startVerification({ identity: '+46700000001', method: 'flashcall', token: 'ref-f', sms: { expiryMs: 60_000 } });
   assert.deepEqual(f.flashCall, { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 });
   assert.equal(f.sms, undefined);
   assert.equal(JSON.parse(stub.posts()[0]!.body).sms, undefined);
-  const c = await a.startVerification({ identity: '+46700000002', method: 'callout', reference: 'ref-c' });
+  const c = await a.startVerification({ identity: '+46700000002', method: 'callout', token: 'ref-c' });
   assert.deepEqual(c.callout, { startPollingAfter: 1, stopPollingAfter: 60, pollingInterval: 2 });
-  const s = await a.startVerification({ identity: '+46700000003', method: 'seamless', reference: 'ref-s' });
+  const s = await a.startVerification({ identity: '+46700000003', method: 'seamless', token: 'ref-s' });
   assert.deepEqual(s.seamless, { targetUri: 'http://stub/verification/v1/seamless/v-3/tok' });
 });
 

@@ -152,7 +152,7 @@ describe('verification callbacks', () => {
       assert.deepEqual(phone.json(), { messages: [] });
       await waitFor(() => receiver.events('VerificationResultEvent').length === 1);
       assert.equal(receiver.events('VerificationResultEvent')[0]!.status, 'DENIED');
-      assert.equal(receiver.events('SmsDeliveredEvent').length, 0);
+      assert.equal(receiver.events('VerificationSmsDeliveredEvent').length, 0);
     });
   }
 
@@ -185,26 +185,38 @@ describe('verification callbacks', () => {
     assert.equal(event!.reason, 'Replaced by a newer verification');
   });
 
-  test('SmsDeliveredEvent: Successful, and Failed for an undeliverable number', async () => {
-    const id = (await start(sb, { reference: 'r1' })).body.id as string;
-    await waitFor(() => receiver.events('SmsDeliveredEvent').length === 1);
-    assert.deepEqual(receiver.events('SmsDeliveredEvent')[0], {
-      event: 'SmsDeliveredEvent',
+  test("the SMS receipt: the platform's VerificationSmsDeliveredEvent by default, echoing custom; Failed for an undeliverable number", async () => {
+    const id = (await start(sb, { reference: 'r1', custom: 'rf-token' })).body.id as string;
+    await waitFor(() => receiver.events('VerificationSmsDeliveredEvent').length === 1);
+    assert.deepEqual(receiver.events('VerificationSmsDeliveredEvent')[0], {
+      event: 'VerificationSmsDeliveredEvent',
       id,
       method: 'sms',
       identity: { type: 'number', endpoint: NUMBER },
       reference: 'r1',
+      custom: 'rf-token',
       smsResult: 'Successful',
     });
 
     await sb.app.inject({ method: 'PUT', url: '/_sandbox/verification/config', payload: { undeliverableNumbers: ['+46700000007'] } });
     const lost = (await call(sb, 'POST', BASE, { identity: { type: 'number', endpoint: '+46700000007' }, method: 'sms' })).body.id as string;
-    await waitFor(() => receiver.events('SmsDeliveredEvent').length === 2);
-    const failed = receiver.events('SmsDeliveredEvent')[1]!;
+    await waitFor(() => receiver.events('VerificationSmsDeliveredEvent').length === 2);
+    const failed = receiver.events('VerificationSmsDeliveredEvent')[1]!;
     assert.equal(failed.id, lost);
     assert.equal(failed.smsResult, 'Failed');
     const phone = await sb.app.inject({ method: 'GET', url: `/_sandbox/verification/phones/${encodeURIComponent('+46700000007')}` });
     assert.deepEqual(phone.json(), { messages: [] });
+  });
+
+  test("the SMS receipt under the spec's name SmsDeliveredEvent when configured so", async () => {
+    const put = await sb.app.inject({ method: 'PUT', url: '/_sandbox/verification/config', payload: { smsDeliveredEventName: 'SmsDeliveredEvent' } });
+    assert.equal(put.statusCode, 200);
+    const bad = await sb.app.inject({ method: 'PUT', url: '/_sandbox/verification/config', payload: { smsDeliveredEventName: 'SmsEvent' } });
+    assert.equal(bad.statusCode, 400);
+    const id = (await start(sb)).body.id as string;
+    await waitFor(() => receiver.events('SmsDeliveredEvent').length === 1);
+    assert.equal(receiver.events('SmsDeliveredEvent')[0]!.id, id);
+    assert.equal(receiver.events('VerificationSmsDeliveredEvent').length, 0);
   });
 
   test('an unreachable number: ERROR with a result callback', async () => {
