@@ -8,11 +8,31 @@ import { platformLocalActivityOptions } from '../shared/activity-options.js';
 export const START_TIMEOUT_MS = 15_000;
 /** Time kept back from the caller's deadline for the answer to travel back before the API gives up. */
 export const START_MARGIN_MS = 500;
-/** A first send bounded to less than this still gets this long (the caller is then told by a read, not the start). */
+/** A first send bounded to less than this still gets this long (the caller then learns by a read). */
 export const MIN_START_MS = 250;
 
-/** Options for one start that must end within `withinMs`. */
+const BACKOFF = { initialMs: 200, coefficient: 2, maxMs: 2_000 };
+
+/** How many attempts fit in `ms` when each fails at once: the backoffs before the last must fit. */
+export function attemptsWithin(ms: number): number {
+  let attempts = 1;
+  for (let waited = 0, next = BACKOFF.initialMs; waited + next <= ms; next = Math.min(BACKOFF.maxMs, next * BACKOFF.coefficient)) {
+    waited += next;
+    attempts += 1;
+  }
+  return attempts;
+}
+
+/**
+ * Options for one start that must end within `withinMs`. The attempt limit, not only scheduleToClose, keeps
+ * the bound: the worker does not end a local activity at its scheduleToClose while it waits between attempts.
+ */
 export function startActivityOptions(withinMs = START_TIMEOUT_MS): LocalActivityOptions {
-  const ms = Math.max(MIN_START_MS, Math.min(START_TIMEOUT_MS, withinMs));
-  return { ...platformLocalActivityOptions, scheduleToCloseTimeout: ms, startToCloseTimeout: Math.min(10_000, ms) };
+  const ms = Math.max(MIN_START_MS, Math.min(START_TIMEOUT_MS, Math.round(withinMs)));
+  return {
+    ...platformLocalActivityOptions,
+    scheduleToCloseTimeout: ms,
+    startToCloseTimeout: ms,
+    retry: { initialInterval: BACKOFF.initialMs, backoffCoefficient: BACKOFF.coefficient, maximumInterval: BACKOFF.maxMs, maximumAttempts: attemptsWithin(ms) },
+  };
 }

@@ -1,6 +1,6 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
-import { allHandlersFinished, condition, isCancellation, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, isCancellation, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
@@ -203,7 +203,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     } catch (err) {
       const type = failureType(err);
       if (type === 'PlatformDeniedError') finish('DENIED', rootMessage(err));
-      else if (isTimeout(err)) finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
+      else if (isUnavailable(err)) finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
       else finish('ERROR', rootMessage(err));
       return false;
     }
@@ -296,8 +296,12 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   return { state: tracker.status.state, ...(reason ? { reason } : {}) };
 }
 
-function isTimeout(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof TimeoutFailure) return true;
+/** The start ran out of time or attempts on failures worth retrying (5xx, 429, network): the platform is unavailable. */
+function isUnavailable(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof TimeoutFailure) return true;
+    if (e instanceof ApplicationFailure) return !e.nonRetryable;
+  }
   return false;
 }
 
