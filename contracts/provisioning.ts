@@ -4,7 +4,8 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   ProvisioningChannel,
   ProvisioningResourceType,
-  ProvisioningWebhookEvent,
+  ProvisioningTrigger,
+  ProvisioningWebhookEventDetails,
   TemplateCategory,
   TemplateChannel,
 } from '../platform/provisioning/types.js';
@@ -31,8 +32,27 @@ export type {
   TemplateState,
 } from '../platform/provisioning/types.js';
 
-/** A provisioning webhook event exactly as the platform sent it (the signature already checked). */
-export type ProvisioningEvent = ProvisioningWebhookEvent;
+/**
+ * A provisioning webhook event as the intake normalised it (the signature already checked): the
+ * resource it names, and what the platform said about order, if anything.
+ */
+export interface ProvisioningEvent {
+  /** The platform's, or `sha256:<base64url of the raw body>` when it sent none (a redelivery repeats it). */
+  eventId: string;
+  projectId?: string;
+  trigger: ProvisioningTrigger | (string & {});
+  channel: ProvisioningChannel;
+  resourceType: ProvisioningResourceType;
+  resourceId: string;
+  /** Absent: the event orders nothing, so it is a hint; a process reads the resource instead of applying it. */
+  sequence?: number;
+  /** ISO 8601: the platform's time, or the receive time when `timeReceived`. */
+  eventTime: string;
+  /** Set when the platform gave no eventTime: the time then orders nothing. */
+  timeReceived?: true;
+  comment?: string;
+  details: ProvisioningWebhookEventDetails;
+}
 
 /** The platform resource an event names; the key of its inbox. */
 export interface ResourceRef {
@@ -55,7 +75,7 @@ export const attachSignal = defineSignal<[{ processId: string }]>('attach');
 export interface InboxEventView {
   eventId: string;
   trigger: string;
-  sequence: number;
+  sequence?: number;
   eventTime: string;
   receivedAt: string;
 }

@@ -2,15 +2,22 @@
 // scheme, the configured secret; bad, stale or replayed deliveries are 401), then the event goes to its
 // resource's inbox by signal-with-start, which keeps it and hands it to the process that follows the
 // resource (if any yet). No lookup table; an unreachable Temporal is a 503 so the platform retries.
+// The body is checked against one schema after the signature; the spec promises only a trigger, a
+// comment and the resource's JSON, so everything else is optional (docs/provisioning-wire.md).
+import { createHash } from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyPluginAsync } from 'fastify';
+import Type, { type Static } from 'typebox';
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
 import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhook } from '../../common/signing.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { provisioningEventSignal, resourceOf, type ProvisioningEvent } from '../../contracts/provisioning.js';
+import { triggerTarget, type ProvisioningResourceType } from '../../platform/provisioning/types.js';
 import type { resourceInbox } from '../../workflows/provisioning/resource-inbox.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 
 
 /** Accepted clock difference of the signature timestamp; nonces are remembered twice as long. */
@@ -41,30 +48,73 @@ export class NonceStore {
   }
 }
 
-const CHANNELS = ['CHATA', 'CHATB', 'RCS'];
-const RESOURCE_TYPES = ['TEMPLATE', 'SENDER', 'ACCOUNT'];
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const Id = Type.String({ minLength: 1, maxLength: 512 });
+/** The resource's JSON: only its `id` is read, the rest is the platform's business. */
+const ResourceJson = Type.Object({ id: Type.Optional(Id) });
+/** Keys that may hold the resource's JSON, in the order its `id` is looked for (after `resourceId`). */
+const RESOURCE_KEYS = ['resource', 'payload', 'template', 'sender', 'account'] as const;
+const KEY_TYPES: Partial<Record<(typeof RESOURCE_KEYS)[number], ProvisioningResourceType>> = { template: 'TEMPLATE', sender: 'SENDER', account: 'ACCOUNT' };
 
-/** The event as the wire contract describes it, or a 400 naming the field (after the signature passed). */
-export function parseProvisioningEvent(body: unknown): ProvisioningEvent {
-  if (!isObj(body)) throw badRequest('body', 'type', 'must be a JSON object');
-  const str = (k: string, max = 512) => {
-    const v = body[k];
-    if (typeof v !== 'string' || v.length === 0 || v.length > max) throw badRequest(`body.${k}`, 'type', `must be a string of 1 to ${max} characters`);
-    return v;
+/**
+ * A delivery as the spec promises it (a trigger, an optional comment, the resource's JSON) or as the
+ * sandbox's full envelope has it. Unknown fields are allowed: the resource's own fields may sit at the top.
+ */
+export const ProvisioningWebhookBody = Type.Object({
+  trigger: Type.String({ minLength: 1, maxLength: 128 }),
+  comment: Type.Optional(Type.String({ maxLength: 4096 })),
+  eventId: Type.Optional(Id),
+  projectId: Type.Optional(Id),
+  channel: Type.Optional(Type.Enum(['CHATA', 'CHATB', 'RCS'])),
+  resourceType: Type.Optional(Type.Enum(['TEMPLATE', 'SENDER', 'ACCOUNT'])),
+  resourceId: Type.Optional(Id),
+  sequence: Type.Optional(Type.Integer({ minimum: 0 })),
+  eventTime: Type.Optional(Type.String({ format: 'date-time' })),
+  details: Type.Optional(Type.Object({})),
+  id: Type.Optional(Id),
+  resource: Type.Optional(ResourceJson),
+  payload: Type.Optional(ResourceJson),
+  template: Type.Optional(ResourceJson),
+  sender: Type.Optional(ResourceJson),
+  account: Type.Optional(ResourceJson),
+});
+export type ProvisioningWebhookBody = Static<typeof ProvisioningWebhookBody>;
+
+const checkBody = validatorCompiler({ schema: ProvisioningWebhookBody, method: 'POST', url: PROVISIONING_WEBHOOK_PATH, httpPart: 'body' }) as ValidateFunction;
+
+/** Not ours to route: a trigger of no provisioning resource, or no resource ID anywhere. */
+export interface IgnoredEvent {
+  ignored: string;
+}
+
+/**
+ * The delivery as relayflow's internal event (docs/provisioning-wire.md, "Receiving"), an IgnoredEvent,
+ * or a 400 naming the field. `rawBody` names an event that carries no eventId.
+ */
+export function parseProvisioningEvent(body: unknown, rawBody: Buffer, receivedAt = new Date()): ProvisioningEvent | IgnoredEvent {
+  if (!checkBody(body)) {
+    const details = validationDetails(checkBody.errors ?? [], 'body');
+    throw new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  }
+  const b = body as ProvisioningWebhookBody;
+  const keyed = RESOURCE_KEYS.find((k) => b[k] !== undefined && KEY_TYPES[k]);
+  const fromTrigger = triggerTarget(b.trigger);
+  const channel = b.channel ?? fromTrigger?.channel;
+  const resourceType = b.resourceType ?? (keyed ? KEY_TYPES[keyed] : undefined) ?? fromTrigger?.resourceType;
+  if (!channel || !resourceType) return { ignored: `trigger ${b.trigger} names no provisioning resource` };
+  const resourceId = b.resourceId ?? RESOURCE_KEYS.map((k) => b[k]?.id).find((id) => id !== undefined) ?? b.id;
+  if (!resourceId) return { ignored: `no resource ID in the ${b.trigger} event (resourceId, ${RESOURCE_KEYS.map((k) => `${k}.id`).join(', ')}, id)` };
+  return {
+    eventId: b.eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64url')}`,
+    ...(b.projectId !== undefined ? { projectId: b.projectId } : {}),
+    trigger: b.trigger,
+    channel,
+    resourceType,
+    resourceId,
+    ...(b.sequence !== undefined ? { sequence: b.sequence } : {}),
+    ...(b.eventTime !== undefined ? { eventTime: b.eventTime } : { eventTime: receivedAt.toISOString(), timeReceived: true as const }),
+    ...(b.comment !== undefined ? { comment: b.comment } : {}),
+    details: (b.details ?? {}) as ProvisioningEvent['details'],
   };
-  str('eventId');
-  str('projectId');
-  str('trigger', 128);
-  str('resourceId');
-  str('eventTime', 64);
-  if (!CHANNELS.includes(body.channel as string)) throw badRequest('body.channel', 'enum', `must be one of ${CHANNELS.join(', ')}`);
-  if (!RESOURCE_TYPES.includes(body.resourceType as string)) throw badRequest('body.resourceType', 'enum', `must be one of ${RESOURCE_TYPES.join(', ')}`);
-  if (!Number.isSafeInteger(body.sequence) || (body.sequence as number) < 0) throw badRequest('body.sequence', 'type', 'must be a whole number');
-  if (body.comment !== undefined && typeof body.comment !== 'string') throw badRequest('body.comment', 'type', 'must be a string');
-  if (body.details !== undefined && !isObj(body.details)) throw badRequest('body.details', 'type', 'must be an object');
-  // Unknown triggers (a newer platform) are kept all the same: the inbox records them, processes ignore them.
-  return { ...(body as unknown as ProvisioningEvent), details: (body.details ?? {}) as ProvisioningEvent['details'] };
 }
 
 export interface ProvisioningWebhookOptions {
@@ -87,13 +137,19 @@ export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOp
     });
     if (!check.ok) throw new ApiError(401, 'bad_signature', `webhook signature rejected: ${check.reason}`);
     const nonce = String(req.headers[CONVERSATION_WEBHOOK_HEADERS.nonce]);
-    let event: ProvisioningEvent;
+    let parsed: ProvisioningEvent | IgnoredEvent;
     try {
-      event = parseProvisioningEvent(req.body);
+      parsed = parseProvisioningEvent(req.body, req.rawBody ?? Buffer.alloc(0));
     } catch (err) {
       nonces.forget(nonce);
       throw err;
     }
+    if ('ignored' in parsed) {
+      // Acknowledged: a retry would bring the same event, and nothing here can route it.
+      (req.log as unknown as Logger).info({ trigger: (req.body as { trigger: string }).trigger, why: parsed.ignored }, 'provisioning webhook ignored');
+      return reply.status(200).send(parsed);
+    }
+    const event = parsed;
     const resource = resourceOf(event);
     const inboxId = workflowIds.resourceInbox(resource.channel, resource.resourceType, resource.resourceId);
     try {

@@ -138,21 +138,42 @@ export interface ProvisioningWebhookEventDetails {
   errorReason?: string;
 }
 
-/** The JSON body the platform POSTs to a provisioning webhook. */
+/**
+ * The JSON body the platform POSTs to a provisioning webhook. The spec promises only the trigger, an
+ * optional `comment` and the affected resource's JSON; the rest is what relayflow's sandbox sends (the
+ * full envelope) and may be missing. docs/provisioning-wire.md says how the intake reads either.
+ */
 export interface ProvisioningWebhookEvent {
-  /** Unique per event; a duplicate delivery repeats it. */
-  eventId: string;
-  projectId: string;
-  trigger: ProvisioningTrigger;
-  channel: ProvisioningChannel;
-  resourceType: ProvisioningResourceType;
-  resourceId: string;
-  /** Increases per resource with every state change: drop events older than the last one applied. */
-  sequence: number;
-  /** ISO 8601. */
-  eventTime: string;
+  trigger: ProvisioningTrigger | (string & {});
   comment?: string;
-  details: ProvisioningWebhookEventDetails;
+  /** Unique per event; a duplicate delivery repeats it. */
+  eventId?: string;
+  projectId?: string;
+  channel?: ProvisioningChannel;
+  resourceType?: ProvisioningResourceType;
+  resourceId?: string;
+  /** Increases per resource with every state change: drop events older than the last one applied. */
+  sequence?: number;
+  /** ISO 8601. */
+  eventTime?: string;
+  details?: ProvisioningWebhookEventDetails;
+  /** The resource's JSON, under one of these keys or as the body itself (with its `id`). */
+  resource?: Record<string, unknown>;
+  payload?: Record<string, unknown>;
+  template?: Record<string, unknown>;
+  sender?: Record<string, unknown>;
+  account?: Record<string, unknown>;
+  id?: string;
+}
+
+/**
+ * The channel and resource type a trigger names, or undefined for triggers of no provisioning resource
+ * (the conversation ones). CHATA_WABA_ACCOUNT_CHANGED reports a CHATA sender's state, so it names a SENDER.
+ */
+export function triggerTarget(trigger: string): { channel: ProvisioningChannel; resourceType: ProvisioningResourceType } | undefined {
+  if (trigger === 'CHATA_WABA_ACCOUNT_CHANGED') return { channel: 'CHATA', resourceType: 'SENDER' };
+  const m = /^(CHATA|CHATB|RCS)_(TEMPLATE|SENDER|ACCOUNT)_/.exec(trigger);
+  return m ? { channel: m[1] as ProvisioningChannel, resourceType: m[2] as ProvisioningResourceType } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ export interface View {
   kind: string;
   history: { state: string; at: string; reason?: string }[];
   details: Record<string, unknown> & {
-    events: { eventId: string; trigger: string; sequence: number; applied: boolean; note?: string }[];
+    events: { eventId: string; trigger: string; sequence?: number; applied: boolean; hint?: boolean; note?: string }[];
     comments: { text: string; eventId?: string }[];
     overdue: boolean;
     duplicateEvents: number;
@@ -35,9 +35,11 @@ async function control(h: Harness, method: 'PUT' | 'POST' | 'GET', path: string,
 export const setReviewer = (h: Harness, config: Record<string, unknown>) => control(h, 'PUT', '/reviewer', config);
 /** PUT replaces the whole setting: fields left out are cleared. */
 export const setWebhookFaults = (h: Harness, faults: Record<string, unknown>) => control(h, 'PUT', '/webhook-faults', faults);
+/** The webhook body's shape: `{shape: 'minimal', resourceAt?}` sends only the trigger, comment and resource JSON. */
+export const setWebhookEnvelope = (h: Harness, setting: Record<string, unknown>) => control(h, 'PUT', '/webhook-envelope', setting);
 export const reviewerEvent = (h: Harness, event: Record<string, unknown>) => control(h, 'POST', '/events', event);
 
-export interface SandboxEventRecord { event: { eventId: string; trigger: string; resourceId: string; sequence: number }; delivery: string; duplicated: boolean; reordered: boolean }
+export interface SandboxEventRecord { event: { eventId: string; trigger: string; resourceId: string; sequence: number }; body: Record<string, unknown>; delivery: string; duplicated: boolean; reordered: boolean }
 export const sandboxEvents = async (h: Harness, resourceId: string) =>
   ((await control(h, 'GET', '/events')).events as SandboxEventRecord[]).filter((r) => r.event.resourceId === resourceId);
 

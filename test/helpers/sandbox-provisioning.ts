@@ -51,7 +51,9 @@ export class Receiver {
       const rawBody = Buffer.concat(chunks).toString('utf8');
       const verified = verifyConversationWebhook({ headers: req.headers, rawBody, secret: SECRET }).ok;
       const event = JSON.parse(rawBody) as WebhookEvent;
-      if (Date.parse(event.eventTime) >= this.since) this.received.push({ path: req.url ?? '', event, verified, at: Date.now() });
+      // A minimal body has no eventTime: its arrival time decides whether it came after the reset.
+      const at = Date.parse(event.eventTime);
+      if ((Number.isNaN(at) ? Date.now() : at) >= this.since) this.received.push({ path: req.url ?? '', event, verified, at: Date.now() });
       res.writeHead(this.script.shift() ?? 200).end();
     });
   });

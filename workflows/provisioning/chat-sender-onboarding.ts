@@ -190,7 +190,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
         if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
       },
       historyLimit: settings.historyLimit,
-      poll: async () => applySender(await spec.get(d.senderId!), 'read from the platform (no webhook in time)'),
+      poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
       continueAsNew: () => spec.continueAsNew(carryOf(tracker, follower, operations)),
     });
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).

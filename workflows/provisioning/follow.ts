@@ -7,15 +7,20 @@
 // only when its sequence is higher and it is not older than a snapshot that set the aspect; a snapshot
 // only when it is not older than what set the aspect. Independent facts (two operators) never shadow
 // each other, whatever order their webhooks arrive in.
+//
+// An event without a sequence orders nothing (the platform does not promise one): it is a hint. Its
+// comment is kept, its fields change nothing, and the process reads the resource from the platform.
 import type { ProvisioningEvent, FollowSettings } from '../../contracts/provisioning.js';
 
 /** One event as the process saw it: applied, or kept without effect (and why). */
 export interface EventNote {
   eventId: string;
   trigger: string;
-  sequence: number;
+  sequence?: number;
   eventTime: string;
   applied: boolean;
+  /** An event without a sequence: it made the process read the resource instead. */
+  hint?: true;
   note?: string;
 }
 
@@ -38,6 +43,8 @@ export interface FollowDetails {
   lastPolledAt?: string;
   overdue: boolean;
   overdueSince?: string;
+  /** Reads of the resource that events without a sequence asked for. */
+  hintReads?: number;
 }
 
 interface AspectMark {
@@ -53,6 +60,8 @@ export interface FollowCarry {
   lastHeardAt: number;
   reviewSince?: number;
   queued: ProvisioningEvent[];
+  /** Triggers of the hints drained since the resource was last read for them. */
+  readDue?: string[];
 }
 
 /** Offered to the code that applies an event or a snapshot: true when the aspect may change now. */
@@ -68,6 +77,10 @@ const timeOf = (iso: string | undefined) => {
   const t = iso ? Date.parse(iso) : NaN;
   return Number.isNaN(t) ? undefined : t;
 };
+
+/** Sequence order; hints (no sequence) last, in arrival order, so the read they ask for comes after. */
+const bySequence = (a: ProvisioningEvent, b: ProvisioningEvent) =>
+  a.sequence === undefined ? (b.sequence === undefined ? 0 : 1) : b.sequence === undefined ? -1 : a.sequence - b.sequence;
 
 export class ResourceFollower {
   private readonly seen: Set<string>;
@@ -104,27 +117,34 @@ export class ResourceFollower {
    * whose every aspect is already newer is recorded as stale (its comment is kept all the same).
    */
   drain(apply: (e: ProvisioningEvent, take: Take) => string | void): void {
-    const batch = this.carry.queued.splice(0).sort((a, b) => a.sequence - b.sequence);
+    const batch = this.carry.queued.splice(0).sort(bySequence);
     for (const e of batch) {
       if (e.comment) this.addComment({ text: e.comment, at: e.eventTime, author: 'platform', eventId: e.eventId });
-      const t = timeOf(e.eventTime) ?? 0;
+      const seq = e.sequence;
+      if (seq === undefined) {
+        this.carry.readDue = [...new Set([...(this.carry.readDue ?? []), e.trigger])];
+        this.d.events.push({ eventId: e.eventId, trigger: e.trigger, eventTime: e.eventTime, applied: false, hint: true, note: 'no sequence: a hint; the resource is read from the platform' });
+        continue;
+      }
+      // A receive time (the platform sent none) orders nothing: only the sequence does.
+      const t = e.timeReceived ? undefined : timeOf(e.eventTime) ?? 0;
       let asked = 0;
       const stale: string[] = [];
       const take: Take = (aspect) => {
         asked += 1;
         const mark = this.carry.aspects[aspect];
-        if (mark && (e.sequence <= mark.seq || t < mark.time)) {
-          stale.push(mark.seq >= e.sequence ? `${aspect} already at sequence ${mark.seq}` : `${aspect} read from the platform later`);
+        if (mark && (seq <= mark.seq || (t !== undefined && t < mark.time))) {
+          stale.push(mark.seq >= seq ? `${aspect} already at sequence ${mark.seq}` : `${aspect} read from the platform later`);
           return false;
         }
-        this.carry.aspects[aspect] = { seq: e.sequence, time: t };
+        this.carry.aspects[aspect] = { seq, time: t ?? mark?.time ?? 0 };
         return true;
       };
       const note = apply(e, take) || undefined;
       const applied = asked === 0 || stale.length < asked;
-      if (applied) this.d.lastSequence = Math.max(this.d.lastSequence, e.sequence);
+      if (applied) this.d.lastSequence = Math.max(this.d.lastSequence, seq);
       const why = applied ? note : `stale: ${stale.join('; ')}`;
-      this.d.events.push({ eventId: e.eventId, trigger: e.trigger, sequence: e.sequence, eventTime: e.eventTime, applied, ...(why ? { note: why } : {}) });
+      this.d.events.push({ eventId: e.eventId, trigger: e.trigger, sequence: seq, eventTime: e.eventTime, applied, ...(why ? { note: why } : {}) });
     }
     if (this.d.events.length > KEEP_EVENTS) this.d.events.splice(0, this.d.events.length - KEEP_EVENTS);
   }
@@ -150,6 +170,17 @@ export class ResourceFollower {
     if (this.d.comments.some((x) => x.text === c.text)) return;
     this.d.comments.push(c);
     if (this.d.comments.length > KEEP_COMMENTS) this.d.comments.shift();
+  }
+
+  /** The triggers of hints drained since the last read for them: the caller reads, then calls `hintRead`. */
+  readDue(): string[] | undefined {
+    return this.carry.readDue?.length ? this.carry.readDue : undefined;
+  }
+
+  hintRead(): void {
+    delete this.carry.readDue;
+    this.carry.lastHeardAt = Date.now();
+    this.d.hintReads = (this.d.hintReads ?? 0) + 1;
   }
 
   pollDue(): boolean {

@@ -127,8 +127,8 @@ export interface FollowLoop<S extends string> {
   /** Other reasons to wake up: a stop, work an update left for the loop. */
   wake(): boolean;
   applyEvent(e: ProvisioningEvent, take: Take): string | void;
-  /** Reads the resource and applies it (the polling fallback). */
-  poll(): Promise<void>;
+  /** Reads the resource and applies it (the polling fallback, and after events without a sequence). */
+  poll(reason: string): Promise<void>;
   /** Follow-up work after every change (automatic resubmission, test numbers, final decisions). */
   react(): Promise<void>;
   historyLimit?: number;
@@ -141,6 +141,12 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
   const { tracker, follower } = loop;
   for (;;) {
     follower.drain((e, take) => loop.applyEvent(e, take));
+    // Only events without a sequence set this, and no history from before them holds one: replay is unchanged.
+    const hinted = follower.readDue();
+    if (hinted && !loop.isFinal()) {
+      await loop.poll(`read from the platform after ${hinted.join(', ')} (an event without a sequence)`);
+      follower.hintRead();
+    }
     await loop.react();
     if (loop.isFinal()) return;
     const overdue = follower.trackReview(loop.awaiting());
@@ -152,7 +158,7 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
       continue;
     }
     if (follower.pollDue()) {
-      await loop.poll();
+      await loop.poll('read from the platform (no webhook in time)');
       follower.polled();
       continue;
     }

@@ -222,7 +222,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       applyEvent,
       react,
       historyLimit: input.historyLimit,
-      poll: async () => applySender(await platform.getRcsSender({ senderId: d.senderId! }), 'read from the platform (no webhook in time)'),
+      poll: async (reason) => applySender(await platform.getRcsSender({ senderId: d.senderId! }), reason),
       continueAsNew: () => continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carryOf(tracker, follower, operations), testNumbersTriedAt, decisionReadAt } }),
     });
   } catch (err) {

@@ -194,9 +194,9 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       applyEvent,
       react,
       historyLimit: input.historyLimit,
-      poll: async () => {
+      poll: async (reason) => {
         try {
-          applyTemplate(await platform.getTemplate(ref()), 'read from the platform (no webhook in time)');
+          applyTemplate(await platform.getTemplate(ref()), reason);
         } catch (err) {
           if (failureType(err) !== 'PlatformNotFoundError') throw err;
           move('DELETED', 'the template no longer exists on the platform');

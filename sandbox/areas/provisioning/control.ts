@@ -1,9 +1,11 @@
 // Control routes of the provisioning area under /_sandbox/provisioning (no authentication, like
-// the rest of /_sandbox): the simulated reviewers, reviewer-made events, webhook faults.
+// the rest of /_sandbox): the simulated reviewers, reviewer-made events, webhook faults, and the
+// webhook body's shape (the full envelope, or only the trigger, comment and resource JSON).
 import type { FastifyInstance } from 'fastify';
 import { noWebhookFaults, type WebhookFaults } from './delivery.js';
 import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
+import { checkEnvelope, fullEnvelope } from './envelope.js';
 import { Fields } from './validation.js';
 
 function checkFaults(input: unknown): WebhookFaults {
@@ -34,5 +36,12 @@ export function provisioningControlRoutes(app: FastifyInstance, deps: Provisioni
   app.put('/webhook-faults', async (request) => {
     hub.faults = { ...noWebhookFaults(), ...checkFaults(request.body) };
     return hub.faults;
+  });
+
+  app.get('/webhook-envelope', async () => hub.envelope);
+  // Like webhook-faults: fields left out return to the full envelope's defaults. Applies to events emitted after it.
+  app.put('/webhook-envelope', async (request) => {
+    hub.envelope = { ...fullEnvelope(), ...checkEnvelope(request.body) };
+    return hub.envelope;
   });
 }

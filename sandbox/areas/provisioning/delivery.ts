@@ -2,12 +2,14 @@
 // webhook (conversation webhook signature, the core dispatcher's retries), and the control
 // interface's webhook faults (delay, duplicate, reorder, drop). Deliveries of one resource to one
 // webhook go out in order, so that only an injected reorder makes sequences arrive out of order.
+// The body is the full envelope or, when the envelope setting says so, only what the spec promises.
 import { ulid } from 'ulid';
 import { conversationWebhookSigner } from '../../core/callback-signers.js';
 import type { SandboxContext } from '../../core/context.js';
 import type { EventDetails, Webhook, WebhookEvent } from './model.js';
 import { nowIso, type ProvisioningStore } from './store.js';
 import type { Timers } from './timers.js';
+import { fullEnvelope, wireBody, type EnvelopeSetting } from './envelope.js';
 
 export interface WebhookFaults {
   /** Added before every delivery while set. */
@@ -24,6 +26,8 @@ export type DeliveryFate = 'sent' | 'dropped' | 'held' | 'no-subscribers';
 
 export interface EventRecord {
   event: WebhookEvent;
+  /** What is POSTed: the event itself, or the minimal body (envelope.ts) made when it happened. */
+  body: Record<string, unknown>;
   delivery: DeliveryFate;
   /** Webhooks subscribed to the trigger when the event happened. */
   targets: number;
@@ -42,6 +46,7 @@ export const noWebhookFaults = (): WebhookFaults => ({ delayMs: 0, duplicate: 0,
 
 export class WebhookHub {
   faults: WebhookFaults = noWebhookFaults();
+  envelope: EnvelopeSetting = fullEnvelope();
   private readonly sequences = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
   private held: { record: EventRecord; subscribers: Webhook[] } | undefined;
@@ -69,7 +74,7 @@ export class WebhookHub {
       details: withoutUndefined(input.details),
     };
     const subscribers = this.store.webhooks.list(input.projectId).filter((w) => w.triggers.includes(input.trigger));
-    const record: EventRecord = { event, delivery: 'no-subscribers', targets: subscribers.length, duplicated: false, reordered: false, delayMs: 0 };
+    const record: EventRecord = { event, body: wireBody(this.envelope, this.store, event), delivery: 'no-subscribers', targets: subscribers.length, duplicated: false, reordered: false, delayMs: 0 };
     this.records.push(record);
     if (this.records.length > MAX_RECORDS) this.records = this.records.slice(-MAX_RECORDS);
     // Faults are used up only by events someone would receive.
@@ -112,6 +117,7 @@ export class WebhookHub {
 
   reset(): void {
     this.faults = noWebhookFaults();
+    this.envelope = fullEnvelope();
     this.sequences.clear();
     this.chains.clear();
     this.held = undefined;
@@ -136,7 +142,7 @@ export class WebhookHub {
     for (let copy = 0; copy < (record.duplicated ? 2 : 1); copy++) {
       // A reset in the meantime: the sandbox has moved on, this event is no longer due.
       if (generation !== this.timers.generation) return;
-      await this.ctx.callbacks.dispatch({ area: 'provisioning', url: webhook.target, body: record.event, signer: conversationWebhookSigner(webhook.secret) });
+      await this.ctx.callbacks.dispatch({ area: 'provisioning', url: webhook.target, body: record.body, signer: conversationWebhookSigner(webhook.secret) });
     }
   }
 }
