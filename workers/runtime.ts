@@ -1,15 +1,29 @@
 // Routes the Temporal SDK's and core's logs through pino, so worker logs are structured and redacted.
 import { Runtime, makeTelemetryFilterString, type LogLevel, type LogMetadata, type Logger as TemporalLogger } from '@temporalio/worker';
-import type { Logger } from '../common/logger.js';
+import { maskPhoneNumbers, type Logger } from '../common/logger.js';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error',
 };
 
+/**
+ * An error in the SDK's log metadata (`{ error }` of "Activity failed", workflow task failures): pino would
+ * write `{}` for it. Its name, failure type and message, down the cause chain, with phone numbers masked: the
+ * messages are the real ones here (failures are encrypted only in the history), and may quote the platform.
+ */
+export function loggableError(err: Error, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: err.name, message: maskPhoneNumbers(err.message) };
+  const type = (err as { type?: unknown }).type;
+  if (typeof type === 'string') out.type = type;
+  if (err.cause instanceof Error && depth < 8) out.cause = loggableError(err.cause, depth + 1);
+  return out;
+}
+
 export class PinoTemporalLogger implements TemporalLogger {
   constructor(private readonly pino: Logger) {}
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    this.pino[LEVELS[level]](meta ?? {}, message);
+    const fields = meta ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, v instanceof Error ? loggableError(v) : v])) : {};
+    this.pino[LEVELS[level]](fields, message);
   }
   trace(m: string, meta?: LogMetadata) { this.log('TRACE', m, meta); }
   debug(m: string, meta?: LogMetadata) { this.log('DEBUG', m, meta); }

@@ -1,5 +1,5 @@
 // Builds a worker for relayflow's task queue: workflows from the prebuilt bundle when there is one.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -27,10 +27,12 @@ export async function createWorker({ config, logger, connection, workflowBundleP
   // Activities that signal workflows (provisioning inboxes) share the worker's connection.
   const temporal = new Client({ connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys) });
   const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
+  if (bundle) assertBundleEncodesFailures(bundle);
   const worker = await Worker.create({
     connection: conn,
     namespace: config.temporal.namespace ?? 'default',
     taskQueue: config.taskQueue,
+    // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ clients, temporal }),
     dataConverter: createDataConverter(config.codecKeys),
@@ -39,4 +41,17 @@ export async function createWorker({ config, logger, connection, workflowBundleP
   });
   logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start' }, 'worker ready');
   return { worker, connection: conn };
+}
+
+/** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */
+const DEFAULT_FAILURE_CONVERTER_MARK = '__temporal_custom_failure_converter (ignored)';
+
+/**
+ * A prebuilt bundle must carry relayflow's failure converter (workers/build-bundle.ts): one built without it
+ * writes the messages and stacks of workflow failures to the history in plain text. Refuse it at start.
+ */
+export function assertBundleEncodesFailures(bundlePath: string): void {
+  if (readFileSync(bundlePath, 'utf8').includes(DEFAULT_FAILURE_CONVERTER_MARK)) {
+    throw new Error(`workflow bundle ${bundlePath} was built without relayflow's failure converter (failureConverterPath): rebuild it with \`npm run build\` (workers/build-bundle.ts)`);
+  }
 }

@@ -9,7 +9,7 @@ import { buildApp } from '../../api/app.js';
 import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
-import { createLogger } from '../../common/logger.js';
+import { createLogger, type Logger } from '../../common/logger.js';
 import { connectClient } from '../../common/temporal.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { installRuntime } from '../../workers/runtime.js';
@@ -40,13 +40,16 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Start without a worker (tests that start it later). */
   withoutWorker?: boolean;
+  /** The API's, worker's and Temporal runtime's logger (the runtime's only for the first harness of a file). */
+  logger?: Logger;
 }
 
 export { setSandboxVerificationConfig };
 
-const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const defaultLogger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const logger = opts.logger ?? defaultLogger;
   if (!process.env.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is not set: run the tests with `npm test`');
   installRuntime(logger, { handleSignals: false });
   const sandbox = await createSandbox(opts.sandbox);
