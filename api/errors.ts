@@ -35,6 +35,9 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} was not found`);
 export const badRequest = (field: string, rule: string, message: string) =>
   new ApiError(400, 'validation_failed', `${field}: ${message}`, [{ field, rule, message }]);
+/** A request the OpenAPI document allows that a rule between its fields refuses (400 is for what the document states). */
+export const unprocessable = (field: string, rule: string, message: string) =>
+  new ApiError(422, 'validation_failed', `${field}: ${message}`, [{ field, rule, message }]);
 
 /** Response schemas for the errors a route can answer with, for the OpenAPI document. */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));

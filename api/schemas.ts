@@ -1,5 +1,7 @@
 // Schemas shared by several routes.
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import Type from 'typebox';
+import { badRequest } from './errors.js';
 
 export const ProcessId = Type.String({ minLength: 1, maxLength: 512, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
 
@@ -62,6 +64,16 @@ export const Paging = {
   pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given; absent or empty for the first page' })),
 };
 
-/** A phone number in international format that exists (format e164, checked with libphonenumber). */
+/**
+ * A phone number in international format that exists (format e164, checked with libphonenumber by the
+ * validator, so the document states the rule); spaces and dashes are allowed, `e164()` normalises.
+ */
 export const PhoneNumber = (description = 'Phone number in international format, e.g. +46700000001') =>
-  Type.String({ format: 'e164', minLength: 3, maxLength: 16, description });
+  Type.String({ format: 'e164', minLength: 3, maxLength: 32, description });
+
+/** The number of a field checked as PhoneNumber, in E.164 (a 400 naming the field should it not parse). */
+export function e164(value: string, field: string): string {
+  const parsed = value.startsWith('+') ? parsePhoneNumberFromString(value) : undefined;
+  if (!parsed?.isValid()) throw badRequest(field, 'e164', 'must be a valid phone number in international format (+ and country code)');
+  return parsed.number;
+}

@@ -6,12 +6,11 @@ import Type from 'typebox';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { relaunchUpdate, stopUpdate, type ChataSenderInput, type ChatbSenderInput, type RcsSenderLaunchInput } from '../../../contracts/provisioning.js';
 import { errorResponses, type ErrorDetail } from '../../errors.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { e164, Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
 import { bannerErrors, Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender } from './schemas.js';
-import { e164 } from '../verification/index.js';
 
 const KINDS: readonly ProcessKind[] = ['rcs-sender', 'chata-sender', 'chatb-sender'];
 const self = (processId: string) => `/v1/senders/${encodeURIComponent(processId)}`;

@@ -1,19 +1,18 @@
 // Phone-number verification: start (behind the per-number guard), report, resend, cancel, read and look up.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import Type from 'typebox';
 import type { VerificationClient } from '../../../platform/verification/client.js';
 import { PlatformNotFoundError } from '../../../platform/errors.js';
 import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
-import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js';
+import { ApiError, errorResponses, notFound, unprocessable } from '../../errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import type { ProcessService } from '../../processes/find.js';
-import { ProcessId, ProcessView } from '../../schemas.js';
+import { e164, PhoneNumber, ProcessId, ProcessView } from '../../schemas.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(VERIFICATION_METHODS.map((m) => Type.Literal(m)), { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' });
-const Identity = Type.String({ minLength: 2, maxLength: 32, description: 'Phone number in international format, e.g. +46700000001' });
+const Identity = PhoneNumber();
 
 const StartBody = Type.Object({
   identity: Identity,
@@ -39,13 +38,6 @@ export interface VerificationRouteOptions {
   platform: VerificationClient;
 }
 
-/** E.164 or a 400 naming the field. */
-export function e164(value: string, field: string): string {
-  const parsed = value.startsWith('+') ? parsePhoneNumberFromString(value) : undefined;
-  if (!parsed?.isValid()) throw badRequest(field, 'e164', 'must be a valid phone number in international format (+ and country code)');
-  return parsed.number;
-}
-
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications, platform }) => {
   const handle = (processId: string) => handleOf(client, processId, ['verification'], 'verification');
   const reportReply = (outcome: ReportOutcome) => {
@@ -60,11 +52,11 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       description: 'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), '
         + '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
       body: StartBody,
-      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 429, 503, 504) },
+      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 422, 429, 503, 504) },
     },
   }, async (req, reply) => {
     const b = req.body;
-    if (!b.method === !b.fallback) throw badRequest('body.method', 'one_of', 'give exactly one of method or fallback');
+    if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
     const identity = e164(b.identity, 'body.identity');
     const steps = b.fallback ?? [{ method: b.method! }];
     const { processId, outcome } = await verifications.start({ identity, steps, ...(b.reference ? { reference: b.reference } : {}), ...(b.custom ? { custom: b.custom } : {}), ...(b.language ? { language: b.language } : {}), ...(b.policy ? { policy: b.policy } : {}) });
@@ -106,7 +98,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       tags: ['verifications'],
       summary: 'Status by identity and method, or by reference: from the process, else from the platform',
       querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404) },
+      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404, 422) },
     },
   }, async (req) => {
     const q = req.query;
@@ -115,7 +107,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
       return { source: 'platform', platform: await fromPlatform(() => platform.statusByReference(q.reference!)) };
     }
-    if (!q.identity || !q.method) throw badRequest('query.identity', 'required', 'give identity and method, or reference');
+    if (!q.identity || !q.method) throw unprocessable('query.identity', 'required', 'give identity and method, or reference');
     const identity = e164(q.identity, 'query.identity');
     const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
     if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };

@@ -190,17 +190,18 @@ describe('verification', () => {
     assert.equal(none.statusCode, 404);
   });
 
-  test('bad input is a 400 naming the field, and starts nothing', async () => {
-    const cases: Array<[Record<string, unknown>, string]> = [
+  test('bad input is a 400 (or 422) naming the field, and starts nothing', async () => {
+    const cases: Array<[Record<string, unknown>, string, number?]> = [
       [{ identity: '12345', method: 'sms' }, 'body.identity'],
       [{ identity: '+4670000', method: 'sms' }, 'body.identity'],
       [{ identity: freshNumber(), method: 'carrier-pigeon' }, 'body.method'],
-      [{ identity: freshNumber() }, 'body.method'],
-      [{ identity: freshNumber(), method: 'sms', fallback: [{ method: 'sms' }] }, 'body.method'],
+      // Allowed by the document, refused by the rule between the two fields: 422.
+      [{ identity: freshNumber() }, 'body.method', 422],
+      [{ identity: freshNumber(), method: 'sms', fallback: [{ method: 'sms' }] }, 'body.method', 422],
     ];
-    for (const [payload, field] of cases) {
+    for (const [payload, field, status = 400] of cases) {
       const res = await h.api({ method: 'POST', url: '/v1/verifications', payload });
-      assert.equal(res.statusCode, 400, JSON.stringify(payload));
+      assert.equal(res.statusCode, status, JSON.stringify(payload));
       assert.ok(res.json().error.details.some((d: { field: string }) => d.field === field), `${field}: ${res.body}`);
     }
     const s = await startVerification(h, { identity: freshNumber(), method: 'sms' });
