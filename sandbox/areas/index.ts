@@ -1,10 +1,10 @@
 // The areas the sandbox serves; later issues add theirs here.
-import type { SandboxArea } from './area.js';
+import type { SandboxArea } from '../core/area.js';
 import { authArea } from './auth.js';
 import { provisioningArea } from './provisioning/index.js';
 import { subprojectsArea } from './subprojects/index.js';
 import { verificationArea } from './verification/index.js';
 
-export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from './area.js';
+export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
 
 export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea];

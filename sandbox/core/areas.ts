@@ -1,21 +1,11 @@
 // Where each platform area is mounted in the sandbox, and which error family its answers use.
 // Prefixes come from common/config.ts's sandboxPlatformUrls so relayflow's config and the sandbox agree.
 import type { FastifyInstance } from 'fastify';
-import { sandboxPlatformUrls, type PlatformUrls, type Region } from '../../common/config.js';
-import type { SandboxArea } from '../areas/area.js';
+import { sandboxPlatformUrls, type Region } from '../../common/config.js';
+import type { SandboxArea } from './area.js';
+import type { AreaMount, AreaName } from './area-mount.js';
 import type { SandboxContext } from './context.js';
 import { mmsErrors, oauthErrors, provisioningErrors, verificationErrors, voiceErrors, type ErrorFamily } from './errors.js';
-
-/** Area names are the keys of PlatformUrls. */
-export type AreaName = keyof PlatformUrls;
-
-export interface AreaMount {
-  name: AreaName;
-  /** Path prefix inside the sandbox, e.g. `/subprojects` or `/conversation/eu`. */
-  prefix: string;
-  region?: Region;
-  errors: ErrorFamily;
-}
 
 const FAMILIES: Record<AreaName, ErrorFamily> = {
   auth: oauthErrors,

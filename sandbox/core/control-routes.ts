@@ -2,7 +2,8 @@
 // No authentication: the sandbox listens on loopback and exists for tests and local runs.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { parseAreaName, type AreaName } from './areas.js';
+import { parseAreaName } from './areas.js';
+import type { AreaName } from './area-mount.js';
 import type { SandboxContext } from './context.js';
 import { AreaError } from './errors.js';
 

@@ -1,5 +1,5 @@
 // Injected faults, added latency and callback faults, set through /_sandbox control routes.
-import type { AreaName } from './areas.js';
+import type { AreaName } from './area-mount.js';
 
 export interface FaultRuleInput {
   area?: AreaName;

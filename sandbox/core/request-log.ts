@@ -1,5 +1,5 @@
 // Every request addressed to an area, for tests and benchmarks to inspect via GET /_sandbox/requests.
-import type { AreaName } from './areas.js';
+import type { AreaName } from './area-mount.js';
 
 export interface RecordedRequest {
   seq: number;

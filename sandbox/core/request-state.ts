@@ -2,7 +2,7 @@
 // cannot clash with declarations made by the API's own Fastify app in the same type-check.
 import type { FastifyRequest } from 'fastify';
 import type { SandboxAccount } from './accounts.js';
-import type { AreaMount } from './areas.js';
+import type { AreaMount } from './area-mount.js';
 
 export interface SandboxAuth {
   scheme: 'bearer' | 'basic' | 'application' | 'api-key';

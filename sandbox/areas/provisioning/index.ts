@@ -1,6 +1,6 @@
 // Area G, provisioning (docs/provisioning-wire.md): webhooks, CHATA and CHATB templates, RCS,
 // CHATA and CHATB senders, decided by simulated reviewers that emit signed webhook events.
-import type { SandboxArea } from '../area.js';
+import type { SandboxArea } from '../../core/area.js';
 import { chataSenderRoutes } from './chata-senders.js';
 import { chatbSenderRoutes } from './chatb-senders.js';
 import type { ProvisioningDeps } from './context.js';

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../../core/context.js';
 import { AreaError } from '../../core/errors.js';
 import { projectRateLimit } from '../../core/guards.js';
 import { invalidArgument } from '../../core/validation.js';
-import type { SandboxArea } from '../area.js';
+import type { SandboxArea } from '../../core/area.js';
 import { SubprojectStore } from './store.js';
 
 const DEFAULT_PAGE_SIZE = 10;

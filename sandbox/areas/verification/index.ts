@@ -3,11 +3,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqualString } from '../../../common/signing.js';
 import { applicationAuth } from '../../core/auth-application.js';
-import type { AreaMount } from '../../core/areas.js';
+import type { AreaMount } from '../../core/area-mount.js';
 import { AreaError } from '../../core/errors.js';
 import { projectRateLimit } from '../../core/guards.js';
 import { authOf } from '../../core/request-state.js';
-import type { SandboxArea } from '../area.js';
+import type { SandboxArea } from '../../core/area.js';
 import { VerificationCallbacks } from './callbacks.js';
 import { VerificationConfig } from './config.js';
 import { registerVerificationControl } from './control.js';

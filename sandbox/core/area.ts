@@ -1,7 +1,7 @@
-// The contract between the sandbox core and an area module.
+// The contract between the sandbox core and an area module: the core defines it, each area implements it.
 import type { FastifyInstance } from 'fastify';
-import type { AreaMount, AreaName } from '../core/areas.js';
-import type { SandboxContext } from '../core/context.js';
+import type { AreaMount, AreaName } from './area-mount.js';
+import type { SandboxContext } from './context.js';
 
 /** Registers an area's routes on `app`, already scoped to `mount.prefix` (e.g. `/conversation/eu`). */
 export type AreaRoutes = (app: FastifyInstance, mount: AreaMount) => Promise<void> | void;
