@@ -258,3 +258,51 @@ export function hmacSha1Hex(secret: string, rawBody: string | Buffer): string {
 export function verifyHmacSha1Hex(secret: string, rawBody: string | Buffer, signatureHex: string): boolean {
   return timingSafeEqualString(hmacSha1Hex(secret, rawBody), signatureHex.trim().toLowerCase());
 }
+
+/** The sender ID callback's signature header (spec part F; Node lower-cases incoming names). */
+export const SENDER_ID_SIGNATURE_HEADER = 'x-service-signature';
+
+/**
+ * Headers for a sender ID callback whose exact body bytes are `rawBody` (docs/senderid-wire.md:
+ * lower-case hex HMAC-SHA1 of the raw bytes, keyed with the project's hmacSecret as UTF-8).
+ * Used by the sandbox's sender and by tests that post signed callbacks.
+ */
+export function signSenderIdCallback(hmacSecret: string, rawBody: string | Buffer): Record<string, string> {
+  return { [SENDER_ID_SIGNATURE_HEADER]: hmacSha1Hex(hmacSecret, rawBody) };
+}
+
+export type SenderIdCallbackVerifyFailure = 'no_secret' | 'missing_signature' | 'malformed_signature' | 'bad_signature';
+
+/** `secretIndex`: which of the given secrets matched (0 = the current one; > 0 = an older one still accepted). */
+export type SenderIdCallbackVerifyResult = { ok: true; secretIndex: number } | { ok: false; reason: SenderIdCallbackVerifyFailure };
+
+export interface VerifySenderIdCallbackParams {
+  headers: HeaderBag;
+  rawBody: string | Buffer;
+  /**
+   * Every secret still accepted, current first, then the previous ones: a callback signed with the old
+   * secret just before a rotation (or a retry of one) stays valid until the old secret is dropped.
+   * Empty strings are ignored.
+   */
+  secrets: readonly string[];
+}
+
+const SHA1_HEX = /^[0-9a-f]{40}$/;
+
+/**
+ * Checks `X-Service-Signature` over the raw bytes against each accepted secret. Every secret is tried
+ * (no early exit), each comparison in constant time, so the answer's timing does not say which matched.
+ */
+export function verifySenderIdCallback(p: VerifySenderIdCallbackParams): SenderIdCallbackVerifyResult {
+  const secrets = p.secrets.filter((s) => s !== '');
+  if (secrets.length === 0) return { ok: false, reason: 'no_secret' };
+  const sent = headerValue(p.headers, SENDER_ID_SIGNATURE_HEADER)?.trim().toLowerCase();
+  if (!sent) return { ok: false, reason: 'missing_signature' };
+  if (!SHA1_HEX.test(sent)) return { ok: false, reason: 'malformed_signature' };
+  const body = toBuffer(p.rawBody);
+  let matched = -1;
+  secrets.forEach((secret, index) => {
+    if (timingSafeEqualString(hmacSha1Hex(secret, body), sent) && matched === -1) matched = index;
+  });
+  return matched === -1 ? { ok: false, reason: 'bad_signature' } : { ok: true, secretIndex: matched };
+}
