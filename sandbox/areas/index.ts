@@ -2,9 +2,10 @@
 import type { SandboxArea } from '../core/area.js';
 import { authArea } from './auth.js';
 import { provisioningArea } from './provisioning/index.js';
+import { senderIdArea } from './senderid/index.js';
 import { subprojectsArea } from './subprojects/index.js';
 import { verificationArea } from './verification/index.js';
 
 export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea];

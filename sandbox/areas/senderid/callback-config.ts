@@ -1,0 +1,33 @@
+// Callback configuration: GET / PUT {hmacSecret} -> {hmacSecret, projectId} (spec part F).
+import type { FastifyInstance } from 'fastify';
+import { AreaError } from '../../core/errors.js';
+import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
+import { bodyObject, unknownKeys, Violations } from './validate.js';
+
+export function callbackConfigRoutes(deps: SenderIdDeps) {
+  const { store } = deps;
+  return async (app: FastifyInstance) => {
+    const preValidation = projectGuard(deps.ctx);
+    const path = `${PROJECT}/callback-configuration`;
+
+    app.get<{ Params: ProjectParams }>(path, { preValidation }, async (request) => {
+      const { projectId } = request.params;
+      const hmacSecret = store.secret(projectId);
+      if (hmacSecret === undefined) throw new AreaError(404, `Callback configuration of project ${projectId} not found`);
+      return { hmacSecret, projectId };
+    });
+
+    app.put<{ Params: ProjectParams }>(path, { preValidation }, async (request) => {
+      const { projectId } = request.params;
+      const body = bodyObject(request.body);
+      const v = new Violations();
+      unknownKeys(v, body, ['hmacSecret']);
+      const s = body.hmacSecret;
+      if (typeof s !== 'string' || s.length === 0) v.add('hmacSecret', 'required', 'hmacSecret is required');
+      else if (s.length > 256) v.add('hmacSecret', 'maxLength', 'hmacSecret must be at most 256 characters');
+      v.check('Invalid request');
+      store.setSecret(projectId, s as string);
+      return { hmacSecret: s, projectId };
+    });
+  };
+}

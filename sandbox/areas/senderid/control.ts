@@ -1,0 +1,69 @@
+// Control routes under /_sandbox/senderId (no authentication, like the rest of /_sandbox):
+//   GET|PUT /reviewer          review outcome, step delay, PENDING_APPROVAL, stop for attachments, uploads
+//   GET|PUT /callback-faults   {delayMs, duplicate, reorder, drop} (PUT replaces: fields left out clear)
+//   GET|PUT /callback-url      {url: string | null}: where callbacks go for registrations without callbackUrl
+//   GET /callbacks             every callback the area made, with its fate (sent, dropped, held, no-url)
+//   POST /registrations/{id}/state {state, message?}: force a state (e.g. ON_HOLD), with its log and callback
+import type { FastifyInstance } from 'fastify';
+import type { SenderIdDeps } from './context.js';
+import { noCallbackFaults, type CallbackFaultSetting } from './delivery.js';
+import { REGISTRATION_STATES, type RegistrationState } from './model.js';
+import { bodyObject, isObject, notFound, unknownKeys, Violations } from './validate.js';
+
+function checkFaults(input: unknown): CallbackFaultSetting {
+  const body = input === undefined ? {} : bodyObject(input);
+  const v = new Violations();
+  unknownKeys(v, body, ['delayMs', 'duplicate', 'reorder', 'drop']);
+  const out = noCallbackFaults();
+  for (const key of ['delayMs', 'duplicate', 'drop'] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || (value as number) < 0 || (key === 'delayMs' && (value as number) > 600_000)) v.add(key, 'range', `${key} must be a non-negative integer`);
+    else out[key] = value as number;
+  }
+  if (body.reorder !== undefined) {
+    if (typeof body.reorder !== 'boolean') v.add('reorder', 'type', 'reorder must be a boolean');
+    else out.reorder = body.reorder;
+  }
+  v.check('Invalid callback faults');
+  return out;
+}
+
+export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps): void {
+  const { hub, reviewer, store } = deps;
+
+  app.get('/reviewer', async () => reviewer.config);
+  app.put('/reviewer', async (request) => reviewer.set(request.body ?? {}));
+
+  app.get('/callback-faults', async () => hub.faults);
+  app.put('/callback-faults', async (request) => {
+    hub.faults = checkFaults(request.body);
+    return hub.faults;
+  });
+
+  app.get('/callback-url', async () => ({ url: hub.defaultUrl ?? null }));
+  app.put('/callback-url', async (request) => {
+    const body = bodyObject(request.body);
+    const v = new Violations();
+    unknownKeys(v, body, ['url']);
+    if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\/\S+$/.test(body.url))) v.add('url', 'pattern', 'url must be an http(s) URL or null');
+    v.check('Invalid request');
+    hub.defaultUrl = (body.url as string | null) ?? undefined;
+    return { url: hub.defaultUrl ?? null };
+  });
+
+  app.get('/callbacks', async () => ({ callbacks: hub.events() }));
+
+  app.post<{ Params: { registrationId: string } }>('/registrations/:registrationId/state', async (request) => {
+    const r = store.byId(request.params.registrationId);
+    if (!r) throw notFound('Registration', request.params.registrationId);
+    const body = isObject(request.body) ? request.body : {};
+    const v = new Violations();
+    unknownKeys(v, body, ['state', 'message']);
+    if (!(REGISTRATION_STATES as readonly string[]).includes(body.state as string)) v.add('state', 'enum', `state must be one of ${REGISTRATION_STATES.join(', ')}`);
+    if (body.message !== undefined && typeof body.message !== 'string') v.add('message', 'type', 'message must be a string');
+    v.check('Invalid request');
+    reviewer.move(r, body.state as RegistrationState, (body.message as string | undefined) ?? `State set to ${String(body.state)} by the sandbox.`);
+    return r;
+  });
+}
