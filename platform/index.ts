@@ -7,12 +7,14 @@ import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuth
 import { SubprojectsClient } from './subprojects/client.js';
 import { ProvisioningClient } from './provisioning/client.js';
 import { VerificationClient } from './verification/client.js';
+import { SenderIdClient } from './senderid/client.js';
 import { ApplicationSignedAuth } from './auth/application.js';
 
 export interface PlatformClients {
   subprojects: SubprojectsClient;
   provisioning: ProvisioningClient;
   verification: VerificationClient;
+  senderId: SenderIdClient;
   http: PlatformHttp;
   /** The OAuth token source of the configured key (shared with every other client of that key). */
   tokens: OAuthTokenSource;
@@ -43,6 +45,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     subprojects: new SubprojectsClient({ http, baseUrl: urls.subprojects, tokens }),
     provisioning: new ProvisioningClient({ http, baseUrl: urls.provisioning, projectId: credentials.projectId, tokens }),
     verification: new VerificationClient({ http, baseUrl: urls.verification, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret) }),
+    senderId: new SenderIdClient({ http, baseUrl: urls.senderId, projectId: credentials.projectId, tokens }),
   };
 }
 
@@ -102,3 +105,5 @@ export {
   type ReportResult,
   type VerificationStatus,
 } from './verification/client.js';
+// Sender ID resource types (Registration, Policy, ...) and helpers are imported from './senderid/client.js'.
+export { SenderIdClient, type SenderIdClientOptions } from './senderid/client.js';
