@@ -63,6 +63,8 @@ export interface ApiConfig {
   codecCorsOrigins: string[];
   /** The secret the platform signs provisioning webhooks with; unset: the intake refuses every delivery. */
   provisioningWebhookSecret: string | undefined;
+  /** The sender ID callback secrets relayflow accepts, current first (rotation: the previous one second). */
+  senderIdCallbackSecrets: string[];
 }
 
 export interface VerificationSettings {
@@ -88,6 +90,14 @@ export interface ProcessSettings {
   subproject: { usableTimeoutMs: number; checkIntervalMs: number };
   verification: VerificationSettings;
   provisioning: ProvisioningSettings;
+  senderid: SenderIdSettings;
+}
+
+export interface SenderIdSettings {
+  /** Read the registration when no callback has arrived for this long. */
+  pollIntervalMs: number;
+  /** Report a registration overdue this long after the platform's etaDate (it keeps waiting). */
+  overdueGraceMs: number;
 }
 
 export interface Config {
@@ -171,6 +181,21 @@ function url(env: Env, name: string, fallback?: string): string {
 }
 
 /** The sandbox signs with a well-known development secret; for the real platform it must be set. */
+export const SANDBOX_SENDERID_CALLBACK_SECRET = 'sandbox-senderid-callback-secret';
+
+/**
+ * RELAYFLOW_SENDERID_CALLBACK_SECRETS (comma-separated, current first) or RELAYFLOW_SENDERID_CALLBACK_SECRET
+ * (one); against the sandbox a fixed dev secret by default; none: the intake refuses every callback.
+ */
+function senderIdCallbackSecrets(env: Env): string[] {
+  const many = env.RELAYFLOW_SENDERID_CALLBACK_SECRETS?.trim();
+  const one = env.RELAYFLOW_SENDERID_CALLBACK_SECRET?.trim();
+  const name = many ? 'RELAYFLOW_SENDERID_CALLBACK_SECRETS' : 'RELAYFLOW_SENDERID_CALLBACK_SECRET';
+  const secrets = many ? many.split(',').map((x) => x.trim()) : one ? [one] : env.PLATFORM_SANDBOX_URL?.trim() ? [SANDBOX_SENDERID_CALLBACK_SECRET] : [];
+  for (const s of secrets) if (s.length < 1 || s.length > 256) throw new ConfigError(name, 'each secret must have 1..256 characters');
+  return secrets;
+}
+
 export const SANDBOX_PROVISIONING_WEBHOOK_SECRET = 'sandbox-provisioning-webhook-secret';
 
 function webhookSecret(env: Env): string | undefined {
@@ -366,6 +391,10 @@ export function loadConfig(env: Env = process.env): Config {
         pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
         overdueAfterMs: int(env, 'RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS', 7 * 86_400_000, 100, 365 * 86_400_000),
       },
+      senderid: {
+        pollIntervalMs: int(env, 'RELAYFLOW_SENDERID_POLL_INTERVAL_MS', 3_600_000, 100, 7 * 86_400_000),
+        overdueGraceMs: int(env, 'RELAYFLOW_SENDERID_OVERDUE_GRACE_MS', 0, 0, 365 * 86_400_000),
+      },
     },
     logLevel,
     taskQueue: str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow'),
@@ -379,6 +408,7 @@ export function loadConfig(env: Env = process.env): Config {
       publicUrl: url(env, 'RELAYFLOW_PUBLIC_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
       provisioningWebhookSecret: webhookSecret(env),
+      senderIdCallbackSecrets: senderIdCallbackSecrets(env),
     },
     platform: loadPlatformConfig(env),
   };

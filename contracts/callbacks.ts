@@ -2,3 +2,4 @@
 // platform (the worker at start-up, npm start, the tests) builds the URL from the public base URL.
 export const VERIFICATION_CALLBACK_PATH = '/callbacks/verification';
 export const PROVISIONING_WEBHOOK_PATH = '/callbacks/provisioning';
+export const SENDERID_CALLBACK_PATH = '/callbacks/senderid';
