@@ -1,5 +1,5 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
@@ -16,6 +16,15 @@ export const workflowIds = {
   /** `senderKey`: the keyed hash of the phone number (common/subject-hash.ts), or `pnid-<phoneNumberId>`. */
   'chata-sender': (projectId: string, senderKey: string) => `chata-sender:${projectId}:${senderKey}`,
   'chatb-sender': (projectId: string, displayName: string) => `chatb-sender:${projectId}:${displayName}`,
+  /**
+   * Sender ID registration (area F). Business key: the caller's registration key (SENDER_ID_KEY_PATTERN), not
+   * marketCode + senderId: long numbers and short codes have no sender ID until the platform assigns one, and a
+   * sender ID is a brand name, which must stay out of workflow IDs. The same key is tagged on the platform's
+   * registration (senderIdKeyTag) so a retried create finds it. A registration relayflow did not create (a
+   * callback for an unknown one) is adopted under `reg-<registrationId>` (senderIdAdoptedKey); caller keys
+   * cannot start with `reg-`.
+   */
+  'senderid-registration': (projectId: string, registrationKey: string) => `senderid-registration:${projectId}:${registrationKey}`,
   /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
 } satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;
@@ -38,3 +47,12 @@ export function verificationIdOfReference(token: string | undefined): string | u
  */
 export const verificationIdOfEvent = (e: { custom?: string | undefined; reference?: string | undefined }) =>
   verificationIdOfReference(e.custom) ?? verificationIdOfReference(e.reference);
+
+/** A caller's sender ID registration key: 1..64 of [A-Za-z0-9._-], not starting with `reg-` (kept for adopted registrations). */
+export const SENDER_ID_KEY_PATTERN = /^(?!reg-)[A-Za-z0-9._-]{1,64}$/;
+
+/** The key of a registration adopted from a callback (relayflow did not create it). */
+export const senderIdAdoptedKey = (registrationId: string) => `reg-${registrationId}`;
+
+/** The tag relayflow puts on the platform's registration: how a retried create recognises its own. */
+export const senderIdKeyTag = (registrationKey: string) => `relayflow-key:${registrationKey}`;
