@@ -31,8 +31,8 @@ export interface SenderIdFollowSettings {
 
 export interface SenderIdRegistrationInput extends SenderIdFollowSettings {
   projectId: string;
-  /** The caller's key (part of the process ID); absent for a registration adopted from a callback. */
-  key?: string;
+  /** The caller's registration key (the process ID's last part; `reg-<registrationId>` for an adopted one). */
+  key: string;
   /** Create this registration. Absent: `adopt` names an existing one. */
   create?: {
     policyId: string;
@@ -124,7 +124,7 @@ export interface PlatformLogView {
 
 export interface SenderIdRegistrationDetails {
   projectId: string;
-  key?: string;
+  key: string;
   policyId?: string;
   marketCode?: string;
   registrationType?: RegistrationType;

@@ -6,3 +6,4 @@ export { templateApproval } from './provisioning/template-approval.js';
 export { rcsSenderLaunch } from './provisioning/rcs-sender-launch.js';
 export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/chat-sender-onboarding.js';
 export { resourceInbox } from './provisioning/resource-inbox.js';
+export { senderIdRegistration } from './senderid/senderid-registration.js';
