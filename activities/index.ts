@@ -4,10 +4,12 @@ import type { Client } from '@temporalio/client';
 import type { ProvisioningActivities } from '../contracts/provisioning.js';
 import type { SubprojectActivities } from '../contracts/subprojects.js';
 import type { VerificationActivities } from '../contracts/verification.js';
+import type { SenderIdActivities } from '../contracts/senderid.js';
 import type { PlatformClients } from '../platform/index.js';
 import { createProvisioningActivities } from './provisioning/index.js';
 import { createSubprojectActivities } from './subprojects/index.js';
 import { createVerificationActivities } from './verification/index.js';
+import { createSenderIdActivities } from './senderid/index.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
@@ -15,12 +17,13 @@ export interface ActivityDeps {
   temporal?: Client;
 }
 
-export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities;
+export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
     ...createSubprojectActivities(deps.clients),
     ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal }),
     ...createVerificationActivities(deps.clients),
+    ...createSenderIdActivities(deps.clients),
   };
 }
