@@ -66,6 +66,10 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
   let stop: { deleteRegistration: boolean; reason: string } | undefined;
   let busy = false;
   let resubmitDue = false;
+  /** Sent back to review in this PENDING_ATTACHMENTS round already (the platform moves on a little later). */
+  let resubmittedInRound = false;
+  /** Something for the main loop to look at (an update, a stop): consumed when it wakes. */
+  let kick = false;
 
   const state = () => tracker.status.state;
   const isFinal = () => FINAL_PROCESS_STATES.includes(state());
@@ -102,6 +106,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     if (missing.length) d.missing = missing;
     else delete d.missing;
     if (r.status !== state()) {
+      if (state() === 'PENDING_ATTACHMENTS') resubmittedInRound = false;
       const log = [...(r.logs ?? [])].reverse().find((l) => l.registrationState === r.status);
       const parts = [why, log?.message, r.etaDate ? `eta ${r.etaDate}` : undefined, r.status === 'APPROVED' && r.senderId ? `sender ID ${r.senderId}` : undefined];
       tracker.moveTo(r.status, parts.filter(Boolean).join('; '));
@@ -200,7 +205,9 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     if (isFinal()) return { accepted: false, state: state(), reason: `the process has ended (${state()})` };
     mergeAttachments([req.attachment]);
     tracker.moveTo(state(), `attachment ${req.attachment.attachmentDefinitionId} uploaded (${req.attachment.fileName}, ${req.attachment.uploadStatus})`);
+    resubmittedInRound = false;
     if (state() === 'PENDING_ATTACHMENTS') resubmitDue = true;
+    kick = true;
     return { accepted: true, state: state() };
   }));
 
@@ -214,9 +221,11 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         return refused(err);
       }
       stop = { deleteRegistration: true, reason: `deleted through the API${reason}` };
+      kick = true;
       return { accepted: true, state: 'DELETED' };
     }
     stop = { deleteRegistration: false, reason: `stopped through the API${reason}` };
+    kick = true;
     return { accepted: true, state: 'STOPPED' };
   }));
 
@@ -227,13 +236,14 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
       tracker.moveTo(stop.deleteRegistration ? 'DELETED' : 'STOPPED', stop.reason);
       return;
     }
-    if (!resubmitDue || state() !== 'PENDING_ATTACHMENTS' || !d.registrationId) return;
+    if (!resubmitDue || resubmittedInRound || state() !== 'PENDING_ATTACHMENTS' || !d.registrationId) return;
     if (d.attachments.some((a) => a.uploadStatus === 'WAITING')) return;
     if (d.attachments.some((a) => a.mandatory && a.uploadStatus !== 'COMPLETED')) {
       resubmitDue = false;
       return;
     }
     resubmitDue = false;
+    resubmittedInRound = true;
     await exclusive(async () => apply(await platform.updateSenderIdRegistration({ registrationId: d.registrationId!, changes: {} }), 'attachments complete: sent back to review'));
   }
 
@@ -319,7 +329,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         continue;
       }
       const wait = nextDueMs();
-      const woke = await condition(() => queued.length > 0 || stop !== undefined || resubmitDue, wait);
+      const woke = await condition(() => queued.length > 0 || kick, wait);
+      kick = false;
       if (!woke) await read(d.attachments.some((a) => a.uploadStatus === 'WAITING') ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
     }
   } catch (err) {
@@ -332,12 +343,13 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
   return { state: state(), ...(d.registrationId ? { registrationId: d.registrationId } : {}), ...(d.senderId ? { senderId: d.senderId } : {}) };
 }
 
-/** The platform's violations carried in an ApplicationFailure's details, if any. */
+/** The platform's violations carried in an ApplicationFailure's details ([{httpStatus, code, details: violations}]), if any. */
 function findDetails(err: unknown): { field: string; rule: string; description: string }[] | undefined {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     const details = (e as { details?: unknown[] }).details;
     const first = Array.isArray(details) ? details[0] : undefined;
-    if (first && typeof first === 'object' && Array.isArray((first as { violations?: unknown }).violations)) return (first as { violations: { field: string; rule: string; description: string }[] }).violations;
+    const inner = first && typeof first === 'object' ? (first as { details?: unknown }).details : undefined;
+    if (Array.isArray(inner)) return inner.filter((v): v is { field: string; rule: string; description: string } => typeof v === 'object' && v !== null && typeof (v as { field?: unknown }).field === 'string');
   }
   return undefined;
 }
