@@ -20,6 +20,8 @@ import { processRoutes } from './routes/processes.js';
 import { provisioningRoutes } from './routes/provisioning/index.js';
 import { provisioningWebhookRoutes } from './callbacks/provisioning.js';
 import { subprojectRoutes } from './routes/subprojects/index.js';
+import { senderIdRoutes } from './routes/senderid/index.js';
+import { senderIdCallbackRoutes } from './callbacks/senderid.js';
 import { verificationCallbackRoutes } from './callbacks/verification.js';
 import { verificationRoutes } from './routes/verification/index.js';
 import { VerificationService } from './routes/verification/service.js';
@@ -68,6 +70,11 @@ export async function buildApp({ config, client, codec, logger }: AppDeps): Prom
   await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
   await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret });
+  await app.register(senderIdRoutes, { client, processes, config, senderId: platform.senderId });
+  await app.register(senderIdCallbackRoutes, {
+    client, taskQueue: config.taskQueue, projectId: config.platform.credentials.projectId, secrets: config.api.senderIdCallbackSecrets, senderId: platform.senderId,
+    pollIntervalMs: config.processes.senderid.pollIntervalMs, overdueGraceMs: config.processes.senderid.overdueGraceMs,
+  });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;
 }
