@@ -5,8 +5,9 @@
 // its API has no call for it, so the worker only logs what to enter there.
 import type { Config } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
-import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { PlatformError, type ProvisioningClient } from '../platform/index.js';
+import type { SenderIdClient } from '../platform/senderid/client.js';
 
 /**
  * The public URL to register, or undefined. config.api.publicUrl always has a value (by default the API's
@@ -28,6 +29,8 @@ export type WiringOutcome =
 export interface CallbackWiring {
   provisioningWebhook: WiringOutcome;
   verificationCallback: WiringOutcome;
+  /** The sender ID callback secret set on the platform (only when the senderid area is enabled and a client given). */
+  senderIdCallback?: WiringOutcome;
 }
 
 export interface CallbackWiringDeps {
@@ -35,6 +38,8 @@ export interface CallbackWiringDeps {
   /** The base URL the platform calls (explicitPublicUrl). */
   publicUrl: string;
   provisioning: ProvisioningClient;
+  /** Sets the platform's sender ID callback secret to relayflow's current one (RELAYFLOW_SENDERID_CALLBACK_SECRETS). */
+  senderId?: SenderIdClient;
   logger: Logger;
   retryDelaysMs?: readonly number[];
   /** Aborted when the worker stops: retries end there. */
@@ -91,9 +96,35 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
     });
   };
 
-  const [provisioningWebhook, verificationCallback] = await Promise.all([webhook(), verification()]);
-  log.info({ provisioningWebhook, verificationCallback }, 'callback wiring done');
-  return { provisioningWebhook, verificationCallback };
+  // Sender ID callbacks go to each registration's callbackUrl (set at create); the platform signs them with
+  // the project's hmacSecret, which must be relayflow's current secret. Idempotent: read first, PUT only on a change.
+  const senderIdSecret = async (): Promise<WiringOutcome | undefined> => {
+    const client = deps.senderId;
+    const enabled = !config.platform.areas || config.platform.areas.includes('senderid');
+    if (!client || !enabled) return undefined;
+    const target = `${publicUrl}${SENDERID_CALLBACK_PATH}`;
+    const secret = config.api.senderIdCallbackSecrets[0];
+    if (!secret) {
+      const detail = 'RELAYFLOW_SENDERID_CALLBACK_SECRETS is not set: the platform callback secret is left as it is (the intake refuses every callback)';
+      log.error({ target }, detail);
+      return { status: 'skipped', target, detail };
+    }
+    return withRetries(deps, log, 'sender ID callback secret', target, async () => {
+      try {
+        const current = await client.getCallbackConfiguration();
+        if (current?.hmacSecret === secret) return 'secret already current';
+        await client.setCallbackConfiguration(secret);
+        return current ? 'secret rotated to the current one' : 'secret set';
+      } catch (err) {
+        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
+        throw err;
+      }
+    });
+  };
+
+  const [provisioningWebhook, verificationCallback, senderIdCallback] = await Promise.all([webhook(), verification(), senderIdSecret()]);
+  log.info({ provisioningWebhook, verificationCallback, senderIdCallback }, 'callback wiring done');
+  return { provisioningWebhook, verificationCallback, ...(senderIdCallback ? { senderIdCallback } : {}) };
 }
 
 async function withRetries(deps: CallbackWiringDeps, log: Logger, what: string, target: string, attempt: () => Promise<string>): Promise<WiringOutcome> {

@@ -28,7 +28,10 @@ const { worker, connection } = await createWorker({ config, logger });
 const publicUrl = explicitPublicUrl(config);
 const stopWiring = new AbortController();
 const wiring = publicUrl
-  ? wireCallbacks({ config, publicUrl, provisioning: createPlatformClients(config.platform, { logger }).provisioning, logger, signal: stopWiring.signal })
+  ? (() => {
+    const platform = createPlatformClients(config.platform, { logger });
+    return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, logger, signal: stopWiring.signal });
+  })()
   : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));
 await worker.run();
 stopWiring.abort();
