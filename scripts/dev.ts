@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
@@ -92,8 +92,12 @@ async function main(): Promise<void> {
     // The sandbox calls relayflow back like the platform would, once its dashboard names the callback URL.
     await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${config.api.publicUrl}${VERIFICATION_CALLBACK_PATH}` });
     // Provisioning webhooks: every trigger, signed with RELAYFLOW_PROVISIONING_WEBHOOK_SECRET (the sandbox default).
-    const provisioning = createPlatformClients(config.platform, { logger }).provisioning;
-    await provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+    const platform = createPlatformClients(config.platform, { logger });
+    await platform.provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+    // Sender ID callbacks: signed with relayflow's current secret, sent to the API (registrations carry no callbackUrl here).
+    await platform.senderId.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
+    const res = await fetch(`${sandbox.url}/_sandbox/senderId/callback-url`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }) });
+    if (!res.ok) throw new Error(`sandbox refused the sender ID callback URL: ${res.status} ${await res.text()}`);
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;
