@@ -32,6 +32,8 @@ const KINDS: readonly ProcessKind[] = [KIND];
 const self = (processId: string) => `/v1/senderid/registrations/${encodeURIComponent(processId)}`;
 
 const Value = Type.String({ maxLength: 1024 });
+/** The platform's IDs (policies, attachment definitions): the characters and length its paths take. */
+const PlatformId = (description?: string) => Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$', ...(description ? { description } : {}) });
 const Section = Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Value), { maxItems: 50 });
 const RequestDetails = Type.Array(Type.Object({
   senderIdDetails: Type.Optional(Section),
@@ -42,7 +44,7 @@ const RegistrationTypeSchema = Type.Enum([...REGISTRATION_TYPES]);
 
 const StartRegistration = Type.Object({
   key: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your key for this registration: the business key of the process (may not start with reg-)' }),
-  policyId: Type.String({ minLength: 1, maxLength: 128, description: 'The policy (scope) the market requirements led to' }),
+  policyId: PlatformId('The policy (scope) the market requirements led to'),
   marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: "Checked against the policy's" })),
   registrationType: Type.Optional(RegistrationTypeSchema),
   requestDetails: RequestDetails,
@@ -57,10 +59,10 @@ const UpdateBody = Type.Object({
 }, { additionalProperties: false, minProperties: 1 });
 
 const UploadBody = Type.Object({
-  attachmentDefinitionId: Type.String({ minLength: 1, maxLength: 128, description: "The policy's attachment definition" }),
+  attachmentDefinitionId: PlatformId("The policy's attachment definition"),
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
   mimeType: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$' }),
-  content: Type.String({ minLength: 1, pattern: '^[A-Za-z0-9+/]*={0,2}$', description: 'The file, base64 (the JSON body is limited to 1 MiB)' }),
+  content: Type.String({ minLength: 4, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The file, base64 (the JSON body is limited to 1 MiB)' }),
   documentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 }, { additionalProperties: false });
 
@@ -83,6 +85,8 @@ function platformError(err: unknown, what: string): unknown {
     const vs = senderIdViolations(err);
     return vs.length ? invalid(fromViolations(vs)) : new ApiError(422, 'platform_rejected', err.message);
   }
+  // Any other refusal no retry can change (a 4xx): the request, as the platform read it.
+  if (!err.retryable && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) return new ApiError(422, 'platform_rejected', err.message);
   return new ApiError(503, 'platform_unavailable', `the platform did not answer: ${err.message}`, undefined, 5_000);
 }
 
@@ -225,7 +229,6 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     const { processId } = req.params;
     const b = req.body;
     const content = Buffer.from(b.content, 'base64');
-    if (content.toString('base64').replace(/=+$/, '') !== b.content.replace(/=+$/, '')) throw new ApiError(400, 'validation_failed', 'body.content: is not base64', [{ field: 'body.content', rule: 'base64', message: 'is not base64' }]);
     const details = await running(processId);
     if (!details.registrationId || !details.policyId) throw new ApiError(409, 'not_allowed', 'the registration has not been created yet; retry in a moment');
     const policy = await policyFor(details.policyId, 'body.attachmentDefinitionId');
@@ -285,7 +288,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     schema: {
       tags: ['senderid'],
       summary: "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
-      params: Type.Object({ policyId: Type.String({ minLength: 1, maxLength: 128 }) }),
+      params: Type.Object({ policyId: PlatformId() }),
       response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, 404, 422) },
     },
   }, async (req) => ({ ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) }));
