@@ -31,14 +31,15 @@ const KIND = 'senderid-registration' satisfies ProcessKind;
 const KINDS: readonly ProcessKind[] = [KIND];
 const self = (processId: string) => `/v1/senderid/registrations/${encodeURIComponent(processId)}`;
 
-const Value = Type.String({ maxLength: 1024 });
+// Bounded so that no body the document allows exceeds the API's 1 MiB JSON limit, even all \u-escaped.
+const Value = Type.String({ maxLength: 256 });
 /** The platform's IDs (policies, attachment definitions): the characters and length its paths take. */
 const PlatformId = (description?: string) => Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$', ...(description ? { description } : {}) });
-const Section = Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Value), { maxItems: 50 });
+const Section = Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Value, { maxProperties: 10 }), { maxItems: 3 });
 const RequestDetails = Type.Array(Type.Object({
   senderIdDetails: Type.Optional(Section),
   additionalDetails: Type.Optional(Section),
-}, { additionalProperties: false }), { minItems: 1, maxItems: 20, description: 'As the platform takes them: inside each entry the objects of each array are merged' });
+}, { additionalProperties: false }), { minItems: 1, maxItems: 3, description: 'As the platform takes them: inside each entry the objects of each array are merged' });
 const Contacts = Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 20 });
 const RegistrationTypeSchema = Type.Enum([...REGISTRATION_TYPES]);
 
@@ -62,7 +63,7 @@ const UploadBody = Type.Object({
   attachmentDefinitionId: PlatformId("The policy's attachment definition"),
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
   mimeType: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$' }),
-  content: Type.String({ minLength: 4, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The file, base64 (the JSON body is limited to 1 MiB)' }),
+  content: Type.String({ minLength: 4, maxLength: 1_000_000, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The file, base64 (the JSON body is limited to 1 MiB)' }),
   documentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 }, { additionalProperties: false });
 
