@@ -4,6 +4,7 @@
 // read is an hour away), so every step here came by a callback.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
   brandRegistration, company, senderIdView, sentCallbacks, setCallbackFaults, setReviewer, startRegistration, states, waitForView, wireSenderId,
@@ -75,6 +76,25 @@ describe('sender ID registration (callbacks only)', () => {
     const v = await waitForView(h, id, (x) => x.state === 'APPROVED', 'APPROVED');
     assert.ok(states(v).indexOf('PENDING_ATTACHMENTS') < states(v).lastIndexOf('IN_PROGRESS'), JSON.stringify(states(v)));
     assert.equal(v.details.attachments.find((a) => a.attachmentDefinitionId === 'att-au-loa')?.uploadStatus, 'COMPLETED');
+  });
+
+  test('stop leaves the registration on the platform; delete removes it; both end the process', async () => {
+    await setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never' });
+    const platform = createPlatformClients(h.config.platform).senderId;
+    const stopped = await startRegistration(h, brandRegistration(uniqueName('stop')));
+    const deleted = await startRegistration(h, brandRegistration(uniqueName('del')));
+    const s = await waitForView(h, stopped, (x) => x.state === 'PENDING', 'PENDING');
+    const d = await waitForView(h, deleted, (x) => x.state === 'PENDING', 'PENDING');
+    const stop = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(stopped)}/stop`, payload: { reason: 'not needed' } });
+    assert.deepEqual(stop.json(), { accepted: true, state: 'STOPPED' });
+    const del = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(deleted)}/delete`, payload: {} });
+    assert.deepEqual(del.json(), { accepted: true, state: 'DELETED' });
+    await waitForView(h, stopped, (x) => x.state === 'STOPPED' && x.execution.status === 'COMPLETED', 'STOPPED');
+    await waitForView(h, deleted, (x) => x.state === 'DELETED' && x.execution.status === 'COMPLETED', 'DELETED');
+    assert.equal((await platform.getRegistration(s.details.registrationId!)).status, 'PENDING', 'still on the platform');
+    await assert.rejects(platform.getRegistration(d.details.registrationId!), /404|NOT_FOUND|not found/i);
+    const late = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(deleted)}/stop`, payload: {} });
+    assert.equal(late.statusCode, 409, late.body);
   });
 
   test('duplicated and reordered callbacks: duplicates dropped by eventId, an old state changes nothing', async () => {
