@@ -293,4 +293,21 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, 404, 422) },
     },
   }, async (req) => ({ ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) }));
+
+  app.get('/v1/senderid/policies/:policyId/attachments/:attachmentDefinitionId/template', {
+    schema: {
+      tags: ['senderid'],
+      summary: 'The template of an attachment definition, to fill in and upload (the platform\'s file, passed through)',
+      params: Type.Object({ policyId: PlatformId(), attachmentDefinitionId: PlatformId() }),
+      response: {
+        200: { description: 'The file, with its Content-Type and Content-Disposition', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        ...errorResponses(400, 401, 404, 422),
+      },
+    },
+  }, async (req, reply) => {
+    const { policyId, attachmentDefinitionId } = req.params;
+    const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderId.downloadTemplate(policyId, attachmentDefinitionId));
+    const name = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_') || 'template';
+    return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${name}"`).send(file.content as unknown as string); // bytes: Fastify sends a Buffer as it is
+  });
 };

@@ -85,5 +85,13 @@ describe('sender ID routes: validation', () => {
     assert.equal(policy.statusCode, 200);
     assert.equal(policy.json().attachmentDefinitions[0].id, 'att-au-loa');
     assert.equal((await h.api({ method: 'GET', url: '/v1/senderid/policies/pol-nope' })).statusCode, 404);
+    const template = await h.api({ method: 'GET', url: '/v1/senderid/policies/pol-au-alpha-aggregator/attachments/att-au-loa/template' });
+    assert.equal(template.statusCode, 200, template.body);
+    assert.match(String(template.headers['content-disposition']), /^attachment; filename="/);
+    assert.ok(template.rawPayload.length > 0);
+    const noTemplate = await h.api({ method: 'GET', url: '/v1/senderid/policies/pol-au-alpha-brand/attachments/att-au-trademark/template' });
+    assert.equal(noTemplate.statusCode, 404, noTemplate.body);
+    const docs = await h.api({ method: 'GET', url: '/docs/json' });
+    assert.ok(docs.json().paths['/v1/senderid/policies/{policyId}/attachments/{attachmentDefinitionId}/template'], 'documented');
   });
 });
