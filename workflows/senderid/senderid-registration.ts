@@ -214,6 +214,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
   setHandler(stopRegistrationUpdate, (req) => remember(req.operationId, async () => {
     if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
     const reason = req.reason ? `: ${req.reason}` : '';
+    // Not created yet: a stop now would leave the registration the create is making on the platform.
+    if (req.deleteRegistration && !d.registrationId) return { accepted: false, state: state(), reason: 'the registration is still being created; retry in a moment' };
     if (req.deleteRegistration && d.registrationId) {
       try {
         await exclusive(() => interactive.deleteSenderIdRegistration({ registrationId: d.registrationId! }));
