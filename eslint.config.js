@@ -5,20 +5,22 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-// Each layer imports only from the ones before it: common -> platform -> contracts -> activities /
-// workflows -> api / workers -> scripts. Type imports count too: a type import still couples the layers.
+// Each layer imports only from the ones before it: common -> platform -> contracts -> store -> activities /
+// workflows -> api / workers -> scripts. store/ is the durable record of campaign recipients, shared by the
+// send activities and the API; workflow code never touches it. Type imports count too: a type import still couples the layers.
 // The sandbox plays the platform, so it shares nothing with relayflow but common/.
-const LAYERS = ['common', 'platform', 'contracts', 'activities | workflows', 'api | workers', 'scripts'];
+const LAYERS = ['common', 'platform', 'contracts', 'store', 'activities | workflows', 'api | workers', 'scripts'];
 const forbidden = {
-  common: ['platform', 'contracts', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
-  platform: ['contracts', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
-  contracts: ['activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  common: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  platform: ['contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  contracts: ['store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  store: ['activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
   activities: ['workflows', 'api', 'workers', 'scripts', 'sandbox'],
   // Workflow code reads the platform's shapes through contracts/ (they are bundled into Temporal's sandbox).
-  workflows: ['platform', 'activities', 'api', 'workers', 'scripts', 'sandbox'],
+  workflows: ['platform', 'store', 'activities', 'api', 'workers', 'scripts', 'sandbox'],
   api: ['workers', 'scripts', 'sandbox'],
   workers: ['api', 'scripts', 'sandbox'],
-  sandbox: ['platform', 'contracts', 'activities', 'workflows', 'api', 'workers', 'scripts'],
+  sandbox: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts'],
 };
 const layerPatterns = (layer) => forbidden[layer].map((other) => ({
   group: [`**/${other}/**`, `**/${other}`],

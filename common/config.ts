@@ -65,6 +65,10 @@ export interface ApiConfig {
   provisioningWebhookSecret: string | undefined;
   /** The sender ID callback secrets relayflow accepts, current first (rotation: the previous one second). */
   senderIdCallbackSecrets: string[];
+  /** The secret of relayflow's conversation delivery webhooks; unset: the intake refuses every delivery. */
+  conversationWebhookSecret: string | undefined;
+  /** The secret path segment of the MMS postback URL (`/callbacks/mms/<token>`): MMS postbacks are not signed. */
+  mmsPostbackToken: string | undefined;
 }
 
 export interface VerificationSettings {
@@ -91,6 +95,27 @@ export interface ProcessSettings {
   verification: VerificationSettings;
   provisioning: ProvisioningSettings;
   senderid: SenderIdSettings;
+  campaigns: CampaignSettings;
+}
+
+export interface CampaignSettings {
+  /** The task queue of the send activities; its workers cap chunk starts across all workers (Temporal's task-queue rate limit). */
+  sendTaskQueue: string;
+  /** Recipients per send activity (chunk): fewer actions per message, more work redone by nobody (progress is in the store). */
+  chunkSize: number;
+  /** The platform's per-project request budget (conversation: 800/s), shared by every campaign through the task-queue rate limit. */
+  projectRequestsPerSecond: number;
+  /** The MMS account's throughput limit per second, set at onboarding (E113 beyond it). */
+  mmsThroughputPerSecond: number;
+  /** A send activity that stops heartbeating for this long is retried elsewhere (a killed worker). */
+  heartbeatTimeoutMs: number;
+  /** How long an MMS whose answer was lost may wait for a postback to confirm it before it is reported unconfirmed. */
+  inDoubtWaitMs: number;
+}
+
+export interface DatabaseSettings {
+  /** postgres://... for a deployment; unset: the embedded store under dataDir (one process only). */
+  url?: string;
 }
 
 export interface SenderIdSettings {
@@ -109,6 +134,7 @@ export interface Config {
   codecKeys: CodecKey[];
   api: ApiConfig;
   platform: LoadedPlatformConfig;
+  database: DatabaseSettings;
 }
 
 export class ConfigError extends Error {
@@ -202,6 +228,24 @@ function webhookSecret(env: Env): string | undefined {
   const name = 'RELAYFLOW_PROVISIONING_WEBHOOK_SECRET';
   const v = env[name]?.trim() || (env.PLATFORM_SANDBOX_URL?.trim() ? SANDBOX_PROVISIONING_WEBHOOK_SECRET : undefined);
   if (v !== undefined && (v.length < 8 || v.length > 256)) throw new ConfigError(name, 'must be 8 to 256 characters (the platform requires at least 8)');
+  return v;
+}
+
+export const SANDBOX_CONVERSATION_WEBHOOK_SECRET = 'sandbox-conversation-webhook-secret';
+export const SANDBOX_MMS_POSTBACK_TOKEN = 'sandbox-mms-postback-token';
+
+/** A secret with a fixed development value in sandbox mode and none otherwise (the intake then refuses everything). */
+function sandboxDefaulted(env: Env, name: string, sandboxValue: string, min: number): string | undefined {
+  const v = env[name]?.trim() || (env.PLATFORM_SANDBOX_URL?.trim() ? sandboxValue : undefined);
+  if (v !== undefined && (v.length < min || v.length > 256)) throw new ConfigError(name, `must be ${min} to 256 characters`);
+  if (v !== undefined && name === 'RELAYFLOW_MMS_POSTBACK_TOKEN' && !/^[A-Za-z0-9_-]+$/.test(v)) throw new ConfigError(name, 'must be URL-safe: letters, digits, - and _');
+  return v;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const v = env.RELAYFLOW_DATABASE_URL?.trim();
+  if (!v) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(v)) throw new ConfigError('RELAYFLOW_DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
   return v;
 }
 
@@ -395,6 +439,14 @@ export function loadConfig(env: Env = process.env): Config {
         pollIntervalMs: int(env, 'RELAYFLOW_SENDERID_POLL_INTERVAL_MS', 3_600_000, 100, 7 * 86_400_000),
         overdueGraceMs: int(env, 'RELAYFLOW_SENDERID_OVERDUE_GRACE_MS', 0, 0, 365 * 86_400_000),
       },
+      campaigns: {
+        sendTaskQueue: str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`),
+        chunkSize: int(env, 'RELAYFLOW_CAMPAIGN_CHUNK_SIZE', 200, 10, 5_000),
+        projectRequestsPerSecond: int(env, 'RELAYFLOW_PROJECT_REQUESTS_PER_SECOND', 800, 1, 100_000),
+        mmsThroughputPerSecond: int(env, 'RELAYFLOW_MMS_THROUGHPUT_PER_SECOND', 50, 1, 100_000),
+        heartbeatTimeoutMs: int(env, 'RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS', 20_000, 1_000, 600_000),
+        inDoubtWaitMs: int(env, 'RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS', 1_800_000, 0, 7 * 86_400_000),
+      },
     },
     logLevel,
     taskQueue: str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow'),
@@ -409,7 +461,10 @@ export function loadConfig(env: Env = process.env): Config {
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
       provisioningWebhookSecret: webhookSecret(env),
       senderIdCallbackSecrets: senderIdCallbackSecrets(env),
+      conversationWebhookSecret: sandboxDefaulted(env, 'RELAYFLOW_CONVERSATION_WEBHOOK_SECRET', SANDBOX_CONVERSATION_WEBHOOK_SECRET, 8),
+      mmsPostbackToken: sandboxDefaulted(env, 'RELAYFLOW_MMS_POSTBACK_TOKEN', SANDBOX_MMS_POSTBACK_TOKEN, 16),
     },
     platform: loadPlatformConfig(env),
+    database: { url: databaseUrl(env) },
   };
 }

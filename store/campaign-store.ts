@@ -1,0 +1,303 @@
+// The durable record of a campaign: its recipients, what happened to each, and the delivery reports. It is
+// what makes "at most once" hold: a recipient is sent only after its row moved pending -> sending in one
+// UPDATE (two workers can never both win it), and a row left in `sending` by a crash is settled by asking
+// the platform, never by sending blindly again.
+import type { Sql, SqlRunner } from './sql.js';
+
+export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled';
+export const RECIPIENT_STATUSES: readonly RecipientStatus[] = ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'];
+
+export interface NewRecipient {
+  seq: number;
+  /** E.164 when valid; the input as given when not. */
+  recipient: string;
+  status: 'pending' | 'invalid';
+  reason?: string;
+}
+
+export interface NewCampaign {
+  id: string;
+  kind: string;
+  /** Identifies the request: the same ID with another hash is a different campaign. */
+  requestHash: string;
+  recipients: NewRecipient[];
+  total: number;
+  duplicates: number;
+  rate?: number;
+}
+
+export interface CampaignRow {
+  id: string;
+  kind: string;
+  requestHash: string;
+  total: number;
+  valid: number;
+  invalid: number;
+  duplicates: number;
+  rate: number | null;
+  savedMmsId: string | null;
+  createdAt: string;
+}
+
+export interface ClaimedRecipient {
+  seq: number;
+  recipient: string;
+}
+
+export interface SendResult {
+  seq: number;
+  /** pending: definitely not accepted, send again; in_doubt: the answer was lost. */
+  status: 'sent' | 'failed' | 'pending' | 'in_doubt' | 'unconfirmed';
+  platformId?: string;
+  reason?: string;
+}
+
+export interface DeliveryReport {
+  campaignId: string;
+  seq: number;
+  /** Identifies the event: a redelivery repeats it and is dropped. */
+  eventKey: string;
+  status: string;
+  final: boolean;
+  platformId?: string;
+  reason?: string;
+  eventTime: string;
+}
+
+export interface CampaignCounts {
+  total: number;
+  duplicates: number;
+  byStatus: Record<RecipientStatus, number>;
+  /** Latest delivery report per recipient, by status (delivered, failed, queued, ...). */
+  delivery: Record<string, number>;
+  /** Reasons of failed and invalid recipients and failed deliveries, with counts (at most 20). */
+  reasons: { reason: string; count: number }[];
+}
+
+export interface RecipientOutcome {
+  seq: number;
+  recipient: string;
+  status: RecipientStatus;
+  attempts: number;
+  platformId: string | null;
+  reason: string | null;
+  delivery: string | null;
+  deliveryReason: string | null;
+  updatedAt: string;
+}
+
+const INSERT_BATCH = 5_000;
+const R = 'relayflow_campaign_recipients';
+
+export class CampaignStore {
+  constructor(readonly sql: Sql) {}
+
+  /** Stores the campaign and its recipients once; the same ID again returns the stored campaign (created: false). */
+  async createCampaign(c: NewCampaign): Promise<{ created: boolean; campaign: CampaignRow }> {
+    const valid = c.recipients.filter((r) => r.status === 'pending').length;
+    const result = await this.sql.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `INSERT INTO relayflow_campaigns (id, kind, request_hash, total, valid, invalid, duplicates, rate)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [c.id, c.kind, c.requestHash, c.total, valid, c.recipients.length - valid, c.duplicates, c.rate ?? null],
+      );
+      if (inserted.length) {
+        for (let i = 0; i < c.recipients.length; i += INSERT_BATCH) await insertRecipients(tx, c.id, c.recipients.slice(i, i + INSERT_BATCH));
+      }
+      const campaign = await getCampaign(tx, c.id);
+      return { created: inserted.length > 0, campaign: campaign! };
+    });
+    // Fresh statistics after a bulk insert: without them the planner scans whole campaigns for each claim.
+    if (result.created) await this.sql.query(`ANALYZE ${R}`);
+    return result;
+  }
+
+  getCampaign(id: string): Promise<CampaignRow | undefined> {
+    return getCampaign(this.sql, id);
+  }
+
+  async setRate(id: string, rate: number): Promise<void> {
+    await this.sql.query('UPDATE relayflow_campaigns SET rate = $2 WHERE id = $1', [id, rate]);
+  }
+
+  async getRate(id: string): Promise<number | undefined> {
+    const [row] = await this.sql.query<{ rate: number | null }>('SELECT rate FROM relayflow_campaigns WHERE id = $1', [id]);
+    return row?.rate ?? undefined;
+  }
+
+  /** Keeps the first saved template's ID: a second save (a retried activity) uses the first one. */
+  async rememberSavedMms(id: string, mmsId: string): Promise<string> {
+    const [row] = await this.sql.query<{ saved_mms_id: string }>(
+      `UPDATE relayflow_campaigns SET saved_mms_id = COALESCE(saved_mms_id, $2) WHERE id = $1 RETURNING saved_mms_id`,
+      [id, mmsId],
+    );
+    return row?.saved_mms_id ?? mmsId;
+  }
+
+  /** The highest seq + 1 (the campaign's recipient range is [0, end)). */
+  async end(id: string): Promise<number> {
+    const [row] = await this.sql.query<{ n: number | null }>(`SELECT max(seq) + 1 AS n FROM ${R} WHERE campaign_id = $1`, [id]);
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Moves up to `limit` pending recipients of [from, to) to `sending` with a lease, in seq order, and returns
+   * them: only rows this call moved are returned, so no two senders ever get the same recipient.
+   */
+  claim(id: string, from: number, to: number, limit: number, leaseMs: number): Promise<ClaimedRecipient[]> {
+    // A CTE runs its SELECT once; an `IN (subquery ... SKIP LOCKED)` may be re-run per row and take more than `limit`.
+    return this.sql.query<ClaimedRecipient>(
+      `WITH picked AS (
+         SELECT seq FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'pending'
+         ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
+       UPDATE ${R} AS r SET status = 'sending', attempts = attempts + 1, lease_until = now() + $5 * interval '1 millisecond', updated_at = now()
+       FROM picked WHERE r.campaign_id = $1 AND r.seq = picked.seq AND r.status = 'pending'
+       RETURNING r.seq, r.recipient`,
+      [id, from, to, limit, leaseMs],
+    ).then((rows) => rows.sort((a, b) => a.seq - b.seq));
+  }
+
+  /** Records send outcomes of rows still `sending` or `in_doubt` (a delivery report may have settled them first). */
+  async record(id: string, results: readonly SendResult[]): Promise<void> {
+    if (!results.length) return;
+    await this.sql.query(
+      `UPDATE ${R} AS r SET status = v.status, platform_id = COALESCE(v.platform_id, r.platform_id), reason = v.reason,
+         lease_until = NULL, updated_at = now()
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS v(seq, status, platform_id, reason)
+       WHERE r.campaign_id = $1 AND r.seq = v.seq AND r.status IN ('sending', 'in_doubt')`,
+      [id, results.map((r) => r.seq), results.map((r) => r.status), results.map((r) => r.platformId ?? null), results.map((r) => r.reason ?? null)],
+    );
+  }
+
+  /**
+   * Rows of [from, to) whose send may or may not have reached the platform: `in_doubt`, or `sending` with an
+   * expired lease (its sender died). `leasedUntil` is the latest unexpired lease still held in the range.
+   */
+  async unsettled(id: string, from: number, to: number): Promise<{ rows: (ClaimedRecipient & { status: RecipientStatus })[]; leasedUntil?: number }> {
+    const rows = await this.sql.query<ClaimedRecipient & { status: RecipientStatus }>(
+      `SELECT seq, recipient, status FROM ${R}
+       WHERE campaign_id = $1 AND seq >= $2 AND seq < $3
+         AND (status = 'in_doubt' OR (status = 'sending' AND lease_until <= now()))
+       ORDER BY seq`,
+      [id, from, to],
+    );
+    const [held] = await this.sql.query<{ until: string | null }>(
+      `SELECT max(lease_until) AS until FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'sending' AND lease_until > now()`,
+      [id, from, to],
+    );
+    return { rows, ...(held?.until ? { leasedUntil: new Date(held.until).getTime() } : {}) };
+  }
+
+  /** Counts by status in [from, to). */
+  async rangeCounts(id: string, from: number, to: number): Promise<Partial<Record<RecipientStatus, number>>> {
+    const rows = await this.sql.query<{ status: RecipientStatus; n: number }>(
+      `SELECT status, count(*) AS n FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 GROUP BY status`,
+      [id, from, to],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** A cancelled campaign's recipients not yet sent. */
+  async cancelPending(id: string): Promise<number> {
+    const rows = await this.sql.query(`UPDATE ${R} SET status = 'cancelled', updated_at = now() WHERE campaign_id = $1 AND status = 'pending' RETURNING seq`, [id]);
+    return rows.length;
+  }
+
+  /** In-doubt sends no postback confirmed in time: reported as unconfirmed, never sent again. */
+  async closeInDoubt(id: string, reason: string): Promise<number> {
+    const rows = await this.sql.query(
+      `UPDATE ${R} SET status = 'unconfirmed', reason = $2, lease_until = NULL, updated_at = now()
+       WHERE campaign_id = $1 AND (status = 'in_doubt' OR (status = 'sending' AND lease_until <= now())) RETURNING seq`,
+      [id, reason],
+    );
+    return rows.length;
+  }
+
+  /**
+   * Keeps a delivery report once (by eventKey) and folds it into the recipient: a final status beats a
+   * non-final one, a newer event beats an older one of the same kind. A report also proves the platform
+   * accepted the message, which settles a send whose answer was lost.
+   */
+  recordReport(r: DeliveryReport): Promise<{ duplicate: boolean; known: boolean }> {
+    return this.sql.transaction(async (tx) => {
+      const known = await tx.query(`SELECT 1 FROM ${R} WHERE campaign_id = $1 AND seq = $2`, [r.campaignId, r.seq]);
+      if (!known.length) return { duplicate: false, known: false };
+      const inserted = await tx.query(
+        `INSERT INTO relayflow_delivery_reports (event_key, campaign_id, seq, status, final, platform_id, reason, event_time)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_key) DO NOTHING RETURNING event_key`,
+        [r.eventKey, r.campaignId, r.seq, r.status, r.final, r.platformId ?? null, r.reason ?? null, r.eventTime],
+      );
+      if (!inserted.length) return { duplicate: true, known: true };
+      await tx.query(
+        `UPDATE ${R} SET delivery = $3, delivery_final = $4, delivery_at = $5, delivery_reason = $6, updated_at = now()
+         WHERE campaign_id = $1 AND seq = $2 AND (
+           delivery IS NULL
+           OR (NOT delivery_final AND ($4 OR delivery_at <= $5))
+           OR (delivery_final AND $4 AND delivery_at < $5))`,
+        [r.campaignId, r.seq, r.status, r.final, r.eventTime, r.reason ?? null],
+      );
+      await tx.query(
+        `UPDATE ${R} SET status = 'sent', platform_id = COALESCE(platform_id, $3), reason = NULL, lease_until = NULL, updated_at = now()
+         WHERE campaign_id = $1 AND seq = $2 AND status IN ('sending', 'in_doubt', 'unconfirmed')`,
+        [r.campaignId, r.seq, r.platformId ?? null],
+      );
+      return { duplicate: false, known: true };
+    });
+  }
+
+  /** True the first time a webhook nonce is seen; nonces older than `keepMs` are forgotten. */
+  async firstNonce(nonce: string, keepMs: number): Promise<boolean> {
+    const rows = await this.sql.query(`INSERT INTO relayflow_webhook_nonces (nonce) VALUES ($1) ON CONFLICT (nonce) DO NOTHING RETURNING nonce`, [nonce]);
+    if (Math.random() < 0.01) await this.sql.query(`DELETE FROM relayflow_webhook_nonces WHERE seen_at < now() - $1 * interval '1 millisecond'`, [keepMs]);
+    return rows.length > 0;
+  }
+
+  async counts(id: string): Promise<CampaignCounts | undefined> {
+    const campaign = await this.getCampaign(id);
+    if (!campaign) return undefined;
+    const rows = await this.sql.query<{ status: RecipientStatus; delivery: string | null; n: number }>(
+      `SELECT status, delivery, count(*) AS n FROM ${R} WHERE campaign_id = $1 GROUP BY status, delivery`,
+      [id],
+    );
+    const byStatus = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0])) as Record<RecipientStatus, number>;
+    const delivery: Record<string, number> = {};
+    for (const r of rows) {
+      byStatus[r.status] += r.n;
+      if (r.delivery) delivery[r.delivery] = (delivery[r.delivery] ?? 0) + r.n;
+    }
+    const reasons = await this.sql.query<{ reason: string; count: number }>(
+      `SELECT COALESCE(delivery_reason, reason) AS reason, count(*) AS count FROM ${R}
+       WHERE campaign_id = $1 AND COALESCE(delivery_reason, reason) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20`,
+      [id],
+    );
+    return { total: campaign.total, duplicates: campaign.duplicates, byStatus, delivery, reasons };
+  }
+
+  /** Per-recipient outcomes in seq order, after `afterSeq`, optionally of one status. */
+  recipients(id: string, opts: { status?: RecipientStatus; afterSeq?: number; limit: number }): Promise<RecipientOutcome[]> {
+    return this.sql.query<RecipientOutcome>(
+      `SELECT seq, recipient, status, attempts, platform_id AS "platformId", reason, delivery, delivery_reason AS "deliveryReason",
+              to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+       FROM ${R} WHERE campaign_id = $1 AND seq > $2 AND ($3::text IS NULL OR status = $3) ORDER BY seq LIMIT $4`,
+      [id, opts.afterSeq ?? -1, opts.status ?? null, opts.limit],
+    );
+  }
+}
+
+async function insertRecipients(tx: SqlRunner, id: string, rows: NewRecipient[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${R} (campaign_id, seq, recipient, status, reason)
+     SELECT $1, v.seq, v.recipient, v.status, v.reason FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS v(seq, recipient, status, reason)`,
+    [id, rows.map((r) => r.seq), rows.map((r) => r.recipient), rows.map((r) => r.status), rows.map((r) => r.reason ?? null)],
+  );
+}
+
+async function getCampaign(q: SqlRunner, id: string): Promise<CampaignRow | undefined> {
+  const [row] = await q.query<CampaignRow>(
+    `SELECT id, kind, request_hash AS "requestHash", total, valid, invalid, duplicates, rate, saved_mms_id AS "savedMmsId",
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+     FROM relayflow_campaigns WHERE id = $1`,
+    [id],
+  );
+  return row;
+}

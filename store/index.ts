@@ -1,0 +1,22 @@
+// The campaign store: opened once per process (the embedded database allows one process only), migrated at open.
+import { join } from 'node:path';
+import { CampaignStore } from './campaign-store.js';
+import { migrate } from './schema.js';
+import { openSql } from './sql.js';
+
+export * from './campaign-store.js';
+export type { Sql, SqlRunner } from './sql.js';
+
+export interface OpenStoreOptions {
+  /** RELAYFLOW_DATABASE_URL; unset: the embedded database under dataDir. */
+  url?: string;
+  dataDir: string;
+  /** Keep the embedded database in memory (tests). */
+  inMemory?: boolean;
+}
+
+export async function openCampaignStore(opts: OpenStoreOptions): Promise<CampaignStore> {
+  const sql = await openSql({ url: opts.url, embeddedDir: opts.inMemory ? 'memory' : join(opts.dataDir, 'campaign-db') });
+  await migrate(sql);
+  return new CampaignStore(sql);
+}

@@ -1,0 +1,63 @@
+// The campaign tables. Created at open, under an advisory lock so workers and API instances starting together
+// do not race on CREATE TABLE. Recipients are one row each: the send activities claim rows, the delivery
+// intake writes reports, and the counts a caller sees are aggregates over them.
+import type { Sql } from './sql.js';
+
+/** Any constant: it only has to be the same in every relayflow process. */
+const MIGRATION_LOCK = 727_001;
+
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS relayflow_campaigns (
+     id text PRIMARY KEY,
+     kind text NOT NULL,
+     request_hash text NOT NULL,
+     total integer NOT NULL,
+     valid integer NOT NULL,
+     invalid integer NOT NULL,
+     duplicates integer NOT NULL,
+     rate double precision,
+     saved_mms_id text,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // status: pending | sending | sent | failed | invalid | in_doubt | unconfirmed | cancelled
+  `CREATE TABLE IF NOT EXISTS relayflow_campaign_recipients (
+     campaign_id text NOT NULL,
+     seq integer NOT NULL,
+     recipient text NOT NULL,
+     status text NOT NULL,
+     attempts integer NOT NULL DEFAULT 0,
+     lease_until timestamptz,
+     platform_id text,
+     reason text,
+     delivery text,
+     delivery_final boolean,
+     delivery_at timestamptz,
+     delivery_reason text,
+     updated_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (campaign_id, seq)
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_campaign_recipients_status ON relayflow_campaign_recipients (campaign_id, status, seq)`,
+  `CREATE TABLE IF NOT EXISTS relayflow_delivery_reports (
+     event_key text PRIMARY KEY,
+     campaign_id text NOT NULL,
+     seq integer NOT NULL,
+     status text NOT NULL,
+     final boolean NOT NULL,
+     platform_id text,
+     reason text,
+     event_time timestamptz NOT NULL,
+     received_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_delivery_reports_recipient ON relayflow_delivery_reports (campaign_id, seq)`,
+  `CREATE TABLE IF NOT EXISTS relayflow_webhook_nonces (
+     nonce text PRIMARY KEY,
+     seen_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+export async function migrate(sql: Sql): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    for (const s of STATEMENTS) await tx.query(s);
+  });
+}
