@@ -1,6 +1,7 @@
 // The areas the sandbox serves; later issues add theirs here.
 import type { SandboxArea } from '../core/area.js';
 import { authArea } from './auth.js';
+import { conversationArea } from './conversation/index.js';
 import { provisioningArea } from './provisioning/index.js';
 import { senderIdArea } from './senderid/index.js';
 import { subprojectsArea } from './subprojects/index.js';
@@ -8,4 +9,4 @@ import { verificationArea } from './verification/index.js';
 
 export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea];

@@ -1,0 +1,55 @@
+// What every conversation route module shares: the area's state, the guard every platform route
+// passes, and the app look-up that makes an app answer only on its own region.
+import type { FastifyRequest } from 'fastify';
+import type { Region } from '../../../common/config.js';
+import { oauthAuth } from '../../core/auth-oauth.js';
+import { rejectUnparsedBody } from '../../core/body-parsers.js';
+import type { SandboxContext } from '../../core/context.js';
+import { projectRateKey } from '../../core/rate-limit.js';
+import { authOf } from '../../core/request-state.js';
+import type { ReportHub } from './delivery.js';
+import { REGION_NAMES, type App } from './model.js';
+import type { MtQueues } from './queue.js';
+import type { ConversationSettings } from './settings.js';
+import type { SendStats } from './stats.js';
+import type { ConversationStore } from './store.js';
+import { notFound } from './validate.js';
+
+export interface ConversationDeps {
+  ctx: SandboxContext;
+  store: ConversationStore;
+  settings: ConversationSettings;
+  queues: MtQueues;
+  reports: ReportHub;
+  stats: SendStats;
+}
+
+/**
+ * The key must own the project in the path (403 otherwise); then the project's limit, which the
+ * control routes can change (so not the core's fixed projectRateLimit, though on the same window);
+ * then the body must have parsed.
+ */
+export function projectGuard(deps: ConversationDeps): ((request: FastifyRequest) => Promise<void>)[] {
+  const projectLimit = async (request: FastifyRequest) => {
+    deps.ctx.rateLimiter.enforce(projectRateKey(authOf(request).account.projectId), deps.settings.projectRps);
+  };
+  return [oauthAuth(deps.ctx, { projectParam: 'projectId' }), projectLimit, rejectUnparsedBody];
+}
+
+export const PROJECT = '/v1/projects/:projectId';
+export type ProjectParams = { projectId: string };
+
+/** The app, if it is in the project and was created on this region; 404 otherwise (spec: both cases). */
+export function appOn(store: ConversationStore, projectId: string, region: Region, appId: string): App {
+  const app = store.app(appId);
+  if (!app || app.projectId !== projectId || app.region !== region) {
+    throw notFound(`App ${appId} not found in project ${projectId} on region ${REGION_NAMES[region]}`);
+  }
+  return app;
+}
+
+/** The region a route is mounted for (the conversation area is always regional). */
+export function regionOf(region: Region | undefined): Region {
+  if (!region) throw new Error('sandbox: the conversation area is mounted per region');
+  return region;
+}

@@ -1,0 +1,185 @@
+// Control routes under /_sandbox/conversation (no authentication, like the rest of /_sandbox).
+// A PUT replaces its whole setting: fields left out go back to their defaults.
+//   POST /apps            {region: 'us'|'eu'|'br', displayName?, outboundRate?, projectId?} -> App
+//   GET  /apps            every app, with project_id and its MT queue {length, capacity, paused}
+//   PUT  /apps/{appId}    {outboundRate?, queueCapacity?, paused?} (only the fields given change)
+//   GET|PUT /limits       {projectRps}: the project's requests per second (default 800)
+//   GET|PUT /delivery     {rules: [{suffix, status: 'DELIVERED'|'FAILED', reasonCode?}], reportDelayMs?, queuedReport?}
+//   GET|PUT /webhook-faults {drop?, duplicate?: count (true = 1), reorder?: boolean, delayMs?}
+//   GET|PUT /webhook-retry  {scheduleMs: number[], timeoutMs?}
+//   GET|PUT /send-faults  {acceptThenDelayMs, count}: the next `count` accepted sends answer late
+//   GET /stats?appId=     {accepted, distinctRecipients, duplicateRecipients, duplicateSamples, refused429, requests}
+//   GET /recipients?appId= {counts: {<identity>: <accepted messages>}}
+//   GET /reports          delivery reports made, by status, and those dropped, duplicated or unsubscribed
+import type { FastifyInstance } from 'fastify';
+import { REGIONS, type Region } from '../../../common/config.js';
+import { createApp, MAX_OUTBOUND_RATE } from './apps.js';
+import type { ConversationDeps } from './context.js';
+import { appView, ULID_PATTERN, type App } from './model.js';
+import {
+  DEFAULT_FAILURE_REASON,
+  defaultDelivery,
+  defaultRetry,
+  type DeliveryRule,
+  type DeliverySettings,
+  type RetrySetting,
+  type SendFaults,
+  type WebhookFaults,
+} from './settings.js';
+import { Fields, isObject, join, notFound } from './validate.js';
+
+const MAX_DELAY_MS = 600_000;
+
+function checkDelivery(input: unknown): DeliverySettings {
+  const f = new Fields();
+  const body = f.object(input ?? {}, '', ['rules', 'reportDelayMs', 'queuedReport']) ?? {};
+  const rules: DeliveryRule[] = [];
+  f.array(body, 'rules', '', { max: 1000 })?.forEach((r, i) => {
+    const path = join('rules', i);
+    const rule = f.object(r, path, ['suffix', 'status', 'reasonCode']);
+    if (!rule) return;
+    const suffix = f.string(rule, 'suffix', path, { required: true, max: 64 });
+    const status = f.oneOf(rule.status, join(path, 'status'), ['DELIVERED', 'FAILED'] as const);
+    const reasonCode = f.string(rule, 'reasonCode', path, { min: 1, max: 64, pattern: /^[A-Z][A-Z0-9_]*$/, what: 'an upper-case code such as CHANNEL_REJECT' });
+    if (suffix === undefined || !status) return;
+    rules.push({ suffix, status, ...(status === 'FAILED' ? { reasonCode: reasonCode ?? DEFAULT_FAILURE_REASON } : {}) });
+  });
+  const d = defaultDelivery();
+  const out: DeliverySettings = {
+    rules,
+    reportDelayMs: f.integer(body, 'reportDelayMs', '', { min: 0, max: MAX_DELAY_MS }) ?? d.reportDelayMs,
+    queuedReport: f.boolean(body, 'queuedReport', '') ?? d.queuedReport,
+  };
+  f.check();
+  return out;
+}
+
+/** A count, or a boolean meaning one (true) or none (false). */
+function count(f: Fields, body: Record<string, unknown>, key: string): number {
+  const v = body[key];
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return f.integer(body, key, '', { min: 0 }) ?? 0;
+}
+
+function checkWebhookFaults(input: unknown): WebhookFaults {
+  const f = new Fields();
+  const body = f.object(input ?? {}, '', ['drop', 'duplicate', 'reorder', 'delayMs']) ?? {};
+  const out: WebhookFaults = {
+    drop: count(f, body, 'drop'),
+    duplicate: count(f, body, 'duplicate'),
+    reorder: f.boolean(body, 'reorder', '') ?? false,
+    delayMs: f.integer(body, 'delayMs', '', { min: 0, max: MAX_DELAY_MS }) ?? 0,
+  };
+  f.check();
+  return out;
+}
+
+function checkRetry(input: unknown): RetrySetting {
+  const f = new Fields();
+  const body = f.object(input ?? {}, '', ['scheduleMs', 'timeoutMs']) ?? {};
+  const scheduleMs: number[] = [];
+  f.array(body, 'scheduleMs', '', { required: true, max: 20 })?.forEach((ms, i) => {
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) f.add(join('scheduleMs', i), `must be an integer between 0 and ${MAX_DELAY_MS}`);
+    else scheduleMs.push(ms);
+  });
+  const timeoutMs = f.integer(body, 'timeoutMs', '', { min: 1, max: 60_000 }) ?? defaultRetry().timeoutMs;
+  f.check();
+  return { scheduleMs, timeoutMs };
+}
+
+function checkSendFaults(input: unknown): SendFaults {
+  const f = new Fields();
+  const body = f.object(input ?? {}, '', ['acceptThenDelayMs', 'count']) ?? {};
+  const out: SendFaults = {
+    acceptThenDelayMs: f.integer(body, 'acceptThenDelayMs', '', { min: 0, max: MAX_DELAY_MS }) ?? 0,
+    count: f.integer(body, 'count', '', { min: 0 }) ?? 0,
+  };
+  f.check();
+  return out;
+}
+
+/** `?appId=`: absent means every app. */
+function appIdQuery(query: unknown): string | undefined {
+  const q = isObject(query) ? query : {};
+  const f = new Fields('querystring');
+  const appId = f.string(q, 'appId', '', { pattern: ULID_PATTERN, what: 'a ULID' });
+  f.check();
+  return appId?.toUpperCase();
+}
+
+export function conversationControlRoutes(app: FastifyInstance, deps: ConversationDeps): void {
+  const { ctx, store, settings, queues, stats, reports } = deps;
+  const withQueue = (a: App) => ({ ...appView(a), project_id: a.projectId, queue: queues.state(a.id) });
+
+  app.post('/apps', async (request) => {
+    const f = new Fields();
+    const body = f.object(request.body, '', ['region', 'displayName', 'outboundRate', 'projectId']) ?? {};
+    const region = typeof body.region === 'string' ? f.oneOf(body.region.toLowerCase(), 'region', REGIONS) : f.oneOf(body.region, 'region', REGIONS);
+    const displayName = f.string(body, 'displayName', '', { min: 1, max: 100 });
+    const outboundRate = f.integer(body, 'outboundRate', '', { min: 1, max: MAX_OUTBOUND_RATE });
+    const projectId = f.string(body, 'projectId', '', { min: 1 });
+    if (projectId !== undefined && !ctx.accounts.byProject(projectId)) f.add('projectId', 'is not the project of any sandbox account');
+    f.check();
+    const created = createApp(deps, {
+      projectId: projectId ?? ctx.accounts.all[0]!.projectId,
+      region: region as Region,
+      displayName: displayName ?? 'sandbox app',
+      ...(outboundRate !== undefined ? { outboundRate } : {}),
+    });
+    return withQueue(created);
+  });
+
+  app.get('/apps', async () => ({ apps: store.allApps().map(withQueue) }));
+
+  app.put<{ Params: { appId: string } }>('/apps/:appId', async (request) => {
+    const target = store.app(request.params.appId.toUpperCase());
+    if (!target) throw notFound(`App ${request.params.appId} not found`);
+    const f = new Fields();
+    const body = f.object(request.body, '', ['outboundRate', 'queueCapacity', 'paused']) ?? {};
+    const outboundRate = f.integer(body, 'outboundRate', '', { min: 1, max: MAX_OUTBOUND_RATE });
+    const capacity = f.integer(body, 'queueCapacity', '', { min: 1, max: 10_000_000 });
+    const paused = f.boolean(body, 'paused', '');
+    f.check();
+    if (outboundRate !== undefined) target.outboundRate = outboundRate;
+    queues.configure(target.id, { ...(capacity !== undefined ? { capacity } : {}), ...(paused !== undefined ? { paused } : {}) });
+    return withQueue(target);
+  });
+
+  app.get('/limits', async () => ({ projectRps: settings.projectRps }));
+  app.put('/limits', async (request) => {
+    const f = new Fields();
+    const body = f.object(request.body, '', ['projectRps']) ?? {};
+    const rps = f.integer(body, 'projectRps', '', { required: true, min: 1, max: 1_000_000 });
+    f.check();
+    settings.projectRps = rps!;
+    return { projectRps: settings.projectRps };
+  });
+
+  app.get('/delivery', async () => settings.delivery);
+  app.put('/delivery', async (request) => {
+    settings.delivery = checkDelivery(request.body);
+    return settings.delivery;
+  });
+
+  app.get('/webhook-faults', async () => settings.webhookFaults);
+  app.put('/webhook-faults', async (request) => {
+    settings.webhookFaults = checkWebhookFaults(request.body);
+    return settings.webhookFaults;
+  });
+
+  app.get('/webhook-retry', async () => settings.retry);
+  app.put('/webhook-retry', async (request) => {
+    settings.retry = checkRetry(request.body);
+    return settings.retry;
+  });
+
+  app.get('/send-faults', async () => settings.sendFaults);
+  app.put('/send-faults', async (request) => {
+    settings.sendFaults = checkSendFaults(request.body);
+    return settings.sendFaults;
+  });
+
+  app.get('/stats', async (request) => stats.view(appIdQuery(request.query)));
+  app.get('/recipients', async (request) => ({ counts: stats.recipients(appIdQuery(request.query)) }));
+  app.get('/reports', async () => reports.counts);
+}

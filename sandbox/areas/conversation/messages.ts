@@ -1,0 +1,197 @@
+// Sending and reading messages (docs/conversation-wire.md "Sending a message", "Reading sent
+// messages"). A send is checked field by field, then the app (404 off its region), then the app's MT
+// queue and outbound rate (429 with Retry-After); only then is it accepted: contact, conversation
+// and message made, queued, counted. An injected fault answers before any of this, so it is never
+// accepted or counted as such.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Region } from '../../../common/config.js';
+import { AreaError } from '../../core/errors.js';
+import { appRateKey } from '../../core/rate-limit.js';
+import { authOf } from '../../core/request-state.js';
+import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
+import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity, type Contact, type Message } from './model.js';
+import { Fields, isObject, join, notFound } from './validate.js';
+
+/** An SMS (and MMS) identity: E.164 with `+`. */
+const E164 = /^\+[1-9]\d{6,14}$/;
+/** `ttl` as the public reference writes durations: seconds, optionally with an `s`. */
+const TTL = /^\d+(\.\d+)?s?$/;
+const MAX_IDENTITIES = 20;
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+
+const SEND_FIELDS = ['app_id', 'recipient', 'message', 'channel_priority_order', 'message_metadata', 'correlation_id', 'callback_url', 'ttl'];
+
+interface SendRequest {
+  appId: string;
+  identities?: ChannelIdentity[];
+  contactId?: string;
+  message: Record<string, unknown>;
+  priority: Channel[];
+  metadata: string;
+  correlationId: string;
+}
+
+function checkIdentities(f: Fields, value: unknown, path: string): ChannelIdentity[] {
+  const holder = f.object(value, path, ['channel_identities']);
+  if (!holder) return [];
+  const out: ChannelIdentity[] = [];
+  f.array(holder, 'channel_identities', path, { required: true, min: 1, max: MAX_IDENTITIES })?.forEach((item, i) => {
+    const at = join(join(path, 'channel_identities'), i);
+    const ci = f.object(item, at, ['channel', 'identity']);
+    if (!ci) return;
+    const channel = ci.channel === undefined ? (f.add(join(at, 'channel'), 'is required'), undefined) : f.oneOf(ci.channel, join(at, 'channel'), CHANNELS);
+    const identity = f.string(ci, 'identity', at, { required: true, min: 1, max: 256 });
+    if (channel === 'SMS' && identity !== undefined && !E164.test(identity)) f.add(join(at, 'identity'), 'must be an E.164 number with a leading +');
+    if (channel && identity !== undefined) out.push({ channel, identity });
+  });
+  return out;
+}
+
+function checkMessage(f: Fields, value: unknown): Record<string, unknown> {
+  const m = f.object(value, 'message', ['text_message', 'media_message']);
+  if (!m) return {};
+  const kinds = ['text_message', 'media_message'].filter((k) => m[k] !== undefined);
+  if (kinds.length !== 1) f.add('message', kinds.length === 0 ? 'must have one of text_message, media_message' : 'must have only one of text_message, media_message');
+  if (m.text_message !== undefined) {
+    const t = f.object(m.text_message, 'message.text_message', ['text']);
+    if (t) f.string(t, 'text', 'message.text_message', { required: true, min: 1, max: 2048 });
+  }
+  if (m.media_message !== undefined) {
+    const media = f.object(m.media_message, 'message.media_message', ['url']);
+    if (media) f.url(media, 'url', 'message.media_message');
+  }
+  return m;
+}
+
+function checkSend(input: unknown): SendRequest {
+  const f = new Fields();
+  const body = f.object(input, '', SEND_FIELDS) ?? {};
+  const appId = f.ulid(body, 'app_id', '');
+  let identities: ChannelIdentity[] | undefined;
+  let contactId: string | undefined;
+  const recipient = f.object(body.recipient, 'recipient', ['identified_by', 'contact_id']);
+  if (recipient) {
+    const forms = ['identified_by', 'contact_id'].filter((k) => recipient[k] !== undefined);
+    if (forms.length !== 1) f.add('recipient', forms.length === 0 ? 'must have one of identified_by, contact_id' : 'must have only one of identified_by, contact_id');
+    if (recipient.identified_by !== undefined) identities = checkIdentities(f, recipient.identified_by, 'recipient.identified_by');
+    if (recipient.contact_id !== undefined) contactId = f.string(recipient, 'contact_id', 'recipient', { min: 1, max: 64 });
+  }
+  const message = checkMessage(f, body.message);
+  const priority: Channel[] = [];
+  f.array(body, 'channel_priority_order', '', { max: CHANNELS.length })?.forEach((c, i) => {
+    const channel = f.oneOf(c, join('channel_priority_order', i), CHANNELS);
+    if (channel) priority.push(channel);
+  });
+  const metadata = f.string(body, 'message_metadata', '', { max: 1024 }) ?? '';
+  const correlationId = f.string(body, 'correlation_id', '', { max: 128 }) ?? '';
+  f.url(body, 'callback_url', '', false);
+  f.string(body, 'ttl', '', { pattern: TTL, what: 'a duration in seconds such as "30s"' });
+  f.check();
+  return { appId: appId!, ...(identities ? { identities } : {}), ...(contactId !== undefined ? { contactId } : {}), message, priority, metadata, correlationId };
+}
+
+/** The identity the message goes to: the first by channel_priority_order, else the first given. */
+function pick(identities: readonly ChannelIdentity[], priority: readonly Channel[]): ChannelIdentity {
+  for (const channel of priority) {
+    const found = identities.find((ci) => ci.channel === channel);
+    if (found) return found;
+  }
+  return identities[0]!;
+}
+
+export function messageRoutes(deps: ConversationDeps, region: Region) {
+  const { ctx, store, queues, stats, settings } = deps;
+
+  // Every answered messages:send call is counted, faulted or refused ones included.
+  const countAnswer = async (request: FastifyRequest, reply: FastifyReply) => {
+    const body = request.body;
+    const appId = isObject(body) && typeof body.app_id === 'string' ? body.app_id.toUpperCase() : undefined;
+    stats.answered(appId, reply.statusCode);
+  };
+
+  return async (app: FastifyInstance): Promise<void> => {
+    const preValidation = projectGuard(deps);
+
+    app.post<{ Params: ProjectParams }>(`${PROJECT}/messages::send`, { preValidation, onResponse: countAnswer }, async (request) => {
+      const projectId = authOf(request).account.projectId;
+      const send = checkSend(request.body);
+      const target = appOn(store, projectId, region, send.appId);
+      let contact: Contact | undefined;
+      if (send.contactId !== undefined) {
+        contact = store.contact(projectId, send.contactId);
+        if (!contact) throw notFound(`Contact ${send.contactId} not found in project ${projectId}`);
+      }
+      const full = queues.fullFor(target.id);
+      if (full > 0) {
+        throw new AreaError(429, `The MT queue of app ${target.id} is full (${queues.state(target.id).capacity} messages)`, {
+          headers: { 'retry-after': String(full) },
+        });
+      }
+      ctx.rateLimiter.enforce(appRateKey(target.id), target.outboundRate, `messages of app ${target.id}`);
+
+      // Accepted from here on.
+      contact ??= store.contactFor(projectId, send.identities!);
+      const to = pick(contact.identities, send.priority);
+      const m: Message = {
+        id: store.newId(),
+        projectId,
+        appId: target.id,
+        appMessage: send.message,
+        channel: to.channel,
+        identity: to.identity,
+        contactId: contact.id,
+        conversationId: store.conversationFor(target.id, contact.id),
+        metadata: send.metadata,
+        correlationId: send.correlationId,
+        acceptedTime: new Date().toISOString(),
+        status: 'ACCEPTED',
+      };
+      store.addMessage(m);
+      stats.accepted(target.id, m.identity);
+      queues.enqueue(m);
+      const delay = settings.takeSendDelay();
+      // "Accept then time out": the platform has the message, the caller waits for the answer.
+      if (delay > 0) await ctx.sleep(delay);
+      return { message_id: m.id, accepted_time: m.acceptedTime };
+    });
+
+    app.get<{ Params: ProjectParams; Querystring: Record<string, unknown> }>(`${PROJECT}/messages`, { preValidation }, async (request) => {
+      const { projectId } = request.params;
+      const f = new Fields('querystring');
+      // Other query parameters (filters the sandbox does not implement) are ignored, not refused.
+      const q = isObject(request.query) ? request.query : {};
+      const appId = f.ulid(q, 'app_id', '', false);
+      const identity = f.string(q, 'channel_identity', '', { min: 1, max: 256 });
+      let pageSize = DEFAULT_PAGE_SIZE;
+      if (q.page_size !== undefined) {
+        const n = typeof q.page_size === 'string' && /^\d+$/.test(q.page_size) ? Number(q.page_size) : NaN;
+        if (!(n >= 1 && n <= MAX_PAGE_SIZE)) f.add('page_size', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
+        else pageSize = n;
+      }
+      const token = f.string(q, 'page_token', '');
+      // The token is the id of the last message of the previous page; '' means the first page.
+      if (token && !ULID_PATTERN.test(token)) f.add('page_token', 'is not a token this list gave');
+      f.check();
+      if (appId !== undefined) appOn(store, projectId, region, appId);
+      const appIds = new Set(store.allApps().filter((a) => a.projectId === projectId && a.region === region).map((a) => a.id));
+      const page = store.listMessages({
+        projectId,
+        appIds,
+        ...(appId !== undefined ? { appId } : {}),
+        ...(identity !== undefined ? { identity } : {}),
+        ...(token ? { before: token.toUpperCase() } : {}),
+        limit: pageSize,
+      });
+      return { messages: page.messages.map(messageView), next_page_token: page.more ? page.messages.at(-1)!.id : '' };
+    });
+
+    app.get<{ Params: ProjectParams & { message_id: string } }>(`${PROJECT}/messages/:message_id`, { preValidation }, async (request) => {
+      const { projectId, message_id: id } = request.params;
+      const m = store.message(projectId, id.toUpperCase());
+      const app = m && store.app(m.appId);
+      if (!m || !app || app.region !== region) throw notFound(`Message ${id} not found in project ${projectId}`);
+      return messageView(m);
+    });
+  };
+}

@@ -1,0 +1,91 @@
+// What the control routes set (all back to these defaults on reset): the project's request limit,
+// delivery outcomes, webhook faults and retry schedule, and "accept then time out" sends.
+import { DEFAULT_RETRY_SCHEDULE } from '../../core/callbacks.js';
+
+export interface DeliveryRule {
+  /** Matches a recipient identity ending with it ('' matches every identity). */
+  suffix: string;
+  status: 'DELIVERED' | 'FAILED';
+  reasonCode?: string;
+}
+
+export interface DeliverySettings {
+  /** First match wins; no match means DELIVERED. */
+  rules: DeliveryRule[];
+  /** Between QUEUED_ON_CHANNEL (when the message leaves the MT queue) and the final report. */
+  reportDelayMs: number;
+  /** Whether QUEUED_ON_CHANNEL is reported at all. */
+  queuedReport: boolean;
+}
+
+export interface WebhookFaults {
+  /** The next N reports are never sent. */
+  drop: number;
+  /** The next N reports are sent twice (identical bodies). */
+  duplicate: number;
+  /** While set, each message's QUEUED_ON_CHANNEL is held and sent after its final report. */
+  reorder: boolean;
+  /** Added before every report delivery while set. */
+  delayMs: number;
+}
+
+export interface RetrySetting {
+  /** Gaps before each retry of a non-2xx or unanswered delivery; its length is the number of retries. */
+  scheduleMs: number[];
+  /** One attempt without an answer for this long counts as failed (doc: 10 s). */
+  timeoutMs: number;
+}
+
+export interface SendFaults {
+  /** The next `count` accepted sends answer only after this long (the message is kept regardless). */
+  acceptThenDelayMs: number;
+  count: number;
+}
+
+export const FAILURE_REASONS: Record<string, string> = {
+  RECIPIENT_NOT_REACHABLE: 'The recipient could not be reached on the channel.',
+  RECIPIENT_INVALID_CHANNEL_IDENTITY: 'The channel identity of the recipient is not valid on the channel.',
+  CHANNEL_REJECT: 'The channel rejected the message.',
+};
+export const DEFAULT_FAILURE_REASON = 'RECIPIENT_NOT_REACHABLE';
+
+export const defaultDelivery = (): DeliverySettings => ({ rules: [], reportDelayMs: 0, queuedReport: true });
+export const noWebhookFaults = (): WebhookFaults => ({ drop: 0, duplicate: 0, reorder: false, delayMs: 0 });
+export const defaultRetry = (): RetrySetting => ({ scheduleMs: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 10_000 });
+export const noSendFaults = (): SendFaults => ({ acceptThenDelayMs: 0, count: 0 });
+
+export class ConversationSettings {
+  projectRps: number;
+  delivery = defaultDelivery();
+  webhookFaults = noWebhookFaults();
+  retry = defaultRetry();
+  sendFaults = noSendFaults();
+
+  /** `defaultProjectRps`: the sandbox option rateLimits.perProjectPerSecond (800 unless set). */
+  constructor(private readonly defaultProjectRps: number) {
+    this.projectRps = defaultProjectRps;
+  }
+
+  /** The final status and reason for a message to `identity`. */
+  outcomeFor(identity: string): { status: 'DELIVERED' | 'FAILED'; reason?: { code: string; description: string } } {
+    const rule = this.delivery.rules.find((r) => identity.endsWith(r.suffix));
+    if (!rule || rule.status === 'DELIVERED') return { status: 'DELIVERED' };
+    const code = rule.reasonCode ?? DEFAULT_FAILURE_REASON;
+    return { status: 'FAILED', reason: { code, description: FAILURE_REASONS[code] ?? `The message failed: ${code}.` } };
+  }
+
+  /** Uses up one "accept then time out" send; its delay, or 0. */
+  takeSendDelay(): number {
+    if (this.sendFaults.count <= 0) return 0;
+    this.sendFaults.count--;
+    return this.sendFaults.acceptThenDelayMs;
+  }
+
+  reset(): void {
+    this.projectRps = this.defaultProjectRps;
+    this.delivery = defaultDelivery();
+    this.webhookFaults = noWebhookFaults();
+    this.retry = defaultRetry();
+    this.sendFaults = noSendFaults();
+  }
+}

@@ -1,0 +1,146 @@
+// In-memory state of the conversation area: apps, contacts, conversations, messages and webhooks.
+// Messages are kept in id order (monotonic ULIDs) with indexes by app and by identity, so listing
+// newest first and paging by "older than this id" stay cheap with tens of thousands of messages.
+import { monotonicFactory } from 'ulid';
+import type { App, ChannelIdentity, Contact, Message, Webhook } from './model.js';
+
+const identityKey = (projectId: string, c: ChannelIdentity) => `${projectId} ${c.channel} ${c.identity}`;
+
+export interface MessageFilter {
+  projectId: string;
+  /** Only messages of these apps (those of the region called). */
+  appIds: ReadonlySet<string>;
+  appId?: string;
+  identity?: string;
+  /** Only messages older than this id (the page token). */
+  before?: string;
+  limit: number;
+}
+
+export class ConversationStore {
+  /** One factory for every id, so message ids sort in acceptance order. */
+  readonly newId = monotonicFactory();
+  private readonly apps = new Map<string, App>();
+  private readonly contacts = new Map<string, Contact>();
+  private readonly contactByIdentity = new Map<string, Contact>();
+  private readonly conversations = new Map<string, string>();
+  private readonly messagesById = new Map<string, Message>();
+  private messages: Message[] = [];
+  private readonly byApp = new Map<string, Message[]>();
+  private readonly byIdentity = new Map<string, Message[]>();
+  private readonly webhooks = new Map<string, Webhook>();
+
+  addApp(app: App): App {
+    this.apps.set(app.id, app);
+    return app;
+  }
+
+  app(id: string): App | undefined {
+    return this.apps.get(id);
+  }
+
+  allApps(): App[] {
+    return [...this.apps.values()];
+  }
+
+  contact(projectId: string, id: string): Contact | undefined {
+    const c = this.contacts.get(id);
+    return c && c.projectId === projectId ? c : undefined;
+  }
+
+  /** The contact owning any of these identities, else a new one with all of them (spec: made by the first message). */
+  contactFor(projectId: string, identities: ChannelIdentity[]): Contact {
+    for (const ci of identities) {
+      const found = this.contactByIdentity.get(identityKey(projectId, ci));
+      if (found) return found;
+    }
+    const contact: Contact = { id: this.newId(), projectId, identities: identities.map((c) => ({ ...c })) };
+    this.contacts.set(contact.id, contact);
+    for (const ci of identities) this.contactByIdentity.set(identityKey(projectId, ci), contact);
+    return contact;
+  }
+
+  /** One conversation per app and contact, made on first use. */
+  conversationFor(appId: string, contactId: string): string {
+    const key = `${appId} ${contactId}`;
+    let id = this.conversations.get(key);
+    if (!id) {
+      id = this.newId();
+      this.conversations.set(key, id);
+    }
+    return id;
+  }
+
+  addMessage(m: Message): void {
+    this.messagesById.set(m.id, m);
+    this.messages.push(m);
+    push(this.byApp, m.appId, m);
+    push(this.byIdentity, m.identity, m);
+  }
+
+  message(projectId: string, id: string): Message | undefined {
+    const m = this.messagesById.get(id);
+    return m && m.projectId === projectId ? m : undefined;
+  }
+
+  /** Newest first; `more` tells whether older matching messages remain. */
+  listMessages(f: MessageFilter): { messages: Message[]; more: boolean } {
+    const base = f.identity !== undefined ? this.byIdentity.get(f.identity) ?? [] : f.appId !== undefined ? this.byApp.get(f.appId) ?? [] : this.messages;
+    const out: Message[] = [];
+    let i = f.before === undefined ? base.length - 1 : firstAtOrAfter(base, f.before) - 1;
+    for (; i >= 0; i--) {
+      const m = base[i]!;
+      if (m.projectId !== f.projectId || !f.appIds.has(m.appId) || (f.appId !== undefined && m.appId !== f.appId)) continue;
+      if (out.length === f.limit) return { messages: out, more: true };
+      out.push(m);
+    }
+    return { messages: out, more: false };
+  }
+
+  addWebhook(w: Webhook): Webhook {
+    this.webhooks.set(w.id, w);
+    return w;
+  }
+
+  webhook(id: string): Webhook | undefined {
+    return this.webhooks.get(id);
+  }
+
+  webhooksOf(appId: string): Webhook[] {
+    return [...this.webhooks.values()].filter((w) => w.appId === appId);
+  }
+
+  deleteWebhook(id: string): void {
+    this.webhooks.delete(id);
+  }
+
+  clear(): void {
+    this.apps.clear();
+    this.contacts.clear();
+    this.contactByIdentity.clear();
+    this.conversations.clear();
+    this.messagesById.clear();
+    this.messages = [];
+    this.byApp.clear();
+    this.byIdentity.clear();
+    this.webhooks.clear();
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Index of the first message whose id is >= `id` (the arrays are in id order). */
+function firstAtOrAfter(list: readonly Message[], id: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
