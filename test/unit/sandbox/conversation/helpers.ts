@@ -21,6 +21,8 @@ export interface Delivery {
   /** verifyConversationWebhook's verdict with SECRET (nonces remembered across deliveries). */
   verified: boolean;
   reason?: string;
+  /** Arrival, ms since the epoch. */
+  at: number;
 }
 
 /** Records deliveries; answers with the scripted statuses first, then 200. */
@@ -42,7 +44,7 @@ export class Receiver {
         seenNonce: (n) => this.nonces.has(n) || (this.nonces.add(n), false),
       });
       if (this.open) {
-        this.received.push({ rawBody, body: JSON.parse(rawBody), headers: req.headers, verified: check.ok, ...(check.ok ? {} : { reason: check.reason }) });
+        this.received.push({ rawBody, body: JSON.parse(rawBody), headers: req.headers, verified: check.ok, at: Date.now(), ...(check.ok ? {} : { reason: check.reason }) });
       }
       res.writeHead(this.script.shift() ?? 200).end();
     });
