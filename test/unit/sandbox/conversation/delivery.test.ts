@@ -5,7 +5,7 @@
 // and reset stopping what is queued.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { account, conversationSuite, newApp, SECRET, sendBody, sleep, waitFor, type Body, type Client, type Receiver } from './helpers.js';
+import { account, conversationSuite, newApp, SECRET, sendBody, sleep, waitFor, type Body, type Client } from './helpers.js';
 
 async function hook(c: Client, app: string, url: string, triggers = ['MESSAGE_DELIVERY']): Promise<void> {
   const res = await c.api('POST', '/webhooks', { app_id: app, target: url, target_type: 'HTTP', secret: SECRET, triggers });
@@ -21,8 +21,6 @@ async function sendAll(c: Client, app: string, identities: string[], extra: Reco
   }
   return ids;
 }
-
-const finals = (r: Receiver) => r.received.filter((d) => d.body.message_delivery_report.status !== 'QUEUED_ON_CHANNEL');
 
 describe('conversation sandbox: MT queue and delivery reports', () => {
   const { c, receiver } = conversationSuite();
