@@ -27,15 +27,18 @@ import { verificationRoutes } from './routes/verification/index.js';
 import { VerificationService } from './routes/verification/service.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { createPlatformClients } from '../platform/index.js';
+import type { CampaignStore } from '../store/index.js';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
+  /** The campaign store; without it the campaign routes and delivery intakes answer 503. */
+  store?: CampaignStore;
 }
 
-export async function buildApp({ config, client, codec, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, client, codec, logger, store }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines carry URLs, and URLs can carry phone numbers (look-ups by identity).
     loggerInstance: logger.child({}, { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } }) as FastifyBaseLogger,

@@ -3,6 +3,7 @@ import { loadConfig } from '../common/config.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
+import { openCampaignStore } from '../store/index.js';
 import { buildApp } from './app.js';
 
 const config = (() => {
@@ -15,12 +16,15 @@ const config = (() => {
 })();
 const logger = createLogger({ name: 'relayflow-api', level: config.logLevel });
 const client = await connectClient(config);
-const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
+// The embedded store serves one process only (npm start); a separate API needs the shared database.
+const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir }) : undefined;
+if (!store) logger.warn('RELAYFLOW_DATABASE_URL is not set: campaign routes and delivery intakes answer 503');
+const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store });
 await app.listen({ host: config.api.host, port: config.api.port });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping API');
-    void app.close().then(() => client.connection.close()).then(() => process.exit(0));
+    void app.close().then(() => client.connection.close()).then(() => store?.sql.close()).then(() => process.exit(0));
   });
 }

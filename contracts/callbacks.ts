@@ -3,3 +3,6 @@
 export const VERIFICATION_CALLBACK_PATH = '/callbacks/verification';
 export const PROVISIONING_WEBHOOK_PATH = '/callbacks/provisioning';
 export const SENDERID_CALLBACK_PATH = '/callbacks/senderid';
+export const CONVERSATION_WEBHOOK_PATH = '/callbacks/conversation';
+/** MMS postbacks are not signed: the URL carries a secret token, `/callbacks/mms/<token>`. */
+export const MMS_POSTBACK_PATH = '/callbacks/mms';

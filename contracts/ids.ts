@@ -1,5 +1,5 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
@@ -25,6 +25,9 @@ export const workflowIds = {
    * cannot start with `reg-`.
    */
   'senderid-registration': (projectId: string, registrationKey: string) => `senderid-registration:${projectId}:${registrationKey}`,
+  /** Batch sends (areas C, D): keyed by the caller's campaign key (CAMPAIGN_KEY_PATTERN), or a ULID when none is given. */
+  'conversation-campaign': (projectId: string, key: string) => `conversation-campaign:${projectId}:${key}`,
+  'mms-campaign': (projectId: string, key: string) => `mms-campaign:${projectId}:${key}`,
   /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
 } satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;
@@ -56,3 +59,6 @@ export const senderIdAdoptedKey = (registrationId: string) => `reg-${registratio
 
 /** The tag relayflow puts on the platform's registration: how a retried create recognises its own. */
 export const senderIdKeyTag = (registrationKey: string) => `relayflow-key:${registrationKey}`;
+
+/** A caller's campaign key: 1..64 of [A-Za-z0-9._-]. The same key always answers the same campaign, ended or not. */
+export const CAMPAIGN_KEY_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -3,7 +3,8 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
@@ -77,7 +78,10 @@ async function main(): Promise<void> {
   stops.unshift(['Temporal client', () => client.connection.close()]);
   await ensureSearchAttributes(client, logger);
 
-  const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }) });
+  // One process runs the API and the worker, so the embedded store (under the data directory) serves both.
+  const store = await openCampaignStore({ url: config.database.url, dataDir: config.dataDir });
+  stops.unshift(['campaign store', () => store.sql.close()]);
+  const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }), store, publicUrl: config.api.publicUrl });
   const running = worker.run();
   stops.unshift(['worker', async () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
     await connection.close();
   }]);
 
-  const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }) });
+  const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }), store });
   await app.listen({ host: config.api.host, port: config.api.port });
   stops.unshift(['API', () => app.close()]);
   if (sandbox) {
@@ -98,6 +102,9 @@ async function main(): Promise<void> {
     await platform.senderId.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
     const res = await fetch(`${sandbox.url}/_sandbox/senderId/callback-url`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }) });
     if (!res.ok) throw new Error(`sandbox refused the sender ID callback URL: ${res.status} ${await res.text()}`);
+    // MMS postbacks go to the account's postback URL, which the platform sets at onboarding.
+    const mms = await fetch(`${sandbox.url}/_sandbox/mms/account`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postbackUrl: `${config.api.publicUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}` }) });
+    if (!mms.ok) throw new Error(`sandbox refused the MMS postback URL: ${mms.status} ${await mms.text()}`);
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;

@@ -16,7 +16,10 @@ export interface NewRecipient {
 }
 
 export interface NewCampaign {
+  /** Short (a ULID): it travels in every message's metadata as `rf:<id>:<seq>`. */
   id: string;
+  /** The campaign's process (workflow) ID: one campaign per process ID, whatever is sent again. */
+  processId: string;
   kind: string;
   /** Identifies the request: the same ID with another hash is a different campaign. */
   requestHash: string;
@@ -28,6 +31,7 @@ export interface NewCampaign {
 
 export interface CampaignRow {
   id: string;
+  processId: string;
   kind: string;
   requestHash: string;
   total: number;
@@ -92,19 +96,19 @@ const R = 'relayflow_campaign_recipients';
 export class CampaignStore {
   constructor(readonly sql: Sql) {}
 
-  /** Stores the campaign and its recipients once; the same ID again returns the stored campaign (created: false). */
+  /** Stores the campaign and its recipients once; the same process ID again returns the stored campaign (created: false). */
   async createCampaign(c: NewCampaign): Promise<{ created: boolean; campaign: CampaignRow }> {
     const valid = c.recipients.filter((r) => r.status === 'pending').length;
     const result = await this.sql.transaction(async (tx) => {
       const inserted = await tx.query(
-        `INSERT INTO relayflow_campaigns (id, kind, request_hash, total, valid, invalid, duplicates, rate)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [c.id, c.kind, c.requestHash, c.total, valid, c.recipients.length - valid, c.duplicates, c.rate ?? null],
+        `INSERT INTO relayflow_campaigns (id, process_id, kind, request_hash, total, valid, invalid, duplicates, rate)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (process_id) DO NOTHING RETURNING id`,
+        [c.id, c.processId, c.kind, c.requestHash, c.total, valid, c.recipients.length - valid, c.duplicates, c.rate ?? null],
       );
       if (inserted.length) {
         for (let i = 0; i < c.recipients.length; i += INSERT_BATCH) await insertRecipients(tx, c.id, c.recipients.slice(i, i + INSERT_BATCH));
       }
-      const campaign = await getCampaign(tx, c.id);
+      const campaign = await getCampaign(tx, c.processId, 'process_id');
       return { created: inserted.length > 0, campaign: campaign! };
     });
     // Fresh statistics after a bulk insert: without them the planner scans whole campaigns for each claim.
@@ -113,7 +117,11 @@ export class CampaignStore {
   }
 
   getCampaign(id: string): Promise<CampaignRow | undefined> {
-    return getCampaign(this.sql, id);
+    return getCampaign(this.sql, id, 'id');
+  }
+
+  getCampaignOfProcess(processId: string): Promise<CampaignRow | undefined> {
+    return getCampaign(this.sql, processId, 'process_id');
   }
 
   async setRate(id: string, rate: number): Promise<void> {
@@ -292,12 +300,12 @@ async function insertRecipients(tx: SqlRunner, id: string, rows: NewRecipient[])
   );
 }
 
-async function getCampaign(q: SqlRunner, id: string): Promise<CampaignRow | undefined> {
+async function getCampaign(q: SqlRunner, key: string, by: 'id' | 'process_id'): Promise<CampaignRow | undefined> {
   const [row] = await q.query<CampaignRow>(
-    `SELECT id, kind, request_hash AS "requestHash", total, valid, invalid, duplicates, rate, saved_mms_id AS "savedMmsId",
+    `SELECT id, process_id AS "processId", kind, request_hash AS "requestHash", total, valid, invalid, duplicates, rate, saved_mms_id AS "savedMmsId",
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
-     FROM relayflow_campaigns WHERE id = $1`,
-    [id],
+     FROM relayflow_campaigns WHERE ${by} = $1`,
+    [key],
   );
   return row;
 }

@@ -9,6 +9,7 @@ const MIGRATION_LOCK = 727_001;
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS relayflow_campaigns (
      id text PRIMARY KEY,
+     process_id text NOT NULL UNIQUE,
      kind text NOT NULL,
      request_hash text NOT NULL,
      total integer NOT NULL,

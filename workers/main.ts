@@ -7,6 +7,7 @@ import { explicitPublicUrl, wireCallbacks } from './callbacks.js';
 import { installRuntime } from './runtime.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { createWorker } from './worker.js';
+import { openCampaignStore } from '../store/index.js';
 
 const config = (() => {
   try {
@@ -22,7 +23,9 @@ installRuntime(logger, { handleSignals: true });
 const client = await connectClient(config);
 await ensureSearchAttributes(client, logger);
 await client.connection.close();
-const { worker, connection } = await createWorker({ config, logger });
+// Campaign sends need the shared database: the embedded store serves one process only (npm start).
+const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir }) : undefined;
+const { worker, connection } = await createWorker({ config, logger, ...(store ? { store } : {}) });
 
 // Alongside the worker, not before it: processes run (and poll) while the platform is unreachable.
 const publicUrl = explicitPublicUrl(config);
@@ -37,4 +40,5 @@ await worker.run();
 stopWiring.abort();
 await wiring;
 await connection.close();
+await store?.sql.close();
 logger.info('worker stopped');

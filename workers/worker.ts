@@ -8,20 +8,47 @@ import { createPlatformClients } from '../platform/index.js';
 import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
+import type { CampaignStore } from '../store/index.js';
+import { createSendWorker } from './send-worker.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
 export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 
 export interface WorkerDeps {
-  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue'>;
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api'>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
   workflowBundlePath?: string;
+  /** With the campaign store, the worker also serves the send task queue (campaign activities). */
+  store?: CampaignStore;
+  /** The base URL the platform reaches relayflow at, when not RELAYFLOW_PUBLIC_URL (tests: the API's address). */
+  publicUrl?: string;
 }
 
-export async function createWorker({ config, logger, connection, workflowBundlePath }: WorkerDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+/** The workers of one process run and stop together: the main task queue, and the send queue when there is a store. */
+export class WorkerGroup {
+  constructor(readonly workers: readonly Worker[]) {}
+
+  async run(): Promise<void> {
+    // One failing stops the others, so run() never returns with half the group still polling.
+    await Promise.all(this.workers.map((w) => w.run().catch((err: unknown) => {
+      this.shutdown();
+      throw err;
+    })));
+  }
+
+  shutdown(): void {
+    for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+
+  getState() {
+    return this.workers[0]!.getState();
+  }
+}
+
+export async function createWorker({ config, logger, connection, workflowBundlePath, store, publicUrl }: WorkerDeps): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
   const clients = createPlatformClients(config.platform, { logger });
   // Activities that signal workflows (provisioning inboxes) share the worker's connection.
@@ -40,7 +67,12 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     shutdownGraceTime: '20 seconds',
   });
   logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start' }, 'worker ready');
-  return { worker, connection: conn };
+  if (!store) {
+    logger.info('no campaign store (RELAYFLOW_DATABASE_URL): this worker does not run campaign sends');
+    return { worker: new WorkerGroup([worker]), connection: conn };
+  }
+  const sends = await createSendWorker({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
+  return { worker: new WorkerGroup([worker, sends]), connection: conn };
 }
 
 /** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */

@@ -7,3 +7,4 @@ export { rcsSenderLaunch } from './provisioning/rcs-sender-launch.js';
 export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/chat-sender-onboarding.js';
 export { resourceInbox } from './provisioning/resource-inbox.js';
 export { senderIdRegistration } from './senderid/senderid-registration.js';
+export { campaign } from './campaigns/campaign.js';

@@ -1,7 +1,7 @@
 // A whole relayflow in one test process: the sandbox, a worker on its own task queue and the API, against
 // the real Temporal dev server that `npm test` started (TEMPORAL_ADDRESS).
 import type { Client } from '@temporalio/client';
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../platform/index.js';
@@ -13,7 +13,9 @@ import { createLogger, type Logger } from '../../common/logger.js';
 import { connectClient } from '../../common/temporal.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { installRuntime } from '../../workers/runtime.js';
-import { createWorker } from '../../workers/worker.js';
+import { createWorker, type WorkerGroup } from '../../workers/worker.js';
+import { openCampaignStore, type CampaignStore } from '../../store/index.js';
+import { MMS_POSTBACK_PATH } from '../../contracts/callbacks.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
 export const uniqueName = (prefix: string) => `${prefix}-${ulid().slice(-8).toLowerCase()}`;
@@ -26,6 +28,8 @@ export interface Harness {
   sandbox: Sandbox;
   client: Client;
   app: FastifyInstance;
+  /** The campaign store the API and the worker share (in-memory PGlite, or RELAYFLOW_DATABASE_URL from opts.env). */
+  store: CampaignStore;
   /** app.inject with the test API key. */
   api(opts: InjectOptions): Promise<LightMyRequestResponse>;
   startWorker(): Promise<void>;
@@ -64,17 +68,25 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...opts.env,
   });
   const client = await connectClient(config);
-  const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger });
+  const store = await openCampaignStore({ url: config.database.url, dataDir: '', inMemory: !config.database.url });
+  const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store });
   // Listening, so the sandbox can deliver callbacks to it.
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
   // Provisioning webhooks (every trigger) go to the listening API, signed with the configured secret.
   await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(`${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
 
-  let current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | undefined;
+  // MMS postbacks: the account's postback URL (set at onboarding on the real platform), fast retries for tests.
+  const postbacks = await fetch(`${sandbox.url}/_sandbox/mms/account`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
+  });
+  if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
+
+  let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
     if (current) return;
-    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE });
+    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE, store, publicUrl: apiUrl });
     current = { worker, connection, running: worker.run() };
   };
   const stopWorker = async () => {
@@ -94,6 +106,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     sandbox,
     client,
     app,
+    store,
     api,
     startWorker,
     stopWorker,
@@ -115,6 +128,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await app.close();
       await client.connection.close();
       await sandbox.close();
+      await store.sql.close();
     },
   };
 }

@@ -1,0 +1,46 @@
+// Before the first send: the platform's limit for the campaign (the app's outbound rate, or the MMS account's
+// throughput), the delivery-report wiring, and for a saved-template MMS campaign the one savemms (kept in the
+// store, so a retried activity never saves twice).
+import { ApplicationFailure } from '@temporalio/common';
+import { CAMPAIGN_REFUSED, type PreparedCampaign, type PrepareCampaignInput } from '../../contracts/campaigns.js';
+import { PlatformAuthError, PlatformNotFoundError, PlatformValidationError, type PlatformClients } from '../../platform/index.js';
+import type { CampaignStore } from '../../store/index.js';
+import { mmsMessageOf } from './senders.js';
+
+export interface PrepareDeps {
+  store: CampaignStore;
+  clients: Pick<PlatformClients, 'conversation' | 'mms'>;
+  mmsThroughputPerSecond: number;
+  /** Where the platform sends conversation delivery reports, and their secret; absent: not wired (no public URL). */
+  conversationWebhook?: { target: string; secret: string };
+}
+
+export function prepareCampaignActivity(deps: PrepareDeps) {
+  return async function prepareCampaign(input: PrepareCampaignInput): Promise<PreparedCampaign> {
+    const end = await deps.store.end(input.campaignId);
+    try {
+      if (input.conversation) {
+        const c = input.conversation;
+        const app = await deps.clients.conversation.getApp(c.region, c.appId);
+        let webhook = 'not wired: set RELAYFLOW_PUBLIC_URL (and RELAYFLOW_CONVERSATION_WEBHOOK_SECRET) so delivery reports reach relayflow';
+        if (deps.conversationWebhook) {
+          await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, ['MESSAGE_DELIVERY']);
+          webhook = `ensured ${deps.conversationWebhook.target}`;
+        }
+        return { end, platformRate: app.outboundRate, webhook };
+      }
+      const m = input.mms!;
+      const webhook = "postbacks arrive at the account's postback URL set at onboarding (<public URL>/callbacks/mms/<token>)";
+      if (!m.useSavedTemplate) return { end, platformRate: deps.mmsThroughputPerSecond, webhook };
+      const campaign = await deps.store.getCampaign(input.campaignId);
+      const savedMmsId = campaign?.savedMmsId ?? (await deps.store.rememberSavedMms(input.campaignId, (await deps.clients.mms.save(mmsMessageOf(m))).mmsId));
+      return { end, platformRate: deps.mmsThroughputPerSecond, savedMmsId, webhook };
+    } catch (err) {
+      // Nothing can be sent until someone fixes these: the campaign fails with the platform's words.
+      if (err instanceof PlatformNotFoundError || err instanceof PlatformAuthError || err instanceof PlatformValidationError) {
+        throw ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: err.message, nonRetryable: true });
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,196 @@
+// One chunk of a campaign: recipient rows [from, to) sent at rate / window, heartbeating. At most once per
+// recipient: a row is claimed (pending -> sending, with a lease) right before its request, and its outcome is
+// recorded after; a row whose answer was lost is settled by asking the platform (conversation) or by the
+// postback that names it (MMS), never by sending blindly again. Throttling (429 / E113), outages and refusals
+// end the attempt with the failure Temporal's retry policy needs; the next attempt resumes from the store.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { CAMPAIGN_REFUSED, CAMPAIGN_THROTTLED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
+import { classifySendError, type SendErrorKind } from '../../platform/send-errors.js';
+import type { CampaignStore, ClaimedRecipient, SendResult } from '../../store/index.js';
+import type { MessageSender } from './senders.js';
+
+/** Pace a little under the limit: two chunks' requests meet the platform's sliding window with jitter. */
+const HEADROOM = 0.97;
+const MAX_IN_FLIGHT = 16;
+/** Sends claimed together: those due in the next CLAIM_AHEAD_MS (one UPDATE instead of one per message). */
+const CLAIM_AHEAD_MS = 200;
+const FLUSH_MS = 250;
+const RATE_READ_MS = 1_000;
+/** This many definite "not now" answers (503, refused connections) in a row end the attempt: Temporal backs off. */
+const MAX_UNAVAILABLE_IN_A_ROW = 3;
+
+export interface SendChunkDeps {
+  store: CampaignStore;
+  senderFor(input: SendChunkInput): MessageSender;
+  /** The platform request timeout: a claim's lease outlives it, so a live sender's row is never settled by another. */
+  requestTimeoutMs: number;
+}
+
+/** What a retried attempt resumes with (heartbeat details). */
+interface Progress extends Omit<ChunkResult, 'from' | 'to'> {
+  /** Below 1 after throttling: this attempt paces slower, recovering 5% a second. */
+  paceFactor: number;
+}
+
+type Stop = { kind: Extract<SendErrorKind, 'throttled' | 'not_sent' | 'in_doubt' | 'campaign_refused'>; message: string; retryAfterMs?: number };
+
+export function sendChunkActivity(deps: SendChunkDeps) {
+  return async function sendChunk(input: SendChunkInput): Promise<ChunkResult> {
+    const ctx = Context.current();
+    const { store } = deps;
+    const id = input.campaignId;
+    const p: Progress = { sent: 0, failed: 0, inDoubt: 0, recovered: 0, resent: 0, throttled: 0, paceFactor: 1, ...(ctx.info.heartbeatDetails as Partial<Progress> | undefined) };
+    const sender = deps.senderFor(input);
+    const leaseMs = deps.requestTimeoutMs + 5_000;
+    const beat = () => ctx.heartbeat(p);
+    const cancelled = () => ctx.cancellationSignal.aborted;
+
+    for (;;) {
+      await settle(store, sender, input, p, beat);
+      const stop = await pace();
+      if (stop) throw failureFor(stop, p, beat);
+      if (cancelled()) throw ctx.cancellationSignal.reason ?? new Error('cancelled');
+      const left = await store.rangeCounts(id, input.from, input.to);
+      const waitingLookup = sender.lookup ? (left.in_doubt ?? 0) : 0;
+      if (!left.pending && !left.sending && !waitingLookup) {
+        beat();
+        const { paceFactor: _f, ...result } = p;
+        return { from: input.from, to: input.to, ...result, inDoubt: left.in_doubt ?? 0 };
+      }
+      if (left.sending) {
+        // Rows another attempt still holds (a worker that lost its heartbeat but may be mid-request): wait out the lease.
+        const { leasedUntil } = await store.unsettled(id, input.from, input.to);
+        if (leasedUntil) await pauseFor(Math.min(leasedUntil - Date.now() + 50, leaseMs), ctx, beat);
+      }
+    }
+
+    /** Sends the range's pending rows at the campaign's pace; returns why it stopped early, if it did. */
+    async function pace(): Promise<Stop | undefined> {
+      let stop: Stop | undefined;
+      let unavailableInARow = 0;
+      let interval = 0;
+      let rateReadAt = 0;
+      let flushedAt = Date.now();
+      let nextAt = Date.now();
+      const results: SendResult[] = [];
+      const inflight = new Set<Promise<void>>();
+      const flush = async () => {
+        flushedAt = Date.now();
+        await store.record(id, results.splice(0));
+        beat();
+      };
+
+      const sendOne = async (row: ClaimedRecipient) => {
+        try {
+          const r = await sender.send(row, campaignMessageToken(id, row.seq));
+          results.push({ seq: row.seq, status: 'sent', platformId: r.platformId });
+          p.sent++;
+          unavailableInARow = 0;
+        } catch (err) {
+          const c = classifySendError(err);
+          switch (c.kind) {
+            case 'recipient_rejected':
+              results.push({ seq: row.seq, status: 'failed', reason: `${c.code}: ${c.message}` });
+              p.failed++;
+              return;
+            case 'in_doubt':
+              results.push({ seq: row.seq, status: 'in_doubt', reason: `answer lost (${c.code}): ${c.message}` });
+              break;
+            default:
+              results.push({ seq: row.seq, status: 'pending' });
+          }
+          if (c.kind === 'throttled') p.throttled++;
+          if (c.kind === 'throttled' || c.kind === 'campaign_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}`, ...(c.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {}) };
+          else if (++unavailableInARow >= MAX_UNAVAILABLE_IN_A_ROW) stop ??= { kind: c.kind as Stop['kind'], message: `${c.code}: ${c.message}` };
+        }
+      };
+
+      while (!stop && !cancelled()) {
+        const now = Date.now();
+        if (now - rateReadAt >= RATE_READ_MS) {
+          if (rateReadAt) p.paceFactor = Math.min(1, p.paceFactor + 0.05);
+          rateReadAt = now;
+          const rate = (await store.getRate(id)) ?? 1;
+          interval = 1000 / Math.max(0.01, (rate / input.windowSize) * HEADROOM * p.paceFactor);
+        }
+        const due = Math.max(1, Math.min(MAX_IN_FLIGHT, Math.ceil(CLAIM_AHEAD_MS / interval)));
+        const rows = await store.claim(id, input.from, input.to, due, leaseMs);
+        if (!rows.length) break;
+        for (const [i, row] of rows.entries()) {
+          if (stop || cancelled()) {
+            // Claimed, never sent: back to pending.
+            results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
+            break;
+          }
+          const wait = nextAt - Date.now();
+          if (wait > 0) await pauseFor(wait, ctx, beat);
+          if (cancelled()) {
+            results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
+            break;
+          }
+          // Never faster than the interval, even after falling behind: no catch-up bursts past the platform's window.
+          nextAt = Math.max(nextAt, Date.now()) + interval;
+          while (inflight.size >= MAX_IN_FLIGHT) await Promise.race(inflight);
+          const sending: Promise<void> = sendOne(row).finally(() => inflight.delete(sending));
+          inflight.add(sending);
+        }
+        if (Date.now() - flushedAt >= FLUSH_MS) await flush();
+      }
+      await Promise.all(inflight);
+      await flush();
+      return stop;
+    }
+  };
+}
+
+/**
+ * Rows of the range whose answer was lost (`in_doubt`) or whose sender died (`sending` past its lease):
+ * the conversation API is asked for the message by its token: found means sent, not found means send again.
+ * Without a lookup (MMS) they stay in doubt until a postback names them.
+ */
+async function settle(store: CampaignStore, sender: MessageSender, input: SendChunkInput, p: Progress, beat: () => void): Promise<void> {
+  const { rows } = await store.unsettled(input.campaignId, input.from, input.to);
+  if (!rows.length) return;
+  const results: SendResult[] = [];
+  for (const row of rows) {
+    if (!sender.lookup) {
+      if (row.status === 'sending') results.push({ seq: row.seq, status: 'in_doubt', reason: 'the sender stopped before the answer was recorded' });
+      continue;
+    }
+    const platformId = await sender.lookup(row, campaignMessageToken(input.campaignId, row.seq));
+    if (platformId) {
+      results.push({ seq: row.seq, status: 'sent', platformId });
+      p.recovered++;
+    } else {
+      results.push({ seq: row.seq, status: 'pending' });
+      p.resent++;
+    }
+    if (results.length % 50 === 0) beat();
+  }
+  // A lookup that throws leaves the rest in doubt; the attempt fails and Temporal retries it later.
+  await store.record(input.campaignId, results);
+  beat();
+}
+
+function failureFor(stop: Stop, p: Progress, beat: () => void): ApplicationFailure {
+  if (stop.kind === 'campaign_refused') return ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: stop.message, nonRetryable: true });
+  if (stop.kind === 'throttled') {
+    p.paceFactor = Math.max(0.2, p.paceFactor * 0.8);
+    beat();
+    return ApplicationFailure.create({ type: CAMPAIGN_THROTTLED, message: `the platform asked to slow down: ${stop.message}`, nextRetryDelay: Math.max(200, stop.retryAfterMs ?? 1_000) });
+  }
+  return ApplicationFailure.create({ type: 'PlatformUnavailable', message: `the platform did not take messages: ${stop.message}` });
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits, heartbeating at least every second (so cancellation arrives), and returns early when cancelled. */
+async function pauseFor(ms: number, ctx: Context, beat: () => void): Promise<void> {
+  const until = Date.now() + Math.max(0, ms);
+  while (Date.now() < until && !ctx.cancellationSignal.aborted) {
+    const step = Math.min(1_000, until - Date.now());
+    if (step >= 1_000) beat();
+    await delay(step);
+  }
+}

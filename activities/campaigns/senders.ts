@@ -1,0 +1,49 @@
+// How one recipient is sent, per campaign kind, and how a send whose answer was lost is looked up. The
+// conversation API can list sent messages by their metadata; MMS cannot, so an MMS in doubt waits for a
+// postback carrying its client-reference instead (store.recordReport settles it).
+import type { SendChunkInput } from '../../contracts/campaigns.js';
+import type { PlatformClients } from '../../platform/index.js';
+import { toMmsNumber } from '../../platform/mms/rules.js';
+import type { ClaimedRecipient } from '../../store/index.js';
+
+export interface MessageSender {
+  send(row: ClaimedRecipient, token: string): Promise<{ platformId: string }>;
+  /** The platform's message ID when it has the message, undefined when it has not. Absent: the platform cannot tell. */
+  lookup?(row: ClaimedRecipient, token: string): Promise<string | undefined>;
+}
+
+export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>, input: SendChunkInput): MessageSender {
+  if (input.conversation) {
+    const c = input.conversation;
+    return {
+      send: async (row, token) => {
+        const r = await clients.conversation.sendMessage(c.region, {
+          appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token,
+          ...(c.text !== undefined ? { text: c.text } : {}), ...(c.mediaUrl !== undefined ? { mediaUrl: c.mediaUrl } : {}),
+        });
+        return { platformId: r.messageId };
+      },
+      lookup: (row, token) => clients.conversation.findSentByMetadata(c.region, { appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token }),
+    };
+  }
+  if (input.mms) {
+    const m = input.mms;
+    const display = m.toDisplayOnly ? { toDisplayOnly: m.toDisplayOnly } : {};
+    return {
+      send: async (row, token) => {
+        const to = toMmsNumber(row.recipient);
+        const r = m.savedMmsId
+          ? await clients.mms.sendSaved({ to, mmsId: m.savedMmsId, serviceId: m.serviceId, clientReference: token, ...display })
+          : await clients.mms.send({ to, message: mmsMessageOf(m), clientReference: token, ...display });
+        return { platformId: r.trackingId };
+      },
+    };
+  }
+  throw new Error(`campaign ${input.campaignId}: neither conversation nor mms content`);
+}
+
+/** The campaign's MMS content as the client takes it (the same fields, without relayflow's own options). */
+export function mmsMessageOf(m: NonNullable<SendChunkInput['mms']>) {
+  const { toDisplayOnly: _d, useSavedTemplate: _u, savedMmsId: _s, ...message } = m;
+  return message;
+}

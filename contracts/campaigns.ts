@@ -1,0 +1,198 @@
+// Batch sends (areas C and D): what the API, the send activities and the campaign workflow share. The recipient
+// list never travels in a payload: it lives in the campaign store (store/), referenced by `campaignId`.
+import { defineUpdate } from '@temporalio/workflow';
+import type { Region } from '../common/config.js';
+
+export const CAMPAIGN_KINDS = ['conversation-campaign', 'mms-campaign'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+/**
+ * PREPARING (reading the app's limits, saving the MMS template), SENDING, PAUSED (by the caller, or because the
+ * platform refused the campaign itself: the reason says what to fix), SETTLING (waiting for postbacks to confirm
+ * sends whose answer was lost), then COMPLETED, CANCELLED or FAILED.
+ */
+export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+export const CAMPAIGN_STATES: readonly CampaignState[] = ['PREPARING', 'SENDING', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['COMPLETED', 'CANCELLED', 'FAILED'];
+
+export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+
+export interface ConversationContent {
+  appId: string;
+  region: Region;
+  channel: ConversationChannel;
+  text?: string;
+  mediaUrl?: string;
+}
+
+export interface MmsSlide {
+  text?: string;
+  image?: string;
+  audio?: string;
+  video?: string;
+  contact?: string;
+  calendar?: string;
+  pdf?: string;
+  spreadsheet?: string;
+}
+
+export interface MmsContent {
+  serviceId: string;
+  from?: string;
+  subject: string;
+  slides: MmsSlide[];
+  fallbackSmsText?: string;
+  disableFallbackSms?: boolean;
+  disableFallbackSmsLink?: boolean;
+  fallbackSmsLinkExpiration?: string;
+  /** Comma-separated numbers shown as group participants; never sent to. */
+  toDisplayOnly?: string;
+  /** savemms once, then sendsavedmms per recipient (transcoded once; the platform's advice for video). */
+  useSavedTemplate?: boolean;
+}
+
+export interface CampaignSettings {
+  chunkSize: number;
+  sendTaskQueue: string;
+  heartbeatTimeoutMs: number;
+  inDoubtWaitMs: number;
+  /** Continue-as-new after this many history events (besides Temporal's suggestion); tests set it low. */
+  historyLimit?: number;
+}
+
+export interface CampaignInput {
+  /** The store's ID of the campaign (a ULID; `rf:<campaignId>:<seq>` marks each message). */
+  campaignId: string;
+  kind: CampaignKind;
+  conversation?: ConversationContent;
+  mms?: MmsContent;
+  /** Messages per second the caller asked for; capped at the platform's limit. */
+  rate?: number;
+  settings: CampaignSettings;
+  carried?: CampaignCarry;
+}
+
+export interface CampaignDetails {
+  campaignId: string;
+  /** Messages per second now, and the platform's limit it is capped at. */
+  rate: number;
+  platformRate: number;
+  /** Recipient rows [0, end), in chunks of chunkSize, windowSize chunks at a time. */
+  end: number;
+  chunkSize: number;
+  windowSize: number;
+  chunksTotal: number;
+  chunksDone: number;
+  /** Send activity attempts that ended throttled (429 / E113) or failed and were retried. */
+  throttledAttempts: number;
+  retriedAttempts: number;
+  savedMmsId?: string;
+  webhook?: string;
+  pausedBy?: 'caller' | 'platform';
+  lastError?: string;
+}
+
+export interface CampaignCarry {
+  state: CampaignState;
+  since: string;
+  history: { state: CampaignState; at: string; reason?: string }[];
+  details: CampaignDetails;
+  /** Chunks not yet done, in the order they will run. */
+  todo: number[];
+  operations: [string, CampaignOperationOutcome][];
+}
+
+export interface CampaignResult {
+  state: CampaignState;
+  campaignId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Updates from the API
+// ---------------------------------------------------------------------------------------------
+
+export interface CampaignOperation {
+  /** Idempotency-Key or a fresh ID: a repeated operation repeats its first answer. */
+  operationId: string;
+}
+
+export interface CampaignOperationOutcome {
+  accepted: boolean;
+  state: CampaignState;
+  reason?: string;
+  rate?: number;
+}
+
+export const pauseCampaignUpdate = defineUpdate<CampaignOperationOutcome, [CampaignOperation & { reason?: string }]>('pauseCampaign');
+export const resumeCampaignUpdate = defineUpdate<CampaignOperationOutcome, [CampaignOperation]>('resumeCampaign');
+export const cancelCampaignUpdate = defineUpdate<CampaignOperationOutcome, [CampaignOperation & { reason?: string }]>('cancelCampaign');
+export const setCampaignRateUpdate = defineUpdate<CampaignOperationOutcome, [CampaignOperation & { rate: number }]>('setCampaignRate');
+
+// ---------------------------------------------------------------------------------------------
+// Activities (implemented in activities/campaigns/, all on the send task queue: only workers with the store run them)
+// ---------------------------------------------------------------------------------------------
+
+export interface PrepareCampaignInput {
+  campaignId: string;
+  kind: CampaignKind;
+  conversation?: ConversationContent;
+  mms?: MmsContent;
+}
+
+export interface PreparedCampaign {
+  /** Recipient rows are [0, end). */
+  end: number;
+  /** The platform's limit in messages per second: the app's outbound rate, or the MMS account's throughput. */
+  platformRate: number;
+  savedMmsId?: string;
+  /** How delivery reports reach relayflow: `ensured <target>`, or why they do not. */
+  webhook: string;
+}
+
+export interface SendChunkInput {
+  campaignId: string;
+  kind: CampaignKind;
+  /** Recipient rows [from, to). */
+  from: number;
+  to: number;
+  /** Chunks running at once: each sends at rate / windowSize (the rate is read from the store, so a change applies at once). */
+  windowSize: number;
+  conversation?: ConversationContent;
+  mms?: MmsContent & { savedMmsId?: string };
+}
+
+export interface ChunkResult {
+  from: number;
+  to: number;
+  sent: number;
+  failed: number;
+  inDoubt: number;
+  /** Sends whose lost answer was settled by reading the platform (found: not sent again). */
+  recovered: number;
+  /** In-doubt sends the platform did not have, sent again. */
+  resent: number;
+  throttled: number;
+}
+
+/** The failure type of a send the platform refuses for the whole campaign (credentials, app, sender, content). */
+export const CAMPAIGN_REFUSED = 'CampaignRefused';
+/** The failure type of an attempt that stopped to honour the platform's Retry-After (429 / E113). */
+export const CAMPAIGN_THROTTLED = 'CampaignThrottled';
+
+export interface CampaignActivities {
+  prepareCampaign(input: PrepareCampaignInput): Promise<PreparedCampaign>;
+  sendChunk(input: SendChunkInput): Promise<ChunkResult>;
+  setCampaignRate(input: { campaignId: string; rate: number }): Promise<void>;
+  cancelRemainingRecipients(input: { campaignId: string }): Promise<number>;
+  /** Unsettled = in-doubt sends still waiting for a postback; `close` reports them unconfirmed. */
+  settleCampaign(input: { campaignId: string; close: boolean }): Promise<{ unsettled: number; closed: number }>;
+}
+
+/** `rf:<campaignId>:<seq>`: put in message metadata (conversation) and client-reference (MMS). */
+export const campaignMessageToken = (campaignId: string, seq: number) => `rf:${campaignId}:${seq}`;
+
+export function parseCampaignMessageToken(token: unknown): { campaignId: string; seq: number } | undefined {
+  const m = typeof token === 'string' ? /^rf:([0-9A-HJKMNP-TV-Z]{26}):(\d{1,9})$/.exec(token) : null;
+  return m ? { campaignId: m[1]!, seq: Number(m[2]) } : undefined;
+}
