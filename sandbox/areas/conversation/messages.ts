@@ -103,17 +103,26 @@ function pick(identities: readonly ChannelIdentity[], priority: readonly Channel
 export function messageRoutes(deps: ConversationDeps, region: Region) {
   const { ctx, store, queues, stats, settings } = deps;
 
-  // Every answered messages:send call is counted, faulted or refused ones included.
-  const countAnswer = async (request: FastifyRequest, reply: FastifyReply) => {
+  // Every messages:send call is counted once, faulted or refused ones included, and those whose
+  // caller hung up before the answer: Fastify runs no onResponse for them (and no onRequestAbort
+  // once the body is read), so the response's 'close' counts them.
+  const counted = new WeakSet<FastifyRequest>();
+  const count = (request: FastifyRequest, status: number) => {
+    if (counted.has(request)) return;
+    counted.add(request);
     const body = request.body;
     const appId = isObject(body) && typeof body.app_id === 'string' ? body.app_id.toUpperCase() : undefined;
-    stats.answered(appId, reply.statusCode);
+    stats.answered(appId, status);
+  };
+  const countAnswer = async (request: FastifyRequest, reply: FastifyReply) => count(request, reply.statusCode);
+  const watchHangUp = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.raw.once('close', () => count(request, reply.sent ? reply.statusCode : 0));
   };
 
   return async (app: FastifyInstance): Promise<void> => {
     const preValidation = projectGuard(deps);
 
-    app.post<{ Params: ProjectParams }>(`${PROJECT}/messages::send`, { preValidation, onResponse: countAnswer }, async (request) => {
+    app.post<{ Params: ProjectParams }>(`${PROJECT}/messages::send`, { onRequest: watchHangUp, preValidation, onResponse: countAnswer }, async (request) => {
       const projectId = authOf(request).account.projectId;
       const send = checkSend(request.body);
       const target = appOn(store, projectId, region, send.appId);

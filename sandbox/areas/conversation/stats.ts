@@ -45,7 +45,7 @@ export class SendStats {
     this.app(appId).accept(identity);
   }
 
-  /** One answered messages:send call; `appId` is the body's app_id when it had one. */
+  /** One messages:send call; `appId` is the body's app_id when it had one; status 0 when the caller gave up. */
   answered(appId: string | undefined, status: number): void {
     for (const c of appId === undefined ? [this.total] : [this.total, this.app(appId)]) {
       c.requests++;

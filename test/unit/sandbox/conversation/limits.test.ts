@@ -3,10 +3,10 @@
 // per-recipient counts and duplicates, "accept then time out" sends, and reset.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { conversationSuite, newApp, sendBody, sleep, type Body } from './helpers.js';
+import { account, conversationSuite, newApp, sendBody, sleep, type Body } from './helpers.js';
 
 describe('conversation sandbox: limits, faults, counts', () => {
-  const { c } = conversationSuite();
+  const { c, sandbox } = conversationSuite();
   const send = (app: string, to: string, extra: Record<string, unknown> = {}) => c.api('POST', '/messages:send', sendBody(app, to, extra));
   const stats = async (app?: string) => (await c.control('GET', `/conversation/stats${app ? `?appId=${app}` : ''}`)).body;
 
@@ -140,6 +140,30 @@ describe('conversation sandbox: limits, faults, counts', () => {
     await c.control('PUT', '/conversation/send-faults', { acceptThenDelayMs: 200, count: 1 });
     assert.equal((await send(app, 'oops')).status, 400);
     assert.equal((await c.control('GET', '/conversation/send-faults')).body.count, 1);
+  });
+
+  test('accept then time out over HTTP: a client with a short timeout loses the answer, the platform keeps the message', async () => {
+    const app = await newApp(c, 'us', 100);
+    await c.control('PUT', '/conversation/send-faults', { acceptThenDelayMs: 300, count: 1 });
+    const url = await sandbox().listen();
+    const token = (await c.raw('POST', '/auth/oauth2/token', 'grant_type=client_credentials', {
+      authorization: `Basic ${Buffer.from(`${account.keyId}:${account.keySecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    })).body.access_token as string;
+    await assert.rejects(
+      fetch(`${url}${c.base('us')}/messages:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(sendBody(app, '+15550000001', { message_metadata: 'rf:camp:9' })),
+        signal: AbortSignal.timeout(100),
+      }),
+      /timeout|abort/i,
+    );
+    const listed = (await c.api('GET', `/messages?app_id=${app}&channel_identity=%2B15550000001`)).body.messages;
+    assert.deepEqual(listed.map((m: Body) => m.metadata), ['rf:camp:9']);
+    await sleep(300);
+    const s = await stats(app);
+    assert.deepEqual([s.accepted, s.requests], [1, 1], 'the call the caller gave up on is counted as a request');
   });
 
   test('reset forgets apps, messages, counts and settings', async () => {
