@@ -9,12 +9,16 @@ import { ProvisioningClient } from './provisioning/client.js';
 import { VerificationClient } from './verification/client.js';
 import { SenderIdClient } from './senderid/client.js';
 import { ApplicationSignedAuth } from './auth/application.js';
+import { ConversationClient } from './conversation/client.js';
+import { MmsClient } from './mms/client.js';
 
 export interface PlatformClients {
   subprojects: SubprojectsClient;
   provisioning: ProvisioningClient;
   verification: VerificationClient;
   senderId: SenderIdClient;
+  conversation: ConversationClient;
+  mms: MmsClient;
   http: PlatformHttp;
   /** The OAuth token source of the configured key (shared with every other client of that key). */
   tokens: OAuthTokenSource;
@@ -46,6 +50,8 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     provisioning: new ProvisioningClient({ http, baseUrl: urls.provisioning, projectId: credentials.projectId, tokens }),
     verification: new VerificationClient({ http, baseUrl: urls.verification, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret) }),
     senderId: new SenderIdClient({ http, baseUrl: urls.senderId, projectId: credentials.projectId, tokens }),
+    conversation: new ConversationClient({ http, urls: urls.conversation, projectId: credentials.projectId, tokens }),
+    mms: new MmsClient({ http, baseUrl: urls.mms, apiKey: credentials.mmsApiKey }),
   };
 }
 
@@ -107,3 +113,8 @@ export {
 } from './verification/client.js';
 // Sender ID resource types (Registration, Policy, ...) and helpers are imported from './senderid/client.js'.
 export { SenderIdClient, type SenderIdClientOptions } from './senderid/client.js';
+export { ConversationClient, type ConversationClientOptions } from './conversation/client.js';
+export type { ConversationApp, SendMessageRequest, SentMessage } from './conversation/types.js';
+export { MmsClient, type MmsClientOptions } from './mms/client.js';
+export type { MmsMessage, MmsSlide, MmsSendRequest, MmsSendSavedRequest } from './mms/types.js';
+export { classifySendError, type SendErrorClass, type SendErrorKind } from './send-errors.js';

@@ -1,0 +1,33 @@
+// MMS JSON shapes (docs/mms-wire.md): ours in camelCase, turned into the wire's kebab-case by the client.
+export const MMS_MEDIA_KINDS = ['image', 'audio', 'video', 'contact', 'calendar', 'pdf', 'spreadsheet'] as const;
+export type MmsMediaKind = (typeof MMS_MEDIA_KINDS)[number];
+
+/** A slide: text and at most one media URL of each kind. */
+export type MmsSlide = { text?: string } & Partial<Record<MmsMediaKind, string>>;
+
+export interface MmsMessage {
+  serviceId: string;
+  from?: string;
+  subject: string;
+  slides: MmsSlide[];
+  fallbackSmsText?: string;
+  disableFallbackSms?: boolean;
+  disableFallbackSmsLink?: boolean;
+  fallbackSmsLinkExpiration?: string;
+}
+
+export interface MmsSendRequest {
+  /** Digits with country code, no plus (toMmsNumber). */
+  to: string;
+  toDisplayOnly?: string;
+  message: MmsMessage;
+  clientReference?: string;
+}
+
+export interface MmsSendSavedRequest {
+  to: string;
+  toDisplayOnly?: string;
+  mmsId: string;
+  serviceId: string;
+  clientReference?: string;
+}
