@@ -177,6 +177,8 @@ export interface ChunkResult {
 
 /** The failure type of a send the platform refuses for the whole campaign (credentials, app, sender, content). */
 export const CAMPAIGN_REFUSED = 'CampaignRefused';
+/** The failure type of a send activity stopped by a pause or cancel (the store's halt flag): its chunk runs again on resume. */
+export const CAMPAIGN_HALTED = 'CampaignHalted';
 /** The failure type of an attempt that stopped to honour the platform's Retry-After (429 / E113). */
 export const CAMPAIGN_THROTTLED = 'CampaignThrottled';
 
@@ -184,6 +186,8 @@ export interface CampaignActivities {
   prepareCampaign(input: PrepareCampaignInput): Promise<PreparedCampaign>;
   sendChunk(input: SendChunkInput): Promise<ChunkResult>;
   setCampaignRate(input: { campaignId: string; rate: number }): Promise<void>;
+  /** Paused or cancelled: running send activities stop within a second; null lets them run again. */
+  setCampaignHalt(input: { campaignId: string; halt: 'paused' | 'cancelled' | null }): Promise<void>;
   cancelRemainingRecipients(input: { campaignId: string }): Promise<number>;
   /** Unsettled = in-doubt sends still waiting for a postback; `close` reports them unconfirmed. */
   settleCampaign(input: { campaignId: string; close: boolean }): Promise<{ unsettled: number; closed: number }>;

@@ -129,8 +129,18 @@ export class CampaignStore {
   }
 
   async getRate(id: string): Promise<number | undefined> {
-    const [row] = await this.sql.query<{ rate: number | null }>('SELECT rate FROM relayflow_campaigns WHERE id = $1', [id]);
-    return row?.rate ?? undefined;
+    return (await this.sendControl(id)).rate;
+  }
+
+  /** Stops (paused, cancelled) or lets go (null) the campaign's running send activities. */
+  async setHalt(id: string, halt: 'paused' | 'cancelled' | null): Promise<void> {
+    await this.sql.query('UPDATE relayflow_campaigns SET halt = $2 WHERE id = $1', [id, halt]);
+  }
+
+  /** What a running send activity reads every second: the pace, and whether to stop. */
+  async sendControl(id: string): Promise<{ rate?: number; halt?: 'paused' | 'cancelled' }> {
+    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null }>('SELECT rate, halt FROM relayflow_campaigns WHERE id = $1', [id]);
+    return { ...(row?.rate != null ? { rate: row.rate } : {}), ...(row?.halt ? { halt: row.halt } : {}) };
   }
 
   /** Keeps the first saved template's ID: a second save (a retried activity) uses the first one. */

@@ -17,6 +17,8 @@ const STATEMENTS = [
      invalid integer NOT NULL,
      duplicates integer NOT NULL,
      rate double precision,
+     -- paused | cancelled: running send activities stop within a second (they read it with the rate)
+     halt text,
      saved_mms_id text,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,

@@ -22,6 +22,9 @@ export function createCampaignActivities(deps: CampaignActivityDeps): CampaignAc
     async setCampaignRate({ campaignId, rate }) {
       await store.setRate(campaignId, rate);
     },
+    async setCampaignHalt({ campaignId, halt }) {
+      await store.setHalt(campaignId, halt);
+    },
     cancelRemainingRecipients: ({ campaignId }) => store.cancelPending(campaignId),
     async settleCampaign({ campaignId, close }) {
       const closed = close ? await store.closeInDoubt(campaignId, 'no answer and no postback: the platform may not have it; not sent again to avoid a duplicate') : 0;

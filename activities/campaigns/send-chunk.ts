@@ -5,7 +5,7 @@
 // end the attempt with the failure Temporal's retry policy needs; the next attempt resumes from the store.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CAMPAIGN_REFUSED, CAMPAIGN_THROTTLED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
+import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, CAMPAIGN_THROTTLED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
 import { classifySendError, type SendErrorKind } from '../../platform/send-errors.js';
 import type { CampaignStore, ClaimedRecipient, SendResult } from '../../store/index.js';
 import type { MessageSender } from './senders.js';
@@ -33,7 +33,7 @@ interface Progress extends Omit<ChunkResult, 'from' | 'to'> {
   paceFactor: number;
 }
 
-type Stop = { kind: Extract<SendErrorKind, 'throttled' | 'not_sent' | 'in_doubt' | 'campaign_refused'>; message: string; retryAfterMs?: number };
+type Stop = { kind: Extract<SendErrorKind, 'throttled' | 'not_sent' | 'in_doubt' | 'campaign_refused'> | 'halted'; message: string; retryAfterMs?: number };
 
 export function sendChunkActivity(deps: SendChunkDeps) {
   return async function sendChunk(input: SendChunkInput): Promise<ChunkResult> {
@@ -111,7 +111,11 @@ export function sendChunkActivity(deps: SendChunkDeps) {
         if (now - rateReadAt >= RATE_READ_MS) {
           if (rateReadAt) p.paceFactor = Math.min(1, p.paceFactor + 0.05);
           rateReadAt = now;
-          const rate = (await store.getRate(id)) ?? 1;
+          const { rate = 1, halt } = await store.sendControl(id);
+          if (halt) {
+            stop = { kind: 'halted', message: `the campaign was ${halt}` };
+            break;
+          }
           interval = 1000 / Math.max(0.01, (rate / input.windowSize) * HEADROOM * p.paceFactor);
         }
         const due = Math.max(1, Math.min(MAX_IN_FLIGHT, Math.ceil(CLAIM_AHEAD_MS / interval)));
@@ -174,6 +178,7 @@ async function settle(store: CampaignStore, sender: MessageSender, input: SendCh
 }
 
 function failureFor(stop: Stop, p: Progress, beat: () => void): ApplicationFailure {
+  if (stop.kind === 'halted') return ApplicationFailure.create({ type: CAMPAIGN_HALTED, message: stop.message, nonRetryable: true });
   if (stop.kind === 'campaign_refused') return ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: stop.message, nonRetryable: true });
   if (stop.kind === 'throttled') {
     p.paceFactor = Math.max(0.2, p.paceFactor * 0.8);

@@ -44,6 +44,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Start without a worker (tests that start it later). */
   withoutWorker?: boolean;
+  /** The harness's worker leaves the send task queue to others (worker processes a test starts and kills). */
+  withoutSendWorker?: boolean;
   /** The API's, worker's and Temporal runtime's logger (the runtime's only for the first harness of a file). */
   logger?: Logger;
 }
@@ -81,12 +83,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     method: 'PUT', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
   });
-  if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
+  if (!postbacks.ok && postbacks.status !== 404) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
 
   let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
     if (current) return;
-    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE, store, publicUrl: apiUrl });
+    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE, publicUrl: apiUrl, ...(opts.withoutSendWorker ? {} : { store }) });
     current = { worker, connection, running: worker.run() };
   };
   const stopWorker = async () => {

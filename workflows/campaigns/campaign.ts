@@ -8,7 +8,7 @@ import {
   proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import {
-  CAMPAIGN_REFUSED, cancelCampaignUpdate, FINAL_CAMPAIGN_STATES, pauseCampaignUpdate, resumeCampaignUpdate, setCampaignRateUpdate,
+  CAMPAIGN_HALTED, CAMPAIGN_REFUSED, cancelCampaignUpdate, FINAL_CAMPAIGN_STATES, pauseCampaignUpdate, resumeCampaignUpdate, setCampaignRateUpdate,
   type CampaignActivities, type CampaignCarry, type CampaignDetails, type CampaignInput, type CampaignOperationOutcome, type CampaignResult,
   type CampaignState, type ChunkResult,
 } from '../../contracts/campaigns.js';
@@ -39,7 +39,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     heartbeatTimeout: s.heartbeatTimeoutMs,
     // Pause must not return while a chunk may still send: wait until the activity has stopped.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: [CAMPAIGN_REFUSED] },
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: [CAMPAIGN_REFUSED, CAMPAIGN_HALTED] },
   };
   const sends = proxyActivities<CampaignActivities>(sendOptions);
 
@@ -72,25 +72,37 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   }
   const refuse = (reason: string): CampaignOperationOutcome => ({ accepted: false, state: state(), reason });
 
+  /**
+   * Stops sending: the halt flag in the store stops running chunks within a second (they read it with the
+   * rate; a cancellation alone reaches them only with their next recorded heartbeat), then their scopes
+   * are cancelled. Resolves once no chunk is running, so a pause that answered sends nothing more.
+   */
+  async function halt(kind: 'paused' | 'cancelled'): Promise<void> {
+    await control.setCampaignHalt({ campaignId: input.campaignId, halt: kind });
+    for (const scope of running.values()) scope.cancel();
+    await condition(() => running.size === 0);
+  }
+
   function pause(reason: string, by: 'caller' | 'platform'): void {
     paused = true;
     d.pausedBy = by;
-    for (const scope of running.values()) scope.cancel();
     tracker.moveTo('PAUSED', reason);
     changed = true;
   }
 
-  setHandler(pauseCampaignUpdate, (req) => remember(req.operationId, () => {
+  setHandler(pauseCampaignUpdate, (req) => remember(req.operationId, async () => {
     if (isFinal()) return refuse(`the campaign has ended (${state()})`);
     if (state() === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
     if (paused) return { accepted: true, state: state() };
     pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
+    await halt('paused');
     return { accepted: true, state: 'PAUSED' };
   }));
 
-  setHandler(resumeCampaignUpdate, (req) => remember(req.operationId, () => {
+  setHandler(resumeCampaignUpdate, (req) => remember(req.operationId, async () => {
     if (isFinal()) return refuse(`the campaign has ended (${state()})`);
     if (!paused) return { accepted: true, state: state() };
+    await control.setCampaignHalt({ campaignId: input.campaignId, halt: null });
     paused = false;
     delete d.pausedBy;
     tracker.moveTo(d.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
@@ -98,12 +110,12 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     return { accepted: true, state: state() };
   }));
 
-  setHandler(cancelCampaignUpdate, (req) => remember(req.operationId, () => {
+  setHandler(cancelCampaignUpdate, (req) => remember(req.operationId, async () => {
     if (isFinal()) return refuse(`the campaign has ended (${state()})`);
     if (state() === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
     cancel = `cancelled through the API${req.reason ? `: ${req.reason}` : ''}`;
-    for (const scope of running.values()) scope.cancel();
     changed = true;
+    await halt('cancelled');
     return { accepted: true, state: 'CANCELLED' };
   }));
 
@@ -134,9 +146,12 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       (err: unknown) => {
         // Cancelled (pause, cancel) or refused: the chunk's unsent rows are still pending in the store.
         todo.unshift(chunk);
-        if (isCancellation(err)) return;
+        if (isCancellation(err) || failureTypeOf(err) === CAMPAIGN_HALTED) return;
         d.lastError = rootMessage(err);
-        if (failureTypeOf(err) === CAMPAIGN_REFUSED && !paused && !cancel) pause(`the platform refused the campaign: ${d.lastError}. Fix the cause, then resume.`, 'platform');
+        if (failureTypeOf(err) === CAMPAIGN_REFUSED && !paused && !cancel) {
+          pause(`the platform refused the campaign: ${d.lastError}. Fix the cause, then resume.`, 'platform');
+          void halt('paused');
+        }
       },
     ).finally(() => {
       running.delete(chunk);

@@ -1,0 +1,89 @@
+// Campaign tests: recipients stored and the workflow started directly (the API has its own tests), the
+// sandbox's apps and counts, and waiting for a campaign's state.
+import { ulid } from 'ulid';
+import { KIND, STATE } from '../../common/search-attributes.js';
+import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, ConversationContent, MmsContent } from '../../contracts/campaigns.js';
+import { workflowIds } from '../../contracts/ids.js';
+import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
+import type { CampaignCounts } from '../../store/index.js';
+import type { Harness } from './harness.js';
+
+/** Distinct valid numbers: +4670<7 digits> (Swedish mobiles). */
+export const numbers = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => `+4670${String(offset + i).padStart(7, '0')}`);
+
+export async function sandboxJson<T = Record<string, unknown>>(h: Harness, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${h.sandbox.url}${path}`, {
+    method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function createApp(h: Harness, outboundRate: number, region: 'us' | 'eu' | 'br' = 'eu'): Promise<string> {
+  const app = await sandboxJson<{ id: string }>(h, 'POST', '/_sandbox/conversation/apps', { region, outboundRate });
+  return app.id;
+}
+
+export interface SandboxStats {
+  accepted: number;
+  distinctRecipients: number;
+  duplicateRecipients: number;
+  requests: number;
+}
+
+export const conversationStats = (h: Harness, appId: string) => sandboxJson<SandboxStats & { refused429: number }>(h, 'GET', `/_sandbox/conversation/stats?appId=${appId}`);
+export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113: number }>(h, 'GET', '/_sandbox/mms/stats');
+
+export interface StartCampaign {
+  kind: CampaignKind;
+  recipients: string[];
+  conversation?: ConversationContent;
+  mms?: MmsContent;
+  rate?: number;
+  settings?: Partial<CampaignSettings>;
+}
+
+export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ processId: string; campaignId: string }> {
+  const campaignId = ulid();
+  const processId = workflowIds[c.kind](h.config.platform.credentials.projectId, ulid());
+  await h.store.createCampaign({
+    id: campaignId, processId, kind: c.kind, requestHash: 'test', total: c.recipients.length, duplicates: 0,
+    recipients: c.recipients.map((recipient, seq) => ({ seq, recipient, status: 'pending' })),
+  });
+  const s = h.config.processes.campaigns;
+  const input: CampaignInput = {
+    campaignId, kind: c.kind, ...(c.conversation ? { conversation: c.conversation } : {}), ...(c.mms ? { mms: c.mms } : {}),
+    ...(c.rate ? { rate: c.rate } : {}),
+    settings: { chunkSize: s.chunkSize, sendTaskQueue: s.sendTaskQueue, heartbeatTimeoutMs: s.heartbeatTimeoutMs, inDoubtWaitMs: s.inDoubtWaitMs, ...c.settings },
+  };
+  await h.client.workflow.start('campaign', {
+    taskQueue: h.config.taskQueue, workflowId: processId, args: [input],
+    typedSearchAttributes: [{ key: KIND, value: c.kind }, { key: STATE, value: 'PREPARING' }],
+  });
+  return { processId, campaignId };
+}
+
+export const campaignStatus = (h: Harness, processId: string) => h.client.workflow.getHandle(processId).query(processStatusQuery) as Promise<ProcessStatus<CampaignState>>;
+
+/** Waits for one of `states`, failing with the last status seen. */
+export async function waitForCampaign(h: Harness, processId: string, states: CampaignState[], timeoutMs = 60_000): Promise<ProcessStatus<CampaignState>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: ProcessStatus<CampaignState> | undefined;
+  while (Date.now() < deadline) {
+    last = await campaignStatus(h, processId).catch(() => last);
+    if (last && states.includes(last.state)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`campaign ${processId} did not reach ${states.join('|')} in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+}
+
+export async function waitForCounts(h: Harness, campaignId: string, ok: (c: CampaignCounts) => boolean, timeoutMs = 30_000): Promise<CampaignCounts> {
+  const deadline = Date.now() + timeoutMs;
+  let last: CampaignCounts | undefined;
+  while (Date.now() < deadline) {
+    last = await h.store.counts(campaignId);
+    if (last && ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`campaign ${campaignId} counts not as expected in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+}

@@ -1,0 +1,115 @@
+// Conversation campaigns against the sandbox on the real Temporal server: every recipient accepted exactly
+// once (the sandbox counts), through 429 and 5xx storms, lost answers, pause, resume, cancel, rate changes
+// and continue-as-new.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../contracts/campaigns.js';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+import { conversationStats, createApp, numbers, sandboxJson, startCampaign, waitForCampaign, waitForCounts } from '../../helpers/campaigns.js';
+
+describe('conversation campaign', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ env: { PLATFORM_REQUEST_TIMEOUT_MS: '1000', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' } });
+  });
+  after(async () => h?.close());
+
+  const conversation = (appId: string) => ({ appId, region: 'eu' as const, channel: 'SMS' as const, text: 'Your order has shipped' });
+
+  test('sends every recipient once at the app rate, and the delivery reports are counted', async () => {
+    const appId = await createApp(h, 100);
+    const started = Date.now();
+    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(300), conversation: conversation(appId) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED']);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const seconds = (Date.now() - started) / 1000;
+    const stats = await conversationStats(h, appId);
+    assert.equal(stats.accepted, 300);
+    assert.equal(stats.distinctRecipients, 300);
+    assert.equal(stats.duplicateRecipients, 0);
+    // 300 at 100/s cannot take less than ~3 s, whatever the window: the pace holds.
+    assert.ok(seconds >= 2.8, `took ${seconds} s`);
+    const counts = await waitForCounts(h, campaignId, (c) => (c.delivery.delivered ?? 0) === 300);
+    assert.equal(counts.byStatus.sent, 300);
+  });
+
+  test('a 429 storm and a 5xx storm lose nothing and duplicate nothing', async () => {
+    const appId = await createApp(h, 200);
+    await sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'conversation', method: 'POST', pathContains: 'messages:send', status: 429, count: 15, retryAfterSeconds: 1 });
+    await sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'conversation', method: 'POST', pathContains: 'messages:send', status: 503, count: 10 });
+    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(250, 1000), conversation: conversation(appId) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 90_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const stats = await conversationStats(h, appId);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [250, 250, 0]);
+    const counts = await h.store.counts(campaignId);
+    assert.equal(counts!.byStatus.sent, 250);
+    assert.ok(done.details.throttledAttempts as number > 0, 'the 429s were seen and honoured');
+  });
+
+  test('answers lost after the platform accepted are found by their token, not sent again', async () => {
+    const appId = await createApp(h, 100);
+    // Accepted and recorded by the platform, answered after the client's 1 s timeout.
+    await sandboxJson(h, 'PUT', '/_sandbox/conversation/send-faults', { acceptThenDelayMs: 2_500, count: 4 });
+    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(120, 2000), conversation: conversation(appId) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const stats = await conversationStats(h, appId);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [120, 120, 0]);
+    const rows = await h.store.recipients(campaignId, { limit: 200 });
+    assert.ok(rows.every((r) => r.status === 'sent' && r.platformId), 'every row sent with the platform message ID');
+    assert.ok(rows.filter((r) => r.attempts === 1).length === 120, 'no recipient was claimed twice');
+  });
+
+  test('pause stops sending, resume finishes, a rate change applies, cancel leaves the rest unsent', async () => {
+    const appId = await createApp(h, 40);
+    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(400, 3000), conversation: conversation(appId) });
+    const handle = h.client.workflow.getHandle(processId);
+    await waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 40);
+    const paused = await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1', reason: 'test' }] });
+    assert.equal(paused.state, 'PAUSED');
+    const atPause = (await conversationStats(h, appId)).accepted;
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal((await conversationStats(h, appId)).accepted, atPause, 'nothing is sent while paused');
+    // Repeating an operation repeats its answer.
+    assert.deepEqual(await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1' }] }), paused);
+
+    const rate = await handle.executeUpdate(setCampaignRateUpdate, { args: [{ operationId: 'r1', rate: 1_000 }] });
+    assert.equal(rate.rate, 40, 'capped at the app limit');
+    await handle.executeUpdate(setCampaignRateUpdate, { args: [{ operationId: 'r2', rate: 20 }] });
+    assert.equal(await h.store.getRate(campaignId), 20);
+    await handle.executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'u1' }] });
+    await new Promise((r) => setTimeout(r, 2_000));
+    const cancelled = await handle.executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
+    assert.equal(cancelled.state, 'CANCELLED');
+    const done = await waitForCampaign(h, processId, ['CANCELLED']);
+    assert.match(done.history.at(-1)!.reason!, /recipients not sent/);
+    const stats = await conversationStats(h, appId);
+    const counts = (await h.store.counts(campaignId))!;
+    assert.equal(stats.duplicateRecipients, 0);
+    assert.equal(counts.byStatus.sent, stats.accepted, 'every accepted message is recorded as sent');
+    assert.equal(counts.byStatus.sent + counts.byStatus.cancelled, 400);
+    assert.ok(counts.byStatus.cancelled > 0);
+    const refused = await handle.executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'u2' }] }).catch((e: Error) => e);
+    assert.ok(refused instanceof Error || refused.accepted === false);
+  });
+
+  test('continues as new with a small history limit and still sends each recipient once', async () => {
+    const appId = await createApp(h, 200);
+    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(500, 5000), conversation: conversation(appId), settings: { historyLimit: 40 } });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
+    assert.equal(done.state, 'COMPLETED');
+    const runs = [];
+    for await (const w of h.client.workflow.list({ query: `WorkflowId = '${processId}'` })) runs.push(w.runId);
+    assert.ok(runs.length >= 2, `continued as new (${runs.length} runs)`);
+    const stats = await conversationStats(h, appId);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [500, 500, 0]);
+    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 500);
+  });
+
+  test('an app the platform does not know fails the campaign with the reason', async () => {
+    const { processId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(3, 9000), conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV') });
+    const done = await waitForCampaign(h, processId, ['FAILED']);
+    assert.match(done.history.at(-1)!.reason!, /404|not found/i);
+  });
+});
