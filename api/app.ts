@@ -28,6 +28,9 @@ import { VerificationService } from './routes/verification/service.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { createPlatformClients } from '../platform/index.js';
 import type { CampaignStore } from '../store/index.js';
+import { conversationWebhookRoutes } from './callbacks/conversation.js';
+import { mmsPostbackRoutes } from './callbacks/mms.js';
+import { campaignRoutes } from './routes/campaigns/index.js';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
@@ -78,6 +81,9 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
     client, taskQueue: config.taskQueue, projectId: config.platform.credentials.projectId, secrets: config.api.senderIdCallbackSecrets, senderId: platform.senderId,
     pollIntervalMs: config.processes.senderid.pollIntervalMs, overdueGraceMs: config.processes.senderid.overdueGraceMs,
   });
+  await app.register(campaignRoutes, { client, processes, config, store });
+  await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });
+  await app.register(mmsPostbackRoutes, { store, token: config.api.mmsPostbackToken });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;
 }
