@@ -32,7 +32,7 @@ export interface SandboxStats {
 }
 
 export const conversationStats = (h: Harness, appId: string) => sandboxJson<SandboxStats & { refused429: number }>(h, 'GET', `/_sandbox/conversation/stats?appId=${appId}`);
-export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113: number }>(h, 'GET', '/_sandbox/mms/stats');
+export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113: number; saved: number }>(h, 'GET', '/_sandbox/mms/stats');
 
 export interface StartCampaign {
   kind: CampaignKind;

@@ -13,6 +13,11 @@ const enc = encodeURIComponent;
 describe('campaign API', () => {
   let h: Harness;
   let appId: string;
+  interface CampaignView {
+    state: string;
+    progress: number;
+    counts: { sent: number; invalid: number; cancelled: number; delivery: Record<string, number> };
+  }
   before(async () => {
     h = await startHarness({ env: { RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' } });
     appId = await createApp(h, 200);
@@ -21,9 +26,9 @@ describe('campaign API', () => {
 
   const start = (body: Record<string, unknown>) => h.api({ method: 'POST', url: '/v1/campaigns/conversation', payload: { appId, region: 'eu', message: { text: 'Hi' }, ...body } });
 
-  async function waitFor(processId: string, ok: (v: Record<string, any>) => boolean, timeoutMs = 60_000): Promise<Record<string, any>> {
+  async function waitFor(processId: string, ok: (v: CampaignView) => boolean, timeoutMs = 60_000): Promise<CampaignView> {
     const deadline = Date.now() + timeoutMs;
-    let last: Record<string, any> = {};
+    let last = {} as CampaignView;
     while (Date.now() < deadline) {
       const res = await h.api({ method: 'GET', url: `/v1/campaigns/${enc(processId)}` });
       if (res.statusCode === 200) {
