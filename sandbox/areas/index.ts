@@ -4,9 +4,10 @@ import { authArea } from './auth.js';
 import { conversationArea } from './conversation/index.js';
 import { provisioningArea } from './provisioning/index.js';
 import { senderIdArea } from './senderid/index.js';
+import { mmsArea } from './mms/index.js';
 import { subprojectsArea } from './subprojects/index.js';
 import { verificationArea } from './verification/index.js';
 
 export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea, mmsArea];

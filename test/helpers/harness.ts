@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../platform/index.js';
 import { buildApp } from '../../api/app.js';
-import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
+import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
 import { createLogger, type Logger } from '../../common/logger.js';
@@ -15,7 +15,6 @@ import { createSandbox, setSandboxVerificationConfig, type Sandbox, type Sandbox
 import { installRuntime } from '../../workers/runtime.js';
 import { createWorker, type WorkerGroup } from '../../workers/worker.js';
 import { openCampaignStore, type CampaignStore } from '../../store/index.js';
-import { MMS_POSTBACK_PATH } from '../../contracts/callbacks.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
 export const uniqueName = (prefix: string) => `${prefix}-${ulid().slice(-8).toLowerCase()}`;
@@ -58,7 +57,20 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const logger = opts.logger ?? defaultLogger;
   if (!process.env.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is not set: run the tests with `npm test`');
   installRuntime(logger, { handleSignals: false });
+  // What is open so far, closed in reverse if the harness fails half-way (so a failed `before` cannot
+  // leave the test process hanging on an open server or connection).
+  const opened: Array<() => Promise<unknown>> = [];
+  try {
+    return await assemble(opts, logger, opened);
+  } catch (err) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() => Promise<unknown>>): Promise<Harness> {
   const sandbox = await createSandbox(opts.sandbox);
+  opened.push(() => sandbox.close());
   await sandbox.listen();
   const config = loadConfig({
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
@@ -70,8 +82,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...opts.env,
   });
   const client = await connectClient(config);
+  opened.push(() => client.connection.close());
   const store = await openCampaignStore({ url: config.database.url, dataDir: '', inMemory: !config.database.url });
+  opened.push(() => store.sql.close());
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store });
+  opened.push(() => app.close());
   // Listening, so the sandbox can deliver callbacks to it.
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
@@ -83,7 +98,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     method: 'PUT', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
   });
-  if (!postbacks.ok && postbacks.status !== 404) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
+  if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
 
   let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {

@@ -1,0 +1,69 @@
+// MMS campaigns against the sandbox on the real Temporal server: E113 treated as "slow down", the saved
+// template sent per recipient, lost answers settled by the postback that names them, and a campaign whose
+// media the platform cannot fetch paused with the reason.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+import { mmsStats, numbers, sandboxJson, startCampaign, waitForCampaign, waitForCounts } from '../../helpers/campaigns.js';
+
+describe('MMS campaign', () => {
+  let h: Harness;
+  before(async () => {
+    // relayflow believes the account takes 60/s; the sandbox's account takes 25: E113 has to slow it down.
+    h = await startHarness({ env: { PLATFORM_REQUEST_TIMEOUT_MS: '1000', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50', RELAYFLOW_MMS_THROUGHPUT_PER_SECOND: '60', RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS: '20000' } });
+    await sandboxJson(h, 'PUT', '/_sandbox/mms/account', { throughputPerSecond: 25 });
+  });
+  after(async () => h?.close());
+
+  const mms = (h: Harness, extra: Record<string, unknown> = {}) => ({
+    serviceId: 'svc-1', subject: 'Spring sale', fallbackSmsText: 'See our sale',
+    slides: [{ text: 'Spring sale', image: `${h.sandbox.url}/_sandbox/mms/media/sale.png` }], ...extra,
+  });
+
+  test('sends each recipient once through E113 throttling, and postbacks give the delivery', async () => {
+    const before = await mmsStats(h);
+    const { processId, campaignId } = await startCampaign(h, { kind: 'mms-campaign', recipients: numbers(200, 100), mms: mms(h) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 90_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const stats = await mmsStats(h);
+    assert.equal(stats.accepted - before.accepted, 200);
+    assert.equal(stats.duplicateRecipients, 0);
+    assert.ok(stats.refusedE113 > before.refusedE113, 'the account limit was hit and honoured');
+    const counts = await waitForCounts(h, campaignId, (c) => (c.delivery.delivered ?? 0) === 200);
+    assert.equal(counts.byStatus.sent, 200);
+  });
+
+  test('a saved template is saved once and sent per recipient', async () => {
+    const before = await mmsStats(h);
+    const { processId } = await startCampaign(h, { kind: 'mms-campaign', recipients: numbers(60, 1000), mms: mms(h, { useSavedTemplate: true }) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 60_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    assert.ok(done.details.savedMmsId);
+    const stats = await mmsStats(h);
+    assert.equal(stats.saved - before.saved, 1);
+    assert.equal(stats.accepted - before.accepted, 60);
+    assert.equal(stats.duplicateRecipients, 0);
+  });
+
+  test('answers lost after the platform accepted are settled by their postbacks, never sent again', async () => {
+    await sandboxJson(h, 'PUT', '/_sandbox/mms/send-faults', { acceptThenDelayMs: 2_500, count: 3 });
+    const before = await mmsStats(h);
+    const { processId, campaignId } = await startCampaign(h, { kind: 'mms-campaign', recipients: numbers(40, 2000), mms: mms(h) });
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const stats = await mmsStats(h);
+    assert.equal(stats.accepted - before.accepted, 40);
+    assert.equal(stats.duplicateRecipients, 0);
+    const counts = (await h.store.counts(campaignId))!;
+    assert.equal(counts.byStatus.sent, 40, JSON.stringify(counts));
+    assert.equal(counts.byStatus.unconfirmed, 0);
+  });
+
+  test('media the platform cannot fetch pauses the campaign with the reason', async () => {
+    const { processId } = await startCampaign(h, { kind: 'mms-campaign', recipients: numbers(5, 3000), mms: mms(h, { slides: [{ image: `${h.sandbox.url}/_sandbox/mms/media-chunked/x.png` }] }) });
+    const done = await waitForCampaign(h, processId, ['PAUSED', 'FAILED', 'COMPLETED']);
+    assert.equal(done.state, 'PAUSED');
+    assert.match(done.history.at(-1)!.reason!, /E227|Content-Length/);
+    assert.equal(done.details.pausedBy, 'platform');
+  });
+});
