@@ -1,5 +1,6 @@
 // Two send workers in their own processes, sharing the campaign store in PostgreSQL: the campaign's chunks are
-// spread over both, and killing one with SIGKILL mid-chunk loses nothing and sends nothing twice.
+// spread over both, and killing one with SIGKILL mid-chunk (or all of them, then restarting one) loses nothing
+// and sends nothing twice.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
@@ -24,6 +25,7 @@ describe('campaign across two worker processes', () => {
   let h: Harness;
   const workers: ChildProcess[] = [];
   let env: Record<string, string>;
+  let common: Record<string, string>;
 
   before(async () => {
     pg = await startPostgres();
@@ -36,7 +38,7 @@ describe('campaign across two worker processes', () => {
       PLATFORM_REQUEST_TIMEOUT_MS: '2000',
     };
     h = await startHarness({ env, withoutSendWorker: true });
-    const common = { ...env, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, RELAYFLOW_API_KEYS: 'test-api-key-0123456789abcdef', PLATFORM_SANDBOX_URL: h.sandbox.url, TEST_PUBLIC_URL: h.apiUrl };
+    common = { ...env, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, RELAYFLOW_API_KEYS: 'test-api-key-0123456789abcdef', PLATFORM_SANDBOX_URL: h.sandbox.url, TEST_PUBLIC_URL: h.apiUrl };
     workers.push(await startSendWorker(common), await startSendWorker(common));
   });
   after(async () => {
@@ -72,6 +74,29 @@ describe('campaign across two worker processes', () => {
     }
     assert.ok(identities.size >= 2, `chunks ran on ${[...identities].join(', ')}`);
     assert.ok(retried >= 1, 'the killed worker\'s chunk was retried elsewhere');
+  });
+
+  test('every worker killed mid-campaign and one restarted: the campaign finishes, each recipient once', async () => {
+    const appId = await createApp(h, 60);
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign', recipients: numbers(300, 10_000), conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
+    });
+    const deadline = Date.now() + 30_000;
+    while ((await conversationStats(h, appId)).accepted < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    // Nothing sends while no worker runs.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const stalled = (await conversationStats(h, appId)).accepted;
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.equal((await conversationStats(h, appId)).accepted, stalled, 'no worker, no sends');
+    assert.ok(stalled < 300, `the campaign was mid-way when the workers died (${stalled} sent)`);
+
+    workers.push(await startSendWorker(common));
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 120_000);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    const stats = await conversationStats(h, appId);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [300, 300, 0]);
+    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 300);
   });
 });
 
