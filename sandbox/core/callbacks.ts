@@ -171,6 +171,8 @@ export class CallbackDispatcher {
       if (this.closed || generation !== this.generation) return this.finish(record, 'cancelled', last);
       last = await this.attempt(record, req, rawBody);
       if (last.status !== undefined && last.status >= 200 && last.status < 300) return this.finish(record, 'delivered', last);
+      // Closed or reset while this attempt ran: no timer for a retry nothing would cancel (it kept the process alive).
+      if (this.closed || generation !== this.generation) return this.finish(record, 'cancelled', last);
       const delay = schedule[attempt];
       if (delay === undefined) {
         this.opts.logger?.warn({ area: req.area, id: record.id, attempts: record.attempts.length }, 'sandbox callback given up');

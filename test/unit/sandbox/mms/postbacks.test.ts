@@ -71,7 +71,7 @@ describe('MMS sandbox: postbacks', () => {
     assert.equal(final.delivered?.['status-details'], undefined);
 
     // Rules are checked: only final codes, each with a suffix.
-    for (const rules of [[{ suffix: '1', code: 'N101' }], [{ code: 'N102' }], [{ suffix: 1, code: 'N102' }], 'N102']) {
+    for (const rules of [[{ suffix: '1', code: 'N101' }], [{ code: 'N102' }], [{ suffix: 1, code: 'N102' }], 'N102', [null]]) {
       assert.equal((await control('PUT', '/mms/delivery', { rules })).status, 400, JSON.stringify(rules));
     }
   });
