@@ -101,8 +101,13 @@ export interface ProcessSettings {
 export interface CampaignSettings {
   /** The task queue of the send activities; its workers cap chunk starts across all workers (Temporal's task-queue rate limit). */
   sendTaskQueue: string;
-  /** Recipients per send activity (chunk): fewer actions per message, more work redone by nobody (progress is in the store). */
+  /** Recipients per send activity (chunk) at least: fewer actions per message, more work redone by nobody (progress is in the store). */
   chunkSize: number;
+  /**
+   * A fast campaign's chunk holds this many seconds of sending (more rows than chunkSize): between two chunks a
+   * window slot idles for a workflow task and an activity dispatch, which long chunks make rare. 0: chunkSize only.
+   */
+  chunkSeconds: number;
   /** The platform's per-project request budget (conversation: 800/s), shared by every campaign through the task-queue rate limit. */
   projectRequestsPerSecond: number;
   /** The MMS account's throughput limit per second, set at onboarding (E113 beyond it). */
@@ -442,6 +447,7 @@ export function loadConfig(env: Env = process.env): Config {
       campaigns: {
         sendTaskQueue: str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`),
         chunkSize: int(env, 'RELAYFLOW_CAMPAIGN_CHUNK_SIZE', 200, 10, 5_000),
+        chunkSeconds: int(env, 'RELAYFLOW_CAMPAIGN_CHUNK_SECONDS', 20, 0, 600),
         projectRequestsPerSecond: int(env, 'RELAYFLOW_PROJECT_REQUESTS_PER_SECOND', 800, 1, 100_000),
         mmsThroughputPerSecond: int(env, 'RELAYFLOW_MMS_THROUGHPUT_PER_SECOND', 50, 1, 100_000),
         heartbeatTimeoutMs: int(env, 'RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS', 20_000, 1_000, 600_000),

@@ -53,7 +53,9 @@ export interface MmsContent {
 }
 
 export interface CampaignSettings {
+  /** Rows per chunk at least; a fast campaign's chunks hold chunkSeconds of sending (see chunkRowsFor). */
   chunkSize: number;
+  chunkSeconds?: number;
   sendTaskQueue: string;
   heartbeatTimeoutMs: number;
   inDoubtWaitMs: number;
@@ -179,8 +181,6 @@ export interface ChunkResult {
 export const CAMPAIGN_REFUSED = 'CampaignRefused';
 /** The failure type of a send activity stopped by a pause or cancel (the store's halt flag): its chunk runs again on resume. */
 export const CAMPAIGN_HALTED = 'CampaignHalted';
-/** The failure type of an attempt that stopped to honour the platform's Retry-After (429 / E113). */
-export const CAMPAIGN_THROTTLED = 'CampaignThrottled';
 
 export interface CampaignActivities {
   prepareCampaign(input: PrepareCampaignInput): Promise<PreparedCampaign>;

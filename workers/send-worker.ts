@@ -38,7 +38,8 @@ export async function createSendWorker({ config, logger, connection, clients, st
     }),
     dataConverter: createDataConverter(config.codecKeys),
     maxConcurrentActivityTaskExecutions: CONCURRENT_CHUNKS,
-    // A chunk is chunkSize messages: the project's requests per second, in chunks per second, for all workers together.
+    // A chunk is at least chunkSize messages: the project's requests per second, in chunks per second, for all
+    // workers together. (A fast campaign's longer chunks start less often; each sends at most its share of its rate.)
     maxTaskQueueActivitiesPerSecond: c.projectRequestsPerSecond / c.chunkSize,
     shutdownGraceTime: '20 seconds',
   });

@@ -1,11 +1,12 @@
 // One chunk of a campaign: recipient rows [from, to) sent at rate / window, heartbeating. At most once per
 // recipient: a row is claimed (pending -> sending, with a lease) right before its request, and its outcome is
 // recorded after; a row whose answer was lost is settled by asking the platform (conversation) or by the
-// postback that names it (MMS), never by sending blindly again. Throttling (429 / E113), outages and refusals
-// end the attempt with the failure Temporal's retry policy needs; the next attempt resumes from the store.
+// postback that names it (MMS), never by sending blindly again. Throttling (429 / E113) slows the chunk down
+// where it is; outages and refusals end the attempt with the failure Temporal's retry policy needs, and the
+// next attempt resumes from the store.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, CAMPAIGN_THROTTLED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
+import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
 import { classifySendError, type SendErrorKind } from '../../platform/send-errors.js';
 import type { CampaignStore, ClaimedRecipient, SendResult } from '../../store/index.js';
 import type { MessageSender } from './senders.js';
@@ -13,6 +14,11 @@ import type { MessageSender } from './senders.js';
 /** Pace a little under the limit: two chunks' requests meet the platform's sliding window with jitter. */
 const HEADROOM = 0.97;
 const MAX_IN_FLIGHT = 16;
+/** A 429 / E113 slows the chunk to this share of its pace (not below MIN_PACE); it recovers 5% a second. */
+const THROTTLED_PACE = 0.8;
+const MIN_PACE = 0.2;
+/** How far behind its schedule a chunk may catch up (HEADROOM leaves room for it in the platform's window). */
+const MAX_LAG_MS = 20;
 /** Sends claimed together: those due in the next CLAIM_AHEAD_MS (one UPDATE instead of one per message). */
 const CLAIM_AHEAD_MS = 200;
 const FLUSH_MS = 250;
@@ -33,7 +39,7 @@ interface Progress extends Omit<ChunkResult, 'from' | 'to'> {
   paceFactor: number;
 }
 
-type Stop = { kind: Extract<SendErrorKind, 'throttled' | 'not_sent' | 'in_doubt' | 'campaign_refused'> | 'halted'; message: string; retryAfterMs?: number };
+type Stop = { kind: Extract<SendErrorKind, 'not_sent' | 'in_doubt' | 'campaign_refused'> | 'halted'; message: string };
 
 export function sendChunkActivity(deps: SendChunkDeps) {
   return async function sendChunk(input: SendChunkInput): Promise<ChunkResult> {
@@ -49,7 +55,7 @@ export function sendChunkActivity(deps: SendChunkDeps) {
     for (;;) {
       await settle(store, sender, input, p, beat);
       const stop = await pace();
-      if (stop) throw failureFor(stop, p, beat);
+      if (stop) throw failureFor(stop);
       if (cancelled()) throw ctx.cancellationSignal.reason ?? new Error('cancelled');
       const left = await store.rangeCounts(id, input.from, input.to);
       const waitingLookup = sender.lookup ? (left.in_doubt ?? 0) : 0;
@@ -71,6 +77,7 @@ export function sendChunkActivity(deps: SendChunkDeps) {
       let unavailableInARow = 0;
       let interval = 0;
       let rateReadAt = 0;
+      let backoffUntil = 0;
       let flushedAt = Date.now();
       let nextAt = Date.now();
       const results: SendResult[] = [];
@@ -100,8 +107,15 @@ export function sendChunkActivity(deps: SendChunkDeps) {
             default:
               results.push({ seq: row.seq, status: 'pending' });
           }
-          if (c.kind === 'throttled') p.throttled++;
-          if (c.kind === 'throttled' || c.kind === 'campaign_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}`, ...(c.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {}) };
+          if (c.kind === 'throttled') {
+            // Slow down here, not through a Temporal retry: this chunk waits out Retry-After and paces slower;
+            // the campaign's other chunks meet the same answer and do the same.
+            p.throttled++;
+            const now = Date.now();
+            if (now >= backoffUntil) p.paceFactor = Math.max(MIN_PACE, p.paceFactor * THROTTLED_PACE);
+            backoffUntil = Math.max(backoffUntil, now + Math.max(200, c.retryAfterMs ?? 1_000));
+            rateReadAt = 0;
+          } else if (c.kind === 'campaign_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}` };
           else if (++unavailableInARow >= MAX_UNAVAILABLE_IN_A_ROW) stop ??= { kind: c.kind as Stop['kind'], message: `${c.code}: ${c.message}` };
         }
       };
@@ -118,11 +132,16 @@ export function sendChunkActivity(deps: SendChunkDeps) {
           }
           interval = 1000 / Math.max(0.01, (rate / input.windowSize) * HEADROOM * p.paceFactor);
         }
+        if (backoffUntil > now) {
+          await pauseFor(backoffUntil - now, ctx, beat);
+          nextAt = Date.now();
+          continue;
+        }
         const due = Math.max(1, Math.min(MAX_IN_FLIGHT, Math.ceil(CLAIM_AHEAD_MS / interval)));
         const rows = await store.claim(id, input.from, input.to, due, leaseMs);
         if (!rows.length) break;
         for (const [i, row] of rows.entries()) {
-          if (stop || cancelled()) {
+          if (stop || cancelled() || backoffUntil > Date.now()) {
             // Claimed, never sent: back to pending.
             results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
             break;
@@ -133,8 +152,9 @@ export function sendChunkActivity(deps: SendChunkDeps) {
             results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
             break;
           }
-          // Never faster than the interval, even after falling behind: no catch-up bursts past the platform's window.
-          nextAt = Math.max(nextAt, Date.now()) + interval;
+          // On a fixed schedule, so a late timer or a slow claim is made up at once; but never more than
+          // MAX_LAG_MS of it: a longer stall (a slow store, a GC pause) is not followed by a burst.
+          nextAt = Math.max(nextAt, Date.now() - MAX_LAG_MS) + interval;
           while (inflight.size >= MAX_IN_FLIGHT) await Promise.race(inflight);
           const sending: Promise<void> = sendOne(row).finally(() => inflight.delete(sending));
           inflight.add(sending);
@@ -177,14 +197,9 @@ async function settle(store: CampaignStore, sender: MessageSender, input: SendCh
   beat();
 }
 
-function failureFor(stop: Stop, p: Progress, beat: () => void): ApplicationFailure {
+function failureFor(stop: Stop): ApplicationFailure {
   if (stop.kind === 'halted') return ApplicationFailure.create({ type: CAMPAIGN_HALTED, message: stop.message, nonRetryable: true });
   if (stop.kind === 'campaign_refused') return ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: stop.message, nonRetryable: true });
-  if (stop.kind === 'throttled') {
-    p.paceFactor = Math.max(0.2, p.paceFactor * 0.8);
-    beat();
-    return ApplicationFailure.create({ type: CAMPAIGN_THROTTLED, message: `the platform asked to slow down: ${stop.message}`, nextRetryDelay: Math.max(200, stop.retryAfterMs ?? 1_000) });
-  }
   return ApplicationFailure.create({ type: 'PlatformUnavailable', message: `the platform did not take messages: ${stop.message}` });
 }
 

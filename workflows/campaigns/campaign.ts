@@ -24,6 +24,16 @@ const MAX_WINDOW = 8;
 const SETTLE_CHECK_MS = 30_000;
 
 export const windowSizeFor = (rate: number) => Math.min(MAX_WINDOW, Math.max(2, Math.ceil(rate / MAX_CHUNK_RATE)));
+/**
+ * Rows per chunk: `chunkSize`, or for a fast campaign about `chunkSeconds` of sending at the chunk's share of the
+ * rate, evened out so the chunks fill whole windows (a last window of one chunk would send at 1/window of the rate).
+ */
+export function chunkRowsFor(rows: number, chunkSize: number, chunkSeconds: number, rate: number, windowSize: number): number {
+  const target = Math.ceil((rate / windowSize) * chunkSeconds);
+  if (target <= chunkSize) return chunkSize;
+  const windows = Math.ceil(rows / (target * windowSize));
+  return Math.max(chunkSize, Math.ceil(rows / (windows * windowSize)));
+}
 
 export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const s = input.settings;
@@ -166,6 +176,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       d.platformRate = prepared.platformRate;
       d.rate = Math.min(input.rate ?? prepared.platformRate, prepared.platformRate);
       d.windowSize = windowSizeFor(d.rate);
+      d.chunkSize = chunkRowsFor(prepared.end, s.chunkSize, s.chunkSeconds ?? 0, d.rate, d.windowSize);
       d.chunksTotal = Math.ceil(prepared.end / d.chunkSize);
       d.webhook = prepared.webhook;
       if (prepared.savedMmsId) d.savedMmsId = prepared.savedMmsId;
