@@ -24,7 +24,8 @@ export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
 export interface Harness {
   config: Config;
   apiUrl: string;
-  sandbox: Sandbox;
+  /** The sandbox's address (and, when the harness started it, the sandbox itself). */
+  sandbox: Pick<Sandbox, 'url' | 'close'>;
   client: Client;
   app: FastifyInstance;
   /** The campaign store the API and the worker share (in-memory PGlite, or RELAYFLOW_DATABASE_URL from opts.env). */
@@ -40,6 +41,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   sandbox?: SandboxOptions;
+  /** A sandbox already running elsewhere (its own process, as the platform is): used instead of one in this process. */
+  sandboxUrl?: string;
   env?: Record<string, string>;
   /** Start without a worker (tests that start it later). */
   withoutWorker?: boolean;
@@ -69,9 +72,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 }
 
 async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() => Promise<unknown>>): Promise<Harness> {
-  const sandbox = await createSandbox(opts.sandbox);
+  const sandbox = opts.sandboxUrl ? { url: opts.sandboxUrl, close: async () => undefined } : await createSandbox(opts.sandbox);
   opened.push(() => sandbox.close());
-  await sandbox.listen();
+  if ('listen' in sandbox) await sandbox.listen();
   const config = loadConfig({
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
     RELAYFLOW_TASK_QUEUE: `test-${ulid()}`,

@@ -1,6 +1,6 @@
 // A send worker in its own process (`npx tsx test/helpers/send-worker-process.ts`), so a test can kill it with
 // SIGKILL mid-chunk as a crash would. Configured entirely by environment (the test's config plus
-// RELAYFLOW_DATABASE_URL); prints "ready" once polling.
+// RELAYFLOW_DATABASE_URL); prints "ready" once polling, and its peak memory as it exits.
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
@@ -21,3 +21,5 @@ process.stdout.write('ready\n');
 await running;
 await connection.close();
 await store.sql.close();
+// For the campaign benchmark: the process's peak memory (resourceUsage gives KiB).
+process.stdout.write(`maxrss ${process.resourceUsage().maxRSS * 1024}\n`);

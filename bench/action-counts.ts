@@ -1,0 +1,78 @@
+// Temporal actions behind one process, over all its runs (continue-as-new), counted from the history the way
+// Temporal Cloud bills them: a workflow (run) start, each activity attempt, timers, signals, updates, search
+// attribute upserts, markers (local activities, side effects) and child starts. Heartbeats are billed too but
+// are not in the history: the bound given is the SDK's throttling (at most one per 0.8 x heartbeat timeout
+// per attempt, plus the first).
+import type { Client } from '@temporalio/client';
+// @temporalio/proto is CommonJS: in native ESM only its default export is reliable.
+import proto from '@temporalio/proto';
+
+const { EventType: E } = proto.temporal.api.enums.v1;
+
+const KINDS: Record<string, number[]> = {
+  'run starts': [E.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED],
+  timers: [E.EVENT_TYPE_TIMER_STARTED],
+  signals: [E.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED],
+  updates: [E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED, E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED],
+  'search attribute upserts': [E.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES],
+  markers: [E.EVENT_TYPE_MARKER_RECORDED],
+  'child starts': [E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED],
+};
+
+export interface ActionCounts {
+  total: number;
+  byKind: Record<string, number>;
+  heartbeatsAtMost: number;
+  runs: number;
+  events: number;
+  /** Per activity type: completed executions and their summed last-attempt time (how many ran at once, on average). */
+  activities: Record<string, { count: number; seconds: number; queuedSeconds: number }>;
+}
+
+const seconds = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined) =>
+  t ? Number(typeof t.seconds === 'number' ? t.seconds : t.seconds?.toNumber() ?? 0) + (t.nanos ?? 0) / 1e9 : 0;
+
+export async function countActions(client: Client, workflowId: string, heartbeatTimeoutMs: number): Promise<ActionCounts> {
+  const byKind: Record<string, number> = { 'activity attempts': 0, ...Object.fromEntries(Object.keys(KINDS).map((k) => [k, 0])) };
+  const throttleS = (0.8 * heartbeatTimeoutMs) / 1000;
+  let heartbeatsAtMost = 0;
+  const activities: ActionCounts['activities'] = {};
+  let runs = 0;
+  let events = 0;
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    runs++;
+    const history = (await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [];
+    events += history.length;
+    const startedAt = new Map<number, number>();
+    const typeOf = new Map<number, string>();
+    const scheduledAt = new Map<number, number>();
+    for (const e of history) {
+      for (const [kind, types] of Object.entries(KINDS)) if (types.includes(e.eventType ?? 0)) byKind[kind]! += 1;
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled) {
+        typeOf.set(Number(e.eventId), scheduled.activityType?.name ?? '?');
+        scheduledAt.set(Number(e.eventId), seconds(e.eventTime));
+      }
+      const started = e.activityTaskStartedEventAttributes;
+      if (started) {
+        // Only an activity's last attempt is in the history; its attempt number says how many ran.
+        byKind['activity attempts']! += started.attempt ?? 1;
+        startedAt.set(Number(e.eventId), seconds(e.eventTime));
+      }
+      const ended = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskCanceledEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+      if (ended?.startedEventId) {
+        const from = startedAt.get(Number(ended.startedEventId));
+        if (from !== undefined) {
+          const took = seconds(e.eventTime) - from;
+          heartbeatsAtMost += 1 + Math.floor(took / throttleS);
+          const a = (activities[typeOf.get(Number(ended.scheduledEventId)) ?? '?'] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
+          a.count++;
+          a.seconds += took;
+          a.queuedSeconds += from - (scheduledAt.get(Number(ended.scheduledEventId)) ?? from);
+        }
+      }
+    }
+  }
+  const total = Object.values(byKind).reduce((a, b) => a + b, 0);
+  return { total, byKind, heartbeatsAtMost, runs, events, activities };
+}
