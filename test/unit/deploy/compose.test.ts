@@ -16,6 +16,7 @@ interface Service {
   environment?: Record<string, unknown> | string[];
   ports?: Array<string | number | { target: number; published?: string | number }>;
   depends_on?: string[] | Record<string, unknown>;
+  volumes?: string[];
 }
 // `merge: true` resolves the `<<: *anchor` keys the way Compose does.
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
@@ -146,6 +147,21 @@ describe('docker-compose.yml', () => {
     assert.equal(url.protocol, 'http:');
     assert.equal(url.hostname, 'api', 'the default must name the api service');
     assert.equal(Number(url.port), Number(env('api').RELAYFLOW_API_PORT), 'the default must use the port the api listens on');
+  });
+
+  it('gives api and workers one campaign store: a database on the postgresql service that its init script creates', () => {
+    const value = env('api').RELAYFLOW_DATABASE_URL ?? '';
+    assert.equal(env('worker').RELAYFLOW_DATABASE_URL, value, 'api and worker must share RELAYFLOW_DATABASE_URL');
+    const url = new URL(value.replace(/\$\{TEMPORAL_DB_PASSWORD:-([^}]+)\}/, '$1'));
+    assert.equal(url.protocol, 'postgres:');
+    assert.equal(url.hostname, 'postgresql');
+    assert.equal(url.username, env('postgresql').POSTGRES_USER);
+    const database = url.pathname.slice(1);
+    const mount = (service('postgresql').volumes ?? []).find((v) => v.includes('/docker-entrypoint-initdb.d/'));
+    assert.ok(mount, 'postgresql mounts no init script');
+    const script = mount.split(':')[0]!.replace(/^\.\//, '');
+    assert.match(read(script), new RegExp(`CREATE DATABASE ${database};`), `${script} must create ${database}`);
+    for (const name of ['api', 'worker']) assert.ok(dependsOn(name).includes('postgresql'), `${name} depends_on postgresql`);
   });
 
   it('requires the secrets from the environment, and api and workers share the codec keys', () => {
