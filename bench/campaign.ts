@@ -5,7 +5,7 @@
 // Temporal, no store), which says what the machine and the sandbox sustain. Prints the achieved rate as a ratio
 // of the configured limit (target >= 0.95) and of the bare loop, the share of calls refused with 429, Temporal
 // actions per 1,000 messages (target <= 50), duplicates and losses (target 0), and the peak memory.
-//   npm run bench:campaign -- [recipients=20000] [rate=400]
+//   npm run bench:campaign -- [recipients=20000] [rate=200]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDevServer } from '../scripts/lib/dev-server.js';
@@ -20,7 +20,7 @@ import { countActions, type ActionCounts } from './action-counts.js';
 import { pacedLoop } from './paced-loop.js';
 
 const recipients = Number(process.argv[2] ?? 20_000);
-const rate = Number(process.argv[3] ?? 400);
+const rate = Number(process.argv[3] ?? 200);
 const baselineCount = Math.max(1_000, Math.min(5_000, Math.round(recipients / 4)));
 const log = (m: string) => process.stdout.write(`${m}\n`);
 
