@@ -22,6 +22,8 @@ export function classifySendError(err: unknown): SendErrorClass {
   }
   const base = { code: err.code, message: err.message };
   if (err instanceof PlatformRateLimitError) return { kind: 'throttled', ...base, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) };
+  // The MMS error code comes first (docs/mms-wire.md): E503 is the platform failing inside, whatever the status.
+  if (err.area === 'mms' && err.code === 'E503') return { kind: 'in_doubt', ...base };
   if (err.httpStatus === undefined) {
     // No answer: a refused connection never reached the platform; anything else may have.
     return { kind: refusedBeforeSending(err) ? 'not_sent' : 'in_doubt', ...base };

@@ -101,7 +101,7 @@ test('sendMessage: a media message, and no metadata fields when none were given'
 
 test('findSentByMetadata: reads the identity\'s messages page by page until the metadata matches', async (t) => {
   const pages: Record<string, { messages: WireMessage[]; next_page_token: string }> = {
-    '': { messages: [{ id: 'm-5', metadata: 'rf:c:5' }, { id: 'm-4', metadata: 'rf:c:4' }], next_page_token: 'p2' },
+    '': { messages: [{ id: 'm-10', metadata: 'rf:c:10' }, { id: 'm-5', metadata: 'rf:c:5' }, { id: 'm-4', metadata: 'rf:c:4' }], next_page_token: 'p2' },
     p2: { messages: [{ id: 'm-3', metadata: 'rf:c:3' }, { id: 'm-2' }], next_page_token: 'p3' },
     p3: { messages: [{ id: 'm-1', metadata: 'rf:c:1' }], next_page_token: '' },
   };
@@ -115,6 +115,7 @@ test('findSentByMetadata: reads the identity\'s messages page by page until the 
   ]);
 
   seen.length = 0;
+  // The metadata must match exactly: rf:c:10 on page 1 is not rf:c:1.
   assert.equal(await client.findSentByMetadata('br', { ...q, metadata: 'rf:c:1' }), 'm-1');
   assert.equal(seen.length, 3);
 
@@ -149,7 +150,7 @@ test('conversation errors are typed from the {error: {status}} body', async (t) 
     r.path.endsWith('messages:send') ? oauthError(404, 'NOT_FOUND', `App ${APP} not found`) : oauthError(403, 'PERMISSION_DENIED', 'key not tied to the project'),
   );
   const send = await client.sendMessage('us', { appId: APP, channel: 'SMS', identity: '+15551234567', text: 'x' }).catch((e: unknown) => e);
-  assert.ok(send instanceof PlatformNotFoundError);
+  assert.ok(send instanceof PlatformNotFoundError, `expected a PlatformNotFoundError, got ${String(send)}`);
   assert.equal(send.code, 'NOT_FOUND');
   assert.equal(classifySendError(send).kind, 'campaign_refused');
   await assert.rejects(client.getApp('us', APP), (err: unknown) => err instanceof PlatformAuthError && err.code === 'PERMISSION_DENIED' && err.httpStatus === 403);
@@ -277,7 +278,7 @@ test('sandbox: getApp on the app\'s region; any other region answers 404', async
   const appId = await newApp('eu', 7);
   assert.deepEqual(await conversation.getApp('eu', appId), { id: appId, displayName: 'app eu', region: 'EU', outboundRate: 7 });
   const err = await conversation.getApp('us', appId).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformNotFoundError);
+  assert.ok(err instanceof PlatformNotFoundError, `expected a PlatformNotFoundError, got ${String(err)}`);
   assert.equal(err.code, 'NOT_FOUND');
 });
 
@@ -288,7 +289,7 @@ test('sandbox: sent messages are found again by their metadata, on their identit
   for (let seq = 1; seq <= 3; seq++) {
     const r = await conversation.sendMessage('us', { appId, channel: 'SMS', identity, text: `hello ${seq}`, metadata: `rf:camp-1:${seq}` });
     assert.match(r.messageId, /^[0-9A-HJKMNP-TV-Z]{26}$/);
-    assert.ok(!Number.isNaN(Date.parse(r.acceptedTime)));
+    assert.ok(!Number.isNaN(Date.parse(r.acceptedTime)), `accepted_time ${r.acceptedTime} is a date-time`);
     ids.push(r.messageId);
   }
   await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551230002', text: 'other', metadata: 'rf:camp-1:4' });
@@ -313,7 +314,7 @@ test('sandbox: a send whose answer is lost is in doubt, and the look-up finds th
   await control('PUT', '/send-faults', { acceptThenDelayMs: 1500, count: 1 });
   const identity = '+15551239999';
   const err = await hasty.sendMessage('us', { appId, channel: 'SMS', identity, text: 'hi', metadata: 'rf:camp-3:1' }).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformUnavailableError);
+  assert.ok(err instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(err)}`);
   assert.equal(err.code, 'TIMEOUT');
   assert.equal(classifySendError(err).kind, 'in_doubt');
 
@@ -328,7 +329,7 @@ test('sandbox: past the app\'s outbound rate a send is a 429 with Retry-After: t
   const appId = await newApp('us', 1);
   await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551231001', text: 'one' });
   const err = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551231002', text: 'two' }).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformRateLimitError);
+  assert.ok(err instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(err)}`);
   assert.equal(err.code, 'RESOURCE_EXHAUSTED');
   assert.ok(err.retryAfterMs !== undefined && err.retryAfterMs > 0, `retryAfterMs ${err.retryAfterMs}`);
   const c = classifySendError(err);
@@ -339,16 +340,16 @@ test('sandbox: past the app\'s outbound rate a send is a 429 with Retry-After: t
 test('sandbox: refusals classify as the batch must react (bad identity, empty text, wrong region, bad credentials)', async () => {
   const appId = await newApp('us');
   const badIdentity = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '5551234567', text: 'x' }).catch((e: unknown) => e);
-  assert.ok(badIdentity instanceof PlatformValidationError);
+  assert.ok(badIdentity instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(badIdentity)}`);
   assert.match(JSON.stringify(badIdentity.details), /recipient\.identified_by\.channel_identities\[0\]\.identity/);
   assert.equal(classifySendError(badIdentity).kind, 'recipient_rejected');
 
   const emptyText = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551234567', text: '' }).catch((e: unknown) => e);
-  assert.ok(emptyText instanceof PlatformValidationError);
+  assert.ok(emptyText instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(emptyText)}`);
   assert.equal(classifySendError(emptyText).kind, 'campaign_refused');
 
   const wrongRegion = await conversation.sendMessage('br', { appId, channel: 'SMS', identity: '+15551234567', text: 'x' }).catch((e: unknown) => e);
-  assert.ok(wrongRegion instanceof PlatformNotFoundError);
+  assert.ok(wrongRegion instanceof PlatformNotFoundError, `expected a PlatformNotFoundError, got ${String(wrongRegion)}`);
   assert.equal(classifySendError(wrongRegion).kind, 'campaign_refused');
 
   const stranger = clientsFor({}, { ...SANDBOX_CREDENTIALS, keySecret: 'not-the-secret' }).conversation;

@@ -172,7 +172,7 @@ test('sandbox: sendmms is accepted, answers a tracking ID, and the platform has 
 
 test('sandbox: savemms then sendsavedmms per recipient, each with its own tracking ID', async () => {
   const { mmsId } = await mms.save(sandboxMessage({ slides: [{ video: `${media}/v.mp4` }, { text: 'second slide' }] }));
-  assert.ok(mmsId.length > 0);
+  assert.ok(mmsId.length > 0, 'savemms answers an mms-id');
   const sent = [];
   for (const [i, n] of ['+15551230001', '+15551230002'].entries()) {
     sent.push(await mms.sendSaved({ to: toMmsNumber(n), mmsId, serviceId: 'svc-1', clientReference: `rf:camp-2:${i}` }));
@@ -186,7 +186,7 @@ test('sandbox: savemms then sendsavedmms per recipient, each with its own tracki
 
   // An mms-id the account never saved: E100 naming mms-id, a refusal of the whole campaign.
   const err = await mms.sendSaved({ to: '15551230003', mmsId: 'mms-unknown', serviceId: 'svc-1' }).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformValidationError);
+  assert.ok(err instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(err)}`);
   assert.equal(err.code, 'E100');
   assert.match(err.message, /mms-id/);
   assert.equal(classifySendError(err).kind, 'campaign_refused');
@@ -196,7 +196,7 @@ test('sandbox: E113 past the account\'s throughput is a PlatformRateLimitError w
   await control('PUT', '/mms/account', { throughputPerSecond: 1 });
   await mms.send({ to: '15551234567', message: sandboxMessage() });
   const err = await mms.send({ to: '15551234568', message: sandboxMessage() }).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformRateLimitError);
+  assert.ok(err instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(err)}`);
   assert.equal(err.code, 'E113');
   assert.equal(err.httpStatus, 429);
   assert.equal(err.retryAfterMs, 1000);
@@ -226,7 +226,7 @@ test('sandbox: E-code refusals surface as typed errors and classify as the batch
   // A wrong API key: E104, a credentials problem for the whole campaign.
   const wrongKey = new MmsClient({ http: new PlatformHttp({ timeoutMs: 5000 }), baseUrl: sb.platformUrls().mms, apiKey: 'not-the-key' });
   const err = await wrongKey.send({ to: '15551234567', message: sandboxMessage() }).catch((e: unknown) => e);
-  assert.ok(err instanceof PlatformAuthError);
+  assert.ok(err instanceof PlatformAuthError, `expected a PlatformAuthError, got ${String(err)}`);
   assert.equal(err.code, 'E104');
   assert.equal(err.httpStatus, 401);
   assert.equal(classifySendError(err).kind, 'campaign_refused');
@@ -251,5 +251,6 @@ test('sandbox: what mmsViolations refuses, the platform refuses with the slide r
   // The valid message passes both.
   const ok = sandboxMessage({ slides: [{ text: 'x'.repeat(5_000), image: `${media}/a.png` }, ...Array.from({ length: 7 }, () => ({ text: 'more' }))] });
   assert.deepEqual(mmsViolations(ok, Date.now()), []);
-  assert.ok((await mms.send({ to: '15551234567', message: ok })).trackingId);
+  const { trackingId } = await mms.send({ to: '15551234567', message: ok });
+  assert.match(trackingId, /^[0-9A-HJKMNP-TV-Z]{26}$/);
 });

@@ -71,13 +71,13 @@ test('429 with Retry-After: throttled, with the wait in ms', async (t) => {
     res.end(JSON.stringify({ error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED', details: [] } }));
   });
   const err = await sendError(url);
-  assert.ok(err instanceof PlatformRateLimitError);
+  assert.ok(err instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(err)}`);
   assert.deepEqual(classifySendError(err), { kind: 'throttled', code: 'RESOURCE_EXHAUSTED', message: 'conversation 429 RESOURCE_EXHAUSTED: slow down', retryAfterMs: 2000 });
 });
 
 test('MMS E113 (and E106) is throttled whatever the HTTP status', () => {
   const e113 = mms(429, 'E113', 'throughput exceeded', { 'retry-after': '1' });
-  assert.ok(e113 instanceof PlatformRateLimitError);
+  assert.ok(e113 instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(e113)}`);
   assert.deepEqual(classifySendError(e113), { kind: 'throttled', code: 'E113', message: 'mms 429 E113: throughput exceeded', retryAfterMs: 1000 });
   // A 200 answer whose body says Failure E113 is the same "slow down".
   const in200 = classifySendError(mms(200, 'E113'));
@@ -96,15 +96,17 @@ test('5xx: 500, 502 and 504 may have been accepted (in doubt); 501, 503 and 408 
   for (const status of [501, 503, 408]) assert.equal(kindOf(conversation(status, 'UNAVAILABLE', 'later')), 'not_sent', String(status));
   // MMS E503 arrives as an HTTP 500 (docs/mms-wire.md): in doubt like any 500.
   const e503 = mms(500, 'E503', 'internal error');
-  assert.ok(e503 instanceof PlatformUnavailableError);
+  assert.ok(e503 instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(e503)}`);
   assert.deepEqual(classifySendError(e503), { kind: 'in_doubt', code: 'E503', message: 'mms 500 E503: internal error' });
+  // The error code decides before the status: E503 in a 200 Failure body is in doubt too, not a refusal.
+  assert.equal(kindOf(mms(200, 'E503', 'internal error')), 'in_doubt');
 });
 
 test('no answer within the timeout after the request was sent: in doubt (TIMEOUT)', async (t) => {
   // The stub reads the whole request and never answers: the platform may well have accepted it.
   const url = await startStub(t, () => undefined);
   const err = await sendError(url, 'conversation', 150);
-  assert.ok(err instanceof PlatformUnavailableError);
+  assert.ok(err instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(err)}`);
   assert.equal(err.httpStatus, undefined);
   const c = classifySendError(err);
   assert.equal(c.kind, 'in_doubt');
@@ -115,7 +117,7 @@ test('no answer within the timeout after the request was sent: in doubt (TIMEOUT
 test('connection reset after the request was read: in doubt; connection refused: not sent', async (t) => {
   const url = await startStub(t, (req) => req.socket.destroy());
   const reset = await sendError(url, 'mms');
-  assert.ok(reset instanceof PlatformUnavailableError);
+  assert.ok(reset instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(reset)}`);
   assert.deepEqual([classifySendError(reset).kind, classifySendError(reset).code], ['in_doubt', 'NETWORK_ERROR']);
 
   // A port nobody listens on: the request never left this machine.
@@ -124,7 +126,7 @@ test('connection reset after the request was read: in doubt; connection refused:
   const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   const refused = await sendError(`http://127.0.0.1:${port}/`);
-  assert.ok(refused instanceof PlatformUnavailableError);
+  assert.ok(refused instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(refused)}`);
   assert.deepEqual([classifySendError(refused).kind, classifySendError(refused).code], ['not_sent', 'NETWORK_ERROR']);
 });
 
@@ -137,7 +139,7 @@ test('conversation 400 about the recipient alone: recipient rejected', () => {
   const identity = conversation(400, 'INVALID_ARGUMENT', "Invalid request: field 'recipient.identified_by.channel_identities[0].identity' must be an E.164 number with a leading +", [
     { field: 'recipient.identified_by.channel_identities[0].identity', description: 'must be an E.164 number with a leading +' },
   ]);
-  assert.ok(identity instanceof PlatformValidationError);
+  assert.ok(identity instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(identity)}`);
   const c: SendErrorClass = classifySendError(identity);
   assert.equal(c.kind, 'recipient_rejected');
   assert.equal(c.code, 'INVALID_ARGUMENT');
@@ -163,7 +165,7 @@ test('MMS E110 (bad to) and E114 (blocked number) are about the recipient alone,
   for (const status of [400, 200]) {
     for (const code of ['E110', 'E114']) {
       const err = mms(status, code, 'bad number');
-      assert.ok(err instanceof PlatformValidationError);
+      assert.ok(err instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(err)}`);
       assert.deepEqual(classifySendError(err), { kind: 'recipient_rejected', code, message: `mms ${status} ${code}: bad number` });
     }
   }
