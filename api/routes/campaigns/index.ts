@@ -109,6 +109,17 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     },
   }, async (req) => processes.list({ kind: req.query.kind ?? 'conversation-campaign', state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
 
+  // The same list under each start route's path (as /v1/senders/rcs and /v1/templates/chata have theirs).
+  for (const [segment, kind] of [['conversation', 'conversation-campaign'], ['mms', 'mms-campaign']] as const) {
+    app.get(`/v1/campaigns/${segment}`, {
+      schema: {
+        tags: ['campaigns'], summary: `List ${kind}s, optionally by state`,
+        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+        response: { 200: ProcessList, ...errorResponses(400, 401) },
+      },
+    }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  }
+
   app.get('/v1/campaigns/:processId', {
     schema: {
       tags: ['campaigns'],

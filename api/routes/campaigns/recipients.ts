@@ -27,7 +27,7 @@ export function prepareRecipients(list: readonly string[], defaultCountry?: stri
       const reason = parsed ? 'not a valid number for its country' : raw.startsWith('+') || defaultCountry ? 'not a phone number' : 'no country: use +<country code> or set defaultCountry';
       invalidCount++;
       if (invalid.length < REPORT_INVALID) invalid.push({ index, reason });
-      rows.push({ seq: rows.length, recipient: raw.slice(0, 64), status: 'invalid', reason });
+      rows.push({ seq: rows.length, recipient: printable(raw.slice(0, 64)), status: 'invalid', reason });
       return;
     }
     if (seen.has(parsed.number)) {
@@ -38,6 +38,15 @@ export function prepareRecipients(list: readonly string[], defaultCountry?: stri
     rows.push({ seq: rows.length, recipient: parsed.number, status: 'pending' });
   });
   return { rows, total: list.length, duplicates, invalid, invalidCount };
+}
+
+/**
+ * What an invalid entry is kept as: control characters and broken surrogate pairs (a cut pair included) become
+ * U+FFFD. PostgreSQL refuses NUL in text, and the per-recipient page should show what was given, readably.
+ */
+export function printable(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  return raw.replace(/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** Identifies a request by what it would send: the same key with another request is a conflict. */

@@ -76,6 +76,13 @@ describe('campaign API', () => {
     // An ended campaign refuses control.
     const pause = await h.api({ method: 'POST', url: `/v1/campaigns/${enc(started.processId)}/pause`, payload: {} });
     assert.equal(pause.statusCode, 409, pause.body);
+
+    // Listed under its kind's path (visibility catches up within a few seconds); never under the other kind's.
+    const listed = async (path: string) => ((await h.api({ method: 'GET', url: path })).json().processes as { processId: string }[]).some((p) => p.processId === started.processId);
+    const deadline = Date.now() + 15_000;
+    while (!(await listed('/v1/campaigns/conversation?state=COMPLETED')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    assert.ok(await listed('/v1/campaigns/conversation?state=COMPLETED'), 'listed as a completed conversation campaign');
+    assert.equal(await listed('/v1/campaigns/mms'), false, 'not an MMS campaign');
   });
 
   test('bad input names the field and starts nothing', async () => {
