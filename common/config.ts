@@ -101,6 +101,11 @@ export interface ProcessSettings {
 export interface CampaignSettings {
   /** The task queue of the send activities; its workers cap chunk starts across all workers (Temporal's task-queue rate limit). */
   sendTaskQueue: string;
+  /**
+   * The campaigns' other activities (prepare, rate, halt, settle): `<sendTaskQueue>-control`, served by the same
+   * workers but not rate-limited, so a pause never waits behind chunk starts.
+   */
+  controlTaskQueue: string;
   /** Recipients per send activity (chunk) at least: fewer actions per message, more work redone by nobody (progress is in the store). */
   chunkSize: number;
   /**
@@ -235,6 +240,8 @@ function webhookSecret(env: Env): string | undefined {
   if (v !== undefined && (v.length < 8 || v.length > 256)) throw new ConfigError(name, 'must be 8 to 256 characters (the platform requires at least 8)');
   return v;
 }
+
+const sendTaskQueueOf = (env: Env) => str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`);
 
 export const SANDBOX_CONVERSATION_WEBHOOK_SECRET = 'sandbox-conversation-webhook-secret';
 export const SANDBOX_MMS_POSTBACK_TOKEN = 'sandbox-mms-postback-token';
@@ -445,7 +452,8 @@ export function loadConfig(env: Env = process.env): Config {
         overdueGraceMs: int(env, 'RELAYFLOW_SENDERID_OVERDUE_GRACE_MS', 0, 0, 365 * 86_400_000),
       },
       campaigns: {
-        sendTaskQueue: str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`),
+        sendTaskQueue: sendTaskQueueOf(env),
+        controlTaskQueue: `${sendTaskQueueOf(env)}-control`,
         chunkSize: int(env, 'RELAYFLOW_CAMPAIGN_CHUNK_SIZE', 200, 10, 5_000),
         chunkSeconds: int(env, 'RELAYFLOW_CAMPAIGN_CHUNK_SECONDS', 20, 0, 600),
         projectRequestsPerSecond: int(env, 'RELAYFLOW_PROJECT_REQUESTS_PER_SECOND', 800, 1, 100_000),

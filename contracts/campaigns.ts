@@ -57,6 +57,8 @@ export interface CampaignSettings {
   chunkSize: number;
   chunkSeconds?: number;
   sendTaskQueue: string;
+  /** Where the campaign's store operations run (prepare, rate, halt, settle): not behind the send queue's rate limit. */
+  controlTaskQueue?: string;
   heartbeatTimeoutMs: number;
   inDoubtWaitMs: number;
   /** Continue-as-new after this many history events (besides Temporal's suggestion); tests set it low. */

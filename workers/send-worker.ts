@@ -1,6 +1,7 @@
-// The worker of the send task queue: campaign activities only, and only where the campaign store is. Its
+// The workers of the campaign activities, only where the campaign store is: the send task queue (chunks), whose
 // task-queue rate limit is the platform's project budget in chunks per second, enforced by the Temporal server
-// across every worker polling the queue, before any pacing of relayflow's own.
+// across every worker polling the queue, before any pacing of relayflow's own; and the control queue (prepare,
+// rate, halt, settle), not rate-limited, so a pause or cancel never waits behind chunk starts.
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker } from '@temporalio/worker';
 import { createCampaignActivities } from '../activities/campaigns/index.js';
@@ -24,25 +25,25 @@ export interface SendWorkerDeps {
 /** Chunks one worker runs at once (each paces itself; most of their time is spent waiting for the pace). */
 const CONCURRENT_CHUNKS = 16;
 
-export async function createSendWorker({ config, logger, connection, clients, store, publicUrl }: SendWorkerDeps): Promise<Worker> {
+export async function createSendWorkers({ config, logger, connection, clients, store, publicUrl }: SendWorkerDeps): Promise<Worker[]> {
   const c = config.processes.campaigns;
   const base = publicUrl ?? (config.api.publicUrlExplicit ? config.api.publicUrl : undefined);
   const secret = config.api.conversationWebhookSecret;
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace ?? 'default',
+  const { sendChunk, ...control } = createCampaignActivities({
+    store, clients, requestTimeoutMs: config.platform.requestTimeoutMs, mmsThroughputPerSecond: c.mmsThroughputPerSecond,
+    ...(base && secret ? { conversationWebhook: { target: `${base}${CONVERSATION_WEBHOOK_PATH}`, secret } } : {}),
+  });
+  const common = { connection, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), shutdownGraceTime: '20 seconds' };
+  const sends = await Worker.create({
+    ...common,
     taskQueue: c.sendTaskQueue,
-    activities: createCampaignActivities({
-      store, clients, requestTimeoutMs: config.platform.requestTimeoutMs, mmsThroughputPerSecond: c.mmsThroughputPerSecond,
-      ...(base && secret ? { conversationWebhook: { target: `${base}${CONVERSATION_WEBHOOK_PATH}`, secret } } : {}),
-    }),
-    dataConverter: createDataConverter(config.codecKeys),
+    activities: { sendChunk },
     maxConcurrentActivityTaskExecutions: CONCURRENT_CHUNKS,
     // A chunk is at least chunkSize messages: the project's requests per second, in chunks per second, for all
     // workers together. (A fast campaign's longer chunks start less often; each sends at most its share of its rate.)
     maxTaskQueueActivitiesPerSecond: c.projectRequestsPerSecond / c.chunkSize,
-    shutdownGraceTime: '20 seconds',
   });
-  logger.info({ taskQueue: c.sendTaskQueue, chunksPerSecond: c.projectRequestsPerSecond / c.chunkSize }, 'send worker ready');
-  return worker;
+  const controls = await Worker.create({ ...common, taskQueue: c.controlTaskQueue, activities: control });
+  logger.info({ taskQueue: c.sendTaskQueue, controlTaskQueue: c.controlTaskQueue, chunksPerSecond: c.projectRequestsPerSecond / c.chunkSize }, 'send workers ready');
+  return [sends, controls];
 }

@@ -9,7 +9,7 @@ import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import type { CampaignStore } from '../store/index.js';
-import { createSendWorker } from './send-worker.js';
+import { createSendWorkers } from './send-worker.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
@@ -71,8 +71,8 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     logger.info('no campaign store (RELAYFLOW_DATABASE_URL): this worker does not run campaign sends');
     return { worker: new WorkerGroup([worker]), connection: conn };
   }
-  const sends = await createSendWorker({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
-  return { worker: new WorkerGroup([worker, sends]), connection: conn };
+  const sends = await createSendWorkers({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
+  return { worker: new WorkerGroup([worker, ...sends]), connection: conn };
 }
 
 /** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */

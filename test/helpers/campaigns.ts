@@ -54,7 +54,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
   const input: CampaignInput = {
     campaignId, kind: c.kind, ...(c.conversation ? { conversation: c.conversation } : {}), ...(c.mms ? { mms: c.mms } : {}),
     ...(c.rate ? { rate: c.rate } : {}),
-    settings: { chunkSize: s.chunkSize, sendTaskQueue: s.sendTaskQueue, heartbeatTimeoutMs: s.heartbeatTimeoutMs, inDoubtWaitMs: s.inDoubtWaitMs, ...c.settings },
+    settings: { chunkSize: s.chunkSize, sendTaskQueue: s.sendTaskQueue, controlTaskQueue: s.controlTaskQueue, heartbeatTimeoutMs: s.heartbeatTimeoutMs, inDoubtWaitMs: s.inDoubtWaitMs, ...c.settings },
   };
   await h.client.workflow.start('campaign', {
     taskQueue: h.config.taskQueue, workflowId: processId, args: [input],

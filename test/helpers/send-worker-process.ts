@@ -7,7 +7,8 @@ import { createLogger } from '../../common/logger.js';
 import { createPlatformClients } from '../../platform/index.js';
 import { openCampaignStore } from '../../store/index.js';
 import { installRuntime } from '../../workers/runtime.js';
-import { createSendWorker } from '../../workers/send-worker.js';
+import { createSendWorkers } from '../../workers/send-worker.js';
+import { WorkerGroup } from '../../workers/worker.js';
 
 const config = loadConfig();
 const logger = createLogger({ name: 'send-worker-process', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -15,7 +16,7 @@ installRuntime(logger, { handleSignals: true });
 const store = await openCampaignStore({ url: config.database.url, dataDir: '' });
 const connection = await NativeConnection.connect(config.temporal.connectionOptions);
 const clients = createPlatformClients(config.platform, { logger });
-const worker = await createSendWorker({ config, logger, connection, clients, store, ...(process.env.TEST_PUBLIC_URL ? { publicUrl: process.env.TEST_PUBLIC_URL } : {}) });
+const worker = new WorkerGroup(await createSendWorkers({ config, logger, connection, clients, store, ...(process.env.TEST_PUBLIC_URL ? { publicUrl: process.env.TEST_PUBLIC_URL } : {}) }));
 const running = worker.run();
 process.stdout.write('ready\n');
 await running;

@@ -38,7 +38,7 @@ export function chunkRowsFor(rows: number, chunkSize: number, chunkSeconds: numb
 export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const s = input.settings;
   const control = proxyActivities<CampaignActivities>({
-    taskQueue: s.sendTaskQueue,
+    taskQueue: s.controlTaskQueue ?? s.sendTaskQueue,
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2 },
   });

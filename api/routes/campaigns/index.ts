@@ -53,7 +53,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     if (campaign.requestHash !== hash) throw new ApiError(409, 'key_in_use', `the key ${key} already names another campaign (${processId}): use a new key for a new campaign`);
     const input: CampaignInput = {
       campaignId: campaign.id, kind, ...content, ...(rate ? { rate } : {}),
-      settings: { chunkSize: settings.chunkSize, chunkSeconds: settings.chunkSeconds, sendTaskQueue: settings.sendTaskQueue, heartbeatTimeoutMs: settings.heartbeatTimeoutMs, inDoubtWaitMs: settings.inDoubtWaitMs },
+      settings: { chunkSize: settings.chunkSize, chunkSeconds: settings.chunkSeconds, sendTaskQueue: settings.sendTaskQueue, controlTaskQueue: settings.controlTaskQueue, heartbeatTimeoutMs: settings.heartbeatTimeoutMs, inDoubtWaitMs: settings.inDoubtWaitMs },
     };
     // Never a second run: a campaign's key answers the same campaign even after it ended (nothing is sent twice).
     const started = await startProcess(client, { workflowType: 'campaign', kind, processId, taskQueue: config.taskQueue, args: [input], reuse: 'after-failure', initialState: 'PREPARING', self });
