@@ -7,6 +7,7 @@ import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuth
 import { SubprojectsClient } from './subprojects/client.js';
 import { ProvisioningClient } from './provisioning/client.js';
 import { VerificationClient } from './verification/client.js';
+import { VoiceClient } from './voice/client.js';
 import { SenderIdClient } from './senderid/client.js';
 import { ApplicationSignedAuth } from './auth/application.js';
 import { ConversationClient } from './conversation/client.js';
@@ -19,6 +20,7 @@ export interface PlatformClients {
   senderId: SenderIdClient;
   conversation: ConversationClient;
   mms: MmsClient;
+  voice: VoiceClient;
   http: PlatformHttp;
   /** The OAuth token source of the configured key (shared with every other client of that key). */
   tokens: OAuthTokenSource;
@@ -52,6 +54,10 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     senderId: new SenderIdClient({ http, baseUrl: urls.senderId, projectId: credentials.projectId, tokens }),
     conversation: new ConversationClient({ http, urls: urls.conversation, projectId: credentials.projectId, tokens }),
     mms: new MmsClient({ http, baseUrl: urls.mms, apiKey: credentials.mmsApiKey }),
+    voice: new VoiceClient({
+      http, baseUrl: urls.voice, configUrl: urls.voiceConfig, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret),
+      applicationKey: () => credentials.appKey,
+    }),
   };
 }
 

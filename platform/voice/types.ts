@@ -1,0 +1,92 @@
+// Voice (area A) wire shapes: callouts, callbacks and SVAML, calls, conferences, configuration. docs/voice-wire.md.
+
+export type VoiceDomain = 'pstn' | 'mxp';
+export interface VoiceDestination {
+  type: 'number' | 'username';
+  /** E.164 with + for `number`. */
+  endpoint: string;
+}
+
+interface CalloutCommon {
+  cli?: string;
+  destination: VoiceDestination;
+  domain?: VoiceDomain;
+  /** Free text echoed in every callback of the call (relayflow puts its process reference here). */
+  custom?: string;
+  /** `[0-9#w]*`, played when the callee answers. */
+  dtmf?: string;
+  enableAce?: boolean;
+  enableDice?: boolean;
+  enablePie?: boolean;
+}
+
+export interface TtsCallout extends CalloutCommon {
+  locale?: string;
+  text?: string;
+  prompts?: string;
+}
+
+export interface ConferenceCallout extends CalloutCommon {
+  conferenceId: string;
+  maxDuration?: number;
+  locale?: string;
+  greeting?: string;
+  mohClass?: string;
+}
+
+export interface CustomCallout extends Omit<CalloutCommon, 'enableAce' | 'enableDice' | 'enablePie' | 'domain'> {
+  maxDuration?: number;
+  /** A callback URL or inline SVAML (a JSON string) per event. */
+  ice?: string;
+  ace?: string;
+  pie?: string;
+}
+
+export type CalloutRequest =
+  | { method: 'ttsCallout'; ttsCallout: TtsCallout }
+  | { method: 'conferenceCallout'; conferenceCallout: ConferenceCallout }
+  | { method: 'customCallout'; customCallout: CustomCallout };
+
+export type SvamlActionName = 'hangup' | 'continue' | 'connectPstn' | 'connectMxp' | 'connectConf' | 'connectSip' | 'runMenu' | 'park';
+export type SvamlInstructionName = 'answer' | 'playFiles' | 'say' | 'sendDtmf' | 'setCookie' | 'startRecording' | 'stopRecording';
+
+export interface Svaml {
+  instructions?: Array<{ name: SvamlInstructionName } & Record<string, unknown>>;
+  action: { name: SvamlActionName } & Record<string, unknown>;
+}
+
+export type CallbackEventName = 'ice' | 'ace' | 'dice' | 'pie' | 'notify';
+
+export interface CallInfo {
+  callId: string;
+  from?: string;
+  to?: string;
+  domain?: string;
+  status?: 'ONGOING' | 'FINAL';
+  result?: 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
+  reason?: string;
+  duration?: number;
+  custom?: string;
+}
+
+export interface ConferenceParticipant {
+  id: string;
+  cli?: string;
+  duration?: number;
+  muted?: boolean;
+  onhold?: boolean;
+}
+
+export type ParticipantCommand = 'mute' | 'unmute' | 'onhold' | 'resume';
+export type CallLeg = 'caller' | 'callee' | 'both';
+
+export interface VoiceNumber {
+  number: string;
+  capability: 'voice' | 'sms';
+  applicationKey?: string;
+}
+
+export interface CallbackUrls {
+  primary: string;
+  fallback?: string;
+}
