@@ -1,0 +1,51 @@
+// What the configuration address keeps per sandbox: each account's numbers (a fixed set per account, so tests
+// know them: three voice numbers and one SMS number) with the application each is assigned to, and each
+// application's callback URLs. Reset clears assignments and URLs.
+import type { AccountDirectory, SandboxAccount } from '../../core/accounts.js';
+
+export type Capability = 'voice' | 'sms';
+
+export interface OwnedNumber {
+  number: string;
+  capability: Capability;
+  applicationKey?: string;
+}
+
+/** The numbers of the account at `accountIndex` (1-based, the directory's order): +468500<index, 2 digits>01..03 voice, 09 SMS. */
+export function numbersFor(accountIndex: number): OwnedNumber[] {
+  const base = `+468500${String(accountIndex).padStart(2, '0')}`;
+  return [
+    { number: `${base}01`, capability: 'voice' },
+    { number: `${base}02`, capability: 'voice' },
+    { number: `${base}03`, capability: 'voice' },
+    { number: `${base}09`, capability: 'sms' },
+  ];
+}
+
+export class VoiceConfigState {
+  constructor(private readonly accounts: AccountDirectory) {}
+
+  private readonly numbers = new Map<string, OwnedNumber[]>();
+  readonly callbacks = new Map<string, { primary: string; fallback?: string }>();
+
+  numbersOf(account: SandboxAccount): OwnedNumber[] {
+    let list = this.numbers.get(account.appKey);
+    if (!list) {
+      list = numbersFor(this.accounts.all.indexOf(account) + 1);
+      this.numbers.set(account.appKey, list);
+    }
+    return list;
+  }
+
+  assign(account: SandboxAccount, number: string, applicationKey: string | undefined): void {
+    const n = this.numbersOf(account).find((o) => o.number === number);
+    if (!n) return;
+    if (applicationKey) n.applicationKey = applicationKey;
+    else delete n.applicationKey;
+  }
+
+  reset(): void {
+    this.numbers.clear();
+    this.callbacks.clear();
+  }
+}
