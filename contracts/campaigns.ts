@@ -2,6 +2,7 @@
 // list never travels in a payload: it lives in the campaign store (store/), referenced by `campaignId`.
 import { defineUpdate } from '@temporalio/workflow';
 import type { Region } from '../common/config.js';
+import type { MmsMessage } from '../platform/mms/types.js';
 
 export const CAMPAIGN_KINDS = ['conversation-campaign', 'mms-campaign'] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
@@ -26,26 +27,8 @@ export interface ConversationContent {
   mediaUrl?: string;
 }
 
-export interface MmsSlide {
-  text?: string;
-  image?: string;
-  audio?: string;
-  video?: string;
-  contact?: string;
-  calendar?: string;
-  pdf?: string;
-  spreadsheet?: string;
-}
-
-export interface MmsContent {
-  serviceId: string;
-  from?: string;
-  subject: string;
-  slides: MmsSlide[];
-  fallbackSmsText?: string;
-  disableFallbackSms?: boolean;
-  disableFallbackSmsLink?: boolean;
-  fallbackSmsLinkExpiration?: string;
+/** The MMS itself as the platform client takes it, and relayflow's own options. */
+export interface MmsContent extends MmsMessage {
   /** Comma-separated numbers shown as group participants; never sent to. */
   toDisplayOnly?: string;
   /** savemms once, then sendsavedmms per recipient (transcoded once; the platform's advice for video). */

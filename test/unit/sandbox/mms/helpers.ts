@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type 
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
 import { createSandbox, defaultSandboxAccount, type Sandbox } from '../../../../sandbox/index.js';
+import type { AcceptedMms } from '../../../../sandbox/areas/mms/state.js';
 
 export const API_KEY = defaultSandboxAccount().mmsApiKey;
 
@@ -32,15 +33,6 @@ export interface MmsStats {
   requests: number;
   saved: number;
   distinctRecipients: number;
-}
-
-export interface AcceptedMms {
-  trackingId: string;
-  to: string;
-  clientReference?: string;
-  mmsId?: string;
-  fallbackDisabled: boolean;
-  at: string;
 }
 
 export interface Postback {
