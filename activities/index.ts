@@ -5,11 +5,13 @@ import type { ProvisioningActivities } from '../contracts/provisioning.js';
 import type { SubprojectActivities } from '../contracts/subprojects.js';
 import type { VerificationActivities } from '../contracts/verification.js';
 import type { SenderIdActivities } from '../contracts/senderid.js';
+import type { VoiceActivities } from '../contracts/voice.js';
 import type { PlatformClients } from '../platform/index.js';
 import { createProvisioningActivities } from './provisioning/index.js';
 import { createSubprojectActivities } from './subprojects/index.js';
 import { createVerificationActivities } from './verification/index.js';
 import { createSenderIdActivities } from './senderid/index.js';
+import { createVoiceActivities } from './voice/index.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
@@ -17,7 +19,7 @@ export interface ActivityDeps {
   temporal?: Client;
 }
 
-export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities;
+export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities & VoiceActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -25,5 +27,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal }),
     ...createVerificationActivities(deps.clients),
     ...createSenderIdActivities(deps.clients),
+    ...createVoiceActivities(deps.clients),
   };
 }

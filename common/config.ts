@@ -96,6 +96,16 @@ export interface ProcessSettings {
   provisioning: ProvisioningSettings;
   senderid: SenderIdSettings;
   campaigns: CampaignSettings;
+  voice: VoiceSettings;
+}
+
+export interface VoiceSettings {
+  /** How long a callback's intake waits for the call's process to answer; past it the spec's fallback is answered. */
+  answerDeadlineMs: number;
+  /** Read a call from the platform when no callback has come for this long. */
+  checkEveryMs: number;
+  /** How long a callout whose answer was lost waits for a callback naming its call before it counts as not placed. */
+  inDoubtWaitMs: number;
 }
 
 export interface CampaignSettings {
@@ -460,6 +470,12 @@ export function loadConfig(env: Env = process.env): Config {
         mmsThroughputPerSecond: int(env, 'RELAYFLOW_MMS_THROUGHPUT_PER_SECOND', 50, 1, 100_000),
         heartbeatTimeoutMs: int(env, 'RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS', 20_000, 1_000, 600_000),
         inDoubtWaitMs: int(env, 'RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS', 1_800_000, 0, 7 * 86_400_000),
+      },
+      voice: {
+        // Under the platform's callback timeout (a few seconds; the sandbox's is 3 s), with room for the network.
+        answerDeadlineMs: int(env, 'RELAYFLOW_VOICE_ANSWER_DEADLINE_MS', 2_000, 100, 10_000),
+        checkEveryMs: int(env, 'RELAYFLOW_VOICE_CHECK_EVERY_MS', 30_000, 100, 3_600_000),
+        inDoubtWaitMs: int(env, 'RELAYFLOW_VOICE_IN_DOUBT_WAIT_MS', 60_000, 100, 3_600_000),
       },
     },
     logLevel,

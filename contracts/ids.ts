@@ -1,5 +1,5 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
@@ -28,6 +28,9 @@ export const workflowIds = {
   /** Batch sends (areas C, D): keyed by the caller's campaign key (CAMPAIGN_KEY_PATTERN), or a ULID when none is given. */
   'conversation-campaign': (projectId: string, key: string) => `conversation-campaign:${projectId}:${key}`,
   'mms-campaign': (projectId: string, key: string) => `mms-campaign:${projectId}:${key}`,
+  /** Voice (area A): a callout by the caller's key (CAMPAIGN_KEY_PATTERN) or a ULID; an incoming call by the platform's call ID. */
+  'voice-callout': (key: string) => `voice-callout:${key}`,
+  'voice-incoming': (callId: string) => `voice-incoming:${callId}`,
   /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
 } satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;

@@ -8,3 +8,5 @@ export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/cha
 export { resourceInbox } from './provisioning/resource-inbox.js';
 export { senderIdRegistration } from './senderid/senderid-registration.js';
 export { campaign } from './campaigns/campaign.js';
+export { voiceCallout } from './voice/callout.js';
+export { voiceIncomingCall } from './voice/incoming-call.js';

@@ -1,4 +1,5 @@
 // Voice (area A) wire shapes: callouts, callbacks and SVAML, calls, conferences, configuration. docs/voice-wire.md.
+// SVAML's shape and legality live in common/voice-svaml.ts (the sandbox reads them too).
 
 export type VoiceDomain = 'pstn' | 'mxp';
 export interface VoiceDestination {
@@ -18,6 +19,8 @@ interface CalloutCommon {
   enableAce?: boolean;
   enableDice?: boolean;
   enablePie?: boolean;
+  /** Answering machine detection: the ACE then carries `amd {status, reason, duration}`. */
+  amd?: { enabled: boolean };
 }
 
 export interface TtsCallout extends CalloutCommon {
@@ -47,15 +50,7 @@ export type CalloutRequest =
   | { method: 'conferenceCallout'; conferenceCallout: ConferenceCallout }
   | { method: 'customCallout'; customCallout: CustomCallout };
 
-export type SvamlActionName = 'hangup' | 'continue' | 'connectPstn' | 'connectMxp' | 'connectConf' | 'connectSip' | 'runMenu' | 'park';
-export type SvamlInstructionName = 'answer' | 'playFiles' | 'say' | 'sendDtmf' | 'setCookie' | 'startRecording' | 'stopRecording';
-
-export interface Svaml {
-  instructions?: Array<{ name: SvamlInstructionName } & Record<string, unknown>>;
-  action: { name: SvamlActionName } & Record<string, unknown>;
-}
-
-export type CallbackEventName = 'ice' | 'ace' | 'dice' | 'pie' | 'notify';
+export type { CallbackEventName, Svaml, SvamlActionName, SvamlInstructionName } from '../../common/voice-svaml.js';
 
 export interface CallInfo {
   callId: string;

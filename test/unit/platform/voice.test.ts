@@ -10,7 +10,7 @@ import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { PlatformAuthError, PlatformNotFoundError, PlatformUnavailableError, PlatformValidationError } from '../../../platform/errors.js';
 import { callingBaseOf, VoiceClient } from '../../../platform/voice/client.js';
-import { legInstructionViolations, svamlViolations } from '../../../platform/voice/svaml.js';
+import { legInstructionViolations, svamlViolations } from '../../../common/voice-svaml.js';
 
 const APP_KEY = 'voice-app-key';
 const APP_SECRET = Buffer.from('a-test-voice-application-secret!').toString('base64');

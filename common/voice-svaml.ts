@@ -1,7 +1,16 @@
 // Which SVAML the platform takes as the answer to each callback (wire notes): exactly one action, legal for the
 // event, and instructions that are. relayflow checks its own answers with this before sending them, since an
-// illegal answer is treated by the platform like no answer at all.
-import type { CallbackEventName, Svaml, SvamlActionName, SvamlInstructionName } from './types.js';
+// illegal answer is treated by the platform like no answer at all; the sandbox applies the same table. In common/
+// because both sides read it (the sandbox shares nothing else with relayflow).
+export type SvamlActionName = 'hangup' | 'continue' | 'connectPstn' | 'connectMxp' | 'connectConf' | 'connectSip' | 'runMenu' | 'park';
+export type SvamlInstructionName = 'answer' | 'playFiles' | 'say' | 'sendDtmf' | 'setCookie' | 'startRecording' | 'stopRecording';
+
+export interface Svaml {
+  instructions?: Array<{ name: SvamlInstructionName } & Record<string, unknown>>;
+  action: { name: SvamlActionName } & Record<string, unknown>;
+}
+
+export type CallbackEventName = 'ice' | 'ace' | 'dice' | 'pie' | 'notify';
 
 const ACTIONS: Record<SvamlActionName, ReadonlySet<CallbackEventName>> = {
   hangup: new Set(['ice', 'ace', 'pie']),

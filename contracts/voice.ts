@@ -1,0 +1,256 @@
+// Voice (area A): what the API, the callback intake and the call processes share. A caller describes what a
+// call should do (a CallScript); the process answers each callback with SVAML decided from that description and
+// from what the call has done so far. Callouts follow their calls to an outcome and retry unanswered ones.
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { VoiceRegionName } from '../platform/voice/regions.js';
+import type { CalloutRequest, CallInfo, Svaml } from '../platform/voice/types.js';
+
+export type { CalloutRequest, CallInfo, Svaml } from '../platform/voice/types.js';
+
+export const VOICE_CALLOUT_KIND = 'voice-callout';
+export const VOICE_INCOMING_KIND = 'voice-incoming';
+
+/** The regional calling addresses (platform/voice/regions.ts); a conference lives in one of them. */
+export { VOICE_REGION_NAMES as VOICE_REGIONS } from '../platform/voice/regions.js';
+export type VoiceRegion = VoiceRegionName;
+
+// ---------------------------------------------------------------------------------------------
+// What a call does once it is connected: custom callouts after the answer, incoming calls, menu options
+// ---------------------------------------------------------------------------------------------
+
+export type CallStep =
+  /** Speak the text, then hang up. */
+  | { type: 'play'; text: string; locale?: string }
+  /** Connect the call to a phone number (answer to ICE or to a menu choice; not to ACE). */
+  | { type: 'connect'; number: string; cli?: string }
+  /** Connect to a conference in the call's region; `record` records the conference. */
+  | { type: 'conference'; conferenceId: string; record?: boolean; moh?: string; greeting?: string }
+  /** Run one of the script's menus: each digit pressed leads to a step. */
+  | { type: 'menu'; menu: string }
+  /** End the call, optionally saying why (an incoming call denied). */
+  | { type: 'hangup'; text?: string };
+
+export interface Menu {
+  prompt: string;
+  /** Digit (0-9, *, #) -> what follows. */
+  options: Record<string, CallStep>;
+  locale?: string;
+  /** How often the prompt repeats before the menu gives up waiting (the platform's `repeats`). */
+  repeats?: number;
+  /** How long the platform waits for a key per prompt. */
+  timeoutSeconds?: number;
+  /** Said when a key leads nowhere; the menu then runs again (at most MAX_MENU_ROUNDS in all). */
+  invalidText?: string;
+}
+
+export interface CallScript {
+  start: CallStep;
+  menus?: Record<string, Menu>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Callouts
+// ---------------------------------------------------------------------------------------------
+
+export type CalloutKind = 'tts' | 'conference' | 'custom';
+export type CallOutcome = 'answered' | 'busy' | 'noanswer' | 'failed' | 'machine';
+export const CALL_OUTCOMES: readonly CallOutcome[] = ['answered', 'busy', 'noanswer', 'failed', 'machine'];
+
+export interface CalloutRetry {
+  /** The wait before each further attempt; its length is the number of retries. */
+  delaysSeconds: number[];
+  /** Which outcomes are retried (default busy and noanswer). */
+  on?: CallOutcome[];
+}
+
+export interface AmdOptions {
+  enabled: boolean;
+  /** What to do when a machine answers: hang up (outcome `machine`, default) or go on as with a person. */
+  onMachine?: 'hangup' | 'continue';
+}
+
+export interface VoiceFollowSettings {
+  /** Read the call from the platform when no callback has come for this long (a lost DiCE costs only this). */
+  checkEveryMs: number;
+  /** After a callout whose answer was lost: how long to wait for any callback of that call before retrying. */
+  inDoubtWaitMs: number;
+}
+
+export interface VoiceCalloutInput extends VoiceFollowSettings {
+  kind: CalloutKind;
+  /** The caller's key (the process ID's last part). */
+  key: string;
+  region: VoiceRegion;
+  /** The calling address of that region. */
+  baseUrl: string;
+  /** One destination per call; conference callouts may have several. */
+  destinations: string[];
+  cli?: string;
+  locale?: string;
+  /** tts: the text spoken. */
+  text?: string;
+  /** conference: the conference every call joins. */
+  conference?: { conferenceId: string; greeting?: string; moh?: string };
+  /** custom: what the answered call does. */
+  script?: CallScript;
+  amd?: AmdOptions;
+  retry?: CalloutRetry;
+  maxDurationSeconds?: number;
+}
+
+/** One answer given to a callback: by the process, or by the intake's fallback when the process was late. */
+export interface CallbackAnswer {
+  event: 'ice' | 'ace' | 'pie';
+  at: string;
+  action: string;
+  by: 'process' | 'fallback';
+  /** For a menu choice: the key pressed or what the platform reported. */
+  input?: string;
+}
+
+export interface CallAttempt {
+  attempt: number;
+  callId?: string;
+  placedAt: string;
+  /** placing: the callout is being sent; in_doubt: its answer was lost and no callback has named the call yet. */
+  state: 'placing' | 'in_doubt' | 'ringing' | 'answered' | 'ended';
+  answeredAt?: string;
+  endedAt?: string;
+  result?: CallInfo['result'];
+  reason?: string;
+  durationSeconds?: number;
+  amd?: { status: string; reason?: string };
+  outcome?: CallOutcome;
+  answers: CallbackAnswer[];
+}
+
+export interface VoiceLeg {
+  index: number;
+  destination: string;
+  attempts: CallAttempt[];
+  outcome?: CallOutcome;
+  nextAttemptAt?: string;
+}
+
+export type VoiceCalloutState = 'CALLING' | 'WAITING_RETRY' | 'COMPLETED' | 'FAILED' | 'STOPPED';
+
+export interface VoiceCalloutDetails {
+  kind: CalloutKind;
+  key: string;
+  region: VoiceRegion;
+  conferenceId?: string;
+  legs: VoiceLeg[];
+  /** Callbacks answered by the intake's fallback because the process did not answer in time. */
+  fallbacks: number;
+}
+
+export interface VoiceCalloutResult {
+  state: VoiceCalloutState;
+  legs: Array<{ destination: string; outcome?: CallOutcome; attempts: number; durationSeconds?: number }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Incoming calls
+// ---------------------------------------------------------------------------------------------
+
+/** What to do with a call to `number` (or to any assigned number without its own rule: number `default`). */
+export interface IncomingRule {
+  number: string;
+  script: CallScript;
+  updatedAt?: string;
+}
+
+export interface VoiceIncomingInput extends VoiceFollowSettings {
+  callId: string;
+  from?: string;
+  to?: string;
+  /** Where the call is managed (from its ICE's callResourceUrl). */
+  baseUrl?: string;
+  /** The rule that matched when the ICE came (a later change of the rule does not change this call). */
+  rule?: IncomingRule;
+}
+
+export type VoiceIncomingState = 'RINGING' | 'CONNECTED' | 'ENDED';
+
+export interface VoiceIncomingDetails {
+  callId: string;
+  from?: string;
+  to?: string;
+  rule?: string;
+  call: CallAttempt;
+  fallbacks: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Callback routing
+// ---------------------------------------------------------------------------------------------
+
+/** What relayflow puts in `custom`: the process and which call of it (`rf:<processId>#<leg>.<attempt>`). */
+export const callToken = (processId: string, leg: number, attempt: number) => `rf:${processId}#${leg}.${attempt}`;
+
+export function parseCallToken(custom: string | undefined): { processId: string; leg: number; attempt: number } | undefined {
+  const m = /^rf:(.+)#(\d{1,3})\.(\d{1,3})$/.exec(custom ?? '');
+  return m ? { processId: m[1]!, leg: Number(m[2]), attempt: Number(m[3]) } : undefined;
+}
+
+/** A callback that needs SVAML, as the intake read it. */
+export interface VoiceCallbackEvent {
+  event: 'ice' | 'ace' | 'pie';
+  callId: string;
+  leg?: number;
+  attempt?: number;
+  receivedAt: string;
+  amd?: { status: string; reason?: string; duration?: number };
+  menuResult?: { menuId?: string; type: string; value?: string };
+  callResourceUrl?: string;
+}
+
+export const voiceCallbackUpdate = defineUpdate<Svaml, [VoiceCallbackEvent]>('voiceCallback');
+
+export interface VoiceCallEnded {
+  callId: string;
+  leg?: number;
+  attempt?: number;
+  result?: CallInfo['result'];
+  reason?: string;
+  durationSeconds?: number;
+  receivedAt: string;
+  /** dice: the platform said so; read: relayflow read the call (a DiCE was lost or late). */
+  source: 'dice' | 'read';
+}
+
+export const voiceCallEndedSignal = defineSignal<[VoiceCallEnded]>('voiceCallEnded');
+
+/** The intake answered for the process (it was late, or its answer was not legal SVAML): the call went on without it. */
+export interface VoiceFallbackApplied {
+  callId: string;
+  event: 'ice' | 'ace' | 'pie';
+  leg?: number;
+  attempt?: number;
+  at: string;
+  action: string;
+  why: string;
+}
+
+export const voiceFallbackSignal = defineSignal<[VoiceFallbackApplied]>('voiceFallback');
+
+/** Ends a callout: pending retries are dropped and ongoing calls hung up. */
+export const stopCalloutUpdate = defineUpdate<{ stopped: boolean; hungUp: number }, [{ reason?: string }]>('stopCallout');
+
+// ---------------------------------------------------------------------------------------------
+// Activities (activities/voice/)
+// ---------------------------------------------------------------------------------------------
+
+export type PlaceCalloutResult =
+  | { placed: true; callId: string }
+  /** The platform may have placed it: only a callback naming the call can tell. */
+  | { placed: false; inDoubt: true; reason: string }
+  | { placed: false; inDoubt: false; reason: string; errorType: string };
+
+export interface VoiceActivities {
+  placeVoiceCallout(req: { request: CalloutRequest; baseUrl: string }): Promise<PlaceCalloutResult>;
+  /** The call as the platform has it; undefined when it does not know the call. */
+  readVoiceCall(req: { callId: string; baseUrl?: string }): Promise<CallInfo | undefined>;
+  /** Hangs up an ongoing call; false when it had ended already. */
+  hangupVoiceCall(req: { callId: string; baseUrl?: string }): Promise<boolean>;
+}

@@ -1,0 +1,139 @@
+// A callout (text-to-speech, conference or custom): one call per destination, each followed through its
+// callbacks to an outcome (answered, busy, no answer, failed, machine) and retried on the caller's schedule.
+// Every ICE, ACE and PIE of its calls is answered here, through an update the intake waits on with a deadline;
+// answers are decided from memory (call-driver.ts), never after an activity, so they come within one task.
+import { allHandlersFinished, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  callToken, stopCalloutUpdate, VOICE_CALLOUT_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceFallbackSignal,
+  type CallAttempt, type CallOutcome, type CalloutRequest, type VoiceCallbackEvent, type VoiceCallEnded, type VoiceCalloutDetails, type VoiceCalloutInput,
+  type VoiceCalloutResult, type VoiceCalloutState, type VoiceLeg,
+} from '../../contracts/voice.js';
+import { trackProcess } from '../shared/process-state.js';
+import { CallDriver } from './call-driver.js';
+import { applyEnd, followCall, hangupCall, placeCallout } from './follow-call.js';
+
+const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['busy', 'noanswer'];
+
+export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCalloutResult> {
+  const legs: VoiceLeg[] = input.destinations.map((destination, index) => ({ index, destination, attempts: [] }));
+  const tracker = trackProcess<VoiceCalloutState, VoiceCalloutDetails>(VOICE_CALLOUT_KIND, 'CALLING', {
+    kind: input.kind, key: input.key, region: input.region, ...(input.conference ? { conferenceId: input.conference.conferenceId } : {}), legs, fallbacks: 0,
+  });
+  const drivers = new Map<string, CallDriver>();
+  const ends = new Map<string, VoiceCallEnded>();
+  let stopReason: string | undefined;
+  const keyOf = (leg: number, attempt: number) => `${leg}.${attempt}`;
+
+  /** The call a callback is about: by the token in `custom`, else by call ID. */
+  function keyFor(e: { callId: string; leg?: number | undefined; attempt?: number | undefined }): string | undefined {
+    if (e.leg !== undefined && e.attempt !== undefined && drivers.has(keyOf(e.leg, e.attempt))) return keyOf(e.leg, e.attempt);
+    for (const [key, d] of drivers) if (d.attempt.callId === e.callId) return key;
+    return undefined;
+  }
+
+  setHandler(voiceCallbackUpdate, (ev: VoiceCallbackEvent) => drivers.get(keyFor(ev)!)!.answer(ev), {
+    validator: (ev) => {
+      if (!keyFor(ev)) throw new Error(`call ${ev.callId} is not one of this callout's calls`);
+    },
+  });
+  setHandler(voiceCallEndedSignal, (e) => {
+    const key = keyFor(e);
+    if (key && !ends.has(key)) ends.set(key, e);
+  });
+  setHandler(voiceFallbackSignal, (f) => {
+    const key = keyFor(f);
+    const attempt = key ? drivers.get(key)!.attempt : undefined;
+    attempt?.answers.push({ event: f.event, at: f.at, action: f.action, by: 'fallback' });
+    if (attempt && f.event === 'ace' && attempt.state !== 'ended') attempt.state = 'answered';
+    tracker.update({ fallbacks: tracker.status.details.fallbacks + 1 });
+  });
+  setHandler(stopCalloutUpdate, async ({ reason }) => {
+    if (stopReason !== undefined || ['COMPLETED', 'FAILED'].includes(tracker.status.state)) return { stopped: false, hungUp: 0 };
+    stopReason = reason ?? 'stopped by the caller';
+    const live = [...drivers.values()].map((d) => d.attempt).filter((a) => a.callId && a.state !== 'ended');
+    const hung = await Promise.all(live.map((a) => hangupCall(a.callId!, input.baseUrl)));
+    return { stopped: true, hungUp: hung.filter(Boolean).length };
+  });
+
+  const refresh = () => {
+    if (stopReason !== undefined) return;
+    const calling = legs.some((l) => l.attempts.some((a) => a.state !== 'ended'));
+    const waiting = legs.some((l) => l.nextAttemptAt !== undefined);
+    tracker.moveTo(calling || !waiting ? 'CALLING' : 'WAITING_RETRY');
+  };
+
+  async function runLeg(leg: VoiceLeg): Promise<void> {
+    const delays = input.retry?.delaysSeconds ?? [];
+    const retryOn = input.retry?.on ?? DEFAULT_RETRY_ON;
+    for (let n = 1; stopReason === undefined; n++) {
+      const key = keyOf(leg.index, n);
+      const attempt: CallAttempt = { attempt: n, placedAt: new Date().toISOString(), state: 'placing', answers: [] };
+      leg.attempts.push(attempt);
+      drivers.set(key, new CallDriver({ kind: input.kind, ...(input.script ? { script: input.script } : {}), destination: leg.destination, ...(input.cli ? { cli: input.cli } : {}), ...(input.amd ? { amd: input.amd } : {}) }, attempt));
+      refresh();
+      const placed = await placeCallout({ request: calloutRequest(input, leg.destination, callToken(workflowInfo().workflowId, leg.index, n)), baseUrl: input.baseUrl });
+      if (placed.placed) {
+        attempt.callId ??= placed.callId;
+        if (attempt.state === 'placing') attempt.state = 'ringing';
+      } else if (placed.inDoubt) {
+        if (attempt.state === 'placing') attempt.state = 'in_doubt';
+      } else {
+        // Refused (a bad number, credentials): another attempt would be refused the same way.
+        applyEnd(attempt, { callId: '', result: 'FAILED', reason: `${placed.errorType}: ${placed.reason}`, receivedAt: new Date().toISOString(), source: 'read' });
+        leg.outcome = 'failed';
+        return;
+      }
+      await followCall(attempt, { ...input, ended: () => ends.get(key) });
+      leg.outcome = attempt.outcome;
+      if (stopReason !== undefined || n > delays.length || !retryOn.includes(attempt.outcome!)) return;
+      const waitMs = delays[n - 1]! * 1000;
+      leg.nextAttemptAt = new Date(Date.now() + waitMs).toISOString();
+      refresh();
+      await condition(() => stopReason !== undefined, waitMs);
+      delete leg.nextAttemptAt;
+    }
+  }
+
+  await Promise.all(legs.map(runLeg));
+  const answered = legs.some((l) => l.outcome === 'answered');
+  const final: VoiceCalloutState = stopReason !== undefined ? 'STOPPED' : answered || legs.every((l) => l.outcome && l.outcome !== 'failed') ? 'COMPLETED' : 'FAILED';
+  tracker.moveTo(final, stopReason ?? summary(legs));
+  await condition(allHandlersFinished);
+  return {
+    state: final,
+    legs: legs.map((l) => ({ destination: l.destination, attempts: l.attempts.length, ...(l.outcome ? { outcome: l.outcome } : {}), ...durationOf(l) })),
+  };
+}
+
+function durationOf(leg: VoiceLeg): { durationSeconds?: number } {
+  const d = leg.attempts.at(-1)?.durationSeconds;
+  return d === undefined ? {} : { durationSeconds: d };
+}
+
+function summary(legs: VoiceLeg[]): string {
+  return legs.map((l) => `${l.outcome ?? 'unknown'} after ${l.attempts.length} attempt${l.attempts.length === 1 ? '' : 's'}`).join('; ');
+}
+
+function calloutRequest(input: VoiceCalloutInput, destination: string, custom: string): CalloutRequest {
+  const common = {
+    destination: { type: 'number' as const, endpoint: destination },
+    custom,
+    ...(input.cli ? { cli: input.cli } : {}),
+  };
+  const amd = input.amd?.enabled ? { amd: { enabled: true } } : {};
+  switch (input.kind) {
+    case 'tts':
+      return { method: 'ttsCallout', ttsCallout: { ...common, domain: 'pstn', locale: input.locale ?? 'en-US', text: input.text ?? '', enableAce: true, enableDice: true, ...amd } };
+    case 'conference':
+      return {
+        method: 'conferenceCallout',
+        conferenceCallout: {
+          ...common, domain: 'pstn', conferenceId: input.conference!.conferenceId, enableAce: true, enableDice: true, ...amd,
+          ...(input.locale ? { locale: input.locale } : {}), ...(input.conference!.greeting ? { greeting: input.conference!.greeting } : {}),
+          ...(input.conference!.moh ? { mohClass: input.conference!.moh } : {}), ...(input.maxDurationSeconds ? { maxDuration: input.maxDurationSeconds } : {}),
+        },
+      };
+    case 'custom':
+      return { method: 'customCallout', customCallout: { ...common, ...(input.maxDurationSeconds ? { maxDuration: input.maxDurationSeconds } : {}) } };
+  }
+}
