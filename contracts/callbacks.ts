@@ -6,3 +6,4 @@ export const SENDERID_CALLBACK_PATH = '/callbacks/senderid';
 export const CONVERSATION_WEBHOOK_PATH = '/callbacks/conversation';
 /** MMS postbacks are not signed: the URL carries a secret token, `/callbacks/mms/<token>`. */
 export const MMS_POSTBACK_PATH = '/callbacks/mms';
+export const VOICE_CALLBACK_PATH = '/callbacks/voice';

@@ -174,6 +174,8 @@ export type VoiceIncomingState = 'RINGING' | 'CONNECTED' | 'ENDED';
 
 export interface VoiceIncomingDetails {
   callId: string;
+  /** Where the call is managed (the calling address its ICE gave): the API's call routes use it. */
+  callingBase?: string;
   from?: string;
   to?: string;
   rule?: string;

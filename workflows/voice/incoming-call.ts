@@ -17,7 +17,7 @@ const DENY: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_TEXT } 
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };
   const tracker = trackProcess<VoiceIncomingState, VoiceIncomingDetails>(VOICE_INCOMING_KIND, 'RINGING', {
-    callId: input.callId, ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}), ...(input.rule ? { rule: input.rule.number } : {}), call, fallbacks: 0,
+    callId: input.callId, ...(input.baseUrl ? { callingBase: input.baseUrl } : {}), ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}), ...(input.rule ? { rule: input.rule.number } : {}), call, fallbacks: 0,
   });
   const driver = new CallDriver({ kind: 'incoming', script: input.rule?.script ?? DENY }, call);
   let ended: VoiceCallEnded | undefined;

@@ -1,0 +1,108 @@
+// The platform's voice callbacks (ICE, ACE, PIE, DiCE, Notify), signed with the application secret. The
+// signature is checked over the raw body before anything is read. ICE, ACE and PIE are answered with SVAML from
+// the call's process (voice-answer.ts: an update under a deadline, the spec's fallback past it); DiCE becomes a
+// signal, acknowledged only once Temporal has it (else 503, and the platform's retry or the process's own read
+// of the call covers it); Notify is acknowledged and logged. Any envelope is accepted: unknown events and extra
+// fields change nothing, event names are read case-insensitively and `callid` may be spelled `callId`.
+import type { FastifyPluginAsync } from 'fastify';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { VoiceSettings } from '../../common/config.js';
+import type { Logger } from '../../common/logger.js';
+import { verifyApplicationRequest } from '../../common/signing.js';
+import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
+import { workflowIds } from '../../contracts/ids.js';
+import { parseCallToken, voiceCallEndedSignal, type CallInfo, type IncomingRule, type VoiceCallbackEvent } from '../../contracts/voice.js';
+import { callingBaseOf } from '../../platform/voice/client.js';
+import { ApiError } from '../errors.js';
+import { answerFromProcess } from './voice-answer.js';
+
+export interface VoiceCallbackOptions {
+  client: Client;
+  taskQueue: string;
+  appKey: string;
+  appSecret: string;
+  settings: VoiceSettings;
+  /** The incoming-call rules (store/voice-rules.ts); absent: every incoming call is denied by its process. */
+  rules?: { match(calledNumber: string): Promise<IncomingRule | undefined> } | undefined;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const RESULTS = new Set(['N/A', 'ANSWERED', 'BUSY', 'NOANSWER', 'FAILED']);
+
+/** The endpoint of a `{type, endpoint}` (or the spec's `{type, number}`) destination. */
+const endpointOf = (v: unknown) => (isObj(v) ? str(v.endpoint) ?? str(v.number) : str(v));
+
+function badRequest(field: string, message: string): ApiError {
+  return new ApiError(400, 'validation_failed', `${field}: ${message}`, [{ field, rule: 'required', message }]);
+}
+
+export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = async (app, opts) => {
+  const { client, settings } = opts;
+  const deps = {
+    client, taskQueue: opts.taskQueue, deadlineMs: settings.answerDeadlineMs,
+    follow: { checkEveryMs: settings.checkEveryMs, inDoubtWaitMs: settings.inDoubtWaitMs },
+    ruleFor: async (to: string | undefined) => (to && opts.rules ? opts.rules.match(to) : undefined),
+  };
+
+  app.post(VOICE_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
+    const signed = verifyApplicationRequest({
+      headers: req.headers, method: 'POST', path: req.url.split('?')[0]!, rawBody: req.rawBody ?? Buffer.alloc(0),
+      secretForKey: (key) => (key === opts.appKey ? opts.appSecret : undefined),
+    });
+    if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
+    const log = req.log as unknown as Logger;
+    const body = isObj(req.body) ? req.body : {};
+    const event = str(body.event)?.toLowerCase();
+    if (!event) throw badRequest('body.event', 'the callback names no event');
+    if (!['ice', 'ace', 'pie', 'dice', 'notify'].includes(event)) {
+      log.warn({ event }, 'unknown voice callback event acknowledged and ignored');
+      return reply.status(200).send({});
+    }
+    if (event === 'notify') {
+      log.info({ type: str(body.type), callId: str(body.callid) ?? str(body.callId) }, 'voice notification');
+      return reply.status(200).send({});
+    }
+    const callId = str(body.callid) ?? str(body.callId);
+    if (!callId) throw badRequest('body.callid', 'the callback names no call');
+    const token = parseCallToken(str(body.custom));
+    const processId = token?.processId ?? workflowIds['voice-incoming'](callId);
+    const where = token ? { leg: token.leg, attempt: token.attempt } : {};
+
+    if (event === 'dice') {
+      const result = str(body.result);
+      try {
+        await client.workflow.getHandle(processId).signal(voiceCallEndedSignal, {
+          callId, ...where, receivedAt: new Date().toISOString(), source: 'dice',
+          ...(result && RESULTS.has(result) ? { result: result as CallInfo['result'] } : {}),
+          ...(str(body.reason) ? { reason: str(body.reason)! } : {}), ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
+        });
+      } catch (err) {
+        // A call relayflow does not follow (or whose process has ended) has nothing to learn; anything else
+        // (Temporal away) must come again, so it is not acknowledged.
+        if (!(err instanceof WorkflowNotFoundError)) throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
+        log.info({ processId, callId }, 'DiCE for a call no running process follows');
+      }
+      return reply.status(200).send();
+    }
+
+    const ev: VoiceCallbackEvent = { event: event as VoiceCallbackEvent['event'], callId, ...where, receivedAt: new Date().toISOString() };
+    if (isObj(body.amd) && str(body.amd.status)) ev.amd = { status: str(body.amd.status)!, ...(str(body.amd.reason) ? { reason: str(body.amd.reason)! } : {}), ...(num(body.amd.duration) !== undefined ? { duration: num(body.amd.duration)! } : {}) };
+    if (isObj(body.menuResult) && str(body.menuResult.type)) {
+      const m = body.menuResult;
+      ev.menuResult = { type: str(m.type)!, ...(str(m.menuId) ? { menuId: str(m.menuId)! } : {}), ...(str(m.value) ? { value: str(m.value)! } : {}) };
+    }
+    const resourceUrl = str(body.callResourceUrl);
+    if (resourceUrl) ev.callResourceUrl = resourceUrl;
+    // An ICE without relayflow's token is a call from the phone network: it starts its own process.
+    const baseUrl = resourceUrl ? callingBaseOf(resourceUrl) : undefined;
+    const incoming = !token && event === 'ice'
+      ? { ...(str(body.cli) ? { from: str(body.cli)! } : {}), ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}), ...(baseUrl ? { baseUrl } : {}) }
+      : undefined;
+    const answer = await answerFromProcess(deps, processId, ev, req.rawBody ?? Buffer.alloc(0), incoming, log);
+    log.info({ processId, event, callId, action: answer.svaml.action.name, by: answer.by, answerMs: answer.ms }, 'voice callback answered');
+    return reply.status(200).header('x-relayflow-answered-by', answer.by).send(answer.svaml);
+  });
+};
