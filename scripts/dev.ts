@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
-import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
@@ -105,6 +105,8 @@ async function main(): Promise<void> {
     // MMS postbacks go to the account's postback URL, which the platform sets at onboarding.
     const mms = await fetch(`${sandbox.url}/_sandbox/mms/account`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postbackUrl: `${config.api.publicUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}` }) });
     if (!mms.ok) throw new Error(`sandbox refused the MMS postback URL: ${mms.status} ${await mms.text()}`);
+    // Voice callbacks go to the application's callback URL (the platform's configuration API sets it).
+    await platform.voice.setCallbackUrls({ primary: `${config.api.publicUrl}${VOICE_CALLBACK_PATH}` });
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;

@@ -5,9 +5,10 @@
 // its API has no call for it, so the worker only logs what to enter there.
 import type { Config } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
-import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { PlatformError, type ProvisioningClient } from '../platform/index.js';
 import type { SenderIdClient } from '../platform/senderid/client.js';
+import type { VoiceClient } from '../platform/voice/client.js';
 
 /**
  * The public URL to register, or undefined. config.api.publicUrl always has a value (by default the API's
@@ -31,6 +32,8 @@ export interface CallbackWiring {
   verificationCallback: WiringOutcome;
   /** The sender ID callback secret set on the platform (only when the senderid area is enabled and a client given). */
   senderIdCallback?: WiringOutcome;
+  /** The application's voice callback URL (only when the voice area is enabled and a client given). */
+  voiceCallback?: WiringOutcome;
 }
 
 export interface CallbackWiringDeps {
@@ -40,6 +43,8 @@ export interface CallbackWiringDeps {
   provisioning: ProvisioningClient;
   /** Sets the platform's sender ID callback secret to relayflow's current one (RELAYFLOW_SENDERID_CALLBACK_SECRETS). */
   senderId?: SenderIdClient;
+  /** Sets the application's voice callback URL to relayflow's intake (the platform has an API for it). */
+  voice?: VoiceClient;
   logger: Logger;
   retryDelaysMs?: readonly number[];
   /** Aborted when the worker stops: retries end there. */
@@ -122,9 +127,27 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
     });
   };
 
-  const [provisioningWebhook, verificationCallback, senderIdCallback] = await Promise.all([webhook(), verification(), senderIdSecret()]);
-  log.info({ provisioningWebhook, verificationCallback, senderIdCallback }, 'callback wiring done');
-  return { provisioningWebhook, verificationCallback, ...(senderIdCallback ? { senderIdCallback } : {}) };
+  // Voice callbacks go to the application's callback URL; read first and set only on a change (replicas agree).
+  const voiceCallback = async (): Promise<WiringOutcome | undefined> => {
+    const client = deps.voice;
+    if (!client || (config.platform.areas && !config.platform.areas.includes('voice'))) return undefined;
+    const target = `${publicUrl}${VOICE_CALLBACK_PATH}`;
+    return withRetries(deps, log, 'voice callback URL', target, async () => {
+      try {
+        const current = await client.callbackUrls();
+        if (current?.primary === target) return 'already set';
+        await client.setCallbackUrls({ primary: target, ...(current?.fallback ? { fallback: current.fallback } : {}) });
+        return current ? `replaced ${current.primary}` : 'set';
+      } catch (err) {
+        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
+        throw err;
+      }
+    });
+  };
+
+  const [provisioningWebhook, verificationCallback, senderIdCallback, voice] = await Promise.all([webhook(), verification(), senderIdSecret(), voiceCallback()]);
+  log.info({ provisioningWebhook, verificationCallback, senderIdCallback, voiceCallback: voice }, 'callback wiring done');
+  return { provisioningWebhook, verificationCallback, ...(senderIdCallback ? { senderIdCallback } : {}), ...(voice ? { voiceCallback: voice } : {}) };
 }
 
 async function withRetries(deps: CallbackWiringDeps, log: Logger, what: string, target: string, attempt: () => Promise<string>): Promise<WiringOutcome> {

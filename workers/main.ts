@@ -33,7 +33,7 @@ const stopWiring = new AbortController();
 const wiring = publicUrl
   ? (() => {
     const platform = createPlatformClients(config.platform, { logger });
-    return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, logger, signal: stopWiring.signal });
+    return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, voice: platform.voice, logger, signal: stopWiring.signal });
   })()
   : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));
 await worker.run();
