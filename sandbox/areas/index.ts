@@ -7,8 +7,9 @@ import { senderIdArea } from './senderid/index.js';
 import { mmsArea } from './mms/index.js';
 import { subprojectsArea } from './subprojects/index.js';
 import { verificationArea } from './verification/index.js';
+import { voiceArea } from './voice/index.js';
 import { voiceConfigArea } from './voice-config/index.js';
 
 export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea, mmsArea, voiceConfigArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea, mmsArea, voiceConfigArea, voiceArea];

@@ -6,7 +6,7 @@ import type { SandboxArea } from '../../core/area.js';
 import { applicationAuth } from '../../core/auth-application.js';
 import { AreaError } from '../../core/errors.js';
 import { authOf } from '../../core/request-state.js';
-import { VoiceConfigState, type Capability } from './state.js';
+import { voiceConfigStateOf, type Capability } from './state.js';
 
 const bad = (message: string) => new AreaError(400, message, { code: 40001 });
 type Obj = Record<string, unknown>;
@@ -38,8 +38,7 @@ function httpUrl(v: unknown, field: string): string {
 export const voiceConfigArea: SandboxArea = {
   name: 'voiceConfig',
   setup(ctx) {
-    const state = new VoiceConfigState(ctx.accounts);
-    ctx.onReset(() => state.reset());
+    const state = voiceConfigStateOf(ctx);
     const guard = [applicationAuth(ctx)];
     const accountOf = (r: FastifyRequest) => authOf(r).account;
 

@@ -1,7 +1,9 @@
 // What the configuration address keeps per sandbox: each account's numbers (a fixed set per account, so tests
 // know them: three voice numbers and one SMS number) with the application each is assigned to, and each
-// application's callback URLs. Reset clears assignments and URLs.
+// application's callback URLs. Reset clears assignments and URLs. One instance per sandbox, reached by both the
+// configuration area and the voice switch (which reads callback URLs and number owners) through voiceConfigStateOf.
 import type { AccountDirectory, SandboxAccount } from '../../core/accounts.js';
+import type { SandboxContext } from '../../core/context.js';
 
 export type Capability = 'voice' | 'sms';
 
@@ -44,8 +46,31 @@ export class VoiceConfigState {
     else delete n.applicationKey;
   }
 
+  /** The account and application a voice number is assigned to, if any account owns it and assigned it. */
+  ownerOf(number: string): { account: SandboxAccount; applicationKey: string } | undefined {
+    for (const account of this.accounts.all) {
+      const n = this.numbersOf(account).find((o) => o.number === number && o.capability === 'voice');
+      if (n?.applicationKey) return { account, applicationKey: n.applicationKey };
+    }
+    return undefined;
+  }
+
   reset(): void {
     this.numbers.clear();
     this.callbacks.clear();
   }
+}
+
+const states = new WeakMap<SandboxContext, VoiceConfigState>();
+
+/** The sandbox's one VoiceConfigState, created (with its reset registered) on first use by either area. */
+export function voiceConfigStateOf(ctx: SandboxContext): VoiceConfigState {
+  let state = states.get(ctx);
+  if (!state) {
+    const created = new VoiceConfigState(ctx.accounts);
+    ctx.onReset(() => created.reset());
+    states.set(ctx, created);
+    state = created;
+  }
+  return state;
 }

@@ -1,0 +1,153 @@
+// What the voice switch keeps per sandbox: the calls (each with everything played to it and every callback
+// sent about it), the conferences by application and region, the callee rules and the settings tests change.
+// The shapes here are the sandbox's own (it shares nothing with relayflow but common/).
+import type { SandboxAccount } from '../../core/accounts.js';
+import type { Svaml } from '../../../common/voice-svaml.js';
+import type { MenuState } from './menus.js';
+
+/** The platform's calling regions; `global` is also what the bare `/voice/calling/v1` address serves. */
+export const VOICE_REGIONS = ['global', 'euc1', 'use1', 'sae1', 'apse1', 'apse2'] as const;
+export type VoiceRegion = (typeof VOICE_REGIONS)[number];
+/** Path prefixes inside the `/voice` mount and the region each serves. */
+export const REGION_PREFIXES: ReadonlyArray<readonly [string, VoiceRegion]> = [['', 'global'], ...VOICE_REGIONS.map((r) => [`/${r}`, r] as const)];
+
+export type CallKind = 'tts' | 'conference' | 'custom' | 'incoming';
+export type CallResult = 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
+export type CallLeg = 'caller' | 'callee' | 'both';
+export type CalleeOutcome = 'answer' | 'busy' | 'noanswer' | 'failed' | 'machine';
+/** What the call is doing now; `ice`/`ace`/`pie`: waiting for the application's answer. */
+export type CallPhase = 'ice' | 'ringing' | 'ace' | 'playing' | 'menu' | 'pie' | 'conference' | 'connected' | 'parked' | 'ended';
+export type EventName = 'ice' | 'ace' | 'pie' | 'dice' | 'notify';
+
+export interface Played {
+  at: string;
+  /** say / playFiles: from SVAML; text: a TTS callout's text; prompt: a menu prompt; error: the ICE fallback's message. */
+  kind: 'say' | 'playFiles' | 'text' | 'prompt' | 'greeting' | 'error' | 'dtmf' | 'answer';
+  text: string;
+  /** Where it came from: ice, ace, pie, patch, leg, callout or menu. */
+  source: string;
+  leg?: CallLeg;
+}
+
+export interface SentCallback {
+  event: EventName;
+  sentAt: string;
+  /** False when there was nowhere to send it (no callback URL) or an inline SVAML answer stood in for it. */
+  sent: boolean;
+  answeredInMs?: number;
+  answer?: unknown;
+  fallback: boolean;
+  fallbackReason?: string;
+}
+
+/** What the callout asked for; the switch reads it at each step. */
+export interface CalloutOptions {
+  enableAce: boolean;
+  enableDice: boolean;
+  enablePie: boolean;
+  amd: boolean;
+  text?: string;
+  locale?: string;
+  conferenceId?: string;
+  greeting?: string;
+  dtmf?: string;
+  maxDurationS?: number;
+  /** Custom callouts: per event, a callback URL to use instead of the application's, or an inline SVAML answer. */
+  eventTargets: Partial<Record<'ice' | 'ace' | 'pie', { url: string } | { svaml: Svaml }>>;
+}
+
+export interface Call {
+  callId: string;
+  kind: CallKind;
+  region: VoiceRegion;
+  account: SandboxAccount;
+  /** `<sandbox>/voice`: where callResourceUrl points. */
+  voiceBase: string;
+  from: string;
+  to: { type: 'number' | 'username'; endpoint: string };
+  domain: 'pstn' | 'mxp';
+  custom: string;
+  options: CalloutOptions;
+  status: 'ONGOING' | 'FINAL';
+  result: CallResult;
+  reason: string;
+  phase: CallPhase;
+  createdAt: number;
+  answeredAt?: number;
+  endedAt?: number;
+  /** The rule outcome of the number that answered (machine: AMD says so). */
+  answeredBy?: CalleeOutcome;
+  connectedTo?: string;
+  /** The conference the call is (or was last) in. */
+  conferenceId?: string;
+  /** A custom callout's ICE action other than connectPstn: carried out when the ACE answers continue. */
+  planned?: Svaml;
+  menu?: MenuState;
+  lastMenuResult?: Record<string, unknown>;
+  played: Played[];
+  callbacks: SentCallback[];
+  /** Bumped whenever an action replaces what the call is doing: older waits and answers then stand down. */
+  version: number;
+  /** Cancels the current activity's wait (ringing, saying, a menu's timeout). */
+  activity: Set<() => void>;
+  /** Cancels the answering party's own hang-up and the call's maxDuration. */
+  partyTimers: Set<() => void>;
+  /** Callbacks of one call go out one after another (ICE, ACE, PIE, DiCE). */
+  chain: Promise<void>;
+}
+
+export interface CalleeRule {
+  suffix: string;
+  outcome: CalleeOutcome;
+  answerAfterMs?: number;
+  hangupAfterMs?: number;
+}
+
+export interface VoiceSettings {
+  callbackTimeoutMs: number;
+  noAnswerMs: number;
+  sayMs: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<VoiceSettings> = { callbackTimeoutMs: 3000, noAnswerMs: 1000, sayMs: 300 };
+export const DEFAULT_ANSWER_AFTER_MS = 200;
+/** Busy and failed numbers answer their verdict after this long unless the rule says answerAfterMs. */
+export const DEFAULT_REFUSE_AFTER_MS = 100;
+
+export class VoiceState {
+  readonly calls = new Map<string, Call>();
+  rules: CalleeRule[] = [];
+  settings: VoiceSettings = { ...DEFAULT_SETTINGS };
+
+  /** The longest suffix rule matching `number`, or the default (answer after 200 ms, never hang up). */
+  ruleFor(number: string): CalleeRule {
+    let best: CalleeRule | undefined;
+    for (const r of this.rules) if (number.endsWith(r.suffix) && (!best || r.suffix.length > best.suffix.length)) best = r;
+    return best ?? { suffix: '', outcome: 'answer', answerAfterMs: DEFAULT_ANSWER_AFTER_MS };
+  }
+
+  /** A call the application may see on this region's address. */
+  callFor(appKey: string, region: VoiceRegion, callId: string): Call | undefined {
+    const c = this.calls.get(callId);
+    return c && c.account.appKey === appKey && c.region === region ? c : undefined;
+  }
+
+  reset(): void {
+    // Flows still running see FINAL at their next step and stop, sending nothing.
+    for (const c of this.calls.values()) {
+      c.status = 'FINAL';
+      c.phase = 'ended';
+    }
+    this.calls.clear();
+    this.rules = [];
+    this.settings = { ...DEFAULT_SETTINGS };
+  }
+}
+
+export const isoNow = (): string => new Date().toISOString();
+
+/** Whole seconds since the call was answered (until it ended); 0 if never answered. */
+export function durationOf(call: Call, now = Date.now()): number {
+  if (call.answeredAt === undefined) return 0;
+  return Math.floor(((call.endedAt ?? now) - call.answeredAt) / 1000);
+}
