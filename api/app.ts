@@ -28,9 +28,12 @@ import { VerificationService } from './routes/verification/service.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { createPlatformClients } from '../platform/index.js';
 import type { CampaignStore } from '../store/index.js';
+import { VoiceRuleStore } from '../store/voice-rules.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from './routes/campaigns/index.js';
+import { voiceRoutes } from './routes/voice/index.js';
+import { voiceCallbackRoutes } from './callbacks/voice.js';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
@@ -84,6 +87,13 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
   await app.register(campaignRoutes, { client, processes, config, store });
   await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });
   await app.register(mmsPostbackRoutes, { store, token: config.api.mmsPostbackToken });
+  // The incoming-call rules: one instance for the API's routes and the voice callback intake.
+  const voiceRules = store ? new VoiceRuleStore(store.sql) : undefined;
+  await app.register(voiceRoutes, { client, processes, config, voice: platform.voice, rules: voiceRules });
+  await app.register(voiceCallbackRoutes, {
+    client, taskQueue: config.taskQueue, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret,
+    settings: config.processes.voice, rules: voiceRules,
+  });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   return app;
 }

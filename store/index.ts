@@ -5,6 +5,7 @@ import { migrate } from './schema.js';
 import { openSql } from './sql.js';
 
 export * from './campaign-store.js';
+export * from './voice-rules.js';
 export type { Sql, SqlRunner } from './sql.js';
 
 export interface OpenStoreOptions {

@@ -56,6 +56,12 @@ const STATEMENTS = [
      nonce text PRIMARY KEY,
      seen_at timestamptz NOT NULL DEFAULT now()
    )`,
+  // Voice (area A): what an incoming call to `number` does (store/voice-rules.ts); number `default` for the rest.
+  `CREATE TABLE IF NOT EXISTS relayflow_voice_rules (
+     number text PRIMARY KEY,
+     script jsonb NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   )`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {
