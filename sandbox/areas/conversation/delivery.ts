@@ -10,7 +10,8 @@ import type { SandboxContext } from '../../core/context.js';
 import type { DeliveryStatus, Message, Webhook } from './model.js';
 import type { ConversationSettings } from './settings.js';
 import type { ConversationStore } from './store.js';
-import { DueQueue, type Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
+import { DueQueue } from './due-queue.js';
 
 export interface ReportCounts {
   /** Reports made, by status. */

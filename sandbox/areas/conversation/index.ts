@@ -12,7 +12,7 @@ import { MtQueues } from './queue.js';
 import { ConversationSettings } from './settings.js';
 import { SendStats } from './stats.js';
 import { ConversationStore } from './store.js';
-import { Timers } from './timers.js';
+import { Timers } from '../../core/timers.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const conversationArea: SandboxArea = {

@@ -3,7 +3,7 @@
 // benchmark of tens of thousands of messages costs a few hundred timer wake-ups a second, not one
 // timer per message.
 import { DEFAULT_QUEUE_CAPACITY, type Message } from './model.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
 
 interface AppQueue {
   items: Message[];

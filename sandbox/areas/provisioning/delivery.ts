@@ -8,7 +8,7 @@ import { conversationWebhookSigner } from '../../core/callback-signers.js';
 import type { SandboxContext } from '../../core/context.js';
 import type { EventDetails, Webhook, WebhookEvent } from './model.js';
 import { nowIso, type ProvisioningStore } from './store.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
 import { fullEnvelope, wireBody, type EnvelopeSetting } from './envelope.js';
 
 export interface WebhookFaults {

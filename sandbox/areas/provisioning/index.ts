@@ -11,7 +11,7 @@ import { rcsRoutes } from './rcs.js';
 import { Reviewer, startupReviewer } from './reviewer.js';
 import { ProvisioningStore } from './store.js';
 import { templateChannels, templateRoutes } from './templates.js';
-import { Timers } from './timers.js';
+import { Timers } from '../../core/timers.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const provisioningArea: SandboxArea = {

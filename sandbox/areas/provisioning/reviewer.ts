@@ -3,7 +3,7 @@
 // create time, so changing the settings later affects only later submissions.
 import type { ProvisioningReviewerOptions } from '../../core/options.js';
 import { CHATA_ERROR_CODES, REJECTION_CODES } from './model.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
 import { COUNTRY, Fields, isObject, join, type Json } from './validation.js';
 
 export interface ReviewerConfig {

@@ -10,7 +10,7 @@ import type { CallbackSigner } from '../../core/callbacks.js';
 import type { SandboxContext } from '../../core/context.js';
 import type { Registration, RegistrationState, UploadStatus } from './model.js';
 import type { SenderIdStore } from './store.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
 
 export type EventType = 'REGISTRATION_STATE_CHANGED' | 'ATTACHMENT_STATUS_CHANGED';
 

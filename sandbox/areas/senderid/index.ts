@@ -11,7 +11,7 @@ import { marketRoutes } from './markets.js';
 import { registrationRoutes } from './registrations.js';
 import { Reviewer } from './review.js';
 import { SenderIdStore } from './store.js';
-import { Timers } from './timers.js';
+import { Timers } from '../../core/timers.js';
 
 export const senderIdArea: SandboxArea = {
   name: 'senderId',

@@ -7,7 +7,7 @@ import { policyById } from './catalogue.js';
 import type { CallbackHub } from './delivery.js';
 import { platformDate, platformTime, type Attachment, type Registration, type RegistrationState } from './model.js';
 import type { SenderIdStore } from './store.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../core/timers.js';
 import { Violations, isObject } from './validate.js';
 
 export interface ReviewerSettings {

@@ -12,7 +12,7 @@ import { VoiceCallbacks } from './callbacks.js';
 import { Conferences } from './conferences.js';
 import { calloutFlow, customFlow, incomingFlow } from './flows.js';
 import { DEFAULT_ANSWER_AFTER_MS, DEFAULT_REFUSE_AFTER_MS, isoNow, type Call, type CalleeRule, type CallResult, type Played, type VoiceRegion, type VoiceState } from './state.js';
-import { Timers } from './timers.js';
+import { Timers } from '../../core/timers.js';
 import type { CalloutInput } from './validate.js';
 
 export class CallEngine {
@@ -45,7 +45,7 @@ export class CallEngine {
   /** Waits as the call's current activity: false when cancelled, the call ended or an action replaced it. */
   async wait(call: Call, ms: number): Promise<boolean> {
     const v = call.version;
-    const sleep = this.timers.sleep(ms);
+    const sleep = this.timers.cancellableSleep(ms);
     call.activity.add(sleep.cancel);
     const slept = await sleep.done;
     call.activity.delete(sleep.cancel);

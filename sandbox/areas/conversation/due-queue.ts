@@ -1,46 +1,5 @@
-// Timers of the conversation area (queue drains, report delays, webhook fault delays), all stopped
-// by clear() on reset and on close, so nothing fires into a sandbox that has moved on.
-export class Timers {
-  private readonly pending = new Map<NodeJS.Timeout, () => void>();
-  /** Bumped by clear(): work started before it compares and stops. */
-  generation = 0;
-
-  /** Runs `fn` after `ms` unless cleared first; the returned function cancels it. */
-  after(ms: number, fn: () => void): () => void {
-    const timer = setTimeout(() => {
-      this.pending.delete(timer);
-      fn();
-    }, ms);
-    timer.unref();
-    this.pending.set(timer, () => undefined);
-    return () => {
-      clearTimeout(timer);
-      this.pending.delete(timer);
-    };
-  }
-
-  /** Resolves true after `ms`, or false as soon as clear() runs. */
-  sleep(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(timer);
-        resolve(true);
-      }, ms);
-      timer.unref();
-      this.pending.set(timer, () => resolve(false));
-    });
-  }
-
-  clear(): void {
-    this.generation++;
-    const wake = [...this.pending];
-    this.pending.clear();
-    for (const [t, onCancel] of wake) {
-      clearTimeout(t);
-      onCancel();
-    }
-  }
-}
+// A queue of delayed work run by one timer of the area's Timers, whatever its length.
+import type { Timers } from '../../core/timers.js';
 
 /**
  * Work items that fall due in the order they were added, run by one timer whatever their number

@@ -1,0 +1,77 @@
+// Every delay of a sandbox area (reviews, held callbacks, ringing, queue drains) goes through one of these, so a
+// reset or the sandbox's close cancels them all: nothing fires into a sandbox that has moved on, and nothing keeps
+// the process alive after close. Each area keeps its own instance.
+export class Timers {
+  private readonly pending = new Map<NodeJS.Timeout, () => void>();
+  private readonly byKey = new Map<string, Set<NodeJS.Timeout>>();
+  /** Bumped by clear(): work started before it compares and stops. */
+  generation = 0;
+
+  /** Runs `fn` after `ms` unless cancelled first: by the returned function, cancel(key) or clear(). */
+  after(ms: number, fn: () => void, key?: string): () => void {
+    const timer = setTimeout(() => {
+      this.forget(timer, key);
+      fn();
+    }, ms);
+    timer.unref();
+    this.pending.set(timer, () => undefined);
+    if (key !== undefined) this.byKey.set(key, (this.byKey.get(key) ?? new Set()).add(timer));
+    return () => {
+      clearTimeout(timer);
+      this.forget(timer, key);
+    };
+  }
+
+  /** Resolves true after `ms`, or false as soon as clear() runs. */
+  sleep(ms: number): Promise<boolean> {
+    return this.cancellableSleep(ms).done;
+  }
+
+  /** `done` resolves true after `ms`, or false as soon as `cancel` or clear() runs. */
+  cancellableSleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
+    let cancel: () => void = () => undefined;
+    const done = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(timer);
+        resolve(true);
+      }, ms);
+      timer.unref();
+      const stop = () => {
+        clearTimeout(timer);
+        this.pending.delete(timer);
+        resolve(false);
+      };
+      this.pending.set(timer, stop);
+      cancel = stop;
+    });
+    return { done, cancel };
+  }
+
+  /** Drops every timer started with this key (a deleted resource's pending review). */
+  cancel(key: string): void {
+    for (const t of this.byKey.get(key) ?? []) {
+      clearTimeout(t);
+      this.pending.delete(t);
+    }
+    this.byKey.delete(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    const wake = [...this.pending];
+    this.pending.clear();
+    this.byKey.clear();
+    for (const [t, onCancel] of wake) {
+      clearTimeout(t);
+      onCancel();
+    }
+  }
+
+  private forget(timer: NodeJS.Timeout, key: string | undefined): void {
+    this.pending.delete(timer);
+    if (key === undefined) return;
+    const set = this.byKey.get(key);
+    set?.delete(timer);
+    if (set && set.size === 0) this.byKey.delete(key);
+  }
+}
