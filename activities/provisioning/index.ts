@@ -1,19 +1,21 @@
 // Every provisioning activity (area G): template approval, RCS sender launch, CHATA / CHATB sender
-// onboarding, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
+// onboarding, bundle provisioning, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
 // through shared/failures.ts.
 import type { Client } from '@temporalio/client';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
+import { createBundleActivities } from './bundles.js';
 import { createChatSenderOnboardingActivities } from './chat-sender-onboarding.js';
 import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
 import { createResourceInboxActivities } from './resource-inbox.js';
 import { createTemplateApprovalActivities } from './template-approval.js';
 
-export function createProvisioningActivities(deps: { provisioning: ProvisioningClient; temporal?: Client | undefined }): ProvisioningActivities {
+export function createProvisioningActivities(deps: { provisioning: ProvisioningClient; temporal?: Client | undefined; inboxIdleMs?: number | undefined }): ProvisioningActivities {
   return {
     ...createTemplateApprovalActivities(deps),
     ...createRcsSenderLaunchActivities(deps),
     ...createChatSenderOnboardingActivities(deps),
     ...createResourceInboxActivities(deps),
+    ...createBundleActivities(deps),
   };
 }

@@ -64,8 +64,8 @@ export const ProvisioningWebhookBody = Type.Object({
   comment: Type.Optional(Type.String({ maxLength: 4096 })),
   eventId: Type.Optional(Id),
   projectId: Type.Optional(Id),
-  channel: Type.Optional(Type.Enum(['CHATA', 'CHATB', 'RCS'])),
-  resourceType: Type.Optional(Type.Enum(['TEMPLATE', 'SENDER', 'ACCOUNT'])),
+  channel: Type.Optional(Type.Enum(['CHATA', 'CHATB', 'RCS', 'PROJECT'])),
+  resourceType: Type.Optional(Type.Enum(['TEMPLATE', 'SENDER', 'ACCOUNT', 'BUNDLE'])),
   resourceId: Type.Optional(Id),
   sequence: Type.Optional(Type.Integer({ minimum: 0 })),
   eventTime: Type.Optional(Type.String({ format: 'date-time' })),
@@ -121,9 +121,11 @@ export interface ProvisioningWebhookOptions {
   client: Client;
   taskQueue: string;
   secret: string | undefined;
+  /** RELAYFLOW_INBOX_IDLE_MS for the inboxes this intake starts (unset: the inbox's default, 30 days). */
+  inboxIdleMs?: number | undefined;
 }
 
-export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (app, { client, taskQueue, secret }) => {
+export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (app, { client, taskQueue, secret, inboxIdleMs }) => {
   const nonces = new NonceStore();
 
   app.post(PROVISIONING_WEBHOOK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
@@ -156,7 +158,7 @@ export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOp
       await client.workflow.signalWithStart<typeof resourceInbox, [ProvisioningEvent]>('resourceInbox', {
         workflowId: inboxId,
         taskQueue,
-        args: [{ resource }],
+        args: [{ resource, ...(inboxIdleMs ? { idleMs: inboxIdleMs } : {}) }],
         signal: provisioningEventSignal,
         signalArgs: [event],
       });

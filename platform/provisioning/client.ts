@@ -8,6 +8,7 @@ import { ProvisioningTemplatesClient } from './templates.js';
 import { ProvisioningRcsClient } from './rcs-senders.js';
 import { ProvisioningChataSendersClient, ProvisioningChatbSendersClient } from './chat-senders.js';
 import { ProvisioningWebhooksClient } from './webhooks.js';
+import { ProvisioningBundlesClient } from './bundles.js';
 import type { TemplateChannel } from './types.js';
 
 export interface ProvisioningClientOptions {
@@ -27,6 +28,7 @@ export class ProvisioningClient {
   readonly rcs: ProvisioningRcsClient;
   readonly chataSenders: ProvisioningChataSendersClient;
   readonly chatbSenders: ProvisioningChatbSendersClient;
+  readonly bundles: ProvisioningBundlesClient;
 
   constructor(opts: ProvisioningClientOptions) {
     const transport = new ProvisioningTransport({
@@ -42,6 +44,7 @@ export class ProvisioningClient {
     this.rcs = new ProvisioningRcsClient(transport);
     this.chataSenders = new ProvisioningChataSendersClient(transport);
     this.chatbSenders = new ProvisioningChatbSendersClient(transport);
+    this.bundles = new ProvisioningBundlesClient(transport);
   }
 
   /** The templates sub-client of a channel. */
@@ -57,3 +60,4 @@ export * from './templates.js';
 export * from './rcs-senders.js';
 export * from './chat-senders.js';
 export * from './webhooks.js';
+export * from './bundles.js';

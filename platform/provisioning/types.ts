@@ -1,7 +1,7 @@
 // Provisioning interface (area G): the states, enums, trigger names and webhook payload shared by the
 // provisioning clients, activities and (later) workflows. Contract: docs/provisioning-wire.md.
 
-export type ProvisioningChannel = 'CHATA' | 'CHATB' | 'RCS';
+export type ProvisioningChannel = 'CHATA' | 'CHATB' | 'RCS' | 'PROJECT';
 /** The two template channels. */
 export type TemplateChannel = 'CHATA' | 'CHATB';
 
@@ -65,6 +65,19 @@ export type ChataSenderErrorCode =
 
 export type ChatbSenderState = 'DRAFT' | 'IN_REVIEW' | 'ACTIVE' | 'REJECTED' | 'INACTIVE';
 
+// ---------------------------------------------------------------------------------------------
+// Bundles (docs/bundle-wire.md)
+// ---------------------------------------------------------------------------------------------
+
+export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
+export type BundleState = (typeof BUNDLE_STATES)[number];
+export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
+export type BundleProcessingMode = (typeof BUNDLE_PROCESSING_MODES)[number];
+export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
+export type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
+/** The SMS app's statuses the spec names, and ACTIVE once it is provisioned. */
+export type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
+
 /** A reviewer's or the platform's comment on a template, sender or account. */
 export interface ProvisioningComment {
   text: string;
@@ -112,15 +125,18 @@ export const CHATB_TRIGGERS = [
 export type ChataTrigger = (typeof CHATA_TRIGGERS)[number];
 export type RcsTrigger = (typeof RCS_TRIGGERS)[number];
 export type ChatbTrigger = (typeof CHATB_TRIGGERS)[number];
-export type ProvisioningTrigger = ChataTrigger | RcsTrigger | ChatbTrigger;
+/** Bundles (docs/bundle-wire.md): BUNDLE_DONE when a bundle's provisioning has ended, ACTIVE or FAILED. */
+export const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
+export type BundleTrigger = (typeof BUNDLE_TRIGGERS)[number];
+export type ProvisioningTrigger = ChataTrigger | RcsTrigger | ChatbTrigger | BundleTrigger;
 
-export const PROVISIONING_TRIGGERS: readonly ProvisioningTrigger[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS];
+export const PROVISIONING_TRIGGERS: readonly ProvisioningTrigger[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...BUNDLE_TRIGGERS];
 
 export function isProvisioningTrigger(value: unknown): value is ProvisioningTrigger {
   return typeof value === 'string' && (PROVISIONING_TRIGGERS as readonly string[]).includes(value);
 }
 
-export type ProvisioningResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT';
+export type ProvisioningResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT' | 'BUNDLE';
 
 /** What changed, per trigger (see docs/provisioning-wire.md); every field is optional. */
 export interface ProvisioningWebhookEventDetails {
@@ -172,6 +188,8 @@ export interface ProvisioningWebhookEvent {
  */
 export function triggerTarget(trigger: string): { channel: ProvisioningChannel; resourceType: ProvisioningResourceType } | undefined {
   if (trigger === 'CHATA_WABA_ACCOUNT_CHANGED') return { channel: 'CHATA', resourceType: 'SENDER' };
+  // A bundle belongs to no channel: its inbox is resource:PROJECT:BUNDLE:<bundleId> (docs/bundle-wire.md).
+  if ((BUNDLE_TRIGGERS as readonly string[]).includes(trigger)) return { channel: 'PROJECT', resourceType: 'BUNDLE' };
   const m = /^(CHATA|CHATB|RCS)_(TEMPLATE|SENDER|ACCOUNT)_/.exec(trigger);
   return m ? { channel: m[1] as ProvisioningChannel, resourceType: m[2] as ProvisioningResourceType } : undefined;
 }

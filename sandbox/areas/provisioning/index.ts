@@ -1,6 +1,8 @@
 // Area G, provisioning (docs/provisioning-wire.md): webhooks, CHATA and CHATB templates, RCS,
-// CHATA and CHATB senders, decided by simulated reviewers that emit signed webhook events.
+// CHATA and CHATB senders, decided by simulated reviewers that emit signed webhook events; bundles
+// (docs/bundle-wire.md), provisioned after a delay.
 import type { SandboxArea } from '../../core/area.js';
+import { BundleDesk, bundleControlRoutes, bundleRoutes } from './bundles.js';
 import { chataSenderRoutes } from './chata-senders.js';
 import { chatbSenderRoutes } from './chatb-senders.js';
 import type { ProvisioningDeps } from './context.js';
@@ -22,11 +24,13 @@ export const provisioningArea: SandboxArea = {
     const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), timers);
     const hub = new WebhookHub(ctx, store, timers);
     const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
+    const bundles = new BundleDesk(deps, timers);
     ctx.onReset(() => {
       timers.clear();
       store.clear();
       hub.reset();
       reviewer.reset();
+      bundles.reset();
     });
     return {
       routes: async (app) => {
@@ -37,8 +41,12 @@ export const provisioningArea: SandboxArea = {
         await app.register(rcsRoutes(deps));
         await app.register(chataSenderRoutes(deps));
         await app.register(chatbSenderRoutes(deps));
+        await app.register(bundleRoutes(deps, bundles));
       },
-      control: (app) => provisioningControlRoutes(app, deps),
+      control: (app) => {
+        provisioningControlRoutes(app, deps);
+        bundleControlRoutes(app, deps, bundles);
+      },
     };
   },
 };

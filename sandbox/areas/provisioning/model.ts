@@ -37,11 +37,14 @@ export const CONVERSATION_TRIGGERS = [
   'BATCH_STATUS_UPDATE',
   'MESSAGE_INBOUND_SMART_CONVERSATION_REDACTION',
 ] as const;
-export const ALL_TRIGGERS: readonly string[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...CONVERSATION_TRIGGERS];
-export type Trigger = (typeof CHATA_TRIGGERS)[number] | (typeof RCS_TRIGGERS)[number] | (typeof CHATB_TRIGGERS)[number];
+/** Bundles (docs/bundle-wire.md): emitted when a bundle's provisioning ends, ACTIVE or FAILED. */
+export const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
+export const ALL_TRIGGERS: readonly string[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...BUNDLE_TRIGGERS, ...CONVERSATION_TRIGGERS];
+export type Trigger = (typeof CHATA_TRIGGERS)[number] | (typeof RCS_TRIGGERS)[number] | (typeof CHATB_TRIGGERS)[number] | (typeof BUNDLE_TRIGGERS)[number];
 
-export type Channel = 'CHATA' | 'CHATB' | 'RCS';
-export type ResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT';
+/** PROJECT: resources of no channel (bundles). */
+export type Channel = 'CHATA' | 'CHATB' | 'RCS' | 'PROJECT';
+export type ResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT' | 'BUNDLE';
 export const RESOURCE_TYPES: readonly ResourceType[] = ['TEMPLATE', 'SENDER', 'ACCOUNT'];
 
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
@@ -160,6 +163,33 @@ export interface ChatbSender {
   description?: string;
   state: ChatbSenderState;
   comments: Comment[];
+  createTime: string;
+  updateTime: string;
+}
+
+export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
+export type BundleState = (typeof BUNDLE_STATES)[number];
+export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
+export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
+export const BUNDLE_REGIONS = ['US', 'EU', 'BR'] as const;
+export const SMS_APP_STATUSES = ['PROVISIONING_ADD', 'PROVISIONING_UPDATE', 'PROVISIONING_ADD_FAILED', 'PROVISIONING_UPDATE_FAILED', 'ACTIVE'] as const;
+
+export interface Bundle {
+  id: string;
+  name: string;
+  region: (typeof BUNDLE_REGIONS)[number];
+  state: BundleState;
+  labels: Record<string, string>;
+  subproject: { id: string; name?: string; created: boolean };
+  convApp?: {
+    id: string;
+    name: string;
+    processingMode: (typeof BUNDLE_PROCESSING_MODES)[number];
+    retentionPolicy: { retentionType: (typeof BUNDLE_RETENTION_TYPES)[number]; ttlDays: number };
+  };
+  smsApp?: { id: string; name: string; status: (typeof SMS_APP_STATUSES)[number] };
+  webhookDeliveryStatuses: { target: string; status: string; httpStatus?: number; message?: string; lastAttemptTime: string }[];
+  errors?: { resource: string; code: string; message: string }[];
   createTime: string;
   updateTime: string;
 }

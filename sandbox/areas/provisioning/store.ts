@@ -1,5 +1,5 @@
 // In-memory provisioning resources of one sandbox instance, per project in creation order.
-import type { ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
+import type { Bundle, ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
 
 interface Entry<T> {
   projectId: string;
@@ -52,9 +52,10 @@ export class ProvisioningStore {
   readonly rcsSenders = new Collection<RcsSender>();
   readonly chataSenders = new Collection<ChataSender>();
   readonly chatbSenders = new Collection<ChatbSender>();
+  readonly bundles = new Collection<Bundle>();
 
   clear(): void {
-    for (const c of [this.webhooks, this.chataTemplates, this.chatbTemplates, this.rcsSenders, this.chataSenders, this.chatbSenders]) {
+    for (const c of [this.webhooks, this.chataTemplates, this.chatbTemplates, this.rcsSenders, this.chataSenders, this.chatbSenders, this.bundles]) {
       c.clear();
     }
   }

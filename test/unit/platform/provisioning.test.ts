@@ -271,8 +271,8 @@ test('a 401 for an expired token fetches a new one and repeats the request once'
 });
 
 test('trigger names: the contract lists, and the guard', () => {
-  assert.equal(PROVISIONING_TRIGGERS.length, 24);
-  assert.equal(new Set(PROVISIONING_TRIGGERS).size, 24);
+  assert.equal(PROVISIONING_TRIGGERS.length, 25);
+  assert.equal(new Set(PROVISIONING_TRIGGERS).size, 25);
   assert.ok(isProvisioningTrigger('RCS_SENDER_OPERATOR_STATUS_UPDATED'));
   assert.ok(isProvisioningTrigger('CHATB_TEMPLATE_APPROVED'));
   assert.ok(!isProvisioningTrigger('BATCH_STATUS_UPDATE'));

@@ -1,0 +1,51 @@
+// Activities of bundle provisioning: an idempotent create (the run's labels are looked up first, so a
+// retried create finds the bundle it made), read, and delete (a second delete changes nothing).
+import type { ProvisioningClient } from '../../platform/provisioning/client.js';
+import { PlatformNotFoundError } from '../../platform/errors.js';
+import type { Bundle } from '../../platform/provisioning/bundles.js';
+import {
+  BUNDLE_KEY_LABEL, BUNDLE_RUN_LABEL, type BundleRef, type CreateBundleInput, type CreateBundleResult, type DeleteBundleResult,
+} from '../../contracts/provisioning.js';
+import { withFailureMappingAll } from '../shared/failures.js';
+import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';
+
+/** The bundle carries this run's labels (key and run): made by this run, perhaps by an attempt whose answer was lost. */
+export function isRunBundle(b: Bundle, labels: Record<string, string> | undefined): boolean {
+  const key = labels?.[BUNDLE_KEY_LABEL];
+  const run = labels?.[BUNDLE_RUN_LABEL];
+  return key !== undefined && run !== undefined && b.labels?.[BUNDLE_KEY_LABEL] === key && b.labels?.[BUNDLE_RUN_LABEL] === run;
+}
+
+export function createBundleActivities(clients: { provisioning: ProvisioningClient }) {
+  const { bundles } = clients.provisioning;
+  return withFailureMappingAll({
+    async createBundle({ bundle }: CreateBundleInput): Promise<CreateBundleResult> {
+      return findOrCreate(
+        () => findFirst(bundles.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (b) => b.state !== 'DELETED' && isRunBundle(b, bundle.labels)),
+        () => bundles.create(bundle),
+      );
+    },
+
+    async getBundle({ bundleId }: BundleRef): Promise<Bundle> {
+      return bundles.get(bundleId);
+    },
+
+    async deleteBundle({ bundleId }: BundleRef): Promise<DeleteBundleResult> {
+      // Look first: an earlier attempt may have deleted it and lost the answer (the platform then says 404).
+      let current: Bundle;
+      try {
+        current = await bundles.get(bundleId);
+      } catch (err) {
+        if (err instanceof PlatformNotFoundError) return { deleted: false };
+        throw err;
+      }
+      if (current.state === 'DELETED') return { deleted: false, bundle: current };
+      try {
+        return { deleted: true, bundle: await bundles.delete(bundleId) };
+      } catch (err) {
+        if (err instanceof PlatformNotFoundError) return { deleted: false };
+        throw err;
+      }
+    },
+  });
+}

@@ -1,0 +1,98 @@
+// Bundles (`/v1/projects/{projectId}/bundles`): a work order that sets up, in one region, a subproject
+// (an existing one, or a new one), a conversation app (processing mode, retention policy) and an SMS app.
+// Create, read, list, delete. Contract: docs/bundle-wire.md.
+import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
+import type {
+  BundleProcessingMode,
+  BundleRetentionType,
+  BundleSmsAppStatus,
+  BundleState,
+  ConversationRegion,
+  ProvisioningPage,
+} from './types.js';
+
+export interface BundleRetentionPolicy {
+  retentionType: BundleRetentionType;
+  /** 1..3650 */
+  ttlDays: number;
+}
+
+export interface CreateBundleRequest {
+  /** 1..128 characters; the default name of the resources it creates. */
+  name: string;
+  region: ConversationRegion;
+  /** Put the apps in this existing subproject. Without it (and without `subproject`) they go in the project. */
+  subprojectId?: string;
+  /** Create a new subproject for the apps (not together with `subprojectId`). */
+  subproject?: { name?: string; labels?: Record<string, string> };
+  /** The conversation app; `processingMode` defaults to DISPATCH. */
+  convApp?: { name?: string; processingMode?: BundleProcessingMode; retentionPolicy?: BundleRetentionPolicy };
+  smsApp?: { name?: string };
+  /** Echoed on the bundle (at most 10; keys and values 1..128 characters): relayflow keys its bundles here. */
+  labels?: Record<string, string>;
+}
+
+/** Unsuccessful conversation-app webhook deliveries, as the platform reports them on the bundle. */
+export interface BundleWebhookDeliveryStatus {
+  target: string;
+  status: string;
+  httpStatus?: number;
+  message?: string;
+  lastAttemptTime?: string;
+}
+
+export interface BundleError {
+  /** SUBPROJECT, CONVERSATION_APP or SMS_APP: the resource whose provisioning failed. */
+  resource: string;
+  code: string;
+  message: string;
+}
+
+export interface Bundle {
+  id: string;
+  name: string;
+  region: ConversationRegion;
+  state: BundleState;
+  labels: Record<string, string>;
+  subproject: { id: string; name?: string; created: boolean };
+  convApp?: { id: string; name: string; processingMode: BundleProcessingMode; retentionPolicy: BundleRetentionPolicy };
+  smsApp?: { id: string; name: string; status: BundleSmsAppStatus };
+  webhookDeliveryStatuses: BundleWebhookDeliveryStatus[];
+  /** Set when FAILED: what failed, in the platform's words. */
+  errors?: BundleError[];
+  createTime?: string;
+  updateTime?: string;
+}
+
+export type BundlePage = ProvisioningPage<'bundles', Bundle>;
+
+export class ProvisioningBundlesClient {
+  readonly #t: ProvisioningTransport;
+
+  constructor(transport: ProvisioningTransport) {
+    this.#t = transport;
+  }
+
+  /** Answers at once with state IN_PROGRESS; BUNDLE_DONE (and the bundle's state) tell the outcome. */
+  create(request: CreateBundleRequest): Promise<Bundle> {
+    return this.#t.call<Bundle>('POST', 'bundles', { json: request });
+  }
+
+  /** 400 invalid_bundle_id for a malformed ID, 404 for an unknown one. */
+  get(bundleId: string): Promise<Bundle> {
+    return this.#t.call<Bundle>('GET', `bundles/${seg(bundleId)}`);
+  }
+
+  listPage(query: ProvisioningListQuery = {}): Promise<BundlePage> {
+    return this.#t.page<'bundles', Bundle>('bundles', 'bundles', query);
+  }
+
+  listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<Bundle> {
+    return this.#t.all<'bundles', Bundle>('bundles', 'bundles', query);
+  }
+
+  /** The bundle becomes DELETED (its apps are removed; a subproject it did not create stays). 404 when already deleted. */
+  delete(bundleId: string): Promise<Bundle> {
+    return this.#t.call<Bundle>('DELETE', `bundles/${seg(bundleId)}`);
+  }
+}
