@@ -19,6 +19,7 @@ import type {
   CreateEmbeddedChataSenderRequest,
 } from '../platform/provisioning/chat-senders.js';
 import type { RcsTestNumberFeature } from '../platform/provisioning/types.js';
+import type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
 
 /** The platform's resource shapes and states the provisioning workflows read (types only). */
 export type { Template } from '../platform/provisioning/templates.js';
@@ -117,6 +118,11 @@ export interface ResourceInboxInput {
   duplicates?: number;
   /** Continue-as-new at this history length (besides Temporal's suggestion); tests set it low. */
   historyLimit?: number;
+  /**
+   * End when nothing is attached (or every attached process has ended) and nothing has arrived for this long
+   * (RELAYFLOW_INBOX_IDLE_MS). Inboxes started before the setting existed lack it: 30 days.
+   */
+  idleMs?: number;
 }
 
 /** The inbox workflow's signature, for typed starts outside the workflow layer. */
@@ -335,4 +341,74 @@ export interface ProvisioningActivities {
   getChatbSender(input: SenderRef): Promise<ChatbSender>;
   /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */
   attachToInbox(input: AttachToInboxInput): Promise<{ inboxId: string }>;
+  createBundle(input: CreateBundleInput): Promise<CreateBundleResult>;
+  getBundle(input: BundleRef): Promise<Bundle>;
+  deleteBundle(input: BundleRef): Promise<DeleteBundleResult>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bundle provisioning (docs/bundle-wire.md): a subproject, a conversation app and an SMS app set up
+// in one region, followed to ACTIVE or FAILED; deleted on request (the onboarding's compensation).
+// ---------------------------------------------------------------------------------------------
+
+export type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
+export type { BundleProcessingMode, BundleState } from '../platform/provisioning/types.js';
+
+/** Labels relayflow puts on the bundles it creates: how a retried create recognises its own. */
+export const BUNDLE_KEY_LABEL = 'relayflow-key';
+export const BUNDLE_RUN_LABEL = 'relayflow-run';
+
+export type BundleProcessState = 'CREATING' | 'IN_PROGRESS' | 'ACTIVE' | 'FAILED' | 'DELETING' | 'DELETED' | 'STOPPED';
+
+/** The input of `bundleProvisioning`; a parent (the onboarding) starts it as a child with this. */
+export interface BundleProvisioningInput extends FollowSettings {
+  projectId: string;
+  /** The caller's key (CAMPAIGN_KEY_PATTERN): the business key of the process and a label on the bundle. */
+  key: string;
+  /** What to create; relayflow adds its labels. */
+  bundle: CreateBundleRequest;
+  /**
+   * Delete only: a run that deletes this bundle (made by an earlier, finished run under the same key)
+   * and ends DELETED. Nothing is created.
+   */
+  deleteBundleId?: string;
+}
+
+/** What the process ends with; FAILED is a result too (the platform's reasons in `errors`), not a failed execution. */
+export interface BundleProvisioningResult {
+  state: BundleProcessState;
+  bundleId?: string;
+  /** The subproject the apps are in (the project's own ID when the bundle named none). */
+  subprojectId?: string;
+  conversationAppId?: string;
+  smsAppId?: string;
+  processingMode?: string;
+  region: string;
+  /** The platform's reasons when FAILED: `<resource>: <code>: <message>`. */
+  errors?: { resource: string; code: string; message: string }[];
+  /** Why it ended, in the process's words. */
+  reason?: string;
+}
+
+export interface DeleteRequest {
+  operationId: string;
+  reason?: string;
+}
+
+/** Deletes the platform's resource and ends the process DELETED (bundles). */
+export const deleteUpdate = defineUpdate<OperationOutcome, [DeleteRequest]>('delete');
+
+export interface CreateBundleInput {
+  /** Labels BUNDLE_KEY_LABEL and BUNDLE_RUN_LABEL are set by the workflow; a bundle with both is this run's. */
+  bundle: CreateBundleRequest;
+}
+
+/** `created: false` when this run's bundle already existed (a retry after a lost answer). */
+export type CreateBundleResult = Bundle & { created: boolean };
+
+export interface BundleRef {
+  bundleId: string;
+}
+
+/** `deleted: false` when the bundle was already DELETED (or gone): nothing was sent. */
+export type DeleteBundleResult = { deleted: boolean; bundle?: Bundle };

@@ -6,6 +6,7 @@ export { templateApproval } from './provisioning/template-approval.js';
 export { rcsSenderLaunch } from './provisioning/rcs-sender-launch.js';
 export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/chat-sender-onboarding.js';
 export { resourceInbox } from './provisioning/resource-inbox.js';
+export { bundleProvisioning } from './provisioning/bundle-provisioning.js';
 export { senderIdRegistration } from './senderid/senderid-registration.js';
 export { campaign } from './campaigns/campaign.js';
 export { voiceCallout } from './voice/callout.js';
