@@ -5,6 +5,7 @@ import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
 import { openCampaignStore } from '../store/index.js';
 import { buildApp } from './app.js';
+import { apiClientInterceptors } from './temporal-actor.js';
 
 const config = (() => {
   try {
@@ -15,7 +16,7 @@ const config = (() => {
   }
 })();
 const logger = createLogger({ name: 'relayflow-api', level: config.logLevel });
-const client = await connectClient(config);
+const client = await connectClient(config, apiClientInterceptors());
 // The embedded store serves one process only (npm start); a separate API needs the shared database.
 const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir }) : undefined;
 if (!store) logger.warn('RELAYFLOW_DATABASE_URL is not set: campaign routes and delivery intakes answer 503');

@@ -49,6 +49,16 @@ function rootCause(err: Error): string {
   return e.message;
 }
 
+/** A visibility-query string literal: backslashes and quotes escaped, so no value can end the literal early. */
+export const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** A date-time as Temporal's visibility reads it (RFC 3339 in UTC); one JavaScript cannot place (a leap second) is a 400. */
+function instant(value: string, field: string): string {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw badRequest(field, 'format', 'must be a date-time, e.g. 2025-01-31T12:00:00Z');
+  return new Date(t).toISOString();
+}
+
 /** How long a list waits on Temporal's visibility before it answers 504 (the client retries some errors until then). */
 export const LIST_TIMEOUT_MS = 5_000;
 const MAC_BYTES = 16;
@@ -139,10 +149,20 @@ export class ProcessService {
     return view;
   }
 
-  async list(opts: { kind?: ProcessKind; state?: string; pageSize?: number; pageToken?: string }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
-    // Values are validated by the route schemas (enum kinds, upper-case states), so they are safe to quote.
-    const clauses = [opts.kind ? `${KIND.name} = '${opts.kind}'` : `${KIND.name} IS NOT NULL`];
-    if (opts.state) clauses.push(`${STATE.name} = '${opts.state}'`);
+  /**
+   * Processes newest first, by kind, state, start time and business key. `key` is matched as a whole process
+   * ID (`<kind>:<key>` when `kind` is given and the key does not start with it): Temporal's SQL visibility
+   * (the dev server's) has no prefix match on workflow IDs, so a partial key matches nothing.
+   */
+  async list(opts: { kind?: ProcessKind; state?: string; startedAfter?: string; startedBefore?: string; key?: string; pageSize?: number; pageToken?: string }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
+    const clauses = [opts.kind ? `${KIND.name} = ${quote(opts.kind)}` : `${KIND.name} IS NOT NULL`];
+    if (opts.state) clauses.push(`${STATE.name} = ${quote(opts.state)}`);
+    if (opts.startedAfter) clauses.push(`StartTime >= ${quote(instant(opts.startedAfter, 'query.startedAfter'))}`);
+    if (opts.startedBefore) clauses.push(`StartTime < ${quote(instant(opts.startedBefore, 'query.startedBefore'))}`);
+    if (opts.key !== undefined) {
+      const id = opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key;
+      clauses.push(`WorkflowId = ${quote(id)}`);
+    }
     let nextPageToken: Uint8Array | undefined;
     if (opts.pageToken) {
       nextPageToken = this.pageTokens.decode(opts.pageToken);

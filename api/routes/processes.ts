@@ -1,4 +1,4 @@
-// Every process, whatever its kind: read one, list by kind and state.
+// Every process, whatever its kind: read one, list by kind, state, start time and business key.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { PROCESS_KINDS } from '../../contracts/ids.js';
@@ -10,12 +10,19 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
   app.get('/v1/processes', {
     schema: {
       tags: ['processes'],
-      summary: 'List processes by kind and state, newest first',
-      querystring: Type.Object({ kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))), state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+      summary: 'List processes by kind, state, start time and business key, newest first',
+      querystring: Type.Object({
+        kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))),
+        state: Type.Optional(StateFilter),
+        startedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started at or after this time' })),
+        startedBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started before this time' })),
+        key: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The business key: a whole process ID, or with `kind` the part after `<kind>:` (no prefix matching)' })),
+        ...Paging,
+      }, { additionalProperties: false }),
       // 503 and 504: Temporal's visibility unreachable or too slow (ProcessService.list has a deadline).
       response: { 200: ProcessList, ...errorResponses(400, 401, 503, 504) },
     },
-  }, async (req) => processes.list({ kind: req.query.kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  }, async (req) => processes.list({ ...req.query }));
 
   app.get('/v1/processes/:processId', {
     schema: {

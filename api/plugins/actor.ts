@@ -1,0 +1,32 @@
+// Who is acting, for the audit: the API key's ID (never the key) or `platform` for signed callbacks, kept in
+// an AsyncLocalStorage for the length of the request so the Temporal client interceptor (api/temporal-actor.ts)
+// can write it into the headers of every start, signal and update the request makes.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { presentedKey } from './auth.js';
+
+/** A caller's API key ID: the first 12 hex characters of the key's SHA-256. Safe to log and to show. */
+export const keyIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
+
+/** The actor of callbacks from the platform (routes with `auth: 'signature'`). */
+export const PLATFORM_ACTOR = 'platform';
+
+export const actorStorage = new AsyncLocalStorage<{ actor: string }>();
+
+/** The actor of the current request, if any (undefined outside a request: workers, scripts). */
+export const currentActor = (): string | undefined => actorStorage.getStore()?.actor;
+
+/**
+ * Every request runs in its actor's context. A callback-style hook, so `done` (and with it the rest of the
+ * request: the handler and its Temporal calls) runs inside `actorStorage.run`.
+ */
+export function installActor(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const mode = request.routeOptions.config?.auth;
+    const key = presentedKey(request);
+    const actor = mode === 'signature' ? PLATFORM_ACTOR : key ? keyIdOf(key) : undefined;
+    if (!actor) return done();
+    actorStorage.run({ actor }, done);
+  });
+}

@@ -1,0 +1,124 @@
+// GET /v1/processes/{processId}/timeline: the whole story of a process from its Temporal history (every run),
+// decoded and told as entries; JSON or CSV, paged, phone numbers masked unless an allowed key asks otherwise.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Client } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
+import Type from 'typebox';
+import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { processStatusQuery } from '../../../contracts/process-status.js';
+import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js';
+import { keyIdOf } from '../../plugins/actor.js';
+import { presentedKey } from '../../plugins/auth.js';
+import { ProcessId } from '../../schemas.js';
+import { toCsv } from './csv.js';
+import { Decoder, maskPhones, noMask } from './decode.js';
+import { readRuns } from './history.js';
+import { TimelinePageTokens } from './page-token.js';
+import { ENTRY_KINDS, TimelineBuilder, type EntryKind, type TimelineEntry } from './translate.js';
+
+export interface AuditRoutesOptions {
+  client: Client;
+  codec: PayloadCodec;
+  /** Key IDs allowed `?unmasked=true` (RELAYFLOW_AUDIT_UNMASK_KEY_IDS). */
+  unmaskKeyIds: readonly string[];
+  /** pageTokenKey(config.codecKeys): tokens valid on every API instance. */
+  pageTokenKey: Buffer;
+}
+
+export const CSV_COLUMNS = ['at', 'runId', 'eventId', 'kind', 'summary', 'details'] as const;
+
+const Entry = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  runId: Type.String(),
+  eventId: Type.Integer({ description: 'The event in the run\'s history the entry comes from' }),
+  kind: Type.Unsafe<EntryKind>({ type: 'string', enum: [...ENTRY_KINDS] }),
+  summary: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+const Timeline = Type.Object({
+  processId: Type.String(),
+  entries: Type.Array(Entry),
+  nextPageToken: Type.String({ description: 'Empty on the last page' }),
+});
+
+/** How long the process may take to answer its status query (for the reasons of its state changes). */
+const STATUS_WAIT_MS = 2_000;
+
+export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async (app, { client, codec, unmaskKeyIds, pageTokenKey }) => {
+  const decoder = new Decoder(codec);
+  const pageTokens = new TimelinePageTokens(pageTokenKey);
+  const allowedUnmask = new Set(unmaskKeyIds);
+
+  app.get('/v1/processes/:processId/timeline', {
+    schema: {
+      tags: ['processes'],
+      summary: 'The whole story of a process: state changes, callbacks, platform calls, caller actions, children',
+      description: 'From the process\'s Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked '
+        + 'unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). '
+        + 'CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON).',
+      params: Type.Object({ processId: ProcessId }),
+      querystring: Type.Object({
+        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+        pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given' })),
+        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'Default: JSON, or CSV when Accept asks for text/csv' })),
+        unmasked: Type.Optional(Type.Boolean({ description: 'Show phone numbers: only for keys allowed to (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)' })),
+      }, { additionalProperties: false }),
+      response: {
+        200: {
+          description: 'One page of the timeline',
+          content: {
+            'application/json': { schema: Timeline },
+            'text/csv': { schema: Type.String({ description: 'A header row, then one row per entry (RFC 4180)' }) },
+          },
+        },
+        ...errorResponses(403, 404, 503, 504),
+      },
+    },
+  }, async (req, reply) => {
+    const { processId } = req.params;
+    const { pageSize = 100, pageToken, unmasked = false } = req.query;
+    if (!kindOfWorkflowId(processId)) throw notFound(`process ${processId}`);
+    if (unmasked) {
+      const key = presentedKey(req);
+      if (!key || !allowedUnmask.has(keyIdOf(key))) {
+        throw new ApiError(403, 'forbidden', 'query.unmasked: this API key may not see phone numbers (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)',
+          [{ field: 'query.unmasked', rule: 'forbidden', message: 'this API key may not see phone numbers' }]);
+      }
+    }
+    const runs = await readRuns(client, processId);
+    if (!runs?.length) throw notFound(`process ${processId}`);
+    const firstRunId = runs[0]!.runId;
+    let offset = 0;
+    if (pageToken) {
+      const at = pageTokens.decode(pageToken, processId, firstRunId);
+      if (at === undefined) throw badRequest('query.pageToken', 'page_token', 'is not a token of this timeline: pass the nextPageToken of the previous page as it is');
+      offset = at;
+    }
+
+    const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
+    for (const run of runs) await timeline.addRun(run);
+    const status = await client.withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery)).catch(() => undefined);
+    if (status?.history) timeline.mergeReasons(status.history);
+
+    const entries = timeline.entries.slice(offset, offset + pageSize);
+    const end = offset + entries.length;
+    const nextPageToken = end < timeline.entries.length ? pageTokens.encode({ processId, firstRunId, offset: end }) : '';
+    reply.header('cache-control', 'no-store');
+    if (wantsCsv(req.query.format, req.headers.accept)) {
+      if (nextPageToken) reply.header('x-next-page-token', nextPageToken);
+      return reply.type('text/csv; charset=utf-8').send(toCsv(CSV_COLUMNS, entries.map(csvRow)));
+    }
+    return { processId, entries, nextPageToken };
+  });
+};
+
+/** `format` decides; without it, an Accept that names text/csv (and not JSON first) gets CSV. */
+function wantsCsv(format: 'json' | 'csv' | undefined, accept: string | undefined): boolean {
+  if (format) return format === 'csv';
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  const csv = types.indexOf('text/csv');
+  const json = types.indexOf('application/json');
+  return csv >= 0 && (json < 0 || csv < json);
+}
+
+const csvRow = (e: TimelineEntry) => [e.at, e.runId, String(e.eventId), e.kind, e.summary, JSON.stringify(e.details)];

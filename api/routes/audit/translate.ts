@@ -1,0 +1,249 @@
+// A process's history told as timeline entries, in the process's own words: started, state changes (the
+// RelayflowState search attribute), callbacks and caller actions (signals and updates, with who sent them),
+// platform calls (activities, with attempts and outcome), child processes, timers and how each run ended.
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { STATE } from '../../../common/search-attributes.js';
+import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { PLATFORM_ACTOR } from '../../plugins/actor.js';
+import { ACTOR_HEADER } from '../../temporal-actor.js';
+import { capped, maskDeep, type Decoder, type Masker } from './decode.js';
+import type { HistoryEvent, Run } from './history.js';
+
+export const ENTRY_KINDS = ['started', 'state', 'callback', 'platform call', 'caller action', 'child', 'timer', 'continued as new', 'completed', 'failed', 'cancelled', 'terminated', 'timed out'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export interface TimelineEntry {
+  at: string;
+  runId: string;
+  eventId: number;
+  kind: EntryKind;
+  summary: string;
+  details: Record<string, unknown>;
+}
+
+type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;
+const ms = (t: Timestamp) => (t?.seconds != null ? Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : 0);
+const iso = (t: Timestamp) => new Date(ms(t)).toISOString();
+const durationMs = (d: Timestamp) => ms(d);
+/** The marker the TypeScript SDK (core) records for a local activity's outcome. */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+const plain = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** The timeline link of another process (only for IDs the API knows as processes). */
+export const timelineLink = (processId: string) => (kindOfWorkflowId(processId) ? `/v1/processes/${encodeURIComponent(processId)}/timeline` : undefined);
+
+/** The ID a callback or caller action carries in its first argument, if any: what makes a repeat a duplicate. */
+function carriedId(arg: unknown): { name: 'eventId' | 'operationId'; value: string } | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  for (const name of ['eventId', 'operationId'] as const) {
+    const v = (arg as Record<string, unknown>)[name];
+    if (typeof v === 'string' || typeof v === 'number') return { name, value: String(v) };
+  }
+  return undefined;
+}
+
+export class TimelineBuilder {
+  readonly entries: TimelineEntry[] = [];
+  /** signal or update name + carried ID, over every run: a second one is a duplicate delivery. */
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly decoder: Decoder, private readonly mask: Masker) {}
+
+  private shown(value: unknown): unknown {
+    return capped(maskDeep(value, this.mask));
+  }
+
+  async addRun(run: Run): Promise<void> {
+    const activities = new Map<string, { entry: TimelineEntry; scheduledAt: number; attempt: number; lastFailure?: string }>();
+    const children = new Map<string, TimelineEntry>();
+    const updates = new Map<string, TimelineEntry>();
+    const timers = new Map<string, number>();
+    const push = (e: HistoryEvent, kind: EntryKind, summary: string, details: Record<string, unknown>) => {
+      const entry: TimelineEntry = { at: iso(e.eventTime), runId: run.runId, eventId: Number(e.eventId ?? 0), kind, summary, details: plain(details) };
+      this.entries.push(entry);
+      return entry;
+    };
+
+    for (const e of run.events) {
+      if (e.workflowExecutionStartedEventAttributes) {
+        const a = e.workflowExecutionStartedEventAttributes;
+        const actor = this.decoder.header(a.header, ACTOR_HEADER);
+        const [input] = await this.decoder.values(a.input);
+        const from = a.continuedExecutionRunId || undefined;
+        const parent = a.parentWorkflowExecution?.workflowId || undefined;
+        push(e, 'started', `${a.workflowType?.name ?? 'process'} ${from ? `continued from run ${from}` : 'started'}${actor ? ` by ${actor}` : ''}${parent ? ` as a child of ${parent}` : ''}`, {
+          workflowType: a.workflowType?.name, actor, continuedFromRunId: from, parent, parentLink: parent ? timelineLink(parent) : undefined, input: this.shown(input),
+        });
+        const state = this.stateOf(a.searchAttributes);
+        if (state && !from) push(e, 'state', `state ${state}`, { state });
+      } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
+        const state = this.stateOf(e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes);
+        if (state) push(e, 'state', `state ${state}`, { state });
+      } else if (e.workflowExecutionSignaledEventAttributes) {
+        const a = e.workflowExecutionSignaledEventAttributes;
+        const actor = this.decoder.header(a.header, ACTOR_HEADER);
+        const args = await this.decoder.values(a.input);
+        const id = carriedId(args[0]);
+        const duplicate = this.duplicate(`signal:${a.signalName}`, id);
+        // A signal a caller sent (an API key) is their action; anything else came from the platform or another process.
+        const kind: EntryKind = actor && actor !== PLATFORM_ACTOR ? 'caller action' : 'callback';
+        push(e, kind, `${a.signalName}${id ? ` ${id.name} ${id.value}` : ''}${duplicate ? ' (duplicate)' : ''}${actor ? ` from ${actor}` : ''}`, {
+          signal: a.signalName, [id?.name ?? 'eventId']: id?.value, duplicate, actor, payload: this.shown(args.length > 1 ? args : args[0]),
+        });
+      } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
+        const a = e.workflowExecutionUpdateAcceptedEventAttributes;
+        const input = a.acceptedRequest?.input;
+        const actor = this.decoder.header(input?.header, ACTOR_HEADER);
+        const args = await this.decoder.values(input?.args);
+        const id = carriedId(args[0]);
+        const name = input?.name ?? 'update';
+        const duplicate = this.duplicate(`update:${name}`, id);
+        const kind: EntryKind = actor === PLATFORM_ACTOR ? 'callback' : 'caller action';
+        const updateId = a.acceptedRequest?.meta?.updateId ?? a.protocolInstanceId ?? '';
+        const entry = push(e, kind, `${name}${id ? ` ${id.name} ${id.value}` : ''}${duplicate ? ' (duplicate)' : ''}${actor ? ` by ${actor}` : ''}: accepted`, {
+          update: name, updateId, [id?.name ?? 'operationId']: id?.value, duplicate, actor, outcome: 'accepted', args: this.shown(args.length > 1 ? args : args[0]),
+        });
+        updates.set(updateId, entry);
+      } else if (e.workflowExecutionUpdateCompletedEventAttributes) {
+        const a = e.workflowExecutionUpdateCompletedEventAttributes;
+        const entry = updates.get(a.meta?.updateId ?? '');
+        if (!entry) continue;
+        const failure = await this.decoder.failure(a.outcome?.failure);
+        const [result] = await this.decoder.values(a.outcome?.success);
+        const outcome = failure ? 'failed' : 'completed';
+        entry.summary = entry.summary.replace(/: accepted$/, `: ${outcome}${failure ? ` (${this.mask(failure.message)})` : ''}`);
+        Object.assign(entry.details, plain({ outcome, completedAt: iso(e.eventTime), result: failure ? undefined : this.shown(result), failure: failure ? this.mask(failure.message) : undefined }));
+      } else if (e.activityTaskScheduledEventAttributes) {
+        const a = e.activityTaskScheduledEventAttributes;
+        const [input] = await this.decoder.values(a.input);
+        const activity = a.activityType?.name ?? 'activity';
+        const entry = push(e, 'platform call', `${activity}: pending`, { activity, activityId: a.activityId, outcome: 'pending', input: this.shown(input) });
+        activities.set(String(e.eventId), { entry, scheduledAt: ms(e.eventTime), attempt: 1 });
+      } else if (e.activityTaskStartedEventAttributes) {
+        const a = e.activityTaskStartedEventAttributes;
+        const call = activities.get(String(a.scheduledEventId));
+        if (!call) continue;
+        call.attempt = a.attempt ?? 1;
+        call.lastFailure = (await this.decoder.failure(a.lastFailure))?.message;
+        call.entry.details.attempts = call.attempt;
+        call.entry.summary = `${String(call.entry.details.activity)}: running (attempt ${call.attempt})`;
+      } else if (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes) {
+        const a = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes!;
+        const call = activities.get(String(a.scheduledEventId));
+        if (!call) continue;
+        const outcome = e.activityTaskCompletedEventAttributes ? 'completed' : e.activityTaskFailedEventAttributes ? 'failed' : e.activityTaskTimedOutEventAttributes ? 'timed out' : 'cancelled';
+        const failure = await this.decoder.failure(e.activityTaskFailedEventAttributes?.failure ?? e.activityTaskTimedOutEventAttributes?.failure);
+        const [result] = await this.decoder.values(e.activityTaskCompletedEventAttributes?.result);
+        const took = ms(e.eventTime) - call.scheduledAt;
+        const retries = Math.max(0, call.attempt - 1);
+        const failureText = failure ? this.mask(failure.message) : undefined;
+        call.entry.summary = `${String(call.entry.details.activity)}: ${outcome}${retries ? ` after ${call.attempt} attempts` : ''}${failureText ? ` (${failureText})` : ''}, ${took} ms`;
+        Object.assign(call.entry.details, plain({
+          outcome, attempts: call.attempt, retries, durationMs: took, completedAt: iso(e.eventTime),
+          failure: failureText, failureType: failure?.type, lastRetriedFailure: call.lastFailure ? this.mask(call.lastFailure) : undefined,
+          result: result === undefined ? undefined : this.shown(result),
+        }));
+      } else if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+        // A local activity: one marker per attempt that ended (a retry after a backoff is a marker of its own).
+        const m = e.markerRecordedEventAttributes;
+        const [data] = await this.decoder.values(m.details?.data);
+        const info = (data ?? {}) as { activity_type?: string; activity_id?: string; attempt?: number; complete_time?: Timestamp; original_schedule_time?: Timestamp; backoff?: Timestamp };
+        const failure = await this.decoder.failure(m.failure);
+        const [result] = await this.decoder.values(m.details?.result);
+        const activity = info.activity_type ?? 'local activity';
+        const attempt = info.attempt ?? 1;
+        const took = info.complete_time && info.original_schedule_time ? Math.max(0, ms(info.complete_time) - ms(info.original_schedule_time)) : undefined;
+        const outcome = failure ? (info.backoff ? 'failed, will retry' : 'failed') : 'completed';
+        const failureText = failure ? this.mask(failure.message) : undefined;
+        push(e, 'platform call', `${activity}: ${outcome}${attempt > 1 ? ` (attempt ${attempt})` : ''}${failureText ? ` (${failureText})` : ''}${took !== undefined ? `, ${took} ms` : ''}`, {
+          activity, activityId: info.activity_id, local: true, outcome, attempts: attempt, retries: attempt - 1, durationMs: took,
+          failure: failureText, failureType: failure?.type, retryAfterMs: info.backoff ? ms(info.backoff) : undefined, result: failure ? undefined : this.shown(result),
+        });
+      } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
+        const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
+        const childId = a.workflowId ?? '';
+        const type = a.workflowType?.name ?? 'child';
+        const entry = push(e, 'child', `${type} ${childId}: starting`, { workflowId: childId, workflowType: type, link: timelineLink(childId), outcome: 'starting' });
+        children.set(String(e.eventId), entry);
+      } else if (e.startChildWorkflowExecutionFailedEventAttributes || e.childWorkflowExecutionStartedEventAttributes || e.childWorkflowExecutionCompletedEventAttributes
+        || e.childWorkflowExecutionFailedEventAttributes || e.childWorkflowExecutionCanceledEventAttributes || e.childWorkflowExecutionTimedOutEventAttributes || e.childWorkflowExecutionTerminatedEventAttributes) {
+        const a = (e.startChildWorkflowExecutionFailedEventAttributes ?? e.childWorkflowExecutionStartedEventAttributes ?? e.childWorkflowExecutionCompletedEventAttributes
+          ?? e.childWorkflowExecutionFailedEventAttributes ?? e.childWorkflowExecutionCanceledEventAttributes ?? e.childWorkflowExecutionTimedOutEventAttributes ?? e.childWorkflowExecutionTerminatedEventAttributes)!;
+        const entry = children.get(String(a.initiatedEventId));
+        if (!entry) continue;
+        const outcome = e.startChildWorkflowExecutionFailedEventAttributes ? 'not started' : e.childWorkflowExecutionStartedEventAttributes ? 'running'
+          : e.childWorkflowExecutionCompletedEventAttributes ? 'completed' : e.childWorkflowExecutionFailedEventAttributes ? 'failed'
+            : e.childWorkflowExecutionCanceledEventAttributes ? 'cancelled' : e.childWorkflowExecutionTimedOutEventAttributes ? 'timed out' : 'terminated';
+        const failure = await this.decoder.failure(e.childWorkflowExecutionFailedEventAttributes?.failure);
+        const runId = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.runId || undefined;
+        const failureText = failure ? this.mask(failure.message) : e.startChildWorkflowExecutionFailedEventAttributes ? String(e.startChildWorkflowExecutionFailedEventAttributes.cause ?? '') : undefined;
+        entry.summary = `${String(entry.details.workflowType)} ${String(entry.details.workflowId)}: ${outcome}${failureText ? ` (${failureText})` : ''}`;
+        Object.assign(entry.details, plain({ outcome, childRunId: runId, failure: failureText, [`${outcome.replace(' ', '')}At`]: iso(e.eventTime) }));
+      } else if (e.timerStartedEventAttributes) {
+        timers.set(e.timerStartedEventAttributes.timerId ?? '', durationMs(e.timerStartedEventAttributes.startToFireTimeout));
+      } else if (e.timerFiredEventAttributes) {
+        const timerId = e.timerFiredEventAttributes.timerId ?? '';
+        const after = timers.get(timerId);
+        push(e, 'timer', `timer ${timerId} fired${after !== undefined ? ` after ${after} ms` : ''}`, { timerId, durationMs: after });
+      } else if (e.workflowExecutionContinuedAsNewEventAttributes) {
+        const next = e.workflowExecutionContinuedAsNewEventAttributes.newExecutionRunId ?? '';
+        push(e, 'continued as new', `continued as new in run ${next}`, { newRunId: next });
+      } else if (e.workflowExecutionCompletedEventAttributes) {
+        const [result] = await this.decoder.values(e.workflowExecutionCompletedEventAttributes.result);
+        push(e, 'completed', 'completed', { result: this.shown(result) });
+      } else if (e.workflowExecutionFailedEventAttributes) {
+        const failure = await this.decoder.failure(e.workflowExecutionFailedEventAttributes.failure);
+        const text = this.mask(failure?.message ?? '');
+        push(e, 'failed', `failed${text ? `: ${text}` : ''}`, { failure: text, failureType: failure?.type });
+      } else if (e.workflowExecutionCanceledEventAttributes) {
+        push(e, 'cancelled', 'cancelled', {});
+      } else if (e.workflowExecutionTerminatedEventAttributes) {
+        const reason = this.mask(e.workflowExecutionTerminatedEventAttributes.reason ?? '');
+        push(e, 'terminated', `terminated${reason ? `: ${reason}` : ''}`, { reason: reason || undefined, identity: e.workflowExecutionTerminatedEventAttributes.identity || undefined });
+      } else if (e.workflowExecutionTimedOutEventAttributes) {
+        push(e, 'timed out', 'timed out', {});
+      }
+    }
+  }
+
+  /**
+   * Reasons from the process's own state history (its status query: workflow time, which is the workflow
+   * task's start and a little before the event), matched to state entries by state, in order, within 10 s.
+   */
+  mergeReasons(history: readonly { state: string; at: string; reason?: string }[]): void {
+    let next = 0;
+    for (const entry of this.entries) {
+      if (entry.kind !== 'state') continue;
+      const at = Date.parse(entry.at);
+      const i = history.findIndex((h, j) => j >= next && h.state === entry.details.state && Math.abs(Date.parse(h.at) - at) <= 10_000);
+      if (i < 0) continue;
+      next = i + 1;
+      const reason = history[i]!.reason;
+      if (reason) {
+        const text = this.mask(reason);
+        entry.details.reason = text;
+        entry.summary = `${entry.summary}: ${text}`;
+      }
+    }
+  }
+
+  private duplicate(what: string, id: { name: string; value: string } | undefined): boolean {
+    if (!id) return false;
+    const key = `${what}\u0000${id.value}`;
+    if (this.seen.has(key)) return true;
+    this.seen.add(key);
+    return false;
+  }
+
+  private stateOf(attrs: temporal.api.common.v1.ISearchAttributes | null | undefined): string | undefined {
+    const p = attrs?.indexedFields?.[STATE.name];
+    if (!p) return undefined;
+    try {
+      const v = defaultPayloadConverter.fromPayload(p as Payload);
+      return Array.isArray(v) ? (v[0] as string | undefined) : typeof v === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
