@@ -17,6 +17,8 @@ export interface ActivityDeps {
   clients: PlatformClients;
   /** For the activities that signal other workflows (provisioning inboxes); the worker passes one. */
   temporal?: Client;
+  /** How long an idle provisioning inbox lives (RELAYFLOW_INBOX_IDLE_MS), given to the inboxes these activities start. */
+  inboxIdleMs?: number;
 }
 
 export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities & VoiceActivities;
@@ -24,7 +26,7 @@ export type Activities = SubprojectActivities & VerificationActivities & Provisi
 export function createActivities(deps: ActivityDeps): Activities {
   return {
     ...createSubprojectActivities(deps.clients),
-    ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal }),
+    ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal, inboxIdleMs: deps.inboxIdleMs }),
     ...createVerificationActivities(deps.clients),
     ...createSenderIdActivities(deps.clients),
     ...createVoiceActivities(deps.clients),

@@ -61,7 +61,7 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     taskQueue: config.taskQueue,
     // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ clients, temporal }),
+    activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
     dataConverter: createDataConverter(config.codecKeys),
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',

@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { workflowIds } from '../../contracts/ids.js';
 import { attachSignal, type AttachToInboxInput, type ResourceInboxWorkflow } from '../../contracts/provisioning.js';
 
-export function createResourceInboxActivities(deps: { temporal?: Client | undefined }) {
+export function createResourceInboxActivities(deps: { temporal?: Client | undefined; inboxIdleMs?: number | undefined }) {
   return {
     /** Idempotent: attaching twice only makes the inbox forward its events again (the process drops duplicates). */
     async attachToInbox({ resource, processId }: AttachToInboxInput): Promise<{ inboxId: string }> {
@@ -16,7 +16,7 @@ export function createResourceInboxActivities(deps: { temporal?: Client | undefi
         workflowId: inboxId,
         // The inbox runs where its processes run.
         taskQueue: Context.current().info.taskQueue,
-        args: [{ resource }],
+        args: [{ resource, ...(deps.inboxIdleMs ? { idleMs: deps.inboxIdleMs } : {}) }],
         signal: attachSignal,
         signalArgs: [{ processId }],
       });

@@ -190,7 +190,7 @@ describe('provisioning configuration', () => {
 
   test('defaults: poll every 5 minutes, overdue after 7 days, the sandbox secret in sandbox mode', () => {
     const c = loadConfig(base);
-    assert.deepEqual(c.processes.provisioning, { pollIntervalMs: 300_000, overdueAfterMs: 7 * 86_400_000 });
+    assert.deepEqual(c.processes.provisioning, { pollIntervalMs: 300_000, overdueAfterMs: 7 * 86_400_000, inboxIdleMs: 30 * 86_400_000 });
     assert.equal(c.api.provisioningWebhookSecret, SANDBOX_PROVISIONING_WEBHOOK_SECRET);
   });
 

@@ -1,0 +1,476 @@
+// Records the replay fixtures: runs each workflow type's scenarios (happy path, failure, continue-as-new)
+// on a Temporal dev server against the sandbox, with the fixed test codec key, and writes each run's history
+// to test/fixtures/histories/<workflowType>/<case>.json. test/workflow/replay/replay.test.ts replays them.
+//
+//   npx tsx scripts/record-histories.ts                      # every scenario
+//   npx tsx scripts/record-histories.ts templateApproval     # one workflow type's cases
+//   npx tsx scripts/record-histories.ts campaign/happy       # one case
+//
+// Re-record only on purpose (a workflow changed, with its patch): see the README, "Changing workflow code".
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { ulid } from 'ulid';
+import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
+import { createLogger } from '../common/logger.js';
+import { KIND, STATE } from '../common/search-attributes.js';
+import { workflowIds } from '../contracts/ids.js';
+import { attachSignal, provisioningEventSignal, type ProvisioningEvent, type ResourceRef, type TemplateApprovalInput } from '../contracts/provisioning.js';
+import type { SenderIdRegistrationInput } from '../contracts/senderid-registration.js';
+import { admitUpdate } from '../contracts/verification.js';
+import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
+import { startDevServer } from './lib/dev-server.js';
+import { FIXTURES_DIR, historyToJSON, REPLAY_CODEC_KEYS, workflowTypeOf, type FixtureFile } from '../test/helpers/replay.js';
+import type { Harness } from '../test/helpers/harness.js';
+import type { View } from '../test/helpers/provisioning.js';
+
+const log = (msg: string) => process.stdout.write(`[record] ${msg}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The run to record: its workflow ID and, for a continue-as-new case, the run that continued. */
+interface Recorded { workflowId: string; runId?: string; open?: boolean }
+interface Scenario { type: string; case: string; run(h: Harness): Promise<Recorded> }
+
+const server = await startDevServer({ log });
+process.env.TEMPORAL_ADDRESS = server.address;
+process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(resolve('.relayflow/record/workflow-bundle.js'));
+
+// Imported after TEMPORAL_ADDRESS is set (the harness reads it).
+const { startHarness, uniqueName } = await import('../test/helpers/harness.js');
+const pv = await import('../test/helpers/provisioning.js');
+const vf = await import('../test/helpers/verification.js');
+const sid = await import('../test/helpers/senderid.js');
+const cp = await import('../test/helpers/campaigns.js');
+const vc = await import('../test/helpers/voice.js');
+
+/** Waits until the run (the current one, or runId) is closed; returns its run ID. */
+async function closed(h: Harness, workflowId: string, runId?: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await h.client.workflow.getHandle(workflowId, runId).describe();
+    if (d.status.name !== 'RUNNING') return d.runId;
+    if (Date.now() > deadline) throw new Error(`${workflowId} still running after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+/** Waits until the workflow has continued as new; returns the first run's ID (the one that continued). */
+async function continued(h: Harness, workflowId: string, firstRunId: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await h.client.workflow.getHandle(workflowId, firstRunId).describe();
+    if (d.status.name === 'CONTINUED_AS_NEW') return firstRunId;
+    if (d.status.name !== 'RUNNING') throw new Error(`${workflowId} ended ${d.status.name} without continuing as new`);
+    if (Date.now() > deadline) throw new Error(`${workflowId} did not continue as new within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+const name = (prefix: string) => uniqueName(prefix).replace(/-/g, '_');
+const completed = (v: { execution: { status: string } }) => v.execution.status !== 'RUNNING';
+
+const scenarios: Scenario[] = [
+  // --- subprojects
+  {
+    type: 'subprojectProvisioning', case: 'happy', async run(h) {
+      const id = await pv.start(h, '/v1/subprojects', { displayName: uniqueName('replay') });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'subprojectProvisioning', case: 'failure', async run(h) {
+      await cp.sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
+      const id = await pv.start(h, '/v1/subprojects', { displayName: uniqueName('rejected') });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  // --- bundles
+  {
+    type: 'bundleProvisioning', case: 'happy', async run(h) {
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 300 });
+      const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-42' });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'bundleProvisioning', case: 'failure', async run(h) {
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 300, outcome: 'fail', errorReason: 'SMS app could not be provisioned' });
+      const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-43' });
+      const runId = await closed(h, id);
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { outcome: 'activate' });
+      return { workflowId: id, runId };
+    },
+  },
+  // --- verification (and the number guard each start goes through)
+  {
+    type: 'verification', case: 'happy', async run(h) {
+      const identity = vf.freshNumber();
+      const s = await vf.startVerification(h, { identity, method: 'sms' });
+      const sms = await vf.messageFor(h, identity, s.current!.verificationId);
+      await vf.report(h, s.processId, sms.code!);
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
+    type: 'verification', case: 'failure', async run(h) {
+      const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms', policy: { maxReportAttempts: 2 } });
+      await vf.report(h, s.processId, '000000', 'op-1');
+      await vf.report(h, s.processId, '111111', 'op-2');
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
+    type: 'numberGuard', case: 'happy', async run(h) {
+      // Started as the verification service does, with a 1 s window (the service keeps guards >= 30 min):
+      // one admitted, one refused over the limit, then idle for a window: it ends.
+      const id = `number-guard:replay-${ulid()}`;
+      const handle = await h.client.workflow.start('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 1_000 }] });
+      await handle.executeUpdate(admitUpdate, { args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit: 1, windowMs: 1_000 }] });
+      await handle.executeUpdate(admitUpdate, { args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit: 1, windowMs: 1_000 }] });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'numberGuard', case: 'continue-as-new', async run(h) {
+      // 500 admissions per run, then continue-as-new with the admissions carried.
+      const id = `number-guard:replay-${ulid()}`;
+      const handle = await h.client.workflow.start('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 1_000 }] });
+      for (let batch = 0; batch < 50; batch += 1) {
+        await Promise.all(Array.from({ length: 10 }, (_, i) => h.client.workflow.getHandle(id).executeUpdate(admitUpdate, { args: [{ processId: `verification:${batch}-${i}`, methods: ['sms'], limit: 1_000, windowMs: 1_000 }] })));
+      }
+      return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
+    },
+  },
+  // --- templates
+  {
+    type: 'templateApproval', case: 'happy', async run(h) {
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 300, comment: 'Looks good' } });
+      const id = await pv.start(h, '/v1/templates/chata', pv.templateBody(name('approve')));
+      const approved = await h.waitForState(id, 'APPROVED') as unknown as View;
+      const templateId = approved.details.templateId as string;
+      await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore: 'QUALITY_SCORE_RED' } });
+      await pv.waitUntil(h, id, (v) => v.details.qualityScore === 'QUALITY_SCORE_RED', 'quality RED');
+      await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_DELETED' });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'templateApproval', case: 'rejected-resubmitted', async run(h) {
+      await pv.setReviewer(h, { templates: { outcome: 'reject', rejectionCode: 'INVALID_FORMAT', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/templates/chatb', pv.templateBody(name('reject')));
+      await h.waitForState(id, 'REJECTED');
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 300 } });
+      const res = await pv.update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hello {{1}}, your parcel is on its way' }] }, 'edit-1');
+      if (res.statusCode !== 200) throw new Error(`resubmit: ${res.statusCode} ${res.body}`);
+      await h.waitForState(id, 'APPROVED');
+      const stop = await pv.update(h, id, 'templates', 'stop', { reason: 'template retired' });
+      if (stop.statusCode !== 200) throw new Error(`stop: ${stop.statusCode} ${stop.body}`);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'templateApproval', case: 'continue-as-new', async run(h) {
+      const projectId = h.config.platform.credentials.projectId;
+      const tname = name('can');
+      const id = workflowIds['chata-template'](projectId, tname, 'en_US');
+      const input: TemplateApprovalInput = {
+        channel: 'CHATA', projectId,
+        template: { name: tname, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
+        pollIntervalMs: 60_000, overdueAfterMs: 600_000, historyLimit: 50,
+      };
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
+      const handle = await h.client.workflow.start('templateApproval', {
+        workflowId: id, taskQueue: h.config.taskQueue, args: [input],
+        typedSearchAttributes: [{ key: KIND, value: 'chata-template' }, { key: STATE, value: 'CREATING' }],
+      });
+      const approved = await h.waitForState(id, 'APPROVED') as unknown as View;
+      const templateId = approved.details.templateId as string;
+      for (const qualityScore of ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW']) {
+        const d = await h.client.workflow.getHandle(id, handle.firstExecutionRunId).describe();
+        if (d.status.name !== 'RUNNING') break;
+        await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });
+        await sleep(400);
+      }
+      return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
+    },
+  },
+  // --- senders
+  {
+    type: 'rcsSenderLaunch', case: 'happy', async run(h) {
+      await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 400 } });
+      const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Brand'), { testNumbers: [{ phoneNumber: pv.freshMobile(), features: ['ACTION_COMPOSE'] }] }));
+      await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'rcsSenderLaunch', case: 'partially-launched', async run(h) {
+      await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: ['DE'], comment: 'Brand not verified in DE' } });
+      const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Partial'), { countries: ['FR', 'DE'] }));
+      await pv.waitUntil(h, id, (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING', 'partially launched');
+      // Waits for a relaunch: recorded open (replay of an open run checks every step so far).
+      return { workflowId: id, open: true };
+    },
+  },
+  {
+    type: 'chataSenderOnboarding', case: 'happy', async run(h) {
+      await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Shop support', vertical: 'OTHER' });
+      await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'chataSenderOnboarding', case: 'failure', async run(h) {
+      await pv.setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Unverified' });
+      await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'chatbSenderOnboarding', case: 'happy', async run(h) {
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
+      const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('shop'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
+      await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  // --- resource inboxes
+  {
+    type: 'resourceInbox', case: 'attached-idle-end', async run(h) {
+      // A process (any running workflow stands for one) attaches, events arrive and are forwarded; the
+      // process ends; the inbox probes it when idle and ends.
+      const stand = resource();
+      await inboxSend(h, stand, event(stand, 1), 3_600_000);
+      const r = resource();
+      const id = inboxId(r);
+      await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs: 1_000 }], signal: attachSignal, signalArgs: [{ processId: inboxId(stand) }] });
+      const e1 = event(r, 1);
+      await inboxSend(h, r, e1);
+      await inboxSend(h, r, event(r, 2));
+      await inboxSend(h, r, e1); // a duplicate
+      await sleep(2_500);
+      await h.client.workflow.getHandle(inboxId(stand)).terminate('the process ended');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'resourceInbox', case: 'before-idle-end', async run(h) {
+      // An inbox run by the code before the idle end (commit INBOX_BEFORE_IDLE_END, no patch marker, no
+      // timer), recorded open as a running inbox is at a deploy: the current code must replay it (patched()).
+      const r = resource();
+      const id = inboxId(r);
+      const taskQueue = `old-inbox-${ulid()}`;
+      const { worker, connection } = await createWorker({ config: { ...h.config, taskQueue }, logger: createLogger({ level: 'silent' }), workflowBundlePath: await oldInboxBundle() });
+      const running = worker.run();
+      try {
+        const stand = resource();
+        await inboxSend(h, stand, event(stand, 1), 3_600_000);
+        await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue, args: [{ resource: r }], signal: attachSignal, signalArgs: [{ processId: inboxId(stand) }] });
+        for (let i = 1; i <= 3; i += 1) await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue, args: [{ resource: r }], signal: provisioningEventSignal, signalArgs: [event(r, i)] });
+        await sleep(1_500);
+        await h.client.workflow.getHandle(inboxId(stand)).terminate('recorded');
+        const history = await h.client.workflow.getHandle(id).fetchHistory();
+        if (history.events?.some((e) => e.markerRecordedEventAttributes)) throw new Error('the old inbox recorded a patch marker: not the old code');
+        return { workflowId: id, open: true };
+      } finally {
+        worker.shutdown();
+        await running;
+        await connection.close();
+      }
+    },
+  },
+  {
+    type: 'resourceInbox', case: 'continue-as-new', async run(h) {
+      const r = resource();
+      const id = inboxId(r);
+      const first = await inboxSend(h, r, event(r, 1), 600_000, 20);
+      for (let i = 2; i <= 12; i += 1) await inboxSend(h, r, event(r, i), 600_000, 20);
+      return { workflowId: id, runId: await continued(h, id, first.signaledRunId) };
+    },
+  },
+  // --- sender ID registrations
+  {
+    type: 'senderIdRegistration', case: 'happy', async run(h) {
+      await sid.setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
+      const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('alpha')));
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'senderIdRegistration', case: 'rejected', async run(h) {
+      await sid.setReviewer(h, { outcome: 'reject', stepMs: 200, pendingApproval: 'never', rejectionReason: 'Brand not verified.' });
+      const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('rej'), 'Rejectme'));
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'senderIdRegistration', case: 'continue-as-new', async run(h) {
+      await sid.setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never', pendingMessage: 'Please confirm the website.' });
+      const key = uniqueName('can');
+      const id = workflowIds['senderid-registration']('sandbox-project', key);
+      const input: SenderIdRegistrationInput = {
+        projectId: 'sandbox-project', key,
+        create: { policyId: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', requestDetails: [{ additionalDetails: [sid.company] }] },
+        pollIntervalMs: 150, historyLimit: 40,
+      };
+      const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
+      const runId = await continued(h, id, first.firstExecutionRunId);
+      await h.client.workflow.getHandle(id).terminate('recorded');
+      return { workflowId: id, runId };
+    },
+  },
+  // --- campaigns
+  {
+    type: 'campaign', case: 'happy', async run(h) {
+      const appId = await cp.createApp(h, 200);
+      const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(120), conversation: conversation(appId) });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign', case: 'failure', async run(h) {
+      const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(3, 9000), conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV') });
+      await cp.waitForCampaign(h, processId, ['FAILED']);
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign', case: 'continue-as-new', async run(h) {
+      const appId = await cp.createApp(h, 200);
+      const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(400, 5000), conversation: conversation(appId), settings: { historyLimit: 40 } });
+      const firstRunId = (await h.client.workflow.getHandle(processId).describe()).runId;
+      const runId = await continued(h, processId, firstRunId);
+      await cp.waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
+      return { workflowId: processId, runId };
+    },
+  },
+  // --- voice
+  {
+    type: 'voiceCallout', case: 'happy', async run(h) {
+      const id = await vc.startCallout(h, 'tts', { key: uniqueName('tts'), destination: vc.phone(), text: 'Your parcel arrives today.', cli: '+4685000101' });
+      await h.waitForState(id, 'COMPLETED', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'voiceCallout', case: 'busy-retried', async run(h) {
+      await vc.setCallees(h, [{ suffix: '55', outcome: 'busy' }]);
+      const id = await vc.startCallout(h, 'tts', { destination: vc.phone('55'), text: 'Busy.', retry: { delaysSeconds: [1] } });
+      await h.waitForState(id, 'COMPLETED', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'voiceIncomingCall', case: 'happy', async run(h) {
+      const [connectNumber] = vc.OWN_NUMBERS;
+      const agent = vc.phone();
+      const rule = await h.api({ method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(connectNumber)}`, payload: { script: { start: { type: 'connect', number: agent, cli: connectNumber } } } });
+      if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
+      const { callId } = await vc.incomingCall(h, vc.phone(), connectNumber);
+      const id = `voice-incoming:${callId}`;
+      await h.waitForState(id, 'CONNECTED', 20_000);
+      await vc.eventually('the agent answered', async () => ((await vc.sandboxCall(h, callId)).connectedTo === agent ? true : undefined));
+      await vc.hangUp(h, callId);
+      await h.waitForState(id, 'ENDED', 20_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+];
+
+/** The last commit of workflows/provisioning/resource-inbox.ts before the idle end (patch 'resource-inbox-idle-end'). */
+const INBOX_BEFORE_IDLE_END = '555cc1e904f01aa297d1fab93efba413bfc4986c';
+/** The current workflows with the inbox as it was at INBOX_BEFORE_IDLE_END. */
+async function oldInboxBundle(): Promise<string> {
+  const dir = resolve('.relayflow/record');
+  await mkdir(dir, { recursive: true });
+  const source = execFileSync('git', ['show', `${INBOX_BEFORE_IDLE_END}:workflows/provisioning/resource-inbox.ts`], { encoding: 'utf8' });
+  const loader = join(dir, 'old-inbox-loader.cjs');
+  await writeFile(loader, `module.exports = function () { return ${JSON.stringify(source)}; };\n`);
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH, logger: undefined,
+    webpackConfigHook: (config) => {
+      config.module?.rules?.push({ test: /provisioning[\\/]resource-inbox\.ts$/, enforce: 'pre', use: [{ loader }] });
+      return config;
+    },
+  });
+  const out = join(dir, 'old-inbox-bundle.js');
+  await writeFile(out, code);
+  return out;
+}
+
+function resource(): ResourceRef {
+  return { channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() };
+}
+const inboxId = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);
+function event(r: ResourceRef, sequence: number): ProvisioningEvent {
+  return { eventId: ulid(), projectId: 'sandbox-project', trigger: 'RCS_SENDER_COMMENT_ADDED', ...r, sequence, eventTime: new Date().toISOString(), comment: `c${sequence}`, details: {} };
+}
+let inboxHarness: Harness;
+function inboxSend(h: Harness, r: ResourceRef, e: ProvisioningEvent, idleMs = 1_000, historyLimit?: number) {
+  inboxHarness = h;
+  return inboxHarness.client.workflow.signalWithStart('resourceInbox', {
+    workflowId: inboxId(r), taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs, ...(historyLimit ? { historyLimit } : {}) }], signal: provisioningEventSignal, signalArgs: [e],
+  });
+}
+const conversation = (appId: string) => ({ appId, region: 'eu' as const, channel: 'SMS' as const, text: 'Your order has shipped' });
+
+const wanted = process.argv.slice(2);
+const selected = scenarios.filter((s) => !wanted.length || wanted.some((w) => w === s.type || w === `${s.type}/${s.case}`));
+if (!selected.length) throw new Error(`no scenario matches ${wanted.join(' ')}; types: ${[...new Set(scenarios.map((s) => s.type))].join(', ')}`);
+
+const h = await startHarness({
+  env: {
+    RELAYFLOW_CODEC_KEYS: REPLAY_CODEC_KEYS,
+    RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000',
+    RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '3600000',
+    RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS: '1000',
+    RELAYFLOW_VOICE_CHECK_EVERY_MS: '1000',
+    RELAYFLOW_VOICE_IN_DOUBT_WAIT_MS: '2000',
+    RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50',
+  },
+  sandbox: { subprojectReadyAfterMs: 1_500 },
+});
+await sid.wireSenderId(h);
+await vc.wireVoice(h);
+await vc.voiceClient(h).assignNumbers([...vc.OWN_NUMBERS]);
+await vc.voiceSettings(h, { noAnswerMs: 500, sayMs: 200 });
+
+const failures: string[] = [];
+try {
+  for (const s of selected) {
+    const started = Date.now();
+    try {
+      const rec = await s.run(h);
+      const history = await h.client.workflow.getHandle(rec.workflowId, rec.runId).fetchHistory();
+      const type = workflowTypeOf(history);
+      if (type !== s.type) throw new Error(`recorded a ${type} history for ${s.type}`);
+      const runId = rec.runId ?? (await h.client.workflow.getHandle(rec.workflowId).describe()).runId;
+      const last = history.events?.at(-1);
+      const closedBy = rec.open ? 'RUNNING' : Object.keys(last ?? {}).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '') ?? 'unknown';
+      const fixture: FixtureFile = {
+        workflowType: s.type, case: s.case, workflowId: rec.workflowId, runId, closedBy, recordedAt: new Date().toISOString(),
+        history: JSON.parse(historyToJSON(history)),
+      };
+      const dir = join(FIXTURES_DIR, s.type);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${s.case}.json`), `${JSON.stringify(fixture, null, 1)}\n`);
+      log(`${s.type}/${s.case}: ${history.events?.length} events, ${closedBy} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failures.push(`${s.type}/${s.case}: ${(err as Error).message}`);
+      log(`${s.type}/${s.case} FAILED: ${(err as Error).stack}`);
+    }
+  }
+} finally {
+  await h.close();
+  await server.stop();
+}
+if (failures.length) {
+  log(`not recorded:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
+log(`recorded ${selected.length} histories under ${FIXTURES_DIR}`);
+process.exit(0);
