@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { ulid } from 'ulid';
 import type { Config } from '../common/config.js';
 import { maskPhoneNumbers, type Logger } from '../common/logger.js';
+import { installActor } from './plugins/actor.js';
 import { installApiKeyAuth } from './plugins/auth.js';
 import { registerDocs } from './plugins/docs.js';
 import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
@@ -13,7 +14,9 @@ import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { indexRoutes } from './plugins/route-index.js';
 import { installValidation } from './plugins/validation.js';
 import { pageTokenKey, ProcessService } from './processes/find.js';
+import { auditRoutes } from './routes/audit/index.js';
 import codecRoutes from './routes/codec.js';
+import { uiRoutes } from './routes/ui/index.js';
 import { healthRoutes } from './routes/health.js';
 import { callbackReadiness } from './routes/readiness.js';
 import { processRoutes } from './routes/processes.js';
@@ -61,6 +64,8 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
   installErrorHandler(app, indexRoutes(app));
   await registerDocs(app);
   installApiKeyAuth(app, config.api.apiKeys);
+  // Who acts (a key ID, or the platform), for the headers the Temporal client interceptor adds (the audit).
+  installActor(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -72,13 +77,14 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
   const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;
   await app.register(healthRoutes, { client, callbacks });
   await app.register(processRoutes, { processes });
+  await app.register(auditRoutes, { client, codec, unmaskKeyIds: config.api.auditUnmaskKeyIds ?? [], pageTokenKey: pageTokenKey(config.codecKeys) });
   await app.register(subprojectRoutes, { client, processes, config });
   const hashSubject = subjectHasher(config.codecKeys);
   const verifications = new VerificationService(client, config, hashSubject);
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
   await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
-  await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret });
+  await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret, inboxIdleMs: config.processes.provisioning.inboxIdleMs });
   await app.register(senderIdRoutes, { client, processes, config, senderId: platform.senderId });
   await app.register(senderIdCallbackRoutes, {
     client, taskQueue: config.taskQueue, projectId: config.platform.credentials.projectId, secrets: config.api.senderIdCallbackSecrets, senderId: platform.senderId,
@@ -95,5 +101,6 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
     settings: config.processes.voice, rules: voiceRules,
   });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
+  await app.register(uiRoutes);
   return app;
 }

@@ -61,6 +61,8 @@ export interface ApiConfig {
   publicUrlExplicit?: boolean;
   /** Origins (the Temporal web UI) allowed to call the codec endpoint from a browser. */
   codecCorsOrigins: string[];
+  /** API key IDs (api/plugins/actor.ts keyIdOf) allowed to read timelines with phone numbers unmasked (`?unmasked=true`). */
+  auditUnmaskKeyIds?: string[];
   /** The secret the platform signs provisioning webhooks with; unset: the intake refuses every delivery. */
   provisioningWebhookSecret: string | undefined;
   /** The sender ID callback secrets relayflow accepts, current first (rotation: the previous one second). */
@@ -88,6 +90,8 @@ export interface ProvisioningSettings {
   pollIntervalMs: number;
   /** Report a decision overdue after this long under review (the process keeps waiting). */
   overdueAfterMs: number;
+  /** A resource inbox with nothing attached ends after receiving nothing for this long (a later event starts a new one). */
+  inboxIdleMs: number;
 }
 
 export interface ProcessSettings {
@@ -456,6 +460,7 @@ export function loadConfig(env: Env = process.env): Config {
       provisioning: {
         pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
         overdueAfterMs: int(env, 'RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS', 7 * 86_400_000, 100, 365 * 86_400_000),
+        inboxIdleMs: int(env, 'RELAYFLOW_INBOX_IDLE_MS', 30 * 86_400_000, 1_000, 365 * 86_400_000),
       },
       senderid: {
         pollIntervalMs: int(env, 'RELAYFLOW_SENDERID_POLL_INTERVAL_MS', 3_600_000, 100, 7 * 86_400_000),
@@ -489,6 +494,7 @@ export function loadConfig(env: Env = process.env): Config {
       publicUrlExplicit: Boolean(env.RELAYFLOW_PUBLIC_URL?.trim()),
       publicUrl: url(env, 'RELAYFLOW_PUBLIC_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
+      auditUnmaskKeyIds: list(env, 'RELAYFLOW_AUDIT_UNMASK_KEY_IDS'),
       provisioningWebhookSecret: webhookSecret(env),
       senderIdCallbackSecrets: senderIdCallbackSecrets(env),
       conversationWebhookSecret: sandboxDefaulted(env, 'RELAYFLOW_CONVERSATION_WEBHOOK_SECRET', SANDBOX_CONVERSATION_WEBHOOK_SECRET, 8),

@@ -10,6 +10,7 @@ import { AesGcmPayloadCodec } from '../common/codec.js';
 import { ConfigError, loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
+import { apiClientInterceptors } from '../api/temporal-actor.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../sandbox/index.js';
 import { installRuntime } from '../workers/runtime.js';
 import { ensureSearchAttributes } from '../workers/search-attributes.js';
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig(env);
-  const client = await connectClient(config);
+  // The API's client: its interceptor records who acted (outside a request it adds nothing).
+  const client = await connectClient(config, apiClientInterceptors());
   stops.unshift(['Temporal client', () => client.connection.close()]);
   await ensureSearchAttributes(client, logger);
 

