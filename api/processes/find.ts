@@ -63,8 +63,8 @@ function instant(value: string, field: string): string {
 export const LIST_TIMEOUT_MS = 5_000;
 const MAC_BYTES = 16;
 /** gRPC status codes (grpc-js's `status`). */
-const Grpc = { CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
-const grpcCode = (err: unknown): number | undefined => {
+export const Grpc = { CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
+export const grpcCode = (err: unknown): number | undefined => {
   for (let e: unknown = err; e instanceof Error; e = e.cause) if (isGrpcServiceError(e)) return e.code;
   return undefined;
 };

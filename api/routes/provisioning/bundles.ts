@@ -33,8 +33,9 @@ export const StartBundle = Type.Object({
 
 const DeleteBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
-function badRequest(details: ErrorDetail[]): ApiError {
-  return new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+/** A rule between fields the document allows one by one: 422, as every route answers such a request. */
+function fieldRuleError(details: ErrorDetail[]): ApiError {
+  return new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
 }
 
 export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
@@ -45,7 +46,7 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       tags: ['bundles'],
       summary: 'Create a bundle (subproject, conversation app, SMS app in one region) and follow it to ACTIVE or FAILED',
       body: StartBundle,
-      response: { 202: Started, 200: Started, ...errorResponses(400, 401) },
+      response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
     },
   }, async (req, reply) => {
     const b = req.body;
@@ -59,7 +60,7 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     }
     if (!sms && b.smsAppName !== undefined) errors.push({ field: 'body.smsAppName', rule: 'requires', message: 'needs the SMS app (smsApp not false)' });
     if (!conv && !sms && !b.createSubproject) errors.push({ field: 'body.smsApp', rule: 'required', message: 'a bundle needs at least one of conversationApp, smsApp, createSubproject' });
-    if (errors.length) throw badRequest(errors);
+    if (errors.length) throw fieldRuleError(errors);
     const bundle: CreateBundleRequest = {
       name: b.displayName,
       region: b.region,

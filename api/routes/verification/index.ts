@@ -97,8 +97,9 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     schema: {
       tags: ['verifications'],
       summary: 'Status by identity and method, or by reference: from the process, else from the platform',
-      querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404, 422) },
+      querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'No control characters' })) }, { additionalProperties: false }),
+      // 503 and 504: Temporal's visibility unreachable or too slow for the look-up by reference.
+      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404, 422, 503, 504) },
     },
   }, async (req) => {
     const q = req.query;

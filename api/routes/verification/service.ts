@@ -10,6 +10,7 @@ import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admissi
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
+import { Grpc, grpcCode, LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote } from '../../processes/find.js';
 
 export interface StartRequest {
   identity: string;
@@ -120,12 +121,22 @@ export class VerificationService {
     }
   }
 
-  /** The newest verification process with this caller reference (visibility: eventually consistent). */
+  /**
+   * The newest verification process with this caller reference (visibility: eventually consistent), within
+   * LOOKUP_DEADLINE_MS: 504 past it, 503 when Temporal is unreachable. The value is quoted as a literal.
+   */
   async byReference(reference: string): Promise<string | undefined> {
-    const escaped = reference.replace(/'/g, "\\'");
-    for await (const wf of this.client.workflow.list({ query: `${KIND.name} = 'verification' AND ${REFERENCE.name} = '${escaped}'` })) {
-      return wf.workflowId;
+    const query = `${KIND.name} = 'verification' AND ${REFERENCE.name} = ${quote(reference)}`;
+    try {
+      const page = await this.client.withDeadline(Date.now() + LOOKUP_DEADLINE_MS, () =>
+        this.client.workflowService.listWorkflowExecutions({ namespace: this.client.options.namespace, query, pageSize: 1 }));
+      return page.executions?.[0]?.execution?.workflowId ?? undefined;
+    } catch (err) {
+      const code = grpcCode(err);
+      if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) throw new ApiError(504, 'list_timeout', `Temporal did not look the reference up within ${LOOKUP_DEADLINE_MS / 1000} s; retry`);
+      if (code === Grpc.UNAVAILABLE) throw new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
+      throw err;
     }
-    return undefined;
   }
+
 }

@@ -36,7 +36,7 @@ describe('bundle provisioning', () => {
   });
   after(async () => h.close());
 
-  test('bad input: 400 naming the field', async () => {
+  test('bad input: 400 naming the field (422 for a rule between fields)', async () => {
     const missing = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme' } });
     assert.equal(missing.statusCode, 400);
     assert.match(missing.body, /region/);
@@ -44,10 +44,10 @@ describe('bundle provisioning', () => {
     assert.equal(mode.statusCode, 400);
     assert.match(mode.body, /processingMode/);
     const both = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme', region: 'BR', subprojectId: 'SUB-1', createSubproject: true } });
-    assert.equal(both.statusCode, 400);
+    assert.equal(both.statusCode, 422);
     assert.equal(both.json().error.details[0].field, 'body.createSubproject');
     const none = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme', region: 'BR', conversationApp: false, smsApp: false } });
-    assert.equal(none.statusCode, 400);
+    assert.equal(none.statusCode, 422);
     assert.equal(none.json().error.details[0].field, 'body.smsApp');
   });
 
