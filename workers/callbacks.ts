@@ -53,6 +53,11 @@ export interface CallbackWiringDeps {
 
 class Permanent extends Error {}
 
+/** A refusal no retry changes (bad credentials, a refused target) stops the retries; anything else is retried. */
+function permanentIfRefused(err: unknown): unknown {
+  return err instanceof PlatformError && !err.retryable ? new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err }) : err;
+}
+
 /** Registers both callbacks (in parallel, each retried on its own); never throws, the outcome says how it went. */
 export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackWiring> {
   const { config, publicUrl, provisioning, logger } = deps;
@@ -73,8 +78,7 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
         return `webhook ${id} ${created ? 'created' : 'already registered'}`;
       } catch (err) {
         // Bad credentials, 15 webhooks already, a refused target: repeating the call changes nothing.
-        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
-        throw err;
+        throw permanentIfRefused(err);
       }
     });
   };
@@ -121,8 +125,7 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
         await client.setCallbackConfiguration(secret);
         return current ? 'secret rotated to the current one' : 'secret set';
       } catch (err) {
-        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
-        throw err;
+        throw permanentIfRefused(err);
       }
     });
   };
@@ -139,8 +142,7 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
         await client.setCallbackUrls({ primary: target, ...(current?.fallback ? { fallback: current.fallback } : {}) });
         return current ? `replaced ${current.primary}` : 'set';
       } catch (err) {
-        if (err instanceof PlatformError && !err.retryable) throw new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err });
-        throw err;
+        throw permanentIfRefused(err);
       }
     });
   };

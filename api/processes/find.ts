@@ -63,11 +63,19 @@ function instant(value: string, field: string): string {
 export const LIST_TIMEOUT_MS = 5_000;
 const MAC_BYTES = 16;
 /** gRPC status codes (grpc-js's `status`). */
-export const Grpc = { CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
-export const grpcCode = (err: unknown): number | undefined => {
+const Grpc = { CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
+const grpcCode = (err: unknown): number | undefined => {
   for (let e: unknown = err; e instanceof Error; e = e.cause) if (isGrpcServiceError(e)) return e.code;
   return undefined;
 };
+/** A visibility call's failure in the API's words: 504 past its deadline, 503 when Temporal is unreachable. */
+export function visibilityFailure(err: unknown, what: string, timeoutMs: number): unknown {
+  const code = grpcCode(err);
+  if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) return new ApiError(504, 'list_timeout', `Temporal did not ${what} within ${timeoutMs / 1000} s; retry`);
+  if (code === Grpc.UNAVAILABLE) return new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
+  return err;
+}
+
 const badPageToken = () => badRequest('query.pageToken', 'page_token', 'is not a token this API gave out: pass the nextPageToken of the previous page as it is');
 
 /** The page-token key, derived from the oldest codec key (like the subject hash): shared by every API instance, stable across rotation. */
@@ -187,9 +195,7 @@ export class ProcessService {
       // if the same list answers at once without the token, the token was the trouble.
       if (nextPageToken && (code === Grpc.UNKNOWN || code === Grpc.INVALID_ARGUMENT)) throw badPageToken();
       if (nextPageToken && code === Grpc.DEADLINE_EXCEEDED && (await listPage(1, undefined, 1_000).then(() => true, () => false))) throw badPageToken();
-      if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) throw new ApiError(504, 'list_timeout', `Temporal did not list the processes within ${this.listTimeoutMs / 1000} s; retry`);
-      if (code === Grpc.UNAVAILABLE) throw new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
-      throw err;
+      throw visibilityFailure(err, 'list the processes', this.listTimeoutMs);
     }
     const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefined> | null | undefined, key: string) => {
       const data = sa?.[key]?.data;

@@ -10,7 +10,7 @@ import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admissi
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
-import { Grpc, grpcCode, LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote } from '../../processes/find.js';
+import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
 
 export interface StartRequest {
   identity: string;
@@ -132,10 +132,7 @@ export class VerificationService {
         this.client.workflowService.listWorkflowExecutions({ namespace: this.client.options.namespace, query, pageSize: 1 }));
       return page.executions?.[0]?.execution?.workflowId ?? undefined;
     } catch (err) {
-      const code = grpcCode(err);
-      if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) throw new ApiError(504, 'list_timeout', `Temporal did not look the reference up within ${LOOKUP_DEADLINE_MS / 1000} s; retry`);
-      if (code === Grpc.UNAVAILABLE) throw new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
-      throw err;
+      throw visibilityFailure(err, 'look the reference up', LOOKUP_DEADLINE_MS);
     }
   }
 

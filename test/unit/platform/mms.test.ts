@@ -5,9 +5,6 @@ import { after, before, beforeEach, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { PlatformAuthError, PlatformError, PlatformRateLimitError, PlatformValidationError } from '../../../platform/errors.js';
 import { MmsClient } from '../../../platform/mms/client.js';
@@ -15,6 +12,7 @@ import { mmsViolations, toMmsNumber } from '../../../platform/mms/rules.js';
 import type { MmsMessage } from '../../../platform/mms/types.js';
 import { classifySendError } from '../../../platform/send-errors.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
+import { sandboxClients } from '../../helpers/sandbox-clients.js';
 
 interface Seen {
   method: string;
@@ -149,7 +147,7 @@ const sandboxMessage = (over: Partial<MmsMessage> = {}): MmsMessage => ({
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
-  mms = createPlatformClients({ mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials: SANDBOX_CREDENTIALS }, { tokenRegistry: new OAuthTokenRegistry() }).mms;
+  mms = sandboxClients(sb).mms;
   media = `${sb.url}/_sandbox/mms/media`;
 });
 

@@ -7,11 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
 import { verifySenderIdCallback } from '../../../common/signing.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
 import { policyIdForAnswers, senderIdViolations, validateRequestDetails, type SenderIdClient } from '../../../platform/senderid/client.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
+import { sandboxClients } from '../../helpers/sandbox-clients.js';
 
 let sb: Sandbox;
 let client: SenderIdClient;
@@ -28,10 +27,7 @@ const control = async (method: string, path: string, body?: unknown) => {
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
-  client = createPlatformClients(
-    { mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials: SANDBOX_CREDENTIALS },
-    { tokenRegistry: new OAuthTokenRegistry() },
-  ).senderId;
+  client = sandboxClients(sb).senderId;
   receiver = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');

@@ -3,13 +3,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { PlatformAuthError, PlatformValidationError } from '../../../platform/errors.js';
 import { VoiceClient } from '../../../platform/voice/client.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
+import { sandboxClients } from '../../helpers/sandbox-clients.js';
 
 let sb: Sandbox;
 let client: VoiceClient;
@@ -17,10 +16,7 @@ let client: VoiceClient;
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
-  client = createPlatformClients(
-    { mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials: SANDBOX_CREDENTIALS },
-    { tokenRegistry: new OAuthTokenRegistry() },
-  ).voice;
+  client = sandboxClients(sb).voice;
 });
 after(async () => sb?.close());
 

@@ -5,13 +5,12 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
 import { callingBaseOf, VoiceClient } from '../../../platform/voice/client.js';
 import type { CalloutRequest } from '../../../platform/voice/types.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { VoiceCallbackReceiver, type ReceivedCallback } from '../../helpers/voice-callback-receiver.js';
+import { sandboxClients } from '../../helpers/sandbox-clients.js';
 
 interface Played { kind: string; text: string; source: string; leg?: string }
 interface Sent { event: string; sent: boolean; fallback: boolean; fallbackReason?: string; answer?: unknown; answeredInMs?: number }
@@ -31,10 +30,7 @@ const OWN_NUMBER = '+4685000101';
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
-  client = createPlatformClients(
-    { mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials: SANDBOX_CREDENTIALS },
-    { tokenRegistry: new OAuthTokenRegistry() },
-  ).voice;
+  client = sandboxClients(sb).voice;
   rx = await VoiceCallbackReceiver.start((key) => sb.accounts.find((a) => a.appKey === key)?.appSecret);
 });
 after(async () => {
