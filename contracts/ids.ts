@@ -1,5 +1,5 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming', 'bundle-provisioning'] as const;
+export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming', 'bundle-provisioning', 'onboarding'] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {
@@ -33,6 +33,8 @@ export const workflowIds = {
   'voice-incoming': (callId: string) => `voice-incoming:${callId}`,
   /** Bundle provisioning (area G): keyed by the caller's bundle key (CAMPAIGN_KEY_PATTERN). */
   'bundle-provisioning': (projectId: string, key: string) => `bundle-provisioning:${projectId}:${key}`,
+  /** Customer onboarding: keyed by the caller's onboarding key (CAMPAIGN_KEY_PATTERN). */
+  onboarding: (projectId: string, key: string) => `onboarding:${projectId}:${key}`,
   /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
 } satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;

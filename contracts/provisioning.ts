@@ -221,6 +221,12 @@ export interface OperationOutcome {
 export const resubmitUpdate = defineUpdate<OperationOutcome, [ResubmitRequest]>('resubmit');
 export const relaunchUpdate = defineUpdate<OperationOutcome, [RelaunchRequest]>('relaunch');
 export const stopUpdate = defineUpdate<OperationOutcome, [StopRequest]>('stop');
+/**
+ * The same requests from a parent process (the onboarding's retry of a step): a workflow cannot send an
+ * update, so these come as signals; the outcome shows in the state the child then reports.
+ */
+export const resubmitSignal = defineSignal<[ResubmitRequest]>('resubmitRequested');
+export const relaunchSignal = defineSignal<[RelaunchRequest]>('relaunchRequested');
 
 // ---------------------------------------------------------------------------------------------
 // Activities: each safe to repeat under Temporal retries (activities/provisioning/)

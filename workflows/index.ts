@@ -11,3 +11,4 @@ export { senderIdRegistration } from './senderid/senderid-registration.js';
 export { campaign } from './campaigns/campaign.js';
 export { voiceCallout } from './voice/callout.js';
 export { voiceIncomingCall } from './voice/incoming-call.js';
+export { onboarding } from './onboarding/onboarding.js';

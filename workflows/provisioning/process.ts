@@ -8,6 +8,9 @@ import { trackProcess, type ProcessState } from '../shared/process-state.js';
 import type { StateChange } from '../../contracts/process-status.js';
 import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
 import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './follow.js';
+import { OperationMemory } from '../shared/operations.js';
+
+export { OperationMemory };
 
 /** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
 const interactiveActivityOptions: ActivityOptions = {
@@ -22,7 +25,6 @@ export const interactive = proxyActivities<ProvisioningActivities>(interactiveAc
 const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
 
 const KEEP_HISTORY = 200;
-const KEEP_OPERATIONS = 100;
 
 /** Everything a process hands to its next run. */
 export interface ProcessCarry<S extends string, D> {
@@ -47,39 +49,6 @@ export function resumeTracking<S extends string, D extends FollowDetails>(kind: 
 export function carryOf<S extends string, D>(tracker: ProcessState<S, D>, follower: ResourceFollower, operations: OperationMemory): ProcessCarry<S, D> {
   const s = tracker.status;
   return { state: s.state, since: s.since, history: s.history.slice(-KEEP_HISTORY), details: s.details, follow: follower.toCarry(), operations: operations.toCarry() };
-}
-
-/** Answers a repeated operationId from memory, also while the first one is still running. */
-export class OperationMemory {
-  private readonly done: Map<string, OperationOutcome>;
-  private readonly running = new Map<string, Promise<OperationOutcome>>();
-
-  constructor(carried: [string, OperationOutcome][] = []) {
-    this.done = new Map(carried);
-  }
-
-  knows(operationId: string): boolean {
-    return this.done.has(operationId) || this.running.has(operationId);
-  }
-
-  async run(operationId: string, fn: () => Promise<OperationOutcome> | OperationOutcome): Promise<OperationOutcome> {
-    const known = this.done.get(operationId) ?? this.running.get(operationId);
-    if (known) return known;
-    const p = Promise.resolve().then(fn);
-    this.running.set(operationId, p);
-    try {
-      const outcome = await p;
-      this.done.set(operationId, outcome);
-      if (this.done.size > KEEP_OPERATIONS) this.done.delete(this.done.keys().next().value!);
-      return outcome;
-    } finally {
-      this.running.delete(operationId);
-    }
-  }
-
-  toCarry(): [string, OperationOutcome][] {
-    return [...this.done.entries()];
-  }
 }
 
 /** One change to the platform resource at a time (an automatic resubmission and an API one never race). */

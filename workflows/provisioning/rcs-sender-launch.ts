@@ -5,7 +5,7 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { RcsCountryStatus, RcsSender, RcsSenderState } from '../../contracts/provisioning.js';
 import {
-  provisioningEventSignal, relaunchUpdate, type OperationOutcome, type ProvisioningEvent, type RcsSenderLaunchInput,
+  provisioningEventSignal, relaunchSignal, relaunchUpdate, type OperationOutcome, type RelaunchRequest, type ProvisioningEvent, type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
 import {
@@ -171,7 +171,8 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  setHandler(relaunchUpdate, (req) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
+  /** A relaunch asked through the API (an update) or by a parent process (a signal: `via` says which). */
+  const relaunch = (req: RelaunchRequest, via: string) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
     if (!RELAUNCHABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} sender has no rejection to relaunch` };
     try {
       if (req.answers) await interactive.answerRcsQuestionnaire({ senderId: d.senderId!, answers: req.answers });
@@ -182,12 +183,20 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
         return { accepted: false, state: state(), reason: `nothing to relaunch: the sender is ${res.state}` };
       }
       d.relaunches += 1;
-      applySender(res, `relaunched through the API (operation ${req.operationId}, ${contactWords(contact)}${req.answers ? ', answers replaced' : ''})`);
+      applySender(res, `relaunched ${via} (operation ${req.operationId}, ${contactWords(contact)}${req.answers ? ', answers replaced' : ''})`);
       return { accepted: true, state: state() };
     } catch (err) {
       return refused(state(), err);
     }
-  })), {
+  }));
+
+  setHandler(relaunchSignal, async (req) => {
+    const outcome = await relaunch(req, 'at the parent process\'s request');
+    // The parent learns only from reported states: a refusal is reported as one.
+    if (!outcome.accepted) tracker.moveTo(state(), `relaunch refused: ${outcome.reason ?? 'no reason given'}`);
+  });
+
+  setHandler(relaunchUpdate, (req) => relaunch(req, 'through the API'), {
     validator: (req) => {
       if (operations.knows(req.operationId)) return;
       if (!RELAUNCHABLE.includes(state())) throw new Error(`a ${state()} sender cannot be relaunched; relaunch needs one of ${RELAUNCHABLE.join(', ')}`);

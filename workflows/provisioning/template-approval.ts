@@ -6,7 +6,7 @@ import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temp
 import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../../contracts/provisioning.js';
 import { failureType } from '../shared/failure-text.js';
 import {
-  provisioningEventSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
+  provisioningEventSignal, resubmitSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
 import {
@@ -155,17 +155,26 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  setHandler(resubmitUpdate, (req) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
+  /** A resubmission asked through the API (an update) or by a parent process (a signal: `via` says which). */
+  const resubmitAsked = (req: ResubmitRequest, via: string) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
     if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
     try {
       const { operationId, ...changes } = req;
-      await resubmit(changes, `resubmitted through the API (operation ${operationId})`, interactive);
+      await resubmit(changes, `resubmitted ${via} (operation ${operationId})`, interactive);
       d.resubmits += 1;
       return { accepted: true, state: state() };
     } catch (err) {
       return refused(state(), err);
     }
-  })), {
+  }));
+
+  setHandler(resubmitSignal, async (req) => {
+    const outcome = await resubmitAsked(req, 'at the parent process\'s request');
+    // The parent learns only from reported states: a refusal is reported as one.
+    if (!outcome.accepted) tracker.moveTo(state(), `resubmission refused: ${outcome.reason ?? 'no reason given'}`);
+  });
+
+  setHandler(resubmitUpdate, (req) => resubmitAsked(req, 'through the API'), {
     validator: (req) => {
       if (operations.knows(req.operationId)) return;
       if (!d.templateId || !EDITABLE.includes(state())) throw new Error(`a ${state()} template cannot be edited; editable states: ${EDITABLE.join(', ')}`);

@@ -1,6 +1,7 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
-import { setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
+import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 
 export interface ProcessState<S extends string, D> {
@@ -13,6 +14,7 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
+  const report = parentReport();
   const upsertState = (state: S) => upsertSearchAttributes([{ key: STATE, value: state }]);
   // The client sets both at start (no upsert then: each is a visibility write); runs started any other
   // way get them here.
@@ -26,9 +28,37 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
       upsertState(state);
+      report?.({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
       Object.assign(status.details, more);
     },
   };
+}
+
+/**
+ * A child process (an onboarding's step) tells its parent every state change: a workflow cannot query
+ * another, and templates and senders never complete (they go on watching), so the parent cannot wait for
+ * their results. Sent to the parent's workflow ID, not run, so it reaches a parent that continued as new.
+ * A parent that has ended refuses the signal; the child then stops reporting. Processes without a parent
+ * send nothing, so their histories (and replays) are unchanged.
+ */
+function parentReport(): ((r: ChildStateReport) => void) | undefined {
+  const parent = workflowInfo().parent;
+  if (!parent) return undefined;
+  const handle = getExternalWorkflowHandle(parent.workflowId);
+  let parentGone = false;
+  return (r) => {
+    if (parentGone) return;
+    handle.signal(childStateSignal, r).catch(() => {
+      parentGone = true;
+    });
+  };
+}
+
+function resourceIds(details: object): ResourceIds {
+  const d = details as Record<string, unknown>;
+  const ids: ResourceIds = {};
+  for (const f of RESOURCE_FIELDS) if (typeof d[f] === 'string') ids[f] = d[f];
+  return ids;
 }

@@ -1,0 +1,101 @@
+// Running one step: the webhook as one activity; every other kind as a child process under its usual
+// business ID (so it is its own process in the list and the timeline), abandoned when the onboarding
+// ends (templates and senders go on watching). The child's reports move the step; its end is a backstop
+// for a child that ended without a report (terminated, timed out).
+import {
+  isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { ChildStateReport, OnboardingActivities, StepView } from '../../contracts/onboarding.js';
+import { platformActivityOptions } from '../shared/activity-options.js';
+import { rootMessage } from '../shared/failure-text.js';
+import type { Board } from './board.js';
+import { outcomeOf, withValue } from './step-rules.js';
+
+export const onboardingActivities = proxyActivities<OnboardingActivities>(platformActivityOptions);
+
+/** Starts the step (again, on a retry); returns once its child has ended or the webhook is done. */
+export async function runStep(board: Board, v: StepView, cancelling: () => boolean): Promise<void> {
+  const plan = board.plan(v.name);
+  v.attempts += 1;
+  const attempt = v.attempts;
+  board.set(v, 'RUNNING', attempt > 1 ? `started again (attempt ${attempt})` : 'started');
+  if (!board.startOrder.includes(v.name)) board.startOrder.push(v.name);
+
+  if (plan.kind === 'webhook') {
+    try {
+      const r = await onboardingActivities.ensureWebhook(plan.webhook!);
+      v.resource.webhookId = r.webhookId;
+      v.created = r.created;
+      board.set(v, 'SUCCEEDED', r.created ? `webhook ${r.webhookId} created` : `a webhook with this target existed (${r.webhookId}); it is used as it is`);
+    } catch (err) {
+      board.set(v, 'FAILED', `the webhook could not be set up: ${rootMessage(err)}`);
+    }
+    return;
+  }
+
+  const p = plan.process!;
+  let input = p.input;
+  for (const b of plan.bind ?? []) {
+    const value = board.view(b.from)?.resource[b.field];
+    if (value !== undefined) input = withValue(input, b.into, value);
+  }
+  v.processId = p.processId;
+  board.open.add(v.name);
+  try {
+    const child = await startChild(p.workflowType, {
+      workflowId: p.processId,
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      // A retry after a run ended starts a new run under the same ID, as the process's own route does.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    });
+    const result: unknown = await child.result();
+    childEnded(board, v, attempt, resultState(v, result), resultReason(result), cancelling);
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) {
+      if (attempt === v.attempts) board.set(v, 'FAILED', `the process ${p.processId} is already running outside this onboarding: stop it, then retry this step, or skip it`);
+    } else {
+      childEnded(board, v, attempt, isCancellation(err) ? 'STOPPED' : 'FAILED', rootMessage(err), cancelling);
+    }
+  } finally {
+    if (attempt === v.attempts) board.open.delete(v.name);
+    board.touch();
+  }
+}
+
+/** A report from the step's child: the step follows the child's state. */
+export function applyReport(board: Board, r: ChildStateReport): void {
+  const v = board.views.find((s) => s.processId === r.processId);
+  if (!v) return;
+  v.processState = r.state;
+  Object.assign(v.resource, r.resource ?? {});
+  board.touch();
+  const outcome = outcomeOf(v.kind, r.state);
+  const words = `${r.processId} is ${r.state}${r.reason ? `: ${r.reason}` : ''}`;
+  if (v.state === 'RUNNING' && outcome === 'ok') board.set(v, 'SUCCEEDED', words);
+  else if (v.state === 'RUNNING' && outcome === 'failed') board.set(v, 'FAILED', words);
+  // The child moved on from its failure (a retry in place, or the caller acted on it through its own route).
+  else if (v.state === 'FAILED' && board.open.has(v.name) && outcome !== 'failed') board.set(v, outcome === 'ok' ? 'SUCCEEDED' : 'RUNNING', words);
+}
+
+function childEnded(board: Board, v: StepView, attempt: number, state: string, reason: string | undefined, cancelling: () => boolean): void {
+  if (attempt !== v.attempts) return; // a retry has started a newer run
+  v.processState = state;
+  if (v.state === 'SUCCEEDED' || v.state === 'SKIPPED') return;
+  if (cancelling()) return board.set(v, 'STOPPED', `stopped by the cancel (${state})`);
+  const words = `the process ended ${state}${reason ? `: ${reason}` : ''}`;
+  board.set(v, outcomeOf(v.kind, state) === 'ok' ? 'SUCCEEDED' : 'FAILED', words);
+}
+
+/** A child's result names its final state (a subproject's says nothing: it completes only when READY). */
+function resultState(v: StepView, result: unknown): string {
+  const state = (result as { state?: unknown } | undefined)?.state;
+  if (typeof state === 'string') return state;
+  return v.kind === 'subproject' ? 'READY' : 'COMPLETED';
+}
+
+function resultReason(result: unknown): string | undefined {
+  const reason = (result as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? reason : undefined;
+}
