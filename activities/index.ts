@@ -6,22 +6,24 @@ import type { SubprojectActivities } from '../contracts/subprojects.js';
 import type { VerificationActivities } from '../contracts/verification.js';
 import type { SenderIdActivities } from '../contracts/senderid.js';
 import type { VoiceActivities } from '../contracts/voice.js';
+import type { OnboardingActivities } from '../contracts/onboarding.js';
 import type { PlatformClients } from '../platform/index.js';
 import { createProvisioningActivities } from './provisioning/index.js';
 import { createSubprojectActivities } from './subprojects/index.js';
 import { createVerificationActivities } from './verification/index.js';
 import { createSenderIdActivities } from './senderid/index.js';
 import { createVoiceActivities } from './voice/index.js';
+import { createOnboardingActivities } from './onboarding/index.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
-  /** For the activities that signal other workflows (provisioning inboxes); the worker passes one. */
+  /** For the activities that signal or query other workflows (provisioning inboxes, onboarding undo); the worker passes one. */
   temporal?: Client;
   /** How long an idle provisioning inbox lives (RELAYFLOW_INBOX_IDLE_MS), given to the inboxes these activities start. */
   inboxIdleMs?: number;
 }
 
-export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities & VoiceActivities;
+export type Activities = SubprojectActivities & VerificationActivities & ProvisioningActivities & SenderIdActivities & VoiceActivities & OnboardingActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -30,5 +32,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createVerificationActivities(deps.clients),
     ...createSenderIdActivities(deps.clients),
     ...createVoiceActivities(deps.clients),
+    ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderId: deps.clients.senderId, temporal: deps.temporal }),
   };
 }

@@ -1,5 +1,5 @@
 // CHATA senders (`.../chata/senders`, normal and embedded creation) and CHATB senders and categories
-// (`.../chatb/...`).
+// (`.../chatb/...`): create, read, list, delete.
 import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
 import type {
   ChataLocalStorage,
@@ -82,6 +82,14 @@ export class ProvisioningChataSendersClient {
   listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<ChataSender> {
     return this.#t.all<'senders', ChataSender>('chata/senders', 'senders', query);
   }
+
+  /**
+   * An ACTIVE sender answers 409 conflict; any other moves to DELETED and stays readable. The answer is the
+   * deleted sender when the platform sends one.
+   */
+  delete(senderId: string): Promise<ChataSender | undefined> {
+    return this.#t.call<ChataSender | undefined>('DELETE', `chata/senders/${seg(senderId)}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,5 +157,10 @@ export class ProvisioningChatbSendersClient {
 
   listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<ChatbSender> {
     return this.#t.all<'senders', ChatbSender>('chatb/senders', 'senders', query);
+  }
+
+  /** An ACTIVE sender answers 409 conflict; any other is removed (reads and a second delete answer 404). */
+  async delete(senderId: string): Promise<void> {
+    await this.#t.call<unknown>('DELETE', `chatb/senders/${seg(senderId)}`);
   }
 }

@@ -1,5 +1,5 @@
 // RCS senders (`/v1/projects/{projectId}/rcs/...`): create, read, list, questionnaire, launch and
-// relaunch, test numbers.
+// relaunch, test numbers, delete.
 import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
 import type {
   ProvisioningComment,
@@ -104,6 +104,14 @@ export class ProvisioningRcsClient {
 
   listAllSenders(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<RcsSender> {
     return this.#t.all<'senders', RcsSender>('rcs/senders', 'senders', query);
+  }
+
+  /**
+   * Deletes a sender that is not launched; LAUNCHED or PARTIALLY_LAUNCHED answers 409 conflict. The sender is
+   * gone afterwards: reads and a second delete answer 404.
+   */
+  async deleteSender(senderId: string): Promise<void> {
+    await this.#t.call<unknown>('DELETE', this.#sender(senderId));
   }
 
   /** The questions to answer before a launch; `countries` adds their country questions. */

@@ -1,9 +1,9 @@
-// CHATA senders: create (normal or embedded signup), get, list. A submitted sender is decided by
+// CHATA senders: create (normal or embedded signup), get, list, delete. A submitted sender is decided by
 // the simulated CHATA reviewer and reported through CHATA_WABA_ACCOUNT_CHANGED (details.state).
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
-import { notFound } from './errors.js';
+import { notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
 import { CHATA_SENDER_STATES, SUBMIT_STATUSES, type ChataSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
@@ -115,9 +115,28 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       }),
     );
 
-    app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
-      const s = store.chataSenders.get(request.params.projectId, request.params.senderId);
-      if (!s) throw notFound('CHATA sender', request.params.senderId);
+    const find = (p: Params): ChataSender => {
+      const s = store.chataSenders.get(p.projectId, p.senderId);
+      if (!s) throw notFound('CHATA sender', p.senderId);
+      return s;
+    };
+
+    app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
+
+    // The model has a DELETED state: the sender stays readable, like a deleted template. No CHATA trigger
+    // reports a deleted sender, so nothing is emitted. A second delete answers the deleted sender again.
+    app.delete<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = find(request.params);
+      if (s.state === 'DELETED') return s;
+      if (s.state === 'ACTIVE') {
+        throw new ProvisioningError(409, 'conflict', `CHATA sender ${s.id} is ACTIVE: an active sender cannot be deleted`, {
+          resolution: 'Only a sender that is not active (DRAFT, PENDING, REJECTED, ERROR) can be deleted.',
+          additionalInformation: { state: s.state },
+        });
+      }
+      reviewer.cancel(s.id);
+      s.state = 'DELETED';
+      s.updateTime = nowIso();
       return s;
     });
   };

@@ -1,9 +1,9 @@
-// CHATB sender categories and senders: create, get, list. Activation is reported only in the
+// CHATB sender categories and senders: create, get, list, delete. Activation is reported only in the
 // resource and through CHATB_SENDER_COMMENT_ADDED with details.state ACTIVE (no dedicated trigger).
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
-import { notFound } from './errors.js';
+import { notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
 import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
@@ -97,10 +97,26 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       }),
     );
 
-    app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
-      const s = store.chatbSenders.get(request.params.projectId, request.params.senderId);
-      if (!s) throw notFound('CHATB sender', request.params.senderId);
+    const find = (p: Params): ChatbSender => {
+      const s = store.chatbSenders.get(p.projectId, p.senderId);
+      if (!s) throw notFound('CHATB sender', p.senderId);
       return s;
+    };
+
+    app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
+
+    // The model has no DELETED state, so a deleted sender is removed (reads 404); CHATB has no deleted trigger.
+    app.delete<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = find(request.params);
+      if (s.state === 'ACTIVE') {
+        throw new ProvisioningError(409, 'conflict', `CHATB sender ${s.id} is ACTIVE: an active sender cannot be deleted`, {
+          resolution: 'Only a sender that is not active (DRAFT, IN_REVIEW, REJECTED, INACTIVE) can be deleted.',
+          additionalInformation: { state: s.state },
+        });
+      }
+      reviewer.cancel(s.id);
+      store.chatbSenders.remove(request.params.projectId, s.id);
+      return {};
     });
   };
 }

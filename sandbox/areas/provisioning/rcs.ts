@@ -1,5 +1,5 @@
-// RCS senders: create (DRAFT), get, list, questionnaire, :launch, :relaunch, test numbers. A launch
-// is decided per country and operator by the simulated RCS reviewer.
+// RCS senders: create (DRAFT), get, list, questionnaire, :launch, :relaunch, test numbers, delete. A
+// launch is decided per country and operator by the simulated RCS reviewer.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
@@ -14,6 +14,8 @@ import { E164, Fields, join } from './validation.js';
 
 type Params = { projectId: string; senderId: string };
 const FEATURE = /^[A-Z][A-Z0-9_]*$/;
+/** A launched sender is live with operators: it cannot be deleted (docs/provisioning-wire.md, decision). */
+const UNDELETABLE: readonly RcsState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED'];
 const DEFAULT_REJECTION = 'Rejected by the sandbox reviewer';
 
 function agentIdFor(displayName: string): string {
@@ -161,6 +163,20 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
       }
       startReview(projectId, s, contact, countries);
       return s;
+    });
+
+    // The model has no DELETED state, so a deleted sender is removed (reads 404); RCS has no deleted trigger.
+    app.delete<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = find(request.params);
+      if (UNDELETABLE.includes(s.state)) {
+        throw new ProvisioningError(409, 'conflict', `RCS sender ${s.id} is ${s.state}: a launched sender cannot be deleted`, {
+          resolution: 'Only a sender that is not launched (DRAFT, IN_REVIEW, REJECTED) can be deleted.',
+          additionalInformation: { state: s.state },
+        });
+      }
+      reviewer.cancel(s.id);
+      store.rcsSenders.remove(request.params.projectId, s.id);
+      return {};
     });
 
     app.post<{ Params: Params }>(`${base}/:senderId/testNumbers`, { preValidation }, async (request) => {

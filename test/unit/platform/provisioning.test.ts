@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlatformConfig } from '../../../common/config.js';
 import { createPlatformClients } from '../../../platform/index.js';
+import { createSandbox } from '../../../sandbox/index.js';
+import { sandboxClients } from '../../helpers/sandbox-clients.js';
 import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import {
   PlatformAuthError,
@@ -140,6 +142,9 @@ test('every operation uses its contract path, method and body, with the OAuth be
     [() => c.chatbSenders.categories(), 'GET', `${P}/chatb/categories`, undefined],
     [() => c.chatbSenders.create({ displayName: 'Acme', categoryCode: 'RETAIL' }), 'POST', `${P}/chatb/senders`, { displayName: 'Acme', categoryCode: 'RETAIL' }],
     [() => c.chatbSenders.get('s3'), 'GET', `${P}/chatb/senders/s3`, undefined],
+    [() => c.rcs.deleteSender('s 1'), 'DELETE', `${P}/rcs/senders/s%201`, undefined],
+    [() => c.chataSenders.delete('s2'), 'DELETE', `${P}/chata/senders/s2`, undefined],
+    [() => c.chatbSenders.delete('s3'), 'DELETE', `${P}/chatb/senders/s3`, undefined],
   ];
   for (const [call, method, path, body] of calls) {
     const before = stub.seen.length;
@@ -277,4 +282,48 @@ test('trigger names: the contract lists, and the guard', () => {
   assert.ok(isProvisioningTrigger('CHATB_TEMPLATE_APPROVED'));
   assert.ok(!isProvisioningTrigger('BATCH_STATUS_UPDATE'));
   assert.ok(!isProvisioningTrigger(42));
+});
+
+test('sender and template deletes against the sandbox: not launched or active is deleted, launched or active is a 409', async (t) => {
+  const sb = await createSandbox({ provisioningReviewer: { rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 }, templates: { delayMs: 20 } } });
+  t.after(() => sb.close());
+  await sb.listen();
+  const c = sandboxClients(sb).provisioning;
+  const until = async <T extends { state: string }>(read: () => Promise<T>, state: string) => {
+    for (let i = 0; i < 200; i++, await new Promise((r) => setTimeout(r, 10))) if ((await read()).state === state) return;
+    assert.fail(`never ${state}`);
+  };
+  const conflict = (e: unknown) => e instanceof PlatformConflictError && isProvisioningError(e, 'conflict');
+
+  // CHATA: DELETED stays readable and a second delete answers it again; ACTIVE is refused.
+  const draftA = await c.chataSenders.create({ phoneNumber: '+15550001111', displayName: 'Acme', status: 'DRAFT' });
+  assert.equal((await c.chataSenders.delete(draftA.id))?.state, 'DELETED');
+  assert.equal((await c.chataSenders.get(draftA.id)).state, 'DELETED');
+  assert.equal((await c.chataSenders.delete(draftA.id))?.state, 'DELETED');
+  const activeA = await c.chataSenders.create({ phoneNumber: '+15550002222', displayName: 'Acme' });
+  await until(() => c.chataSenders.get(activeA.id), 'ACTIVE');
+  await assert.rejects(c.chataSenders.delete(activeA.id), conflict);
+
+  // CHATB and RCS have no DELETED state: the sender is gone (404 after).
+  const draftB = await c.chatbSenders.create({ displayName: 'Acme', categoryCode: 'RETAIL', status: 'DRAFT' });
+  await c.chatbSenders.delete(draftB.id);
+  await assert.rejects(c.chatbSenders.get(draftB.id), PlatformNotFoundError);
+  await assert.rejects(c.chatbSenders.delete(draftB.id), PlatformNotFoundError);
+  const activeB = await c.chatbSenders.create({ displayName: 'Beta', categoryCode: 'RETAIL' });
+  await until(() => c.chatbSenders.get(activeB.id), 'ACTIVE');
+  await assert.rejects(c.chatbSenders.delete(activeB.id), conflict);
+
+  const rcs = { displayName: 'Acme', description: 'Acme agent', websites: [{ url: 'https://acme.test' }], brandPhoneNumber: '+4470000000', banner: { url: 'https://acme.test/b.png', width: 1440, height: 448 }, useCase: 'MULTIUSE' as const, countries: ['GB'] };
+  const draftR = await c.rcs.createSender(rcs);
+  await c.rcs.deleteSender(draftR.id);
+  await assert.rejects(c.rcs.getSender(draftR.id), PlatformNotFoundError);
+  await assert.rejects(c.rcs.deleteSender(draftR.id), PlatformNotFoundError);
+  const launched = await c.rcs.createSender(rcs);
+  await c.rcs.answerQuestionnaire(launched.id, { brand_description: 'Shop', message_types: 'Orders', opt_in: 'Checkout', opt_out: 'STOP' });
+  await c.rcs.launch(launched.id, { email: 'ops@acme.test' });
+  await until(() => c.rcs.getSender(launched.id), 'LAUNCHED');
+  await assert.rejects(c.rcs.deleteSender(launched.id), (e: unknown) => conflict(e) && provisioningErrorDetails(e).additionalInformation?.state === 'LAUNCHED');
+
+  const tpl = await c.chatbTemplates.create({ name: 'hello', language: 'en_US', category: 'UTILITY', status: 'DRAFT', components: [{ type: 'BODY', text: 'Hi' }] });
+  assert.equal((await c.chatbTemplates.delete(tpl.id))?.state, 'DELETED');
 });
