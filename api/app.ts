@@ -24,6 +24,7 @@ import { provisioningRoutes } from './routes/provisioning/index.js';
 import { provisioningWebhookRoutes } from './callbacks/provisioning.js';
 import { subprojectRoutes } from './routes/subprojects/index.js';
 import { senderIdRoutes } from './routes/senderid/index.js';
+import { onboardingRoutes } from './routes/onboarding/index.js';
 import { senderIdCallbackRoutes } from './callbacks/senderid.js';
 import { verificationCallbackRoutes } from './callbacks/verification.js';
 import { verificationRoutes } from './routes/verification/index.js';
@@ -86,6 +87,7 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
   await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret, inboxIdleMs: config.processes.provisioning.inboxIdleMs });
   await app.register(senderIdRoutes, { client, processes, config, senderId: platform.senderId });
+  await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderId: platform.senderId, hashSubject });
   await app.register(senderIdCallbackRoutes, {
     client, taskQueue: config.taskQueue, projectId: config.platform.credentials.projectId, secrets: config.api.senderIdCallbackSecrets, senderId: platform.senderId,
     pollIntervalMs: config.processes.senderid.pollIntervalMs, overdueGraceMs: config.processes.senderid.overdueGraceMs,

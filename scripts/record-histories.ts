@@ -103,6 +103,26 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId };
     },
   },
+  // --- onboarding (a subproject, a bundle in it, a CHATB sender and its template)
+  {
+    type: 'onboarding', case: 'happy', async run(h) {
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 200 } });
+      const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
+      return { workflowId: id, runId: await closed(h, id, undefined, 90_000) };
+    },
+  },
+  {
+    type: 'onboarding', case: 'cancelled', async run(h) {
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
+      const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
+      await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
+      const res = await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/cancel`, payload: { reason: 'replay fixture' } });
+      if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
+      const runId = await closed(h, id, undefined, 90_000);
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 1000 } });
+      return { workflowId: id, runId };
+    },
+  },
   // --- verification (and the number guard each start goes through)
   {
     type: 'verification', case: 'happy', async run(h) {
@@ -415,6 +435,15 @@ function inboxSend(h: Harness, r: ResourceRef, e: ProvisioningEvent, idleMs = 1_
   return inboxHarness.client.workflow.signalWithStart('resourceInbox', {
     workflowId: inboxId(r), taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs, ...(historyLimit ? { historyLimit } : {}) }], signal: provisioningEventSignal, signalArgs: [e],
   });
+}
+function onboardingPlan(key: string): Record<string, unknown> {
+  return {
+    key,
+    subproject: { displayName: uniqueName('replay') },
+    bundle: { displayName: 'Replay', region: 'EU' },
+    chatbSenders: [{ step: 'sender', displayName: uniqueName('Replay'), categoryCode: 'RETAIL' }],
+    templates: [{ step: 'welcome', sender: 'sender', ...pv.templateBody(name('welcome')) }],
+  };
 }
 const conversation = (appId: string) => ({ appId, region: 'eu' as const, channel: 'SMS' as const, text: 'Your order has shipped' });
 

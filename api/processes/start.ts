@@ -3,6 +3,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { ProcessKind } from '../../contracts/ids.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
+import type { ErrorDetail } from '../errors.js';
 import { callTemporal } from './temporal-errors.js';
 
 /**
@@ -10,10 +11,24 @@ import { callTemporal } from './temporal-errors.js';
  *   starts a new run under the same ID; the old run stays in history (templates, senders).
  * - `after-failure`: only a failed process may start again; a completed one answers the request (subprojects:
  *   the same name is the same subproject).
+ * - `never`: one run per ID, ever; any later request answers that run, ended or not (onboardings: the key
+ *   names one plan, compared by the route).
  */
-export type ReusePolicy = 'after-final' | 'after-failure';
+export type ReusePolicy = 'after-final' | 'after-failure' | 'never';
 
-const TEMPORAL_REUSE = { 'after-final': 'ALLOW_DUPLICATE', 'after-failure': 'ALLOW_DUPLICATE_FAILED_ONLY' } as const;
+const TEMPORAL_REUSE = { 'after-final': 'ALLOW_DUPLICATE', 'after-failure': 'ALLOW_DUPLICATE_FAILED_ONLY', never: 'REJECT_DUPLICATE' } as const;
+
+/**
+ * What a start route builds from its validated body: the process to start, and the rules between fields the
+ * body breaks (422 when non-empty). Built without throwing, so a plan of many processes reports every error.
+ */
+export interface BuiltProcess<I = unknown, K extends ProcessKind = ProcessKind> {
+  errors: ErrorDetail[];
+  processId: string;
+  workflowType: string;
+  kind: K;
+  input: I;
+}
 
 export interface StartRequest {
   workflowType: string;
@@ -31,7 +46,7 @@ export interface StartRequest {
 export interface Started {
   processId: string;
   kind: ProcessKind;
-  /** false: a process with this business key is running (or, `after-failure`, has completed). */
+  /** false: a process with this business key is running (or, `after-failure`, has completed; `never`: has ever run). */
   created: boolean;
   links: { self: string };
 }

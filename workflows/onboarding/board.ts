@@ -22,7 +22,7 @@ export class Board {
   add(steps: StepPlan[]): void {
     for (const p of steps) {
       this.plans.set(p.name, p);
-      this.views.push({ name: p.name, kind: p.kind, state: 'PENDING', after: p.after.map((d) => d.step), resource: {}, attempts: 0 });
+      this.views.push({ name: p.name, kind: p.kind, state: 'PENDING', after: p.after.map((d) => d.step), ...(p.process ? { processId: p.process.processId } : {}), resource: {}, attempts: 0 });
     }
     this.version += 1;
   }

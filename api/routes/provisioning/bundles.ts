@@ -2,41 +2,19 @@
 // `delete` update while the process runs; a delete-only run under the same key once it has ended).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { CAMPAIGN_KEY_PATTERN, workflowIds } from '../../../contracts/ids.js';
 import { deleteUpdate, type BundleProvisioningInput, type CreateBundleRequest } from '../../../contracts/provisioning.js';
-import { ApiError, errorResponses, type ErrorDetail } from '../../errors.js';
+import { ApiError, errorResponses } from '../../errors.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { bundleInput } from './inputs.js';
+import { StartBundle } from './schemas.js';
 
 const KIND = 'bundle-provisioning' as const;
 const self = (processId: string) => `/v1/bundles/${encodeURIComponent(processId)}`;
 
-export const StartBundle = Type.Object({
-  key: Type.String({ pattern: CAMPAIGN_KEY_PATTERN.source, description: 'Your key for the bundle (1..64 of A-Za-z0-9._-): the same key answers the same process' }),
-  displayName: Type.String({ minLength: 1, maxLength: 128, description: 'The bundle\'s name, and the default name of the apps (and subproject) it creates' }),
-  region: Type.Enum(['US', 'EU', 'BR']),
-  subprojectId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'Put the apps in this existing subproject (e.g. one a subproject process made)' })),
-  createSubproject: Type.Optional(Type.Boolean({ description: 'Let the bundle create a new subproject (not with subprojectId). Neither: the apps go in the project' })),
-  subprojectName: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Name of the new subproject (createSubproject)' })),
-  conversationApp: Type.Optional(Type.Boolean({ description: 'Create the conversation app (default true)' })),
-  processingMode: Type.Optional(Type.Enum(['DISPATCH', 'CONVERSATION'], { description: 'The conversation app\'s processing mode (default DISPATCH)' })),
-  retentionPolicy: Type.Optional(Type.Object({
-    retentionType: Type.Enum(['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY']),
-    ttlDays: Type.Integer({ minimum: 1, maximum: 3650 }),
-  }, { additionalProperties: false, description: 'The conversation app\'s retention policy (default MESSAGE_EXPIRE_POLICY, 180 days)' })),
-  smsApp: Type.Optional(Type.Boolean({ description: 'Create the SMS app (default true)' })),
-  smsAppName: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  overdueAfterSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Report the provisioning overdue after this long (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS)' })),
-}, { additionalProperties: false });
-
 const DeleteBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
-
-/** A rule between fields the document allows one by one: 422, as every route answers such a request. */
-function fieldRuleError(details: ErrorDetail[]): ApiError {
-  return new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-}
 
 export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
   const projectId = config.platform.credentials.projectId;
@@ -49,29 +27,11 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
     },
   }, async (req, reply) => {
-    const b = req.body;
-    const errors: ErrorDetail[] = [];
-    const conv = b.conversationApp ?? true;
-    const sms = b.smsApp ?? true;
-    if (b.createSubproject && b.subprojectId !== undefined) errors.push({ field: 'body.createSubproject', rule: 'exclusive', message: 'cannot be true together with subprojectId' });
-    if (b.subprojectName !== undefined && !b.createSubproject) errors.push({ field: 'body.subprojectName', rule: 'requires', message: 'needs createSubproject: true' });
-    if (!conv && (b.processingMode !== undefined || b.retentionPolicy !== undefined)) {
-      errors.push({ field: b.processingMode !== undefined ? 'body.processingMode' : 'body.retentionPolicy', rule: 'requires', message: 'needs the conversation app (conversationApp not false)' });
-    }
-    if (!sms && b.smsAppName !== undefined) errors.push({ field: 'body.smsAppName', rule: 'requires', message: 'needs the SMS app (smsApp not false)' });
-    if (!conv && !sms && !b.createSubproject) errors.push({ field: 'body.smsApp', rule: 'required', message: 'a bundle needs at least one of conversationApp, smsApp, createSubproject' });
-    if (errors.length) throw fieldRuleError(errors);
-    const bundle: CreateBundleRequest = {
-      name: b.displayName,
-      region: b.region,
-      ...(b.subprojectId !== undefined ? { subprojectId: b.subprojectId } : {}),
-      ...(b.createSubproject ? { subproject: { name: b.subprojectName ?? b.displayName } } : {}),
-      ...(conv ? { convApp: { processingMode: b.processingMode ?? 'DISPATCH', ...(b.retentionPolicy ? { retentionPolicy: b.retentionPolicy } : {}) } } : {}),
-      ...(sms ? { smsApp: b.smsAppName !== undefined ? { name: b.smsAppName } : {} } : {}),
-    };
-    const input: BundleProvisioningInput = { projectId, key: b.key, bundle, ...followSettings(config, b.overdueAfterSeconds) };
+    const { key, ...fields } = req.body;
+    const built = bundleInput(fields, 'body', { projectId, config, key });
+    if (built.errors.length) throw invalid(built.errors);
     const started = await startProcess(client, {
-      workflowType: 'bundleProvisioning', kind: KIND, processId: workflowIds[KIND](projectId, b.key), taskQueue: config.taskQueue, args: [input], reuse: 'after-final', self,
+      workflowType: built.workflowType, kind: built.kind, processId: built.processId, taskQueue: config.taskQueue, args: [built.input], reuse: 'after-final', self,
     });
     return reply.status(started.status).send(started.body);
   });

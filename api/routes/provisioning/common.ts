@@ -2,6 +2,7 @@
 // of an operation's outcome (the process accepted it, or says why not).
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import type { Client } from '@temporalio/client';
+import type { FastifyBaseLogger } from 'fastify';
 import Type from 'typebox';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import type { Config } from '../../../common/config.js';
@@ -40,4 +41,14 @@ export function acceptedOrThrow(outcome: OperationOutcome): OperationOutcome {
   if (outcome.accepted) return outcome;
   if (outcome.errorType === 'PlatformValidationError') throw new ApiError(422, 'platform_rejected', outcome.reason ?? 'the platform refused the change');
   throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
+}
+
+/** A platform read used only to make errors precise: when it fails, the process reports the platform's answer later. */
+export async function lookup<T>(log: FastifyBaseLogger, what: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    log.warn({ err }, `${what} could not be read; validated by the platform later`);
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@
 // characters, website URLs at most 255, enum values listed in errors), and the rules a schema cannot
 // say well (header example media per format, button counts, banner size), as errors naming the field.
 import Type from 'typebox';
+import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import type { ErrorDetail } from '../../errors.js';
 import { PhoneNumber } from '../../schemas.js';
 
@@ -139,6 +140,24 @@ export const StartChatbSender = Type.Object({
   overdueAfterSeconds: OverdueAfterSeconds,
 }, { additionalProperties: false });
 
+export const StartBundle = Type.Object({
+  key: Type.String({ pattern: CAMPAIGN_KEY_PATTERN.source, description: 'Your key for the bundle (1..64 of A-Za-z0-9._-): the same key answers the same process' }),
+  displayName: Type.String({ minLength: 1, maxLength: 128, description: 'The bundle\'s name, and the default name of the apps (and subproject) it creates' }),
+  region: Type.Enum(['US', 'EU', 'BR']),
+  subprojectId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'Put the apps in this existing subproject (e.g. one a subproject process made)' })),
+  createSubproject: Type.Optional(Type.Boolean({ description: 'Let the bundle create a new subproject (not with subprojectId). Neither: the apps go in the project' })),
+  subprojectName: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Name of the new subproject (createSubproject)' })),
+  conversationApp: Type.Optional(Type.Boolean({ description: 'Create the conversation app (default true)' })),
+  processingMode: Type.Optional(Type.Enum(['DISPATCH', 'CONVERSATION'], { description: 'The conversation app\'s processing mode (default DISPATCH)' })),
+  retentionPolicy: Type.Optional(Type.Object({
+    retentionType: Type.Enum(['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY']),
+    ttlDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  }, { additionalProperties: false, description: 'The conversation app\'s retention policy (default MESSAGE_EXPIRE_POLICY, 180 days)' })),
+  smsApp: Type.Optional(Type.Boolean({ description: 'Create the SMS app (default true)' })),
+  smsAppName: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  overdueAfterSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Report the provisioning overdue after this long (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS)' })),
+}, { additionalProperties: false });
+
 type ComponentInput = {
   type: string;
   format?: string;
@@ -176,9 +195,9 @@ export function componentErrors(components: ComponentInput[], field: string): Er
 }
 
 /** The banner must be exactly 1440 x 448 pixels. */
-export function bannerErrors(banner: { width: number; height: number }): ErrorDetail[] {
+export function bannerErrors(banner: { width: number; height: number }, field = 'body.banner'): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
-  if (banner.width !== BANNER.width) errors.push({ field: 'body.banner.width', rule: 'banner_size', message: `must be ${BANNER.width} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
-  if (banner.height !== BANNER.height) errors.push({ field: 'body.banner.height', rule: 'banner_size', message: `must be ${BANNER.height} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
+  if (banner.width !== BANNER.width) errors.push({ field: `${field}.width`, rule: 'banner_size', message: `must be ${BANNER.width} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
+  if (banner.height !== BANNER.height) errors.push({ field: `${field}.height`, rule: 'banner_size', message: `must be ${BANNER.height} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
   return errors;
 }

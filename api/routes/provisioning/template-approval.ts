@@ -1,13 +1,14 @@
 // CHATA / CHATB template approval: start, read, list, edit and resubmit, stop watching.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
-import { resubmitUpdate, stopUpdate, type TemplateApprovalInput } from '../../../contracts/provisioning.js';
+import type { ProcessKind } from '../../../contracts/ids.js';
+import { resubmitUpdate, stopUpdate } from '../../../contracts/provisioning.js';
 import { errorResponses } from '../../errors.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { templateInput } from './inputs.js';
 import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 
 const CHANNELS = [['chata', 'CHATA', 'chata-template'], ['chatb', 'CHATB', 'chatb-template']] as const;
@@ -27,32 +28,14 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
         response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
       },
     }, async (req, reply) => {
-      const b = req.body;
-      const errors = componentErrors(b.components, 'body.components');
-      if (b.messageSendTtlSeconds !== undefined && b.category !== 'AUTHENTICATION') errors.push({ field: 'body.messageSendTtlSeconds', rule: 'not_allowed', message: 'is allowed for AUTHENTICATION templates only' });
-      if (b.alternativeCategory !== undefined && b.alternativeCategory === b.category) errors.push({ field: 'body.alternativeCategory', rule: 'different', message: 'must differ from category' });
-      if (errors.length) throw invalid(errors);
-      const input: TemplateApprovalInput = {
-        channel,
-        projectId,
-        template: {
-          name: b.name,
-          language: b.language,
-          category: b.category,
-          components: b.components,
-          ...(b.allowCategoryChange !== undefined ? { allowCategoryChange: b.allowCategoryChange } : {}),
-          ...(b.messageSendTtlSeconds !== undefined ? { messageSendTtlSeconds: b.messageSendTtlSeconds } : {}),
-        },
-        ...(b.createAsDraft ? { createAsDraft: true } : {}),
-        ...(b.alternativeCategory ? { alternativeCategory: b.alternativeCategory } : {}),
-        ...followSettings(config, b.overdueAfterSeconds),
-      };
+      const built = templateInput(req.body, 'body', { projectId, config, channel });
+      if (built.errors.length) throw invalid(built.errors);
       const started = await startProcess(client, {
-        workflowType: 'templateApproval',
-        kind,
-        processId: workflowIds[kind](projectId, b.name, b.language),
+        workflowType: built.workflowType,
+        kind: built.kind,
+        processId: built.processId,
         taskQueue: config.taskQueue,
-        args: [input],
+        args: [built.input],
         reuse: 'after-final',
         self,
       });

@@ -6,19 +6,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
-import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
+import type { ProcessKind } from '../../../contracts/ids.js';
 import {
   attachmentUploadedUpdate, FINAL_PROCESS_STATES, stopRegistrationUpdate, updateRegistrationUpdate,
-  type SenderIdOperationOutcome, type SenderIdProcessState, type SenderIdRegistrationInput,
+  type SenderIdOperationOutcome, type SenderIdProcessState,
 } from '../../../contracts/senderid-registration.js';
-import { SENDERID_CALLBACK_PATH } from '../../../contracts/callbacks.js';
-import { PlatformConflictError, PlatformError, PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
-import { REGISTRATION_TYPES, senderIdViolations, validateAttachment, validateRequestDetails, type Policy, type SenderIdClient } from '../../../platform/senderid/client.js';
-import { ApiError, errorResponses, notFound, type ErrorDetail } from '../../errors.js';
+import { validateAttachment, validateRequestDetails, type Policy, type SenderIdClient } from '../../../platform/senderid/client.js';
+import { ApiError, errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
+import { invalid, onPlatform, readPolicy } from './platform-errors.js';
+import { PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
 
 export interface SenderIdRouteOptions {
   client: Client;
@@ -31,73 +32,9 @@ const KIND = 'senderid-registration' satisfies ProcessKind;
 const KINDS: readonly ProcessKind[] = [KIND];
 const self = (processId: string) => `/v1/senderid/registrations/${encodeURIComponent(processId)}`;
 
-// Bounded so that no body the document allows exceeds the API's 1 MiB JSON limit, even all \u-escaped.
-const Value = Type.String({ maxLength: 256 });
-/** The platform's IDs (policies, attachment definitions): the characters and length its paths take. */
-const PlatformId = (description?: string) => Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$', ...(description ? { description } : {}) });
-const Section = Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Value, { maxProperties: 10 }), { maxItems: 3 });
-const RequestDetails = Type.Array(Type.Object({
-  senderIdDetails: Type.Optional(Section),
-  additionalDetails: Type.Optional(Section),
-}, { additionalProperties: false }), { minItems: 1, maxItems: 3, description: 'As the platform takes them: inside each entry the objects of each array are merged' });
-const Contacts = Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 20 });
-const RegistrationTypeSchema = Type.Enum([...REGISTRATION_TYPES]);
-
-const StartRegistration = Type.Object({
-  key: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your key for this registration: the business key of the process (may not start with reg-)' }),
-  policyId: PlatformId('The policy (scope) the market requirements led to'),
-  marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: "Checked against the policy's" })),
-  registrationType: Type.Optional(RegistrationTypeSchema),
-  requestDetails: RequestDetails,
-  notificationContacts: Type.Optional(Contacts),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 20 })),
-  overdueGraceSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 31_536_000, description: "Report overdue this long after the platform's etaDate (default RELAYFLOW_SENDERID_OVERDUE_GRACE_MS)" })),
-}, { additionalProperties: false });
-
-const UpdateBody = Type.Object({
-  requestDetails: Type.Optional(RequestDetails),
-  notificationContacts: Type.Optional(Contacts),
-}, { additionalProperties: false, minProperties: 1 });
-
-const UploadBody = Type.Object({
-  attachmentDefinitionId: PlatformId("The policy's attachment definition"),
-  fileName: Type.String({ minLength: 1, maxLength: 255 }),
-  mimeType: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$' }),
-  content: Type.String({ minLength: 4, maxLength: 1_000_000, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The file, base64 (the JSON body is limited to 1 MiB)' }),
-  documentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-}, { additionalProperties: false });
-
-const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
-
 const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
 const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
 const UploadOutcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()), attachment: Type.Record(Type.String(), Type.Unknown()) });
-
-const invalid = (details: ErrorDetail[]) => new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-const fromViolations = (vs: { field: string; rule: string; description: string }[], prefix = 'body.') =>
-  vs.map((v) => ({ field: `${prefix}${v.field}`, rule: v.rule, message: v.description }));
-
-/** A platform answer, in the API's words: 404, 409, 422, else 503 (the platform could not answer now). */
-function platformError(err: unknown, what: string): unknown {
-  if (err instanceof ApiError || !(err instanceof PlatformError)) return err;
-  if (err instanceof PlatformNotFoundError) return notFound(what);
-  if (err instanceof PlatformConflictError) return new ApiError(409, 'not_allowed', err.message);
-  if (err instanceof PlatformValidationError) {
-    const vs = senderIdViolations(err);
-    return vs.length ? invalid(fromViolations(vs)) : new ApiError(422, 'platform_rejected', err.message);
-  }
-  // Any other refusal no retry can change (a 4xx): the request, as the platform read it.
-  if (!err.retryable && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) return new ApiError(422, 'platform_rejected', err.message);
-  return new ApiError(503, 'platform_unavailable', `the platform did not answer: ${err.message}`, undefined, 5_000);
-}
-
-async function onPlatform<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw platformError(err, what);
-  }
-}
 
 function acceptedOrThrow(o: SenderIdOperationOutcome): SenderIdOperationOutcome {
   if (o.accepted) return { accepted: true, state: o.state };
@@ -108,16 +45,12 @@ function acceptedOrThrow(o: SenderIdOperationOutcome): SenderIdOperationOutcome 
 
 export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = async (app, { client, processes, config, senderId }) => {
   const projectId = config.platform.credentials.projectId;
-  const settings = config.processes.senderid;
 
   /** The policy, or a 422 naming `field` when the platform does not know it. */
   async function policyFor(policyId: string, field: string): Promise<Policy> {
-    try {
-      return await onPlatform(`policy ${policyId}`, () => senderId.policyRequirements(policyId));
-    } catch (err) {
-      if (err instanceof ApiError && err.statusCode === 404) throw invalid([{ field, rule: 'notFound', message: `policy ${policyId} does not exist` }]);
-      throw err;
-    }
+    const policy = await readPolicy(senderId, policyId);
+    if (!policy) throw invalid([unknownPolicy(field, policyId)]);
+    return policy;
   }
 
   /** The running process's details, or 404 / 409 when it has ended. */
@@ -139,34 +72,18 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     },
   }, async (req, reply) => {
     const b = req.body;
-    if (b.key.startsWith('reg-')) throw invalid([{ field: 'body.key', rule: 'reserved', message: 'keys starting with reg- name adopted registrations' }]);
+    // A reserved key is refused before the policy is read (which may fail or be unknown).
+    const reserved = reservedKeyErrors(b.key, 'body.key');
+    if (reserved.length) throw invalid(reserved);
     const policy = await policyFor(b.policyId, 'body.policyId');
-    const errors: ErrorDetail[] = [];
-    if (b.marketCode && b.marketCode !== policy.marketCode) errors.push({ field: 'body.marketCode', rule: 'policy', message: `policy ${policy.id} is for market ${policy.marketCode}` });
-    if (b.registrationType && b.registrationType !== policy.registrationType) errors.push({ field: 'body.registrationType', rule: 'policy', message: `policy ${policy.id} is for ${policy.registrationType}` });
-    errors.push(...fromViolations(validateRequestDetails(policy, b.requestDetails)));
-    if (errors.length) throw invalid(errors);
-    const input: SenderIdRegistrationInput = {
-      projectId,
-      key: b.key,
-      create: {
-        policyId: policy.id,
-        marketCode: policy.marketCode,
-        registrationType: policy.registrationType,
-        requestDetails: b.requestDetails,
-        ...(b.notificationContacts ? { notificationContacts: b.notificationContacts } : {}),
-        ...(b.tags ? { tags: b.tags } : {}),
-        ...(config.api.publicUrlExplicit ? { callbackUrl: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` } : {}),
-      },
-      pollIntervalMs: settings.pollIntervalMs,
-      overdueGraceMs: b.overdueGraceSeconds !== undefined ? b.overdueGraceSeconds * 1000 : settings.overdueGraceMs,
-    };
+    const built = registrationInput(b, 'body', { projectId, config, policy });
+    if (built.errors.length) throw invalid(built.errors);
     const started = await startProcess(client, {
-      workflowType: 'senderIdRegistration',
-      kind: KIND,
-      processId: workflowIds[KIND](projectId, b.key),
+      workflowType: built.workflowType,
+      kind: built.kind,
+      processId: built.processId,
       taskQueue: config.taskQueue,
-      args: [input],
+      args: [built.input],
       // The same key is the same registration: only a failed process may start again.
       reuse: 'after-failure',
       initialState: 'VALIDATING',

@@ -3,17 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
-import { workflowIds } from '../../../contracts/ids.js';
-import type { SubprojectInput } from '../../../contracts/subprojects.js';
 import { startProcess } from '../../processes/start.js';
 import { errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
-
-const StartSubproject = Type.Object({
-  parentProjectId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$', description: 'Defaults to the configured project (PLATFORM_PROJECT_ID)' })),
-  displayName: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f]+$', description: 'Unique per parent: starting twice with the same name returns the same process' }),
-}, { additionalProperties: false });
+import { subprojectInput } from './inputs.js';
+import { StartSubproject } from './schemas.js';
 
 const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
 
@@ -32,13 +27,11 @@ export const subprojectRoutes: FastifyPluginAsyncTypebox<SubprojectRouteOptions>
       response: { 202: Started, 200: Started, ...errorResponses(400, 401) },
     },
   }, async (req, reply) => {
-    const parentProjectId = req.body.parentProjectId ?? config.platform.credentials.projectId;
-    const processId = workflowIds.subproject(parentProjectId, req.body.displayName);
-    const input: SubprojectInput = { parentProjectId, displayName: req.body.displayName, ...config.processes.subproject };
+    const { processId, workflowType, kind, input } = subprojectInput(req.body, 'body', { projectId: config.platform.credentials.projectId, config });
     // The same name is the same subproject: a completed process answers again; only a failed one starts anew.
     const started = await startProcess(client, {
-      workflowType: 'subprojectProvisioning',
-      kind: 'subproject',
+      workflowType,
+      kind,
       processId,
       taskQueue: config.taskQueue,
       args: [input],

@@ -1,0 +1,21 @@
+// What the onboarding routes share: their options, the kind and the route of a process.
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../../common/config.js';
+import type { SubjectHasher } from '../../../common/subject-hash.js';
+import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
+import type { SenderIdClient } from '../../../platform/senderid/client.js';
+import type { ProcessService } from '../../processes/find.js';
+
+export interface OnboardingRouteOptions {
+  client: Client;
+  processes: ProcessService;
+  config: Pick<Config, 'taskQueue' | 'platform' | 'processes' | 'api'>;
+  /** Read-only look-ups that make the items' errors precise (questionnaire, CHATB categories). */
+  provisioning: ProvisioningClient;
+  /** The policies the senderIds items are checked against. */
+  senderId: SenderIdClient;
+  hashSubject: SubjectHasher;
+}
+
+export const KIND = 'onboarding' as const;
+export const self = (processId: string) => `/v1/onboardings/${encodeURIComponent(processId)}`;

@@ -1,0 +1,78 @@
+// Customer onboarding: start one by the caller's key with a whole plan (validated whole, every child's input
+// built here), read and list them; the step operations are in steps.ts.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { workflowIds } from '../../../contracts/ids.js';
+import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onboarding.js';
+import { ApiError, errorResponses } from '../../errors.js';
+import { startProcess } from '../../processes/start.js';
+import { handleOf } from '../../processes/update.js';
+import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { invalid, Started } from '../provisioning/common.js';
+import { KIND, self, type OnboardingRouteOptions } from './common.js';
+import { readLookups } from './lookups.js';
+import { buildOnboardingPlan, planHash } from './plan.js';
+import { StartOnboarding } from './schemas.js';
+import { onboardingStepRoutes } from './steps.js';
+
+export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions> = async (app, opts) => {
+  const { client, processes, config, hashSubject } = opts;
+  const projectId = config.platform.credentials.projectId;
+
+  /** An onboarding that already holds the key: the same plan is the same request again; another is a 409. */
+  async function samePlanOrThrow(processId: string, key: string, hash: string): Promise<void> {
+    const view = await processes.get(processId, KIND);
+    const existing = (view.details as Partial<OnboardingDetails>).planHash;
+    if (typeof existing !== 'string') {
+      throw new ApiError(503, 'unavailable', `the onboarding ${processId} did not say in time which plan it runs; retry`, [{ field: 'processId', rule: 'unavailable', message: processId }], 5_000);
+    }
+    if (existing !== hash) {
+      const message = `already names another plan (${processId}): use a new key for a new plan, or add steps to it with POST ${self(processId)}/steps`;
+      throw new ApiError(409, 'key_in_use', `the key ${key} ${message}`, [{ field: 'body.key', rule: 'key_in_use', message }]);
+    }
+  }
+
+  app.post('/v1/onboardings', {
+    schema: {
+      tags: ['onboardings'],
+      summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
+      body: StartOnboarding,
+      response: { 202: Started, 200: Started, ...errorResponses(400, 401, 409, 422) },
+    },
+  }, async (req, reply) => {
+    const b = req.body;
+    const lookups = await readLookups(b, { provisioning: opts.provisioning, senderId: opts.senderId, log: req.log });
+    const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
+    if (plan.errors.length) throw invalid(plan.errors);
+    const processId = workflowIds.onboarding(projectId, b.key);
+    const hash = planHash(b);
+    const input: OnboardingInput = { projectId, key: b.key, planHash: hash, steps: plan.steps };
+    // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
+    const started = await startProcess(client, { workflowType: 'onboarding', kind: KIND, processId, taskQueue: config.taskQueue, args: [input], reuse: 'never', initialState: 'RUNNING', self });
+    if (!started.body.created) await samePlanOrThrow(processId, b.key, hash);
+    return reply.status(started.status).send(started.body);
+  });
+
+  app.get('/v1/onboardings', {
+    schema: {
+      tags: ['onboardings'],
+      summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)',
+      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+      response: { 200: ProcessList, ...errorResponses(400, 401) },
+    },
+  }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+
+  app.get('/v1/onboardings/:processId', {
+    schema: {
+      tags: ['onboardings'],
+      summary: 'An onboarding process: state, history, and in details.steps each step\'s state, reason, child process, resource IDs, attempts and compensation',
+      params: Type.Object({ processId: ProcessId }),
+      response: { 200: ProcessView, ...errorResponses(401, 404) },
+    },
+  }, async (req) => {
+    handleOf(client, req.params.processId, [KIND], 'onboarding');
+    return processes.get(req.params.processId, KIND);
+  });
+
+  await app.register(onboardingStepRoutes, opts);
+};
