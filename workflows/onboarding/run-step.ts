@@ -3,7 +3,7 @@
 // ends (templates and senders go on watching). The child's reports move the step; its end is a backstop
 // for a child that ended without a report (terminated, timed out).
 import {
-  isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
+  getExternalWorkflowHandle, isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ChildStateReport, OnboardingActivities, StepView } from '../../contracts/onboarding.js';
@@ -50,6 +50,8 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
       // A retry after a run ended starts a new run under the same ID, as the process's own route does.
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     });
+    // A cancel that came while the child was starting could not reach it: it is stopped now.
+    if (cancelling()) await getExternalWorkflowHandle(p.processId).cancel().catch(() => undefined);
     const result: unknown = await child.result();
     childEnded(board, v, attempt, resultState(v, result), resultReason(result), cancelling);
   } catch (err) {

@@ -1,7 +1,8 @@
 // Customer onboarding end to end through the API, on the real Temporal dev server against the sandbox:
 // a plan that completes (every kind of step, the same key answering the same onboarding); a template
-// rejected and retried by the caller; an onboarding cancelled midway with its compensation checked
-// against the sandbox's own state; the template's timeline exported as CSV naming every webhook event.
+// rejected and retried by the caller, with a template added meanwhile; an onboarding cancelled midway with
+// its compensation checked against the sandbox's own state; the template's timeline as CSV naming every
+// webhook event.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { StepView } from '../../../contracts/onboarding.js';
@@ -100,6 +101,9 @@ describe('customer onboarding through the API', () => {
     assert.equal(step(waiting, 'chatb').state, 'SUCCEEDED');
 
     await setReviewer(h, fast);
+    // A template added while the onboarding waits runs at once: its sender is ACTIVE.
+    const added = await action(id, '/steps', { templates: [{ step: 'later', sender: 'chatb', ...templateBody(uniqueName('later').replace(/-/g, '_')) }] }, 'add-1');
+    assert.equal(added.statusCode, 200, added.body);
     const components = [{ type: 'BODY', text: 'Hello {{1}}, welcome aboard' }];
     const retried = await action(id, '/steps/welcome/retry', { resubmit: { components } }, 'retry-1');
     assert.equal(retried.statusCode, 200, retried.body);
@@ -110,6 +114,8 @@ describe('customer onboarding through the API', () => {
     const done = await waitUntil(h, id, ended, 'completed', 60_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(steps(done), null, 1));
     assert.equal(step(done, 'welcome').processState, 'APPROVED');
+    assert.equal(step(done, 'later').state, 'SUCCEEDED');
+    assert.deepEqual(step(done, 'later').after, ['chatb']);
     const template = await waitUntil(h, welcome.processId!, (v) => v.state === 'APPROVED', 'template APPROVED');
     const resubmissions = template.history.filter((c) => /resubmitted at the parent process's request/.test(c.reason ?? ''));
     assert.equal(resubmissions.length, 1, JSON.stringify(template.history, null, 1));
