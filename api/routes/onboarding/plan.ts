@@ -38,7 +38,7 @@ export interface PlanContext {
   lookups: PlanLookups;
 }
 
-/** A step the onboarding has already (from its status: processId once its process started), or one of this plan's singletons. */
+/** A step the onboarding has already (from its status: every process step names its process from the start), or one of this plan's singletons. */
 export interface KnownStep {
   name: string;
   kind: StepKind;
@@ -117,7 +117,7 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
     errors.push(...built.errors);
     const same = byName.get(name);
     const reserved = (RESERVED_STEP_NAMES as readonly string[]).includes(name);
-    // A step reports its process once it has started one: a pending step is compared by kind.
+    // A step without a process (the webhook) is compared by kind.
     const isRepeat = repeat && same?.kind === built.kind && (same.processId === undefined || same.processId === built.processId);
     if (reserved) errors.push({ field: `${prefix}.step`, rule: 'reserved', message: `${name} names the onboarding's ${name} step; pick another name` });
     else if (same && !isRepeat) errors.push({ field: `${prefix}.step`, rule: 'unique', message: `another step is already named ${name}` });
