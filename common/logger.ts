@@ -1,5 +1,6 @@
 // One pino logger factory for every part, so redaction is the same everywhere.
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { logContextFields } from './log-context.js';
 
 export type { Logger };
 
@@ -38,6 +39,8 @@ export function createLogger(opts: CreateLoggerOptions = {}): Logger {
     name: opts.name ?? 'relayflow',
     level: opts.level ?? process.env.RELAYFLOW_LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // Inside an activity: the process's workflowId and runId on every line (common/log-context.ts).
+    mixin: logContextFields,
     hooks: {
       // Free-text messages may carry numbers the structured redaction cannot see.
       logMethod(args, method) {

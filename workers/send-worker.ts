@@ -6,6 +6,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker } from '@temporalio/worker';
 import { createCampaignActivities } from '../activities/campaigns/index.js';
 import type { Config } from '../common/config.js';
+import { activityLogContext } from './activity-log-context.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { CONVERSATION_WEBHOOK_PATH } from '../contracts/callbacks.js';
@@ -33,7 +34,10 @@ export async function createSendWorkers({ config, logger, connection, clients, s
     store, clients, requestTimeoutMs: config.platform.requestTimeoutMs, mmsThroughputPerSecond: c.mmsThroughputPerSecond,
     ...(base && secret ? { conversationWebhook: { target: `${base}${CONVERSATION_WEBHOOK_PATH}`, secret } } : {}),
   });
-  const common = { connection, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), shutdownGraceTime: '20 seconds' };
+  const common = {
+    connection, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), shutdownGraceTime: '20 seconds',
+    interceptors: { activity: [activityLogContext] },
+  };
   const sends = await Worker.create({
     ...common,
     taskQueue: c.sendTaskQueue,

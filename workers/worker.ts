@@ -8,6 +8,7 @@ import { createPlatformClients } from '../platform/index.js';
 import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
+import { activityLogContext } from './activity-log-context.js';
 import type { CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
@@ -62,6 +63,7 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
+    interceptors: { activity: [activityLogContext] },
     dataConverter: createDataConverter(config.codecKeys),
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
