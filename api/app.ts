@@ -7,12 +7,15 @@ import { ulid } from 'ulid';
 import type { Config } from '../common/config.js';
 import { maskPhoneNumbers, type Logger } from '../common/logger.js';
 import { installActor } from './plugins/actor.js';
-import { installApiKeyAuth } from './plugins/auth.js';
+import { installApiKeyAuth, keyIdLoggerFactory } from './plugins/auth.js';
+import { KeyRing } from './plugins/key-ring.js';
 import { registerDocs } from './plugins/docs.js';
 import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { indexRoutes } from './plugins/route-index.js';
 import { installValidation } from './plugins/validation.js';
+import { installMetrics } from './plugins/metrics.js';
+import { countPlatformCall } from './metrics/series.js';
 import { pageTokenKey, ProcessService } from './processes/find.js';
 import { auditRoutes } from './routes/audit/index.js';
 import codecRoutes from './routes/codec.js';
@@ -46,13 +49,20 @@ export interface AppDeps {
   logger: Logger;
   /** The campaign store; without it the campaign routes and delivery intakes answer 503. */
   store?: CampaignStore;
+  /** The keys the API accepts; api/main.ts keeps it to reload on SIGHUP. Default: config.api.keys. */
+  keys?: KeyRing;
 }
 
-export async function buildApp({ config, client, codec, logger, store }: AppDeps): Promise<FastifyInstance> {
+/** Request bodies over this are a 413; routes whose bodies are large by nature set their own `bodyLimit`. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ config, client, codec, logger, store, keys = new KeyRing(config.api.keys) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines carry URLs, and URLs can carry phone numbers (look-ups by identity).
     loggerInstance: logger.child({}, { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } }) as FastifyBaseLogger,
+    childLoggerFactory: keyIdLoggerFactory(keys),
     genReqId: () => ulid(),
+    bodyLimit: DEFAULT_BODY_LIMIT,
     requestIdHeader: false,
     // Process IDs are business keys and can be long. Any parameter the request line can carry (Node caps
     // headers at 16 KiB) reaches validation, which answers 400 naming it instead of the router's bare 414.
@@ -64,15 +74,17 @@ export async function buildApp({ config, client, codec, logger, store }: AppDeps
   installRawBodyJsonParser(app);
   installErrorHandler(app, indexRoutes(app));
   await registerDocs(app);
-  installApiKeyAuth(app, config.api.apiKeys);
+  await installApiKeyAuth(app, keys, { perMinute: config.api.rateLimitPerMinute });
   // Who acts (a key ID, or the platform), for the headers the Temporal client interceptor adds (the audit).
   installActor(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // GET /metrics, and the counts of every answer and callback (api/metrics/series.ts).
+  installMetrics(app);
 
   // Read-only look-ups of verifications relayflow did not start go to the platform directly.
-  const platform = createPlatformClients(config.platform, { logger });
+  const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
   const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys) });
   // Workers register the callbacks only when the public URL is set (workers/callbacks.ts): only then is it worth reading back.
   const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;

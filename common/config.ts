@@ -1,6 +1,8 @@
 // Configuration is read and validated once at start-up; every problem names its variable.
+import { isIP } from 'node:net';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
 import { parseCodecKeys, type CodecKey } from './codec.js';
+import { ApiKeysError, loadApiKeys, MIN_KEY_LENGTH, type ApiKeyEntry } from './api-keys.js';
 
 export type Region = 'us' | 'eu' | 'br';
 export const REGIONS: readonly Region[] = ['us', 'eu', 'br'];
@@ -54,7 +56,14 @@ export interface LoadedPlatformConfig extends PlatformConfig {
 export interface ApiConfig {
   host: string;
   port: number;
+  /** RELAYFLOW_API_KEYS: plain keys, admin scope. */
   apiKeys: string[];
+  /** RELAYFLOW_API_KEYS_FILE: scoped keys, re-read on SIGHUP (api/key-reload.ts). */
+  apiKeysFile?: string;
+  /** Every key with its scope as read at start-up: apiKeys as admin, then the file's (common/api-keys.ts). */
+  keys: ApiKeyEntry[];
+  /** Requests per minute per API key, and per client address for requests without a valid key. */
+  rateLimitPerMinute: number;
   /** Base URL the platform uses to reach relayflow's callback routes. */
   publicUrl: string;
   /** True when RELAYFLOW_PUBLIC_URL was set: only then is publicUrl one the platform can reach (workers register callbacks). */
@@ -159,6 +168,8 @@ export interface Config {
   api: ApiConfig;
   platform: LoadedPlatformConfig;
   database: DatabaseSettings;
+  /** Where a worker serves its metrics; undefined: not served (RELAYFLOW_WORKER_METRICS_PORT=off). */
+  workerMetrics?: WorkerMetricsConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -281,11 +292,21 @@ function list(env: Env, name: string): string[] {
 
 function apiKeys(env: Env): string[] {
   const keys = list(env, 'RELAYFLOW_API_KEYS');
-  if (keys.length === 0) throw new ConfigError('RELAYFLOW_API_KEYS', 'is required (comma-separated API keys)');
+  // With a keys file the environment may give none: the file then holds every key.
+  if (keys.length === 0 && !env.RELAYFLOW_API_KEYS_FILE?.trim()) throw new ConfigError('RELAYFLOW_API_KEYS', 'is required (comma-separated API keys) unless RELAYFLOW_API_KEYS_FILE lists keys');
   for (const [i, k] of keys.entries()) {
-    if (k.length < 24) throw new ConfigError('RELAYFLOW_API_KEYS', `key #${i + 1} must be at least 24 characters`);
+    if (k.length < MIN_KEY_LENGTH) throw new ConfigError('RELAYFLOW_API_KEYS', `key #${i + 1} must be at least ${MIN_KEY_LENGTH} characters`);
   }
   return keys;
+}
+
+function scopedKeys(envKeys: string[], file: string | undefined): ApiKeyEntry[] {
+  try {
+    return loadApiKeys({ envKeys, file });
+  } catch (err) {
+    if (err instanceof ApiKeysError) throw new ConfigError(err.variable, err.message);
+    throw err;
+  }
 }
 
 /**
@@ -420,6 +441,28 @@ export function loadPlatformConfig(env: Env): LoadedPlatformConfig {
   };
 }
 
+/** The worker's `/metrics` address (the Temporal SDK's Prometheus exporter binds it). */
+export interface WorkerMetricsConfig {
+  host: string;
+  port: number;
+  /** False when the port is the default: a worker that finds it taken warns and runs without metrics. */
+  explicit: boolean;
+}
+
+export const DEFAULT_WORKER_METRICS_PORT = 9464;
+
+/** RELAYFLOW_WORKER_METRICS_PORT (1-65535, or `off`) and RELAYFLOW_WORKER_METRICS_HOST (an IP address: the exporter binds no names). */
+export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefined {
+  const name = 'RELAYFLOW_WORKER_METRICS_PORT';
+  const raw = env[name]?.trim();
+  if (raw?.toLowerCase() === 'off') return undefined;
+  const port = raw ? Number(raw) : DEFAULT_WORKER_METRICS_PORT;
+  if (raw && (!/^\d+$/.test(raw) || port < 1 || port > 65535)) throw new ConfigError(name, `must be a port (1 to 65535) or "off" (got "${raw}")`);
+  const host = str(env, 'RELAYFLOW_WORKER_METRICS_HOST', '127.0.0.1');
+  if (!isIP(host)) throw new ConfigError('RELAYFLOW_WORKER_METRICS_HOST', `must be an IP address such as 127.0.0.1 or 0.0.0.0 (got "${host}")`);
+  return { host, port, explicit: Boolean(raw) };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadTemporalConfig(env: Env): ClientConnectConfig {
@@ -491,6 +534,9 @@ export function loadConfig(env: Env = process.env): Config {
       host,
       port,
       apiKeys: apiKeys(env),
+      apiKeysFile: env.RELAYFLOW_API_KEYS_FILE?.trim() || undefined,
+      keys: scopedKeys(apiKeys(env), env.RELAYFLOW_API_KEYS_FILE?.trim() || undefined),
+      rateLimitPerMinute: int(env, 'RELAYFLOW_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
       publicUrlExplicit: Boolean(env.RELAYFLOW_PUBLIC_URL?.trim()),
       publicUrl: url(env, 'RELAYFLOW_PUBLIC_URL', `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`),
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
@@ -502,5 +548,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     platform: loadPlatformConfig(env),
     database: { url: databaseUrl(env) },
+    workerMetrics: loadWorkerMetricsConfig(env),
   };
 }

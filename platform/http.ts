@@ -1,10 +1,11 @@
 // The one HTTP core every platform client uses: a keep-alive transport with a timeout, JSON/form bodies,
-// typed errors for non-2xx answers. It does not retry: Temporal's activity retry policy does,
-// except for the single re-authentication after a 401 that the token flow requires.
+// typed errors for non-2xx answers, and an observer told how each call ended (metrics). It does not retry:
+// Temporal's activity retry policy does, except for the single re-authentication after a 401 that the token flow requires.
 import type { Logger } from '../common/logger.js';
-import { platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
+import { PlatformError, platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
 import { setHeader, type AuthRequest, type AuthStrategy } from './auth/strategy.js';
 import { nodeTransport } from '../common/http-transport.js';
+import { platformCallOf, type PlatformCall, type PlatformCallObserver } from './call-observer.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -27,6 +28,10 @@ export interface PlatformRequest {
   timeoutMs?: number;
   /** Caller cancellation (e.g. the activity's cancellation signal); aborts are rethrown as-is. */
   signal?: AbortSignal;
+  /** A 2xx the area still calls a failure (MMS `status: Failure`): the error to throw, so it counts as one. */
+  failureOf?: (res: PlatformResponse) => PlatformError | undefined;
+  /** Non-2xx statuses that are this call's normal answer (a new subproject's 403 until usable): still thrown, counted `ok`. */
+  expectedStatuses?: readonly number[];
 }
 
 export interface PlatformResponse<T = unknown> {
@@ -40,19 +45,52 @@ export interface PlatformResponse<T = unknown> {
 export interface PlatformHttpOptions {
   timeoutMs: number;
   logger?: Logger;
+  /** Told about every call once it has ended (metrics); must not throw. */
+  onCall?: PlatformCallObserver | undefined;
 }
 
 export class PlatformHttp {
   readonly timeoutMs: number;
   readonly #logger: Logger | undefined;
+  readonly #onCall: PlatformCallObserver | undefined;
 
   constructor(opts: PlatformHttpOptions) {
     this.timeoutMs = opts.timeoutMs;
     this.#logger = opts.logger;
+    this.#onCall = opts.onCall;
   }
 
   /** Sends the request; resolves with 2xx answers and throws a typed PlatformError otherwise. */
   async request<T = unknown>(req: PlatformRequest): Promise<PlatformResponse<T>> {
+    return this.observed(req.area, () => this.#request<T>(req), { signal: req.signal, expectedStatuses: req.expectedStatuses });
+  }
+
+  /** Runs one platform call and reports how it ended; for the few calls that cannot use request() (binary downloads). */
+  async observed<T>(area: PlatformArea, call: () => Promise<T>, opts: Pick<PlatformRequest, 'signal' | 'expectedStatuses'> = {}): Promise<T> {
+    if (!this.#onCall) return call();
+    const started = performance.now();
+    let result: T;
+    try {
+      result = await call();
+    } catch (err) {
+      const expected = err instanceof PlatformError && err.httpStatus !== undefined && opts.expectedStatuses?.includes(err.httpStatus);
+      this.#report(platformCallOf(area, started, expected ? undefined : err, opts.signal));
+      throw err;
+    }
+    this.#report(platformCallOf(area, started));
+    return result;
+  }
+
+  #report(call: PlatformCall): void {
+    try {
+      this.#onCall?.(call);
+    } catch (err) {
+      // Counting must never fail a platform call.
+      this.#logger?.warn({ err }, 'platform call observer failed');
+    }
+  }
+
+  async #request<T>(req: PlatformRequest): Promise<PlatformResponse<T>> {
     const url = new URL(req.url);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -78,7 +116,10 @@ export class PlatformHttp {
     if (res.status < 200 || res.status > 299) {
       throw platformErrorFromResponse({ area: req.area, status: res.status, headers: res.headers, body: res.body });
     }
-    return { status: res.status, headers: res.headers, body: res.body as T };
+    const answer = { status: res.status, headers: res.headers, body: res.body as T };
+    const failure = req.failureOf?.(answer);
+    if (failure) throw failure;
+    return answer;
   }
 
   async #send(req: PlatformRequest, url: URL, baseHeaders: Record<string, string>, body: string | undefined) {

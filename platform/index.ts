@@ -3,6 +3,7 @@
 import type { PlatformConfig } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
 import { PlatformHttp } from './http.js';
+import type { PlatformCallObserver } from './call-observer.js';
 import { oauthTokenUrl, sharedTokenRegistry, type OAuthTokenRegistry, type OAuthTokenSource } from './auth/oauth.js';
 import { SubprojectsClient } from './subprojects/client.js';
 import { ProvisioningClient } from './provisioning/client.js';
@@ -30,6 +31,8 @@ export interface CreatePlatformClientsOptions {
   logger?: Logger;
   /** Defaults to the process-wide registry; tests pass their own. */
   tokenRegistry?: OAuthTokenRegistry;
+  /** Told how each platform call ended (the API's and the worker's metrics). */
+  onCall?: PlatformCallObserver;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface CreatePlatformClientsOptions {
  */
 export function createPlatformClients(config: PlatformConfig, opts: CreatePlatformClientsOptions = {}): PlatformClients {
   const { urls, credentials } = config;
-  const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger });
+  const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger, onCall: opts.onCall });
   const tokens = (opts.tokenRegistry ?? sharedTokenRegistry).get({
     http,
     tokenUrl: oauthTokenUrl(urls.auth),
@@ -63,6 +66,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
 
 export * from './errors.js';
 export { PlatformHttp, type PlatformRequest, type PlatformResponse, type HttpMethod } from './http.js';
+export type { PlatformCall, PlatformCallArea, PlatformCallErrorType, PlatformCallObserver, PlatformCallOutcome } from './call-observer.js';
 export type { AuthStrategy, AuthRequest } from './auth/strategy.js';
 export { OAuthTokenSource, OAuthTokenRegistry, OAuthBearerAuth, sharedTokenRegistry, oauthTokenUrl } from './auth/oauth.js';
 export { BasicAuth } from './auth/basic.js';

@@ -3,11 +3,12 @@
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
+import { startDevCodecListener, type DevCodecListener } from '../api/dev-codec.js';
 import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
-import { AesGcmPayloadCodec } from '../common/codec.js';
-import { ConfigError, loadConfig } from '../common/config.js';
+import { AesGcmPayloadCodec, parseCodecKeys } from '../common/codec.js';
+import { ConfigError, loadConfig, loadWorkerMetricsConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
 import { apiClientInterceptors } from '../api/temporal-actor.js';
@@ -41,22 +42,27 @@ async function main(): Promise<void> {
   env.RELAYFLOW_DATA_DIR = dataDir;
   env.RELAYFLOW_API_KEYS ||= secrets.apiKey;
   env.RELAYFLOW_CODEC_KEYS ||= secrets.codecKeys;
-  const apiPort = Number(env.RELAYFLOW_API_PORT || 3000);
   const uiPort = Number(env.RELAYFLOW_TEMPORAL_UI_PORT || 8233);
   env.RELAYFLOW_CODEC_CORS_ORIGINS ||= `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`;
 
   // Before anything touches Temporal: the dev server start would otherwise create a default runtime
   // that handles Ctrl-C itself and logs unstructured.
-  installRuntime(logger, { handleSignals: false });
+  // It also serves the worker's /metrics (RELAYFLOW_WORKER_METRICS_PORT, default 127.0.0.1:9464).
+  const workerMetrics = installRuntime(logger, { handleSignals: false, metrics: loadWorkerMetricsConfig(env) });
   let temporalUi = 'the UI of your Temporal server';
+  let uiCodec: DevCodecListener | undefined;
   if (!env.TEMPORAL_ADDRESS) {
+    // The web UI cannot send an API key to the API's /codec: it decodes through a listener of its own,
+    // loopback only, decode only, for the UI's origin only (api/dev-codec.ts).
+    uiCodec = await startUiCodec(uiPort);
+    stops.unshift(['UI codec listener', () => uiCodec!.close()]);
     say('starting the Temporal dev server...');
     const server: DevServer = await startDevServer({
       dbFilename: join(dataDir, 'temporal.db'),
       port: Number(env.RELAYFLOW_TEMPORAL_PORT || 7233),
       ui: true,
       uiPort,
-      uiCodecEndpoint: `http://127.0.0.1:${apiPort}/codec`,
+      uiCodecEndpoint: uiCodec.endpoint,
       log: say,
     });
     stops.unshift(['Temporal dev server', () => server.stop()]);
@@ -117,7 +123,9 @@ async function main(): Promise<void> {
     'relayflow is ready',
     `  API           ${api}`,
     `  API docs      ${api}/docs`,
+    `  metrics       ${api}/metrics (API)${workerMetrics ? `, ${workerMetrics} (worker)` : ''}`,
     `  Temporal UI   ${temporalUi}`,
+    ...(uiCodec ? [`  UI codec      ${uiCodec.endpoint} (development: decodes for the web UI, loopback only, no key)`] : []),
     `  platform      ${sandbox ? `sandbox at ${sandbox.url}` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
     `  API key       ${config.api.apiKeys[0]}`,
     '',
@@ -127,6 +135,25 @@ async function main(): Promise<void> {
     '',
     'Ctrl-C stops everything (the worker finishes its tasks first).',
   ].join('\n'));
+}
+
+const DEV_CODEC_PORT = 'RELAYFLOW_DEV_CODEC_PORT';
+
+async function startUiCodec(uiPort: number): Promise<DevCodecListener> {
+  const raw = env[DEV_CODEC_PORT] || '8234';
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) throw new ConfigError(DEV_CODEC_PORT, `must be a port number (0 to 65535; 0 takes any free port), got "${raw}"`);
+  try {
+    return await startDevCodecListener({
+      codec: new AesGcmPayloadCodec(parseCodecKeys(env.RELAYFLOW_CODEC_KEYS ?? '', 'RELAYFLOW_CODEC_KEYS')),
+      uiOrigins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+      port,
+      logger: logger.child({ component: 'ui-codec' }),
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new ConfigError(DEV_CODEC_PORT, `port ${port} is in use (the web UI's codec listener): set ${DEV_CODEC_PORT} to a free port, or 0 for any`);
+  }
 }
 
 let stopping = false;

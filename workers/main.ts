@@ -4,6 +4,7 @@ import { createLogger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
 import { createPlatformClients } from '../platform/index.js';
 import { explicitPublicUrl, wireCallbacks } from './callbacks.js';
+import { countPlatformCall } from './metrics.js';
 import { installRuntime } from './runtime.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { createWorker } from './worker.js';
@@ -19,7 +20,8 @@ const config = (() => {
 })();
 const logger = createLogger({ name: 'relayflow-worker', level: config.logLevel });
 // The runtime handles SIGINT/SIGTERM: the worker stops polling, drains its tasks, then run() returns.
-installRuntime(logger, { handleSignals: true });
+// It also serves the worker's /metrics (RELAYFLOW_WORKER_METRICS_PORT).
+installRuntime(logger, { handleSignals: true, metrics: config.workerMetrics });
 const client = await connectClient(config);
 await ensureSearchAttributes(client, logger);
 await client.connection.close();
@@ -32,7 +34,7 @@ const publicUrl = explicitPublicUrl(config);
 const stopWiring = new AbortController();
 const wiring = publicUrl
   ? (() => {
-    const platform = createPlatformClients(config.platform, { logger });
+    const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
     return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, voice: platform.voice, logger, signal: stopWiring.signal });
   })()
   : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));

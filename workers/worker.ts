@@ -9,10 +9,13 @@ import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { activityLogContext } from './activity-log-context.js';
+import { countPlatformCall } from './metrics.js';
 import type { CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Workflow interceptors, bundled with the workflows: counting process endings for the worker's /metrics. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url))];
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
 export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 
@@ -51,7 +54,7 @@ export class WorkerGroup {
 
 export async function createWorker({ config, logger, connection, workflowBundlePath, store, publicUrl }: WorkerDeps): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
-  const clients = createPlatformClients(config.platform, { logger });
+  const clients = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
   // Activities that signal workflows (provisioning inboxes) share the worker's connection.
   const temporal = new Client({ connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys) });
   const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
@@ -63,7 +66,8 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
-    interceptors: { activity: [activityLogContext] },
+    // A prebuilt bundle carries its workflow interceptors (workers/build-bundle.ts).
+    interceptors: { activity: [activityLogContext], ...(bundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
     dataConverter: createDataConverter(config.codecKeys),
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',

@@ -10,6 +10,7 @@ import { CONVERSATION_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { parseCampaignMessageToken } from '../../contracts/campaigns.js';
 import type { CampaignStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';
+import { noteDuplicateCallback } from '../plugins/metrics.js';
 import { storeCall } from './store-call.js';
 
 const FINAL = new Set(['DELIVERED', 'READ', 'FAILED']);
@@ -54,6 +55,7 @@ export const conversationWebhookRoutes: FastifyPluginAsync<ConversationWebhookOp
       status: status.toLowerCase(), final: FINAL.has(status), eventTime, ...(messageId ? { platformId: messageId } : {}), ...(reason ? { reason } : {}),
     }));
     if (!r.known) return { ignored: 'unknown campaign recipient' };
+    if (r.duplicate) noteDuplicateCallback(req);
     return r.duplicate ? { duplicate: true } : { accepted: true };
   });
 };

@@ -8,6 +8,7 @@ import { MMS_POSTBACK_PATH } from '../../contracts/callbacks.js';
 import { parseCampaignMessageToken } from '../../contracts/campaigns.js';
 import type { CampaignStore } from '../../store/index.js';
 import { ApiError, notFound } from '../errors.js';
+import { noteDuplicateCallback } from '../plugins/metrics.js';
 import { storeCall } from './store-call.js';
 
 /** Postback codes: what they mean for the recipient, and whether nothing later changes it. */
@@ -44,6 +45,7 @@ export const mmsPostbackRoutes: FastifyPluginAsync<MmsPostbackOptions> = async (
       ...(trackingId ? { platformId: trackingId } : {}), ...(meaning.status === 'failed' ? { reason: `${code}${typeof body['status-details'] === 'string' ? `: ${body['status-details']}` : ''}` } : {}),
     }));
     if (!r.known) return { ignored: 'unknown campaign recipient' };
+    if (r.duplicate) noteDuplicateCallback(req);
     return r.duplicate ? { duplicate: true } : { accepted: true };
   });
 };

@@ -2,12 +2,10 @@
 // an AsyncLocalStorage for the length of the request so the Temporal client interceptor (api/temporal-actor.ts)
 // can write it into the headers of every start, signal and update the request makes.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { presentedKey } from './auth.js';
 
-/** A caller's API key ID: the first 12 hex characters of the key's SHA-256. Safe to log and to show. */
-export const keyIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
+/** The one key ID function: the logs (keyId) and the audit (actor) show the same ID. */
+export { keyIdOf } from './key-ring.js';
 
 /** The actor of callbacks from the platform (routes with `auth: 'signature'`). */
 export const PLATFORM_ACTOR = 'platform';
@@ -24,8 +22,8 @@ export const currentActor = (): string | undefined => actorStorage.getStore()?.a
 export function installActor(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const mode = request.routeOptions.config?.auth;
-    const key = presentedKey(request);
-    const actor = mode === 'signature' ? PLATFORM_ACTOR : key ? keyIdOf(key) : undefined;
+    // After the auth hook: a key that reached here is a recognised one.
+    const actor = mode === 'signature' ? PLATFORM_ACTOR : request.apiKey?.keyId;
     if (!actor) return done();
     actorStorage.run({ actor }, done);
   });

@@ -3,19 +3,25 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { ErrorBody } from '../errors.js';
+import { isRateLimited } from './rate-limit.js';
+import { requiredScope } from './scopes.js';
 
 type RouteSchema = FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
 
 /**
- * What every route can answer because of the app around it, not its handler: 401 from the auth hook, 400
- * from validation, 413 and 415 from body parsing, 503 and 504 from the deadline on every wait on Temporal
+ * What every route can answer because of the app around it, not its handler: 401 from the auth hook, 403
+ * where the route needs more than the read-only scope, 429 from the per-key rate limit, 400 from validation,
+ * 413 and 415 from body parsing, 503 and 504 from the deadline on every wait on Temporal
  * (api/processes/temporal-errors.ts). Declared here once so the document never misses them.
  */
-export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config' | 'url'>): number[] {
+export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config' | 'url' | 'method'>): number[] {
   const schema = (route.schema ?? {}) as RouteSchema;
   const statuses: number[] = [];
-  const auth = (route.config as { auth?: string } | undefined)?.auth;
+  const config = route.config as { auth?: string; scope?: 'read-only' | 'operator' | 'admin' } | undefined;
+  const auth = config?.auth;
   if (auth !== 'public') statuses.push(401);
+  if (auth !== 'public' && auth !== 'signature' && requiredScope(route.method, route.url, config) !== 'read-only') statuses.push(403);
+  if (isRateLimited(config)) statuses.push(429);
   if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(400);
   if (schema.body) statuses.push(413, 415);
   // Every /v1 route waits on Temporal: 503 when it cannot be reached, 504 when it does not answer in time.

@@ -38,7 +38,9 @@ export function installErrorHandler(app: FastifyInstance, routes: RouteIndex): v
     } else if ((err as FastifyError).statusCode && (err as FastifyError).statusCode! < 500) {
       status = (err as FastifyError).statusCode!;
       const code = status === 415 ? 'unsupported_media_type' : status === 413 ? 'payload_too_large' : 'bad_request';
-      body = { code, message: err.message };
+      // Tell the caller the route's limit: it differs per route (api/app.ts DEFAULT_BODY_LIMIT, route bodyLimit).
+      const message = status === 413 ? `the request body is larger than this route's limit of ${request.routeOptions.bodyLimit} bytes` : err.message;
+      body = { code, message };
     } else {
       request.log.error({ err }, 'request failed');
       body = { code: 'internal', message: 'internal error; quote the requestId when reporting it' };

@@ -10,7 +10,8 @@ declare module 'fastify' {
 
 export function installRawBodyJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/(.+\+)?json/, { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (req, body, done) => {
+  // No bodyLimit of its own: the app's default (DEFAULT_BODY_LIMIT in api/app.ts) or the route's applies.
+  app.addContentTypeParser(/^application\/(.+\+)?json/, { parseAs: 'buffer' }, (req, body, done) => {
     const raw = body as Buffer;
     req.rawBody = raw;
     if (raw.length === 0) return done(null, undefined);

@@ -4,6 +4,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { ProcessKind } from '../../contracts/ids.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import type { ErrorDetail } from '../errors.js';
+import { processesStarted } from '../metrics/series.js';
 import { callTemporal } from './temporal-errors.js';
 
 /**
@@ -69,5 +70,6 @@ export async function startProcess(client: Client, req: StartRequest): Promise<{
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     return { status: 200, body: body(false) };
   }
+  processesStarted.inc({ kind: req.kind });
   return { status: 202, body: body(true) };
 }

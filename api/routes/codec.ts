@@ -12,6 +12,8 @@ export interface CodecRoutesOptions {
   codec: PayloadCodec;
   /** Browser origins (e.g. the web UI's `http://localhost:8080`) allowed to call these routes. */
   allowedOrigins: string[];
+  /** Which routes to serve (default both): the development listener (api/dev-codec.ts) serves decode only. */
+  operations?: ReadonlyArray<'encode' | 'decode'>;
 }
 
 // Proto JSON form of a Payload: bytes as base64 (standard or URL-safe). Node's base64 decoder skips
@@ -24,7 +26,7 @@ const JsonPayload = Type.Object({
 const PayloadsBody = Type.Object({ payloads: Type.Array(JsonPayload) });
 type JsonPayload = Static<typeof JsonPayload>;
 
-const PATHS = ['/codec/encode', '/codec/decode'] as const;
+const OPERATIONS = ['encode', 'decode'] as const;
 const ALLOW_HEADERS = 'content-type, authorization, x-namespace';
 // A history page can hold many payloads of up to 2 MB each; Fastify's 1 MiB default is too small.
 const BODY_LIMIT = 16 * 1024 * 1024;
@@ -68,7 +70,8 @@ const codecRoutes: FastifyPluginAsyncTypebox<CodecRoutesOptions> = async (app, o
     return payload;
   });
 
-  for (const path of PATHS) {
+  const operations = OPERATIONS.filter((op) => (opts.operations ?? OPERATIONS).includes(op));
+  for (const path of operations.map((op) => `/codec/${op}`)) {
     app.options(path, { schema: { hide: true } }, async (req, reply) => {
       const method = req.headers['access-control-request-method'];
       if (allowedOrigin(req) && typeof method === 'string' && method.toUpperCase() === 'POST') {
@@ -93,12 +96,16 @@ const codecRoutes: FastifyPluginAsyncTypebox<CodecRoutesOptions> = async (app, o
     return { payloads: out.map(toJson) };
   };
 
-  app.post('/codec/encode', { schema: schema('Encrypt payloads (Temporal codec server protocol)'), bodyLimit: BODY_LIMIT }, async (req) =>
-    run(req.body.payloads, (p) => opts.codec.encode(p)),
-  );
-  app.post('/codec/decode', { schema: schema('Decrypt payloads for the web UI and CLI'), bodyLimit: BODY_LIMIT }, async (req) =>
-    run(req.body.payloads, (p) => opts.codec.decode(p)),
-  );
+  if (operations.includes('encode')) {
+    app.post('/codec/encode', { schema: schema('Encrypt payloads (Temporal codec server protocol)'), bodyLimit: BODY_LIMIT }, async (req) =>
+      run(req.body.payloads, (p) => opts.codec.encode(p)),
+    );
+  }
+  if (operations.includes('decode')) {
+    app.post('/codec/decode', { schema: schema('Decrypt payloads for the web UI and CLI'), bodyLimit: BODY_LIMIT }, async (req) =>
+      run(req.body.payloads, (p) => opts.codec.decode(p)),
+    );
+  }
 };
 
 export default codecRoutes;

@@ -47,8 +47,9 @@ export class MmsClient {
   private async post(json: Record<string, unknown>): Promise<MmsAnswer> {
     const res = await this.#http.request<MmsAnswer>({
       area: 'mms', method: 'POST', url: this.#url, json, auth: this.#auth, headers: { 'content-type': 'application/json; charset=utf-8' },
+      // MMS answers some failures (E113 throttling among them) with a 2xx and `status: Failure`.
+      failureOf: (r) => ((r.body as MmsAnswer | undefined)?.status !== 'Success' ? platformErrorFromResponse({ area: 'mms', status: r.status, headers: r.headers, body: r.body }) : undefined),
     });
-    if (res.body?.status !== 'Success') throw platformErrorFromResponse({ area: 'mms', status: res.status, headers: res.headers, body: res.body });
     return res.body;
   }
 }

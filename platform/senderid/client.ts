@@ -76,12 +76,15 @@ export class SenderIdClient {
   async downloadTemplate(policyId: string, attachmentDefinitionId: string, opts: { signal?: AbortSignal } = {}): Promise<TemplateFile> {
     const url = new URL(`${this.#projectBase}/policies/${seg(policyId)}/attachments/${seg(attachmentDefinitionId)}/template`);
     // PlatformHttp reads answers as text; a template is a binary file, so it is read here as bytes,
-    // with the same auth, one re-authentication after a 401, and the same typed errors.
-    let res = await this.#getBytes(url, opts.signal);
-    if (res.status === 401 && this.#auth.onUnauthorized && (await this.#auth.onUnauthorized(res.sent))) res = await this.#getBytes(url, opts.signal);
-    if (res.status < 200 || res.status > 299) {
-      throw platformErrorFromResponse({ area: 'senderId', status: res.status, headers: res.headers, body: parseMaybeJson(res.content) });
-    }
+    // with the same auth, one re-authentication after a 401, the same typed errors, and counted the same.
+    const res = await this.#http.observed('senderId', async () => {
+      let r = await this.#getBytes(url, opts.signal);
+      if (r.status === 401 && this.#auth.onUnauthorized && (await this.#auth.onUnauthorized(r.sent))) r = await this.#getBytes(url, opts.signal);
+      if (r.status < 200 || r.status > 299) {
+        throw platformErrorFromResponse({ area: 'senderId', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
+      }
+      return r;
+    }, { signal: opts.signal });
     const disposition = res.headers['content-disposition'] ?? '';
     const fileName = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? `${attachmentDefinitionId}-template`;
     return { fileName: decodeURIComponentSafe(fileName), contentType: res.headers['content-type'] ?? 'application/octet-stream', content: res.content };

@@ -90,6 +90,8 @@ export class SubprojectsClient {
       method: 'GET',
       url: this.#url(parentProjectId, subprojectId),
       auth: this.#auth,
+      // Not usable yet is the answer a usability check waits through, not a failure.
+      expectedStatuses: [403],
     });
     return res.body;
   }

@@ -48,13 +48,14 @@ describe('npm start', () => {
 
   test('runs everything, completes a subproject, stops cleanly, and keeps processes across a restart', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
-    const [apiPort, temporalPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [apiPort, temporalPort, uiPort, sandboxPort, codecPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
       RELAYFLOW_DATA_DIR: dataDir,
       RELAYFLOW_API_PORT: String(apiPort),
       RELAYFLOW_TEMPORAL_PORT: String(temporalPort),
       RELAYFLOW_TEMPORAL_UI_PORT: String(uiPort),
       SANDBOX_PORT: String(sandboxPort),
+      RELAYFLOW_DEV_CODEC_PORT: String(codecPort),
       RELAYFLOW_LOG_LEVEL: 'warn',
     };
     const first = await startRelayflow(env);

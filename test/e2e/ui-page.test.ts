@@ -2,25 +2,13 @@
 // given in the address, opens one process's timeline, and renders something a person can read (the screenshot
 // is checked to be the page's size and not blank). The key travels in the fragment, never to the server's logs.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
+import { browse, HEIGHT, WIDTH } from '../helpers/browser.js';
 import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? 'chromium';
-const WIDTH = 1280;
-const HEIGHT = 900;
-
-function browse(url: string, dir: string, extra: string[]): Promise<string> {
-  const args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars', `--user-data-dir=${join(dir, 'profile')}`,
-    '--virtual-time-budget=15000', `--window-size=${WIDTH},${HEIGHT}`, ...extra, url];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
-  });
-}
 
 /** Width, height and the number of distinct pixel rows' byte patterns of a PNG (enough to tell a page from a blank). */
 function pngFacts(png: Buffer): { width: number; height: number; distinctBytes: number } {

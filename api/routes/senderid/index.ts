@@ -19,7 +19,7 @@ import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processe
 import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
 import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
 import { invalid, onPlatform, readPolicy } from './platform-errors.js';
-import { PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
+import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
 
 export interface SenderIdRouteOptions {
   client: Client;
@@ -135,6 +135,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
   });
 
   app.post('/v1/senderid/registrations/:processId/attachments', {
+    bodyLimit: ATTACHMENT_BODY_LIMIT,
     schema: {
       tags: ['senderid'],
       summary: "Upload an attachment (MIME type and size checked against the policy's definition before anything is sent); the process waits until its upload is final",

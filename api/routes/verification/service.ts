@@ -9,6 +9,7 @@ import type { numberGuard } from '../../../workflows/verification/number-guard.j
 import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admission, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
+import { processesStarted } from '../../metrics/series.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
 
@@ -108,6 +109,8 @@ export class VerificationService {
         ],
       }),
     }), { what: 'verification process', waitMs: deadline - Date.now() });
+    // A fresh ID under conflict policy FAIL: an answer means this request created the process.
+    processesStarted.inc({ kind: 'verification' });
     return { processId, outcome };
   }
 
