@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     say('starting the Temporal dev server...');
     const server: DevServer = await startDevServer({
       dbFilename: join(dataDir, 'temporal.db'),
+      pidFile: join(dataDir, 'temporal.pid'),
       port: Number(env.RELAYFLOW_TEMPORAL_PORT || 7233),
       ui: true,
       uiPort,

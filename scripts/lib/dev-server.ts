@@ -7,6 +7,7 @@ import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes.js';
 import { findTemporalCli, type TemporalCli } from './temporal-cli.js';
+import { forgetServer, rememberServer, stopLeftoverServer } from './leftover-server.js';
 
 export interface DevServerOptions {
   /** SQLite file; omitted = in memory (tests). */
@@ -16,6 +17,8 @@ export interface DevServerOptions {
   uiPort?: number;
   /** Codec endpoint the web UI calls to decode payloads. */
   uiCodecEndpoint?: string;
+  /** Where the server's PID is kept (npm start): a server an earlier, killed run left behind is stopped first. */
+  pidFile?: string;
   log?: (msg: string) => void;
 }
 
@@ -52,12 +55,14 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     return { address: env.address, cli, stop: () => env.teardown() };
   }
 
+  if (opts.pidFile) await stopLeftoverServer(opts.pidFile, opts.log ?? (() => undefined));
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), ...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']), ...extra];
   const child = spawn(cli.path, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  if (opts.pidFile && child.pid) await rememberServer(opts.pidFile, child.pid);
   const address = `127.0.0.1:${port}`;
   try {
     await waitUntilServing(address, child, () => stderr);
@@ -71,6 +76,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     async stop() {
       process.removeListener('exit', killOnExit);
       await stopChild(child);
+      if (opts.pidFile) await forgetServer(opts.pidFile);
     },
   };
 }

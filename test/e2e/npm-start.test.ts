@@ -1,6 +1,7 @@
 // The one-command promise: `npm start` (scripts/dev.ts) brings up Temporal with a SQLite file, the sandbox,
 // a worker and the API; a subproject started through the API completes; Ctrl-C stops it cleanly; and after
-// a restart on the same data directory the process is still there.
+// a restart on the same data directory the process is still there; after a SIGKILL the next start stops the
+// dev server the killed one left running.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,6 +30,15 @@ async function startRelayflow(env: Record<string, string>): Promise<Running> {
   return { child, output: () => out, exited };
 }
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 async function stop(r: Running): Promise<number | null> {
   r.child.kill('SIGINT');
   const timeout = new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), 60_000));
@@ -46,7 +56,7 @@ describe('npm start', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('runs everything, completes a subproject, stops cleanly, and keeps processes across a restart', async () => {
+  test('runs everything, completes a subproject, stops cleanly, keeps processes across a restart, and cleans up after a SIGKILL', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
     const [apiPort, temporalPort, uiPort, sandboxPort, codecPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
@@ -87,15 +97,27 @@ describe('npm start', () => {
     assert.match(first.output(), /stopped Temporal dev server/);
 
     const second = await startRelayflow({ ...env, RELAYFLOW_LOG_LEVEL: 'info' });
-    try {
-      const res = await fetch(url, { headers: auth });
-      assert.equal(res.status, 200, 'the process survived the restart (SQLite)');
-      assert.equal(((await res.json()) as { state: string }).state, 'READY');
-    } finally {
-      assert.equal(await stop(second), 0);
-    }
+    const res = await fetch(url, { headers: auth });
+    assert.equal(res.status, 200, 'the process survived the restart (SQLite)');
+    assert.equal(((await res.json()) as { state: string }).state, 'READY');
     // Logs for people: pino-pretty lines (`[hh:mm:ss.mmm] INFO (relayflow/...): ...`), no JSON lines.
     assert.match(second.output(), /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO/m);
     assert.doesNotMatch(second.output(), /^\{"level"/m);
+
+    // An unclean stop (SIGKILL) leaves the dev server running in its own process group; the next start stops it.
+    const leftover = Number((await readFile(join(dataDir, 'temporal.pid'), 'utf8')).trim());
+    second.child.kill('SIGKILL');
+    await second.exited;
+    assert.ok(isAlive(leftover), 'the dev server outlived the killed npm start');
+    const third = await startRelayflow(env);
+    try {
+      assert.match(third.output(), new RegExp(`stopping the Temporal dev server an earlier npm start left running \\(pid ${leftover}\\)`));
+      assert.equal(isAlive(leftover), false, 'the leftover server is gone');
+      const again = await fetch(url, { headers: auth });
+      assert.equal(((await again.json()) as { state: string }).state, 'READY', 'and the process is still there');
+    } finally {
+      assert.equal(await stop(third), 0);
+    }
+    await assert.rejects(readFile(join(dataDir, 'temporal.pid')), 'a clean stop forgets the PID');
   });
 });
