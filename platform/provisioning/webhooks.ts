@@ -36,14 +36,16 @@ export class ProvisioningWebhooksClient {
   }
 
   /**
-   * Subscribes `target` to every provisioning trigger unless a webhook with that target exists (the target is
-   * unique per project, so this is safe to repeat: at every worker start, and concurrently).
+   * Subscribes `target` to `triggers` (every provisioning trigger by default) unless a webhook with that target
+   * exists (the target is unique per project, so this is safe to repeat: at every worker start, and
+   * concurrently). `created: false` also when the webhook is found only after a failed create: whose it is
+   * is then unknown.
    */
-  async ensure(target: string, secret: string): Promise<{ id: string; created: boolean }> {
+  async ensure(target: string, secret: string, triggers: readonly ProvisioningTrigger[] = PROVISIONING_TRIGGERS): Promise<{ id: string; created: boolean }> {
     const existing = (await this.list()).find((w) => w.target === target);
     if (existing) return { id: existing.id, created: false };
     try {
-      const created = await this.create({ target, secret, triggers: [...PROVISIONING_TRIGGERS] });
+      const created = await this.create({ target, secret, triggers: [...triggers] });
       return { id: created.id, created: true };
     } catch (err) {
       // Another worker created it between our list and create (409 target taken), or our create landed

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { freePort } from '../helpers/ports.js';
+import { npmStartEnv } from '../helpers/npm-start.js';
 
 interface Running { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
@@ -58,16 +58,8 @@ describe('npm start', () => {
 
   test('runs everything, completes a subproject, stops cleanly, keeps processes across a restart, and cleans up after a SIGKILL', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
-    const [apiPort, temporalPort, uiPort, sandboxPort, codecPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = {
-      RELAYFLOW_DATA_DIR: dataDir,
-      RELAYFLOW_API_PORT: String(apiPort),
-      RELAYFLOW_TEMPORAL_PORT: String(temporalPort),
-      RELAYFLOW_TEMPORAL_UI_PORT: String(uiPort),
-      SANDBOX_PORT: String(sandboxPort),
-      RELAYFLOW_DEV_CODEC_PORT: String(codecPort),
-      RELAYFLOW_LOG_LEVEL: 'warn',
-    };
+    const { ports, env } = await npmStartEnv(dataDir);
+    const { api: apiPort, ui: uiPort, sandbox: sandboxPort } = ports;
     const first = await startRelayflow(env);
     const out = first.output();
     const api = `http://127.0.0.1:${apiPort}`;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { openPage } from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
+import { npmStartEnv } from '../helpers/npm-start.js';
 
 // base64 of "binary/encrypted": how the UI shows the encoding of a payload it could not decode.
 const ENCRYPTED = Buffer.from('binary/encrypted').toString('base64');
@@ -33,17 +33,9 @@ describe('the Temporal web UI in npm start', () => {
 
   test('shows a process input decoded', { timeout: 60_000 }, async () => {
     dir = await mkdtemp(join(tmpdir(), 'relayflow-ui-codec-'));
-    const [apiPort, temporalPort, uiPort, sandboxPort, codecPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      RELAYFLOW_DATA_DIR: join(dir, 'data'),
-      RELAYFLOW_API_PORT: String(apiPort),
-      RELAYFLOW_TEMPORAL_PORT: String(temporalPort),
-      RELAYFLOW_TEMPORAL_UI_PORT: String(uiPort),
-      SANDBOX_PORT: String(sandboxPort),
-      RELAYFLOW_DEV_CODEC_PORT: String(codecPort),
-      RELAYFLOW_LOG_LEVEL: 'warn',
-    };
+    const { ports, env: partsEnv } = await npmStartEnv(join(dir, 'data'));
+    const { api: apiPort, ui: uiPort, codec: codecPort } = ports;
+    const env: Record<string, string | undefined> = { ...process.env, ...partsEnv };
     delete env.TEMPORAL_ADDRESS; // npm start starts its own dev server, with the web UI (RELAYFLOW_WORKFLOW_BUNDLE stays: no bundling)
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));

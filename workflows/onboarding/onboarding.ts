@@ -30,26 +30,14 @@ export async function onboarding(input: OnboardingInput): Promise<OnboardingResu
 
   setHandler(childStateSignal, (r) => applyReport(board, r));
 
-  setHandler(retryStepUpdate, (req) => operations.run(req.operationId, () => retry(req)), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
-      refuseWhenEnded();
-      if (!board.view(req.step)) throw new Error(`no step named ${req.step}; steps: ${board.views.map((v) => v.name).join(', ')}`);
-    },
-  });
+  setHandler(retryStepUpdate, (req) => operations.run(req.operationId, () => retry(req)), { validator: refuseUnlessStepIsOpen });
 
   setHandler(skipStepUpdate, (req) => operations.run(req.operationId, (): OperationOutcome => {
     const v = board.view(req.step)!;
     if (!SKIPPABLE.includes(v.state)) return { accepted: false, state: v.state, reason: `step ${v.name} is ${v.state}; only a ${SKIPPABLE.join(', ')} step can be skipped` };
     board.set(v, 'SKIPPED', `skipped by the caller${req.reason ? `: ${req.reason}` : ''}`);
     return { accepted: true, state: 'SKIPPED' };
-  }), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
-      refuseWhenEnded();
-      if (!board.view(req.step)) throw new Error(`no step named ${req.step}; steps: ${board.views.map((v) => v.name).join(', ')}`);
-    },
-  });
+  }), { validator: refuseUnlessStepIsOpen });
 
   setHandler(cancelOnboardingUpdate, (req) => operations.run(req.operationId, (): OperationOutcome => {
     cancelReason = `cancelled by the caller${req.reason ? `: ${req.reason}` : ''}`;
@@ -71,6 +59,13 @@ export async function onboarding(input: OnboardingInput): Promise<OnboardingResu
       checkNewSteps(req.steps);
     },
   });
+
+  /** Retry and skip: a repeated operation is answered from memory; a new one needs a known step and a running onboarding. */
+  function refuseUnlessStepIsOpen(req: { operationId: string; step: string }): void {
+    if (operations.knows(req.operationId)) return;
+    refuseWhenEnded();
+    if (!board.view(req.step)) throw new Error(`no step named ${req.step}; steps: ${board.views.map((v) => v.name).join(', ')}`);
+  }
 
   function refuseWhenEnded(): void {
     if (ended()) throw new Error(`the onboarding is ${cancelling() && state() !== 'CANCELLED' ? 'CANCELLING' : state()}`);

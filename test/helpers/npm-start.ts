@@ -1,0 +1,21 @@
+// What a test that runs `npm start` itself (scripts/dev.ts) gives it: a data directory and a free port for
+// each part, so it never meets a developer's running `npm start` or another test's.
+import { freePort } from './ports.js';
+
+export interface NpmStartPorts { api: number; temporal: number; ui: number; sandbox: number; codec: number }
+
+export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPorts; env: Record<string, string> }> {
+  const ports: NpmStartPorts = { api: await freePort(), temporal: await freePort(), ui: await freePort(), sandbox: await freePort(), codec: await freePort() };
+  return {
+    ports,
+    env: {
+      RELAYFLOW_DATA_DIR: dataDir,
+      RELAYFLOW_API_PORT: String(ports.api),
+      RELAYFLOW_TEMPORAL_PORT: String(ports.temporal),
+      RELAYFLOW_TEMPORAL_UI_PORT: String(ports.ui),
+      SANDBOX_PORT: String(ports.sandbox),
+      RELAYFLOW_DEV_CODEC_PORT: String(ports.codec),
+      RELAYFLOW_LOG_LEVEL: 'warn',
+    },
+  };
+}
