@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
 
-const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e'];
+const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e', 'test/faults'];
 
 function testFiles(): string[] {
   const given = process.argv.slice(2);

@@ -22,7 +22,10 @@ const FaultBody = Type.Object(
   { additionalProperties: false },
 );
 
-const LatencyBody = Type.Object({ area: AreaFilter, ms: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+const LatencyBody = Type.Object(
+  { area: AreaFilter, ms: Type.Integer({ minimum: 0 }), phase: Type.Optional(Type.Union([Type.Literal('before'), Type.Literal('after')])) },
+  { additionalProperties: false },
+);
 
 const CallbackFaultsBody = Type.Object(
   { drop: Type.Optional(Type.Integer({ minimum: 0 })), duplicate: Type.Optional(Type.Integer({ minimum: 0 })) },
@@ -67,7 +70,7 @@ export function controlRoutes(ctx: SandboxContext): FastifyPluginAsyncTypebox {
     });
 
     app.post('/latency', { schema: { body: LatencyBody } }, async (request) => {
-      ctx.latency.set(area(request.body.area), request.body.ms);
+      ctx.latency.set(area(request.body.area), request.body.ms, request.body.phase);
       return { latency: ctx.latency.list() };
     });
 

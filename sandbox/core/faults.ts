@@ -58,20 +58,29 @@ export class FaultStore {
 }
 
 /** Added delay per area; a rule without area applies to every area that has none of its own. */
+/**
+ * Added latency per area. `before`: the request waits before it is handled (a slow platform). `after`: it is
+ * handled at once and its answer waits (the work is done while the client may already have given up: the
+ * classic duplicate, when the client retries).
+ */
+export type LatencyPhase = 'before' | 'after';
+
 export class LatencyStore {
-  private readonly byArea = new Map<AreaName | '*', number>();
+  private readonly byArea = new Map<string, number>();
 
-  set(area: AreaName | undefined, ms: number): void {
-    if (ms <= 0) this.byArea.delete(area ?? '*');
-    else this.byArea.set(area ?? '*', ms);
+  set(area: AreaName | undefined, ms: number, phase: LatencyPhase = 'before'): void {
+    const key = `${phase}:${area ?? '*'}`;
+    if (ms <= 0) this.byArea.delete(key);
+    else this.byArea.set(key, ms);
   }
 
-  delayFor(area: AreaName): number {
-    return this.byArea.get(area) ?? this.byArea.get('*') ?? 0;
+  delayFor(area: AreaName, phase: LatencyPhase = 'before'): number {
+    return this.byArea.get(`${phase}:${area}`) ?? this.byArea.get(`${phase}:*`) ?? 0;
   }
 
+  /** `{area: ms}` for the before phase (as it always was), `{"after:area": ms}` for answers held back. */
   list(): Record<string, number> {
-    return Object.fromEntries(this.byArea);
+    return Object.fromEntries([...this.byArea].map(([k, ms]) => [k.startsWith('before:') ? k.slice('before:'.length) : k, ms]));
   }
 
   clear(): void {

@@ -37,6 +37,14 @@ export function installPipeline(app: FastifyInstance, ctx: SandboxContext): void
     return reply.code(rule.status).send(body);
   });
 
+  // An answer held back after the work was done (latency phase `after`); injected faults are not held.
+  app.addHook('onSend', async (request) => {
+    const state = requestState(request);
+    if (!state.area || state.faulted) return;
+    const delay = ctx.latency.delayFor(state.area.name, 'after');
+    if (delay > 0) await ctx.sleep(delay);
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const state = requestState(request);
     if (!state.area) return;

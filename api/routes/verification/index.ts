@@ -50,16 +50,18 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       tags: ['verifications'],
       summary: 'Start verifying a phone number; answers once the platform accepted it',
       description: 'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), '
+        + 'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. '
         + '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
+      headers: IdempotencyKey,
       body: StartBody,
-      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 422, 429, 503, 504) },
+      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 409, 422, 429, 503, 504) },
     },
   }, async (req, reply) => {
     const b = req.body;
     if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
     const identity = e164(b.identity, 'body.identity');
     const steps = b.fallback ?? [{ method: b.method! }];
-    const { processId, outcome } = await verifications.start({ identity, steps, ...(b.reference ? { reference: b.reference } : {}), ...(b.custom ? { custom: b.custom } : {}), ...(b.language ? { language: b.language } : {}), ...(b.policy ? { policy: b.policy } : {}) });
+    const { processId, outcome } = await verifications.start({ identity, steps, ...(b.reference ? { reference: b.reference } : {}), ...(b.custom ? { custom: b.custom } : {}), ...(b.language ? { language: b.language } : {}), ...(b.policy ? { policy: b.policy } : {}), ...(req.headers['idempotency-key'] ? { idempotencyKey: req.headers['idempotency-key'] } : {}) });
     return reply.status(201).send({ processId, ...outcome });
   });
 

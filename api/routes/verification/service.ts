@@ -1,5 +1,6 @@
 // Starts verification processes behind the per-number guard, and finds them by identity or reference.
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ulid } from 'ulid';
 import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
@@ -20,6 +21,8 @@ export interface StartRequest {
   custom?: string;
   language?: string;
   policy?: { codeExpirySeconds?: number; maxReportAttempts?: number; resendCooldownSeconds?: number; maxResends?: number };
+  /** The caller's Idempotency-Key: a retried start with it reaches the same process and sends nothing again. */
+  idempotencyKey?: string;
 }
 
 export interface VerificationServiceOptions {
@@ -65,7 +68,8 @@ export class VerificationService {
   }
 
   async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
-    const id = ulid();
+    const keyed = req.idempotencyKey !== undefined;
+    const id = keyed ? idOfKey(req.identity, req.idempotencyKey!) : ulid();
     const processId = workflowIds.verification(id);
     const s = this.settings;
     const steps: VerificationStep[] = req.steps.map((st) => ({ method: st.method, timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method] }));
@@ -101,15 +105,22 @@ export class VerificationService {
         workflowId: processId,
         taskQueue: this.config.taskQueue,
         args: [input],
-        workflowIdConflictPolicy: 'FAIL',
+        // Keyed: a retry joins the running process and gets its answer; once it has ended, the key is spent (409).
+        workflowIdConflictPolicy: keyed ? 'USE_EXISTING' : 'FAIL',
+        ...(keyed ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
         typedSearchAttributes: [
           { key: KIND, value: 'verification' },
           { key: STATE, value: 'STARTING' },
           ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
         ],
       }),
-    }), { what: 'verification process', waitMs: deadline - Date.now() });
-    // A fresh ID under conflict policy FAIL: an answer means this request created the process.
+    }), { what: 'verification process', waitMs: deadline - Date.now() }).catch((err: unknown) => {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      throw new ApiError(409, 'idempotency_key_spent', `header.idempotency-key: this key started ${processId}, which has ended: read it with GET /v1/verifications/{processId}`,
+        [{ field: 'header.idempotency-key', rule: 'spent', message: processId }]);
+    });
+    // A fresh ID under conflict policy FAIL: an answer means this request created the process (a keyed retry
+    // may count twice: the metric is a rate, not a ledger).
     processesStarted.inc({ kind: 'verification' });
     return { processId, outcome };
   }
@@ -139,4 +150,15 @@ export class VerificationService {
     }
   }
 
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The process ID part for a keyed start: 26 Crockford base32 characters (a routing token's shape) from a hash
+ * of the number and the key, so the same key for another number is another process.
+ */
+export function idOfKey(identity: string, key: string): string {
+  const digest = createHash('sha256').update(`${identity}\n${key}`).digest();
+  return Array.from(digest.subarray(0, 26), (b, i) => CROCKFORD[i === 0 ? b % 8 : b % 32]).join('');
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
-import { freshNumber, messageFor, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
+import { freshNumber, messageFor, phoneInbox, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
 
 const sandboxPost = (h: Harness, path: string, body: unknown) =>
   fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -116,6 +116,31 @@ describe('verification', () => {
     assert.equal((await report(h, s.processId, sms.code!)).json().result, 'SUCCESSFUL');
     const done = await h.waitForState(s.processId, 'SUCCESSFUL');
     assert.equal((done.state as string), 'SUCCESSFUL', 'the ABORTED result of the replaced SMS did not end the process');
+  });
+
+  test('an Idempotency-Key: a retried start reaches the same process and sends nothing again; once it has ended, 409', async () => {
+    const identity = freshNumber();
+    const key = `start-${Date.now()}`;
+    const start = (number: string) => h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: number, method: 'sms' }, headers: { 'idempotency-key': key } });
+    const first = await start(identity);
+    assert.equal(first.statusCode, 201, first.body);
+    const again = await start(identity);
+    assert.equal(again.statusCode, 201, again.body);
+    assert.deepEqual([again.json().processId, again.json().state], [first.json().processId, 'PENDING']);
+    assert.equal((await phoneInbox(h, identity)).filter((m) => m.method === 'sms').length, 1);
+    // The key is per number: the same key for another number is another verification.
+    const other = await start(freshNumber());
+    assert.notEqual(other.json().processId, first.json().processId);
+    await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(first.json().processId)}/cancel` });
+    await h.waitForState(first.json().processId, 'CANCELLED');
+    // While the process is still open, the key answers its state; once it has closed, the key is spent.
+    const late = await start(identity);
+    if (late.statusCode === 201) assert.deepEqual([late.json().processId, late.json().state], [first.json().processId, 'CANCELLED']);
+    await h.client.workflow.getHandle(first.json().processId).result();
+    const spent = await start(identity);
+    assert.equal(spent.statusCode, 409, spent.body);
+    assert.equal(spent.json().error.code, 'idempotency_key_spent');
+    assert.equal((await phoneInbox(h, identity)).filter((m) => m.method === 'sms').length, 1);
   });
 
   test('cancel ends the process; a report after it is refused', async () => {

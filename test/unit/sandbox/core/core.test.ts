@@ -231,6 +231,22 @@ describe('fault injection and latency', () => {
     assert.ok(Date.now() - started < 300, 'no longer delayed');
   });
 
+  test('latency after the work: the request is handled at once and only its answer waits', async () => {
+    const displayName = `held answer ${Date.now()}`;
+    await sb.app.inject({ method: 'POST', url: '/_sandbox/latency', payload: { area: 'subprojects', ms: 600, phase: 'after' } });
+    const started = Date.now();
+    const create = sb.app.inject({ method: 'POST', url: listPath(account.projectId), headers: auth, payload: { displayName } });
+    await new Promise((r) => setTimeout(r, 200));
+    // Another look, while the creator still waits for its answer: the subproject exists already.
+    await sb.app.inject({ method: 'POST', url: '/_sandbox/latency', payload: { area: 'subprojects', ms: 0, phase: 'after' } });
+    const list = await sb.app.inject({ method: 'GET', url: `${listPath(account.projectId)}?pageSize=100`, headers: auth });
+    assert.ok((list.json() as { subprojects: { displayName: string }[] }).subprojects.some((s) => s.displayName === displayName), 'created before the answer');
+    assert.equal((await create).statusCode, 200);
+    assert.ok(Date.now() - started >= 590, 'the answer was held');
+    const bad = await sb.app.inject({ method: 'POST', url: '/_sandbox/latency', payload: { ms: 10, phase: 'during' } });
+    assert.equal(bad.statusCode, 400);
+  });
+
   test('reset clears faults, the request log and area state', async () => {
     await sb.app.inject({ method: 'POST', url: listPath(account.projectId), headers: auth, payload: { displayName: 'before reset' } });
     await sb.app.inject({ method: 'POST', url: '/_sandbox/faults', payload: { area: 'auth', status: 500, count: 3 } });

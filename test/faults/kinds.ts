@@ -1,0 +1,193 @@
+// The kinds of process the fault suite runs, each with how to start it through the API (as a client would:
+// the same request again until it is answered), the state it ends in, what a user does meanwhile, and how to
+// count what it made on the platform, from the sandbox's own records.
+import { ulid } from 'ulid';
+import { BUNDLE_KEY_LABEL } from '../../contracts/provisioning.js';
+import type { Rig } from './rig.js';
+
+export interface Started {
+  kind: string;
+  processId: string;
+  /** The name the platform's record carries (display name, template name, sender ID, phone number). */
+  name: string;
+}
+
+export interface ProcessKind {
+  kind: string;
+  final: string;
+  start(rig: Rig): Promise<Started>;
+  /** What the user does once the process is under way (a verification: the code from the SMS). */
+  drive?(rig: Rig, s: Started): Promise<void>;
+  /** How many of this process's resources (or SMS) the platform holds: 1 is right. */
+  count(rig: Rig, s: Started): Promise<number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const suffix = () => ulid().slice(-8).toLowerCase();
+
+/**
+ * Sends the request until relayflow answers `ok` statuses, as a client with retries would: the API may be
+ * down, or answer 503/504 while its worker or Temporal is. Retrying must never make a second process.
+ */
+export async function untilAnswered(rig: Rig, method: string, path: string, body: unknown, ok: number[], headers: Record<string, string> = {}, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await rig.api(method, path, body, headers);
+      if (ok.includes(res.status)) return res.body;
+      last = `${res.status} ${JSON.stringify(res.body)}`;
+      if (res.status < 500 && res.status !== 429 && res.status !== 409) throw new Error(`${method} ${path}: ${last}`);
+    } catch (err) {
+      if (err instanceof Error && err.message.startsWith(method)) throw err;
+      last = String(err);
+    }
+    await sleep(250);
+  }
+  throw new Error(`${method} ${path} not answered within ${timeoutMs} ms: ${last}`);
+}
+
+async function countAll<T>(items: AsyncIterable<T>, match: (t: T) => boolean): Promise<number> {
+  let n = 0;
+  for await (const item of items) if (match(item)) n++;
+  return n;
+}
+
+/** Matches over every page of a paged list. */
+async function countPaged(page: (token: string | undefined) => Promise<{ matching: number; next: string }>): Promise<number> {
+  let n = 0;
+  let token: string | undefined;
+  do {
+    const p = await page(token);
+    n += p.matching;
+    token = p.next || undefined;
+  } while (token);
+  return n;
+}
+
+const subproject: ProcessKind = {
+  kind: 'subproject',
+  final: 'READY',
+  async start(rig) {
+    const name = `fault-sub-${suffix()}`;
+    const res = await untilAnswered(rig, 'POST', '/v1/subprojects', { displayName: name }, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  count: (rig, s) => countPaged(async (token) => {
+    const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
+    return { matching: page.subprojects.filter((p) => p.displayName === s.name).length, next: page.nextPageToken };
+  }),
+};
+
+const template: ProcessKind = {
+  kind: 'template',
+  final: 'APPROVED',
+  async start(rig) {
+    const name = `fault_tpl_${suffix()}`;
+    const body = { name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}, your order is on its way' }] };
+    const res = await untilAnswered(rig, 'POST', '/v1/templates/chata', body, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  count: (rig, s) => countAll(rig.platform.provisioning.chataTemplates.listAll(), (t) => t.name === s.name),
+};
+
+const sender: ProcessKind = {
+  kind: 'sender',
+  final: 'ACTIVE',
+  async start(rig) {
+    const name = `Fault sender ${suffix()}`;
+    const res = await untilAnswered(rig, 'POST', '/v1/senders/chatb', { displayName: name, categoryCode: 'RETAIL' }, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  count: (rig, s) => countAll(rig.platform.provisioning.chatbSenders.listAll(), (x) => x.displayName === s.name),
+};
+
+const senderId: ProcessKind = {
+  kind: 'sender ID',
+  final: 'APPROVED',
+  async start(rig) {
+    const name = `F${suffix().slice(0, 8).toUpperCase()}`.replace(/[^A-Z0-9]/g, 'X');
+    const body = {
+      key: `fault-${suffix()}`,
+      policyId: 'pol-au-alpha-brand',
+      marketCode: 'AU',
+      registrationType: 'ALPHANUMERIC_SENDER_ID',
+      requestDetails: [{ senderIdDetails: [{ senderId: name }], additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }] }],
+    };
+    const res = await untilAnswered(rig, 'POST', '/v1/senderid/registrations', body, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  count: (rig, s) => countPaged(async (token) => {
+    const page = await rig.platform.senderId.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
+    return { matching: page.registrations.length, next: page.nextPageToken };
+  }),
+};
+
+const bundle: ProcessKind = {
+  kind: 'bundle',
+  final: 'ACTIVE',
+  async start(rig) {
+    const name = `fault-bundle-${suffix()}`;
+    const res = await untilAnswered(rig, 'POST', '/v1/bundles', { key: name, displayName: 'Acme', region: 'EU' }, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  count: (rig, s) => countAll(rig.platform.provisioning.bundles.listAll(), (b) => b.labels[BUNDLE_KEY_LABEL] === s.name),
+};
+
+/** An onboarding of a subproject, a CHATB sender and its template: each a child process of its own. */
+const onboarding: ProcessKind = {
+  kind: 'onboarding',
+  final: 'COMPLETED',
+  async start(rig) {
+    const name = `fault-onb-${suffix()}`;
+    const body = {
+      key: name,
+      subproject: { displayName: name },
+      chatbSenders: [{ step: 'chatb', displayName: name, categoryCode: 'RETAIL' }],
+      templates: [{ step: 'welcome', sender: 'chatb', name: name.replace(/-/g, '_'), language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Welcome {{1}}' }] }],
+    };
+    const res = await untilAnswered(rig, 'POST', '/v1/onboardings', body, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  // Each step's resource once: none missing (0), none twice (the largest count).
+  async count(rig, s) {
+    const counts = [
+      await subproject.count(rig, s),
+      await countAll(rig.platform.provisioning.chatbSenders.listAll(), (x) => x.displayName === s.name),
+      await countAll(rig.platform.provisioning.chatbTemplates.listAll(), (t) => t.name === s.name.replace(/-/g, '_')),
+    ];
+    return Math.min(...counts) === 0 ? 0 : Math.max(...counts);
+  },
+};
+
+let phoneCounter = 0;
+const verification: ProcessKind = {
+  kind: 'verification',
+  final: 'SUCCESSFUL',
+  async start(rig) {
+    phoneCounter += 1;
+    const name = `+4670${String(process.pid % 1000).padStart(3, '0')}${String(9000 + phoneCounter).padStart(4, '0')}`;
+    // A client that retries a start sends its Idempotency-Key again: the retry reaches the same process.
+    const key = `fault-${suffix()}`;
+    const res = await untilAnswered(rig, 'POST', '/v1/verifications', { identity: name, method: 'sms', reference: key }, [201], { 'idempotency-key': key });
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  async drive(rig, s) {
+    const deadline = Date.now() + 60_000;
+    let code: string | undefined;
+    while (!code && Date.now() < deadline) {
+      code = (await sms(rig, s.name)).at(-1)?.code;
+      if (!code) await sleep(200);
+    }
+    if (!code) throw new Error(`${s.processId}: the phone got no SMS`);
+    await untilAnswered(rig, 'POST', `/v1/verifications/${encodeURIComponent(s.processId)}/report`, { code }, [200], { 'idempotency-key': `report-${s.processId}` });
+  },
+  count: async (rig, s) => (await sms(rig, s.name)).length,
+};
+
+async function sms(rig: Rig, phone: string): Promise<{ code?: string; kind: string }[]> {
+  const messages = (await rig.sandboxControl('GET', `/verification/phones/${encodeURIComponent(phone)}`)).messages as { code?: string; kind: string; method: string }[];
+  return messages.filter((m) => m.method === 'sms');
+}
+
+export const KINDS: readonly ProcessKind[] = [subproject, template, sender, senderId, verification, bundle, onboarding];

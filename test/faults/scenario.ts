@@ -1,0 +1,102 @@
+// One fault scenario's load and its count: processes of every kind started through the API, driven to their
+// end while the test breaks things, then counted from the sandbox's records into one row of the table.
+import { KINDS, type Started } from './kinds.js';
+import type { Rig } from './rig.js';
+
+export interface Row {
+  scenario: string;
+  processes: number;
+  completed: number;
+  duplicates: number;
+  losses: number;
+  /** What went wrong, process by process: empty when the row is clean. */
+  findings: string[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Callback { id: string; area: string; outcome: string; url: string; body?: { event?: string } }
+
+/**
+ * A verification's request event is a question, not a notification: the platform asks once, without retries,
+ * and an unanswered one denies that verification (the process then ends DENIED, which the count shows).
+ */
+const isQuestion = (c: Callback) => c.body?.event === 'VerificationRequestEvent';
+
+const callbacks = async (rig: Rig) => (await rig.sandboxControl('GET', '/callbacks')).callbacks as Callback[];
+
+export interface Load {
+  started: Promise<Started[]>;
+  /** The sandbox's callbacks before the scenario: only later ones are counted. */
+  callbacksBefore: Set<string>;
+}
+
+/** Starts `perKind` processes of every kind at once (they keep retrying their start while things are broken). */
+export async function startLoad(rig: Rig, perKind: number): Promise<Load> {
+  const callbacksBefore = new Set((await callbacks(rig)).map((c) => c.id));
+  const started = Promise.all(KINDS.flatMap((k) => Array.from({ length: perKind }, () => k.start(rig))));
+  return { started, callbacksBefore };
+}
+
+async function view(rig: Rig, processId: string): Promise<{ state?: string; history?: { state: string }[] }> {
+  try {
+    const res = await rig.api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
+    return res.status === 200 ? res.body as { state?: string; history?: { state: string }[] } : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Waits for every process to reach its final state (driving those a user drives), then counts: a process not
+ * final, a resource the platform never got, or a callback the platform gave up on is a loss; a second resource
+ * (or SMS) for one process, or the final state entered twice, is a duplicate.
+ */
+export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs = 90_000): Promise<Row> {
+  const started = await load.started;
+  const deadline = Date.now() + timeoutMs;
+  const row: Row = { scenario, processes: started.length, completed: 0, duplicates: 0, losses: 0, findings: [] };
+  await Promise.all(started.map(async (s) => {
+    const kind = KINDS.find((k) => k.kind === s.kind)!;
+    await kind.drive?.(rig, s);
+    let v = await view(rig, s.processId);
+    while (v.state !== kind.final && Date.now() < deadline) {
+      await sleep(250);
+      v = await view(rig, s.processId);
+    }
+    const finals = (v.history ?? []).filter((h) => h.state === kind.final).length;
+    const made = await kind.count(rig, s);
+    if (v.state === kind.final) row.completed++;
+    else {
+      row.losses++;
+      row.findings.push(`${s.processId}: ${v.state ?? 'unreadable'} instead of ${kind.final}`);
+    }
+    if (finals > 1 || made > 1) {
+      row.duplicates += Math.max(finals, made) - 1;
+      row.findings.push(`${s.processId}: ${kind.final} ${finals} times, ${made} on the platform`);
+    }
+    if (made === 0) {
+      row.losses++;
+      row.findings.push(`${s.processId}: nothing on the platform`);
+    }
+  }));
+  // The platform retries a callback for about 30 s: wait for the scenario's last ones to settle.
+  let fresh: Callback[] = [];
+  for (const until = Date.now() + 40_000; Date.now() < until; await sleep(500)) {
+    fresh = (await callbacks(rig)).filter((c) => !load.callbacksBefore.has(c.id));
+    if (!fresh.some((c) => c.outcome === 'pending')) break;
+  }
+  for (const c of fresh.filter((x) => (x.outcome === 'failed' || x.outcome === 'pending') && !isQuestion(x))) {
+    row.losses++;
+    row.findings.push(`${c.area} callback ${c.id} to ${c.url}: ${c.outcome}`);
+  }
+  return row;
+}
+
+export function formatTable(rows: Row[]): string {
+  const head = ['scenario', 'processes', 'completed', 'duplicates', 'losses'];
+  const cells = rows.map((r) => [r.scenario, String(r.processes), String(r.completed), String(r.duplicates), String(r.losses)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
+}
