@@ -8,6 +8,7 @@ import { CONTROL_PREFIX, registerArea } from './core/areas.js';
 import { SandboxContext } from './core/context.js';
 import { controlRoutes } from './core/control-routes.js';
 import { resolveOptions, type SandboxOptions } from './core/options.js';
+import { SandboxPersistence } from './core/persistence.js';
 import { installPipeline } from './core/pipeline.js';
 
 export { defaultSandboxAccount, type SandboxAccount } from './core/accounts.js';
@@ -43,6 +44,16 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   app.addHook('onClose', async () => ctx.close());
   await app.register(controlRoutes(ctx), { prefix: CONTROL_PREFIX });
   for (const area of SANDBOX_AREAS) await registerArea(app, ctx, area);
+  // With a dataDir: every area set up, its saved state loaded (pending reviews rescheduled) before anyone can call.
+  let persistence: SandboxPersistence | undefined;
+  if (options.stateDir) {
+    try {
+      persistence = await SandboxPersistence.open(options.stateDir, ctx.persistedAreas, options.logger);
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
+  }
 
   let url = '';
   let closed: Promise<void> | undefined;
@@ -58,7 +69,14 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       return url;
     },
     close() {
-      closed ??= app.close().then(() => undefined);
+      // The final flush comes after app.close: no request can change the state any more.
+      closed ??= app.close().then(
+        () => persistence?.close(),
+        async (err: unknown) => {
+          await persistence?.close();
+          throw err;
+        },
+      );
       return closed;
     },
     platformUrls: () => sandboxPlatformUrls(url),

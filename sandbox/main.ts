@@ -17,6 +17,7 @@ const sandbox = await createSandbox({
   logger,
   ...(config.tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds: config.tokenLifetimeSeconds } : {}),
   ...(config.subprojectReadyAfterMs !== undefined ? { subprojectReadyAfterMs: config.subprojectReadyAfterMs } : {}),
+  ...(config.dataDir !== undefined ? { dataDir: config.dataDir } : {}),
 });
 const url = await sandbox.listen({ port: config.port, host: config.host });
 logger.info({ url, urls: sandbox.platformUrls() }, 'sandbox listening');

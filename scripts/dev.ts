@@ -75,7 +75,8 @@ async function main(): Promise<void> {
   let sandbox: Sandbox | undefined;
   // Any platform credential means the real platform (a deployment may enable only the areas it needs).
   if (!env.PLATFORM_KEY_ID && !env.PLATFORM_APP_KEY && !env.PLATFORM_MMS_API_KEY && !env.PLATFORM_SANDBOX_URL) {
-    sandbox = await createSandbox({ logger: logger.child({ component: 'sandbox' }) });
+    // Its state lives under <dataDir>/sandbox, so processes in flight find their resources after a restart.
+    sandbox = await createSandbox({ logger: logger.child({ component: 'sandbox' }), dataDir });
     await sandbox.listen({ port: Number(env.SANDBOX_PORT || 4010) });
     stops.unshift(['sandbox', () => sandbox!.close()]);
     env.PLATFORM_SANDBOX_URL = sandbox.url;

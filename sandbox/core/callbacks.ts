@@ -1,5 +1,7 @@
 // Sends the platform's callbacks: signed JSON POSTs, retried on the area's schedule, subject to
 // callback faults (drop / duplicate), every attempt recorded for GET /_sandbox/callbacks.
+// Nothing here survives a restart of a persistent sandbox: deliveries in flight (and their retries) are lost,
+// as the platform's callbacks are hints and relayflow re-reads the resources they announce.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CallbackFaults } from './faults.js';

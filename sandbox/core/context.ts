@@ -4,12 +4,16 @@ import { AccountDirectory } from './accounts.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { CallbackFaults, FaultStore, LatencyStore } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
+import type { PersistedArea } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 
 export class SandboxContext {
   readonly accounts: AccountDirectory;
-  /** Per-instance HS256 key: tokens from another sandbox (or an earlier run) are rejected. */
+  /**
+   * Per-instance HS256 key: tokens from another sandbox are rejected. A sandbox with a dataDir keeps it across
+   * restarts (the 'tokens' state), so tokens issued before a restart still verify.
+   */
   readonly tokenSecret: Uint8Array = randomBytes(32);
   readonly requests = new RequestLog();
   readonly faults = new FaultStore();
@@ -18,16 +22,39 @@ export class SandboxContext {
   readonly rateLimiter = new RateLimiter();
   readonly callbacks: CallbackDispatcher;
   private readonly resetHooks: (() => void)[] = [];
+  private readonly persisted: PersistedArea[] = [];
   private readonly sleepers = new Set<() => void>();
 
   constructor(readonly options: ResolvedSandboxOptions) {
     this.accounts = new AccountDirectory(options.accounts);
     this.callbacks = new CallbackDispatcher({ faults: this.callbackFaults, logger: options.logger });
+    this.persist({
+      name: 'tokens',
+      save: () => ({ tokenSecret: Buffer.from(this.tokenSecret).toString('base64') }),
+      load: (state) => {
+        const secret = Buffer.from(String((state as { tokenSecret?: unknown }).tokenSecret ?? ''), 'base64');
+        if (secret.length !== this.tokenSecret.length) throw new Error('tokenSecret has the wrong length');
+        this.tokenSecret.set(secret);
+      },
+    });
   }
 
   /** Areas register how to forget their state on POST /_sandbox/reset. */
   onReset(fn: () => void): void {
     this.resetHooks.push(fn);
+  }
+
+  /**
+   * Areas register what a sandbox with a dataDir keeps across restarts (see persistence.ts); without one,
+   * nothing calls these. Faults, the request log and callbacks in flight are never kept.
+   */
+  persist(area: PersistedArea): void {
+    if (this.persisted.some((a) => a.name === area.name)) throw new Error(`sandbox: persisted state ${area.name} registered twice`);
+    this.persisted.push(area);
+  }
+
+  get persistedAreas(): readonly PersistedArea[] {
+    return this.persisted;
   }
 
   reset(): void {

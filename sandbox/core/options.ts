@@ -1,4 +1,5 @@
 // Options of createSandbox, and their defaults.
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { defaultSandboxAccount, type SandboxAccount } from './accounts.js';
 
@@ -31,6 +32,11 @@ export interface SandboxOptions {
   verificationRequestEventTimeoutMs?: number;
   /** Delay of the SmsDeliveredEvent after an SMS is sent; default 100. */
   verificationSmsDeliveryDelayMs?: number;
+  /**
+   * Keeps the sandbox's state in an embedded store under `<dataDir>/sandbox`, so a sandbox started again on the
+   * same directory remembers every resource and carries on (core/persistence.ts). Default: in memory only.
+   */
+  dataDir?: string;
 }
 
 export interface ResolvedSandboxOptions {
@@ -42,6 +48,8 @@ export interface ResolvedSandboxOptions {
   /** Checked by the provisioning area, which owns the value sets. */
   provisioningReviewer: ProvisioningReviewerOptions;
   verification: VerificationOptions;
+  /** Where the state is kept (`<dataDir>/sandbox`); undefined: in memory only. */
+  stateDir: string | undefined;
 }
 
 export interface VerificationOptions {
@@ -75,7 +83,14 @@ export function resolveOptions(opts: SandboxOptions = {}): ResolvedSandboxOption
     logger: opts.logger || undefined,
     provisioningReviewer: opts.provisioningReviewer ?? {},
     verification: resolveVerificationOptions(opts),
+    stateDir: resolveStateDir(opts.dataDir),
   };
+}
+
+function resolveStateDir(dataDir: string | undefined): string | undefined {
+  if (dataDir === undefined) return undefined;
+  if (typeof dataDir !== 'string' || dataDir.trim() === '') throw new Error(`sandbox option dataDir must be a directory path (got ${JSON.stringify(dataDir)})`);
+  return join(resolve(dataDir), 'sandbox');
 }
 
 function resolveVerificationOptions(opts: SandboxOptions): VerificationOptions {

@@ -1,7 +1,7 @@
 // The one-command promise: `npm start` (scripts/dev.ts) brings up Temporal with a SQLite file, the sandbox,
 // a worker and the API; a subproject started through the API completes; Ctrl-C stops it cleanly; and after
 // a restart on the same data directory the process is still there; after a SIGKILL the next start stops the
-// dev server the killed one left running.
+// dev server the killed one left running, and the processes in flight finish against the sandbox's kept state.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -56,7 +56,7 @@ describe('npm start', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('runs everything, completes a subproject, stops cleanly, keeps processes across a restart, and cleans up after a SIGKILL', async () => {
+  test('runs everything, completes a subproject, stops cleanly, keeps processes across a restart, and after a SIGKILL cleans up and resumes the processes in flight against a sandbox that remembers', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
     const { ports, env } = await npmStartEnv(dataDir);
     const { api: apiPort, ui: uiPort, sandbox: sandboxPort } = ports;
@@ -96,6 +96,21 @@ describe('npm start', () => {
     assert.match(second.output(), /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO/m);
     assert.doesNotMatch(second.output(), /^\{"level"/m);
 
+    // Processes in flight when npm start dies: subprojects the platform has made but that are not usable yet (5 s).
+    const inFlight: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${api}/v1/subprojects`, { method: 'POST', headers: auth, body: JSON.stringify({ displayName: `in-flight-${i}` }) });
+      assert.equal(res.status, 202);
+      inFlight.push(`${api}/v1/processes/${encodeURIComponent(((await res.json()) as { processId: string }).processId)}`);
+    }
+    const stateOf = async (u: string) => ((await (await fetch(u, { headers: auth })).json()) as { state: string }).state;
+    for (const u of inFlight) {
+      for (let i = 0; i < 100 && (await stateOf(u)) !== 'WAITING_UNTIL_USABLE'; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await stateOf(u), 'WAITING_UNTIL_USABLE');
+    }
+    // The sandbox writes its state every 250 ms: what it answered a second ago is on disk.
+    await new Promise((r) => setTimeout(r, 1000));
+
     // An unclean stop (SIGKILL) leaves the dev server running in its own process group; the next start stops it.
     const leftover = Number((await readFile(join(dataDir, 'temporal.pid'), 'utf8')).trim());
     second.child.kill('SIGKILL');
@@ -107,6 +122,11 @@ describe('npm start', () => {
       assert.equal(isAlive(leftover), false, 'the leftover server is gone');
       const again = await fetch(url, { headers: auth });
       assert.equal(((await again.json()) as { state: string }).state, 'READY', 'and the process is still there');
+      // The sandbox remembered the subprojects made before the kill: the processes in flight end READY, not on a 404.
+      for (const u of inFlight) {
+        for (let i = 0; i < 300 && !['READY', 'FAILED'].includes(await stateOf(u)); i++) await new Promise((r) => setTimeout(r, 200));
+        assert.equal(await stateOf(u), 'READY', u);
+      }
     } finally {
       assert.equal(await stop(third), 0);
     }

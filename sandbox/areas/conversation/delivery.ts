@@ -51,12 +51,22 @@ export class ReportHub {
   onDrained(m: Message): void {
     const { queuedReport, reportDelayMs } = this.settings.delivery;
     m.status = 'QUEUED_ON_CHANNEL';
+    m.finalAt = Date.now() + reportDelayMs;
     if (queuedReport) this.emit(m, 'QUEUED_ON_CHANNEL');
-    this.finals.add(reportDelayMs, () => {
-      const outcome = this.settings.outcomeFor(m.identity);
-      m.status = outcome.status;
-      this.emit(m, outcome.status, outcome.reason);
-    });
+    this.finals.add(reportDelayMs, () => this.finish(m));
+  }
+
+  /** After a restore: the final reports of messages that were on the channel, at their finalAt (sooner first). */
+  resumeFinals(messages: readonly Message[]): void {
+    const due = messages.filter((m) => m.status === 'QUEUED_ON_CHANNEL').sort((a, b) => (a.finalAt ?? 0) - (b.finalAt ?? 0));
+    for (const m of due) this.finals.add(Math.max(0, (m.finalAt ?? 0) - Date.now()), () => this.finish(m));
+  }
+
+  private finish(m: Message): void {
+    const outcome = this.settings.outcomeFor(m.identity);
+    m.status = outcome.status;
+    delete m.finalAt;
+    this.emit(m, outcome.status, outcome.reason);
   }
 
   reset(): void {

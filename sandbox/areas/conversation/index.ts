@@ -11,7 +11,7 @@ import { messageRoutes } from './messages.js';
 import { MtQueues } from './queue.js';
 import { ConversationSettings } from './settings.js';
 import { SendStats } from './stats.js';
-import { ConversationStore } from './store.js';
+import { ConversationStore, type SavedConversationStore } from './store.js';
 import { Timers } from '../../core/timers.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -33,6 +33,20 @@ export const conversationArea: SandboxArea = {
       store.clear();
       settings.reset();
       stats.clear();
+    });
+    // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
+    // on the channel get their final report when due), webhooks and the send counts. The settings are the run's
+    // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.
+    ctx.persist({
+      name: 'conversation',
+      save: () => ({ store: store.save(), stats: stats.save() }),
+      load: (state) => {
+        const saved = state as { store: SavedConversationStore; stats: Parameters<SendStats['load']>[0] };
+        store.load(saved.store);
+        stats.load(saved.stats);
+        for (const m of store.allMessages()) if (m.status === 'ACCEPTED') queues.enqueue(m);
+        reports.resumeFinals(store.allMessages());
+      },
     });
     let closing = false;
     return {

@@ -77,6 +77,8 @@ export interface Message {
   acceptedTime: string;
   /** The latest delivery status reported (internal; the wire Message does not carry it). */
   status: 'ACCEPTED' | DeliveryStatus;
+  /** While QUEUED_ON_CHANNEL: epoch ms of its final report (internal; a restored sandbox reschedules it). */
+  finalAt?: number;
 }
 
 export interface Webhook {

@@ -3,6 +3,15 @@
 // the stats is O(1) however many messages went through.
 const MAX_SAMPLES = 20;
 
+interface SavedCounters {
+  accepted: number;
+  requests: number;
+  refused429: number;
+  duplicates: number;
+  samples: string[];
+  recipients: Record<string, number>;
+}
+
 class Counters {
   accepted = 0;
   requests = 0;
@@ -19,6 +28,19 @@ class Counters {
       this.duplicates++;
       if (this.samples.length < MAX_SAMPLES) this.samples.push(identity);
     }
+  }
+
+  save(): SavedCounters {
+    const { accepted, requests, refused429, duplicates, samples } = this;
+    return { accepted, requests, refused429, duplicates, samples, recipients: Object.fromEntries(this.recipients) };
+  }
+
+  static load(saved: SavedCounters): Counters {
+    const c = new Counters();
+    Object.assign(c, { accepted: saved.accepted, requests: saved.requests, refused429: saved.refused429, duplicates: saved.duplicates });
+    c.samples.push(...saved.samples);
+    for (const [identity, n] of Object.entries(saved.recipients)) c.recipients.set(identity, n);
+    return c;
   }
 
   view() {
@@ -65,6 +87,17 @@ export class SendStats {
   clear(): void {
     this.total = new Counters();
     this.byApp.clear();
+  }
+
+  /** Kept across restarts, so duplicate sends are still caught when a process resends after one. */
+  save(): { total: SavedCounters; byApp: Record<string, SavedCounters> } {
+    return { total: this.total.save(), byApp: Object.fromEntries([...this.byApp].map(([id, c]) => [id, c.save()])) };
+  }
+
+  load(saved: { total: SavedCounters; byApp: Record<string, SavedCounters> }): void {
+    this.total = Counters.load(saved.total);
+    this.byApp.clear();
+    for (const [id, c] of Object.entries(saved.byApp)) this.byApp.set(id, Counters.load(c));
   }
 
   private app(appId: string): Counters {

@@ -1,4 +1,5 @@
-// In-memory state of the conversation area: apps, contacts, conversations, messages and webhooks.
+// State of the conversation area: apps, contacts, conversations, messages and webhooks (save() and load()
+// carry them across a restart of a persistent sandbox).
 // Messages are kept in id order (monotonic ULIDs) with indexes by app and by identity, so listing
 // newest first and paging by "older than this id" stay cheap with tens of thousands of messages.
 import { monotonicFactory } from 'ulid';
@@ -15,6 +16,16 @@ export interface MessageFilter {
   /** Only messages older than this id (the page token). */
   before?: string;
   limit: number;
+}
+
+export interface SavedConversationStore {
+  apps: App[];
+  contacts: Contact[];
+  /** `${appId} ${contactId}` -> conversation id. */
+  conversations: Record<string, string>;
+  /** In id order. */
+  messages: Message[];
+  webhooks: Webhook[];
 }
 
 export class ConversationStore {
@@ -112,6 +123,34 @@ export class ConversationStore {
 
   deleteWebhook(id: string): void {
     this.webhooks.delete(id);
+  }
+
+  save(): SavedConversationStore {
+    return {
+      apps: [...this.apps.values()],
+      contacts: [...this.contacts.values()],
+      conversations: Object.fromEntries(this.conversations),
+      messages: this.messages,
+      webhooks: [...this.webhooks.values()],
+    };
+  }
+
+  /** Replaces the state with a saved one, rebuilding every index as the live additions would have. */
+  load(saved: SavedConversationStore): void {
+    this.clear();
+    for (const a of saved.apps) this.addApp(a);
+    for (const c of saved.contacts) {
+      this.contacts.set(c.id, c);
+      for (const ci of c.identities) this.contactByIdentity.set(identityKey(c.projectId, ci), c);
+    }
+    for (const [key, id] of Object.entries(saved.conversations)) this.conversations.set(key, id);
+    for (const m of saved.messages) this.addMessage(m);
+    for (const w of saved.webhooks) this.addWebhook(w);
+  }
+
+  /** Messages in id order (for a restore to requeue those not yet sent). */
+  allMessages(): readonly Message[] {
+    return this.messages;
   }
 
   clear(): void {

@@ -8,7 +8,7 @@ import { authenticateApiKey } from '../../core/auth-api-key.js';
 import { AreaError } from '../../core/errors.js';
 import { mmsControlRoutes } from './control.js';
 import { MediaChecker } from './media.js';
-import { MmsState } from './state.js';
+import { MmsState, type SavedMmsState } from './state.js';
 import { parseMmsRequest, type MmsRequest } from './validate.js';
 
 export const mmsArea: SandboxArea = {
@@ -20,6 +20,7 @@ export const mmsArea: SandboxArea = {
       state.reset();
       media.clear();
     });
+    ctx.persist({ name: 'mms', save: () => state.save(), load: (saved) => state.load(saved as SavedMmsState) });
 
     async function handle(request: FastifyRequest, reply: FastifyReply) {
       state.stats.requests++;
@@ -70,6 +71,7 @@ export const mmsArea: SandboxArea = {
 
     return {
       routes: (app) => {
+        app.addHook('onClose', async () => state.stop());
         // Under a prefix Fastify serves '/' both with and without the trailing slash, as the platform
         // does for its base address ending in /ep/v2/.
         app.post('/', handle);

@@ -1,6 +1,8 @@
 // The MMS area's state: the account's settings (throughput, postback URL and retry gap, delivery rules,
 // faults), saved templates, accepted messages by client-reference, and the counts tests and benchmarks read
 // to prove no loss and no duplicate. Postbacks go through the core dispatcher (its retries and faults).
+// A persistent sandbox keeps all but the test knobs across a restart (save/load), final postbacks still due
+// included: the platform has no status read for MMS, so the final code is relayflow's only news of it.
 import { ulid } from 'ulid';
 import type { SandboxContext } from '../../core/context.js';
 import type { Slide } from './validate.js';
@@ -34,13 +36,27 @@ export interface AcceptedMms {
   at: string;
 }
 
+type SavedTemplate = { serviceId: string; slides: Slide[]; fallbackDisabled: boolean };
+/** A final postback still to send, at epoch ms dueAt. */
+type PendingFinal = { msg: AcceptedMms; code: FinalCode; dueAt: number };
+type Stats = { accepted: number; duplicateRecipients: number; duplicateSamples: string[]; refusedE113: number; requests: number; saved: number };
+
+export interface SavedMmsState {
+  postbackUrl: string | null;
+  templates: Record<string, SavedTemplate>;
+  byReference: Record<string, AcceptedMms[]>;
+  counts: Record<string, number>;
+  stats: Stats;
+  finals: PendingFinal[];
+}
+
 export class MmsState {
   settings = defaults();
-  readonly templates = new Map<string, { serviceId: string; slides: Slide[]; fallbackDisabled: boolean }>();
+  readonly templates = new Map<string, SavedTemplate>();
   private byReference = new Map<string, AcceptedMms[]>();
   private counts = new Map<string, number>();
-  private timers = new Set<NodeJS.Timeout>();
-  stats = { accepted: 0, duplicateRecipients: 0, duplicateSamples: [] as string[], refusedE113: 0, requests: 0, saved: 0 };
+  private finals = new Map<NodeJS.Timeout, PendingFinal>();
+  stats: Stats = { accepted: 0, duplicateRecipients: 0, duplicateSamples: [], refusedE113: 0, requests: 0, saved: 0 };
 
   constructor(private readonly ctx: SandboxContext) {}
 
@@ -64,12 +80,16 @@ export class MmsState {
     let code: FinalCode = rule?.code ?? 'N102';
     if (code === 'N202' && msg.fallbackDisabled) code = 'E102';
     this.post(msg, 'N101');
+    this.later({ msg, code, dueAt: Date.now() + this.settings.deliveryDelayMs });
+  }
+
+  private later(final: PendingFinal): void {
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.post(msg, code);
-    }, this.settings.deliveryDelayMs);
+      this.finals.delete(timer);
+      this.post(final.msg, final.code);
+    }, Math.max(0, final.dueAt - Date.now()));
     timer.unref();
-    this.timers.add(timer);
+    this.finals.set(timer, final);
   }
 
   private post(msg: AcceptedMms, code: string): void {
@@ -97,9 +117,36 @@ export class MmsState {
     return { ...this.stats, distinctRecipients: this.counts.size, duplicateSamples: [...this.stats.duplicateSamples] };
   }
 
+  /** On close: no postback leaves any more; the pending ones stay recorded for the final save. */
+  stop(): void {
+    for (const t of this.finals.keys()) clearTimeout(t);
+  }
+
+  /** The postback URL is the account's (a dashboard setting); the other settings are the run's test knobs. */
+  save(): SavedMmsState {
+    return {
+      postbackUrl: this.settings.postbackUrl ?? null,
+      templates: Object.fromEntries(this.templates),
+      byReference: Object.fromEntries(this.byReference),
+      counts: Object.fromEntries(this.counts),
+      stats: this.stats,
+      finals: [...this.finals.values()],
+    };
+  }
+
+  load(saved: SavedMmsState): void {
+    this.reset();
+    if (saved.postbackUrl) this.settings.postbackUrl = saved.postbackUrl;
+    for (const [id, t] of Object.entries(saved.templates)) this.templates.set(id, t);
+    for (const [reference, list] of Object.entries(saved.byReference)) this.byReference.set(reference, list);
+    for (const [to, n] of Object.entries(saved.counts)) this.counts.set(to, n);
+    this.stats = { ...saved.stats, duplicateSamples: [...saved.stats.duplicateSamples] };
+    for (const f of saved.finals) this.later(f);
+  }
+
   reset(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.stop();
+    this.finals.clear();
     this.settings = defaults();
     this.templates.clear();
     this.byReference = new Map();

@@ -5,7 +5,7 @@
 // (/_sandbox/provisioning/bundles...) set the outcome, fail one bundle now, and add webhook delivery statuses.
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import type { Timers } from '../../core/timers.js';
+import type { DueJobs } from '../../core/due-jobs.js';
 import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
@@ -113,14 +113,21 @@ export function parseBundleSettings(input: unknown): BundleSettings {
   return out;
 }
 
-/** The bundles of one sandbox: their provisioning timers and the settings that decide them. */
+/** The bundles of one sandbox: the end of their provisioning (a due job, kept across restarts) and the settings that decide it. */
 export class BundleDesk {
   settings: BundleSettings = { ...DEFAULT_BUNDLE_SETTINGS };
 
   constructor(
     private readonly deps: ProvisioningDeps,
-    private readonly timers: Timers,
-  ) {}
+    private readonly jobs: DueJobs,
+  ) {
+    jobs.handle<{ projectId: string; bundleId: string; settings: BundleSettings }>('bundle', ({ projectId, bundleId, settings: s }) => {
+      const b = this.deps.store.bundles.get(projectId, bundleId);
+      if (!b || b.state !== 'IN_PROGRESS') return;
+      if (s.outcome === 'activate') this.activate(projectId, b);
+      else this.fail(projectId, b, { code: s.errorCode, message: s.errorReason, ...(s.failResource ? { resource: s.failResource } : {}) });
+    });
+  }
 
   reset(): void {
     this.settings = { ...DEFAULT_BUNDLE_SETTINGS };
@@ -128,17 +135,12 @@ export class BundleDesk {
 
   /** Schedules the end of a new bundle's provisioning with the settings of now. */
   schedule(projectId: string, bundleId: string): void {
-    const s = { ...this.settings };
-    this.timers.after(s.delayMs, () => {
-      const b = this.deps.store.bundles.get(projectId, bundleId);
-      if (!b || b.state !== 'IN_PROGRESS') return;
-      if (s.outcome === 'activate') this.activate(projectId, b);
-      else this.fail(projectId, b, { code: s.errorCode, message: s.errorReason, ...(s.failResource ? { resource: s.failResource } : {}) });
-    }, this.key(bundleId));
+    const settings = { ...this.settings };
+    this.jobs.after('bundle', settings.delayMs, { projectId, bundleId, settings }, this.key(bundleId));
   }
 
   cancel(bundleId: string): void {
-    this.timers.cancel(this.key(bundleId));
+    this.jobs.cancel(this.key(bundleId));
   }
 
   activate(projectId: string, b: Bundle): void {

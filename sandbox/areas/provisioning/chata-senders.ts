@@ -60,7 +60,7 @@ function checkEmbedded(input: unknown): Draft {
 type Params = { projectId: string; senderId: string };
 
 export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
-  const decide = (projectId: string, id: string) => (d: ReviewerConfig['chataSenders']) => {
+  const review = reviewer.reviews('chataSenders', 'chata-sender', ({ projectId, id }: { projectId: string; id: string }, d: ReviewerConfig['chataSenders']) => {
     const s = store.chataSenders.get(projectId, id);
     if (!s || s.state !== 'PENDING') return;
     if (d.outcome === 'activate') {
@@ -76,7 +76,7 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
     s.updateTime = nowIso();
     const details = { state: s.state, errorCode: s.errorCode, errorReason: s.errorReason };
     hub.emit({ projectId, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', channel: 'CHATA', resourceType: 'SENDER', resourceId: s.id, details });
-  };
+  });
 
   const create = (projectId: string, draft: Draft): ChataSender => {
     const { submit, ...fields } = draft;
@@ -92,7 +92,7 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       updateTime: now,
     };
     store.chataSenders.add(projectId, s);
-    if (submit) reviewer.schedule('chataSenders', s.id, decide(projectId, s.id));
+    if (submit) review(s.id, { projectId, id: s.id });
     return s;
   };
 

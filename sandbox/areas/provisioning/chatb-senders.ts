@@ -54,7 +54,7 @@ function checkCreate(input: unknown): Omit<ChatbSender, 'id' | 'state' | 'commen
 type Params = { projectId: string; senderId: string };
 
 export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
-  const decide = (projectId: string, id: string) => (d: ReviewerConfig['chatbSenders']) => {
+  const review = reviewer.reviews('chatbSenders', 'chatb-sender', ({ projectId, id }: { projectId: string; id: string }, d: ReviewerConfig['chatbSenders']) => {
     const s = store.chatbSenders.get(projectId, id);
     if (!s || s.state !== 'IN_REVIEW') return;
     const activate = d.outcome === 'activate';
@@ -71,7 +71,7 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       details: { state: s.state },
       comment,
     });
-  };
+  });
 
   return async (app: FastifyInstance): Promise<void> => {
     const preValidation = projectGuard(ctx);
@@ -85,7 +85,7 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       const now = nowIso();
       const s: ChatbSender = { id: ulid(), ...fields, state: submit ? 'IN_REVIEW' : 'DRAFT', comments: [], createTime: now, updateTime: now };
       store.chatbSenders.add(projectId, s);
-      if (submit) reviewer.schedule('chatbSenders', s.id, decide(projectId, s.id));
+      if (submit) review(s.id, { projectId, id: s.id });
       return s;
     });
 

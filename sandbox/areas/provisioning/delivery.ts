@@ -115,6 +115,17 @@ export class WebhookHub {
     return this.records.map((r) => ({ ...r }));
   }
 
+  /** What a restart keeps: the event log and each resource's last sequence (deliveries in flight are not kept). */
+  save(): { sequences: Record<string, number>; records: EventRecord[] } {
+    return { sequences: Object.fromEntries(this.sequences), records: this.records };
+  }
+
+  load(saved: { sequences: Record<string, number>; records: EventRecord[] }): void {
+    this.sequences.clear();
+    for (const [id, n] of Object.entries(saved.sequences)) this.sequences.set(id, n);
+    this.records = [...saved.records];
+  }
+
   reset(): void {
     this.faults = noWebhookFaults();
     this.envelope = fullEnvelope();

@@ -13,6 +13,7 @@ import { rcsRoutes } from './rcs.js';
 import { Reviewer, startupReviewer } from './reviewer.js';
 import { ProvisioningStore } from './store.js';
 import { templateChannels, templateRoutes } from './templates.js';
+import { DueJobs, type DueJob } from '../../core/due-jobs.js';
 import { Timers } from '../../core/timers.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -20,28 +21,46 @@ export const provisioningArea: SandboxArea = {
   name: 'provisioning',
   setup(ctx) {
     const timers = new Timers();
+    const jobs = new DueJobs(timers);
     const store = new ProvisioningStore();
-    const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), timers);
+    const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), jobs);
     const hub = new WebhookHub(ctx, store, timers);
     const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
-    const bundles = new BundleDesk(deps, timers);
+    const bundles = new BundleDesk(deps, jobs);
+    // Built here, once: each registers its reviews' due-job handler, which a restore needs before it loads.
+    const routeSets = [
+      webhookRoutes(deps),
+      ...templateChannels(deps).map((channel) => templateRoutes(deps, channel)),
+      rcsRoutes(deps),
+      chataSenderRoutes(deps),
+      chatbSenderRoutes(deps),
+      bundleRoutes(deps, bundles),
+    ];
     ctx.onReset(() => {
       timers.clear();
+      jobs.clear();
       store.clear();
       hub.reset();
       reviewer.reset();
       bundles.reset();
     });
+    // Kept across restarts: the resources, the event log and sequences, pending reviews and bundle ends. The
+    // reviewer, bundle, fault and envelope settings are the run's test knobs: they start from the options again.
+    ctx.persist({
+      name: 'provisioning',
+      save: () => ({ store: store.save(), hub: hub.save(), jobs: jobs.save() }),
+      load: (state) => {
+        const saved = state as { store: Parameters<ProvisioningStore['load']>[0]; hub: Parameters<WebhookHub['load']>[0]; jobs: DueJob[] };
+        store.load(saved.store);
+        hub.load(saved.hub);
+        jobs.load(saved.jobs);
+      },
+    });
     return {
       routes: async (app) => {
         installProvisioningErrors(app);
         app.addHook('onClose', async () => timers.clear());
-        await app.register(webhookRoutes(deps));
-        for (const channel of templateChannels(deps)) await app.register(templateRoutes(deps, channel));
-        await app.register(rcsRoutes(deps));
-        await app.register(chataSenderRoutes(deps));
-        await app.register(chatbSenderRoutes(deps));
-        await app.register(bundleRoutes(deps, bundles));
+        for (const routes of routeSets) await app.register(routes);
       },
       control: (app) => {
         provisioningControlRoutes(app, deps);

@@ -27,7 +27,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
   const emit = (projectId: string, s: RcsSender, trigger: Trigger, details: Record<string, string | undefined>, comment?: string) =>
     hub.emit({ projectId, trigger, channel: 'RCS', resourceType: 'SENDER', resourceId: s.id, details, ...(comment ? { comment } : {}) });
 
-  const decide = (projectId: string, id: string) => (d: ReviewerConfig['rcs']) => {
+  const review = reviewer.reviews('rcs', 'rcs-sender', ({ projectId, id }: { projectId: string; id: string }, d: ReviewerConfig['rcs']) => {
     const s = store.rcsSenders.get(projectId, id);
     if (!s || s.state !== 'IN_REVIEW') return;
     if (d.comment) {
@@ -61,7 +61,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
     s.state = launched === statuses.length ? 'LAUNCHED' : launched === 0 ? 'REJECTED' : 'PARTIALLY_LAUNCHED';
     s.updateTime = nowIso();
     emit(projectId, s, 'RCS_SENDER_STATUS_UPDATED', { state: s.state });
-  };
+  });
 
   /** Puts the countries still to launch under review and schedules the decision. */
   const startReview = (projectId: string, s: RcsSender, contact: RcsSender['contact'], countries: string[]) => {
@@ -82,7 +82,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
     s.updateTime = nowIso();
     emit(projectId, s, 'RCS_SENDER_STATUS_UPDATED', { state: 'IN_REVIEW' });
     reviewer.cancel(s.id);
-    reviewer.schedule('rcs', s.id, decide(projectId, s.id));
+    review(s.id, { projectId, id: s.id });
   };
 
   const find = (p: Params): RcsSender => {

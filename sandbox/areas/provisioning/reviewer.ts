@@ -1,9 +1,10 @@
 // The simulated reviewers' settings (startup options, PUT /_sandbox/provisioning/reviewer) and the
 // scheduling of their decisions. The decision is taken from the settings at submit / launch /
-// create time, so changing the settings later affects only later submissions.
+// create time, so changing the settings later affects only later submissions. Pending decisions are
+// due jobs (plain JSON with the decision), so a persistent sandbox still makes them after a restart.
 import type { ProvisioningReviewerOptions } from '../../core/options.js';
 import { CHATA_ERROR_CODES, REJECTION_CODES } from './model.js';
-import type { Timers } from '../../core/timers.js';
+import type { DueJobs } from '../../core/due-jobs.js';
 import { COUNTRY, Fields, isObject, join, type Json } from './validation.js';
 
 export interface ReviewerConfig {
@@ -95,7 +96,7 @@ export class Reviewer {
 
   constructor(
     private readonly startup: ReviewerConfig,
-    private readonly timers: Timers,
+    private readonly jobs: DueJobs,
   ) {
     this.current = structuredClone(startup);
   }
@@ -114,14 +115,21 @@ export class Reviewer {
     return this.config;
   }
 
-  /** Calls `act` with the decision taken now, after its delayMs; cancel(resourceId) drops it. */
-  schedule<K extends keyof ReviewerConfig>(section: K, resourceId: string, act: (decision: ReviewerConfig[K]) => void): void {
-    const decision = structuredClone(this.current[section]);
-    this.timers.after(decision.delayMs, () => act(decision), resourceId);
+  /**
+   * Registers what a decision of `kind` does (once, at setup) and returns the function that submits a
+   * resource: `act` runs with `data` and the decision taken at submit time, after its delayMs, unless
+   * cancel(resourceId) drops it first. `data` must be plain JSON (it is saved with the pending review).
+   */
+  reviews<K extends keyof ReviewerConfig, D>(section: K, kind: string, act: (data: D, decision: ReviewerConfig[K]) => void): (resourceId: string, data: D) => void {
+    this.jobs.handle<{ data: D; decision: ReviewerConfig[K] }>(kind, (job) => act(job.data, job.decision));
+    return (resourceId, data) => {
+      const decision = structuredClone(this.current[section]);
+      this.jobs.after(kind, decision.delayMs, { data, decision }, resourceId);
+    };
   }
 
   cancel(resourceId: string): void {
-    this.timers.cancel(resourceId);
+    this.jobs.cancel(resourceId);
   }
 
   reset(): void {

@@ -1,7 +1,8 @@
-// In-memory provisioning resources of one sandbox instance, per project in creation order.
+// Provisioning resources of one sandbox instance, per project in creation order; save() and load() carry them
+// across a restart of a persistent sandbox.
 import type { Bundle, ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
 
-interface Entry<T> {
+export interface Entry<T> {
   projectId: string;
   item: T;
 }
@@ -32,6 +33,17 @@ export class Collection<T extends { id: string }> {
     return this.byProject.get(projectId) ?? [];
   }
 
+  /** Every item with its project, in creation order. */
+  entries(): Entry<T>[] {
+    return [...this.byId.values()];
+  }
+
+  /** Re-adds saved entries in creation order, rebuilding both indexes. */
+  restore(entries: readonly Entry<T>[]): void {
+    this.clear();
+    for (const e of entries) this.add(e.projectId, e.item);
+  }
+
   remove(projectId: string, id: string): boolean {
     if (!this.get(projectId, id)) return false;
     this.byId.delete(id);
@@ -55,9 +67,21 @@ export class ProvisioningStore {
   readonly bundles = new Collection<Bundle>();
 
   clear(): void {
-    for (const c of [this.webhooks, this.chataTemplates, this.chatbTemplates, this.rcsSenders, this.chataSenders, this.chatbSenders, this.bundles]) {
-      c.clear();
-    }
+    for (const c of Object.values(this.collections())) c.clear();
+  }
+
+  save(): Record<string, Entry<unknown>[]> {
+    return Object.fromEntries(Object.entries(this.collections()).map(([name, c]) => [name, c.entries()]));
+  }
+
+  /** A collection missing from the saved state stays empty. */
+  load(saved: Record<string, Entry<never>[]>): void {
+    for (const [name, c] of Object.entries(this.collections())) c.restore(saved[name] ?? []);
+  }
+
+  private collections(): Record<string, Collection<{ id: string }>> {
+    const { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles } = this;
+    return { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles };
   }
 }
 

@@ -50,7 +50,7 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
   const emit = (projectId: string, t: Template, trigger: Trigger, details: Record<string, string | undefined>, comment?: string) =>
     hub.emit({ projectId, trigger, channel: ch.channel, resourceType: 'TEMPLATE', resourceId: t.id, details, ...(comment ? { comment } : {}) });
 
-  const decide = (projectId: string, id: string, version: number) => (d: ReviewerConfig['templates']) => {
+  const review = reviewer.reviews('templates', `template:${ch.segment}`, ({ projectId, id, version }: { projectId: string; id: string; version: number }, d: ReviewerConfig['templates']) => {
     const t = ch.collection.get(projectId, id);
     if (!t || t.state !== 'IN_PROGRESS' || t.version !== version) return;
     if (d.comment) {
@@ -68,13 +68,13 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
       t.rejectionCode = d.rejectionCode;
       emit(projectId, t, ch.triggers.rejected, { state: 'REJECTED', rejectionCode: d.rejectionCode });
     }
-  };
+  });
 
   const submit = (projectId: string, t: Template) => {
     t.state = 'IN_PROGRESS';
     delete t.rejectionCode;
     t.updateTime = nowIso();
-    reviewer.schedule('templates', t.id, decide(projectId, t.id, t.version));
+    review(t.id, { projectId, id: t.id, version: t.version });
   };
 
   const find = (p: Params): Template => {

@@ -139,6 +139,16 @@ export class CallbackHub {
     return this.records.map((r) => ({ ...r }));
   }
 
+  /** What a restart keeps: the default callback URL (a dashboard setting) and the callback log; not the faults, nor deliveries in flight. */
+  save(): { defaultUrl: string | null; records: EventRecord[] } {
+    return { defaultUrl: this.defaultUrl ?? null, records: this.records };
+  }
+
+  load(saved: { defaultUrl: string | null; records: EventRecord[] }): void {
+    this.defaultUrl = saved.defaultUrl ?? undefined;
+    this.records = [...saved.records];
+  }
+
   reset(): void {
     this.faults = noCallbackFaults();
     this.defaultUrl = undefined;

@@ -9,23 +9,39 @@ import { senderIdControlRoutes } from './control.js';
 import { CallbackHub } from './delivery.js';
 import { marketRoutes } from './markets.js';
 import { registrationRoutes } from './registrations.js';
-import { Reviewer } from './review.js';
+import { Reviewer, type SavedReview } from './review.js';
 import { SenderIdStore } from './store.js';
+import { DueJobs, type DueJob } from '../../core/due-jobs.js';
 import { Timers } from '../../core/timers.js';
 
 export const senderIdArea: SandboxArea = {
   name: 'senderId',
   setup(ctx) {
     const timers = new Timers();
+    const jobs = new DueJobs(timers);
     const store = new SenderIdStore();
     const hub = new CallbackHub(ctx, store, timers);
-    const reviewer = new Reviewer(store, hub, timers);
+    const reviewer = new Reviewer(store, hub, jobs);
     const deps: SenderIdDeps = { ctx, store, hub, reviewer };
     ctx.onReset(() => {
       timers.clear();
+      jobs.clear();
       store.clear();
       hub.reset();
       reviewer.reset();
+    });
+    // Kept across restarts: registrations, callback configurations and URL, the callback log, the review's
+    // pending steps and uploads. The reviewer settings and callback faults start afresh.
+    ctx.persist({
+      name: 'senderId',
+      save: () => ({ store: store.save(), hub: hub.save(), review: reviewer.save(), jobs: jobs.save() }),
+      load: (state) => {
+        const saved = state as { store: Parameters<SenderIdStore['load']>[0]; hub: Parameters<CallbackHub['load']>[0]; review: SavedReview; jobs: DueJob[] };
+        store.load(saved.store);
+        hub.load(saved.hub);
+        reviewer.load(saved.review);
+        jobs.load(saved.jobs);
+      },
     });
     return {
       routes: async (app) => {

@@ -2,12 +2,13 @@
 // is missing, until it is uploaded and the registration updated) -> (PENDING when the reviewer asks
 // for an update) -> PENDING_APPROVAL -> APPROVED (sender ID assigned for LONG_NUMBER / SHORT_CODE)
 // or REJECTED. Every change appends a log line and sends a callback. Uploads go WAITING -> COMPLETED
-// (or FAILED) after uploadMs. Settings come from PUT /_sandbox/senderId/reviewer.
+// (or FAILED) after uploadMs. Settings come from PUT /_sandbox/senderId/reviewer. Each next step is a due
+// job (plain JSON), so a persistent sandbox takes it after a restart too.
 import { policyById } from './catalogue.js';
 import type { CallbackHub } from './delivery.js';
 import { platformDate, platformTime, type Attachment, type Registration, type RegistrationState } from './model.js';
 import type { SenderIdStore } from './store.js';
-import type { Timers } from '../../core/timers.js';
+import type { DueJobs } from '../../core/due-jobs.js';
 import { Violations, isObject } from './validate.js';
 
 export interface ReviewerSettings {
@@ -69,6 +70,7 @@ export function checkReviewer(input: unknown): Partial<ReviewerSettings> {
   return out as Partial<ReviewerSettings>;
 }
 
+/** Sender IDs handed out so far, in this process (a persistent sandbox restores it, so none is handed out twice). */
 let assigned = 0;
 
 function assignSenderId(r: Registration): string {
@@ -77,16 +79,34 @@ function assignSenderId(r: Registration): string {
   return r.marketCode === 'AU' ? `+6148${String(1000000 + assigned).slice(-7)}` : `+1555${String(1000000 + assigned).slice(-7)}`;
 }
 
+type Step = 'review' | 'decide' | 'finish';
+type Stops = { attachments: boolean; pending: boolean };
+
+export interface SavedReview {
+  stops: Record<string, Stops>;
+  assigned: number;
+}
+
 export class Reviewer {
   config: ReviewerSettings = defaultReviewer();
   /** Per registration: the one-time stops already made. */
-  private readonly stops = new Map<string, { attachments: boolean; pending: boolean }>();
+  private readonly stops = new Map<string, Stops>();
 
   constructor(
     private readonly store: SenderIdStore,
     private readonly hub: CallbackHub,
-    private readonly timers: Timers,
-  ) {}
+    private readonly jobs: DueJobs,
+  ) {
+    // A step runs only if the registration still exists and is still in the state it was scheduled from.
+    jobs.handle<{ id: string; expected: RegistrationState; next: Step }>('step', ({ id, expected, next }) => {
+      const r = this.store.byId(id);
+      if (!r || r.status !== expected) return;
+      if (next === 'review') this.startReview(r);
+      else if (next === 'decide') this.decide(r);
+      else this.finish(r);
+    });
+    jobs.handle<{ id: string; attachmentId: string }>('upload', ({ id, attachmentId }) => this.uploadDone(id, attachmentId));
+  }
 
   set(input: unknown): ReviewerSettings {
     this.config = { ...this.config, ...checkReviewer(input) };
@@ -96,6 +116,17 @@ export class Reviewer {
   reset(): void {
     this.config = defaultReviewer();
     this.stops.clear();
+  }
+
+  /** The review's own memory across a restart (its settings are the run's test knobs and start afresh). */
+  save(): SavedReview {
+    return { stops: Object.fromEntries(this.stops), assigned };
+  }
+
+  load(saved: SavedReview): void {
+    this.stops.clear();
+    for (const [id, s] of Object.entries(saved.stops)) this.stops.set(id, { ...s });
+    assigned = Math.max(assigned, saved.assigned);
   }
 
   /** A state change: log line, updateTime, callback. */
@@ -108,34 +139,41 @@ export class Reviewer {
   }
 
   submitted(r: Registration): void {
-    this.later(r, 'IN_QUEUE', () => this.startReview(r));
+    this.later(r, 'IN_QUEUE', 'review');
   }
 
   /** After a PUT: a registration waiting for the customer goes back to review once it has what it lacked. */
   updated(r: Registration): void {
     if (r.status === 'PENDING') {
-      this.later(r, 'PENDING', () => this.startReview(r));
+      this.later(r, 'PENDING', 'review');
     } else if (r.status === 'PENDING_ATTACHMENTS') {
       const missing = this.missing(r);
-      if (missing.length === 0) this.later(r, 'PENDING_ATTACHMENTS', () => this.startReview(r));
+      if (missing.length === 0) this.later(r, 'PENDING_ATTACHMENTS', 'review');
       else r.logs.push({ createTime: platformTime(), registrationState: r.status, message: `Still missing: ${missing.join(', ')}` });
     }
   }
 
   deleted(id: string): void {
-    this.timers.cancel(id);
+    this.jobs.cancel(id);
     this.stops.delete(id);
   }
 
   uploaded(r: Registration, a: Attachment): void {
-    this.timers.after(this.config.uploadMs, () => {
-      const current = this.store.byId(r.id);
-      if (!current || a.uploadStatus !== 'WAITING') return;
-      a.uploadStatus = this.config.uploadOutcome === 'fail' ? 'FAILED' : 'COMPLETED';
-      a.updateTime = platformTime();
-      current.updateTime = a.updateTime;
-      this.hub.emit(current, { eventType: 'ATTACHMENT_STATUS_CHANGED', attachmentId: a.attachmentId, uploadStatus: a.uploadStatus });
-    }, r.id);
+    this.jobs.after('upload', this.config.uploadMs, { id: r.id, attachmentId: a.attachmentId }, r.id);
+  }
+
+  /** The upload's end. One replaced by a newer upload meanwhile still reports its own end (the platform's order of events). */
+  private uploadDone(id: string, attachmentId: string): void {
+    const current = this.store.byId(id);
+    const a = current?.attachments.find((x) => x.attachmentId === attachmentId);
+    if (!current || (a && a.uploadStatus !== 'WAITING')) return;
+    const uploadStatus = this.config.uploadOutcome === 'fail' ? 'FAILED' : 'COMPLETED';
+    current.updateTime = platformTime();
+    if (a) {
+      a.uploadStatus = uploadStatus;
+      a.updateTime = current.updateTime;
+    }
+    this.hub.emit(current, { eventType: 'ATTACHMENT_STATUS_CHANGED', attachmentId, uploadStatus });
   }
 
   /** Titles of the mandatory attachments without a COMPLETED upload. */
@@ -146,17 +184,15 @@ export class Reviewer {
       .map((d) => d.title);
   }
 
-  /** Runs `fn` after a step, only if the registration still exists and is still in `expected`. */
-  private later(r: Registration, expected: RegistrationState, fn: () => void): void {
-    this.timers.after(this.config.stepMs, () => {
-      if (this.store.byId(r.id) === r && r.status === expected) fn();
-    }, r.id);
+  /** Takes step `next` after stepMs, only if the registration still exists and is still in `expected`. */
+  private later(r: Registration, expected: RegistrationState, next: Step): void {
+    this.jobs.after('step', this.config.stepMs, { id: r.id, expected, next }, r.id);
   }
 
   private startReview(r: Registration): void {
     if (r.etaDate === null) r.etaDate = platformDate(new Date(Date.now() + this.config.etaDays * 86_400_000));
     this.move(r, 'IN_PROGRESS', 'Registration is being processed.');
-    this.later(r, 'IN_PROGRESS', () => this.decide(r));
+    this.later(r, 'IN_PROGRESS', 'decide');
   }
 
   private decide(r: Registration): void {
@@ -178,7 +214,7 @@ export class Reviewer {
     const manual = c.pendingApproval === 'always' || (c.pendingApproval === 'policy' && policyById(r.policyId)?.manualApproval === true);
     if (manual) {
       this.move(r, 'PENDING_APPROVAL', 'Waiting for the account manager to approve the price.');
-      this.later(r, 'PENDING_APPROVAL', () => this.finish(r));
+      this.later(r, 'PENDING_APPROVAL', 'finish');
     } else {
       this.finish(r);
     }

@@ -1,4 +1,5 @@
-// In-memory state of the sender ID area: registrations (by project) and callback configurations.
+// State of the sender ID area: registrations (by project) and callback configurations; save() and load()
+// carry them across a restart of a persistent sandbox.
 import { randomUUID } from 'node:crypto';
 import type { Registration, RegistrationState, RegistrationType } from './model.js';
 
@@ -57,5 +58,15 @@ export class SenderIdStore {
   clear(): void {
     this.registrations.clear();
     this.secrets.clear();
+  }
+
+  save(): { registrations: Registration[]; secrets: Record<string, string> } {
+    return { registrations: [...this.registrations.values()], secrets: Object.fromEntries(this.secrets) };
+  }
+
+  load(saved: { registrations: Registration[]; secrets: Record<string, string> }): void {
+    this.clear();
+    for (const r of saved.registrations) this.add(r);
+    for (const [projectId, secret] of Object.entries(saved.secrets)) this.setSecret(projectId, secret);
   }
 }

@@ -9,7 +9,7 @@ import { AreaError } from '../../core/errors.js';
 import { projectRateLimit } from '../../core/guards.js';
 import { invalidArgument } from '../../core/validation.js';
 import type { SandboxArea } from '../../core/area.js';
-import { SubprojectStore } from './store.js';
+import { SubprojectStore, type SubprojectEntry } from './store.js';
 
 const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -72,6 +72,11 @@ export const subprojectsArea: SandboxArea = {
   setup(ctx) {
     const store = new SubprojectStore();
     ctx.onReset(() => store.clear());
+    ctx.persist({
+      name: 'subprojects',
+      save: () => ({ subprojects: store.entries() }),
+      load: (state) => store.restore((state as { subprojects: SubprojectEntry[] }).subprojects),
+    });
     return async (app) => {
       await app.register(routes(ctx, store));
     };

@@ -1,4 +1,5 @@
-// In-memory subprojects of one sandbox instance, in creation order per parent project.
+// Subprojects of one sandbox instance, in creation order per parent project. Readiness is computed from
+// createdAtMs, so a restored subproject needs nothing rescheduled.
 import { ulid } from 'ulid';
 
 export interface Subproject {
@@ -9,14 +10,14 @@ export interface Subproject {
   state: 'ACTIVE';
 }
 
-interface Entry {
+export interface SubprojectEntry {
   resource: Subproject;
   createdAtMs: number;
 }
 
 export class SubprojectStore {
-  private readonly byParent = new Map<string, Entry[]>();
-  private readonly byId = new Map<string, Entry>();
+  private readonly byParent = new Map<string, SubprojectEntry[]>();
+  private readonly byId = new Map<string, SubprojectEntry>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -29,12 +30,26 @@ export class SubprojectStore {
       createTime: new Date(createdAtMs).toISOString(),
       state: 'ACTIVE',
     };
-    const entry = { resource, createdAtMs };
-    this.byId.set(resource.projectId, entry);
-    const list = this.byParent.get(parentProjectId) ?? [];
-    list.push(entry);
-    this.byParent.set(parentProjectId, list);
+    this.add({ resource, createdAtMs });
     return resource;
+  }
+
+  /** Every subproject in creation order (the saved state). */
+  entries(): SubprojectEntry[] {
+    return [...this.byId.values()];
+  }
+
+  /** Re-adds saved entries in their creation order, rebuilding the per-parent lists. */
+  restore(entries: readonly SubprojectEntry[]): void {
+    this.clear();
+    for (const e of entries) this.add({ resource: { ...e.resource }, createdAtMs: e.createdAtMs });
+  }
+
+  private add(entry: SubprojectEntry): void {
+    this.byId.set(entry.resource.projectId, entry);
+    const list = this.byParent.get(entry.resource.parentProjectId) ?? [];
+    list.push(entry);
+    this.byParent.set(entry.resource.parentProjectId, list);
   }
 
   page(parentProjectId: string, offset: number, size: number): { items: Subproject[]; total: number } {

@@ -97,6 +97,19 @@ export class VerificationConfig {
     this.settings = fromOptions(this.options);
   }
 
+  /**
+   * What a restart keeps: the dashboard's settings (callback URL, default language). The rest are the run's test
+   * knobs and come from the options again.
+   */
+  save(): { callbackUrl: string | null; defaultLanguage: string | null } {
+    return { callbackUrl: this.settings.callbackUrl ?? null, defaultLanguage: this.settings.defaultLanguage ?? null };
+  }
+
+  load(saved: { callbackUrl: string | null; defaultLanguage: string | null }): void {
+    this.settings.callbackUrl = saved.callbackUrl ?? undefined;
+    this.settings.defaultLanguage = saved.defaultLanguage ?? undefined;
+  }
+
   view(): Record<string, unknown> {
     const s = this.settings;
     return {

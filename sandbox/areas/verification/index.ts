@@ -14,7 +14,7 @@ import { registerVerificationControl } from './control.js';
 import { parseAcceptLanguage, TEMPLATES } from './language.js';
 import { CLI_FILTER, Phones } from './phone.js';
 import { VerificationService } from './service.js';
-import { statusView, Timers, VerificationStore, type Verification } from './store.js';
+import { statusView, Timers, VerificationStore, type SavedVerification, type Verification } from './store.js';
 import type { VerificationArea } from './state.js';
 import { assertEndpoint, assertJsonBody, assertMethod, parseReport, parseStart } from './validate.js';
 
@@ -129,6 +129,18 @@ export const verificationArea: SandboxArea = {
       store.clear();
       phones.clear();
       config.reset();
+    });
+    // Kept across restarts: verifications (PENDING ones expire when they would have), what the phones received,
+    // the dashboard settings.
+    ctx.persist({
+      name: 'verification',
+      save: () => ({ verifications: store.records(), phones: phones.save(), config: config.save() }),
+      load: (state) => {
+        const saved = state as { verifications: SavedVerification[]; phones: Parameters<Phones['load']>[0]; config: Parameters<VerificationConfig['load']>[0] };
+        for (const v of store.restore(saved.verifications)) service.armExpiry(v);
+        phones.load(saved.phones);
+        config.load(saved.config);
+      },
     });
     return {
       routes: async (app, mount) => {

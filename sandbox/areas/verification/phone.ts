@@ -30,6 +30,15 @@ export class Phones {
   clear(): void {
     this.byNumber.clear();
   }
+
+  save(): Record<string, PhoneMessage[]> {
+    return Object.fromEntries(this.byNumber);
+  }
+
+  load(saved: Record<string, PhoneMessage[]>): void {
+    this.clear();
+    for (const [endpoint, list] of Object.entries(saved)) this.byNumber.set(endpoint, [...list]);
+  }
 }
 
 // Letters that cannot be read as digits (no I, O), so a typed code is unambiguous.

@@ -81,10 +81,17 @@ export class VerificationService {
       return v;
     }
     this.deliver(v, account);
-    v.expiryTimer = this.d.timers.after(input.expiryMs ?? settings.expiryMs, () => {
+    v.expiresAt = Date.now() + (input.expiryMs ?? settings.expiryMs);
+    this.armExpiry(v);
+    return v;
+  }
+
+  /** Fails a PENDING verification as Expired at its expiresAt; also after a restore. */
+  armExpiry(v: Verification): void {
+    if (v.status !== 'PENDING' || v.expiresAt === undefined) return;
+    v.expiryTimer = this.d.timers.after(Math.max(0, v.expiresAt - Date.now()), () => {
       if (v.status === 'PENDING') this.finish(v, 'FAIL', REASONS.expired);
     });
-    return v;
   }
 
   /** A wrong code answers FAIL but leaves the verification PENDING; a final one answers unchanged. */
@@ -120,6 +127,7 @@ export class VerificationService {
     if (v.method === 'sms') {
       const delivered = !config.current.undeliverableNumbers.has(endpoint);
       if (delivered) phones.receive(endpoint, { ...common, kind: 'sms', text: renderTemplate(v.language, v.code!), code: v.code! });
+      // A callback, not a change of state: like the dispatcher's deliveries in flight, a restart loses it.
       timers.after(config.current.smsDeliveryDelayMs, () => callbacks.smsDelivered(v, account, delivered ? 'Successful' : 'Failed'));
     } else if (v.method === 'flashcall') {
       const { cli, digits } = generateCli();

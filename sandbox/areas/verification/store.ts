@@ -1,5 +1,6 @@
-// In-memory verifications of one sandbox instance, and the timers (expiry, delivery receipts)
-// that act on them; everything here is forgotten on reset and the timers cleared on close.
+// Verifications of one sandbox instance, and the timers (expiry, delivery receipts) that act on them;
+// everything here is forgotten on reset and the timers cleared on close. A persistent sandbox saves the
+// verifications (with expiresAt, so the expiry is rescheduled after a restart) through records()/restore().
 
 export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 export type VerificationStatus = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
@@ -33,8 +34,13 @@ export interface Verification {
   cliDigits?: string;
   /** seamless: the secret part of targetUri. */
   seamlessToken?: string;
+  /** Epoch ms when a PENDING verification expires. */
+  expiresAt?: number;
   expiryTimer?: NodeJS.Timeout;
 }
+
+/** A verification as saved: everything but its live timer. */
+export type SavedVerification = Omit<Verification, 'expiryTimer'>;
 
 /** The status answer of GET .../verifications/... */
 export function statusView(v: Verification): Record<string, unknown> {
@@ -86,6 +92,21 @@ export class VerificationStore {
   newestByReference(appKey: string, reference: string): Verification | undefined {
     const list = this.byReference.get(`${appKey}\u0000${reference}`) ?? [];
     return list[list.length - 1];
+  }
+
+  /** Every verification in the order added (the indexes' order), without timers. */
+  records(): SavedVerification[] {
+    return [...this.byId.values()].map(({ expiryTimer: _timer, ...v }) => v);
+  }
+
+  /** Re-adds saved verifications in their order, rebuilding the indexes. */
+  restore(saved: readonly SavedVerification[]): Verification[] {
+    this.clear();
+    return saved.map((s) => {
+      const v: Verification = { ...s, identity: { ...s.identity } };
+      this.add(v);
+      return v;
+    });
   }
 
   clear(): void {

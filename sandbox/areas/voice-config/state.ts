@@ -2,6 +2,7 @@
 // know them: three voice numbers and one SMS number) with the application each is assigned to, and each
 // application's callback URLs. Reset clears assignments and URLs. One instance per sandbox, reached by both the
 // configuration area and the voice switch (which reads callback URLs and number owners) through voiceConfigStateOf.
+// A persistent sandbox keeps both across restarts (the 'voiceConfig' state).
 import type { AccountDirectory, SandboxAccount } from '../../core/accounts.js';
 import type { SandboxContext } from '../../core/context.js';
 
@@ -59,6 +60,17 @@ export class VoiceConfigState {
     this.numbers.clear();
     this.callbacks.clear();
   }
+
+  /** Per application key: its numbers with their assignments, and its callback URLs. */
+  save(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, { primary: string; fallback?: string }> } {
+    return { numbers: Object.fromEntries(this.numbers), callbacks: Object.fromEntries(this.callbacks) };
+  }
+
+  load(saved: ReturnType<VoiceConfigState['save']>): void {
+    this.reset();
+    for (const [appKey, list] of Object.entries(saved.numbers)) this.numbers.set(appKey, list.map((n) => ({ ...n })));
+    for (const [appKey, urls] of Object.entries(saved.callbacks)) this.callbacks.set(appKey, { ...urls });
+  }
 }
 
 const states = new WeakMap<SandboxContext, VoiceConfigState>();
@@ -69,6 +81,7 @@ export function voiceConfigStateOf(ctx: SandboxContext): VoiceConfigState {
   if (!state) {
     const created = new VoiceConfigState(ctx.accounts);
     ctx.onReset(() => created.reset());
+    ctx.persist({ name: 'voiceConfig', save: () => created.save(), load: (saved) => created.load(saved as ReturnType<VoiceConfigState['save']>) });
     states.set(ctx, created);
     state = created;
   }

@@ -1,7 +1,8 @@
 // Area A's voice switch (docs/voice-wire.md "Sandbox switch"): callouts, calls and conferences on the calling
 // address of each region, simulated calls that ring numbers by test-set rules and ask the application by signed
 // ICE/ACE/PIE callbacks what to do, and control routes under /_sandbox/voice. Callback URLs and number owners
-// come from the configuration area's state (the same instance: voiceConfigStateOf).
+// come from the configuration area's state (the same instance: voiceConfigStateOf). Calls and conferences are live
+// simulations and stay in memory even in a persistent sandbox: a restart ends them (the configuration is kept).
 import type { SandboxArea } from '../../core/area.js';
 import { voiceConfigStateOf } from '../voice-config/state.js';
 import { CallEngine } from './calls.js';

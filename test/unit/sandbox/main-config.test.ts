@@ -2,6 +2,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSandboxMainConfig } from '../../../sandbox/main-config.js';
 
@@ -15,6 +18,7 @@ describe('sandbox main config', () => {
       host: '127.0.0.1',
       tokenLifetimeSeconds: undefined,
       subprojectReadyAfterMs: undefined,
+      dataDir: undefined,
     });
   });
 
@@ -24,8 +28,23 @@ describe('sandbox main config', () => {
       SANDBOX_HOST: '0.0.0.0',
       SANDBOX_TOKEN_LIFETIME_SECONDS: '60',
       SANDBOX_SUBPROJECT_READY_MS: '0',
+      SANDBOX_DATA_DIR: 'tmp/sandbox-data',
     });
-    assert.deepEqual(c, { port: 0, host: '0.0.0.0', tokenLifetimeSeconds: 60, subprojectReadyAfterMs: 0 });
+    assert.deepEqual(c, { port: 0, host: '0.0.0.0', tokenLifetimeSeconds: 60, subprojectReadyAfterMs: 0, dataDir: resolve('tmp/sandbox-data') });
+  });
+
+  test('SANDBOX_DATA_DIR: blank is unset; a URL or an existing file is refused naming it', () => {
+    assert.equal(readSandboxMainConfig({ SANDBOX_DATA_DIR: '  ' }).dataDir, undefined);
+    assert.throws(() => readSandboxMainConfig({ SANDBOX_DATA_DIR: 'postgres://localhost/x' }), (err: Error) => err.message.includes('SANDBOX_DATA_DIR'));
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-main-config-'));
+    try {
+      const file = join(dir, 'a-file');
+      writeFileSync(file, '');
+      assert.throws(() => readSandboxMainConfig({ SANDBOX_DATA_DIR: file }), (err: Error) => err.message.includes('SANDBOX_DATA_DIR') && err.message.includes('is a file'));
+      assert.equal(readSandboxMainConfig({ SANDBOX_DATA_DIR: dir }).dataDir, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const [name, value] of [
