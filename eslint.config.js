@@ -22,8 +22,9 @@ const forbidden = {
   workers: ['api', 'scripts', 'sandbox'],
   sandbox: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts'],
 };
+// Relative paths only: `**/api` would also match a package such as @opentelemetry/api.
 const layerPatterns = (layer) => forbidden[layer].map((other) => ({
-  group: [`**/${other}/**`, `**/${other}`],
+  group: [`**/${other}/**`, `**/${other}`, '!@*/**'],
   message: `${layer}/ must not import ${other}/ (layer order: ${LAYERS.join(' -> ')}; the sandbox uses common/ only).`,
 }));
 

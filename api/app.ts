@@ -15,6 +15,8 @@ import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { indexRoutes } from './plugins/route-index.js';
 import { installValidation } from './plugins/validation.js';
 import { installMetrics } from './plugins/metrics.js';
+import { API_SERVICE, installRequestTracing } from './plugins/tracing.js';
+import { startTracing, tracerOf } from '../common/tracing.js';
 import { countPlatformCall } from './metrics/series.js';
 import { pageTokenKey, ProcessService } from './processes/find.js';
 import { auditRoutes } from './routes/audit/index.js';
@@ -43,7 +45,7 @@ import { voiceRoutes } from './routes/voice/index.js';
 import { voiceCallbackRoutes } from './callbacks/voice.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
+  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing'>;
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
@@ -70,6 +72,9 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Traces only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); the hooks pass through otherwise.
+  startTracing(API_SERVICE, config.tracing, logger);
+  installRequestTracing(app);
   installValidation(app);
   installRawBodyJsonParser(app);
   installErrorHandler(app, indexRoutes(app));
@@ -84,7 +89,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   installMetrics(app);
 
   // Read-only look-ups of verifications relayflow did not start go to the platform directly.
-  const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
+  const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(API_SERVICE) });
   const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys) });
   // Workers register the callbacks only when the public URL is set (workers/callbacks.ts): only then is it worth reading back.
   const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;

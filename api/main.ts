@@ -3,6 +3,7 @@ import { countByScope } from '../common/api-keys.js';
 import { loadConfig } from '../common/config.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { createLogger } from '../common/logger.js';
+import { shutdownTracing } from '../common/tracing.js';
 import { connectClient } from '../common/temporal.js';
 import { openCampaignStore } from '../store/index.js';
 import { buildApp } from './app.js';
@@ -33,6 +34,9 @@ await app.listen({ host: config.api.host, port: config.api.port });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping API');
-    void app.close().then(() => client.connection.close()).then(() => store?.sql.close()).then(() => process.exit(0));
+    // buildApp started tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set: its last spans are exported before exit.
+    void app.close().then(() => client.connection.close()).then(() => store?.sql.close())
+      .then(() => shutdownTracing().catch((err: unknown) => logger.warn({ err }, 'tracing: the last spans were not exported')))
+      .then(() => process.exit(0));
   });
 }

@@ -4,7 +4,9 @@
 // Headers are not encrypted by the payload codec: the key ID is not a secret and not personal data.
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { tracingClientInterceptor } from '../common/temporal-tracing.js';
 import { currentActor } from './plugins/actor.js';
+import { API_SERVICE } from './plugins/tracing.js';
 
 export const ACTOR_HEADER = 'relayflow-actor';
 
@@ -24,5 +26,5 @@ export function actorInterceptor(): WorkflowClientInterceptor {
   };
 }
 
-/** The Client options' `interceptors` for the API's client. */
-export const apiClientInterceptors = () => ({ workflow: [actorInterceptor()] });
+/** The Client options' `interceptors` for the API's client: the trace (while tracing runs) and the actor. */
+export const apiClientInterceptors = () => ({ workflow: [tracingClientInterceptor(API_SERVICE), actorInterceptor()] });

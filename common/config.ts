@@ -170,6 +170,13 @@ export interface Config {
   database: DatabaseSettings;
   /** Where a worker serves its metrics; undefined: not served (RELAYFLOW_WORKER_METRICS_PORT=off). */
   workerMetrics?: WorkerMetricsConfig | undefined;
+  /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
+  tracing?: TracingConfig | undefined;
+}
+
+export interface TracingConfig {
+  /** The OTLP/HTTP (JSON) traces URL; undefined: tracing is off. */
+  tracesUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -463,6 +470,20 @@ export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefin
   return { host, port, explicit: Boolean(raw) };
 }
 
+/**
+ * OpenTelemetry's standard variables: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (the traces URL, as is) or
+ * OTEL_EXPORTER_OTLP_ENDPOINT (a base URL: /v1/traces is added). Neither set, OTEL_SDK_DISABLED=true or
+ * OTEL_TRACES_EXPORTER=none: off.
+ */
+export function loadTracingConfig(env: Env): TracingConfig {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return {};
+  const exporters = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporters && !exporters.split(',').map((e) => e.trim()).includes('otlp')) return {};
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) return { tracesUrl: url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') };
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return { tracesUrl: `${url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')}/v1/traces` };
+  return {};
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadTemporalConfig(env: Env): ClientConnectConfig {
@@ -549,5 +570,6 @@ export function loadConfig(env: Env = process.env): Config {
     platform: loadPlatformConfig(env),
     database: { url: databaseUrl(env) },
     workerMetrics: loadWorkerMetricsConfig(env),
+    tracing: loadTracingConfig(env),
   };
 }

@@ -37,6 +37,9 @@ const AREAS: Record<PlatformArea, PlatformCallArea> = {
   conversation: 'conversation', template: 'conversation', batch: 'conversation', mms: 'mms', voice: 'voice',
 };
 
+/** The area a call is counted (and traced) under. */
+export const platformCallArea = (area: PlatformArea): PlatformCallArea => AREAS[area];
+
 export function platformCallErrorType(err: unknown): PlatformCallErrorType {
   if (err instanceof PlatformUnavailableError) return err.code === 'TIMEOUT' ? 'timeout' : err.code === 'NETWORK_ERROR' ? 'network' : 'unavailable';
   if (err instanceof PlatformRateLimitError) return 'rate_limited';

@@ -1,11 +1,15 @@
 // The one HTTP core every platform client uses: a keep-alive transport with a timeout, JSON/form bodies,
 // typed errors for non-2xx answers, and an observer told how each call ended (metrics). It does not retry:
 // Temporal's activity retry policy does, except for the single re-authentication after a 401 that the token flow requires.
+// With a tracer, each call is a client span (`platform <area> <METHOD>`), a child of whatever span is active:
+// in a worker the activity's, in the API the request's.
+import { SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../common/logger.js';
 import { PlatformError, platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
 import { setHeader, type AuthRequest, type AuthStrategy } from './auth/strategy.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { platformCallOf, type PlatformCall, type PlatformCallObserver } from './call-observer.js';
+import { endPlatformCallSpan, platformCallSpan } from './call-span.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -47,26 +51,48 @@ export interface PlatformHttpOptions {
   logger?: Logger;
   /** Told about every call once it has ended (metrics); must not throw. */
   onCall?: PlatformCallObserver | undefined;
+  /** Each call a client span of this tracer (common/tracing.ts's tracerOf). */
+  tracer?: Tracer | undefined;
 }
+
+/** What observed() needs to know of a call, for its count and its span. */
+export type ObservedCall = Pick<PlatformRequest, 'signal' | 'expectedStatuses'> & { method?: HttpMethod; url?: string | URL };
 
 export class PlatformHttp {
   readonly timeoutMs: number;
   readonly #logger: Logger | undefined;
   readonly #onCall: PlatformCallObserver | undefined;
+  readonly #tracer: Tracer | undefined;
 
   constructor(opts: PlatformHttpOptions) {
     this.timeoutMs = opts.timeoutMs;
     this.#logger = opts.logger;
     this.#onCall = opts.onCall;
+    this.#tracer = opts.tracer;
   }
 
   /** Sends the request; resolves with 2xx answers and throws a typed PlatformError otherwise. */
   async request<T = unknown>(req: PlatformRequest): Promise<PlatformResponse<T>> {
-    return this.observed(req.area, () => this.#request<T>(req), { signal: req.signal, expectedStatuses: req.expectedStatuses });
+    return this.observed(req.area, () => this.#request<T>(req), { signal: req.signal, expectedStatuses: req.expectedStatuses, method: req.method, url: req.url });
   }
 
   /** Runs one platform call and reports how it ended; for the few calls that cannot use request() (binary downloads). */
-  async observed<T>(area: PlatformArea, call: () => Promise<T>, opts: Pick<PlatformRequest, 'signal' | 'expectedStatuses'> = {}): Promise<T> {
+  async observed<T>(area: PlatformArea, call: () => Promise<T>, opts: ObservedCall = {}): Promise<T> {
+    if (!this.#tracer) return this.#counted(area, call, opts);
+    const { name, options } = platformCallSpan(area, opts);
+    return this.#tracer.startActiveSpan(name, { ...options, kind: SpanKind.CLIENT }, async (span: Span) => {
+      try {
+        const result = await this.#counted(area, call, opts);
+        endPlatformCallSpan(span, opts, { result });
+        return result;
+      } catch (err) {
+        endPlatformCallSpan(span, opts, { err });
+        throw err;
+      }
+    });
+  }
+
+  async #counted<T>(area: PlatformArea, call: () => Promise<T>, opts: ObservedCall): Promise<T> {
     if (!this.#onCall) return call();
     const started = performance.now();
     let result: T;

@@ -1,5 +1,6 @@
 // Builds every platform client of a process from the validated config. Adding an interface area means
 // one new client file and one line here.
+import type { Tracer } from '@opentelemetry/api';
 import type { PlatformConfig } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
 import { PlatformHttp } from './http.js';
@@ -33,6 +34,8 @@ export interface CreatePlatformClientsOptions {
   tokenRegistry?: OAuthTokenRegistry;
   /** Told how each platform call ended (the API's and the worker's metrics). */
   onCall?: PlatformCallObserver;
+  /** Each platform call a client span of this tracer (common/tracing.ts's tracerOf). */
+  tracer?: Tracer;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface CreatePlatformClientsOptions {
  */
 export function createPlatformClients(config: PlatformConfig, opts: CreatePlatformClientsOptions = {}): PlatformClients {
   const { urls, credentials } = config;
-  const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger, onCall: opts.onCall });
+  const http = new PlatformHttp({ timeoutMs: config.requestTimeoutMs, logger: opts.logger, onCall: opts.onCall, tracer: opts.tracer });
   const tokens = (opts.tokenRegistry ?? sharedTokenRegistry).get({
     http,
     tokenUrl: oauthTokenUrl(urls.auth),

@@ -1,12 +1,14 @@
 // Worker entry point: `npm run worker` (dev) or `node dist/workers/main.js` (production image).
 import { loadConfig } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
+import { shutdownTracing, tracerOf } from '../common/tracing.js';
 import { connectClient } from '../common/temporal.js';
 import { createPlatformClients } from '../platform/index.js';
 import { explicitPublicUrl, wireCallbacks } from './callbacks.js';
 import { countPlatformCall } from './metrics.js';
 import { installRuntime } from './runtime.js';
 import { ensureSearchAttributes } from './search-attributes.js';
+import { WORKER_SERVICE } from './tracing.js';
 import { createWorker } from './worker.js';
 import { openCampaignStore } from '../store/index.js';
 
@@ -34,7 +36,7 @@ const publicUrl = explicitPublicUrl(config);
 const stopWiring = new AbortController();
 const wiring = publicUrl
   ? (() => {
-    const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
+    const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(WORKER_SERVICE) });
     return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, voice: platform.voice, logger, signal: stopWiring.signal });
   })()
   : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));
@@ -43,4 +45,6 @@ stopWiring.abort();
 await wiring;
 await connection.close();
 await store?.sql.close();
+// The last spans (createWorker started tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set) are exported before exit.
+await shutdownTracing().catch((err: unknown) => logger.warn({ err }, 'tracing: the last spans were not exported'));
 logger.info('worker stopped');

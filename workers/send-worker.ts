@@ -7,6 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { createCampaignActivities } from '../activities/campaigns/index.js';
 import type { Config } from '../common/config.js';
 import { activityLogContext } from './activity-log-context.js';
+import { activityTracing } from './tracing.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { CONVERSATION_WEBHOOK_PATH } from '../contracts/callbacks.js';
@@ -36,7 +37,7 @@ export async function createSendWorkers({ config, logger, connection, clients, s
   });
   const common = {
     connection, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), shutdownGraceTime: '20 seconds',
-    interceptors: { activity: [activityLogContext] },
+    interceptors: { activity: [activityTracing, activityLogContext] },
   };
   const sends = await Worker.create({
     ...common,

@@ -8,19 +8,27 @@ import { createPlatformClients } from '../platform/index.js';
 import type { Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
+import { startTracing, tracerOf } from '../common/tracing.js';
 import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
+import { activityTracing, OTEL_WORKFLOW_INTERCEPTORS_MODULE, WORKER_SERVICE, workerClientInterceptors, workflowSpanSinks } from './tracing.js';
 import type { CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-/** Workflow interceptors, bundled with the workflows: counting process endings for the worker's /metrics. */
-export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url))];
+/**
+ * Workflow interceptors, bundled with the workflows: OpenTelemetry's (traces; harmless while tracing is off, see
+ * workers/tracing.ts) and counting process endings for the worker's /metrics.
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [
+  OTEL_WORKFLOW_INTERCEPTORS_MODULE,
+  fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url)),
+];
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
 export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 
 export interface WorkerDeps {
-  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api'>;
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
@@ -54,9 +62,13 @@ export class WorkerGroup {
 
 export async function createWorker({ config, logger, connection, workflowBundlePath, store, publicUrl }: WorkerDeps): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
-  const clients = createPlatformClients(config.platform, { logger, onCall: countPlatformCall });
+  // Traces only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); a no-op otherwise.
+  startTracing(WORKER_SERVICE, config.tracing, logger);
+  const clients = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(WORKER_SERVICE) });
   // Activities that signal workflows (provisioning inboxes) share the worker's connection.
-  const temporal = new Client({ connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys) });
+  const temporal = new Client({
+    connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), interceptors: workerClientInterceptors(),
+  });
   const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
   if (bundle) assertBundleEncodesFailures(bundle);
   const worker = await Worker.create({
@@ -67,7 +79,9 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
     // A prebuilt bundle carries its workflow interceptors (workers/build-bundle.ts).
-    interceptors: { activity: [activityLogContext], ...(bundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
+    interceptors: { activity: [activityTracing, activityLogContext], ...(bundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
+    // Always registered: the bundled OpenTelemetry workflow interceptors send their spans here (dropped while tracing is off).
+    sinks: workflowSpanSinks(),
     dataConverter: createDataConverter(config.codecKeys),
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',

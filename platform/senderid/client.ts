@@ -84,7 +84,7 @@ export class SenderIdClient {
         throw platformErrorFromResponse({ area: 'senderId', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
       }
       return r;
-    }, { signal: opts.signal });
+    }, { signal: opts.signal, method: 'GET', url });
     const disposition = res.headers['content-disposition'] ?? '';
     const fileName = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? `${attachmentDefinitionId}-template`;
     return { fileName: decodeURIComponentSafe(fileName), contentType: res.headers['content-type'] ?? 'application/octet-stream', content: res.content };

@@ -14,6 +14,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { FAILURE_CONVERTER_PATH } from '../../../common/data-converter.js';
 import { createLogger } from '../../../common/logger.js';
 import { installRuntime } from '../../../workers/runtime.js';
+import { workflowSpanSinks } from '../../../workers/tracing.js';
 import { WORKFLOWS_PATH } from '../../../workers/worker.js';
 import { loadFixtures, replayDataConverter, workflowTypeOf } from '../../helpers/replay.js';
 
@@ -33,7 +34,8 @@ async function replayAll(code: Pick<ReplayWorkerOptions, 'workflowBundle' | 'wor
   const byId = new Map(fixtures.map((f) => [f.workflowId, f]));
   const results = new Map<string, Error | undefined>();
   const replays = Worker.runReplayHistories(
-    { ...code, dataConverter: replayDataConverter(), replayName },
+    // The worker's sinks: the bundled OpenTelemetry workflow interceptor sends its spans to `exporter` (none on replay).
+    { ...code, dataConverter: replayDataConverter(), replayName, sinks: workflowSpanSinks() },
     fixtures.map((f) => ({ workflowId: f.workflowId, history: f.history })),
   );
   for await (const r of replays) {
