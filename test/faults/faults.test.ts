@@ -21,6 +21,9 @@ describe('fault suite', () => {
         PLATFORM_REQUEST_TIMEOUT_MS: '2000',
         RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '3000',
         RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '3000',
+        // A killed worker's campaign chunk is retried elsewhere once its heartbeat is this late.
+        RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS: '3000',
+        RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '20',
       },
     });
     // Reviews long enough that every fault lands while processes are in the middle of them.

@@ -160,6 +160,28 @@ const onboarding: ProcessKind = {
   },
 };
 
+const CAMPAIGN_RECIPIENTS = 60;
+
+/** A conversation campaign of 60 recipients on an app of its own at 20 a second: a few seconds of sending. */
+const campaign: ProcessKind = {
+  kind: 'campaign',
+  final: 'COMPLETED',
+  async start(rig) {
+    const app = await rig.sandboxControl('POST', '/conversation/apps', { region: 'eu', outboundRate: 20 });
+    const name = app.id as string;
+    const recipients = Array.from({ length: CAMPAIGN_RECIPIENTS }, (_, i) => `+4670${String(i).padStart(7, '0')}`);
+    const body = { key: `fault-${suffix()}`, appId: name, region: 'eu', message: { text: 'Hi' }, recipients };
+    const res = await untilAnswered(rig, 'POST', '/v1/campaigns/conversation', body, [200, 202]);
+    return { kind: this.kind, processId: res.processId as string, name };
+  },
+  // Messages the platform accepted on the campaign's app: every recipient once is 1; one missing is 0.
+  async count(rig, s) {
+    const stats = await rig.sandboxControl('GET', `/conversation/stats?appId=${s.name}`) as { distinctRecipients: number; duplicateRecipients: number };
+    if (stats.distinctRecipients < CAMPAIGN_RECIPIENTS) return 0;
+    return 1 + stats.duplicateRecipients;
+  },
+};
+
 let phoneCounter = 0;
 const verification: ProcessKind = {
   kind: 'verification',
@@ -190,4 +212,4 @@ async function sms(rig: Rig, phone: string): Promise<{ code?: string; kind: stri
   return messages.filter((m) => m.method === 'sms');
 }
 
-export const KINDS: readonly ProcessKind[] = [subproject, template, sender, senderId, verification, bundle, onboarding];
+export const KINDS: readonly ProcessKind[] = [subproject, template, sender, senderId, verification, bundle, onboarding, campaign];

@@ -14,6 +14,7 @@ import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { createPlatformClients, type PlatformClients } from '../../platform/index.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../../sandbox/index.js';
 import { freePort, startDevServer, type DevServer } from '../../scripts/lib/dev-server.js';
+import { startPostgres } from '../helpers/postgres.js';
 
 export const FAULT_API_KEY = 'fault-suite-key-0123456789abcdef';
 
@@ -62,6 +63,8 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
   const temporalPort = await freePort();
   const dbFilename = join(dir, 'temporal.db');
   let temporal: DevServer = await startDevServer({ dbFilename, port: temporalPort });
+  // The campaign store the API and the worker share, as in production (campaigns need it).
+  const pg = await startPostgres();
   const sandbox = await createSandbox(opts.sandbox);
   await sandbox.listen();
   const apiPort = await freePort();
@@ -81,9 +84,9 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
     RELAYFLOW_LOG_LEVEL: 'info',
     RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000',
     RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
+    RELAYFLOW_DATABASE_URL: pg.url,
     ...opts.env,
   };
-  delete env.RELAYFLOW_DATABASE_URL;
   const config = loadConfig(env);
   const platform = createPlatformClients(config.platform);
   await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
@@ -137,6 +140,7 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
       kill(api);
       await sandbox.close();
       await temporal.stop();
+      await pg.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
