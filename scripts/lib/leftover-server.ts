@@ -4,7 +4,8 @@
 // so. A PID that now names another program is left alone.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 
-const alive = (pid: number) => {
+/** Whether a process with this PID exists (signal 0 checks without sending). */
+export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
@@ -26,7 +27,7 @@ async function isDevServer(pid: number): Promise<boolean | undefined> {
 /** Stops the dev server an earlier npm start left running, if the PID file names one. */
 export async function stopLeftoverServer(pidFile: string, log: (msg: string) => void): Promise<void> {
   const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return void (await rm(pidFile, { force: true }));
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return void (await rm(pidFile, { force: true }));
   const ours = await isDevServer(pid);
   if (ours === undefined) {
     throw new Error(`a Temporal dev server from an earlier npm start may still be running (pid ${pid}, in ${pidFile}): stop it (kill ${pid}), delete that file, and start again`);
@@ -35,9 +36,9 @@ export async function stopLeftoverServer(pidFile: string, log: (msg: string) => 
   log(`stopping the Temporal dev server an earlier npm start left running (pid ${pid})...`);
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
-  while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
   await rm(pidFile, { force: true });
 }
 

@@ -3,6 +3,7 @@
 // a restart on the same data directory the process is still there; after a SIGKILL the next start stops the
 // dev server the killed one left running, and the processes in flight finish against the sandbox's kept state.
 import assert from 'node:assert/strict';
+import { isAlive } from '../../scripts/lib/leftover-server.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,14 +31,6 @@ async function startRelayflow(env: Record<string, string>): Promise<Running> {
   return { child, output: () => out, exited };
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function stop(r: Running): Promise<number | null> {
   r.child.kill('SIGINT');

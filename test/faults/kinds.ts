@@ -47,6 +47,12 @@ export async function untilAnswered(rig: Rig, method: string, path: string, body
   throw new Error(`${method} ${path} not answered within ${timeoutMs} ms: ${last}`);
 }
 
+/** Starts a process through the API (until answered) and names what it will make on the platform. */
+async function startVia(rig: Rig, kind: string, path: string, body: unknown, name: string, ok = [200, 202], headers: Record<string, string> = {}): Promise<Started> {
+  const res = await untilAnswered(rig, 'POST', path, body, ok, headers);
+  return { kind, processId: res.processId as string, name };
+}
+
 async function countAll<T>(items: AsyncIterable<T>, match: (t: T) => boolean): Promise<number> {
   let n = 0;
   for await (const item of items) if (match(item)) n++;
@@ -70,8 +76,7 @@ const subproject: ProcessKind = {
   final: 'READY',
   async start(rig) {
     const name = `fault-sub-${suffix()}`;
-    const res = await untilAnswered(rig, 'POST', '/v1/subprojects', { displayName: name }, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/subprojects', { displayName: name }, name);
   },
   count: (rig, s) => countPaged(async (token) => {
     const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
@@ -85,8 +90,7 @@ const template: ProcessKind = {
   async start(rig) {
     const name = `fault_tpl_${suffix()}`;
     const body = { name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}, your order is on its way' }] };
-    const res = await untilAnswered(rig, 'POST', '/v1/templates/chata', body, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/templates/chata', body, name);
   },
   count: (rig, s) => countAll(rig.platform.provisioning.chataTemplates.listAll(), (t) => t.name === s.name),
 };
@@ -96,8 +100,7 @@ const sender: ProcessKind = {
   final: 'ACTIVE',
   async start(rig) {
     const name = `Fault sender ${suffix()}`;
-    const res = await untilAnswered(rig, 'POST', '/v1/senders/chatb', { displayName: name, categoryCode: 'RETAIL' }, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/senders/chatb', { displayName: name, categoryCode: 'RETAIL' }, name);
   },
   count: (rig, s) => countAll(rig.platform.provisioning.chatbSenders.listAll(), (x) => x.displayName === s.name),
 };
@@ -114,8 +117,7 @@ const senderId: ProcessKind = {
       registrationType: 'ALPHANUMERIC_SENDER_ID',
       requestDetails: [{ senderIdDetails: [{ senderId: name }], additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }] }],
     };
-    const res = await untilAnswered(rig, 'POST', '/v1/senderid/registrations', body, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/senderid/registrations', body, name);
   },
   count: (rig, s) => countPaged(async (token) => {
     const page = await rig.platform.senderId.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
@@ -128,8 +130,7 @@ const bundle: ProcessKind = {
   final: 'ACTIVE',
   async start(rig) {
     const name = `fault-bundle-${suffix()}`;
-    const res = await untilAnswered(rig, 'POST', '/v1/bundles', { key: name, displayName: 'Acme', region: 'EU' }, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/bundles', { key: name, displayName: 'Acme', region: 'EU' }, name);
   },
   count: (rig, s) => countAll(rig.platform.provisioning.bundles.listAll(), (b) => b.labels[BUNDLE_KEY_LABEL] === s.name),
 };
@@ -146,8 +147,7 @@ const onboarding: ProcessKind = {
       chatbSenders: [{ step: 'chatb', displayName: name, categoryCode: 'RETAIL' }],
       templates: [{ step: 'welcome', sender: 'chatb', name: name.replace(/-/g, '_'), language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Welcome {{1}}' }] }],
     };
-    const res = await untilAnswered(rig, 'POST', '/v1/onboardings', body, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/onboardings', body, name);
   },
   // Each step's resource once: none missing (0), none twice (the largest count).
   async count(rig, s) {
@@ -171,8 +171,7 @@ const campaign: ProcessKind = {
     const name = app.id as string;
     const recipients = Array.from({ length: CAMPAIGN_RECIPIENTS }, (_, i) => `+4670${String(i).padStart(7, '0')}`);
     const body = { key: `fault-${suffix()}`, appId: name, region: 'eu', message: { text: 'Hi' }, recipients };
-    const res = await untilAnswered(rig, 'POST', '/v1/campaigns/conversation', body, [200, 202]);
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/campaigns/conversation', body, name);
   },
   // Messages the platform accepted on the campaign's app: every recipient once is 1; one missing is 0.
   async count(rig, s) {
@@ -191,8 +190,7 @@ const verification: ProcessKind = {
     const name = `+4670${String(process.pid % 1000).padStart(3, '0')}${String(9000 + phoneCounter).padStart(4, '0')}`;
     // A client that retries a start sends its Idempotency-Key again: the retry reaches the same process.
     const key = `fault-${suffix()}`;
-    const res = await untilAnswered(rig, 'POST', '/v1/verifications', { identity: name, method: 'sms', reference: key }, [201], { 'idempotency-key': key });
-    return { kind: this.kind, processId: res.processId as string, name };
+    return startVia(rig, this.kind, '/v1/verifications', { identity: name, method: 'sms', reference: key }, name, [201], { 'idempotency-key': key });
   },
   async drive(rig, s) {
     const deadline = Date.now() + 60_000;

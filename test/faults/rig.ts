@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ulid } from 'ulid';
 import { generateCodecKey } from '../../common/codec.js';
 import { loadConfig } from '../../common/config.js';
@@ -14,6 +13,7 @@ import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { createPlatformClients, type PlatformClients } from '../../platform/index.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../../sandbox/index.js';
 import { freePort, startDevServer, type DevServer } from '../../scripts/lib/dev-server.js';
+import { waitForOutput } from '../helpers/child-output.js';
 import { startPostgres } from '../helpers/postgres.js';
 
 export const FAULT_API_KEY = 'fault-suite-key-0123456789abcdef';
@@ -36,26 +36,11 @@ export interface Rig {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts a child and resolves once `ready(line)` holds for a line of its output (JSON logs). */
-function spawnUntil(script: string, env: Record<string, string>, ready: (line: string) => boolean, what: string): Promise<ChildProcess> {
+/** Starts a child and resolves once it prints a line matching `ready` (its JSON logs). */
+async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} not ready within 60 s: ${tail}`)), 60_000);
-    for (const stream of [child.stdout!, child.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        tail = (tail + '\n' + line).slice(-2000);
-        if (ready(line)) {
-          clearTimeout(timer);
-          resolve(child);
-        }
-      });
-    }
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited early (${code ?? signal}): ${tail}`));
-    });
-  });
+  await waitForOutput(child, ready, 60_000, what);
+  return child;
 }
 
 export async function startRig(opts: { env?: Record<string, string>; sandbox?: Parameters<typeof createSandbox>[0] } = {}): Promise<Rig> {
@@ -113,12 +98,11 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
     },
     async startWorker() {
       // Ready once the worker has said so and told the platform where relayflow is (the callback wiring).
-      worker = await spawnUntil('workers/main.ts', env, (l) => l.includes('"msg":"worker ready"'), 'worker');
-      worker.stdout!.resume();
+      worker = await spawnUntil('workers/main.ts', env, /"msg":"worker ready"/, 'worker');
     },
     killWorker: () => kill(worker),
     async startApi() {
-      api = await spawnUntil('api/main.ts', env, (l) => l.includes('Server listening'), 'API');
+      api = await spawnUntil('api/main.ts', env, /Server listening/, 'API');
     },
     killApi: () => kill(api),
     async restartTemporal(downMs) {

@@ -1,27 +1,21 @@
 // The observer PlatformHttp tells about every call (the metrics' platform series): outcome, error type, area.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import type { PlatformCall } from '../../../platform/call-observer.js';
 import { PlatformHttp } from '../../../platform/http.js';
+import { listenStub } from '../../helpers/stub-server.js';
 import { PlatformValidationError } from '../../../platform/errors.js';
 
 /** A stub answering by path: /<status>, or /slow (never answers in time). */
-async function stub(t: TestContext): Promise<string> {
-  const server = createServer((req, res: ServerResponse) => {
+function stub(t: TestContext): Promise<string> {
+  return listenStub(t, (req, res: ServerResponse) => {
     req.resume();
     if (req.url === '/slow') return void setTimeout(() => res.end('{}'), 500);
     const status = Number(req.url!.slice(1));
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(status === 200 ? '{"status":"Failure","error-code":"E113","error-info":"throttled"}' : '{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 test('every call is reported once, by client folder, with why it failed', async (t) => {

@@ -1,28 +1,22 @@
 // With a tracer, PlatformHttp makes each call a client span: `platform <area> <METHOD>`, the method, host and
 // status, and for a failure its type (never the path, the query or the error's message).
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { PlatformHttp } from '../../../platform/http.js';
+import { listenStub } from '../../helpers/stub-server.js';
 
 /** A stub answering /<status>, or /slow (never in time). */
-async function stub(t: TestContext): Promise<string> {
-  const server = createServer((req, res: ServerResponse) => {
+function stub(t: TestContext): Promise<string> {
+  return listenStub(t, (req, res: ServerResponse) => {
     req.resume();
     if (req.url?.startsWith('/slow')) return void setTimeout(() => res.end('{}'), 500);
     const status = Number(req.url!.slice(1).split('?')[0]);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 test('each platform call is a client span with its method, host, status and failure type', async (t) => {

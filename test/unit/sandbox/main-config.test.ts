@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSandboxMainConfig } from '../../../sandbox/main-config.js';
+import { waitForOutput } from '../../helpers/child-output.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../../sandbox/main.ts', import.meta.url));
@@ -78,19 +79,7 @@ describe('sandbox main config', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString('utf8');
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
-      });
+      const url = (await waitForOutput(child, /listening on (http:\/\/\S+)/, 30_000, 'npm run sandbox'))[1]!;
       const res = await fetch(`${url}/_sandbox/requests`);
       assert.equal(res.status, 200);
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

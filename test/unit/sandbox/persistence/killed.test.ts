@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSandbox, type Sandbox } from '../../../../sandbox/index.js';
 import { FLUSH_INTERVAL_MS } from '../../../../sandbox/core/persistence.js';
 import { account, bearerToken, client, sleep, tempDir } from './helpers.js';
+import { waitForOutput } from '../../../helpers/child-output.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./sandbox-process.ts', import.meta.url));
@@ -25,21 +26,7 @@ describe('sandbox persistence: a killed sandbox', () => {
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     let token: string;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out} ${err}`)), 120_000);
-        child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString('utf8');
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out} ${err}`)));
-      });
+      const url = (await waitForOutput(child, /listening on (http:\/\/\S+)/, 120_000, 'the sandbox process'))[1]!;
       token = await bearerToken(url);
       const created = await client(url, token).oauth('POST', SUB, { displayName: 'survives a SIGKILL' });
       assert.equal(created.status, 200, JSON.stringify(created.body));
