@@ -1,16 +1,18 @@
-// `npm test`: one Temporal dev server for the whole suite and the workflow bundle built once, then node's
-// test runner over every test file (or the files given: `npm test -- test/unit/common/config.test.ts`).
-import { spawn } from 'node:child_process';
+// `npm test`: fetch what the tests need, start one Temporal dev server for the suite and build the workflow
+// bundle once, then run every test file (or the files given: `npm test -- test/unit/common/config.test.ts`)
+// side by side (scripts/lib/test-pool.ts). Ends with one line: `N passed, N failed, N skipped`.
+import { availableParallelism, homedir } from 'node:os';
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
+import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
 const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e', 'test/faults'];
 
 function testFiles(): string[] {
   const given = process.argv.slice(2);
-  if (given.length) return given;
+  if (given.length) return given.map((f) => relative(process.cwd(), resolve(f)));
   return SUITES.flatMap((dir) => {
     try {
       return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
@@ -20,27 +22,49 @@ function testFiles(): string[] {
   });
 }
 
+/** A positive integer from the environment, or the default. */
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: "${raw}" is not a positive integer`);
+  return n;
+}
+
 const started = Date.now();
 const log = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
-const server = await startDevServer({ log });
-log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source})`);
-const bundle = await buildWorkflowBundle(resolve('.relayflow/test/workflow-bundle.js'));
-log(`workflow bundle built in ${((Date.now() - started) / 1000).toFixed(1)} s (with server start)`);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
+// Most of a workflow test's time is spent waiting on timers and the server, not on CPU: two files per core.
+const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 2));
 const files = testFiles();
-// Unit files touch neither Temporal nor a worker, so they run two at a time (it saves about a minute of
-// per-file start-up); the rest run one file at a time: on two cores, parallel files (each with its worker,
-// API and sandbox) starve the Temporal server and turn timing into flakiness.
-const unit = files.filter((f) => f.startsWith('test/unit/'));
-const rest = files.filter((f) => !f.startsWith('test/unit/'));
-const env = { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle };
-const run = (group: string[], concurrency: number): Promise<number> => {
-  if (!group.length) return Promise.resolve(0);
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...group], { stdio: 'inherit', env });
-  return new Promise((res) => child.on('exit', (c, signal) => res(c ?? (signal ? 1 : 0))));
-};
-const unitCode = await run(unit, 2);
-const code = (await run(rest, 1)) || unitCode;
-await server.stop();
-log(`suite finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(code);
+const [server, bundle] = await Promise.all([
+  startDevServer({ log }),
+  buildWorkflowBundle(resolve('.relayflow/test/workflow-bundle.js')),
+]);
+log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${elapsed()}`);
+
+const cacheDir = process.env.RELAYFLOW_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'relayflow');
+const times = new TestTimes(join(cacheDir, 'test-times.json'));
+const jobs = planJobs(files, times, 2);
+log(`${files.length} files in ${jobs.length} jobs, ${concurrency} at a time`);
+let result;
+try {
+  result = await runPool(jobs, {
+    concurrency,
+    env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle },
+    jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', 10 * 60_000),
+    workDir: resolve('.relayflow/test/tallies'),
+    log,
+  });
+} finally {
+  await server.stop();
+}
+times.save(result.files);
+
+const slowest = Object.entries(result.files).sort((a, b) => b[1] - a[1]).slice(0, 8);
+log(`slowest files: ${slowest.map(([f, ms]) => `${relative(process.cwd(), f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+if (result.broken.length) log(`jobs that ended without passing (each counted as one failure): ${result.broken.join(', ')}`);
+log(`suite finished in ${elapsed()}`);
+process.stdout.write(`${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);
+process.exit(result.failed ? 1 : 0);

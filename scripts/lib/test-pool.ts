@@ -1,0 +1,141 @@
+// Runs test files side by side: each job is one `node --test` process (a heavy file alone, or a batch of
+// unit files), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
+// once instead of ending the run alone). A job's output is printed whole when it ends, never interleaved.
+// Expected times come from the last run on this machine (kept in the cache, outside the repo).
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/** What scripts/lib/test-tally-reporter.mjs writes at the end of a run. */
+export interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Wall time per file, ms (absolute paths). */
+  files: Record<string, number>;
+}
+
+export interface Job {
+  label: string;
+  files: string[];
+  /** node:test's own --test-concurrency inside the job. */
+  fileConcurrency: number;
+  expectedMs: number;
+}
+
+export interface PoolResult extends Tally {
+  /** Jobs that ended without a tally (killed at their deadline, or crashed before reporting). */
+  broken: string[];
+}
+
+const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
+
+/** Expected time of a file before this machine has run it: by how heavy its directory's files tend to be. */
+function guessMs(file: string): number {
+  if (file.startsWith('test/faults/')) return 150_000;
+  if (file.startsWith('test/e2e/')) return 60_000;
+  if (file.startsWith('test/workflow/')) return 20_000;
+  if (file.startsWith('test/api/')) return 10_000;
+  return 2_000;
+}
+
+export class TestTimes {
+  private times: Record<string, number> = {};
+  constructor(private readonly path: string) {
+    try {
+      this.times = JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>;
+    } catch {
+      this.times = {};
+    }
+  }
+
+  expected(file: string): number {
+    return this.times[file] ?? guessMs(file);
+  }
+
+  save(measured: Record<string, number>): void {
+    for (const [file, ms] of Object.entries(measured)) this.times[relative(process.cwd(), file)] = Math.round(ms);
+    mkdirSync(dirname(this.path), { recursive: true });
+    writeFileSync(this.path, JSON.stringify(this.times, null, 1));
+  }
+}
+
+/**
+ * Heavy files (anything outside test/unit) run one per job; unit files are split into `unitJobs` batches
+ * of about equal expected time.
+ */
+export function planJobs(files: string[], times: TestTimes, unitJobs: number): Job[] {
+  const unit = files.filter((f) => f.startsWith('test/unit/')).sort((a, b) => times.expected(b) - times.expected(a));
+  const batches = Array.from({ length: Math.min(unitJobs, unit.length) }, (_, i) => ({ label: `unit tests (batch ${i + 1})`, files: [] as string[], fileConcurrency: 1, expectedMs: 0 }));
+  for (const f of unit) {
+    const lightest = batches.reduce((a, b) => (b.expectedMs < a.expectedMs ? b : a));
+    lightest.files.push(f);
+    lightest.expectedMs += times.expected(f);
+  }
+  const heavy = files.filter((f) => !f.startsWith('test/unit/')).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
+  return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
+}
+
+export interface PoolOptions {
+  concurrency: number;
+  env: NodeJS.ProcessEnv;
+  /** A job still running after this long is killed and counted as failed. */
+  jobDeadlineMs: number;
+  workDir: string;
+  log: (msg: string) => void;
+}
+
+export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResult> {
+  rmSync(opts.workDir, { recursive: true, force: true });
+  mkdirSync(opts.workDir, { recursive: true });
+  const total: PoolResult = { passed: 0, failed: 0, skipped: 0, files: {}, broken: [] };
+  const queue = [...jobs];
+  let index = 0;
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const tallyFile = join(opts.workDir, `${index++}.json`);
+      const { tally, broken } = await runJob(job, tallyFile, opts);
+      if (broken) {
+        total.broken.push(job.label);
+        total.failed += 1;
+      }
+      if (!tally) continue;
+      total.passed += tally.passed;
+      total.failed += tally.failed;
+      total.skipped += tally.skipped;
+      Object.assign(total.files, tally.files);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  return total;
+}
+
+async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{ tally?: Tally; broken: boolean }> {
+  const started = Date.now();
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${job.fileConcurrency}`,
+    '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`, ...job.files];
+  const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => out.push(d));
+  let killed = false;
+  const deadline = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, opts.jobDeadlineMs);
+  const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
+  clearTimeout(deadline);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  let tally: Tally | undefined;
+  try {
+    tally = JSON.parse(readFileSync(tallyFile, 'utf8')) as Tally;
+  } catch {
+    tally = undefined;
+  }
+  // A job that failed without a failed test (killed, crashed, or a leftover error after its tests) is broken.
+  const broken = killed || !tally || (code !== 0 && !tally.failed);
+  const verdict = killed ? `KILLED after ${opts.jobDeadlineMs / 1000} s` : tally ? `${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped${broken ? `, exited ${code}` : ''}` : `exited ${code} without a tally`;
+  process.stdout.write(Buffer.concat(out));
+  opts.log(`${!broken && !tally?.failed ? 'ok' : 'FAILED'} ${job.label}: ${verdict} in ${seconds} s`);
+  return { ...(tally ? { tally } : {}), broken };
+}
