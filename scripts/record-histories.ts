@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ulid } from 'ulid';
 import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
@@ -142,6 +143,15 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    type: 'verification', case: 'cancelled', async run(h) {
+      // The cancel update ends the process while it waits for the code (its step timer is cancelled).
+      const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms' });
+      const res = await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` });
+      if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
     type: 'numberGuard', case: 'happy', async run(h) {
       // Started as the verification service does, with a 1 s window (the service keeps guards >= 30 min):
       // one admitted, one refused over the limit, then idle for a window: it ends.
@@ -161,6 +171,25 @@ const scenarios: Scenario[] = [
         await Promise.all(Array.from({ length: 10 }, (_, i) => h.client.workflow.getHandle(id).executeUpdate(admitUpdate, { args: [{ processId: `verification:${batch}-${i}`, methods: ['sms'], limit: 1_000, windowMs: 1_000 }] })));
       }
       return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
+    },
+  },
+  {
+    type: 'numberGuard', case: 'admissions-while-waiting', async run(h) {
+      // As the verification service admits (update-with-start, a 30 min window): each admission arrives while
+      // the guard waits on its idle timer, some of them together in one workflow task. Recorded open.
+      const id = `number-guard:replay-${ulid()}`;
+      const admit = (limit: number) => h.client.workflow.executeUpdateWithStart(admitUpdate, {
+        args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit, windowMs: 60_000 }],
+        startWorkflowOperation: new WithStartWorkflowOperation('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 30 * 60_000 }], workflowIdConflictPolicy: 'USE_EXISTING' }),
+      });
+      for (let i = 0; i < 3; i += 1) {
+        await admit(10);
+        await sleep(200);
+      }
+      await Promise.all(Array.from({ length: 4 }, () => admit(10)));
+      await admit(3); // refused: over the limit
+      await sleep(500);
+      return { workflowId: id, open: true };
     },
   },
   // --- templates
@@ -341,6 +370,29 @@ const scenarios: Scenario[] = [
       const runId = await continued(h, id, first.firstExecutionRunId);
       await h.client.workflow.getHandle(id).terminate('recorded');
       return { workflowId: id, runId };
+    },
+  },
+  {
+    type: 'senderIdRegistration', case: 'attachment-uploaded', async run(h) {
+      // The caller's upload (an update) wakes the waiting process, which sends the registration back to review.
+      await sid.setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never', stopForAttachments: 'missing', uploadMs: 200 });
+      const id = await sid.startRegistration(h, { ...sid.brandRegistration(uniqueName('att')), policyId: 'pol-au-alpha-aggregator' });
+      await sid.waitForView(h, id, (x) => x.state === 'PENDING_ATTACHMENTS', 'PENDING_ATTACHMENTS');
+      const pdf = Buffer.from('%PDF-1.4 letter of authorisation').toString('base64');
+      const res = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(id)}/attachments`, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf } });
+      if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'senderIdRegistration', case: 'stopped', async run(h) {
+      // The caller's stop (an update) wakes the process waiting for its next read.
+      await sid.setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never' });
+      const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('stop')));
+      await sid.waitForView(h, id, (x) => x.state === 'PENDING', 'PENDING');
+      const res = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(id)}/stop`, payload: { reason: 'not needed' } });
+      if (res.statusCode !== 200) throw new Error(`stop: ${res.statusCode} ${res.body}`);
+      return { workflowId: id, runId: await closed(h, id) };
     },
   },
   // --- campaigns

@@ -1,6 +1,5 @@
 // Builds a worker for relayflow's task queue: workflows from the prebuilt bundle when there is one.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
@@ -11,21 +10,13 @@ import type { Logger } from '../common/logger.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
 import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
-import { activityTracing, OTEL_WORKFLOW_INTERCEPTORS_MODULE, WORKER_SERVICE, workerClientInterceptors, workflowSpanSinks } from './tracing.js';
+import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tracing.js';
+import { workerBundlePath, workflowOptions } from './workflow-options.js';
 import type { CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-/**
- * Workflow interceptors, bundled with the workflows: OpenTelemetry's (traces; harmless while tracing is off, see
- * workers/tracing.ts) and counting process endings for the worker's /metrics.
- */
-export const WORKFLOW_INTERCEPTOR_MODULES = [
-  OTEL_WORKFLOW_INTERCEPTORS_MODULE,
-  fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url)),
-];
-/** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
-export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+// Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
+export { DEFAULT_BUNDLE_PATH, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
   config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'>;
@@ -69,20 +60,17 @@ export async function createWorker({ config, logger, connection, workflowBundleP
   const temporal = new Client({
     connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), interceptors: workerClientInterceptors(),
   });
-  const bundle = workflowBundlePath ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
+  const bundle = workerBundlePath(workflowBundlePath);
   if (bundle) assertBundleEncodesFailures(bundle);
+  // A prebuilt bundle carries its workflow interceptors (workers/build-bundle.ts); otherwise they are bundled at start.
+  const workflows = workflowOptions({ codecKeys: config.codecKeys, ...(bundle ? { bundle: { codePath: bundle } } : {}) });
   const worker = await Worker.create({
     connection: conn,
     namespace: config.temporal.namespace ?? 'default',
     taskQueue: config.taskQueue,
-    // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
-    ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...workflows,
     activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
-    // A prebuilt bundle carries its workflow interceptors (workers/build-bundle.ts).
-    interceptors: { activity: [activityTracing, activityLogContext], ...(bundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }) },
-    // Always registered: the bundled OpenTelemetry workflow interceptors send their spans here (dropped while tracing is off).
-    sinks: workflowSpanSinks(),
-    dataConverter: createDataConverter(config.codecKeys),
+    interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
   });

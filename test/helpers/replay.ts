@@ -9,14 +9,42 @@ import { join, resolve } from 'node:path';
 import * as sdkProtoUtils from '@temporalio/common/lib/proto-utils.js';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root.js';
+import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { parseCodecKeys } from '../../common/codec.js';
-import { createDataConverter } from '../../common/data-converter.js';
+import { OTEL_WORKFLOW_INTERCEPTORS_MODULE } from '../../workers/tracing.js';
+import { PROCESS_ENDED_INTERCEPTOR_MODULE, workerBundlePath, workflowOptions, type WorkflowCode } from '../../workers/workflow-options.js';
 
 /** RELAYFLOW_CODEC_KEYS for recording fixtures (id:base64 key). Test data only. */
 export const REPLAY_CODEC_KEYS = 'replay-fixtures:HiIvv29GP44V9f+eN4y5/1lLZSk+jLy+5lq2Yk5s200=';
 
-/** The data converter the worker uses, with the fixtures' key. */
-export const replayDataConverter = () => createDataConverter(parseCodecKeys(REPLAY_CODEC_KEYS, 'REPLAY_CODEC_KEYS'));
+/**
+ * The workflow options of a replay: the worker's (workers/workflow-options.ts: the bundle `npm test` built, or
+ * the workflows bundled with the worker's interceptor modules), or the workflows bundled with other modules.
+ */
+export function replayOptions(replayName: string, code: Pick<WorkflowCode, 'bundle' | 'interceptorModules'> = {}): ReplayWorkerOptions {
+  const workerBundle = workerBundlePath();
+  const bundle = code.bundle ?? (code.interceptorModules || !workerBundle ? undefined : { codePath: workerBundle });
+  const options = workflowOptions({ codecKeys: parseCodecKeys(REPLAY_CODEC_KEYS, 'REPLAY_CODEC_KEYS'), ...(bundle ? { bundle } : { interceptorModules: code.interceptorModules }) });
+  return { ...options, replayName };
+}
+
+/** Interceptor sets a deployment could run with: an upgrade or removal of one must not change any workflow's steps. */
+export const INTERCEPTOR_SETS: Record<string, readonly string[]> = {
+  none: [],
+  'opentelemetry only': [OTEL_WORKFLOW_INTERCEPTORS_MODULE],
+  'process-ended only': [PROCESS_ENDED_INTERCEPTOR_MODULE],
+};
+
+/** Replays the fixtures with `options`; the error of each that failed (undefined when it replayed), by `<workflowType>/<case>`. */
+export async function replayFixtures(fixtures: Fixture[], options: ReplayWorkerOptions): Promise<Map<string, Error | undefined>> {
+  const byId = new Map(fixtures.map((f) => [f.workflowId, f]));
+  const results = new Map<string, Error | undefined>();
+  for await (const r of Worker.runReplayHistories(options, fixtures.map((f) => ({ workflowId: f.workflowId, history: f.history })))) {
+    const f = byId.get(r.workflowId)!;
+    results.set(`${f.workflowType}/${f.case}`, r.error);
+  }
+  return results;
+}
 
 export const FIXTURES_DIR = resolve('test/fixtures/histories');
 
@@ -83,6 +111,16 @@ export function loadFixtures(dir = FIXTURES_DIR): Fixture[] {
     }
   }
   return out;
+}
+
+/** The patch IDs a history recorded (the SDK's core_patch markers): which branch of patched code it ran. */
+export function patchesOf(history: History): Set<string> {
+  const ids = new Set<string>();
+  for (const e of history.events ?? []) {
+    const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    if (data) ids.add((JSON.parse(new TextDecoder().decode(data)) as { id: string }).id);
+  }
+  return ids;
 }
 
 /** The workflow type a history starts (its first event). */

@@ -4,7 +4,7 @@
 // eventId). A periodic read ends it right when a callback is lost. Waits for attachments and answers say
 // what is missing; the caller supplies them through the API. Long-lived: continues as new, carrying state.
 import {
-  allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
+  allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import { REFERENCE } from '../../common/search-attributes.js';
 import type { SenderIdActivities } from '../../contracts/senderid.js';
@@ -35,7 +35,16 @@ const platformMs = (v: string | undefined) => (v ? Date.parse(/(Z|[+-]\d{2}:?\d{
 /** The end of the ETA day (UTC). */
 const etaEndMs = (eta: string | undefined) => (eta ? Date.parse(`${eta}T23:59:59.999Z`) : NaN);
 
+/**
+ * The loop reacts to what update handlers changed (kick, stop) only once they have answered: before it, its
+ * commands (cancelling the wait's timer, a resubmission) and an update's answer came in an order that depended
+ * on the workflow interceptors' awaits. The handlers never wait for the loop, so it cannot wait forever.
+ */
+export const SENDERID_AFTER_HANDLERS_PATCH = 'senderid-registration-after-handlers';
+
 export async function senderIdRegistration(input: SenderIdRegistrationInput): Promise<SenderIdRegistrationResult> {
+  const afterHandlers = patched(SENDERID_AFTER_HANDLERS_PATCH);
+  const answered = () => !afterHandlers || allHandlersFinished();
   const carried = input.carried;
   const c = input.create;
   const initialDetails: SenderIdRegistrationDetails = {
@@ -305,6 +314,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
       }
     }
     while (!isFinal()) {
+      if (afterHandlers) await condition(allHandlersFinished);
       if (queued.length) {
         const batch = queued.splice(0);
         await read(`read after callback ${batch.map((h) => `${h.eventType}${h.registrationState ? ` ${h.registrationState}` : ''}`).join(', ')}`);
@@ -331,7 +341,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         continue;
       }
       const wait = nextDueMs();
-      const woke = await condition(() => queued.length > 0 || kick, wait);
+      const woke = await condition(() => (queued.length > 0 || kick) && answered(), wait);
       kick = false;
       if (!woke) await read(d.attachments.some((a) => a.uploadStatus === 'WAITING') ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
     }

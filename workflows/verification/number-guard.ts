@@ -1,20 +1,29 @@
 // One long-lived guard per phone number (keyed by a hash, never the number): at most N verifications per
 // window across all processes, and the recent verifications of the number for look-ups by identity.
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { admitUpdate, recentQuery, type NumberGuardInput } from '../../contracts/verification.js';
 
 /** Continue-as-new well before the history gets long; the admissions carry over. */
 const UPDATES_PER_RUN = 500;
+/**
+ * One idle timer per window, never cancelled: before it, each admission cancelled the idle timer and started
+ * another, and whether the cancel or the admission's answer came first depended on the workflow interceptors'
+ * awaits (a replay with other interceptors failed). Runs started before it keep the old loop.
+ */
+export const NUMBER_GUARD_ONE_TIMER_PATCH = 'number-guard-one-timer';
 
 export async function numberGuard(input: NumberGuardInput): Promise<void> {
   let admissions = input.admissions;
   let keepMs = input.keepMs;
   let updates = 0;
   let changed = false;
+  let lastUpdateAt = Date.now();
+  const oneTimer = patched(NUMBER_GUARD_ONE_TIMER_PATCH);
 
   setHandler(admitUpdate, ({ processId, methods, limit, windowMs }) => {
     updates += 1;
     changed = true;
+    lastUpdateAt = Date.now();
     keepMs = Math.max(keepMs, windowMs);
     const now = Date.now();
     const inWindow = admissions.filter((a) => a.at > now - windowMs);
@@ -28,14 +37,24 @@ export async function numberGuard(input: NumberGuardInput): Promise<void> {
   });
   setHandler(recentQuery, () => admissions);
 
-  for (;;) {
-    changed = false;
-    const woke = await condition(() => changed || updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested, keepMs);
-    if (updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof numberGuard>({ admissions, keepMs });
+  const rollOver = () => updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested;
+  const carry = async () => {
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof numberGuard>({ admissions, keepMs });
+  };
+  if (oneTimer) {
+    // An admission only moves lastUpdateAt: the timer, when it fires, re-arms for what is left of the window.
+    const rolledOver = condition(rollOver).then(() => true);
+    for (let idleLeft = lastUpdateAt + keepMs - Date.now(); idleLeft > 0; idleLeft = lastUpdateAt + keepMs - Date.now()) {
+      if (await Promise.race([rolledOver, sleep(idleLeft).then(() => false)])) await carry();
     }
-    if (!woke) break; // idle for a whole window: nothing left to guard
+  } else {
+    for (;;) {
+      changed = false;
+      const woke = await condition(() => changed || rollOver(), keepMs);
+      if (rollOver()) await carry();
+      if (!woke) break; // idle for a whole window: nothing left to guard
+    }
   }
   await condition(allHandlersFinished);
 }

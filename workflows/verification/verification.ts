@@ -1,6 +1,6 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
-import { allHandlersFinished, ApplicationFailure, condition, isCancellation, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, isCancellation, patched, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
@@ -38,7 +38,16 @@ export interface VerificationDetails {
 const isFinal = (s: VerificationProcessState) => FINAL_VERIFICATION_STATES.includes(s);
 const POLLED_METHODS = ['callout', 'seamless'];
 
+/**
+ * A step's wait ends on an outcome (a report, a cancel, a callback) only once the update handlers have answered:
+ * before it, cancelling the wait's timer and an update's answer came in an order that depended on the workflow
+ * interceptors' awaits. Handlers that wait for the loop (start, resend) end once the process is final or resent.
+ */
+export const VERIFICATION_AFTER_HANDLERS_PATCH = 'verification-after-handlers';
+
 export async function verification(input: VerificationInput): Promise<{ state: VerificationProcessState; reason?: string }> {
+  const afterHandlers = patched(VERIFICATION_AFTER_HANDLERS_PATCH);
+  const answered = () => !afterHandlers || allHandlersFinished();
   const { policy } = input;
   const tracker = trackProcess<VerificationProcessState, VerificationDetails>('verification', 'STARTING', {
     identity: input.identity,
@@ -232,7 +241,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
         return;
       }
       const wake = Math.min(deadline(), nextPoll) - now;
-      const woke = await condition(() => final() || !!stepOutcome || resendRequested, Math.max(1, wake));
+      // A resend waits for the loop, so it wakes the loop at once; an outcome waits for the handlers' answers.
+      const woke = await condition(() => ((final() || !!stepOutcome) && answered()) || resendRequested, Math.max(1, wake));
       if (!woke && Date.now() >= nextPoll) {
         await pollOnce();
         nextPoll = Date.now() + pollEvery;

@@ -1,0 +1,64 @@
+// Replays the fixtures with other workflow interceptors than the worker's: none, and each alone. An
+// interceptor adds awaits around update handlers and workflow calls, so a workflow whose commands came in an
+// order that depended on them (an update's answer against the main loop cancelling its timer) would break
+// running processes on an upgrade or removal of an interceptor. The runs of the fixed workflows (their
+// histories record the patches below) must replay with any set; runs of the old code replay with the
+// worker's set (replay.test.ts).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { createLogger } from '../../../common/logger.js';
+import { installRuntime } from '../../../workers/runtime.js';
+import { SENDERID_AFTER_HANDLERS_PATCH } from '../../../workflows/senderid/senderid-registration.js';
+import { NUMBER_GUARD_ONE_TIMER_PATCH } from '../../../workflows/verification/number-guard.js';
+import { VERIFICATION_AFTER_HANDLERS_PATCH } from '../../../workflows/verification/verification.js';
+import { INTERCEPTOR_SETS, loadFixtures, patchesOf, replayFixtures, replayOptions } from '../../helpers/replay.js';
+
+/** The patches that make a workflow's commands independent of interceptor timing, by workflow type. */
+const INDEPENDENT: Record<string, string> = {
+  numberGuard: NUMBER_GUARD_ONE_TIMER_PATCH,
+  senderIdRegistration: SENDERID_AFTER_HANDLERS_PATCH,
+  verification: VERIFICATION_AFTER_HANDLERS_PATCH,
+};
+
+const fixtures = loadFixtures();
+const name = (f: { workflowType: string; case: string }) => `${f.workflowType}/${f.case}`;
+const fixed = fixtures.filter((f) => INDEPENDENT[f.workflowType] && patchesOf(f.history).has(INDEPENDENT[f.workflowType]!)).map(name);
+/** Recorded on purpose with the code before the patches, with the worker's interceptors. */
+const beforePatches = fixtures.filter((f) => INDEPENDENT[f.workflowType] && /-before-/.test(f.case)).map(name);
+
+installRuntime(createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { handleSignals: false });
+
+describe('replay with other workflow interceptors than the worker\'s', () => {
+  const results = new Map<string, Map<string, Error | undefined>>();
+  before(async () => {
+    // One set at a time: each bundles the workflows anew (2 cores shared).
+    for (const [set, modules] of Object.entries(INTERCEPTOR_SETS)) {
+      results.set(set, await replayFixtures(fixtures, replayOptions(`relayflow-interceptors-${set.replace(/\W+/g, '-')}`, { interceptorModules: modules })));
+    }
+  });
+
+  test('every fixed workflow type has fixtures recorded with its patch, and ones recorded before it', () => {
+    for (const type of Object.keys(INDEPENDENT)) {
+      assert.ok(fixed.some((n) => n.startsWith(`${type}/`)), `${type}: a fixture recorded with ${INDEPENDENT[type]}`);
+      assert.ok(beforePatches.some((n) => n.startsWith(`${type}/`)), `${type}: a fixture recorded before ${INDEPENDENT[type]}`);
+    }
+  });
+
+  for (const set of Object.keys(INTERCEPTOR_SETS)) {
+    test(`${set}: the runs of the fixed workflows replay`, () => {
+      const r = results.get(set)!;
+      assert.equal(r.size, fixtures.length, 'every fixture was replayed');
+      const failed = fixed.filter((n) => r.get(n)).map((n) => `${n}: ${r.get(n)!.message}`);
+      assert.deepEqual(failed, [], `${set}: runs recorded with the patches fail`);
+    });
+  }
+
+  test('without interceptors, the runs recorded before the patches fail: the check catches the order dependence', () => {
+    const r = results.get('none')!;
+    for (const n of beforePatches) {
+      const err = r.get(n);
+      assert.ok(err, `${n} replays without interceptors: the fixture no longer shows the problem`);
+      assert.match(err.message, /Nondeterminism|TMPRL1100/, `${n}: ${err.message}`);
+    }
+  });
+});

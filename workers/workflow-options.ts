@@ -1,0 +1,57 @@
+// The workflow side of a worker in one place: the code (a prebuilt bundle, or the workflows bundled at start),
+// the workflow interceptor modules, the sinks and the data converter. The worker (workers/worker.ts), the
+// bundle build (workers/build-bundle.ts) and every replay take them from here: an interceptor adds awaits
+// (yield points) around workflow code, so a replay with other interceptors than the worker's checks other code.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
+import type { CodecKey } from '../common/codec.js';
+import { createDataConverter, FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
+import { OTEL_WORKFLOW_INTERCEPTORS_MODULE, workflowSpanSinks } from './tracing.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Counts process endings for the worker's /metrics (an interceptor module, so no process's code changes). */
+export const PROCESS_ENDED_INTERCEPTOR_MODULE = fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url));
+/**
+ * Workflow interceptors, bundled with the workflows: OpenTelemetry's (traces; harmless while tracing is off, see
+ * workers/tracing.ts) and counting process endings.
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [OTEL_WORKFLOW_INTERCEPTORS_MODULE, PROCESS_ENDED_INTERCEPTOR_MODULE];
+/** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
+export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+
+/** The prebuilt bundle a worker runs: the one asked for, else RELAYFLOW_WORKFLOW_BUNDLE, else dist's; none means bundling at start. */
+export function workerBundlePath(asked?: string): string | undefined {
+  return asked ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE ?? (existsSync(DEFAULT_BUNDLE_PATH) ? DEFAULT_BUNDLE_PATH : undefined);
+}
+
+/** What webpack bundles: the workflows with the interceptor modules and relayflow's failure converter. */
+export function workflowBundleOptions(interceptorModules: readonly string[] = WORKFLOW_INTERCEPTOR_MODULES): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'failureConverterPath'> {
+  // Without the failure converter, workflow failures reach the history in plain text.
+  return { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [...interceptorModules], failureConverterPath: FAILURE_CONVERTER_PATH };
+}
+
+export interface WorkflowCode {
+  codecKeys: CodecKey[];
+  /** A prebuilt bundle: it carries the interceptor modules it was built with (workflowBundleOptions). */
+  bundle?: { codePath: string } | { code: string };
+  /** Without a bundle, the interceptor modules to bundle at start; anything but the default is for replay checks. */
+  interceptorModules?: readonly string[];
+}
+
+export type WorkflowWorkerOptions = Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'dataConverter'> & {
+  interceptors: { workflowModules?: string[] };
+  sinks: ReturnType<typeof workflowSpanSinks>;
+};
+
+export function workflowOptions({ codecKeys, bundle, interceptorModules }: WorkflowCode): WorkflowWorkerOptions {
+  if (bundle && interceptorModules) throw new Error('a prebuilt workflow bundle carries its own interceptor modules');
+  return {
+    ...(bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // Bundling at start takes the failure converter from dataConverter.failureConverterPath.
+    interceptors: bundle ? {} : { workflowModules: [...(interceptorModules ?? WORKFLOW_INTERCEPTOR_MODULES)] },
+    // Always registered: the OpenTelemetry workflow interceptors send their spans here (dropped while tracing is off).
+    sinks: workflowSpanSinks(),
+    dataConverter: createDataConverter(codecKeys),
+  };
+}
