@@ -1,11 +1,13 @@
 // `npm test`: fetch what the tests need, start one Temporal dev server for the suite and build the workflow
 // bundle once, then run every test file (or the files given: `npm test -- test/unit/common/config.test.ts`)
 // side by side (scripts/lib/test-pool.ts). Ends with one line: `N passed, N failed, N skipped`.
-import { availableParallelism, homedir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
+import { cacheRoot } from './lib/local-tools.js';
+import { ensureTestDependencies } from './lib/test-deps.js';
 import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
 const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e', 'test/faults'];
@@ -38,14 +40,21 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 // Most of a workflow test's time is spent waiting on timers and the server, not on CPU: two files per core.
 const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 2));
 const files = testFiles();
+// Everything the tests need, found or installed before any test runs: a missing one stops the run at once.
+try {
+  Object.assign(process.env, (await ensureTestDependencies({ log })).env);
+} catch (err) {
+  log((err as Error).message);
+  process.stdout.write('0 passed, 1 failed, 0 skipped\n');
+  process.exit(1);
+}
 const [server, bundle] = await Promise.all([
   startDevServer({ log }),
   buildWorkflowBundle(resolve('.relayflow/test/workflow-bundle.js')),
 ]);
 log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${elapsed()}`);
 
-const cacheDir = process.env.RELAYFLOW_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'relayflow');
-const times = new TestTimes(join(cacheDir, 'test-times.json'));
+const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
 const jobs = planJobs(files, times, 2);
 log(`${files.length} files in ${jobs.length} jobs, ${concurrency} at a time`);
 let result;
