@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { within } from '../helpers/deadline.js';
 import { npmStartEnv } from '../helpers/npm-start.js';
 
 interface Running { child: ChildProcess; output: () => string; exited: Promise<number | null> }
@@ -34,13 +35,10 @@ async function startRelayflow(env: Record<string, string>): Promise<Running> {
 
 async function stop(r: Running): Promise<number | null> {
   r.child.kill('SIGINT');
-  const timeout = new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), 60_000));
-  const code = await Promise.race([r.exited, timeout]);
-  if (code === 'timeout') {
+  return within(r.exited, 60_000, () => {
     r.child.kill('SIGKILL');
     throw new Error(`did not stop within 60 s:\n${r.output()}`);
-  }
-  return code;
+  });
 }
 
 describe('npm start', () => {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../contracts/ids.js';
 import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
+import { within } from '../../helpers/deadline.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 
 const IDLE_MS = 1_500;
@@ -28,9 +29,7 @@ describe('resource inbox ends when idle', () => {
   });
   const status = async (id: string) => (await h.client.workflow.getHandle(id).describe()).status.name;
   async function ended(id: string, withinMs: number): Promise<void> {
-    const result = h.client.workflow.getHandle(id).result();
-    const timeout = sleep(withinMs).then(() => { throw new Error(`${id} did not end within ${withinMs} ms`); });
-    await Promise.race([result, timeout]);
+    await within(h.client.workflow.getHandle(id).result(), withinMs, () => { throw new Error(`${id} did not end within ${withinMs} ms`); });
     assert.equal(await status(id), 'COMPLETED');
   }
 

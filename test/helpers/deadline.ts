@@ -1,0 +1,16 @@
+// Waiting for something with a deadline. The timer is cleared as soon as the wait ends: a bare
+// Promise.race against a setTimeout keeps the test process alive until that timer fires, long after the test.
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`'s value, or `onTimeout()`'s (thrown if it throws) when `ms` pass first. */
+export async function within<T, U = never>(promise: Promise<T>, ms: number, onTimeout: () => U | Promise<U>): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((res) => (timer = setTimeout(() => res(TIMED_OUT), ms)));
+  try {
+    const first = await Promise.race([promise, timeout]);
+    return first === TIMED_OUT ? await onTimeout() : first;
+  } finally {
+    clearTimeout(timer);
+  }
+}
