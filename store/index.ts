@@ -6,6 +6,7 @@ import { openSql } from './sql.js';
 
 export * from './campaign-store.js';
 export * from './voice-rules.js';
+export { embeddedSnapshot } from './sql.js';
 export type { Sql, SqlRunner } from './sql.js';
 
 export interface OpenStoreOptions {
@@ -14,10 +15,12 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean;
+  /** With inMemory: start from this copy of a fresh data directory (embeddedSnapshot(), store/sql.ts). */
+  embeddedFrom?: Blob;
 }
 
 export async function openCampaignStore(opts: OpenStoreOptions): Promise<CampaignStore> {
-  const sql = await openSql({ url: opts.url, embeddedDir: opts.inMemory ? 'memory' : join(opts.dataDir, 'campaign-db') });
+  const sql = await openSql({ url: opts.url, embeddedDir: opts.inMemory ? 'memory' : join(opts.dataDir, 'campaign-db'), embeddedFrom: opts.embeddedFrom });
   await migrate(sql);
   return new CampaignStore(sql);
 }

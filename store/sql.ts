@@ -21,11 +21,26 @@ export interface OpenSqlOptions {
   url?: string;
   /** Where the embedded database keeps its files; `memory` keeps it in memory (tests). */
   embeddedDir?: string | 'memory';
+  /**
+   * An in-memory embedded database starts from this copy of a data directory (embeddedSnapshot()) instead of
+   * creating a new one: creating one runs initdb, seconds each time, where loading a copy is a fraction of that.
+   */
+  embeddedFrom?: Blob;
 }
 
 export async function openSql(opts: OpenSqlOptions): Promise<Sql> {
   if (opts.url) return postgres(opts.url);
-  return embedded(opts.embeddedDir ?? 'memory');
+  return embedded(opts.embeddedDir ?? 'memory', opts.embeddedFrom);
+}
+
+/** A fresh embedded database's data directory (nothing created in it), for OpenSqlOptions.embeddedFrom. */
+export async function embeddedSnapshot(): Promise<Blob> {
+  const db = await PGlite.create();
+  try {
+    return await db.dumpDataDir('none');
+  } finally {
+    await db.close();
+  }
 }
 
 function postgres(url: string): Sql {
@@ -54,9 +69,10 @@ function postgres(url: string): Sql {
   };
 }
 
-async function embedded(dir: string): Promise<Sql> {
+async function embedded(dir: string, from: Blob | undefined): Promise<Sql> {
+  if (from && dir !== 'memory') throw new Error('embeddedFrom is for an in-memory embedded database only');
   if (dir !== 'memory') mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir === 'memory' ? undefined : dir);
+  const db = dir === 'memory' ? await PGlite.create(from ? { loadDataDir: from } : undefined) : await PGlite.create(dir);
   // int8 (count(*)) as a number, as for pg above.
   return {
     driver: 'pglite',

@@ -16,6 +16,7 @@ import { createSandbox, setSandboxVerificationConfig, type Sandbox, type Sandbox
 import { installRuntime } from '../../workers/runtime.js';
 import { createWorker, type WorkerGroup } from '../../workers/worker.js';
 import { openCampaignStore, type CampaignStore } from '../../store/index.js';
+import { freshStoreSnapshot } from './store-snapshot.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
 export const uniqueName = (prefix: string) => `${prefix}-${ulid().slice(-8).toLowerCase()}`;
@@ -72,10 +73,23 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   }
 }
 
+/**
+ * The sandbox's subproject readiness for tests that do not test it: a subproject still becomes usable only
+ * after a wait (its checks see 403 first), but not after the platform-like 5 s most files would only sit out.
+ * A test that needs the wait passes sandbox.subprojectReadyAfterMs itself.
+ */
+export const TEST_SUBPROJECT_READY_AFTER_MS = 250;
+
+/** Like Promise.all, but waits for every part to settle, so a part still opening when another fails is in `opened` and closed too. */
+async function allOpened<T extends readonly unknown[]>(parts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(parts as unknown as Array<Promise<unknown>>);
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() => Promise<unknown>>): Promise<Harness> {
-  const sandbox = opts.sandboxUrl ? { url: opts.sandboxUrl, close: async () => undefined } : await createSandbox(opts.sandbox);
-  opened.push(() => sandbox.close());
-  if ('listen' in sandbox) await sandbox.listen();
+  // The sandbox and the store do not depend on each other: they start together.
+  const [sandbox, store] = await allOpened<[Pick<Sandbox, 'url' | 'close'>, CampaignStore]>([openSandbox(opts, opened), openStore(opts, opened)]);
   const config = loadConfig({
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
     RELAYFLOW_TASK_QUEUE: `test-${ulid()}`,
@@ -89,22 +103,10 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
   });
   const client = await connectClient(config, apiClientInterceptors());
   opened.push(() => client.connection.close());
-  const store = await openCampaignStore({ url: config.database.url, dataDir: '', inMemory: !config.database.url });
-  opened.push(() => store.sql.close());
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store });
   opened.push(() => app.close());
   // Listening, so the sandbox can deliver callbacks to it.
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
-  // Provisioning webhooks (every trigger) go to the listening API, signed with the configured secret.
-  await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(`${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
-
-  // MMS postbacks: the account's postback URL (set at onboarding on the real platform), fast retries for tests.
-  const postbacks = await fetch(`${sandbox.url}/_sandbox/mms/account`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
-  });
-  if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
 
   let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
@@ -119,7 +121,10 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     await current.connection.close();
     current = undefined;
   };
-  if (!opts.withoutWorker) await startWorker();
+  // The worker (loading its bundle is most of its start) starts while the sandbox learns where to call the
+  // API: nothing runs on the fresh task queue before the harness is returned.
+  opened.push(() => stopWorker());
+  await allOpened([opts.withoutWorker ? Promise.resolve() : startWorker(), wireSandbox(sandbox.url, apiUrl, config, logger)]);
 
   const api = (o: InjectOptions) => app.inject({ ...o, headers: { authorization: `Bearer ${TEST_API_KEY}`, ...o.headers } });
 
@@ -154,4 +159,33 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
       await store.sql.close();
     },
   };
+}
+
+async function openSandbox(opts: HarnessOptions, opened: Array<() => Promise<unknown>>): Promise<Pick<Sandbox, 'url' | 'close'>> {
+  if (opts.sandboxUrl) return { url: opts.sandboxUrl, close: async () => undefined };
+  const sandbox = await createSandbox({ subprojectReadyAfterMs: TEST_SUBPROJECT_READY_AFTER_MS, ...opts.sandbox });
+  opened.push(() => sandbox.close());
+  await sandbox.listen();
+  return sandbox;
+}
+
+/** RELAYFLOW_DATABASE_URL from opts.env (as loadConfig reads it), else in-memory PGlite from the shared fresh copy. */
+async function openStore(opts: HarnessOptions, opened: Array<() => Promise<unknown>>): Promise<CampaignStore> {
+  const url = opts.env?.RELAYFLOW_DATABASE_URL?.trim() || undefined;
+  const store = await openCampaignStore({ url, dataDir: '', inMemory: !url, embeddedFrom: url ? undefined : await freshStoreSnapshot() });
+  opened.push(() => store.sql.close());
+  return store;
+}
+
+/** The sandbox's callbacks go to the listening API: verification results, provisioning webhooks, MMS postbacks. */
+async function wireSandbox(sandboxUrl: string, apiUrl: string, config: Config, logger: Logger): Promise<void> {
+  await setSandboxVerificationConfig(sandboxUrl, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
+  // Provisioning webhooks (every trigger), signed with the configured secret.
+  await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(`${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+  // MMS postbacks: the account's postback URL (set at onboarding on the real platform), fast retries for tests.
+  const postbacks = await fetch(`${sandboxUrl}/_sandbox/mms/account`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
+  });
+  if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
 }

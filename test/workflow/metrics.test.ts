@@ -30,7 +30,8 @@ describe('worker metrics', () => {
     const served = installRuntime(createLogger({ name: 'test', level: 'silent' }), { handleSignals: false, metrics: { host: '127.0.0.1', port: await freePort(), explicit: true } });
     assert.ok(served, 'the runtime serves the worker metrics');
     url = served;
-    h = await startHarness();
+    // Long enough for the usability checks to meet 403s first (they must not count as errors), shorter than the default 5 s.
+    h = await startHarness({ sandbox: { subprojectReadyAfterMs: 1_500 } });
   });
   after(async () => h?.close());
 
