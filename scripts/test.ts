@@ -2,7 +2,7 @@
 // bundle once, then run every test file (or the files given: `npm test -- test/unit/common/config.test.ts`)
 // side by side (scripts/lib/test-pool.ts). Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
@@ -48,9 +48,12 @@ try {
   process.stdout.write('0 passed, 1 failed, 0 skipped\n');
   process.exit(1);
 }
+// A directory of this run's own: two runs at once (a developer's and an editor's) must not share the bundle or tallies.
+mkdirSync(resolve('.relayflow/test'), { recursive: true });
+const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
 const [server, bundle] = await Promise.all([
   startDevServer({ log }),
-  buildWorkflowBundle(resolve('.relayflow/test/workflow-bundle.js')),
+  buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
 ]);
 log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${elapsed()}`);
 
@@ -63,11 +66,12 @@ try {
     concurrency,
     env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle },
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', 10 * 60_000),
-    workDir: resolve('.relayflow/test/tallies'),
+    workDir: join(runDir, 'tallies'),
     log,
   });
 } finally {
   await server.stop();
+  rmSync(runDir, { recursive: true, force: true });
 }
 times.save(result.files);
 

@@ -3,7 +3,7 @@
 // once instead of ending the run alone). A job's output is printed whole when it ends, never interleaved.
 // Expected times come from the last run on this machine (kept in the cache, outside the repo).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** What scripts/lib/test-tally-reporter.mjs writes at the end of a run. */
@@ -86,7 +86,6 @@ export interface PoolOptions {
 }
 
 export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResult> {
-  rmSync(opts.workDir, { recursive: true, force: true });
   mkdirSync(opts.workDir, { recursive: true });
   const total: PoolResult = { passed: 0, failed: 0, skipped: 0, files: {}, broken: [] };
   const queue = [...jobs];
