@@ -74,7 +74,8 @@ describe('fuzz findings', () => {
           assert.equal(res.statusCode, 400, res.body);
           assert.deepEqual(field(res), ['query.pageToken']);
           assert.match(res.json().error.message, /query\.pageToken/);
-          assert.ok(Date.now() - t0 < 1_000, `answered in ${Date.now() - t0} ms`);
+          // At once, not after Temporal's ~20 s of retries; 3 s leaves room for a loaded machine.
+          assert.ok(Date.now() - t0 < 3_000, `answered in ${Date.now() - t0} ms`);
         });
       }
     }

@@ -9,6 +9,8 @@ import { startHarness, type Harness } from '../../helpers/harness.js';
 import { freshNumber, phoneInbox, platformStarts, startVerification, statusOf, verificationRoutesWith } from '../../helpers/verification.js';
 
 const WAIT_MS = 1_500;
+// Room for a loaded machine (files run side by side on two cores); a start without the deadline would wait far longer.
+const SLACK_MS = 3_000;
 
 describe('verification start deadline', () => {
   let h: Harness;
@@ -30,7 +32,7 @@ describe('verification start deadline', () => {
     const res = await post(freshNumber());
     const took = Date.now() - t0;
     assert.equal(res.statusCode, 504, res.body);
-    assert.ok(took < WAIT_MS + 1_000, `answered after ${took} ms`);
+    assert.ok(took < WAIT_MS + SLACK_MS, `answered after ${took} ms`);
     const { error } = res.json();
     assert.equal(error.code, 'process_timeout');
     const processId = error.details[0].message as string;
@@ -49,7 +51,7 @@ describe('verification start deadline', () => {
     const res = await post(identity);
     const took = Date.now() - t0;
     assert.equal(res.statusCode, 504, res.body);
-    assert.ok(took < WAIT_MS + 1_000, `answered after ${took} ms`);
+    assert.ok(took < WAIT_MS + SLACK_MS, `answered after ${took} ms`);
     const { error } = res.json();
     assert.equal(error.code, 'process_timeout');
     const processId = error.details.find((d: { field: string }) => d.field === 'processId').message as string;
