@@ -17,9 +17,10 @@ import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { createLogger } from '../common/logger.js';
 import { KIND, STATE } from '../common/search-attributes.js';
 import { workflowIds } from '../contracts/ids.js';
-import { attachSignal, provisioningEventSignal, type ProvisioningEvent, type ResourceRef, type TemplateApprovalInput } from '../contracts/provisioning.js';
+import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef, type TemplateApprovalInput } from '../contracts/provisioning.js';
 import type { SenderIdRegistrationInput } from '../contracts/senderid-registration.js';
 import { admitUpdate } from '../contracts/verification.js';
+import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
 import { startDevServer } from './lib/dev-server.js';
@@ -104,6 +105,26 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId };
     },
   },
+  {
+    type: 'bundleProvisioning', case: 'deleted-while-waiting', async run(h) {
+      // The delete (an update) ends the process while it waits for the platform's decision on its poll timer.
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 600_000 });
+      const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-44' });
+      await h.waitForState(id, 'IN_PROGRESS');
+      answered(await h.api({ method: 'POST', url: `/v1/bundles/${encodeURIComponent(id)}/delete`, payload: {} }), 'delete');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'bundleProvisioning', case: 'stopped-while-waiting', async run(h) {
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 600_000 });
+      const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-45' });
+      await h.waitForState(id, 'IN_PROGRESS');
+      await stopByUpdate(h, id);
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 1000 });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
   // --- onboarding (a subproject, a bundle in it, a CHATB sender and its template)
   {
     type: 'onboarding', case: 'happy', async run(h) {
@@ -119,6 +140,23 @@ const scenarios: Scenario[] = [
       await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
       const res = await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/cancel`, payload: { reason: 'replay fixture' } });
       if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
+      const runId = await closed(h, id, undefined, 90_000);
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 1000 } });
+      return { workflowId: id, runId };
+    },
+  },
+  {
+    type: 'onboarding', case: 'steps-added-skipped-cancelled', async run(h) {
+      // Updates while the loop waits: steps added (the loop starts their children), a step skipped, then the
+      // cancel (the loop cancels the children and undoes the steps).
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
+      const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
+      await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
+      answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/steps`, payload: { templates: [{ step: 'extra', sender: 'sender', ...pv.templateBody(name('extra')) }] } }), 'add steps');
+      await pv.waitUntil(h, id, (v) => (v.details.steps as { name: string; processId?: string }[]).some((s) => s.name === 'extra' && s.processId), 'extra started', 60_000);
+      answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/steps/welcome/skip`, payload: { reason: 'replay fixture' } }), 'skip', [200, 409]);
+      await sleep(300);
+      answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/cancel`, payload: { reason: 'replay fixture' } }), 'cancel');
       const runId = await closed(h, id, undefined, 90_000);
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 1000 } });
       return { workflowId: id, runId };
@@ -148,6 +186,32 @@ const scenarios: Scenario[] = [
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms' });
       const res = await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` });
       if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
+    type: 'verification', case: 'resent-callout', async run(h) {
+      // Resends (updates that wait for the new platform verification) of a polled method, then the cancel.
+      const { setSandboxVerificationConfig } = await import('../test/helpers/harness.js');
+      await setSandboxVerificationConfig(h.sandbox.url, { callout: { startPollingAfter: 0, stopPollingAfter: 60, pollingInterval: 1 } });
+      const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'callout', policy: { resendCooldownSeconds: 1, maxResends: 2 } });
+      for (let i = 0; i < 2; i += 1) {
+        await sleep(1_300);
+        answered(await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/resend` }), 'resend');
+      }
+      await sleep(1_500);
+      answered(await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` }), 'cancel');
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
+    type: 'verification', case: 'resent-sms', async run(h) {
+      const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms', policy: { resendCooldownSeconds: 1, maxResends: 2 } });
+      for (let i = 0; i < 2; i += 1) {
+        await sleep(1_300);
+        answered(await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/resend` }), 'resend');
+      }
+      answered(await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` }), 'cancel');
       return { workflowId: s.processId, runId: await closed(h, s.processId) };
     },
   },
@@ -245,6 +309,20 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
     },
   },
+  {
+    type: 'templateApproval', case: 'resubmitted-stopped-while-waiting', async run(h) {
+      // A resubmission and a stop (updates) while the process waits on its poll timer.
+      await pv.setReviewer(h, { templates: { outcome: 'reject', rejectionCode: 'INVALID_FORMAT', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/templates/chatb', pv.templateBody(name('wait')));
+      await h.waitForState(id, 'REJECTED');
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 600_000 } });
+      answered(await pv.update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hello {{1}}, your parcel is on its way' }] }, 'edit-1'), 'resubmit');
+      await sleep(500);
+      answered(await pv.update(h, id, 'templates', 'stop', { reason: 'template retired' }), 'stop');
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 1000 } });
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
   // --- senders
   {
     type: 'rcsSenderLaunch', case: 'happy', async run(h) {
@@ -264,6 +342,19 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    type: 'rcsSenderLaunch', case: 'relaunched-stopped', async run(h) {
+      // A relaunch and a stop (updates) while the process waits on its poll timer.
+      await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: ['DE'], comment: 'Brand not verified in DE' } });
+      const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Relaunch'), { countries: ['FR', 'DE'] }));
+      await pv.waitUntil(h, id, (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING', 'partially launched');
+      await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 600_000 } });
+      answered(await pv.update(h, id, 'senders', 'relaunch', {}, 'relaunch-1'), 'relaunch');
+      await sleep(500);
+      answered(await pv.update(h, id, 'senders', 'stop', { reason: 'not needed' }), 'stop');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
     type: 'chataSenderOnboarding', case: 'happy', async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 } });
       const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Shop support', vertical: 'OTHER' });
@@ -280,10 +371,28 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    type: 'chataSenderOnboarding', case: 'stopped-while-waiting', async run(h) {
+      await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 600_000 } });
+      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Stopped', vertical: 'OTHER' });
+      await pv.waitUntil(h, id, (v) => v.state !== 'CREATING', 'created', 30_000);
+      answered(await pv.update(h, id, 'senders', 'stop', { reason: 'not needed' }), 'stop');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
     type: 'chatbSenderOnboarding', case: 'happy', async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
       const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('shop'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'chatbSenderOnboarding', case: 'stopped-while-waiting', async run(h) {
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
+      const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('stopped'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
+      await pv.waitUntil(h, id, (v) => v.state !== 'CREATING', 'created', 30_000);
+      answered(await pv.update(h, id, 'senders', 'stop', { reason: 'not needed' }), 'stop');
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
@@ -420,6 +529,21 @@ const scenarios: Scenario[] = [
       return { workflowId: processId, runId };
     },
   },
+  {
+    type: 'campaign', case: 'paused-resumed-cancelled', async run(h) {
+      // Pause, resume (the loop launches chunks again) and cancel (the loop settles the rest) as updates.
+      const appId = await cp.createApp(h, 40);
+      const { processId, campaignId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(300, 7000), conversation: conversation(appId) });
+      const handle = h.client.workflow.getHandle(processId);
+      await cp.waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 20);
+      await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1', reason: 'replay' }] });
+      await sleep(300);
+      await handle.executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'u1' }] });
+      await sleep(1_000);
+      await handle.executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
   // --- voice
   {
     type: 'voiceCallout', case: 'happy', async run(h) {
@@ -433,6 +557,16 @@ const scenarios: Scenario[] = [
       await vc.setCallees(h, [{ suffix: '55', outcome: 'busy' }]);
       const id = await vc.startCallout(h, 'tts', { destination: vc.phone('55'), text: 'Busy.', retry: { delaysSeconds: [1] } });
       await h.waitForState(id, 'COMPLETED', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'voiceCallout', case: 'stopped-while-waiting-retry', async run(h) {
+      // The stop (an update) ends the callout while it waits on the timer before its retry.
+      await vc.setCallees(h, [{ suffix: '56', outcome: 'busy' }]);
+      const id = await vc.startCallout(h, 'tts', { destination: vc.phone('56'), text: 'Busy.', retry: { delaysSeconds: [3600] } });
+      await h.waitForState(id, 'WAITING_RETRY', 30_000);
+      answered(await h.api({ method: 'POST', url: `/v1/voice/callouts/${encodeURIComponent(id)}/stop`, payload: { reason: 'no longer needed' } }), 'stop');
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
@@ -452,6 +586,16 @@ const scenarios: Scenario[] = [
     },
   },
 ];
+
+/** Throws unless the API answered the update with one of `ok`. */
+function answered(res: { statusCode: number; body: string }, what: string, ok = [200]): void {
+  if (!ok.includes(res.statusCode)) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+}
+/** Stops a provisioning process through its update (bundles have no stop route). */
+async function stopByUpdate(h: Harness, id: string): Promise<void> {
+  const outcome = await h.client.workflow.getHandle(id).executeUpdate(stopUpdate, { args: [{ operationId: ulid(), reason: 'not needed' }] });
+  if (!outcome.accepted) throw new Error(`stop: ${JSON.stringify(outcome)}`);
+}
 
 /** The last commit of workflows/provisioning/resource-inbox.ts before the idle end (patch 'resource-inbox-idle-end'). */
 const INBOX_BEFORE_IDLE_END = '555cc1e904f01aa297d1fab93efba413bfc4986c';

@@ -2,7 +2,7 @@
 // callbacks to an outcome (answered, busy, no answer, failed, machine) and retried on the caller's schedule.
 // Every ICE, ACE and PIE of its calls is answered here, through an update the intake waits on with a deadline;
 // answers are decided from memory (call-driver.ts), never after an activity, so they come within one task.
-import { allHandlersFinished, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   callToken, stopCalloutUpdate, VOICE_CALLOUT_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceFallbackSignal,
   type CallAttempt, type CallOutcome, type CalloutRequest, type VoiceCallbackEvent, type VoiceCallEnded, type VoiceCalloutDetails, type VoiceCalloutInput,
@@ -14,7 +14,17 @@ import { applyEnd, followCall, hangupCall, placeCallout } from './follow-call.js
 
 const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['busy', 'noanswer'];
 
+/**
+ * The waits (before a retry, for a call in doubt, between reads) end on what an update set (a stop, a callback
+ * naming the call) only once the update handlers have answered: before it, cancelling the wait's timer and the
+ * update's answer came in an order that depended on the workflow interceptors' awaits (a stop recorded with
+ * OpenTelemetry's interceptors failed replay without them). The handlers never wait for the loop.
+ */
+export const CALLOUT_AFTER_HANDLERS_PATCH = 'voice-callout-after-handlers';
+
 export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCalloutResult> {
+  const afterHandlers = patched(CALLOUT_AFTER_HANDLERS_PATCH);
+  const handlersAnswered = () => !afterHandlers || allHandlersFinished();
   const legs: VoiceLeg[] = input.destinations.map((destination, index) => ({ index, destination, attempts: [] }));
   const tracker = trackProcess<VoiceCalloutState, VoiceCalloutDetails>(VOICE_CALLOUT_KIND, 'CALLING', {
     kind: input.kind, key: input.key, region: input.region, ...(input.conference ? { conferenceId: input.conference.conferenceId } : {}), legs, fallbacks: 0,
@@ -83,13 +93,13 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
         leg.outcome = 'failed';
         return;
       }
-      await followCall(attempt, { ...input, ended: () => ends.get(key) });
+      await followCall(attempt, { ...input, ended: () => ends.get(key), ...(afterHandlers ? { answered: handlersAnswered } : {}) });
       leg.outcome = attempt.outcome;
       if (stopReason !== undefined || n > delays.length || !retryOn.includes(attempt.outcome!)) return;
       const waitMs = delays[n - 1]! * 1000;
       leg.nextAttemptAt = new Date(Date.now() + waitMs).toISOString();
       refresh();
-      await condition(() => stopReason !== undefined, waitMs);
+      await condition(() => stopReason !== undefined && handlersAnswered(), waitMs);
       delete leg.nextAttemptAt;
     }
   }

@@ -34,11 +34,14 @@ export interface FollowOptions extends VoiceFollowSettings {
   baseUrl?: string;
   /** Set by the process's signal handler when the DiCE (or a read) ended the call. */
   ended: () => VoiceCallEnded | undefined;
+  /** When given, a wait ends on news only once this holds (the update handlers have answered; see callout.ts). */
+  answered?: () => boolean;
 }
 
 export async function followCall(attempt: CallAttempt, opts: FollowOptions): Promise<void> {
   const now = () => new Date().toISOString();
   let unknownReads = 0;
+  const answered = opts.answered ?? (() => true);
   while (attempt.state !== 'ended') {
     const report = opts.ended();
     if (report) {
@@ -47,11 +50,11 @@ export async function followCall(attempt: CallAttempt, opts: FollowOptions): Pro
     }
     if (!attempt.callId) {
       // In doubt: only a callback can name the call. None in time: it was not placed.
-      const heard = await condition(() => attempt.callId !== undefined || opts.ended() !== undefined, opts.inDoubtWaitMs);
-      if (!heard) applyEnd(attempt, { callId: '', result: 'FAILED', reason: `no callback named the call within ${opts.inDoubtWaitMs} ms after the callout's answer was lost: taken as not placed`, receivedAt: now(), source: 'read' });
+      const heard = await condition(() => (attempt.callId !== undefined || opts.ended() !== undefined) && answered(), opts.inDoubtWaitMs);
+      if (!heard && attempt.callId === undefined && opts.ended() === undefined) applyEnd(attempt, { callId: '', result: 'FAILED', reason: `no callback named the call within ${opts.inDoubtWaitMs} ms after the callout's answer was lost: taken as not placed`, receivedAt: now(), source: 'read' });
       continue;
     }
-    if (await condition(() => opts.ended() !== undefined, opts.checkEveryMs)) continue;
+    if (await condition(() => opts.ended() !== undefined && answered(), opts.checkEveryMs)) continue;
     const info = await platform.readVoiceCall({ callId: attempt.callId, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) });
     if (!info && ++unknownReads >= UNKNOWN_READS_TO_GIVE_UP) {
       applyEnd(attempt, { callId: attempt.callId, result: 'FAILED', reason: 'the platform does not know the call', receivedAt: now(), source: 'read' });
