@@ -2,10 +2,10 @@
 // each part, so it never meets a developer's running `npm start` or another test's.
 import { freePort } from './ports.js';
 
-export interface NpmStartPorts { api: number; temporal: number; ui: number; sandbox: number; codec: number }
+export interface NpmStartPorts { api: number; temporal: number; ui: number; sandbox: number; codec: number; workerMetrics: number }
 
 export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPorts; env: Record<string, string> }> {
-  const ports: NpmStartPorts = { api: await freePort(), temporal: await freePort(), ui: await freePort(), sandbox: await freePort(), codec: await freePort() };
+  const ports: NpmStartPorts = { api: await freePort(), temporal: await freePort(), ui: await freePort(), sandbox: await freePort(), codec: await freePort(), workerMetrics: await freePort() };
   return {
     ports,
     env: {
@@ -15,6 +15,8 @@ export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPor
       RELAYFLOW_TEMPORAL_UI_PORT: String(ports.ui),
       SANDBOX_PORT: String(ports.sandbox),
       RELAYFLOW_DEV_CODEC_PORT: String(ports.codec),
+      // Not the default 9464, which another npm start (a developer's, or the other test's) may hold.
+      RELAYFLOW_WORKER_METRICS_PORT: String(ports.workerMetrics),
       RELAYFLOW_LOG_LEVEL: 'warn',
     },
   };

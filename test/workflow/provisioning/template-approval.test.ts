@@ -62,7 +62,8 @@ describe('template approval (webhooks only: polling every minute)', () => {
     const rejected = await h.waitForState(id, 'REJECTED') as unknown as View;
     assert.equal(rejected.details.rejectionCode, 'INVALID_FORMAT');
     assert.match(rejected.history.at(-1)!.reason!, /INVALID_FORMAT/);
-    await setReviewer(h, approve);
+    // A review long enough that the edits below still meet it IN_PROGRESS on a loaded machine (300 ms was not).
+    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 3_000 } });
     const refusedByPlatform = await update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hi' }, { type: 'FOOTER', text: 'f'.repeat(70) }] }, 'resubmit-0');
     assert.equal(refusedByPlatform.statusCode, 422, refusedByPlatform.body);
     assert.equal(refusedByPlatform.json().error.code, 'platform_rejected');
