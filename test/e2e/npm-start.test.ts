@@ -14,10 +14,15 @@ import { npmStartEnv } from '../helpers/npm-start.js';
 
 interface Running { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-async function startRelayflow(env: Record<string, string>): Promise<Running> {
+/**
+ * `prebuiltBundle`: the worker loads the suite's workflow bundle instead of bundling at start. The first start
+ * bundles, as on a fresh checkout; the restarts, which test what survives a stop or a kill, skip the seconds
+ * of bundling again.
+ */
+async function startRelayflow(env: Record<string, string>, { prebuiltBundle = false } = {}): Promise<Running> {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
   delete childEnv.TEMPORAL_ADDRESS; // the point is that it starts its own server
-  delete childEnv.RELAYFLOW_WORKFLOW_BUNDLE;
+  if (!prebuiltBundle) delete childEnv.RELAYFLOW_WORKFLOW_BUNDLE;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -79,7 +84,7 @@ describe('npm start', () => {
     assert.match(first.output(), /stopped worker/);
     assert.match(first.output(), /stopped Temporal dev server/);
 
-    const second = await startRelayflow({ ...env, RELAYFLOW_LOG_LEVEL: 'info' });
+    const second = await startRelayflow({ ...env, RELAYFLOW_LOG_LEVEL: 'info' }, { prebuiltBundle: true });
     const res = await fetch(url, { headers: auth });
     assert.equal(res.status, 200, 'the process survived the restart (SQLite)');
     assert.equal(((await res.json()) as { state: string }).state, 'READY');
@@ -107,7 +112,7 @@ describe('npm start', () => {
     second.child.kill('SIGKILL');
     await second.exited;
     assert.ok(isAlive(leftover), 'the dev server outlived the killed npm start');
-    const third = await startRelayflow(env);
+    const third = await startRelayflow(env, { prebuiltBundle: true });
     try {
       assert.match(third.output(), new RegExp(`stopping the Temporal dev server an earlier npm start left running \\(pid ${leftover}\\)`));
       assert.equal(isAlive(leftover), false, 'the leftover server is gone');

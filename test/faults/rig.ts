@@ -39,7 +39,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Starts a child and resolves once it prints a line matching `ready` (its JSON logs). */
 async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitForOutput(child, ready, 60_000, what);
+  // A deadline for a stuck start: on a loaded machine (files side by side on two cores) a start can take a minute.
+  await waitForOutput(child, ready, 120_000, what);
   return child;
 }
 
@@ -47,11 +48,21 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
   const dir = await mkdtemp(join(tmpdir(), 'relayflow-faults-'));
   const temporalPort = await freePort();
   const dbFilename = join(dir, 'temporal.db');
-  let temporal: DevServer = await startDevServer({ dbFilename, port: temporalPort });
-  // The campaign store the API and the worker share, as in production (campaigns need it).
-  const pg = await startPostgres();
-  const sandbox = await createSandbox(opts.sandbox);
-  await sandbox.listen();
+  // The three do not depend on one another: they start together (each stopped again if another fails).
+  // The campaign store the API and the worker share is a PostgreSQL, as in production (campaigns need it).
+  const parts = await Promise.allSettled([
+    startDevServer({ dbFilename, port: temporalPort }),
+    startPostgres(),
+    createSandbox(opts.sandbox).then(async (sb) => (await sb.listen(), sb)),
+  ] as const);
+  const [startedTemporal, pg, sandbox] = parts.map((p) => (p.status === 'fulfilled' ? p.value : undefined)) as [DevServer?, Awaited<ReturnType<typeof startPostgres>>?, Sandbox?];
+  const failed = parts.find((p) => p.status === 'rejected');
+  if (failed || !startedTemporal || !pg || !sandbox) {
+    await Promise.allSettled([startedTemporal?.stop(), pg?.stop(), sandbox?.close()]);
+    await rm(dir, { recursive: true, force: true });
+    throw (failed as PromiseRejectedResult | undefined)?.reason ?? new Error('the fault rig did not start');
+  }
+  let temporal: DevServer = startedTemporal;
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const env: Record<string, string> = {
@@ -129,6 +140,7 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
     },
   };
   try {
+    // One after the other: on a machine busy with other test files, two starting at once only slow each other.
     await rig.startApi();
     await rig.startWorker();
   } catch (err) {
