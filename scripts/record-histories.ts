@@ -544,6 +544,16 @@ const scenarios: Scenario[] = [
       return { workflowId: processId, runId: await closed(h, processId) };
     },
   },
+  {
+    type: 'campaign', case: 'cancelled-while-sending', async run(h) {
+      // A cancel while chunks run: the loop's last activity comes after the cancel's answer (campaign-after-handlers).
+      const appId = await cp.createApp(h, 40);
+      const { processId, campaignId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(300, 7400), conversation: conversation(appId) });
+      await cp.waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 20);
+      await h.client.workflow.getHandle(processId).executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
   // --- voice
   {
     type: 'voiceCallout', case: 'happy', async run(h) {

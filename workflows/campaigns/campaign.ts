@@ -5,7 +5,7 @@
 // message, and continue-as-new keeps it bounded whatever the campaign's size.
 import {
   ActivityCancellationType, allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, ContinueAsNew, isCancellation,
-  proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions,
+  patched, proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import {
   CAMPAIGN_HALTED, CAMPAIGN_REFUSED, cancelCampaignUpdate, FINAL_CAMPAIGN_STATES, pauseCampaignUpdate, resumeCampaignUpdate, setCampaignRateUpdate,
@@ -34,6 +34,9 @@ export function chunkRowsFor(rows: number, chunkSize: number, chunkSeconds: numb
   const windows = Math.ceil(rows / (target * windowSize));
   return Math.max(chunkSize, Math.ceil(rows / (windows * windowSize)));
 }
+
+/** The cancel path's last activity comes after the cancel's answer (see where it is used). */
+export const CAMPAIGN_AFTER_HANDLERS_PATCH = 'campaign-after-handlers';
 
 export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const s = input.settings;
@@ -210,7 +213,10 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     }
 
     if (cancel) {
-      await condition(() => running.size === 0);
+      // The cancel's handler wakes when the last chunk ends too: the loop schedules its activity only once the
+      // handler has answered, so their order never rests on the interceptors' awaits (patch).
+      const afterHandlers = patched(CAMPAIGN_AFTER_HANDLERS_PATCH);
+      await condition(() => running.size === 0 && (!afterHandlers || allHandlersFinished()));
       const cancelled = await control.cancelRemainingRecipients({ campaignId: input.campaignId });
       tracker.moveTo('CANCELLED', `${cancel}; ${cancelled} recipients not sent`);
     } else {
