@@ -18,6 +18,8 @@ export interface Tally {
 export interface Job {
   label: string;
   files: string[];
+  /** All files in one process (scripts/lib/test-in-process.ts) instead of node --test's process per file. */
+  inProcess?: boolean;
   /** node:test's own --test-concurrency inside the job. */
   fileConcurrency: number;
   expectedMs: number;
@@ -29,6 +31,7 @@ export interface PoolResult extends Tally {
 }
 
 const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
+const IN_PROCESS = resolve('scripts/lib/test-in-process.ts');
 
 /** Expected time of a file before this machine has run it: by how heavy its directory's files tend to be. */
 function guessMs(file: string): number {
@@ -60,17 +63,27 @@ export class TestTimes {
   }
 }
 
+/** node:test runs top-level before/after hooks of files loaded into one process at the wrong time. */
+const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
+const hasTopLevelHooks = (file: string) => TOP_LEVEL_HOOK.test(readFileSync(file, 'utf8'));
+
 /**
- * Heavy files (anything outside test/unit) run one per job; unit files are split into `unitJobs` batches
- * of about equal expected time.
+ * Heavy files (anything outside test/unit) run one per job. Unit files run in `unitJobs` batches of about
+ * equal expected time, each batch in one process; the few with top-level hooks in a batch of their own
+ * under node --test.
  */
 export function planJobs(files: string[], times: TestTimes, unitJobs: number): Job[] {
   const unit = files.filter((f) => f.startsWith('test/unit/')).sort((a, b) => times.expected(b) - times.expected(a));
-  const batches = Array.from({ length: Math.min(unitJobs, unit.length) }, (_, i) => ({ label: `unit tests (batch ${i + 1})`, files: [] as string[], fileConcurrency: 1, expectedMs: 0 }));
-  for (const f of unit) {
+  const isolated = unit.filter(hasTopLevelHooks);
+  const shared = unit.filter((f) => !isolated.includes(f));
+  const batches: Job[] = Array.from({ length: Math.min(unitJobs, shared.length) }, (_, i) => ({ label: `unit tests (batch ${i + 1})`, files: [], inProcess: true, fileConcurrency: 1, expectedMs: 0 }));
+  for (const f of shared) {
     const lightest = batches.reduce((a, b) => (b.expectedMs < a.expectedMs ? b : a));
     lightest.files.push(f);
     lightest.expectedMs += times.expected(f);
+  }
+  if (isolated.length) {
+    batches.push({ label: 'unit tests (own processes)', files: isolated, fileConcurrency: 1, expectedMs: isolated.reduce((sum, f) => sum + times.expected(f), 0) });
   }
   const heavy = files.filter((f) => !f.startsWith('test/unit/')).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
   return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
@@ -111,8 +124,10 @@ export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResul
 
 async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{ tally?: Tally; broken: boolean }> {
   const started = Date.now();
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${job.fileConcurrency}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`, ...job.files];
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`];
+  const args = job.inProcess
+    ? ['--import', 'tsx', ...reporters, IN_PROCESS, ...job.files]
+    : ['--import', 'tsx', '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...job.files];
   const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));
