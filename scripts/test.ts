@@ -1,6 +1,7 @@
 // `npm test`: fetch what the tests need, start one Temporal dev server for the suite and build the workflow
-// bundle once, then run every test file (or the files given: `npm test -- test/unit/common/config.test.ts`)
-// side by side (scripts/lib/test-pool.ts). Ends with one line: `N passed, N failed, N skipped`.
+// bundle once, then run every test file but the heaviest end-to-end ones (`npm run test:full` adds them; or
+// the files given: `npm test -- test/unit/common/config.test.ts`) side by side (scripts/lib/test-pool.ts).
+// Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,13 +12,22 @@ import { ensureTestDependencies } from './lib/test-deps.js';
 import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
 const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e', 'test/faults'];
+/**
+ * Whole deployments started as separate processes (the fault suite; `npm start`, three times, and once more for
+ * the web UI's codec): each costs as much CPU as a dozen other files, so they run in `npm run test:full`
+ * (.ci/run), not in every `npm test` on two cores.
+ */
+const FULL_ONLY = ['test/faults/', 'test/e2e/npm-start.test.ts', 'test/e2e/web-ui-codec.test.ts'];
 
 function testFiles(): string[] {
-  const given = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const full = args.includes('--full');
+  const given = args.filter((a) => a !== '--full');
   if (given.length) return given.map((f) => relative(process.cwd(), resolve(f)));
   return SUITES.flatMap((dir) => {
     try {
-      return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+      return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f))
+        .filter((f) => full || !FULL_ONLY.some((only) => f.startsWith(only)));
     } catch {
       return [];
     }
