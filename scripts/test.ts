@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
 import { cacheRoot } from './lib/local-tools.js';
+import { compileForTests } from './lib/test-compile.js';
 import { ensureTestDependencies } from './lib/test-deps.js';
 import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
@@ -61,11 +62,13 @@ try {
 // A directory of this run's own: two runs at once (a developer's and an editor's) must not share the bundle or tallies.
 mkdirSync(resolve('.relayflow/test'), { recursive: true });
 const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
-const [server, bundle] = await Promise.all([
+const compiledDir = process.env.RELAYFLOW_TEST_TSX ? undefined : join(runDir, 'js');
+const [server, bundle, compiledFiles] = await Promise.all([
   startDevServer({ log }),
   buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
+  compiledDir ? compileForTests(compiledDir) : 0,
 ]);
-log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${elapsed()}`);
+log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`);
 
 const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
 const jobs = planJobs(files, times, 2);
@@ -75,6 +78,7 @@ try {
   result = await runPool(jobs, {
     concurrency,
     env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle },
+    ...(compiledDir ? { compiledDir } : {}),
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', 10 * 60_000),
     workDir: join(runDir, 'tallies'),
     log,
@@ -86,7 +90,7 @@ try {
 times.save(result.files);
 
 const slowest = Object.entries(result.files).sort((a, b) => b[1] - a[1]).slice(0, 8);
-log(`slowest files: ${slowest.map(([f, ms]) => `${relative(process.cwd(), f)} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+log(`slowest files: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
 if (result.broken.length) log(`jobs that ended without passing (each counted as one failure): ${result.broken.join(', ')}`);
 log(`suite finished in ${elapsed()}`);
 process.stdout.write(`${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);

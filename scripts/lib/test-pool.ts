@@ -57,7 +57,7 @@ export class TestTimes {
   }
 
   save(measured: Record<string, number>): void {
-    for (const [file, ms] of Object.entries(measured)) this.times[relative(process.cwd(), file)] = Math.round(ms);
+    for (const [file, ms] of Object.entries(measured)) this.times[file] = Math.round(ms);
     mkdirSync(dirname(this.path), { recursive: true });
     writeFileSync(this.path, JSON.stringify(this.times, null, 1));
   }
@@ -91,6 +91,8 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
 
 export interface PoolOptions {
   concurrency: number;
+  /** Where scripts/lib/test-compile.ts put the compiled code: files outside test/unit run from there, without tsx. */
+  compiledDir?: string;
   env: NodeJS.ProcessEnv;
   /** A job still running after this long is killed and counted as failed. */
   jobDeadlineMs: number;
@@ -115,19 +117,30 @@ export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResul
       total.passed += tally.passed;
       total.failed += tally.failed;
       total.skipped += tally.skipped;
-      Object.assign(total.files, tally.files);
+      // Times by source file, wherever the file ran from.
+      for (const [file, ms] of Object.entries(tally.files)) total.files[sourceOf(file, opts.compiledDir)] = ms;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   return total;
 }
 
+function sourceOf(file: string, compiledDir: string | undefined): string {
+  const rel = relative(process.cwd(), file);
+  if (!compiledDir) return rel;
+  const inCompiled = relative(compiledDir, file);
+  return inCompiled.startsWith('..') ? rel : inCompiled.replace(/\.js$/, '.ts');
+}
+
 async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{ tally?: Tally; broken: boolean }> {
   const started = Date.now();
+  // A compiled file runs as JavaScript; unit files (in-process batches, files that spawn .ts children) keep tsx.
+  const compiled = (f: string) => (opts.compiledDir && !f.startsWith('test/unit/') ? join(opts.compiledDir, f.replace(/\.ts$/, '.js')) : f);
+  const files = job.files.map(compiled);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`];
   const args = job.inProcess
-    ? ['--import', 'tsx', ...reporters, IN_PROCESS, ...job.files]
-    : ['--import', 'tsx', '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...job.files];
+    ? ['--import', 'tsx', ...reporters, IN_PROCESS, ...files]
+    : [...(files.every((f, i) => f !== job.files[i]) ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...files];
   const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));

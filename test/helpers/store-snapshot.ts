@@ -4,13 +4,13 @@
 // runs its migrations (store/schema.ts) as a deployment's does.
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { embeddedSnapshot } from '../../store/index.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// From the working directory (tests run at the repo's root), so a compiled copy of this file
+// (scripts/lib/test-compile.ts) finds the same package and the same copy.
 
 async function pgliteVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(await readFile(resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -26,7 +26,7 @@ export function freshStoreSnapshot(): Promise<Blob> {
 }
 
 async function load(): Promise<Blob> {
-  const file = join(root, '.relayflow/test', `pglite-${await pgliteVersion()}-datadir.tar`);
+  const file = join(resolve('.relayflow/test'), `pglite-${await pgliteVersion()}-datadir.tar`);
   try {
     return new Blob([await readFile(file)]);
   } catch {
