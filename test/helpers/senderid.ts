@@ -49,6 +49,12 @@ export const setPlatformSecret = async (h: Harness, secret: string) => {
 };
 
 export const setReviewer = (h: Harness, settings: Record<string, unknown>) => sandboxSenderId(h, 'PUT', '/reviewer', settings);
+
+/**
+ * The reviewer's step where a test asserts an intermediate state: a callback is a hint and the process reads the
+ * registration, so the state must last until that read. At 200-400 ms a loaded machine read a later state.
+ */
+export const SEEN_STEP_MS = 2_500;
 export const setCallbackFaults = (h: Harness, faults: Record<string, unknown>) => sandboxSenderId(h, 'PUT', '/callback-faults', faults);
 
 export interface SentCallback {
@@ -59,6 +65,13 @@ export interface SentCallback {
 }
 export const sentCallbacks = async (h: Harness, registrationId: string): Promise<SentCallback[]> =>
   ((await sandboxSenderId(h, 'GET', '/callbacks')).callbacks as SentCallback[]).filter((c) => c.event.registrationId === registrationId);
+
+/** HTTP statuses relayflow answered to the sandbox's callback attempts for a registration, oldest first. */
+export async function callbackAnswers(h: Harness, registrationId: string): Promise<number[]> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/callbacks?area=senderId`);
+  const { callbacks } = (await res.json()) as { callbacks: { body: { registrationId?: string }; attempts: { status?: number }[] }[] };
+  return callbacks.filter((c) => c.body?.registrationId === registrationId).flatMap((c) => c.attempts.flatMap((a) => (a.status === undefined ? [] : [a.status])));
+}
 
 export const brandRegistration = (key: string, senderId = 'Acme') => ({
   key,

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  brandRegistration, company, senderIdView, sentCallbacks, setCallbackFaults, setReviewer, startRegistration, states, waitForView, wireSenderId,
+  brandRegistration, company, SEEN_STEP_MS, senderIdView, sentCallbacks, setCallbackFaults, setReviewer, startRegistration, states, waitForView, wireSenderId,
 } from '../../helpers/senderid.js';
 
 describe('sender ID registration (callbacks only)', () => {
@@ -19,7 +19,7 @@ describe('sender ID registration (callbacks only)', () => {
   after(async () => h.close());
 
   test('AU alphanumeric: approved; the history carries the log messages and etaDate; a second start is the same process', async () => {
-    await setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
+    await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never' });
     const body = brandRegistration(uniqueName('alpha'));
     const id = await startRegistration(h, body);
     assert.match(id, /^senderid-registration:sandbox-project:alpha-/);
@@ -37,7 +37,7 @@ describe('sender ID registration (callbacks only)', () => {
   });
 
   test('AU long number and US short code: the platform assigns the sender ID, the process ends with it', async () => {
-    await setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'policy', stopForAttachments: 'never' });
+    await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'policy', stopForAttachments: 'never' });
     const long = await startRegistration(h, { key: uniqueName('long'), policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company] }] });
     const short = await startRegistration(h, { key: uniqueName('short'), policyId: 'pol-us-short-code', requestDetails: [{ additionalDetails: [{ ...company, monthlyVolume: '10000' }] }] });
     const l = await waitForView(h, long, (x) => x.state === 'APPROVED', 'APPROVED');
@@ -58,7 +58,7 @@ describe('sender ID registration (callbacks only)', () => {
   });
 
   test('a stop for attachments says what is missing; an upload through the API resolves it', async () => {
-    await setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never', stopForAttachments: 'missing', uploadMs: 200 });
+    await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never', stopForAttachments: 'missing', uploadMs: 200 });
     const id = await startRegistration(h, { ...brandRegistration(uniqueName('att')), policyId: 'pol-au-alpha-aggregator' });
     const waiting = await waitForView(h, id, (x) => x.state === 'PENDING_ATTACHMENTS', 'PENDING_ATTACHMENTS');
     assert.ok(waiting.details.missing?.some((m) => /att-au-loa/.test(m)), JSON.stringify(waiting.details.missing));
