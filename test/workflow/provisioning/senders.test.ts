@@ -151,12 +151,13 @@ describe('sender onboarding with lost webhooks, deadlines and restarts (polling 
   });
 
   test('RCS: a slow review is reported overdue and still followed to the launch', async () => {
-    await setReviewer(h, { rcs: { outcome: 'launch', delayMs: 2_500 } });
+    // The review lasts 6 s so the overdue note (after 1 s) is read while still IN_REVIEW on a loaded machine.
+    await setReviewer(h, { rcs: { outcome: 'launch', delayMs: 6_000 } });
     const id = await start(h, '/v1/senders/rcs', rcsBody(uniqueName('Slow'), { overdueAfterSeconds: 1 }));
     const overdue = await waitUntil(h, id, (v) => v.details.overdue === true, 'overdue', 10_000);
     assert.equal(overdue.state, 'IN_REVIEW');
     assert.match(overdue.history.at(-1)!.reason!, /^overdue/);
-    const done = await waitUntil(h, id, completed, 'completed', 15_000);
+    const done = await waitUntil(h, id, completed, 'completed', 20_000);
     assert.equal(done.state, 'LAUNCHED');
   });
 

@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  brandRegistration, company, postCallback, senderIdView, setCallbackFaults, setPlatformSecret, setReviewer, startRegistration, states, waitForView, wireSenderId,
+  brandRegistration, callbackAnswers, company, postCallback, SEEN_STEP_MS, senderIdView, setCallbackFaults, setPlatformSecret, setReviewer, startRegistration, states, waitForView,
+  wireSenderId,
 } from '../../helpers/senderid.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +45,8 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
   after(async () => h.close());
 
   test('rotation: callbacks signed with the old secret, then the new one, move the process; a third secret is refused', async () => {
-    await setReviewer(h, { outcome: 'approve', stepMs: 400, pendingApproval: 'always' });
+    // IN_PROGRESS is waited for: it must last until the process reads it.
+    await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'always' });
     const id = await startRegistration(h, brandRegistration(uniqueName('rot')));
     await waitForView(h, id, (x) => x.state === 'IN_PROGRESS', 'IN_PROGRESS (old secret)');
     await setPlatformSecret(h, NEW);
@@ -57,8 +59,14 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
 
     // A platform signing with a secret relayflow does not hold: nothing reaches the process.
     await setPlatformSecret(h, THIRD);
+    await setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'always' });
     const stuck = await startRegistration(h, brandRegistration(uniqueName('third')));
-    await sleep(1_500);
+    // Until relayflow has answered one of its callbacks (a fixed wait passed unchecked when none came in time).
+    const { registrationId } = (await waitForView(h, stuck, (x) => Boolean(x.details.registrationId), 'created')).details;
+    const deadline = Date.now() + 20_000;
+    let answers: number[] = [];
+    while (!(answers = await callbackAnswers(h, registrationId!)).length && Date.now() < deadline) await sleep(100);
+    assert.ok(answers.length && answers.every((status) => status === 401), JSON.stringify(answers));
     const s = await senderIdView(h, stuck);
     assert.equal(s.details.callbacks, 0);
     assert.equal(s.state, 'IN_QUEUE', 'no callback accepted, no read due yet');
@@ -91,7 +99,8 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
   });
 
   test('a callback for a registration relayflow did not create starts a process that adopts it', async () => {
-    await setReviewer(h, { outcome: 'approve', stepMs: 300, pendingApproval: 'never' });
+    // IN_PROGRESS is asserted: it must last until the adopting process reads it.
+    await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never' });
     const platform = createPlatformClients(h.config.platform).senderId;
     const r = await platform.createRegistration({
       policyId: 'pol-au-long-standard',

@@ -75,6 +75,10 @@ describe('subproject provisioning', () => {
   test('a non-retryable platform error ends the process as FAILED with the reason', async () => {
     await fault(h, { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
     const id = await start(h, uniqueName('rejected'));
+    await h.waitForState(id, 'FAILED');
+    // The view reads the execution before it asks the process: on a loaded machine the state can say FAILED
+    // while the execution read just before still said RUNNING. Read it again once the execution has ended.
+    await assert.rejects(h.client.workflow.getHandle(id).result(), { name: 'WorkflowFailedError' });
     const failed = await h.waitForState(id, 'FAILED');
     const last = (failed.history as { state: string; reason?: string }[]).at(-1);
     assert.match(last?.reason ?? '', /displayName rejected by policy/);
