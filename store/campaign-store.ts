@@ -160,47 +160,67 @@ export class CampaignStore {
 
   /**
    * Moves up to `limit` pending recipients of [from, to) to `sending` with a lease, in seq order, and returns
-   * them: only rows this call moved are returned, so no two senders ever get the same recipient.
+   * them: only rows this call moved are returned, so no two senders ever get the same recipient. `claimId`
+   * names the sender (one send attempt): record() and release() of another sender leave the rows alone.
    */
-  claim(id: string, from: number, to: number, limit: number, leaseMs: number): Promise<ClaimedRecipient[]> {
+  claim(id: string, from: number, to: number, limit: number, leaseMs: number, claimId: string): Promise<ClaimedRecipient[]> {
     // A CTE runs its SELECT once; an `IN (subquery ... SKIP LOCKED)` may be re-run per row and take more than `limit`.
     return this.sql.query<ClaimedRecipient>(
       `WITH picked AS (
          SELECT seq FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'pending'
          ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
-       UPDATE ${R} AS r SET status = 'sending', attempts = attempts + 1, lease_until = now() + $5 * interval '1 millisecond', updated_at = now()
+       UPDATE ${R} AS r SET status = 'sending', attempts = attempts + 1, lease_until = now() + $5 * interval '1 millisecond',
+         claim_id = $6, updated_at = now()
        FROM picked WHERE r.campaign_id = $1 AND r.seq = picked.seq AND r.status = 'pending'
        RETURNING r.seq, r.recipient`,
-      [id, from, to, limit, leaseMs],
+      [id, from, to, limit, leaseMs, claimId],
     ).then((rows) => rows.sort((a, b) => a.seq - b.seq));
   }
 
-  /** Records send outcomes of rows still `sending` or `in_doubt` (a delivery report may have settled them first). */
-  async record(id: string, results: readonly SendResult[]): Promise<void> {
+  /**
+   * Records send outcomes of rows still `sending` or `in_doubt` (a delivery report may have settled them first).
+   * With `claimId`, only rows that claim still holds (a sender's own answers); without, rows another sender
+   * left whose lease has ended (settling: a row claimed anew since has a running lease and is left alone). An `in_doubt` row is leased for `inDoubtLeaseMs`: the time its request may still take to
+   * reach the platform, before which a look-up's "not there" proves nothing.
+   */
+  async record(id: string, results: readonly SendResult[], opts: { claimId?: string; inDoubtLeaseMs?: number } = {}): Promise<void> {
     if (!results.length) return;
     await this.sql.query(
       `UPDATE ${R} AS r SET status = v.status, platform_id = COALESCE(v.platform_id, r.platform_id), reason = v.reason,
-         lease_until = NULL, updated_at = now()
+         lease_until = CASE WHEN v.status = 'in_doubt' THEN now() + $7 * interval '1 millisecond' END, claim_id = NULL, updated_at = now()
        FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS v(seq, status, platform_id, reason)
-       WHERE r.campaign_id = $1 AND r.seq = v.seq AND r.status IN ('sending', 'in_doubt')`,
-      [id, results.map((r) => r.seq), results.map((r) => r.status), results.map((r) => r.platformId ?? null), results.map((r) => r.reason ?? null)],
+       WHERE r.campaign_id = $1 AND r.seq = v.seq AND r.status IN ('sending', 'in_doubt')
+         AND ($6::text IS NULL AND (r.lease_until IS NULL OR r.lease_until <= now()) OR r.claim_id = $6)`,
+      [id, results.map((r) => r.seq), results.map((r) => r.status), results.map((r) => r.platformId ?? null), results.map((r) => r.reason ?? null),
+        opts.claimId ?? null, opts.inDoubtLeaseMs ?? 0],
+    );
+  }
+
+  /** Claimed rows this sender never sent: back to pending, the claim not counted as an attempt. */
+  async release(id: string, seqs: readonly number[], claimId: string): Promise<void> {
+    if (!seqs.length) return;
+    await this.sql.query(
+      `UPDATE ${R} SET status = 'pending', attempts = attempts - 1, lease_until = NULL, claim_id = NULL, updated_at = now()
+       WHERE campaign_id = $1 AND seq = ANY($2::int[]) AND status = 'sending' AND claim_id = $3`,
+      [id, seqs, claimId],
     );
   }
 
   /**
-   * Rows of [from, to) whose send may or may not have reached the platform: `in_doubt`, or `sending` with an
-   * expired lease (its sender died). `leasedUntil` is the latest unexpired lease still held in the range.
+   * Rows of [from, to) whose send may or may not have reached the platform, and whose lease has ended:
+   * `in_doubt` (the answer was lost, and the request can no longer land), or `sending` (its sender died).
+   * `leasedUntil` is the latest lease still running in the range.
    */
   async unsettled(id: string, from: number, to: number): Promise<{ rows: (ClaimedRecipient & { status: RecipientStatus })[]; leasedUntil?: number }> {
     const rows = await this.sql.query<ClaimedRecipient & { status: RecipientStatus }>(
       `SELECT seq, recipient, status FROM ${R}
-       WHERE campaign_id = $1 AND seq >= $2 AND seq < $3
-         AND (status = 'in_doubt' OR (status = 'sending' AND lease_until <= now()))
+       WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status IN ('sending', 'in_doubt') AND (lease_until IS NULL OR lease_until <= now())
        ORDER BY seq`,
       [id, from, to],
     );
     const [held] = await this.sql.query<{ until: string | null }>(
-      `SELECT max(lease_until) AS until FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'sending' AND lease_until > now()`,
+      `SELECT max(lease_until) AS until FROM ${R}
+       WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status IN ('sending', 'in_doubt') AND lease_until > now()`,
       [id, from, to],
     );
     return { rows, ...(held?.until ? { leasedUntil: new Date(held.until).getTime() } : {}) };
@@ -224,7 +244,7 @@ export class CampaignStore {
   /** In-doubt sends no postback confirmed in time: reported as unconfirmed, never sent again. */
   async closeInDoubt(id: string, reason: string): Promise<number> {
     const rows = await this.sql.query(
-      `UPDATE ${R} SET status = 'unconfirmed', reason = $2, lease_until = NULL, updated_at = now()
+      `UPDATE ${R} SET status = 'unconfirmed', reason = $2, lease_until = NULL, claim_id = NULL, updated_at = now()
        WHERE campaign_id = $1 AND (status = 'in_doubt' OR (status = 'sending' AND lease_until <= now())) RETURNING seq`,
       [id, reason],
     );
@@ -255,7 +275,7 @@ export class CampaignStore {
         [r.campaignId, r.seq, r.status, r.final, r.eventTime, r.reason ?? null],
       );
       await tx.query(
-        `UPDATE ${R} SET status = 'sent', platform_id = COALESCE(platform_id, $3), reason = NULL, lease_until = NULL, updated_at = now()
+        `UPDATE ${R} SET status = 'sent', platform_id = COALESCE(platform_id, $3), reason = NULL, lease_until = NULL, claim_id = NULL, updated_at = now()
          WHERE campaign_id = $1 AND seq = $2 AND status IN ('sending', 'in_doubt', 'unconfirmed')`,
         [r.campaignId, r.seq, r.platformId ?? null],
       );

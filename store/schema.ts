@@ -39,6 +39,9 @@ const STATEMENTS = [
      updated_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (campaign_id, seq)
    )`,
+  // The send attempt that holds a `sending` row (its claim): only that attempt may record its outcome or release it,
+  // so an attempt Temporal has already given up on (a zombie) cannot undo what a newer one settled.
+  `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS claim_id text`,
   `CREATE INDEX IF NOT EXISTS relayflow_campaign_recipients_status ON relayflow_campaign_recipients (campaign_id, status, seq)`,
   `CREATE TABLE IF NOT EXISTS relayflow_delivery_reports (
      event_key text PRIMARY KEY,

@@ -1,9 +1,15 @@
 // One chunk of a campaign: recipient rows [from, to) sent at rate / window, heartbeating. At most once per
 // recipient: a row is claimed (pending -> sending, with a lease) right before its request, and its outcome is
 // recorded after; a row whose answer was lost is settled by asking the platform (conversation) or by the
-// postback that names it (MMS), never by sending blindly again. Throttling (429 / E113) slows the chunk down
+// postback that names it (MMS), never by sending blindly again. A look-up's "not there" means "not sent" only
+// once the request can no longer arrive: a request the client gave up on may still be on its way (queued in
+// front of the platform, or in a starved process), so an in-doubt row is looked up LANDING_GRACE_MS after its
+// answer was lost, and a claimed row's request starts within SEND_WITHIN_MS of its claim or not at all (its
+// lease covers both). Each attempt records only rows its own claim holds: an attempt Temporal gave up on (lost
+// heartbeat) cannot undo what a newer one settled. Throttling (429 / E113) slows the chunk down
 // where it is; outages and refusals end the attempt with the failure Temporal's retry policy needs, and the
 // next attempt resumes from the store.
+import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
@@ -27,14 +33,23 @@ const MAX_LAG_MS = 20;
 const CLAIM_AHEAD_MS = 200;
 const FLUSH_MS = 250;
 const RATE_READ_MS = 1_000;
-/** This many definite "not now" answers (503, refused connections) in a row end the attempt: Temporal backs off. */
+/** This many "not now" or lost answers (503, refused connections, timeouts) in a row end the attempt: Temporal backs off. */
 const MAX_UNAVAILABLE_IN_A_ROW = 3;
+/**
+ * How long after its client gave up a request may still reach the platform and be taken (in front of the
+ * platform, or in a process too busy to write or read it): a look-up before then cannot tell "not sent".
+ */
+export const LANDING_GRACE_MS = 5_000;
+/** A claimed row's request starts within this long of the claim, or the row goes back unsent (its lease counts on it). */
+const SEND_WITHIN_MS = 2_000;
 
 export interface SendChunkDeps {
   store: CampaignStore;
   senderFor(input: SendChunkInput): MessageSender;
   /** The platform request timeout: a claim's lease outlives it, so a live sender's row is never settled by another. */
   requestTimeoutMs: number;
+  /** LANDING_GRACE_MS unless set. */
+  landingGraceMs?: number;
 }
 
 /** What a retried attempt resumes with (heartbeat details). */
@@ -52,7 +67,10 @@ export function sendChunkActivity(deps: SendChunkDeps) {
     const id = input.campaignId;
     const p: Progress = { sent: 0, failed: 0, inDoubt: 0, recovered: 0, resent: 0, throttled: 0, paceFactor: 1, ...(ctx.info.heartbeatDetails as Partial<Progress> | undefined) };
     const sender = deps.senderFor(input);
-    const leaseMs = deps.requestTimeoutMs + 5_000;
+    const graceMs = deps.landingGraceMs ?? LANDING_GRACE_MS;
+    // Claim to request start, the request, then the time it may still take to arrive.
+    const leaseMs = SEND_WITHIN_MS + deps.requestTimeoutMs + graceMs;
+    const claimId = randomUUID();
     const beat = () => ctx.heartbeat(p);
     const cancelled = () => ctx.cancellationSignal.aborted;
 
@@ -68,8 +86,9 @@ export function sendChunkActivity(deps: SendChunkDeps) {
         const { paceFactor: _f, ...result } = p;
         return { from: input.from, to: input.to, ...result, inDoubt: left.in_doubt ?? 0 };
       }
-      if (left.sending) {
-        // Rows another attempt still holds (a worker that lost its heartbeat but may be mid-request): wait out the lease.
+      if (left.sending || waitingLookup) {
+        // Rows another attempt still holds (a worker that lost its heartbeat but may be mid-request), or answers lost
+        // so recently that their request may still arrive: wait out the lease before asking the platform.
         const { leasedUntil } = await store.unsettled(id, input.from, input.to);
         if (leasedUntil) await pauseFor(Math.min(leasedUntil - Date.now() + 50, leaseMs), ctx, beat);
       }
@@ -85,12 +104,16 @@ export function sendChunkActivity(deps: SendChunkDeps) {
       let flushedAt = Date.now();
       let nextAt = Date.now();
       const results: SendResult[] = [];
+      /** Claimed, never sent. */
+      const released: number[] = [];
       const inflight = new Set<Promise<void>>();
       const flush = async () => {
         flushedAt = Date.now();
-        await store.record(id, results.splice(0));
+        await store.record(id, results.splice(0), { claimId, inDoubtLeaseMs: graceMs });
+        await store.release(id, released.splice(0), claimId);
         beat();
       };
+      const release = (rows: ClaimedRecipient[]) => released.push(...rows.map((r) => r.seq));
 
       const sendOne = async (row: ClaimedRecipient) => {
         try {
@@ -109,6 +132,7 @@ export function sendChunkActivity(deps: SendChunkDeps) {
               results.push({ seq: row.seq, status: 'in_doubt', reason: `answer lost (${c.code}): ${c.message}` });
               break;
             default:
+              // Definitely not taken: sent again (the request counts as an attempt).
               results.push({ seq: row.seq, status: 'pending' });
           }
           if (c.kind === 'throttled') {
@@ -142,24 +166,27 @@ export function sendChunkActivity(deps: SendChunkDeps) {
           continue;
         }
         const due = Math.max(1, Math.min(MAX_IN_FLIGHT, Math.ceil(CLAIM_AHEAD_MS / interval)));
-        const rows = await store.claim(id, input.from, input.to, due, leaseMs);
+        // Taken before the claim, so the lease (counted from the claim in the store) runs at least as long as this says.
+        const claimedAt = Date.now();
+        const rows = await store.claim(id, input.from, input.to, due, leaseMs, claimId);
         if (!rows.length) break;
         for (const [i, row] of rows.entries()) {
           if (stop || cancelled() || backoffUntil > Date.now()) {
-            // Claimed, never sent: back to pending.
-            results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
+            release(rows.slice(i));
             break;
           }
           const wait = nextAt - Date.now();
           if (wait > 0) await pauseFor(wait, ctx, beat);
-          if (cancelled()) {
-            results.push(...rows.slice(i).map((r) => ({ seq: r.seq, status: 'pending' as const })));
+          while (inflight.size >= MAX_IN_FLIGHT) await Promise.race(inflight);
+          // Too late for its lease (a slow platform held the in-flight slots, or the process was starved): a request
+          // started now could still be arriving when another attempt, seeing the lease ended, asks for it.
+          if (cancelled() || Date.now() - claimedAt > SEND_WITHIN_MS) {
+            release(rows.slice(i));
             break;
           }
           // On a fixed schedule, so a late timer or a slow claim is made up at once; but never more than
           // MAX_LAG_MS of it: a longer stall (a slow store, a GC pause) is not followed by a burst.
           nextAt = Math.max(nextAt, Date.now() - MAX_LAG_MS) + interval;
-          while (inflight.size >= MAX_IN_FLIGHT) await Promise.race(inflight);
           const sending: Promise<void> = sendOne(row).finally(() => inflight.delete(sending));
           inflight.add(sending);
         }
@@ -173,8 +200,9 @@ export function sendChunkActivity(deps: SendChunkDeps) {
 }
 
 /**
- * Rows of the range whose answer was lost (`in_doubt`) or whose sender died (`sending` past its lease):
- * the conversation API is asked for the message by its token: found means sent, not found means send again.
+ * Rows of the range whose answer was lost (`in_doubt`) or whose sender died (`sending`), once their lease has
+ * ended (their request can no longer arrive): the conversation API is asked for the message by its token:
+ * found means sent, not found means send again.
  * Without a lookup (MMS) they stay in doubt until a postback names them.
  */
 async function settle(store: CampaignStore, sender: MessageSender, input: SendChunkInput, p: Progress, beat: () => void): Promise<void> {

@@ -31,6 +31,23 @@ export interface SandboxStats {
   requests: number;
 }
 
+/** Message ID by metadata (token) of every message the platform took for the app, read as a caller would (Basic key). */
+export async function platformMessageIds(h: Harness, appId: string, region: 'us' | 'eu' | 'br' = 'eu'): Promise<Map<string, string>> {
+  const { projectId, keyId, keySecret } = h.config.platform.credentials;
+  const base = `${h.config.platform.urls.conversation[region].replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(projectId)}/messages`;
+  const ids = new Map<string, string>();
+  for (let token = ''; ;) {
+    const res = await fetch(`${base}?app_id=${appId}&page_size=1000${token ? `&page_token=${token}` : ''}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}` },
+    });
+    if (!res.ok) throw new Error(`sandbox messages: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { messages: { id: string; metadata: string }[]; next_page_token: string };
+    for (const m of page.messages) ids.set(m.metadata, m.id);
+    token = page.next_page_token;
+    if (!token) return ids;
+  }
+}
+
 export const conversationStats = (h: Harness, appId: string) => sandboxJson<SandboxStats & { refused429: number }>(h, 'GET', `/_sandbox/conversation/stats?appId=${appId}`);
 export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113: number; saved: number }>(h, 'GET', '/_sandbox/mms/stats');
 

@@ -7,7 +7,8 @@
 //   GET|PUT /delivery     {rules: [{suffix, status: 'DELIVERED'|'FAILED', reasonCode?}], reportDelayMs?, queuedReport?}
 //   GET|PUT /webhook-faults {drop?, duplicate?: count (true = 1), reorder?: boolean, delayMs?}
 //   GET|PUT /webhook-retry  {scheduleMs: number[], timeoutMs?}
-//   GET|PUT /send-faults  {acceptThenDelayMs, count}: the next `count` accepted sends answer late
+//   GET|PUT /send-faults  {acceptThenDelayMs, count, arriveAfterMs?, arriveCount?}: the next `count` accepted sends
+//                         answer late; the next `arriveCount` sends reach the platform (and are taken) late
 //   GET /stats?appId=     {accepted, distinctRecipients, duplicateRecipients, duplicateSamples, refused429, requests}
 //   GET /recipients?appId= {counts: {<identity>: <accepted messages>}}
 //   GET /reports          delivery reports made, by status, and those dropped, duplicated or unsubscribed
@@ -89,11 +90,16 @@ function checkRetry(input: unknown): RetrySetting {
 
 function checkSendFaults(input: unknown): SendFaults {
   const f = new Fields();
-  const body = f.object(input ?? {}, '', ['acceptThenDelayMs', 'count']) ?? {};
+  const body = f.object(input ?? {}, '', ['acceptThenDelayMs', 'count', 'arriveAfterMs', 'arriveCount']) ?? {};
   const out: SendFaults = {
     acceptThenDelayMs: f.integer(body, 'acceptThenDelayMs', '', { min: 0, max: MAX_DELAY_MS }) ?? 0,
     count: f.integer(body, 'count', '', { min: 0 }) ?? 0,
   };
+  // Shown only when given: the setting reads as before for callers that never use late arrivals.
+  const arriveAfterMs = f.integer(body, 'arriveAfterMs', '', { min: 0, max: MAX_DELAY_MS });
+  const arriveCount = f.integer(body, 'arriveCount', '', { min: 0 });
+  if (arriveAfterMs !== undefined) out.arriveAfterMs = arriveAfterMs;
+  if (arriveCount !== undefined) out.arriveCount = arriveCount;
   f.check();
   return out;
 }

@@ -123,6 +123,9 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
     const preValidation = projectGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/messages::send`, { onRequest: watchHangUp, preValidation, onResponse: countAnswer }, async (request) => {
+      // A late arrival: the platform sees the request only now, whether or not its caller still waits.
+      const late = settings.takeArrivalDelay();
+      if (late > 0) await ctx.sleep(late);
       const projectId = authOf(request).account.projectId;
       const send = checkSend(request.body);
       const target = appOn(store, projectId, region, send.appId);

@@ -40,6 +40,12 @@ export interface SendFaults {
   /** The next `count` accepted sends answer only after this long (the message is kept regardless). */
   acceptThenDelayMs: number;
   count: number;
+  /**
+   * The next `arriveCount` sends reach the platform only after this long: held in front of it (a load balancer's
+   * queue, a busy network), then checked and taken as usual, long after a caller with a shorter timeout gave up.
+   */
+  arriveAfterMs?: number;
+  arriveCount?: number;
 }
 
 export const FAILURE_REASONS: Record<string, string> = {
@@ -79,6 +85,13 @@ export class ConversationSettings {
     if (this.sendFaults.count <= 0) return 0;
     this.sendFaults.count--;
     return this.sendFaults.acceptThenDelayMs;
+  }
+
+  /** Uses up one late arrival; how long the send is held before the platform sees it, or 0. */
+  takeArrivalDelay(): number {
+    if (!this.sendFaults.arriveCount) return 0;
+    this.sendFaults.arriveCount--;
+    return this.sendFaults.arriveAfterMs ?? 0;
   }
 
   reset(): void {
