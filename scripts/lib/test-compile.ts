@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 /** The folders of TypeScript a test can import. */
-const SOURCE_DIRS = ['common', 'platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'sandbox', 'test'];
+const SOURCE_DIRS = ['common', 'platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'sandbox', 'scripts', 'test'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(dir, f));
