@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { SHARED_PG_ENV, startSharedPostgres } from '../test/helpers/shared-postgres.js';
 import { startDevServer } from './lib/dev-server.js';
 import { cacheRoot } from './lib/local-tools.js';
 import { compileForTests } from './lib/test-compile.js';
@@ -63,12 +64,13 @@ try {
 mkdirSync(resolve('.relayflow/test'), { recursive: true });
 const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
 const compiledDir = process.env.RELAYFLOW_TEST_TSX ? undefined : join(runDir, 'js');
-const [server, bundle, compiledFiles] = await Promise.all([
+const [server, postgres, bundle, compiledFiles] = await Promise.all([
   startDevServer({ log }),
+  startSharedPostgres(),
   buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
   compiledDir ? compileForTests(compiledDir) : 0,
 ]);
-log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`);
+log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`);
 
 const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
 const jobs = planJobs(files, times, 2);
@@ -77,14 +79,14 @@ let result;
 try {
   result = await runPool(jobs, {
     concurrency,
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle },
+    env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle, [SHARED_PG_ENV]: postgres.url },
     ...(compiledDir ? { compiledDir } : {}),
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', 10 * 60_000),
     workDir: join(runDir, 'tallies'),
     log,
   });
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), postgres.stop()]);
   rmSync(runDir, { recursive: true, force: true });
 }
 times.save(result.files);

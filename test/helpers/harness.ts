@@ -16,6 +16,7 @@ import { createSandbox, setSandboxVerificationConfig, type Sandbox, type Sandbox
 import { installRuntime } from '../../workers/runtime.js';
 import { createWorker, type WorkerGroup } from '../../workers/worker.js';
 import { openCampaignStore, type CampaignStore } from '../../store/index.js';
+import { sharedDatabaseUrl } from './shared-postgres.js';
 import { freshStoreSnapshot } from './store-snapshot.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
@@ -171,7 +172,8 @@ async function openSandbox(opts: HarnessOptions, opened: Array<() => Promise<unk
 
 /** RELAYFLOW_DATABASE_URL from opts.env (as loadConfig reads it), else in-memory PGlite from the shared fresh copy. */
 async function openStore(opts: HarnessOptions, opened: Array<() => Promise<unknown>>): Promise<CampaignStore> {
-  const url = opts.env?.RELAYFLOW_DATABASE_URL?.trim() || undefined;
+  // A test's own database, else one of the run's shared server, else an embedded PGlite store.
+  const url = opts.env?.RELAYFLOW_DATABASE_URL?.trim() || (await sharedDatabaseUrl());
   const store = await openCampaignStore({ url, dataDir: '', inMemory: !url, embeddedFrom: url ? undefined : await freshStoreSnapshot() });
   opened.push(() => store.sql.close());
   return store;
