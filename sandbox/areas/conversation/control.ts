@@ -1,7 +1,7 @@
 // Control routes under /_sandbox/conversation (no authentication, like the rest of /_sandbox).
 // A PUT replaces its whole setting: fields left out go back to their defaults.
 //   POST /apps            {region: 'us'|'eu'|'br', displayName?, outboundRate?, projectId?} -> App
-//   GET  /apps            every app, with project_id and its MT queue {length, capacity, paused}
+//   GET  /apps            every app, with project_id and its MT queue {length, capacity, paused, peak}
 //   PUT  /apps/{appId}    {outboundRate?, queueCapacity?, paused?} (only the fields given change)
 //   GET|PUT /limits       {projectRps}: the project's requests per second (default 800)
 //   GET|PUT /delivery     {rules: [{suffix, status: 'DELIVERED'|'FAILED', reasonCode?}], reportDelayMs?, queuedReport?}

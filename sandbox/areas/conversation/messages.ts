@@ -1,12 +1,12 @@
 // Sending and reading messages (docs/conversation-wire.md "Sending a message", "Reading sent
 // messages"). A send is checked field by field, then the app (404 off its region), then the app's MT
-// queue and outbound rate (429 with Retry-After); only then is it accepted: contact, conversation
-// and message made, queued, counted. An injected fault answers before any of this, so it is never
-// accepted or counted as such.
+// queue (429 with Retry-After when full); only then is it accepted: contact, conversation and message
+// made, queued, counted. The app's outbound rate is the pace the queue drains at, not a refusal (spec
+// Limits); the project's request limit (context.ts) is the rate that answers 429. An injected fault
+// answers before any of this, so it is never accepted or counted as such.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Region } from '../../../common/config.js';
 import { AreaError } from '../../core/errors.js';
-import { appRateKey } from '../../core/rate-limit.js';
 import { authOf } from '../../core/request-state.js';
 import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
 import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity, type Contact, type Message } from './model.js';
@@ -140,7 +140,6 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
           headers: { 'retry-after': String(full) },
         });
       }
-      ctx.rateLimiter.enforce(appRateKey(target.id), target.outboundRate, `messages of app ${target.id}`);
 
       // Accepted from here on.
       contact ??= store.contactFor(projectId, send.identities!);

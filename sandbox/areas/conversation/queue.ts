@@ -1,7 +1,8 @@
 // Each app's MT queue (spec Limits): accepted messages wait here and leave at the app's outbound
-// rate, one every 1000/rate ms. One timer per app drains whatever is due when it fires, so a
-// benchmark of tens of thousands of messages costs a few hundred timer wake-ups a second, not one
-// timer per message.
+// rate, one every 1000/rate ms. Sending faster than that is not refused, it lengthens the queue (its
+// peak is kept, so a test or benchmark can tell a sender that keeps pace from one that floods it).
+// One timer per app drains whatever is due when it fires, so a benchmark of tens of thousands of
+// messages costs a few hundred timer wake-ups a second, not one timer per message.
 import { DEFAULT_QUEUE_CAPACITY, type Message } from './model.js';
 import type { Timers } from '../../core/timers.js';
 
@@ -15,12 +16,15 @@ interface AppQueue {
   paused: boolean;
   cancel: (() => void) | undefined;
   armedIn: number;
+  /** The most messages the queue has held at once. */
+  peak: number;
 }
 
 export interface QueueState {
   length: number;
   capacity: number;
   paused: boolean;
+  peak: number;
 }
 
 export class MtQueues {
@@ -35,7 +39,9 @@ export class MtQueues {
 
   state(appId: string): QueueState {
     const q = this.queues.get(appId);
-    return q ? { length: q.items.length - q.head, capacity: q.capacity, paused: q.paused } : { length: 0, capacity: DEFAULT_QUEUE_CAPACITY, paused: false };
+    return q
+      ? { length: q.items.length - q.head, capacity: q.capacity, paused: q.paused, peak: q.peak }
+      : { length: 0, capacity: DEFAULT_QUEUE_CAPACITY, paused: false, peak: 0 };
   }
 
   configure(appId: string, s: { capacity?: number; paused?: boolean }): QueueState {
@@ -63,6 +69,7 @@ export class MtQueues {
     const q = this.queue(m.appId);
     if (q.items.length === q.head) q.nextAt = Math.max(q.nextAt, Date.now());
     q.items.push(m);
+    q.peak = Math.max(q.peak, q.items.length - q.head);
     this.arm(m.appId, q);
   }
 
@@ -74,7 +81,7 @@ export class MtQueues {
   private queue(appId: string): AppQueue {
     let q = this.queues.get(appId);
     if (!q) {
-      q = { items: [], head: 0, nextAt: 0, capacity: DEFAULT_QUEUE_CAPACITY, paused: false, cancel: undefined, armedIn: -1 };
+      q = { items: [], head: 0, nextAt: 0, capacity: DEFAULT_QUEUE_CAPACITY, paused: false, cancel: undefined, armedIn: -1, peak: 0 };
       this.queues.set(appId, q);
     }
     return q;

@@ -325,8 +325,10 @@ test('sandbox: a send whose answer is lost is in doubt, and the look-up finds th
   assert.deepEqual([stats.accepted, stats.duplicateRecipients], [1, 0]);
 });
 
-test('sandbox: past the app\'s outbound rate a send is a 429 with Retry-After: throttled', async () => {
+test('sandbox: an app whose MT queue is full answers a send with 429 and Retry-After: throttled', async () => {
+  // Faster than the outbound rate is queued, not refused (spec Limits): a 429 comes from a full queue (or the project's limit).
   const appId = await newApp('us', 1);
+  await control('PUT', `/apps/${appId}`, { queueCapacity: 1, paused: true });
   await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551231001', text: 'one' });
   const err = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551231002', text: 'two' }).catch((e: unknown) => e);
   assert.ok(err instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(err)}`);
