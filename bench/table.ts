@@ -1,0 +1,17 @@
+// `npm run bench`: every benchmark of bench/suite.ts, each in its own process against its baseline measured
+// in the same run, then one table (figure, relayflow, baseline, ratio min / median / max over the rounds,
+// target, met in every round). Writes the run to bench/results/; --record also makes it the recorded table
+// (bench/results/latest-<profile>.json and docs/benchmarks.md). See docs/benchmarks.md.
+//   npm run bench -- [--profile short|full] [--only name[,name]] [--record]
+import { parseTableArgs } from './table/args.js';
+import { writeRun } from './table/record.js';
+import { renderText } from './table/render.js';
+import { runTable } from './table/run-table.js';
+import { stopOnSignal } from './table/signals.js';
+
+const args = parseTableArgs(process.argv.slice(2), 'full');
+stopOnSignal();
+const run = await runTable(args);
+const files = await writeRun(run, { record: args.record });
+process.stdout.write(`\nwritten: ${files.join(', ')}\n\n${renderText(run)}\n`);
+process.exit(0);

@@ -1,0 +1,63 @@
+// The CI alarm's verdict: the new short table against the one recorded in the repo, row by row (bench and
+// figure). An alarm against regressions, not a test of the targets: a row fails when its median moved well
+// into the worse direction since the recording, whatever its target. Pure.
+import type { BenchRow } from '../result.js';
+import type { TableRun } from './outcome.js';
+import { median, num } from './summary.js';
+
+/** A ratio (higher is better) fails below this share of the recorded one. */
+export const RATIO_FLOOR = 0.7;
+/** A value with a `<=` target fails above this multiple of the recorded one; with `>=`, below RATIO_FLOOR of it. */
+export const VALUE_CEILING = 1.3;
+
+export type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared';
+
+export interface Check {
+  bench: string;
+  figure: string;
+  verdict: Verdict;
+  message: string;
+}
+
+export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
+
+/** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
+function measure(row: BenchRow): { what: string; value: number; higherIsBetter: boolean } | undefined {
+  if (row.target?.of !== 'value' && row.ratios.length) return { what: 'median ratio', value: median(row.ratios), higherIsBetter: true };
+  if (row.target?.of === 'value' && row.relayflow.length) return { what: `median ${row.unit}`.trimEnd(), value: median(row.relayflow), higherIsBetter: row.target.op === '>=' };
+  return undefined;
+}
+
+export function compareRuns(recorded: TableRun | undefined, now: TableRun): Check[] {
+  const checks: Check[] = [];
+  const recordedRows = new Map<string, BenchRow>();
+  for (const b of recorded?.benches ?? []) for (const r of b.result?.rows ?? []) recordedRows.set(`${b.bench}\n${r.figure}`, r);
+  for (const b of now.benches) {
+    if (b.status !== 'ok' || !b.result) {
+      checks.push({ bench: b.bench, figure: '', verdict: 'no result', message: `${b.bench}: ${b.status}${b.detail ? ` (${b.detail})` : ''}` });
+      continue;
+    }
+    for (const row of b.result.rows) {
+      const name = `${b.bench}: "${row.figure}"`;
+      const was = recordedRows.get(`${b.bench}\n${row.figure}`);
+      const m = measure(row);
+      const before = was && measure(was);
+      if (!m) {
+        checks.push({ bench: b.bench, figure: row.figure, verdict: 'not compared', message: `${name}: no ratio and no value target` });
+      } else if (!before || !Number.isFinite(before.value)) {
+        checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now ${m.what} ${num(m.value)})` });
+      } else {
+        const limit = m.higherIsBetter ? before.value * RATIO_FLOOR : before.value * VALUE_CEILING;
+        const worse = !Number.isFinite(m.value) || (m.higherIsBetter ? m.value < limit : m.value > limit);
+        const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${num(limit)}`;
+        checks.push({
+          bench: b.bench,
+          figure: row.figure,
+          verdict: worse ? 'regressed' : 'ok',
+          message: `${name}: ${m.what} ${num(m.value)}, recorded ${num(before.value)} (alarm unless ${bound})`,
+        });
+      }
+    }
+  }
+  return checks;
+}

@@ -1,0 +1,54 @@
+// Runs the suite's benches for a profile one after another (never side by side: they measure the machine)
+// and gathers their outcomes, the machine's description and what the profile leaves out. Used by the table
+// (bench/table.ts) and the alarm (bench/alarm.ts).
+import { access } from 'node:fs/promises';
+import { SUITE, scriptOf, type Profile } from '../suite.js';
+import { describeMachine, temporalCli } from './machine.js';
+import type { BenchOutcome, TableRun } from './outcome.js';
+import { runBench } from './run-bench.js';
+
+export interface TableOptions {
+  profile: Profile;
+  /** Bench names to run; all of the profile's when absent. */
+  only?: string[];
+  log?: (line: string) => void;
+}
+
+/** Names in `only` that the suite does not know. */
+export const unknownBenches = (only: readonly string[]) => only.filter((n) => !SUITE.some((b) => b.name === n));
+
+/** One CPU profile file per bench when several run: `/tmp/rf.cpuprofile` becomes `/tmp/rf.<bench>.cpuprofile`. */
+export const cpuProfileFor = (file: string, bench: string, several: boolean) =>
+  several ? file.replace(/(\.cpuprofile)?$/, `.${bench}$1`) : file;
+
+export async function runTable(opts: TableOptions): Promise<TableRun> {
+  const log = opts.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const t0 = Date.now();
+  const startedAt = new Date().toISOString();
+  const selected = SUITE.filter((b) => !opts.only || opts.only.includes(b.name));
+  const leftOut = selected.flatMap((b) => (typeof b.bound[opts.profile] === 'string' ? [{ bench: b.name, why: b.bound[opts.profile] as string }] : []));
+  const toRun = selected.filter((b) => typeof b.bound[opts.profile] === 'number');
+
+  const cli = await temporalCli((m) => log(`[table] ${m}`)).catch((err: Error) => (log(`[table] no Temporal CLI: ${err.message}`), undefined));
+  if (cli) log(`[table] Temporal CLI ${cli.version ?? ''} from ${cli.source}`);
+  const cpuProfile = process.env.RELAYFLOW_BENCH_CPU_PROFILE;
+
+  const benches: BenchOutcome[] = [];
+  for (const [i, b] of toRun.entries()) {
+    const script = scriptOf(b);
+    const boundMs = (b.bound[opts.profile] as number) * 1000;
+    if (!(await access(script).then(() => true, () => false))) {
+      log(`[table] ${b.name}: ${script} does not exist`);
+      benches.push({ bench: b.name, status: 'no result', detail: `${script} does not exist`, seconds: 0, exitCode: null });
+      continue;
+    }
+    log(`[table] ${i + 1}/${toRun.length} ${b.name} (${opts.profile} profile, bound ${boundMs / 1000} s)`);
+    const env: NodeJS.ProcessEnv = { ...process.env, RELAYFLOW_BENCH_PROFILE: opts.profile };
+    if (cli?.path) env.RELAYFLOW_TEMPORAL_CLI = cli.path;
+    if (cpuProfile) env.RELAYFLOW_BENCH_CPU_PROFILE = cpuProfileFor(cpuProfile, b.name, toRun.length > 1);
+    const outcome = await runBench({ name: b.name, command: [process.execPath, '--import', 'tsx', script], boundMs, env, write: log });
+    log(`[table] ${b.name}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''} in ${outcome.seconds.toFixed(1)} s`);
+    benches.push(outcome);
+  }
+  return { profile: opts.profile, startedAt, wallSeconds: (Date.now() - t0) / 1000, machine: await describeMachine(cli), benches, leftOut };
+}
