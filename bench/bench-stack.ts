@@ -1,0 +1,67 @@
+// What the webhook-intake, memory and actions benchmarks share: the profile they run (RELAYFLOW_BENCH_PROFILE=
+// short|full), a timed log, and the stack they measure (a Temporal dev server, the workflow bundle, the sandbox,
+// a worker and the API in this process) with a shutdown that cannot hang the command.
+import { fileURLToPath } from 'node:url';
+import { startDevServer, type DevServer } from '../scripts/lib/dev-server.js';
+import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { startHarness, type Harness, type HarnessOptions } from '../test/helpers/harness.js';
+
+export type BenchProfile = 'short' | 'full';
+
+/** RELAYFLOW_BENCH_PROFILE: `short` (the CI alarm: at most 40 s with the start) or `full` (default, at most 4 min). */
+export function benchProfile(): BenchProfile {
+  const p = (process.env.RELAYFLOW_BENCH_PROFILE ?? 'full').trim();
+  if (p !== 'short' && p !== 'full') throw new Error(`RELAYFLOW_BENCH_PROFILE must be short or full (got "${p}")`);
+  return p;
+}
+
+const t00 = Date.now();
+/** A progress line with the seconds since the start. */
+export const log = (m: string) => process.stdout.write(`[${((Date.now() - t00) / 1000).toFixed(1).padStart(5)}s] ${m}\n`);
+export const elapsedSeconds = () => (Date.now() - t00) / 1000;
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface Stack {
+  server: DevServer;
+  h: Harness;
+}
+
+/** The dev server, the bundle (the path the other benchmarks build too) and the harness (sandbox, worker unless told, API). */
+export async function startStack(harness: HarnessOptions = {}): Promise<Stack> {
+  // The bundle does not need the server: both at once.
+  log('starting the Temporal dev server and building the workflow bundle');
+  const bundle = buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
+  bundle.catch(() => undefined); // awaited below; a server that fails first must not leave it unhandled
+  const server = await startDevServer({ log });
+  process.env.TEMPORAL_ADDRESS = server.address;
+  try {
+    process.env.RELAYFLOW_WORKFLOW_BUNDLE = await bundle;
+    log('workflow bundle built');
+    log(`starting the sandbox${harness.withoutWorker ? '' : ', a worker'} and the API`);
+    const h = await startHarness(harness);
+    return { server, h };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
+/**
+ * Stops what the benchmark started, in order, each step logged; past `deadlineMs` the process exits (the figures
+ * are out by then: a shutdown that hangs must not keep the command running).
+ */
+export async function shutdown(steps: Array<[string, () => Promise<unknown> | unknown]>, deadlineMs = 60_000): Promise<void> {
+  setTimeout(() => {
+    log(`shutdown took over ${deadlineMs / 1000} s; exiting anyway`);
+    process.exit(1);
+  }, deadlineMs).unref();
+  for (const [what, step] of steps) {
+    log(`stopping: ${what}`);
+    try {
+      await step();
+    } catch (err) {
+      log(`  ${what} did not stop cleanly: ${(err as Error).message}`);
+    }
+  }
+  log('stopped');
+}

@@ -1,0 +1,234 @@
+// Webhook intake benchmark: provisioning webhooks (comment events of templates and senders, signed as the platform
+// signs them) posted at relayflow's intake, `POST /callbacks/provisioning`, each for a resource whose process is
+// waiting for its review: the intake checks the signature and the body, then signals-with-start the resource's
+// inbox, which forwards the event to the process. Beside it in the same run, on the same server and client, the
+// baseline: `signalWithStart` called directly from a Temporal client to a bare waiting workflow per resource
+// (bench/baseline-signal-workflow.ts). Rounds alternate which side goes first.
+// Rows: webhooks taken in per second (ratio to the baseline, target >= 0.8), answer p99 (target <= 250 ms).
+//   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/webhook-intake.ts
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { setMaxListeners } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { ulid } from 'ulid';
+import { createDataConverter } from '../common/data-converter.js';
+import { nodeTransport } from '../common/http-transport.js';
+import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature } from '../common/signing.js';
+import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
+import { workflowIds } from '../contracts/ids.js';
+import { inboxQuery } from '../contracts/provisioning.js';
+import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';
+import { emitBenchResult, type BenchRow } from './result.js';
+import { percentile, pool } from './stats.js';
+import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
+
+const profile = benchProfile();
+const P = profile === 'short'
+  ? { processes: 15, webhooks: 200, warmup: 20, rounds: 1, concurrency: 20 }
+  : { processes: 150, webhooks: 1500, warmup: 100, rounds: 3, concurrency: 20 };
+// The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
+const { server, h } = await startStack(waitingHarness);
+const never = new AbortController().signal;
+setMaxListeners(0, never); // one abort listener per request in flight
+
+/** A waiting process and the resource its webhooks name. */
+interface Target { processId: string; channel: string; resourceType: 'TEMPLATE' | 'SENDER'; resourceId: string; trigger: string; sent: string[] }
+
+/** Starts `n` processes through the API (a mix of the kinds) and waits until each has attached to its resource's inbox. */
+async function startWaitingProcesses(n: number): Promise<Target[]> {
+  const targets: Target[] = [];
+  await pool(n, 10, async (i) => {
+    const kind = PROVISIONING_KINDS[i % PROVISIONING_KINDS.length]!;
+    const resource = kind.resource!;
+    const res = await h.api({ method: 'POST', url: kind.route, payload: kind.body() });
+    if (res.statusCode !== 202) throw new Error(`${kind.route}: ${res.statusCode} ${res.body}`);
+    const processId = res.json<{ processId: string }>().processId;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`${processId} did not attach to its inbox within 60 s`);
+      const view = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+      const resourceId = view.statusCode === 200 ? (view.json<{ details: Record<string, unknown> }>().details[resource.idField] as string | undefined) : undefined;
+      if (resourceId) {
+        const inbox = await h.client.workflow.getHandle(workflowIds.resourceInbox(resource.channel, resource.resourceType, resourceId)).query(inboxQuery).catch(() => undefined);
+        if (inbox?.attached.some((a) => a.processId === processId)) {
+          targets.push({ processId, channel: resource.channel, resourceType: resource.resourceType, resourceId, trigger: resource.commentTrigger, sent: [] });
+          return;
+        }
+      }
+      await sleep(200);
+    }
+  });
+  return targets;
+}
+
+const secret = h.config.api.provisioningWebhookSecret!;
+const intakeUrl = new URL(`${h.apiUrl}${PROVISIONING_WEBHOOK_PATH}`);
+let sequence = 1_000_000;
+
+interface Run { answerMs: number[]; seconds: number; errors: string[] }
+
+/** `n` signed comment events, `concurrency` at a time, spread over the waiting processes. */
+async function relayflowRun(targets: Target[], n: number): Promise<Run> {
+  const r: Run = { answerMs: [], seconds: 0, errors: [] };
+  const t0 = performance.now();
+  await pool(n, P.concurrency, async (i) => {
+    const t = targets[i % targets.length]!;
+    const eventId = `bench-${ulid()}`;
+    const body = JSON.stringify({
+      eventId, projectId: h.config.platform.credentials.projectId, trigger: t.trigger, channel: t.channel, resourceType: t.resourceType, resourceId: t.resourceId,
+      sequence: ++sequence, eventTime: new Date().toISOString(), comment: `bench comment ${eventId}`, details: {},
+    });
+    const nonce = ulid();
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const hd = CONVERSATION_WEBHOOK_HEADERS;
+    const started = performance.now();
+    const res = await nodeTransport(intakeUrl, {
+      method: 'POST', body, signal: never,
+      headers: { 'content-type': 'application/json', [hd.signature]: conversationWebhookSignature(secret, body, nonce, timestamp), [hd.nonce]: nonce, [hd.timestamp]: timestamp, [hd.algorithm]: 'HmacSHA256' },
+    }).catch((err: Error) => ({ status: 0, text: err.message }));
+    r.answerMs.push(performance.now() - started);
+    if (res.status === 200) t.sent.push(eventId);
+    else r.errors.push(`${res.status} ${res.text.slice(0, 200)}`);
+  });
+  r.seconds = (performance.now() - t0) / 1000;
+  return r;
+}
+
+// The baseline's worker and its bare waiting workflows (one per resource, as relayflow has one inbox per resource).
+const baselineQueue = `bench-baseline-signal-${ulid()}`;
+const baselineConnection = await NativeConnection.connect({ address: server.address });
+const baselineWorker = await Worker.create({
+  connection: baselineConnection,
+  taskQueue: baselineQueue,
+  workflowsPath: fileURLToPath(new URL('./baseline-signal-workflow.ts', import.meta.url)),
+  dataConverter: createDataConverter(h.config.codecKeys), // same codec: the baseline pays for encryption too
+});
+const baselineRunning = baselineWorker.run();
+const baselineIds = Array.from({ length: P.processes }, () => `bench-baseline-signal:${ulid()}`);
+const baselineSent = new Map<string, number>();
+
+async function baselineRun(n: number): Promise<Run> {
+  const r: Run = { answerMs: [], seconds: 0, errors: [] };
+  const t0 = performance.now();
+  await pool(n, P.concurrency, async (i) => {
+    const workflowId = baselineIds[i % baselineIds.length]!;
+    const eventId = `bench-${ulid()}`;
+    const started = performance.now();
+    try {
+      await h.client.workflow.signalWithStart('baselineWaiter', {
+        workflowId, taskQueue: baselineQueue, args: [], signal: baselineEventSignal,
+        signalArgs: [{ eventId, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', comment: `bench comment ${eventId}` }],
+      });
+      baselineSent.set(workflowId, (baselineSent.get(workflowId) ?? 0) + 1);
+    } catch (err) {
+      r.errors.push((err as Error).message.slice(0, 200));
+    }
+    r.answerMs.push(performance.now() - started);
+  });
+  r.seconds = (performance.now() - t0) / 1000;
+  return r;
+}
+
+const notes: string[] = [];
+const rows = {
+  rate: { rf: [] as number[], base: [] as number[] },
+  p99: { rf: [] as number[], base: [] as number[] },
+};
+try {
+  log(`${profile} profile: ${P.processes} waiting processes (CHATA and CHATB templates, RCS, CHATA and CHATB senders), ${P.rounds} round(s) of ${P.webhooks} webhooks each side, ${P.concurrency} at a time`);
+  const targets = await startWaitingProcesses(P.processes);
+  log(`${targets.length} processes waiting, each attached to its resource's inbox`);
+  // The baseline's workflows wait before the run, as relayflow's inboxes and processes do.
+  await pool(baselineIds.length, 10, async (i) => {
+    await h.client.workflow.start('baselineWaiter', { workflowId: baselineIds[i]!, taskQueue: baselineQueue, args: [] });
+  });
+  log(`warm-up: ${P.warmup} each side`);
+  const warm = [await baselineRun(P.warmup), await relayflowRun(targets, P.warmup)];
+  for (const w of warm) if (w.errors.length) throw new Error(`warm-up refused: ${w.errors[0]}`);
+  const errors = { relayflow: [] as string[], baseline: [] as string[] };
+  const measure = async (side: 'relayflow' | 'baseline') => {
+    await sleep(2_000); // the server finishes the previous run's work first
+    const run = side === 'relayflow' ? await relayflowRun(targets, P.webhooks) : await baselineRun(P.webhooks);
+    const sorted = [...run.answerMs].sort((a, b) => a - b);
+    const rate = (run.answerMs.length - run.errors.length) / run.seconds;
+    const p99 = percentile(sorted, 99);
+    log(`  ${side.padEnd(9)} ${rate.toFixed(1).padStart(7)} /s   answer p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms   errors ${run.errors.length}`);
+    errors[side].push(...run.errors);
+    (side === 'relayflow' ? rows.rate.rf : rows.rate.base).push(rate);
+    (side === 'relayflow' ? rows.p99.rf : rows.p99.base).push(p99);
+  };
+  for (let round = 0; round < P.rounds; round++) {
+    log(`round ${round + 1} of ${P.rounds}`);
+    const order: Array<'relayflow' | 'baseline'> = round % 2 === 0 ? ['baseline', 'relayflow'] : ['relayflow', 'baseline'];
+    for (const side of order) await measure(side);
+    log(`  ratio relayflow/baseline ${(rows.rate.rf[round]! / rows.rate.base[round]!).toFixed(2)}`);
+  }
+
+  // Every accepted webhook reached its process, once: the inboxes' and processes' own counts.
+  log('checking that every accepted event reached its process once');
+  await sleep(2_000);
+  let lost = 0;
+  let duplicates = 0;
+  let inboxDuplicates = 0;
+  const sent = targets.reduce((s, t) => s + t.sent.length, 0);
+  await pool(targets.length, 10, async (i) => {
+    const t = targets[i]!;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(t.processId)}` });
+      if (res.statusCode !== 200) {
+        if (Date.now() > deadline) throw new Error(`${t.processId} could not be read: ${res.statusCode} ${res.body}`);
+        await sleep(500);
+        continue;
+      }
+      const view = res.json<{ details: { events: { eventId: string }[]; duplicateEvents: number } }>();
+      const seen = new Set(view.details.events.map((e) => e.eventId));
+      const missing = t.sent.filter((id) => !seen.has(id)).length;
+      if (missing === 0 || Date.now() > deadline) {
+        lost += missing;
+        duplicates += view.details.duplicateEvents;
+        break;
+      }
+      await sleep(500);
+    }
+    const inbox = await h.client.workflow.getHandle(workflowIds.resourceInbox(t.channel, t.resourceType, t.resourceId)).query(inboxQuery);
+    inboxDuplicates += inbox.duplicates;
+  });
+  let baselineLost = 0;
+  await pool(baselineIds.length, 10, async (i) => {
+    const handle = h.client.workflow.getHandle(baselineIds[i]!);
+    await handle.signal(baselineStopSignal);
+    baselineLost += (baselineSent.get(baselineIds[i]!) ?? 0) - (await handle.result() as number);
+  });
+  const refused = errors.relayflow.length;
+  log(`relayflow: ${sent} webhooks accepted, ${refused} refused, ${lost} not seen by their process, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; baseline: ${errors.baseline.length} refused, ${baselineLost} not seen`);
+  if (refused) log(`  first refusal: ${errors.relayflow[0]}`);
+  notes.push(
+    `${profile} profile: ${P.processes} waiting processes (CHATA/CHATB templates, RCS/CHATA/CHATB senders in turn), ${P.webhooks} comment webhooks per side per round, ${P.concurrency} at a time, after a warm-up of ${P.warmup}; each webhook signed as the platform signs (HMAC-SHA256 over body, nonce and timestamp) and posted over HTTP`,
+    `relayflow path: signature + schema check, signalWithStart of the resource's inbox, which forwards to the waiting process (that work shares the machine); baseline: signalWithStart from the same Temporal client to a bare waiting workflow per resource, no HTTP`,
+    `every accepted webhook checked at its process: ${lost} lost, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; ${refused} refused by relayflow, ${errors.baseline.length} baseline errors, ${baselineLost} baseline signals not seen`,
+  );
+} finally {
+  await shutdown([
+    ['baseline worker', async () => {
+      baselineWorker.shutdown();
+      await baselineRunning;
+      await baselineConnection.close();
+    }],
+    ['relayflow worker, API and sandbox', () => h.close()],
+    ['Temporal dev server', () => server.stop()],
+  ]);
+}
+
+const row = (figure: string, unit: string, baseline: string, v: { rf: number[]; base: number[] }, target: BenchRow['target']): BenchRow => ({
+  figure, unit, baseline, relayflow: v.rf, baselineValues: v.base, ratios: v.rf.map((x, i) => x / v.base[i]!), target,
+});
+emitBenchResult({
+  bench: 'webhook-intake',
+  rounds: P.rounds,
+  rows: [
+    row('provisioning webhooks taken in', '/s', 'signalWithStart from a Temporal client to a bare waiting workflow', rows.rate, { of: 'ratio', op: '>=', bound: 0.8 }),
+    row('webhook answer p99', 'ms', 'signalWithStart call p99', rows.p99, { of: 'value', op: '<=', bound: 250 }),
+  ],
+  notes,
+});
