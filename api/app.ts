@@ -38,6 +38,7 @@ import { subjectHasher } from '../common/subject-hash.js';
 import { createPlatformClients } from '../platform/index.js';
 import type { CampaignStore } from '../store/index.js';
 import { VoiceRuleStore } from '../store/voice-rules.js';
+import { VoiceCallStore } from '../store/voice-calls.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from './routes/campaigns/index.js';
@@ -117,7 +118,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   await app.register(voiceRoutes, { client, processes, config, voice: platform.voice, rules: voiceRules });
   await app.register(voiceCallbackRoutes, {
     client, taskQueue: config.taskQueue, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret,
-    settings: config.processes.voice, rules: voiceRules,
+    settings: config.processes.voice, rules: voiceRules, calls: store ? new VoiceCallStore(store.sql) : undefined,
   });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   await app.register(uiRoutes);

@@ -98,12 +98,16 @@ export interface VoiceCalloutInput extends VoiceFollowSettings {
   maxDurationSeconds?: number;
 }
 
-/** One answer given to a callback: by the process, or by the intake's fallback when the process was late. */
+/**
+ * One answer given to a callback, and who gave it: `plan` (the intake, from the call's plan, as the callback
+ * landed; the process learned it right after), `process` (the process itself, through an update) or `fallback`
+ * (the intake's fallback when the process was late or away).
+ */
 export interface CallbackAnswer {
   event: 'ice' | 'ace' | 'pie';
   at: string;
   action: string;
-  by: 'process' | 'fallback';
+  by: 'plan' | 'process' | 'fallback';
   /** For a menu choice: the key pressed or what the platform reported. */
   input?: string;
 }
@@ -222,6 +226,22 @@ export interface VoiceCallEnded {
 }
 
 export const voiceCallEndedSignal = defineSignal<[VoiceCallEnded]>('voiceCallEnded');
+
+/**
+ * One event of a call the intake answered from its plan (or, for `ended`, its DiCE), as written to the store
+ * before the answer went out: `seq` counts the call's events from 1, so the process applies each once and in order.
+ */
+export interface VoiceRecordedEvent {
+  seq: number;
+  /** An ICE, ACE or PIE, with the answer the platform was given. */
+  ev?: VoiceCallbackEvent;
+  given?: { by: 'plan'; action: string };
+  /** The DiCE. */
+  ended?: VoiceCallEnded;
+}
+
+/** The call's events the intake answered from the plan, relayed from the store (an outbox) in order; repeats are ignored. */
+export const voiceEventsSignal = defineSignal<[{ items: VoiceRecordedEvent[] }]>('voiceEvents');
 
 /** The intake answered for the process (it was late, or its answer was not legal SVAML): the call went on without it. */
 export interface VoiceFallbackApplied {

@@ -595,6 +595,29 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
+  {
+    // Answered from the plan (patch voice-incoming-answered-by-plan): every answer and the DiCE come as voiceEvents
+    // signals, the first one starting the process; a wrong key, a menu, then a connect.
+    type: 'voiceIncomingCall', case: 'answered-by-plan', async run(h) {
+      const [, menuNumber] = vc.OWN_NUMBERS;
+      const agent = vc.phone();
+      const rule = await h.api({
+        method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
+        payload: { script: { start: { type: 'menu', menu: 'main' }, menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } } } },
+      });
+      if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
+      const { callId } = await vc.incomingCall(h, vc.phone(), menuNumber);
+      const id = `voice-incoming:${callId}`;
+      await h.waitForState(id, 'CONNECTED', 20_000);
+      await vc.pressKeys(h, callId, '7');
+      await vc.eventually('the wrong key was answered', async () => ((await vc.sandboxCall(h, callId)).callbacks.some((c) => c.event === 'pie' && c.answer) ? true : undefined));
+      await vc.pressKeys(h, callId, '1');
+      await vc.eventually('the agent answered', async () => ((await vc.sandboxCall(h, callId)).connectedTo === agent ? true : undefined));
+      await vc.hangUp(h, callId);
+      await h.waitForState(id, 'ENDED', 20_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
 ];
 
 /** Throws unless the API answered the update with one of `ok`. */

@@ -6,6 +6,7 @@ import { openSql } from './sql.js';
 
 export * from './campaign-store.js';
 export * from './voice-rules.js';
+export * from './voice-calls.js';
 export { embeddedSnapshot } from './sql.js';
 export type { Sql, SqlRunner } from './sql.js';
 

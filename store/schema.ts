@@ -42,6 +42,9 @@ const STATEMENTS = [
   // The send attempt that holds a `sending` row (its claim): only that attempt may record its outcome or release it,
   // so an attempt Temporal has already given up on (a zombie) cannot undo what a newer one settled.
   `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS claim_id text`,
+  // The campaign's shared send schedule (store/campaign-store.ts reserveSends): where its last reserved send slot ends,
+  // in ms since the epoch on the database's clock.
+  `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS pace_at double precision`,
   `CREATE INDEX IF NOT EXISTS relayflow_campaign_recipients_status ON relayflow_campaign_recipients (campaign_id, status, seq)`,
   `CREATE TABLE IF NOT EXISTS relayflow_delivery_reports (
      event_key text PRIMARY KEY,
@@ -65,6 +68,27 @@ const STATEMENTS = [
      script jsonb NOT NULL,
      updated_at timestamptz NOT NULL DEFAULT now()
    )`,
+  // Voice calls answered from their plan (store/voice-calls.ts): the plan (the call's process input) once per call,
+  // and every event with the answer given, written before the answer goes out; relayed_at is set once the call's
+  // process has it (the outbox: rows without it are relayed again).
+  `CREATE TABLE IF NOT EXISTS relayflow_voice_calls (
+     call_id text PRIMARY KEY,
+     process_id text NOT NULL,
+     input jsonb NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE TABLE IF NOT EXISTS relayflow_voice_events (
+     call_id text NOT NULL,
+     seq integer NOT NULL,
+     delivery text NOT NULL,
+     item jsonb NOT NULL,
+     answer jsonb,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     relayed_at timestamptz,
+     PRIMARY KEY (call_id, seq),
+     UNIQUE (call_id, delivery)
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_voice_events_unrelayed ON relayflow_voice_events (created_at) WHERE relayed_at IS NULL`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

@@ -20,7 +20,14 @@ interface Row {
 const ruleOf = (r: Row): IncomingRule => ({ number: r.number, script: typeof r.script === 'string' ? (JSON.parse(r.script) as CallScript) : r.script, updatedAt: r.updatedAt });
 
 export class VoiceRuleStore {
+  readonly #changed = new Set<() => void>();
   constructor(readonly sql: Sql) {}
+
+  /** Called after every put or delete through this instance (the intake's cache drops what it holds). */
+  onChange(fn: () => void): () => void {
+    this.#changed.add(fn);
+    return () => this.#changed.delete(fn);
+  }
 
   /** Every rule, by number (`default` sorts after the numbers). */
   async list(): Promise<IncomingRule[]> {
@@ -42,12 +49,14 @@ export class VoiceRuleStore {
        RETURNING ${COLUMNS}`,
       [rule.number, JSON.stringify(rule.script)],
     );
+    for (const fn of this.#changed) fn();
     return ruleOf(row!);
   }
 
   /** false when there was no rule for `number`. */
   async delete(number: string): Promise<boolean> {
     const rows = await this.sql.query('DELETE FROM relayflow_voice_rules WHERE number = $1 RETURNING number', [number]);
+    for (const fn of this.#changed) fn();
     return rows.length > 0;
   }
 
@@ -58,5 +67,40 @@ export class VoiceRuleStore {
       [calledNumber, DEFAULT_RULE_NUMBER],
     );
     return row ? ruleOf(row) : undefined;
+  }
+}
+
+/** How long the intake's copy of the rules is used before it is read again: a change made through another API instance is seen within this. */
+export const RULE_CACHE_TTL_MS = 1_000;
+
+/**
+ * The incoming-call rules as the callback intake reads them on every ICE: all of them (a short list), read at
+ * most once per `ttlMs`, and dropped at once when a rule changes through this instance's store. Another API
+ * instance's change is seen within `ttlMs` (a TTL rather than a version check: a version read per ICE would
+ * cost the round trip the cache saves). A failed read is not cached.
+ */
+export class IncomingRuleCache {
+  #rules: Promise<Map<string, IncomingRule>> | undefined;
+  #readAt = 0;
+  constructor(private readonly store: VoiceRuleStore, private readonly ttlMs = RULE_CACHE_TTL_MS, private readonly now = () => Date.now()) {
+    store.onChange(() => this.invalidate());
+  }
+
+  invalidate(): void {
+    this.#rules = undefined;
+  }
+
+  /** The rule of the called number, else the `default` rule, else undefined (as VoiceRuleStore.match). */
+  async match(calledNumber: string): Promise<IncomingRule | undefined> {
+    if (!this.#rules || this.now() - this.#readAt >= this.ttlMs) {
+      this.#readAt = this.now();
+      const read = this.store.list().then((list) => new Map(list.map((r) => [r.number, r])));
+      this.#rules = read;
+      read.catch(() => {
+        if (this.#rules === read) this.#rules = undefined;
+      });
+    }
+    const rules = await this.#rules;
+    return rules.get(calledNumber) ?? rules.get(DEFAULT_RULE_NUMBER);
   }
 }

@@ -41,17 +41,18 @@ export interface IncomingCallFacts {
 
 export interface Answer {
   svaml: Svaml;
-  by: 'process' | 'fallback';
+  /** plan: the intake, from the call's plan (voice-plan.ts); process: an update; fallback: past the deadline. */
+  by: 'plan' | 'process' | 'fallback';
   why?: string;
   ms: number;
 }
 
 class Late extends Error {}
 
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
+export function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Late(`no answer from the process within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Late(`no answer within ${ms} ms`)), ms);
   });
   // The update may still finish after the deadline: its result is not wanted, and must not go unhandled.
   p.catch(() => undefined);

@@ -1,8 +1,11 @@
 // The platform's voice callbacks (ICE, ACE, PIE, DiCE, Notify), signed with the application secret. The
-// signature is checked over the raw body before anything is read. ICE, ACE and PIE are answered with SVAML from
-// the call's process (voice-answer.ts: an update under a deadline, the spec's fallback past it); DiCE becomes a
-// signal, acknowledged only once Temporal has it (else 503, and the platform's retry or the process's own read
-// of the call covers it); Notify is acknowledged and logged. Any envelope is accepted: unknown events and extra
+// signature is checked over the raw body before anything is read. An incoming call's ICE, ACE and PIE are
+// answered from its plan where the callback lands (voice-plan.ts: the rule, the call's earlier events from the
+// store, the answer written to the store before it goes out, and relayed to the call's process after); the rest
+// (callouts, and any call when the store is away) are answered by the call's process (voice-answer.ts: an update
+// under a deadline, the spec's fallback past it). A DiCE of a call answered from its plan is written to the
+// store and relayed the same way; any other DiCE becomes a signal, acknowledged only once Temporal has it (else
+// 503, and the platform's retry or the process's own read of the call covers it); Notify is acknowledged and logged. Any envelope is accepted: unknown events and extra
 // fields change nothing, event names are read case-insensitively and `callid` may be spelled `callId`.
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -11,10 +14,12 @@ import type { Logger } from '../../common/logger.js';
 import { verifyApplicationRequest } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../contracts/ids.js';
-import { parseCallToken, voiceCallEndedSignal, type CallInfo, type IncomingRule, type VoiceCallbackEvent } from '../../contracts/voice.js';
+import { parseCallToken, voiceCallEndedSignal, type CallInfo, type VoiceCallbackEvent, type VoiceCallEnded } from '../../contracts/voice.js';
 import { callingBaseOf } from '../../platform/voice/client.js';
+import { IncomingRuleCache, type VoiceCallStore, type VoiceRuleStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';
-import { answerFromProcess } from './voice-answer.js';
+import { answerFromProcess, updateIdOf, within } from './voice-answer.js';
+import { VoicePlanIntake } from './voice-plan.js';
 
 export interface VoiceCallbackOptions {
   client: Client;
@@ -23,7 +28,9 @@ export interface VoiceCallbackOptions {
   appSecret: string;
   settings: VoiceSettings;
   /** The incoming-call rules (store/voice-rules.ts); absent: every incoming call is denied by its process. */
-  rules?: { match(calledNumber: string): Promise<IncomingRule | undefined> } | undefined;
+  rules?: VoiceRuleStore | undefined;
+  /** Where calls answered from their plan are kept (store/voice-calls.ts); absent: every callback is answered by its process. */
+  calls?: VoiceCallStore | undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -41,11 +48,17 @@ function badRequest(field: string, message: string): ApiError {
 
 export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = async (app, opts) => {
   const { client, settings } = opts;
+  // Read on every ICE: cached, dropped when a rule changes through this instance, read again after RULE_CACHE_TTL_MS.
+  const rules = opts.rules ? new IncomingRuleCache(opts.rules) : undefined;
+  const follow = { checkEveryMs: settings.checkEveryMs, inDoubtWaitMs: settings.inDoubtWaitMs };
   const deps = {
-    client, taskQueue: opts.taskQueue, deadlineMs: settings.answerDeadlineMs,
-    follow: { checkEveryMs: settings.checkEveryMs, inDoubtWaitMs: settings.inDoubtWaitMs },
-    ruleFor: async (to: string | undefined) => (to && opts.rules ? opts.rules.match(to) : undefined),
+    client, taskQueue: opts.taskQueue, deadlineMs: settings.answerDeadlineMs, follow,
+    ruleFor: async (to: string | undefined) => (to && rules ? rules.match(to) : undefined),
   };
+  const plan = opts.calls ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger }) : undefined;
+  if (plan) app.addHook('onClose', () => plan.close());
+  /** What the store may take of the deadline before the process is asked instead (the rest is the update's). */
+  const planDeadlineMs = Math.floor(settings.answerDeadlineMs / 2);
 
   app.post(VOICE_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const signed = verifyApplicationRequest({
@@ -71,14 +84,24 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     const processId = token?.processId ?? workflowIds['voice-incoming'](callId);
     const where = token ? { leg: token.leg, attempt: token.attempt } : {};
 
+    const rawBody = req.rawBody ?? Buffer.alloc(0);
     if (event === 'dice') {
       const result = str(body.result);
+      const ended: VoiceCallEnded = {
+        callId, ...where, receivedAt: new Date().toISOString(), source: 'dice',
+        ...(result && RESULTS.has(result) ? { result: result as CallInfo['result'] } : {}),
+        ...(str(body.reason) ? { reason: str(body.reason)! } : {}), ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
+      };
+      // A call answered from its plan learns its end in order after its answers, through the store.
+      if (plan && !token) {
+        try {
+          if (await within(plan.ended(ended, updateIdOf(event, callId, rawBody)), planDeadlineMs)) return reply.status(200).send();
+        } catch (err) {
+          log.warn({ processId, callId, err: (err as Error).message }, 'DiCE not recorded in the store; signalling the process');
+        }
+      }
       try {
-        await client.workflow.getHandle(processId).signal(voiceCallEndedSignal, {
-          callId, ...where, receivedAt: new Date().toISOString(), source: 'dice',
-          ...(result && RESULTS.has(result) ? { result: result as CallInfo['result'] } : {}),
-          ...(str(body.reason) ? { reason: str(body.reason)! } : {}), ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
-        });
+        await client.workflow.getHandle(processId).signal(voiceCallEndedSignal, ended);
       } catch (err) {
         // A call relayflow does not follow (or whose process has ended) has nothing to learn; anything else
         // (Temporal away) must come again, so it is not acknowledged.
@@ -101,7 +124,20 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     const incoming = !token && event === 'ice'
       ? { ...(str(body.cli) ? { from: str(body.cli)! } : {}), ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}), ...(baseUrl ? { baseUrl } : {}) }
       : undefined;
-    const answer = await answerFromProcess(deps, processId, ev, req.rawBody ?? Buffer.alloc(0), incoming, log);
+    const started = Date.now();
+    if (plan && !token) {
+      try {
+        const svaml = await within(plan.answer(ev, updateIdOf(event, callId, rawBody), incoming), planDeadlineMs);
+        if (svaml) {
+          log.debug({ processId, event, callId, action: svaml.action.name, answerMs: Date.now() - started }, 'voice callback answered from the plan');
+          return reply.status(200).header('x-relayflow-answered-by', 'plan').send(svaml);
+        }
+      } catch (err) {
+        log.warn({ processId, event, callId, err: (err as Error).message }, 'voice callback not answered from the plan; asking the process');
+      }
+    }
+    const left = { ...deps, deadlineMs: Math.max(0, settings.answerDeadlineMs - (Date.now() - started)) };
+    const answer = await answerFromProcess(left, processId, ev, rawBody, incoming, log);
     log.info({ processId, event, callId, action: answer.svaml.action.name, by: answer.by, answerMs: answer.ms }, 'voice callback answered');
     return reply.status(200).header('x-relayflow-answered-by', answer.by).send(answer.svaml);
   });

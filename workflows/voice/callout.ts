@@ -9,7 +9,7 @@ import {
   type VoiceCalloutResult, type VoiceCalloutState, type VoiceLeg,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
-import { CallDriver } from './call-driver.js';
+import { CallDriver } from '../../contracts/voice-call-driver.js';
 import { applyEnd, followCall, hangupCall, placeCallout } from './follow-call.js';
 
 const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['busy', 'noanswer'];

@@ -1,30 +1,40 @@
-// A call from the phone network to one of the application's numbers. The intake starts this process with the
-// call's ICE (update-with-start, keyed by the call ID, so a repeated ICE finds the same process and the same
-// answer) and the rule that matched the called number; the process answers the ICE and every later ACE and PIE
-// of the call from that rule's script, then follows the call to its end.
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+// A call from the phone network to one of the application's numbers, keyed by the call ID. Two ways in:
+// - answered from the plan (the usual one): the intake answers each ICE, ACE and PIE from the rule that matched
+//   the called number, writes the event and its answer to the store first, and relays them here in order
+//   (signal-with-start `voiceEvents`, the first one starts this process); the process replays each through its
+//   own driver, so its state (menu position, the timeline with `by: plan`) is what the platform heard, and
+//   learns the DiCE the same way;
+// - answered by the process (where the intake holds no plan for the call, e.g. its store was away): the ICE
+//   starts this process by update-with-start with the rule, and the process answers each callback itself.
+// Either way the process then follows the call to its end.
+import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
-  VOICE_INCOMING_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceFallbackSignal,
-  type CallAttempt, type CallScript, type VoiceCallEnded, type VoiceIncomingDetails, type VoiceIncomingInput, type VoiceIncomingState,
+  VOICE_INCOMING_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceEventsSignal, voiceFallbackSignal,
+  type CallAttempt, type VoiceCallEnded, type VoiceIncomingDetails, type VoiceIncomingInput, type VoiceIncomingState, type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
-import { CallDriver } from './call-driver.js';
+import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
 import { followCall } from './follow-call.js';
 
-export const NOT_IN_SERVICE_TEXT = 'The number you have called is not in service.';
-const DENY: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_TEXT } };
+export { NOT_IN_SERVICE_TEXT } from '../../contracts/voice-call-driver.js';
+
+/** Events answered from the plan are relayed to the process (signal `voiceEvents`) and replayed through its driver. */
+export const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
 
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };
   const tracker = trackProcess<VoiceIncomingState, VoiceIncomingDetails>(VOICE_INCOMING_KIND, 'RINGING', {
     callId: input.callId, ...(input.baseUrl ? { callingBase: input.baseUrl } : {}), ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}), ...(input.rule ? { rule: input.rule.number } : {}), call, fallbacks: 0,
   });
-  const driver = new CallDriver({ kind: 'incoming', script: input.rule?.script ?? DENY }, call);
+  const driver = new CallDriver(incomingPlan(input.rule), call);
   let ended: VoiceCallEnded | undefined;
+  const answered = (ev: { event: string }, action: string) => {
+    if (action !== 'hangup') tracker.moveTo('CONNECTED', ev.event === 'ice' ? `answered with ${action}` : undefined);
+  };
 
   setHandler(voiceCallbackUpdate, (ev) => {
     const svaml = driver.answer(ev);
-    if (svaml.action.name !== 'hangup') tracker.moveTo('CONNECTED', ev.event === 'ice' ? `answered with ${svaml.action.name}` : undefined);
+    answered(ev, svaml.action.name);
     return svaml;
   }, {
     validator: (ev) => {
@@ -37,6 +47,23 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
   setHandler(voiceFallbackSignal, (f) => {
     call.answers.push({ event: f.event, at: f.at, action: f.action, by: 'fallback' });
     tracker.update({ fallbacks: tracker.status.details.fallbacks + 1 });
+  });
+
+  // Each event once and in order of `seq`: the relay may repeat a batch (another API instance, a retry after a
+  // lost answer) or deliver a later batch first; what is not next yet waits in `early`.
+  let applied = 0;
+  const early = new Map<number, VoiceRecordedEvent>();
+  setHandler(voiceEventsSignal, ({ items }) => {
+    if (!patched(INCOMING_ANSWERED_BY_PLAN_PATCH)) return;
+    for (const item of items) if (item.seq > applied) early.set(item.seq, item);
+    for (let next = early.get(applied + 1); next; next = early.get(applied + 1)) {
+      early.delete(++applied);
+      if (next.ev && next.ev.callId === input.callId) {
+        driver.answer(next.ev, next.given);
+        answered(next.ev, next.given?.action ?? 'hangup');
+      }
+      if (next.ended && next.ended.callId === input.callId) ended ??= next.ended;
+    }
   });
 
   await followCall(call, { ...input, ended: () => ended });

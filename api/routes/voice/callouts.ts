@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { stopCalloutUpdate, VOICE_CALLOUT_KIND, type VoiceCalloutInput, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
-import { scriptViolations } from '../../../workflows/voice/svaml-of-step.js';
+import { scriptViolations } from '../../../contracts/voice-script.js';
 import { ApiError, errorResponses } from '../../errors.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, runUpdate } from '../../processes/update.js';

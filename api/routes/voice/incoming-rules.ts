@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
 import type { IncomingRule } from '../../../contracts/voice.js';
 import type { VoiceRuleStore } from '../../../store/index.js';
-import { scriptViolations } from '../../../workflows/voice/svaml-of-step.js';
+import { scriptViolations } from '../../../contracts/voice-script.js';
 import { ApiError, errorResponses, notFound } from '../../errors.js';
 import type { VoiceRouteOptions } from './index.js';
 import { IncomingRuleView, NoContent, RuleBody, RuleNumber, SCRIPT_BODY_LIMIT } from './schemas.js';

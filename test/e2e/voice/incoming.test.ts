@@ -1,6 +1,8 @@
 // Incoming calls end to end: the caller's rule decides what happens (connect, IVR menu driven by keys), the
-// process answers every callback of the call, a process that cannot answer in time gets the spec's fallback
-// (and learns of it), and callbacks without a valid signature change nothing.
+// intake answers every callback of the call from the rule and the call's process records each answer (by
+// plan), a call is answered even while no worker runs (and recorded once one does), a callback the intake holds
+// no plan for that the process cannot answer in time gets the spec's fallback (and the process learns of it),
+// and callbacks without a valid signature change nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { VOICE_CALLBACK_PATH } from '../../../contracts/callbacks.js';
@@ -44,7 +46,7 @@ describe('voice incoming calls', () => {
     await h.waitForState(`voice-incoming:${callId}`, 'ENDED', 15_000);
     const v = await view(callId);
     assert.equal(v.details.rule, connectNumber);
-    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.by]), [['ice', 'connectPstn', 'process'], ['ace', 'continue', 'process']]);
+    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.by]), [['ice', 'connectPstn', 'plan'], ['ace', 'continue', 'plan']]);
     assert.equal(v.details.call.result, 'ANSWERED');
   });
 
@@ -82,8 +84,8 @@ describe('voice incoming calls', () => {
     await h.waitForState(`voice-incoming:${callId}`, 'ENDED', 15_000);
   });
 
-  test('a process that cannot answer in time: the ICE gets the spec\'s fallback (error and hangup), and the process learns it', async () => {
-    await putRule(lateNumber, { start: { type: 'play', text: 'You will never hear this.' } });
+  test('with no worker running, the ICE is still answered from the rule in time, and the process records it once a worker runs', async () => {
+    await putRule(lateNumber, { start: { type: 'play', text: 'Thank you for calling.' } });
     await h.stopWorker();
     let callId: string;
     try {
@@ -93,18 +95,58 @@ describe('voice incoming calls', () => {
         return c.status === 'FINAL' ? c : undefined;
       }, 15_000);
       const ice = call.callbacks.find((c) => c.event === 'ice')!;
-      assert.equal(ice.answer?.action?.name, 'hangup', 'relayflow answered the fallback itself, before the platform gave up');
+      assert.equal(ice.answer?.action?.name, 'hangup');
       assert.ok(!ice.fallback, 'the platform did not have to fall back');
-      assert.ok((ice.answeredInMs ?? 0) >= 1_900, `answered at the deadline: ${ice.answeredInMs} ms`);
-      assert.match(playedText(call), /service is not available/);
-      assert.doesNotMatch(playedText(call), /never hear this/);
+      assert.ok((ice.answeredInMs ?? 0) < 1_000, `answered from the plan without the process: ${ice.answeredInMs} ms`);
+      assert.match(playedText(call), /Thank you for calling/);
     } finally {
       await h.startWorker();
     }
     await h.waitForState(`voice-incoming:${callId!}`, 'ENDED', 20_000);
     const v = await view(callId!);
-    assert.ok(v.details.call.answers.some((a) => a.event === 'ice' && a.by === 'fallback' && a.action === 'hangup'), JSON.stringify(v.details.call.answers));
-    assert.equal(v.details.fallbacks, 1);
+    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.by]), [['ice', 'hangup', 'plan']]);
+    assert.equal(v.details.fallbacks, 0);
+  });
+
+  test('a callback the intake holds no plan for goes to the process; one that cannot answer in time gets the spec\'s fallback at the deadline, and learns it', async () => {
+    // An ICE answered by the process (update-with-start), as when the store was away, then an ACE while no worker runs.
+    const callId = `no-plan-${Date.now()}`;
+    const { appKey, appSecret } = h.config.platform.credentials;
+    const post = async (payload: Record<string, unknown>) => {
+      const body = JSON.stringify({ ...payload, callid: callId, custom: '', version: 1, timestamp: new Date().toISOString() });
+      return h.api({ method: 'POST', url: VOICE_CALLBACK_PATH, payload: body, headers: { 'content-type': 'application/json', authorization: '', ...signApplicationRequest({ appKey, appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body }) } });
+    };
+    const ace = async () => {
+      const t = Date.now();
+      const res = await post({ event: 'ace', amd: { status: 'human', reason: '', duration: 1 } });
+      return { res, ms: Date.now() - t };
+    };
+    // No ICE from the plan for this call: the ACE is the process's to answer, and there is no process yet.
+    const orphan = await ace();
+    assert.equal(orphan.res.statusCode, 200, orphan.res.body);
+    assert.equal(orphan.res.headers['x-relayflow-answered-by'], 'fallback');
+    assert.equal(orphan.res.json().action.name, 'continue', "the spec's ACE fallback");
+    // A process that exists but cannot answer (no worker): the fallback comes at the deadline.
+    await h.client.workflow.start('voiceIncomingCall', {
+      workflowId: `voice-incoming:${callId}`, taskQueue: h.config.taskQueue,
+      args: [{ callId, checkEveryMs: 60_000, inDoubtWaitMs: 1_000, rule: { number: lateNumber, script: { start: { type: 'play', text: 'Hello.' } } } }],
+    });
+    await h.stopWorker();
+    let late: Awaited<ReturnType<typeof ace>>;
+    try {
+      late = await ace();
+    } finally {
+      await h.startWorker();
+    }
+    assert.equal(late.res.headers['x-relayflow-answered-by'], 'fallback');
+    assert.equal(late.res.json().action.name, 'continue');
+    assert.ok(late.ms >= 1_900, `answered at the deadline: ${late.ms} ms`);
+    const v = await eventually('the process learned the fallback', async () => {
+      const x = await view(callId);
+      return x.details.fallbacks >= 1 ? x : undefined;
+    });
+    assert.ok(v.details.call.answers.some((a) => a.event === 'ace' && a.by === 'fallback' && a.action === 'continue'), JSON.stringify(v.details.call.answers));
+    await h.client.workflow.getHandle(`voice-incoming:${callId}`).terminate('test over');
   });
 
   test('callbacks without a valid signature are refused with 401 and start nothing', async () => {

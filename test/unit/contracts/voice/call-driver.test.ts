@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { svamlViolations } from '../../../../common/voice-svaml.js';
 import type { CallAttempt, CallScript, VoiceCallbackEvent } from '../../../../contracts/voice.js';
-import { CallDriver, type CallPlan } from '../../../../workflows/voice/call-driver.js';
-import { MAX_MENU_ROUNDS, scriptViolations } from '../../../../workflows/voice/svaml-of-step.js';
+import { CallDriver, type CallPlan } from '../../../../contracts/voice-call-driver.js';
+import { MAX_MENU_ROUNDS, scriptViolations } from '../../../../contracts/voice-script.js';
 
 const attempt = (): CallAttempt => ({ attempt: 1, placedAt: '2026-01-01T00:00:00Z', state: 'placing', answers: [] });
 const ev = (event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({ event, callId: 'c1', receivedAt: '2026-01-01T00:00:01Z', ...more });

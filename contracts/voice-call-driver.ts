@@ -1,9 +1,21 @@
-// One call's answers: what the process says to each ICE, ACE and PIE of the call, from what the caller asked
-// for and what the call has done (answering machine, menu position). Synchronous and free of I/O, so an
-// update handler answers within one workflow task: the platform waits on it for a few seconds at most.
-import { svamlViolations } from '../../common/voice-svaml.js';
-import type { AmdOptions, CallAttempt, CallScript, Svaml, VoiceCallbackEvent } from '../../contracts/voice.js';
-import { continueCall, hangup, MAX_MENU_ROUNDS, MENU_GIVE_UP_TEXT, runMenu, svamlOfStep } from './svaml-of-step.js';
+// One call's answers: what to say to each ICE, ACE and PIE of the call, from its plan (what the caller asked for)
+// and what the call has done (answering machine, menu position). Pure, synchronous and free of I/O, and in
+// contracts/ because two sides run the same code: the callback intake answers from the plan as the callback
+// lands, and the call's process replays each event through its own driver to learn the answer (or answers
+// itself, through an update, where the intake holds no plan for the call).
+import { svamlViolations } from '../common/voice-svaml.js';
+import type { AmdOptions, CallAttempt, CallScript, IncomingRule, Svaml, VoiceCallbackEvent, VoiceRecordedEvent } from './voice.js';
+import { continueCall, hangup, MAX_MENU_ROUNDS, MENU_GIVE_UP_TEXT, runMenu, svamlOfStep } from './voice-script.js';
+
+export const NOT_IN_SERVICE_TEXT = 'The number you have called is not in service.';
+/** An incoming call to a number without a rule (and no default rule): told so, and hung up. */
+export const DENY_SCRIPT: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_TEXT } };
+
+/** The plan of an incoming call: the rule that matched when its ICE came, or the denial. */
+export const incomingPlan = (rule: IncomingRule | undefined): CallPlan => ({ kind: 'incoming', script: rule?.script ?? DENY_SCRIPT });
+
+/** Who gave an answer the driver only records (the intake, from the plan). */
+export type GivenAnswer = NonNullable<VoiceRecordedEvent['given']>;
 
 export interface CallPlan {
   kind: 'tts' | 'conference' | 'custom' | 'incoming';
@@ -30,8 +42,12 @@ export class CallDriver {
     return this.attempt.amd?.status === 'machine' && (this.plan.amd?.onMachine ?? 'hangup') === 'hangup';
   }
 
-  /** The SVAML for this callback, recorded on the attempt. Always legal for the event (else a plain hangup). */
-  answer(ev: VoiceCallbackEvent): Svaml {
+  /**
+   * The SVAML for this callback, recorded on the attempt. Always legal for the event (else a plain hangup).
+   * `given`: the answer was already given (by the intake from the plan): record its action, which is what the
+   * platform heard, even if this driver's code would now say otherwise.
+   */
+  answer(ev: VoiceCallbackEvent, given?: GivenAnswer): Svaml {
     const a = this.attempt;
     if (!a.callId) a.callId = ev.callId;
     if (a.state === 'placing' || a.state === 'in_doubt') a.state = 'ringing';
@@ -49,7 +65,7 @@ export class CallDriver {
     }
     // A bug must not leave the platform with an answer it ignores: fall back to ending the call cleanly.
     if (svamlViolations(ev.event, svaml).length) svaml = hangup();
-    a.answers.push({ event: ev.event, at: ev.receivedAt, action: svaml.action.name, by: 'process', ...(input ? { input } : {}) });
+    a.answers.push({ event: ev.event, at: ev.receivedAt, action: given?.action ?? svaml.action.name, by: given?.by ?? 'process', ...(input ? { input } : {}) });
     return svaml;
   }
 

@@ -1,7 +1,7 @@
-// The SVAML that carries out one step of a call script, for the callback it answers (pure; used inside
-// workflows). Menus are run one at a time with every option returning its key, so the choice comes back to
-// the process as a PIE and the process decides what follows: an IVR is a small process, not a static tree.
-import type { CallScript, CallStep, Menu, Svaml } from '../../contracts/voice.js';
+// The SVAML that carries out one step of a call script, for the callback it answers (pure; run by the callback
+// intake and inside workflows). Menus are run one at a time with every option returning its key, so the choice
+// comes back as a PIE and the call's driver decides what follows: an IVR is a small state machine, not a static tree.
+import type { CallScript, CallStep, Menu, Svaml } from './voice.js';
 
 type Event = 'ice' | 'ace' | 'pie';
 type Instruction = NonNullable<Svaml['instructions']>[number];
