@@ -32,6 +32,8 @@ export async function runTable(opts: TableOptions): Promise<TableRun> {
   const cli = await temporalCli((m) => log(`[table] ${m}`)).catch((err: Error) => (log(`[table] no Temporal CLI: ${err.message}`), undefined));
   if (cli) log(`[table] Temporal CLI ${cli.version ?? ''} from ${cli.source}`);
   const cpuProfile = process.env.RELAYFLOW_BENCH_CPU_PROFILE;
+  // Described before the benches run: the commit and tree measured are the ones at the start.
+  const machine = await describeMachine(cli);
 
   const benches: BenchOutcome[] = [];
   for (const [i, b] of toRun.entries()) {
@@ -50,5 +52,5 @@ export async function runTable(opts: TableOptions): Promise<TableRun> {
     log(`[table] ${b.name}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''} in ${outcome.seconds.toFixed(1)} s`);
     benches.push(outcome);
   }
-  return { profile: opts.profile, startedAt, wallSeconds: (Date.now() - t0) / 1000, machine: await describeMachine(cli), benches, leftOut };
+  return { profile: opts.profile, startedAt, wallSeconds: (Date.now() - t0) / 1000, machine, benches, leftOut };
 }
