@@ -7,8 +7,13 @@ import { median, num } from './summary.js';
 
 /** A ratio (higher is better) fails below this share of the recorded one. */
 export const RATIO_FLOOR = 0.7;
-/** A value with a `<=` target fails above this multiple of the recorded one; with `>=`, below RATIO_FLOOR of it. */
-export const VALUE_CEILING = 1.3;
+/**
+ * A value with a target fails when it moved more than this share of the recorded one the wrong way (above 1.3 x
+ * for a `<=` target, below 0.7 x for `>=`), or, when that is smaller, this share of the target's bound: a share
+ * of 429s recorded at 0.05% against a 1% target must not alarm at 0.07%.
+ */
+export const VALUE_SLACK = 0.3;
+export const BOUND_SLACK = 0.1;
 
 export type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared';
 
@@ -22,10 +27,19 @@ export interface Check {
 export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
 
 /** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
-function measure(row: BenchRow): { what: string; value: number; higherIsBetter: boolean } | undefined {
+function measure(row: BenchRow): { what: string; value: number; higherIsBetter: boolean; bound?: number } | undefined {
   if (row.target?.of !== 'value' && row.ratios.length) return { what: 'median ratio', value: median(row.ratios), higherIsBetter: true };
-  if (row.target?.of === 'value' && row.relayflow.length) return { what: `median ${row.unit}`.trimEnd(), value: median(row.relayflow), higherIsBetter: row.target.op === '>=' };
+  if (row.target?.of === 'value' && row.relayflow.length) {
+    return { what: `median ${row.unit}`.trimEnd(), value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound };
+  }
   return undefined;
+}
+
+/** The worst the new figure may be: a ratio down to 0.7 x the recorded one, a value as VALUE_SLACK says. */
+export function alarmLimit(recorded: number, m: { higherIsBetter: boolean; bound?: number }): number {
+  if (m.bound === undefined) return recorded * RATIO_FLOOR;
+  const slack = Math.max(Math.abs(recorded) * VALUE_SLACK, Math.abs(m.bound) * BOUND_SLACK);
+  return m.higherIsBetter ? recorded - slack : recorded + slack;
 }
 
 export function compareRuns(recorded: TableRun | undefined, now: TableRun): Check[] {
@@ -47,7 +61,7 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       } else if (!before || !Number.isFinite(before.value)) {
         checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now ${m.what} ${num(m.value)})` });
       } else {
-        const limit = m.higherIsBetter ? before.value * RATIO_FLOOR : before.value * VALUE_CEILING;
+        const limit = alarmLimit(before.value, m);
         const worse = !Number.isFinite(m.value) || (m.higherIsBetter ? m.value < limit : m.value > limit);
         const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${num(limit)}`;
         checks.push({

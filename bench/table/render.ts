@@ -23,7 +23,7 @@ export function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[
   for (const b of run.benches) {
     const figuresBy = new Map<string, string[]>();
     for (const row of b.result?.rows ?? []) figuresBy.set(row.baseline, [...(figuresBy.get(row.baseline) ?? []), row.figure]);
-    for (const [baseline, figures] of figuresBy) if (baseline) lines.push(`baseline of ${b.bench} (${figures.join('; ')}): ${baseline}`);
+    for (const [baseline, figures] of figuresBy) if (baseline && baseline !== 'none') lines.push(`baseline of ${b.bench} (${figures.join('; ')}): ${baseline}`);
   }
   for (const b of run.benches) {
     const rounds = b.result ? `, ${b.result.rounds} round${b.result.rounds === 1 ? '' : 's'}` : '';

@@ -108,6 +108,17 @@ describe('the alarm', () => {
     assert.equal(compareRuns(was, run([ok('campaign', [{ ...rate, relayflow: [141] }])]))[0]!.verdict, 'ok');
   });
 
+  test('a value may also move by a tenth of its bound: small shares against a loose target do not alarm; a zero bound allows nothing', () => {
+    const share: BenchRow = { ...memory, figure: '429 share', unit: '%', target: { of: 'value', op: '<=', bound: 1 } };
+    const was = run([ok('campaign', [{ ...share, relayflow: [0.05] }])]);
+    assert.equal(compareRuns(was, run([ok('campaign', [{ ...share, relayflow: [0.14] }])]))[0]!.verdict, 'ok');
+    assert.equal(compareRuns(was, run([ok('campaign', [{ ...share, relayflow: [0.16] }])]))[0]!.verdict, 'regressed');
+    const dups: BenchRow = { ...memory, figure: 'duplicates', unit: '', target: { of: 'value', op: '<=', bound: 0 } };
+    const none = run([ok('campaign', [{ ...dups, relayflow: [0] }])]);
+    assert.equal(compareRuns(none, run([ok('campaign', [{ ...dups, relayflow: [0] }])]))[0]!.verdict, 'ok');
+    assert.equal(compareRuns(none, run([ok('campaign', [{ ...dups, relayflow: [1] }])]))[0]!.verdict, 'regressed');
+  });
+
   test('a row not in the recorded table is reported, not failed; a bench without a result fails', () => {
     const checks = compareRuns(recorded, run([ok('verification', [{ ...throughput, figure: 'new figure' }]),
       { bench: 'memory', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null },
