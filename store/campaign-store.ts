@@ -43,6 +43,19 @@ export interface CampaignRow {
   createdAt: string;
 }
 
+/** Send slots of a campaign's shared schedule (CampaignStore.reserveSends). */
+export interface SendReservation {
+  /** Slots reserved: 0 when the campaign is halted. */
+  slots: number;
+  /** When the first slot starts, in ms from the answer (negative: already due); slot i starts i * slotMs later. */
+  startInMs: number;
+  slotMs: number;
+  /** Where the schedule ended after this reservation (the database's ms), to give back its tail. */
+  endsAt: number;
+  rate?: number;
+  halt?: 'paused' | 'cancelled';
+}
+
 export interface ClaimedRecipient {
   seq: number;
   recipient: string;
@@ -141,6 +154,46 @@ export class CampaignStore {
   async sendControl(id: string): Promise<{ rate?: number; halt?: 'paused' | 'cancelled' }> {
     const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null }>('SELECT rate, halt FROM relayflow_campaigns WHERE id = $1', [id]);
     return { ...(row?.rate != null ? { rate: row.rate } : {}), ...(row?.halt ? { halt: row.halt } : {}) };
+  }
+
+  /**
+   * The campaign's one send schedule, shared by its chunks on every worker (a token bucket kept as the time its
+   * last reserved slot ends, `pace_at`, in the database's clock). Reserves `n` consecutive send slots spanning
+   * `n / (rate * share)` seconds from where the schedule ends (or from `catchUpMs` ago when it ended earlier: the
+   * time an idle schedule may make up at once), and answers when the first one starts, relative to the database's
+   * now, so workers' clocks never matter. A halted campaign reserves nothing (`slots` 0).
+   */
+  async reserveSends(id: string, n: number, share: number, catchUpMs: number): Promise<SendReservation> {
+    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null; pace_at: number | null; now_ms: number }>(
+      `WITH c AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::double precision AS now_ms)
+       UPDATE relayflow_campaigns SET pace_at = CASE WHEN halt IS NULL
+           THEN GREATEST(COALESCE(pace_at, 0), c.now_ms - $4::double precision) + $2::double precision * 1000 / (COALESCE(rate, 1) * $3::double precision)
+           ELSE pace_at END
+       FROM c WHERE id = $1
+       RETURNING rate, halt, pace_at, c.now_ms`,
+      [id, n, share, catchUpMs],
+    );
+    if (!row) return { slots: 0, startInMs: 0, slotMs: 0, endsAt: 0 };
+    const rate = row.rate ?? 1;
+    const base = { ...(row.rate != null ? { rate: row.rate } : {}), ...(row.halt ? { halt: row.halt } : {}) };
+    if (row.halt) return { ...base, slots: 0, startInMs: 0, slotMs: 0, endsAt: row.pace_at ?? 0 };
+    const slotMs = 1000 / (rate * share);
+    return { ...base, slots: n, slotMs, startInMs: row.pace_at! - n * slotMs - row.now_ms, endsAt: row.pace_at! };
+  }
+
+  /** Gives back the last `slots` of a reservation nobody reserved after (rows ran out): the schedule ends earlier. */
+  async returnSends(id: string, r: SendReservation, slots: number): Promise<void> {
+    if (slots <= 0 || !r.slots) return;
+    await this.sql.query('UPDATE relayflow_campaigns SET pace_at = pace_at - $2::double precision WHERE id = $1 AND pace_at = $3::double precision', [id, slots * r.slotMs, r.endsAt]);
+  }
+
+  /** Nothing of the campaign is sent before `ms` from now (a 429's Retry-After): every chunk's next slots start after it. */
+  async holdSends(id: string, ms: number): Promise<void> {
+    await this.sql.query(
+      `UPDATE relayflow_campaigns SET pace_at = GREATEST(COALESCE(pace_at, 0), (extract(epoch FROM clock_timestamp()) * 1000)::double precision + $2::double precision)
+       WHERE id = $1`,
+      [id, ms],
+    );
   }
 
   /** Keeps the first saved template's ID: a second save (a retried activity) uses the first one. */

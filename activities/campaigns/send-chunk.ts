@@ -18,21 +18,22 @@ import type { CampaignStore, ClaimedRecipient, SendResult } from '../../store/in
 import type { MessageSender } from './senders.js';
 
 /**
- * Pace under the limit: the chunks' requests meet the platform's one-second window with network and event-loop
- * jitter, and each 429 costs a Retry-After pause. Measured (bench/campaign.ts, 20,000 at 200/s): 0.97 drew 68
- * 429s and reached 0.77 of the limit, 0.95 drew 12 and reached 0.89.
+ * Sends are paced by the campaign's one schedule in the store (CampaignStore.reserveSends), shared by all its chunks on
+ * every worker: a chunk reserves the next SLOTS_AHEAD_MS of slots at the campaign's whole rate, claims that many rows
+ * just before the first slot, and sends each in its slot. The chunks' blocks interleave, so together they keep exactly
+ * the rate whatever the window, a chunk that ends or starts leaves no share unused, and none keeps a headroom of its own.
  */
-const HEADROOM = 0.95;
+const SLOTS_AHEAD_MS = 200;
+const MAX_SLOTS = 100;
+/** Claimed this long before the block's first slot, so the claim's round trip does not make it late. */
+const CLAIM_LEAD_MS = 10;
+/** How much of an idle schedule may be made up at once (a short stall between blocks costs nothing). */
+const CATCH_UP_MS = 25;
 const MAX_IN_FLIGHT = 16;
-/** A 429 / E113 slows the chunk to this share of its pace (not below MIN_PACE); it recovers 5% a second. */
+/** A 429 / E113 slows the chunk's reservations to this share of its pace (not below MIN_PACE); it recovers 5% a second. */
 const THROTTLED_PACE = 0.8;
 const MIN_PACE = 0.2;
-/** How far behind its schedule a chunk may catch up (HEADROOM leaves room for it in the platform's window). */
-const MAX_LAG_MS = 20;
-/** Sends claimed together: those due in the next CLAIM_AHEAD_MS (one UPDATE instead of one per message). */
-const CLAIM_AHEAD_MS = 200;
 const FLUSH_MS = 250;
-const RATE_READ_MS = 1_000;
 /** This many "not now" or lost answers (503, refused connections, timeouts) in a row end the attempt: Temporal backs off. */
 const MAX_UNAVAILABLE_IN_A_ROW = 3;
 /**
@@ -94,15 +95,15 @@ export function sendChunkActivity(deps: SendChunkDeps) {
       }
     }
 
-    /** Sends the range's pending rows at the campaign's pace; returns why it stopped early, if it did. */
+    /** Sends the range's pending rows in the campaign's shared schedule; returns why it stopped early, if it did. */
     async function pace(): Promise<Stop | undefined> {
       let stop: Stop | undefined;
       let unavailableInARow = 0;
-      let interval = 0;
-      let rateReadAt = 0;
       let backoffUntil = 0;
       let flushedAt = Date.now();
-      let nextAt = Date.now();
+      let recoveredAt = Date.now();
+      let rate = (await store.sendControl(id)).rate ?? 1;
+      const share = sender.share ?? 1;
       const results: SendResult[] = [];
       /** Claimed, never sent. */
       const released: number[] = [];
@@ -136,13 +137,17 @@ export function sendChunkActivity(deps: SendChunkDeps) {
               results.push({ seq: row.seq, status: 'pending' });
           }
           if (c.kind === 'throttled') {
-            // Slow down here, not through a Temporal retry: this chunk waits out Retry-After and paces slower;
-            // the campaign's other chunks meet the same answer and do the same.
+            // The budget is the app's or the project's, not this chunk's: the campaign's schedule holds for Retry-After
+            // (every chunk's next slots start after it), this chunk drops the rest of its block, and reserves at a
+            // slower pace for a while. Not a Temporal retry: the chunk goes on where it is.
             p.throttled++;
             const now = Date.now();
-            if (now >= backoffUntil) p.paceFactor = Math.max(MIN_PACE, p.paceFactor * THROTTLED_PACE);
-            backoffUntil = Math.max(backoffUntil, now + Math.max(200, c.retryAfterMs ?? 1_000));
-            rateReadAt = 0;
+            const waitMs = Math.max(200, c.retryAfterMs ?? 1_000);
+            if (now >= backoffUntil) {
+              p.paceFactor = Math.max(MIN_PACE, p.paceFactor * THROTTLED_PACE);
+              await store.holdSends(id, waitMs);
+            }
+            backoffUntil = Math.max(backoffUntil, now + waitMs);
           } else if (c.kind === 'campaign_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}` };
           else if (++unavailableInARow >= MAX_UNAVAILABLE_IN_A_ROW) stop ??= { kind: c.kind as Stop['kind'], message: `${c.code}: ${c.message}` };
         }
@@ -150,32 +155,34 @@ export function sendChunkActivity(deps: SendChunkDeps) {
 
       while (!stop && !cancelled()) {
         const now = Date.now();
-        if (now - rateReadAt >= RATE_READ_MS) {
-          if (rateReadAt) p.paceFactor = Math.min(1, p.paceFactor + 0.05);
-          rateReadAt = now;
-          const { rate = 1, halt } = await store.sendControl(id);
-          if (halt) {
-            stop = { kind: 'halted', message: `the campaign was ${halt}` };
-            break;
-          }
-          interval = 1000 / Math.max(0.01, (rate / input.windowSize) * HEADROOM * p.paceFactor);
-        }
+        p.paceFactor = Math.min(1, p.paceFactor + (0.05 * (now - recoveredAt)) / 1000);
+        recoveredAt = now;
         if (backoffUntil > now) {
           await pauseFor(backoffUntil - now, ctx, beat);
-          nextAt = Date.now();
           continue;
         }
-        const due = Math.max(1, Math.min(MAX_IN_FLIGHT, Math.ceil(CLAIM_AHEAD_MS / interval)));
+        const want = Math.max(1, Math.min(MAX_SLOTS, Math.round((SLOTS_AHEAD_MS * rate * share) / 1000)));
+        const slots = await store.reserveSends(id, want, share * p.paceFactor, CATCH_UP_MS);
+        const startAt = Date.now() + slots.startInMs;
+        if (slots.rate !== undefined) rate = slots.rate;
+        if (slots.halt) {
+          stop = { kind: 'halted', message: `the campaign was ${slots.halt}` };
+          break;
+        }
+        if (startAt - CLAIM_LEAD_MS > Date.now()) await pauseFor(startAt - CLAIM_LEAD_MS - Date.now(), ctx, beat);
+        if (stop || cancelled()) break;
         // Taken before the claim, so the lease (counted from the claim in the store) runs at least as long as this says.
         const claimedAt = Date.now();
-        const rows = await store.claim(id, input.from, input.to, due, leaseMs, claimId);
+        const rows = await store.claim(id, input.from, input.to, slots.slots, leaseMs, claimId);
+        // Slots no row of this chunk will use go back to the campaign, when nobody has reserved after them.
+        if (rows.length < slots.slots) await store.returnSends(id, slots, slots.slots - rows.length);
         if (!rows.length) break;
         for (const [i, row] of rows.entries()) {
           if (stop || cancelled() || backoffUntil > Date.now()) {
             release(rows.slice(i));
             break;
           }
-          const wait = nextAt - Date.now();
+          const wait = startAt + i * slots.slotMs - Date.now();
           if (wait > 0) await pauseFor(wait, ctx, beat);
           while (inflight.size >= MAX_IN_FLIGHT) await Promise.race(inflight);
           // Too late for its lease (a slow platform held the in-flight slots, or the process was starved): a request
@@ -184,9 +191,7 @@ export function sendChunkActivity(deps: SendChunkDeps) {
             release(rows.slice(i));
             break;
           }
-          // On a fixed schedule, so a late timer or a slow claim is made up at once; but never more than
-          // MAX_LAG_MS of it: a longer stall (a slow store, a GC pause) is not followed by a burst.
-          nextAt = Math.max(nextAt, Date.now() - MAX_LAG_MS) + interval;
+          // A slot missed (a late timer, a slow claim) is sent at once: at most one block's worth, never beyond it.
           const sending: Promise<void> = sendOne(row).finally(() => inflight.delete(sending));
           inflight.add(sending);
         }

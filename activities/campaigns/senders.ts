@@ -10,7 +10,15 @@ export interface MessageSender {
   send(row: ClaimedRecipient, token: string): Promise<{ platformId: string }>;
   /** The platform's message ID when it has the message, undefined when it has not. Absent: the platform cannot tell. */
   lookup?(row: ClaimedRecipient, token: string): Promise<string | undefined>;
+  /**
+   * The share of the campaign's rate its schedule keeps (1 when absent). Conversation: 1, the app's rate is the pace its
+   * MT queue drains at, and a send a little early waits in the queue (spec Limits). MMS: 0.95, the account's throughput
+   * is a refusal (E113) counted over a second, which the requests meet with network and event-loop jitter.
+   */
+  share?: number;
 }
+
+const MMS_SHARE = 0.95;
 
 export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>, input: SendChunkInput): MessageSender {
   if (input.conversation) {
@@ -37,6 +45,7 @@ export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>
           : await clients.mms.send({ to, message: mmsMessageOf(m), clientReference: token, ...display });
         return { platformId: r.trackingId };
       },
+      share: MMS_SHARE,
     };
   }
   throw new Error(`campaign ${input.campaignId}: neither conversation nor mms content`);

@@ -3,6 +3,7 @@
 // and continue-as-new.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ulid } from 'ulid';
 import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../contracts/campaigns.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { campaignMessageToken } from '../../../contracts/campaigns.js';
@@ -129,6 +130,32 @@ describe('conversation campaign', () => {
     const stats = await conversationStats(h, appId);
     assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [500, 500, 0]);
     assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 500);
+  });
+
+  test('the campaign\'s chunks share one schedule in the store: reservations follow each other, unused tails go back, a 429 holds it, a halt stops it', async () => {
+    const id = ulid();
+    await h.store.createCampaign({ id, processId: `pacer-test:${id}`, kind: 'conversation-campaign', requestHash: 'test', total: 1, duplicates: 0, recipients: [{ seq: 0, recipient: '+46700000000', status: 'pending' }] });
+    await h.store.setRate(id, 10);
+    // Two chunks asking one after the other: the second's slots start where the first's end (100 ms apart at 10/s).
+    const a = await h.store.reserveSends(id, 20, 1, 25);
+    const b = await h.store.reserveSends(id, 20, 1, 25);
+    assert.equal(a.slots, 20);
+    assert.equal(a.slotMs, 100);
+    assert.ok(a.startInMs <= 0 && a.startInMs >= -26, `an idle schedule makes up at most 25 ms: ${a.startInMs}`);
+    assert.ok(Math.abs(b.endsAt - a.endsAt - 2_000) < 0.01, `the second block follows the first: ${b.endsAt - a.endsAt}`);
+    assert.ok(b.startInMs > 1_000 && b.startInMs <= 2_000, `the second block starts after the first: ${b.startInMs}`);
+    // The last reservation gives back 5 unused slots; an earlier one cannot (a later one follows it).
+    await h.store.returnSends(id, b, 5);
+    await h.store.returnSends(id, a, 5);
+    const c = await h.store.reserveSends(id, 1, 0.5, 25);
+    assert.ok(Math.abs(c.endsAt - b.endsAt - (-500 + 200)) < 0.01, `b's tail went back, a's did not; at half the pace a slot lasts 200 ms: ${c.endsAt - b.endsAt}`);
+    // A 429's Retry-After: nothing starts before it.
+    await h.store.holdSends(id, 10_000);
+    const d = await h.store.reserveSends(id, 1, 1, 25);
+    assert.ok(d.startInMs > 9_000, `held: ${d.startInMs}`);
+    await h.store.setHalt(id, 'paused');
+    const e = await h.store.reserveSends(id, 10, 1, 25);
+    assert.deepEqual([e.slots, e.halt, e.rate], [0, 'paused', 10]);
   });
 
   test('an app the platform does not know fails the campaign with the reason', async () => {
