@@ -214,13 +214,15 @@ export class CampaignStore {
   /**
    * Moves up to `limit` pending recipients of [from, to) to `sending` with a lease, in seq order, and returns
    * them: only rows this call moved are returned, so no two senders ever get the same recipient. `claimId`
-   * names the sender (one send attempt): record() and release() of another sender leave the rows alone.
+   * names the sender (one send attempt): record() and release() of another sender leave the rows alone. A halted
+   * (paused, cancelled) campaign's rows are not claimed, so a chunk stops within the block it is sending.
    */
   claim(id: string, from: number, to: number, limit: number, leaseMs: number, claimId: string): Promise<ClaimedRecipient[]> {
     // A CTE runs its SELECT once; an `IN (subquery ... SKIP LOCKED)` may be re-run per row and take more than `limit`.
     return this.sql.query<ClaimedRecipient>(
       `WITH picked AS (
          SELECT seq FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'pending'
+           AND NOT EXISTS (SELECT 1 FROM relayflow_campaigns WHERE id = $1 AND halt IS NOT NULL)
          ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
        UPDATE ${R} AS r SET status = 'sending', attempts = attempts + 1, lease_until = now() + $5 * interval '1 millisecond',
          claim_id = $6, updated_at = now()

@@ -1,14 +1,14 @@
-// One chunk of a campaign: recipient rows [from, to) sent at rate / window, heartbeating. At most once per
-// recipient: a row is claimed (pending -> sending, with a lease) right before its request, and its outcome is
-// recorded after; a row whose answer was lost is settled by asking the platform (conversation) or by the
+// One chunk of a campaign: recipient rows [from, to) sent in the campaign's shared schedule (below), heartbeating.
+// At most once per recipient: a row is claimed (pending -> sending, with a lease) right before its request, and its
+// outcome is recorded after; a row whose answer was lost is settled by asking the platform (conversation) or by the
 // postback that names it (MMS), never by sending blindly again. A look-up's "not there" means "not sent" only
 // once the request can no longer arrive: a request the client gave up on may still be on its way (queued in
 // front of the platform, or in a starved process), so an in-doubt row is looked up LANDING_GRACE_MS after its
 // answer was lost, and a claimed row's request starts within SEND_WITHIN_MS of its claim or not at all (its
 // lease covers both). Each attempt records only rows its own claim holds: an attempt Temporal gave up on (lost
-// heartbeat) cannot undo what a newer one settled. Throttling (429 / E113) slows the chunk down
-// where it is; outages and refusals end the attempt with the failure Temporal's retry policy needs, and the
-// next attempt resumes from the store.
+// heartbeat) cannot undo what a newer one settled. Throttling (429 / E113) holds the campaign's schedule and slows
+// the chunk down where it is; outages and refusals end the attempt with the failure Temporal's retry policy needs,
+// and the next attempt resumes from the store.
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';

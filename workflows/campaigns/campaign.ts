@@ -1,8 +1,9 @@
 // A batch send (areas C and D): a sliding window of chunk activities over the recipient rows in the store.
-// Each chunk sends its rows at rate / window on the send task queue, heartbeating; the store, not this
-// workflow, knows which recipient was sent, so a chunk that is retried, cancelled (pause) or rerun after
-// continue-as-new sends only what is still pending. The history holds a few events per chunk, never per
-// message, and continue-as-new keeps it bounded whatever the campaign's size.
+// The chunks send their rows in the campaign's one schedule (a token bucket in the store that all of them
+// share) on the send task queue, heartbeating; the store, not this workflow, knows which recipient was sent,
+// so a chunk that is retried, cancelled (pause) or rerun after continue-as-new sends only what is still pending.
+// The history holds a few events per chunk, never per message, and continue-as-new keeps it bounded whatever
+// the campaign's size.
 import {
   ActivityCancellationType, allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, ContinueAsNew, isCancellation,
   patched, proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions,

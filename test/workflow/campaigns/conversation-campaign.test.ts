@@ -132,7 +132,7 @@ describe('conversation campaign', () => {
     assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 500);
   });
 
-  test('the campaign\'s chunks share one schedule in the store: reservations follow each other, unused tails go back, a 429 holds it, a halt stops it', async () => {
+  test('the campaign\'s chunks share one schedule in the store: reservations follow each other, unused tails go back, a 429 holds it, a halt stops it and its claims', async () => {
     const id = ulid();
     await h.store.createCampaign({ id, processId: `pacer-test:${id}`, kind: 'conversation-campaign', requestHash: 'test', total: 1, duplicates: 0, recipients: [{ seq: 0, recipient: '+46700000000', status: 'pending' }] });
     await h.store.setRate(id, 10);
@@ -156,6 +156,9 @@ describe('conversation campaign', () => {
     await h.store.setHalt(id, 'paused');
     const e = await h.store.reserveSends(id, 10, 1, 25);
     assert.deepEqual([e.slots, e.halt, e.rate], [0, 'paused', 10]);
+    assert.deepEqual(await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim'), [], 'a halted campaign\'s rows are not claimed');
+    await h.store.setHalt(id, null);
+    assert.deepEqual((await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim')).map((r) => r.seq), [0]);
   });
 
   test('an app the platform does not know fails the campaign with the reason', async () => {
