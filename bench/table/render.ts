@@ -30,7 +30,7 @@ export function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[
     lines.push(`${b.bench}: ${b.status} in ${Math.round(b.seconds)} s${rounds}${b.status === 'ok' && b.detail ? ` (${b.detail})` : ''}`);
     for (const note of b.result?.notes ?? []) lines.push(`${b.bench}: ${note}`);
   }
-  for (const l of run.leftOut) lines.push(`${l.bench}: not in this profile (${l.why})`);
+  for (const l of run.leftOut) lines.push(`${l.bench}: left out of the short table (${l.why})`);
   return lines;
 }
 

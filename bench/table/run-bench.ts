@@ -60,7 +60,7 @@ export async function runBench(opts: BenchRun): Promise<BenchOutcome> {
       result = parsed;
       write(`[${opts.name}] BENCH_JSON: ${parsed.rows.length} rows, ${parsed.rounds} rounds`);
       clearTimeout(timer);
-      timer = setTimeout(stop, opts.exitGraceMs ?? 20_000);
+      timer = setTimeout(stop, opts.exitGraceMs ?? 10_000);
     });
   }
   const exitCode = await exited;

@@ -67,7 +67,7 @@ describe('the table', () => {
     assert.equal(lines[2]!.indexOf('verification throughput'), lines[0]!.indexOf('figure'));
     assert.ok(lines.includes('- baseline of verification (verification throughput): bare update-with-start + update'));
     assert.ok(lines.includes('- verification: 3.7 tasks per verification'));
-    assert.ok(lines.includes('- campaign: not in this profile (needs 100 s)'));
+    assert.ok(lines.includes('- campaign: left out of the short table (needs 100 s)'));
     assert.match(lines.at(-1)!, /^short profile, 2026-11-26T02:00:00.000Z, 95 s wall; 2 × Test CPU, 8 GiB, Node v22.0.0, linux 6.1$/);
   });
 
