@@ -45,6 +45,11 @@ interface CallState {
 const MAX_CACHED_CALLS = 20_000;
 /** A call changed under this instance this often in a row (other instances answering it): give up, the update path answers. */
 const MAX_TRIES = 3;
+/**
+ * Relays in flight at once from one instance: the answers come first. Under load a call's events wait their turn
+ * and then go in one signal (one workflow task for several answers); idle, each goes at once.
+ */
+const MAX_RELAYS_IN_FLIGHT = 8;
 
 export class VoicePlanIntake {
   readonly #o: Required<Omit<PlanIntakeOptions, 'rules'>> & Pick<PlanIntakeOptions, 'rules'>;
@@ -137,7 +142,8 @@ export class VoicePlanIntake {
     const rows = await this.#o.calls.unrelayed(this.#o.sweepAfterMs, 2_000);
     const byCall = new Map<string, { processId: string; input: VoiceIncomingInput; items: VoiceRecordedEvent[] }>();
     for (const r of rows) {
-      if (this.#inFlight.has(r.callId)) continue;
+      // What this instance is relaying (or has relayed and is marking) is not sent twice.
+      if (this.#inFlight.has(r.callId) || this.#dirty.has(r.callId) || r.item.seq <= (this.#cache.get(r.callId)?.relayed ?? 0)) continue;
       const c = byCall.get(r.callId) ?? { processId: r.processId, input: r.input, items: [] };
       c.items.push(r.item);
       byCall.set(r.callId, c);
@@ -193,7 +199,11 @@ export class VoicePlanIntake {
   /** Relays the call's new events soon (batched per call: one relay in flight per call, the rest follow it). */
   #kick(callId: string): void {
     this.#dirty.add(callId);
-    if (this.#kickScheduled) return;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#kickScheduled || this.#closed) return;
     this.#kickScheduled = true;
     setImmediate(() => {
       this.#kickScheduled = false;
@@ -202,7 +212,9 @@ export class VoicePlanIntake {
   }
 
   #flush(): void {
-    for (const callId of [...this.#dirty]) {
+    // Deleting the entry being visited is safe while iterating a Set.
+    for (const callId of this.#dirty) {
+      if (this.#inFlight.size >= MAX_RELAYS_IN_FLIGHT) return;
       if (this.#inFlight.has(callId)) continue;
       this.#dirty.delete(callId);
       const st = this.#cache.get(callId);
@@ -220,7 +232,7 @@ export class VoicePlanIntake {
         .catch((err: unknown) => this.#o.log.info({ processId: st.processId, err: (err as Error).message }, 'voice events not relayed; the store keeps them for the sweep'))
         .finally(() => {
           this.#inFlight.delete(callId);
-          if (this.#dirty.has(callId)) this.#kick(callId);
+          if (this.#dirty.size) this.#schedule();
         });
     }
   }
