@@ -76,7 +76,9 @@ export class VoicePlanIntake {
    */
   async answer(ev: VoiceCallbackEvent, delivery: string, incoming: IncomingCallFacts | undefined): Promise<Svaml | undefined> {
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      let st = await this.#state(ev.callId);
+      // A new call's ICE is written at once (one round trip); only a call the store knows already is read first.
+      const fresh = tries === 0 && incoming && ev.event === 'ice' && !this.#cache.has(ev.callId);
+      let st = fresh ? undefined : await this.#state(ev.callId);
       if (!st) {
         if (!incoming || ev.event !== 'ice') return undefined;
         st = await this.#newCall(ev.callId, incoming);
