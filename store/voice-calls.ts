@@ -101,6 +101,24 @@ export class VoiceCallStore {
     );
   }
 
+  /**
+   * Forgets calls begun over `olderThanMs` ago whose every event the process has: a later callback of such a call
+   * (hours on) finds no plan and is answered by the process, which has every event. The number of calls forgotten.
+   */
+  async prune(olderThanMs: number): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const gone = await tx.query<{ call_id: string }>(
+        `DELETE FROM relayflow_voice_calls c
+          WHERE c.created_at < now() - make_interval(secs => $1::double precision / 1000)
+            AND NOT EXISTS (SELECT 1 FROM relayflow_voice_events e WHERE e.call_id = c.call_id AND e.relayed_at IS NULL)
+          RETURNING c.call_id`,
+        [olderThanMs],
+      );
+      if (gone.length) await tx.query('DELETE FROM relayflow_voice_events WHERE call_id = ANY($1::text[])', [gone.map((g) => g.call_id)]);
+      return gone.length;
+    });
+  }
+
   /** How many events no process has yet (benchmarks, health). */
   async countUnrelayed(): Promise<number> {
     const [row] = await this.sql.query<{ n: number | string }>('SELECT count(*) AS n FROM relayflow_voice_events WHERE relayed_at IS NULL');

@@ -31,6 +31,8 @@ export interface PlanIntakeOptions {
   sweepAfterMs?: number;
   /** The deadline of one relay to Temporal (a signal-with-start). */
   relayDeadlineMs?: number;
+  /** Calls begun this long ago whose events the process has are removed from the store (checked every few minutes). */
+  keepCallsMs?: number;
 }
 
 interface CallState {
@@ -50,6 +52,7 @@ const MAX_TRIES = 3;
  * and then go in one signal (one workflow task for several answers); idle, each goes at once.
  */
 const MAX_RELAYS_IN_FLIGHT = 8;
+const PRUNE_EVERY_MS = 5 * 60_000;
 
 export class VoicePlanIntake {
   readonly #o: Required<Omit<PlanIntakeOptions, 'rules'>> & Pick<PlanIntakeOptions, 'rules'>;
@@ -64,7 +67,7 @@ export class VoicePlanIntake {
   #closed = false;
 
   constructor(opts: PlanIntakeOptions) {
-    this.#o = { sweepEveryMs: 1_000, sweepAfterMs: 2_000, relayDeadlineMs: 10_000, ...opts };
+    this.#o = { sweepEveryMs: 1_000, sweepAfterMs: 2_000, relayDeadlineMs: 10_000, keepCallsMs: 24 * 3_600_000, ...opts };
     this.#sweeper = setInterval(() => void this.sweep(), this.#o.sweepEveryMs);
     this.#sweeper.unref();
   }
@@ -140,7 +143,14 @@ export class VoicePlanIntake {
     await this.#marking;
   }
 
+  #prunedAt = Date.now();
+
   async #sweepOnce(): Promise<void> {
+    if (Date.now() - this.#prunedAt > PRUNE_EVERY_MS) {
+      this.#prunedAt = Date.now();
+      const n = await this.#o.calls.prune(this.#o.keepCallsMs);
+      if (n) this.#o.log.info({ calls: n }, 'voice calls answered from their plan forgotten by the store (their processes have every event)');
+    }
     const rows = await this.#o.calls.unrelayed(this.#o.sweepAfterMs, 2_000);
     const byCall = new Map<string, { processId: string; input: VoiceIncomingInput; items: VoiceRecordedEvent[] }>();
     for (const r of rows) {

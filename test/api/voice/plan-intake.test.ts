@@ -68,6 +68,20 @@ describe('voice answers from the plan', () => {
     assert.ok(await a.ended({ callId, receivedAt: new Date().toISOString(), source: 'dice', result: 'ANSWERED' }, 'dice:1'));
     await eventually('the process ended on its DiCE', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined));
     assert.deepEqual((await answers()).map((x) => [x.event, x.action, x.by]), [['ice', 'runMenu', 'plan'], ['pie', 'runMenu', 'plan'], ['pie', 'connectPstn', 'plan'], ['ace', 'continue', 'plan']]);
+
+    // Retention: a call whose every event the process has is forgotten; one with an event not relayed yet is kept
+    // (this test's intakes stop sweeping first; the app's own sweep leaves rows younger than 2 s).
+    await a.close();
+    await b.close();
+    const kept = `plan-kept-${Date.now()}`;
+    await calls.begin({ callId: kept, processId: `voice-incoming:${kept}`, input: { ...follow, callId: kept } }, { seq: 1, delivery: 'ice:k', item: { seq: 1 } });
+    await eventually('the DiCE relayed', async () => ((await calls.read(callId))?.events.length === 5 && (await calls.countUnrelayed()) <= 1 ? true : undefined));
+    await calls.prune(0);
+    assert.equal(await calls.read(callId), undefined);
+    const c = new VoicePlanIntake({ client: h.client, taskQueue: h.config.taskQueue, calls, follow, log, sweepEveryMs: 3_600_000 });
+    intakes.push(c);
+    assert.equal(await c.answer(ev(callId, 'pie', { menuResult: key('1') }), 'pie:late', undefined), undefined, 'the process answers what comes after');
+    assert.ok(await calls.read(kept), 'not relayed yet: kept');
   });
 
   test('the rule cache: a change through its own store is seen at once, one made elsewhere within the TTL', async () => {
