@@ -27,16 +27,18 @@ export interface Check {
 export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
 
 /** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
-function measure(row: BenchRow): { what: string; value: number; higherIsBetter: boolean; bound?: number } | undefined {
-  if (row.target?.of !== 'value' && row.ratios.length) return { what: 'median ratio', value: median(row.ratios), higherIsBetter: true };
+interface Measure { value: number; higherIsBetter: boolean; bound?: number; show: (v: number) => string }
+
+function measure(row: BenchRow): Measure | undefined {
+  if (row.target?.of !== 'value' && row.ratios.length) return { value: median(row.ratios), higherIsBetter: true, show: (v) => `ratio ${num(v)}` };
   if (row.target?.of === 'value' && row.relayflow.length) {
-    return { what: `median ${row.unit}`.trimEnd(), value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound };
+    return { value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound, show: (v) => `${num(v)} ${row.unit}`.trimEnd() };
   }
   return undefined;
 }
 
 /** The worst the new figure may be: a ratio down to 0.7 x the recorded one, a value as VALUE_SLACK says. */
-export function alarmLimit(recorded: number, m: { higherIsBetter: boolean; bound?: number }): number {
+export function alarmLimit(recorded: number, m: Pick<Measure, 'higherIsBetter' | 'bound'>): number {
   if (m.bound === undefined) return recorded * RATIO_FLOOR;
   const slack = Math.max(Math.abs(recorded) * VALUE_SLACK, Math.abs(m.bound) * BOUND_SLACK);
   return m.higherIsBetter ? recorded - slack : recorded + slack;
@@ -59,16 +61,16 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       if (!m) {
         checks.push({ bench: b.bench, figure: row.figure, verdict: 'not compared', message: `${name}: no ratio and no value target` });
       } else if (!before || !Number.isFinite(before.value)) {
-        checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now ${m.what} ${num(m.value)})` });
+        checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now median ${m.show(m.value)})` });
       } else {
         const limit = alarmLimit(before.value, m);
         const worse = !Number.isFinite(m.value) || (m.higherIsBetter ? m.value < limit : m.value > limit);
-        const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${num(limit)}`;
+        const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${m.show(limit)}`;
         checks.push({
           bench: b.bench,
           figure: row.figure,
           verdict: worse ? 'regressed' : 'ok',
-          message: `${name}: ${m.what} ${num(m.value)}, recorded ${num(before.value)} (alarm unless ${bound})`,
+          message: `${name}: median ${m.show(m.value)}, recorded ${m.show(before.value)} (alarm unless ${bound})`,
         });
       }
     }

@@ -95,7 +95,7 @@ describe('the alarm', () => {
   test('a median ratio below 0.7 of the recorded one fails, naming the figure and both ratios', () => {
     const checks = compareRuns(recorded, run([ok('verification', [withRatios(throughput, [0.13, 0.135, 0.5])])]));
     assert.equal(checks[0]!.verdict, 'regressed');
-    assert.equal(checks[0]!.message, 'verification: "verification throughput": median ratio 0.135, recorded 0.2 (alarm unless at least 0.14)');
+    assert.equal(checks[0]!.message, 'verification: "verification throughput": median ratio 0.135, recorded ratio 0.2 (alarm unless at least ratio 0.14)');
     assert.deepEqual(verdicts(run([ok('verification', [withRatios(throughput, [0.15])])])), [['verification throughput', 'ok']]);
   });
 
