@@ -178,6 +178,7 @@ try {
   log('');
   for (const row of rows) log(`${row.figure}: ${row.relayflow.join(', ')} ${row.unit}${row.ratios.length ? ` (ratios ${row.ratios.join(', ')})` : ''}`);
   for (const n of notes) log(n);
+  log(`wall time so far: ${(performance.now() / 1000).toFixed(1)} s since this process started`);
   emitBenchResult({ bench: 'campaign', rounds, rows, notes });
 } finally {
   setTimeout(() => {
