@@ -20,12 +20,13 @@ import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js
 import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 import { percentile, pool } from './stats.js';
+import { countTasks } from './task-counts.js';
 import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
 
 const profile = benchProfile();
 const P = profile === 'short'
   ? { processes: 15, webhooks: 200, warmup: 20, rounds: 1, concurrency: 20 }
-  : { processes: 150, webhooks: 1500, warmup: 100, rounds: 3, concurrency: 20 };
+  : { processes: 120, webhooks: 1200, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
 const { server, h } = await startStack(waitingHarness);
 const never = new AbortController().signal;
@@ -142,6 +143,9 @@ try {
   await pool(baselineIds.length, 10, async (i) => {
     await h.client.workflow.start('baselineWaiter', { workflowId: baselineIds[i]!, taskQueue: baselineQueue, args: [] });
   });
+  // What each side makes the server and worker do: workflow tasks and history events, counted before and after.
+  const relayflowWorkflows = targets.flatMap((t) => [t.processId, workflowIds.resourceInbox(t.channel, t.resourceType, t.resourceId)]);
+  const tasksBefore = { relayflow: await countTasks(h.client, relayflowWorkflows), baseline: await countTasks(h.client, baselineIds) };
   log(`warm-up: ${P.warmup} each side`);
   const warm = [await baselineRun(P.warmup), await relayflowRun(targets, P.warmup)];
   for (const w of warm) if (w.errors.length) throw new Error(`warm-up refused: ${w.errors[0]}`);
@@ -200,12 +204,21 @@ try {
     await handle.signal(baselineStopSignal);
     baselineLost += (baselineSent.get(baselineIds[i]!) ?? 0) - (await handle.result() as number);
   });
+  const tasksAfter = { relayflow: await countTasks(h.client, relayflowWorkflows), baseline: await countTasks(h.client, baselineIds) };
+  const perWebhook = (side: 'relayflow' | 'baseline', n: number) => {
+    const d = (k: 'tasks' | 'redoneTasks' | 'events') => (tasksAfter[side][k] - tasksBefore[side][k]) / n;
+    return `${d('tasks').toFixed(2)} workflow tasks (+${d('redoneTasks').toFixed(2)} redone), ${d('events').toFixed(1)} history events`;
+  };
+  const rfTasks = perWebhook('relayflow', sent);
+  const baseTasks = perWebhook('baseline', [...baselineSent.values()].reduce((a, b) => a + b, 0));
+  log(`per webhook: relayflow ${rfTasks} (inbox and process); baseline ${baseTasks}`);
   const refused = errors.relayflow.length;
   log(`relayflow: ${sent} webhooks accepted, ${refused} refused, ${lost} not seen by their process, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; baseline: ${errors.baseline.length} refused, ${baselineLost} not seen`);
   if (refused) log(`  first refusal: ${errors.relayflow[0]}`);
   notes.push(
     `${profile} profile: ${P.processes} waiting processes (CHATA/CHATB templates, RCS/CHATA/CHATB senders in turn), ${P.webhooks} comment webhooks per side per round, ${P.concurrency} at a time, after a warm-up of ${P.warmup}; each webhook signed as the platform signs (HMAC-SHA256 over body, nonce and timestamp) and posted over HTTP`,
     `relayflow path: signature + schema check, signalWithStart of the resource's inbox, which forwards to the waiting process (that work shares the machine); baseline: signalWithStart from the same Temporal client to a bare waiting workflow per resource, no HTTP`,
+    `per webhook: relayflow ${rfTasks} (the inbox's and the process's), baseline ${baseTasks}`,
     `every accepted webhook checked at its process: ${lost} lost, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; ${refused} refused by relayflow, ${errors.baseline.length} baseline errors, ${baselineLost} baseline signals not seen`,
   );
 } finally {
