@@ -15,7 +15,7 @@ export const RATIO_FLOOR = 0.7;
 export const VALUE_SLACK = 0.3;
 export const BOUND_SLACK = 0.1;
 
-export type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared';
+export type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared' | 'not run';
 
 export interface Check {
   bench: string;
@@ -74,6 +74,10 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
         });
       }
     }
+  }
+  // A recorded bench this run did not include (left out of the short table since): said, not failed.
+  for (const b of recorded?.benches ?? []) {
+    if (b.result && !now.benches.some((n) => n.bench === b.bench)) checks.push({ bench: b.bench, figure: '', verdict: 'not run', message: `${b.bench}: recorded, not run this time` });
   }
   return checks;
 }

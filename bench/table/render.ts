@@ -55,8 +55,16 @@ export function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'started
     `${m.totalMemoryGiB} GiB, Node ${m.node}, ${m.platform} ${m.release}${cli}${git}`;
 }
 
+/** One line for the end: how many targets were met in every round, how many benches gave no result. */
+export function verdictLine(benches: readonly BenchOutcome[]): string {
+  const rows = benches.flatMap((b) => b.result?.rows ?? []).filter((r) => r.target);
+  const met = rows.filter((r) => summarise(r).met).length;
+  const missing = benches.filter((b) => b.status !== 'ok').length;
+  return `targets met in every round: ${met} of ${rows.length}${missing ? `; ${missing} bench${missing === 1 ? '' : 'es'} without a result` : ''}`;
+}
+
 export function renderText(run: TableRun): string {
-  return [textTable(tableCells(run.benches)), '', ...footerLines(run).map((l) => `- ${l}`), '', machineLine(run)].join('\n');
+  return [textTable(tableCells(run.benches)), '', ...footerLines(run).map((l) => `- ${l}`), '', machineLine(run), verdictLine(run.benches)].join('\n');
 }
 
 export function renderMarkdown(run: TableRun): string {

@@ -68,7 +68,8 @@ describe('the table', () => {
     assert.ok(lines.includes('- baseline of verification (verification throughput): bare update-with-start + update'));
     assert.ok(lines.includes('- verification: 3.7 tasks per verification'));
     assert.ok(lines.includes('- campaign: left out of the short table (needs 100 s)'));
-    assert.match(lines.at(-1)!, /^short profile, 2026-11-26T02:00:00.000Z, 95 s wall; 2 × Test CPU, 8 GiB, Node v22.0.0, linux 6.1$/);
+    assert.equal(lines.at(-1), 'targets met in every round: 1 of 2; 1 bench without a result');
+    assert.match(lines.at(-2)!, /^short profile, 2026-11-26T02:00:00.000Z, 95 s wall; 2 × Test CPU, 8 GiB, Node v22.0.0, linux 6.1$/);
   });
 
   test('markdown escapes pipes in cells', () => {
@@ -90,7 +91,7 @@ describe('the table', () => {
 
 describe('the alarm', () => {
   const recorded = run([ok('verification', [throughput]), ok('memory', [memory])]);
-  const verdicts = (now: TableRun) => compareRuns(recorded, now).map((c) => [c.figure || c.bench, c.verdict]);
+  const verdicts = (now: TableRun) => compareRuns(recorded, now).filter((c) => c.verdict !== 'not run').map((c) => [c.figure || c.bench, c.verdict]);
 
   test('a median ratio below 0.7 of the recorded one fails, naming the figure and both ratios', () => {
     const checks = compareRuns(recorded, run([ok('verification', [withRatios(throughput, [0.13, 0.135, 0.5])])]));
@@ -126,6 +127,8 @@ describe('the alarm', () => {
     assert.deepEqual(checks.map((c) => [c.verdict, failed(c)]), [['not recorded', false], ['no result', true], ['no result', true]]);
     assert.equal(checks[1]!.message, 'memory: timed out (bound 45 s)');
     assert.equal(compareRuns(undefined, recorded).filter(failed).length, 0);
+    const left = compareRuns(recorded, run([ok('verification', [throughput])]));
+    assert.deepEqual(left.map((c) => [c.verdict, c.message]).at(-1), ['not run', 'memory: recorded, not run this time']);
   });
 
   test('a row with neither ratios nor a value target is not compared', () => {
