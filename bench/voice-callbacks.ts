@@ -5,7 +5,7 @@
 // throughput >= 0.5 of the baseline, relayflow p99 answer <= 1 s, no fallbacks. After each relayflow burst it
 // measures how long until every answer given is recorded in its call's process (read back from each process).
 //   RELAYFLOW_BENCH_PROFILE=short|full npm run bench:voice -- [calls] [concurrency] [rounds]
-//   short: 300 calls, 2 rounds (under 40 s with the start); full (the default): 1,000 calls, 3 rounds (under 4 min).
+//   short: 200 calls, 2 rounds (about 40 s with the start); full (the default): 600 calls, 3 rounds (under 4 min).
 // The store is a throwaway PostgreSQL (what a deployment runs, RELAYFLOW_DATABASE_URL), not the embedded PGlite
 // of a dev setup. The last line is the table's BENCH_JSON (bench/result.ts).
 import Fastify from 'fastify';
@@ -29,7 +29,7 @@ import { emitBenchResult, type BenchRow } from './result.js';
 
 const profileName = (process.env.RELAYFLOW_BENCH_PROFILE ?? 'full').trim();
 if (profileName !== 'short' && profileName !== 'full') throw new Error(`RELAYFLOW_BENCH_PROFILE must be short or full (got "${profileName}")`);
-const profile = profileName === 'short' ? { calls: 300, rounds: 2, warmUp: 30 } : { calls: 1_000, rounds: 3, warmUp: 100 };
+const profile = profileName === 'short' ? { calls: 200, rounds: 2, warmUp: 20 } : { calls: 600, rounds: 3, warmUp: 60 };
 const calls = Number(process.argv[2] ?? profile.calls);
 const concurrency = Number(process.argv[3] ?? 10);
 const rounds = Number(process.argv[4] ?? profile.rounds);
@@ -226,7 +226,7 @@ try {
   log(`${missingAll === 0 ? 'PASS' : 'FAIL'} answers recorded in their process: ${missingAll} missing; after each burst ${rf.map((x) => `${x.recordMs!.toFixed(0)} ms`).join(', ')}`);
   log(`${fallbacks.length === 0 ? 'PASS' : 'FAIL'} fallbacks ${fallbacks.length} of ${rf.length * calls * 2} relayflow callbacks (target 0)${fallbacks.length ? `: ${fallbacks.slice(0, 10).join(', ')}` : ''}`);
   // The DiCEs should have ended every process: a sample of the last run's, read back once relayed.
-  for (const t = Date.now(); (await calls_.countUnrelayed()) > 0 && Date.now() - t < 10_000;) await new Promise((res) => setTimeout(res, 100));
+  for (const t = Date.now(); (await calls_.countUnrelayed()) > 0 && Date.now() - t < (profileName === 'short' ? 3_000 : 20_000);) await new Promise((res) => setTimeout(res, 100));
   await new Promise((res) => setTimeout(res, 1_000));
   const sample = rf.at(-1)!.callIds.slice(-10);
   const closed = await Promise.all(sample.map(async (c) => (await h.client.workflow.getHandle(workflowIds['voice-incoming'](c)).describe()).status.name));
