@@ -1,47 +1,43 @@
 // Verification benchmark: many concurrent SMS verifications started and reported through the API against the
 // sandbox, beside a baseline measured in the same run on the same server and client: a bare workflow
-// started by update-with-start and answered by an update. Prints the ratios; the target is >= 0.7 throughput.
-//   npm run bench -- [total=200] [concurrency=20] [rounds=2]
+// started by update-with-start and answered by an update. Prints the ratios; the target is >= 0.7 throughput
+// in every round, and start and report p50 at most 50 ms over the baseline's. Ends with a BENCH_JSON line
+// (bench/result.ts) for `npm run bench`.
+//   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/verification.ts [total] [concurrency] [rounds]
+//   short: 40 verifications, 2 rounds (within 40 s with the start); full (default): 200, 3 rounds
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import { startDevServer } from '../scripts/lib/dev-server.js';
-import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createDataConverter } from '../common/data-converter.js';
 import { figures, pool, type RunFigures, type Samples } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
-import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
+import { TEST_API_KEY } from '../test/helpers/harness.js';
 import { profiled } from './cpu-profile.js';
 import { nodeTransport } from '../common/http-transport.js';
-import { countTasks, perUnit } from './task-counts.js';
+import { countTasks, perUnit, type TaskCounts } from './task-counts.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { workflowIds } from '../contracts/ids.js';
+import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { emitBenchResult, type BenchRow } from './result.js';
 
-const total = Number(process.argv[2] ?? 200);
+const profile = benchProfile();
+const P = profile === 'short' ? { total: 40, rounds: 2, warmUp: 10, settleMs: 1_000, sample: 10 } : { total: 200, rounds: 3, warmUp: 20, settleMs: 3_000, sample: 30 };
+const total = Number(process.argv[2] ?? P.total);
 const concurrency = Number(process.argv[3] ?? 20);
-const rounds = Number(process.argv[4] ?? 2);
-const t00 = Date.now();
-const log = (m: string) => process.stdout.write(`${process.env.BENCH_TIMES ? `[${((Date.now() - t00) / 1000).toFixed(1)}s] ` : ''}${m}\n`);
+const rounds = Number(process.argv[4] ?? P.rounds);
 
-log('starting the Temporal dev server');
-const server = await startDevServer({ log });
-log(`Temporal dev server on ${server.address} (${server.cli.source})`);
-process.env.TEMPORAL_ADDRESS = server.address;
-log('building the workflow bundle');
-process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
-log('starting the sandbox, a worker and the API');
-const h = await startHarness({
+const { server, h } = await startStack({
   sandbox: { rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 } },
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
 });
 
 /** Workflows of each run, for counting the tasks behind a verification (guards: one per fresh number). */
 const sampled = { relayflow: [] as string[], guards: [] as string[], baseline: [] as string[] };
-const SAMPLE = 30;
 const guardOf = subjectHasher(h.config.codecKeys);
 let runNo = 0;
-const never = new AbortController().signal;
+/** Longest the load waits for one HTTP answer (a signal of its own per request: a shared one collects a listener per request in flight). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 async function relayflowRun(n: number): Promise<Samples> {
   runNo += 1;
@@ -51,7 +47,7 @@ async function relayflowRun(n: number): Promise<Samples> {
   const auth = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   // The load's own HTTP client: keep-alive node:http, the lightest there is (the baseline has none).
   const call = (url: string, method: string, body?: unknown) =>
-    nodeTransport(new URL(url), { method, headers: body === undefined ? {} : auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: never });
+    nodeTransport(new URL(url), { method, headers: body === undefined ? {} : auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   const t0 = performance.now();
   await pool(n, concurrency, async (i) => {
     // A fresh number per verification (and per run): each pays for its own per-number guard.
@@ -61,7 +57,7 @@ async function relayflowRun(n: number): Promise<Samples> {
     if (started.status !== 201) throw new Error(`start failed: ${started.status} ${started.text}`);
     startMs.push(performance.now() - t);
     const { processId, current } = JSON.parse(started.text) as { processId: string; current: { verificationId: string } };
-    if (sample && sampled.relayflow.length < SAMPLE) {
+    if (sample && sampled.relayflow.length < P.sample) {
       sampled.relayflow.push(processId);
       sampled.guards.push(workflowIds.numberGuard(guardOf(identity)));
     }
@@ -95,7 +91,7 @@ async function baselineRun(n: number): Promise<Samples> {
   await pool(n, concurrency, async () => {
     let t = performance.now();
     const workflowId = `baseline:${ulid()}`;
-    if (sample && sampled.baseline.length < SAMPLE) sampled.baseline.push(workflowId);
+    if (sample && sampled.baseline.length < P.sample) sampled.baseline.push(workflowId);
     const op = new WithStartWorkflowOperation('baselineVerification', { workflowId, taskQueue: baselineQueue, workflowIdConflictPolicy: 'FAIL' });
     await h.client.workflow.executeUpdateWithStart(baselineStarted, { startWorkflowOperation: op });
     startMs.push(performance.now() - t);
@@ -107,21 +103,27 @@ async function baselineRun(n: number): Promise<Samples> {
   return { startMs, answerMs, seconds: (performance.now() - t0) / 1000 };
 }
 
+const perSecond = (r: Samples) => r.answerMs.length / r.seconds;
+/** Tasks and events per verification, as numbers and as text. */
+const counted = async (ids: string[], per: number) => {
+  const c: TaskCounts = await countTasks(h.client, ids);
+  return { tasks: c.tasks / per, events: c.events / per, text: perUnit(c, per) };
+};
+
 try {
-  log(`verification benchmark: ${rounds} rounds of ${total} verifications each side, ${concurrency} at a time (warm-up ${Math.min(20, total)} each first)`);
-  await baselineRun(Math.min(20, total));
-  await relayflowRun(Math.min(20, total));
+  log(`verification benchmark (${profile}): ${rounds} rounds of ${total} verifications each side, ${concurrency} at a time (warm-up ${Math.min(P.warmUp, total)} each first)`);
+  await baselineRun(Math.min(P.warmUp, total));
+  await relayflowRun(Math.min(P.warmUp, total));
   const baseRuns: Samples[] = [];
   const rfRuns: Samples[] = [];
   // Alternating which side goes first, with a pause before each run: the server finishes the previous
   // run's background work (closing workflows, visibility) before the next is measured.
-  const settle = () => new Promise((r) => setTimeout(r, 3_000));
   const measureBaseline = async () => {
-    await settle();
+    await sleep(P.settleMs);
     baseRuns.push(await baselineRun(total));
   };
   const measureRelayflow = async (round: number) => {
-    await settle();
+    await sleep(P.settleMs);
     rfRuns.push(await profiled(round === 0 ? process.env.RELAYFLOW_BENCH_CPU_PROFILE : undefined, () => relayflowRun(total)));
   };
   for (let round = 0; round < rounds; round++) {
@@ -132,8 +134,9 @@ try {
       await measureRelayflow(round);
       await measureBaseline();
     }
-    const ratio = rfRuns[round]!.answerMs.length / rfRuns[round]!.seconds / (baseRuns[round]!.answerMs.length / baseRuns[round]!.seconds);
-    log(`round ${round + 1}: throughput ratio ${ratio.toFixed(2)}`);
+    const rf = figures([rfRuns[round]!]);
+    const base = figures([baseRuns[round]!]);
+    log(`round ${round + 1}: throughput ratio ${(rf.perSecond / base.perSecond).toFixed(2)} (${rf.perSecond.toFixed(1)} /s vs ${base.perSecond.toFixed(1)} /s); p50 over the baseline: start ${(rf.start.p50 - base.start.p50).toFixed(0)} ms, report ${(rf.answer.p50 - base.answer.p50).toFixed(0)} ms`);
   }
   const base = figures(baseRuns);
   const rf = figures(rfRuns);
@@ -142,27 +145,65 @@ try {
   log(row('baseline', base));
   log(row('relayflow', rf));
   const ratio = rf.perSecond / base.perSecond;
-  log(`throughput ratio relayflow/baseline, all rounds: ${ratio.toFixed(2)} (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`);
+  const ratios = rfRuns.map((r, i) => perSecond(r) / perSecond(baseRuns[i]!));
+  log(`throughput ratio relayflow/baseline, all rounds: ${ratio.toFixed(2)}; lowest round ${Math.min(...ratios).toFixed(2)} (target >= 0.70 in every round: ${ratios.every((x) => x >= 0.7) ? 'met' : 'NOT met'})`);
   // Let the sampled processes take their last callbacks and close before counting.
-  await new Promise((r) => setTimeout(r, 2_000));
+  await sleep(2_000);
   const n = sampled.relayflow.length;
-  log(`per verification, from ${n} sampled: baseline ${perUnit(await countTasks(h.client, sampled.baseline), sampled.baseline.length)}`);
-  log(`                                relayflow process ${perUnit(await countTasks(h.client, sampled.relayflow), n)}`);
-  log(`                                + per-number guard ${perUnit(await countTasks(h.client, sampled.guards), n)}`);
+  const counts = {
+    baseline: await counted(sampled.baseline, sampled.baseline.length),
+    process: await counted(sampled.relayflow, n),
+    guard: await counted(sampled.guards, n),
+  };
+  log(`per verification, from ${n} sampled: baseline ${counts.baseline.text}`);
+  log(`                                relayflow process ${counts.process.text}`);
+  log(`                                + per-number guard ${counts.guard.text}`);
   log(`latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`);
+
+  const perRound = (f: (r: RunFigures) => number) => ({ rf: rfRuns.map((r) => f(figures([r]))), base: baseRuns.map((r) => f(figures([r]))) });
+  /** relayflow's p50 minus the baseline's per round (target: at most 50 ms), ratios baseline / relayflow (lower is better). */
+  const overBaseline = (figure: string, p50: (r: RunFigures) => number): BenchRow => {
+    const v = perRound(p50);
+    return {
+      figure,
+      unit: 'ms',
+      baseline: 'p50 of the bare workflow (update-with-start, then an update)',
+      relayflow: v.rf.map((x, i) => x - v.base[i]!),
+      baselineValues: v.base,
+      ratios: v.rf.map((x, i) => v.base[i]! / x),
+      target: { of: 'value', op: '<=', bound: 50 },
+    };
+  };
+  const tp = perRound((r) => r.perSecond);
+  emitBenchResult({
+    bench: 'verification',
+    rounds,
+    rows: [
+      {
+        figure: 'verification start + report throughput',
+        unit: '/s',
+        baseline: 'a bare workflow started by update-with-start and answered by an update, same server and client',
+        relayflow: tp.rf,
+        baselineValues: tp.base,
+        ratios,
+        target: { of: 'ratio', op: '>=', bound: 0.7 },
+      },
+      overBaseline('verification start latency p50 over baseline', (r) => r.start.p50),
+      overBaseline('verification report latency p50 over baseline', (r) => r.answer.p50),
+    ],
+    notes: [
+      `${rounds} rounds of ${total} verifications, ${concurrency} at a time, a fresh number each (each pays for its per-number guard)`,
+      `per verification (${n} sampled): process ${counts.process.tasks.toFixed(2)} workflow tasks / ${counts.process.events.toFixed(1)} events + per-number guard ${counts.guard.tasks.toFixed(2)} / ${counts.guard.events.toFixed(1)}; baseline ${counts.baseline.tasks.toFixed(2)} / ${counts.baseline.events.toFixed(1)}`,
+    ],
+  });
 } finally {
-  // The figures are out: a shutdown that hangs must not keep the command running.
-  setTimeout(() => {
-    log('shutdown took over 60 s; exiting anyway');
-    process.exit(1);
-  }, 60_000).unref();
-  log('stopping: baseline worker');
-  baselineWorker.shutdown();
-  await baselineRunning;
-  await baselineConnection.close(); // an open connection would keep the process alive
-  log('stopping: relayflow worker, API and sandbox');
-  await h.close();
-  log('stopping: Temporal dev server');
-  await server.stop();
-  log('stopped');
+  await shutdown([
+    ['baseline worker', async () => {
+      baselineWorker.shutdown();
+      await baselineRunning;
+      await baselineConnection.close(); // an open connection would keep the process alive
+    }],
+    ['relayflow worker, API and sandbox', () => h.close()],
+    ['Temporal dev server', () => server.stop()],
+  ]);
 }

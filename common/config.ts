@@ -170,6 +170,8 @@ export interface Config {
   database: DatabaseSettings;
   /** Where a worker serves its metrics; undefined: not served (RELAYFLOW_WORKER_METRICS_PORT=off). */
   workerMetrics?: WorkerMetricsConfig | undefined;
+  /** Workflows a worker keeps in its sticky cache (RELAYFLOW_WORKER_CACHED_WORKFLOWS); see DEFAULT_WORKER_CACHED_WORKFLOWS. */
+  workerCachedWorkflows: number;
   /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
   tracing?: TracingConfig | undefined;
 }
@@ -458,6 +460,16 @@ export interface WorkerMetricsConfig {
 
 export const DEFAULT_WORKER_METRICS_PORT = 9464;
 
+/**
+ * The worker's sticky cache, bounded. On Node 20 every AsyncLocalStorage the SDK and the OpenTelemetry interceptor
+ * create for a cached workflow (about four each) tags every promise made in the workflow thread, so each workflow
+ * task costs time in proportion to the workflows held: with the SDK's default (thousands, from the heap size), the
+ * idle per-number guards (one per number verified in the last hour) made verification 1.5x dearer within three
+ * rounds of the benchmark. Beyond the bound the least recently used workflow is evicted and replayed when it next
+ * runs (idle guards and waiting processes, rarely).
+ */
+export const DEFAULT_WORKER_CACHED_WORKFLOWS = 200;
+
 /** RELAYFLOW_WORKER_METRICS_PORT (1-65535, or `off`) and RELAYFLOW_WORKER_METRICS_HOST (an IP address: the exporter binds no names). */
 export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefined {
   const name = 'RELAYFLOW_WORKER_METRICS_PORT';
@@ -570,6 +582,7 @@ export function loadConfig(env: Env = process.env): Config {
     platform: loadPlatformConfig(env),
     database: { url: databaseUrl(env) },
     workerMetrics: loadWorkerMetricsConfig(env),
+    workerCachedWorkflows: int(env, 'RELAYFLOW_WORKER_CACHED_WORKFLOWS', DEFAULT_WORKER_CACHED_WORKFLOWS, 0, 100_000),
     tracing: loadTracingConfig(env),
   };
 }

@@ -4,7 +4,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { createPlatformClients } from '../platform/index.js';
-import type { Config } from '../common/config.js';
+import { DEFAULT_WORKER_CACHED_WORKFLOWS, type Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
@@ -19,7 +19,7 @@ import { createSendWorkers } from './send-worker.js';
 export { DEFAULT_BUNDLE_PATH, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
-  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'>;
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> & Partial<Pick<Config, 'workerCachedWorkflows'>>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
@@ -71,6 +71,8 @@ export async function createWorker({ config, logger, connection, workflowBundleP
     ...workflows,
     activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
+    // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).
+    maxCachedWorkflows: config.workerCachedWorkflows ?? DEFAULT_WORKER_CACHED_WORKFLOWS,
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
   });
