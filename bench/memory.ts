@@ -12,7 +12,7 @@ import { ulid } from 'ulid';
 import { generateCodecKey } from '../common/codec.js';
 import { freePort } from '../scripts/lib/dev-server.js';
 import { TEST_API_KEY } from '../test/helpers/harness.js';
-import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
 import { emitBenchResult } from './result.js';
 import { pool } from './stats.js';
 import { holdSenderIdReviews, PROVISIONING_KINDS, SENDER_ID_KIND, waitingHarness, type WaitingKind } from './waiting-processes.js';
@@ -217,3 +217,4 @@ emitBenchResult({
   }],
   notes,
 });
+exitWhenDone();

@@ -16,7 +16,7 @@ import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature } from '../c
 import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../contracts/ids.js';
 import { inboxQuery } from '../contracts/provisioning.js';
-import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
 import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 import { percentile, pool } from './stats.js';
@@ -26,7 +26,7 @@ import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
 const profile = benchProfile();
 const P = profile === 'short'
   ? { processes: 15, webhooks: 200, warmup: 20, rounds: 1, concurrency: 20 }
-  : { processes: 120, webhooks: 1200, warmup: 100, rounds: 3, concurrency: 20 };
+  : { processes: 100, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
 const { server, h } = await startStack(waitingHarness);
 const never = new AbortController().signal;
@@ -180,12 +180,13 @@ try {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(t.processId)}` });
-      if (res.statusCode !== 200) {
-        if (Date.now() > deadline) throw new Error(`${t.processId} could not be read: ${res.statusCode} ${res.body}`);
+      const view = res.json<{ statusSource?: string; details: { events?: { eventId: string }[]; duplicateEvents: number } }>();
+      // A process too busy to answer its query in time is shown from its search attributes, without details: read again.
+      if (res.statusCode !== 200 || !view.details?.events) {
+        if (Date.now() > deadline) throw new Error(`${t.processId} could not be read: ${res.statusCode} ${res.body.slice(0, 300)}`);
         await sleep(500);
         continue;
       }
-      const view = res.json<{ details: { events: { eventId: string }[]; duplicateEvents: number } }>();
       const seen = new Set(view.details.events.map((e) => e.eventId));
       const missing = t.sent.filter((id) => !seen.has(id)).length;
       if (missing === 0 || Date.now() > deadline) {
@@ -245,3 +246,4 @@ emitBenchResult({
   ],
   notes,
 });
+exitWhenDone();
