@@ -26,7 +26,7 @@ import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
 const profile = benchProfile();
 const P = profile === 'short'
   ? { processes: 15, webhooks: 200, warmup: 20, rounds: 1, concurrency: 20 }
-  : { processes: 100, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
+  : { processes: 90, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
 const { server, h } = await startStack(waitingHarness);
 const never = new AbortController().signal;
