@@ -217,7 +217,7 @@ try {
   log(`relayflow: ${sent} webhooks accepted, ${refused} refused, ${lost} not seen by their process, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; baseline: ${errors.baseline.length} refused, ${baselineLost} not seen`);
   if (refused) log(`  first refusal: ${errors.relayflow[0]}`);
   notes.push(
-    `${profile} profile: ${P.processes} waiting processes (CHATA/CHATB templates, RCS/CHATA/CHATB senders in turn), ${P.webhooks} comment webhooks per side per round, ${P.concurrency} at a time, after a warm-up of ${P.warmup}; each webhook signed as the platform signs (HMAC-SHA256 over body, nonce and timestamp) and posted over HTTP`,
+    `${profile} profile: ${P.processes} waiting processes (CHATA/CHATB templates, RCS/CHATA/CHATB senders in turn; with their inboxes within the worker's default cache of 200 workflows), ${P.webhooks} comment webhooks per side per round, ${P.concurrency} at a time, after a warm-up of ${P.warmup}; each webhook signed as the platform signs (HMAC-SHA256 over body, nonce and timestamp) and posted over HTTP`,
     `relayflow path: signature + schema check, signalWithStart of the resource's inbox, which forwards to the waiting process (that work shares the machine); baseline: signalWithStart from the same Temporal client to a bare waiting workflow per resource, no HTTP`,
     `per webhook: relayflow ${rfTasks} (the inbox's and the process's), baseline ${baseTasks}`,
     `every accepted webhook checked at its process: ${lost} lost, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; ${refused} refused by relayflow, ${errors.baseline.length} baseline errors, ${baselineLost} baseline signals not seen`,
