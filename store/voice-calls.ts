@@ -78,14 +78,25 @@ export class VoiceCallStore {
     return rows.length > 0;
   }
 
-  /** Events no process has yet, written more than `olderThanMs` ago, in order per call. */
-  async unrelayed(olderThanMs: number, limit: number): Promise<UnrelayedVoiceEvent[]> {
+  /** Calls with an event no process has yet, written more than `olderThanMs` ago (IDs only: the sweep skips what it is relaying). */
+  async unrelayedCalls(olderThanMs: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.query<{ call_id: string }>(
+      `SELECT DISTINCT call_id FROM relayflow_voice_events
+        WHERE relayed_at IS NULL AND created_at < now() - make_interval(secs => $1::double precision / 1000) LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    return rows.map((r) => r.call_id);
+  }
+
+  /** The events of these calls no process has yet, in order per call, with each call's process and input. */
+  async unrelayed(callIds: string[]): Promise<UnrelayedVoiceEvent[]> {
+    if (!callIds.length) return [];
     const rows = await this.sql.query<{ call_id: string; process_id: string; input: unknown; item: unknown }>(
       `SELECT e.call_id, c.process_id, c.input, e.item
          FROM relayflow_voice_events e JOIN relayflow_voice_calls c ON c.call_id = e.call_id
-        WHERE e.relayed_at IS NULL AND e.created_at < now() - make_interval(secs => $1::double precision / 1000)
-        ORDER BY e.call_id, e.seq LIMIT $2`,
-      [olderThanMs, limit],
+        WHERE e.relayed_at IS NULL AND e.call_id = ANY($1::text[])
+        ORDER BY e.call_id, e.seq`,
+      [callIds],
     );
     return rows.map((r) => ({ callId: r.call_id, processId: r.process_id, input: json<VoiceIncomingInput>(r.input), item: json<VoiceRecordedEvent>(r.item) }));
   }

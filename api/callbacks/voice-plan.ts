@@ -51,7 +51,7 @@ const MAX_TRIES = 3;
  * Relays in flight at once from one instance: the answers come first. Under load a call's events wait their turn
  * and then go in one signal (one workflow task for several answers); idle, each goes at once.
  */
-const MAX_RELAYS_IN_FLIGHT = 8;
+const MAX_RELAYS_IN_FLIGHT = 32;
 const PRUNE_EVERY_MS = 5 * 60_000;
 
 export class VoicePlanIntake {
@@ -151,7 +151,9 @@ export class VoicePlanIntake {
       const n = await this.#o.calls.prune(this.#o.keepCallsMs);
       if (n) this.#o.log.info({ calls: n }, 'voice calls answered from their plan forgotten by the store (their processes have every event)');
     }
-    const rows = await this.#o.calls.unrelayed(this.#o.sweepAfterMs, 2_000);
+    // What this instance is relaying (or has waiting for a relay slot) is not read or sent twice.
+    const ids = (await this.#o.calls.unrelayedCalls(this.#o.sweepAfterMs, 500)).filter((id) => !this.#inFlight.has(id) && !this.#dirty.has(id));
+    const rows = await this.#o.calls.unrelayed(ids);
     const byCall = new Map<string, { processId: string; input: VoiceIncomingInput; items: VoiceRecordedEvent[] }>();
     for (const r of rows) {
       // What this instance is relaying (or has relayed and is marking) is not sent twice.
