@@ -4,7 +4,7 @@
 // in every round, and start and report p50 at most 50 ms over the baseline's. Ends with a BENCH_JSON line
 // (bench/result.ts) for `npm run bench`.
 //   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/verification.ts [total] [concurrency] [rounds]
-//   short: 40 verifications, 2 rounds (within 40 s with the start); full (default): 200, 3 rounds
+//   short: 30 verifications, 2 rounds (within 40 s with the start on this loaded 2-core machine); full (default): 200, 3 rounds
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profile = benchProfile();
-const P = profile === 'short' ? { total: 40, rounds: 2, warmUp: 10, settleMs: 1_000, sample: 10 } : { total: 200, rounds: 3, warmUp: 20, settleMs: 3_000, sample: 30 };
+const P = profile === 'short' ? { total: 30, rounds: 2, warmUp: 10, settleMs: 1_000, sample: 10 } : { total: 200, rounds: 3, warmUp: 20, settleMs: 3_000, sample: 30 };
 const total = Number(process.argv[2] ?? P.total);
 const concurrency = Number(process.argv[3] ?? 20);
 const rounds = Number(process.argv[4] ?? P.rounds);
