@@ -1,7 +1,7 @@
 // The benchmarks `npm run bench` runs, in this order, each as its own process with a hard wall-clock bound per
 // profile (the runner kills the bench's processes when it is exceeded and reports the row as timed out).
 // RELAYFLOW_BENCH_PROFILE=short|full tells the script which size to run. The short profile is what the CI
-// alarm runs: all of it together must stay within about 150 s on a 2-core machine, so the benches that cannot
+// alarm runs: all of it together must stay within about 200 s on a 2-core machine, so the benches that cannot
 // fit are left out of it (they still run short when named with --only).
 export type Profile = 'short' | 'full';
 export const PROFILES: readonly Profile[] = ['short', 'full'];
@@ -22,12 +22,11 @@ export const SUITE: readonly SuiteBench[] = [
   { name: 'actions', bound: { short: 60, full: 240 } },
   {
     name: 'memory', bound: { short: 60, full: 240 },
-    notInShort: 'about 50 s short: a worker process of its own, measured idle and loaded; the short table would pass 150 s',
+    notInShort: 'about 50 s short: a worker process of its own, measured idle and loaded; the short table would pass 200 s',
   },
-  {
-    name: 'campaign', bound: { short: 60, full: 240 },
-    notInShort: 'about 50 s short: PostgreSQL, a send worker and the sandbox as processes of their own, then 2,000 messages at 200/s; the short table would pass 150 s',
-  },
+  // In the short table since its shared send schedule: 37 s short here (2,000 at 200/s, one round), and its
+  // margin to the target is what the issue found thin.
+  { name: 'campaign', bound: { short: 60, full: 240 } },
 ];
 
 export const scriptOf = (bench: SuiteBench) => `bench/${bench.name}.ts`;
