@@ -3,7 +3,7 @@
 // the files given: `npm test -- test/unit/common/config.test.ts`) side by side (scripts/lib/test-pool.ts).
 // Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { SHARED_PG_ENV, startSharedPostgres } from '../test/helpers/shared-postgres.js';
@@ -25,15 +25,19 @@ function testFiles(): string[] {
   const args = process.argv.slice(2);
   const full = args.includes('--full');
   const given = args.filter((a) => a !== '--full');
-  if (given.length) return given.map((f) => relative(process.cwd(), resolve(f)));
+  // A directory given stands for every test file under it; a file given runs even if only test:full has it.
+  if (given.length) return given.map((f) => relative(process.cwd(), resolve(f))).flatMap((f) => (statSync(f).isDirectory() ? testFilesUnder(f) : [f]));
   return SUITES.flatMap((dir) => {
     try {
-      return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f))
-        .filter((f) => full || !FULL_ONLY.some((only) => f.startsWith(only)));
+      return testFilesUnder(dir).filter((f) => full || !FULL_ONLY.some((only) => f.startsWith(only)));
     } catch {
       return [];
     }
   });
+}
+
+function testFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
 }
 
 /** A positive integer from the environment, or the default. */
