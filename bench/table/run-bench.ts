@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { BENCH_JSON_PREFIX, type BenchResult } from '../result.js';
 import type { BenchOutcome } from './outcome.js';
-import { killTree } from './process-tree.js';
+import { killTree } from '../../scripts/lib/process-tree.js';
 
 export interface BenchRun {
   name: string;

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { killTree } from './process-tree.js';
 
 /** What scripts/lib/test-tally-reporter.mjs writes at the end of a run. */
 export interface Tally {
@@ -148,7 +149,8 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   let killed = false;
   const deadline = setTimeout(() => {
     killed = true;
-    child.kill('SIGKILL');
+    // The whole tree: a test file's process under node --test would otherwise outlive the job.
+    void killTree(child.pid!, 1_000);
   }, opts.jobDeadlineMs);
   const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
   clearTimeout(deadline);

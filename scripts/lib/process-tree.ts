@@ -1,9 +1,10 @@
-// Stopping a bench that overran its bound. Killing its process group is not enough: the Temporal dev server
-// runs in a process group of its own (scripts/lib/dev-server.ts), and a bench killed by a signal never runs
-// the exit hook that would stop it. So the whole tree under the bench is collected first (from /proc, before
+// Stopping a process that overran its deadline, and everything it started: a bench past its bound, a test job
+// past its deadline (node --test runs each file in a child that a kill of the parent alone leaves running).
+// Killing the process group is not enough: the Temporal dev server runs in a process group of its own
+// (scripts/lib/dev-server.ts), and a process killed by a signal never runs the exit hook that would stop it. So the whole tree under the bench is collected first (from /proc, before
 // anything dies and the survivors are re-parented) and every process in it is signalled.
 import { readdir, readFile } from 'node:fs/promises';
-import { isAlive } from '../../scripts/lib/leftover-server.js';
+import { isAlive } from './leftover-server.js';
 
 interface Proc { pid: number; ppid: number; start: string }
 
@@ -39,7 +40,7 @@ const signal = (pid: number, sig: NodeJS.Signals) => {
   }
 };
 
-/** SIGTERM to the bench's group and every process under it, then SIGKILL to what is left after `graceMs`. */
+/** SIGTERM to the process's group and every process under it, then SIGKILL to what is left after `graceMs`. */
 export async function killTree(pid: number, graceMs = 3_000): Promise<void> {
   const tree = await descendants(pid);
   for (const p of [-pid, pid, ...tree.map((t) => t.pid)]) signal(p, 'SIGTERM');
