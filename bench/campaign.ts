@@ -26,9 +26,10 @@ import { startPostgres } from '../test/helpers/postgres.js';
 import { conversationStats, createApp, numbers, sandboxJson } from '../test/helpers/campaigns.js';
 import { countActions, type ActionCounts } from './action-counts.js';
 import { pacedLoop } from './paced-loop.js';
+import { benchProfile } from './bench-stack.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
-const profile = process.env.RELAYFLOW_BENCH_PROFILE === 'short' ? { recipients: 2_000, rate: 200, rounds: 1 } : { recipients: 8_000, rate: 200, rounds: 3 };
+const profile = benchProfile() === 'short' ? { recipients: 2_000, rate: 200, rounds: 1 } : { recipients: 8_000, rate: 200, rounds: 3 };
 const recipients = Number(process.argv[2] ?? profile.recipients);
 const rate = Number(process.argv[3] ?? profile.rate);
 const rounds = Number(process.argv[4] ?? profile.rounds);

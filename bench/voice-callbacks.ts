@@ -25,10 +25,10 @@ import { VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../contracts/ids.js';
 import { processStatusQuery } from '../contracts/process-status.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
+import { benchProfile } from './bench-stack.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
-const profileName = (process.env.RELAYFLOW_BENCH_PROFILE ?? 'full').trim();
-if (profileName !== 'short' && profileName !== 'full') throw new Error(`RELAYFLOW_BENCH_PROFILE must be short or full (got "${profileName}")`);
+const profileName = benchProfile();
 const profile = profileName === 'short' ? { calls: 200, rounds: 2, warmUp: 20 } : { calls: 400, rounds: 3, warmUp: 40 };
 const calls = Number(process.argv[2] ?? profile.calls);
 const concurrency = Number(process.argv[3] ?? 10);
