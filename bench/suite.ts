@@ -18,7 +18,7 @@ export interface SuiteBench {
 export const SUITE: readonly SuiteBench[] = [
   { name: 'verification', bound: { short: 60, full: 240 } },
   { name: 'voice-callbacks', bound: { short: 60, full: 240 } },
-  { name: 'webhook-intake', bound: { short: 60, full: 240 } },
+  { name: 'webhook-intake', bound: { short: 90, full: 240 } },
   { name: 'actions', bound: { short: 60, full: 240 } },
   {
     name: 'memory', bound: { short: 60, full: 240 },

@@ -27,12 +27,13 @@ export interface Check {
 export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
 
 /** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
-interface Measure { value: number; higherIsBetter: boolean; bound?: number; show: (v: number) => string }
+interface Measure { value: number; higherIsBetter: boolean; bound?: number; baseline?: number; show: (v: number) => string }
 
 function measure(row: BenchRow): Measure | undefined {
   if (row.target?.of !== 'value' && row.ratios.length) return { value: median(row.ratios), higherIsBetter: true, show: (v) => `ratio ${num(v)}` };
   if (row.target?.of === 'value' && row.relayflow.length) {
-    return { value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound, show: (v) => `${num(v)} ${row.unit}`.trimEnd() };
+    const baseline = row.baselineValues.length ? median(row.baselineValues) : undefined;
+    return { value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound, baseline, show: (v) => `${num(v)} ${row.unit}`.trimEnd() };
   }
   return undefined;
 }
@@ -42,6 +43,18 @@ export function alarmLimit(recorded: number, m: Pick<Measure, 'higherIsBetter' |
   if (m.bound === undefined) return recorded * RATIO_FLOOR;
   const slack = Math.max(Math.abs(recorded) * VALUE_SLACK, Math.abs(m.bound) * BOUND_SLACK);
   return m.higherIsBetter ? recorded - slack : recorded + slack;
+}
+
+/**
+ * How much worse the machine was this run than at the recording, read from the row's own baseline (measured beside
+ * relayflow in the same rounds): a tail latency moves with the host's load (a p99 recorded at 185 ms came back at
+ * 352 ms on a busier CI host), and the baseline shows by how much. Only ever loosens the limit: a quieter machine
+ * this run does not tighten it. 1 when either run has no usable baseline.
+ */
+export function machineFactor(now: Measure, before: Measure): number {
+  const [b0, b1] = [before.baseline, now.baseline];
+  if (b0 === undefined || b1 === undefined || !(b0 > 0) || !(b1 > 0) || !Number.isFinite(b0) || !Number.isFinite(b1)) return 1;
+  return now.higherIsBetter ? Math.min(1, b1 / b0) : Math.max(1, b1 / b0);
 }
 
 export function compareRuns(recorded: TableRun | undefined, now: TableRun): Check[] {
@@ -63,9 +76,11 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       } else if (!before || !Number.isFinite(before.value)) {
         checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now median ${m.show(m.value)})` });
       } else {
-        const limit = alarmLimit(before.value, m);
+        const factor = m.bound === undefined ? 1 : machineFactor(m, before);
+        const limit = alarmLimit(before.value * factor, m);
         const worse = !Number.isFinite(m.value) || (m.higherIsBetter ? m.value < limit : m.value > limit);
-        const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${m.show(limit)}`;
+        const scaled = factor === 1 ? '' : `; its baseline ${m.show(m.baseline!)} against ${m.show(before.baseline!)} recorded, so the recorded figure counts as ${m.show(before.value * factor)}`;
+        const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${m.show(limit)}${scaled}`;
         checks.push({
           bench: b.bench,
           figure: row.figure,

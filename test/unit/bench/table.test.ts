@@ -120,6 +120,19 @@ describe('the alarm', () => {
     assert.equal(compareRuns(none, run([ok('campaign', [{ ...dups, relayflow: [1] }])]))[0]!.verdict, 'regressed');
   });
 
+  test('a value whose baseline got slower this run may be as much slower; a quicker baseline does not tighten the limit', () => {
+    const p99: BenchRow = { ...memory, figure: 'answer p99', unit: 'ms', target: { of: 'value', op: '<=', bound: 250 } };
+    const was = run([ok('webhook-intake', [{ ...p99, relayflow: [185], baselineValues: [142] }])]);
+    const now = (rf: number, base: number) => compareRuns(was, run([ok('webhook-intake', [{ ...p99, relayflow: [rf], baselineValues: [base] }])]))[0]!;
+    assert.equal(now(352, 142).verdict, 'regressed');
+    const busy = now(352, 284); // the machine twice as slow: 185 counts as 370, alarm above 481
+    assert.equal(busy.verdict, 'ok');
+    assert.match(busy.message, /its baseline 284 ms against 142 ms recorded, so the recorded figure counts as 370 ms/);
+    assert.equal(now(500, 284).verdict, 'regressed');
+    assert.equal(now(250, 71).verdict, 'regressed'); // a quiet machine: the limit stays 185 x 1.3
+    assert.equal(now(352, 0).verdict, 'regressed'); // no usable baseline: unscaled
+  });
+
   test('a row not in the recorded table is reported, not failed; a bench without a result fails', () => {
     const checks = compareRuns(recorded, run([ok('verification', [{ ...throughput, figure: 'new figure' }]),
       { bench: 'memory', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null },
