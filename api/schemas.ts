@@ -5,6 +5,24 @@ import { badRequest } from './errors.js';
 
 export const ProcessId = Type.String({ minLength: 1, maxLength: 512, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
 
+/**
+ * The answer to every start by key: 202 when this request started the process, 200 with `created: false`
+ * when the key already names one (that process is the one answered). Starts that say more extend it
+ * (CampaignStarted); links.self is the process's own read route.
+ */
+export const Started = Type.Object({
+  processId: Type.String(),
+  kind: Type.String(),
+  created: Type.Boolean({ description: 'false: this key already names a process, which is the one answered' }),
+  links: Type.Object({ self: Type.String() }),
+});
+
+/** The two answers of a start route (see Started), for its `response`. */
+export const STARTED_RESPONSES = { 202: Started, 200: Started };
+
+/** What an operation on a running process answers: whether it was accepted, the state after, and why not. */
+export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
+
 export const StateChange = Type.Object({
   state: Type.String(),
   at: Type.String({ format: 'date-time' }),

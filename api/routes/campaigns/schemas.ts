@@ -1,7 +1,7 @@
 // The campaign routes' request and answer shapes (the OpenAPI document is built from these).
 import Type from 'typebox';
 import { CONVERSATION_CHANNELS } from '../../../contracts/campaigns.js';
-import { PhoneNumber, ProcessView } from '../../schemas.js';
+import { Outcome as ProcessOutcome, PhoneNumber, ProcessView, Started } from '../../schemas.js';
 
 export const MAX_RECIPIENTS = 500_000;
 /** 500,000 numbers of up to 32 characters, quoted, with commas: the body limit of the two start routes. */
@@ -53,11 +53,10 @@ export const StartMmsCampaign = Type.Object({
   rate: Type.Optional(Rate),
 }, { additionalProperties: false });
 
+/** Started, with the campaign, its counts and where its recipients are read. */
 export const CampaignStarted = Type.Object({
-  processId: Type.String(),
+  ...Started.properties,
   campaignId: Type.String(),
-  kind: Type.String(),
-  created: Type.Boolean(),
   counts: Type.Object({ total: Type.Integer(), valid: Type.Integer(), invalid: Type.Integer(), duplicates: Type.Integer() }),
   invalid: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() }), { description: 'The first 100 numbers that cannot exist, by index in recipients' }),
   links: Type.Object({ self: Type.String(), recipients: Type.String() }),
@@ -89,6 +88,7 @@ export const RecipientPage = Type.Object({
 });
 
 export const RecipientStatusFilter = Type.Union(['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'].map((s) => Type.Literal(s)));
-export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()), rate: Type.Optional(Type.Number()) });
+/** An operation's Outcome, with the send rate after it. */
+export const Outcome = Type.Object({ ...ProcessOutcome.properties, rate: Type.Optional(Type.Number()) });
 export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 export const RateBody = Type.Object({ rate: Rate }, { additionalProperties: false });

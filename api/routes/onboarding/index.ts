@@ -7,8 +7,8 @@ import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onbo
 import { ApiError, errorResponses } from '../../errors.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
-import { invalid, Started } from '../provisioning/common.js';
+import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { invalid } from '../provisioning/common.js';
 import { KIND, self, type OnboardingRouteOptions } from './common.js';
 import { readLookups } from './lookups.js';
 import { buildOnboardingPlan, planHash } from './plan.js';
@@ -37,7 +37,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
       tags: ['onboardings'],
       summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
       body: StartOnboarding,
-      response: { 202: Started, 200: Started, ...errorResponses(400, 401, 409, 422) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 409, 422) },
     },
   }, async (req, reply) => {
     const b = req.body;

@@ -7,8 +7,8 @@ import {
 } from '../../../contracts/onboarding.js';
 import { ApiError, errorResponses } from '../../errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { ProcessId } from '../../schemas.js';
-import { acceptedOrThrow, invalid, Outcome } from '../provisioning/common.js';
+import { Outcome, ProcessId } from '../../schemas.js';
+import { acceptedOrThrow, invalid } from '../provisioning/common.js';
 import { contactErrors, launchContact } from '../provisioning/inputs.js';
 import { componentErrors } from '../provisioning/schemas.js';
 import { KIND, type OnboardingRouteOptions } from './common.js';

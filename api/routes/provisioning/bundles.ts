@@ -4,10 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { deleteUpdate, type BundleProvisioningInput, type CreateBundleRequest } from '../../../contracts/provisioning.js';
 import { ApiError, errorResponses } from '../../errors.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { Outcome, Paging, ProcessId, ProcessList, ProcessView, Started, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, invalid, type ProvisioningRouteOptions } from './common.js';
 import { bundleInput } from './inputs.js';
 import { StartBundle } from './schemas.js';
 
@@ -24,7 +24,7 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       tags: ['bundles'],
       summary: 'Create a bundle (subproject, conversation app, SMS app in one region) and follow it to ACTIVE or FAILED',
       body: StartBundle,
-      response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
     },
   }, async (req, reply) => {
     const { key, ...fields } = req.body;

@@ -3,7 +3,6 @@
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import Type from 'typebox';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import type { Config } from '../../../common/config.js';
 import type { FollowSettings, OperationOutcome } from '../../../contracts/provisioning.js';
@@ -20,8 +19,6 @@ export interface ProvisioningRouteOptions {
   hashSubject: SubjectHasher;
 }
 
-export const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
-export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
 
 /**
  * A request the schema accepts that breaks a rule between its fields or one the platform sets (a banner's

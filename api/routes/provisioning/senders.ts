@@ -5,10 +5,10 @@ import Type from 'typebox';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { relaunchUpdate, stopUpdate, type ChataSenderInput } from '../../../contracts/provisioning.js';
 import { errorResponses } from '../../errors.js';
-import { e164, Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { e164, Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess, type BuiltProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, invalid, lookup, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, invalid, lookup, type ProvisioningRouteOptions } from './common.js';
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, rcsSenderInput } from './inputs.js';
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender } from './schemas.js';
 
@@ -22,7 +22,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     startProcess(client, { workflowType, kind, processId, taskQueue: config.taskQueue, args: [input], reuse: 'after-final', self });
 
   app.post('/v1/senders/rcs', {
-    schema: { tags: ['senders'], summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country', body: StartRcsSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
+    schema: { tags: ['senders'], summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country', body: StartRcsSender, response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const b = req.body;
     const questionnaire = await lookup(req.log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(b.useCase, b.countries));
@@ -33,7 +33,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/chata', {
-    schema: { tags: ['senders'], summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE', body: StartChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE', body: StartChataSender, response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const built = chataSenderInput(req.body, 'body', { projectId, config, hashSubject });
     if (built.errors.length) throw invalid(built.errors);
@@ -42,7 +42,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/chata/embedded', {
-    schema: { tags: ['senders'], summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE', body: StartEmbeddedChataSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE', body: StartEmbeddedChataSender, response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const { overdueAfterSeconds, ...sender } = req.body;
     const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
@@ -56,7 +56,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   }, async () => ({ categories: await provisioning.chatbSenders.categories() }));
 
   app.post('/v1/senders/chatb', {
-    schema: { tags: ['senders'], summary: 'Create a CHATB sender in a category and follow it to ACTIVE', body: StartChatbSender, response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) } },
+    schema: { tags: ['senders'], summary: 'Create a CHATB sender in a category and follow it to ACTIVE', body: StartChatbSender, response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) } },
   }, async (req, reply) => {
     const categories = await lookup(req.log, 'the CHATB categories', () => provisioning.chatbSenders.categories());
     const built = chatbSenderInput(req.body, 'body', { projectId, config, categories });

@@ -4,10 +4,10 @@ import Type from 'typebox';
 import type { ProcessKind } from '../../../contracts/ids.js';
 import { resubmitUpdate, stopUpdate } from '../../../contracts/provisioning.js';
 import { errorResponses } from '../../errors.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, invalid, Outcome, Started, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, invalid, type ProvisioningRouteOptions } from './common.js';
 import { templateInput } from './inputs.js';
 import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 
@@ -25,7 +25,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
         tags: ['templates'],
         summary: `Create a ${channel} template and follow its approval, then its quality, until it is deleted or you stop watching`,
         body: StartTemplate,
-        response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
       },
     }, async (req, reply) => {
       const built = templateInput(req.body, 'body', { projectId, config, channel });

@@ -16,7 +16,7 @@ import { ApiError, errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
 import { invalid, onPlatform, readPolicy } from './platform-errors.js';
 import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
@@ -32,9 +32,7 @@ const KIND = 'senderid-registration' satisfies ProcessKind;
 const KINDS: readonly ProcessKind[] = [KIND];
 const self = (processId: string) => `/v1/senderid/registrations/${encodeURIComponent(processId)}`;
 
-const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
-const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
-const UploadOutcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()), attachment: Type.Record(Type.String(), Type.Unknown()) });
+const UploadOutcome = Type.Object({ ...Outcome.properties, attachment: Type.Record(Type.String(), Type.Unknown()) });
 
 function acceptedOrThrow(o: SenderIdOperationOutcome): SenderIdOperationOutcome {
   if (o.accepted) return { accepted: true, state: o.state };
@@ -68,7 +66,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       tags: ['senderid'],
       summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
       body: StartRegistration,
-      response: { 202: Started, 200: Started, ...errorResponses(400, 401, 422) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
     },
   }, async (req, reply) => {
     const b = req.body;

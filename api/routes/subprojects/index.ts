@@ -6,11 +6,9 @@ import type { Config } from '../../../common/config.js';
 import { startProcess } from '../../processes/start.js';
 import { errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { subprojectInput } from './inputs.js';
 import { StartSubproject } from './schemas.js';
-
-const Started = Type.Object({ processId: Type.String(), kind: Type.String(), created: Type.Boolean(), links: Type.Object({ self: Type.String() }) });
 
 export interface SubprojectRouteOptions {
   client: Client;
@@ -24,7 +22,7 @@ export const subprojectRoutes: FastifyPluginAsyncTypebox<SubprojectRouteOptions>
       tags: ['subprojects'],
       summary: 'Create a subproject and wait until it is usable with its parent',
       body: StartSubproject,
-      response: { 202: Started, 200: Started, ...errorResponses(400, 401) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
     },
   }, async (req, reply) => {
     const { processId, workflowType, kind, input } = subprojectInput(req.body, 'body', { projectId: config.platform.credentials.projectId, config });

@@ -11,9 +11,9 @@ import { scriptViolations } from '../../../contracts/voice-script.js';
 import { ApiError, errorResponses } from '../../errors.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, runUpdate } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../../schemas.js';
+import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import type { VoiceRouteOptions } from './index.js';
-import { CalloutStarted, SCRIPT_BODY_LIMIT, StartConferenceCallout, StartCustomCallout, StartTtsCallout, Stopped, StopBody } from './schemas.js';
+import { SCRIPT_BODY_LIMIT, StartConferenceCallout, StartCustomCallout, StartTtsCallout, Stopped, StopBody } from './schemas.js';
 
 const KIND = VOICE_CALLOUT_KIND satisfies ProcessKind;
 const KINDS: readonly ProcessKind[] = [KIND];
@@ -47,14 +47,12 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
     });
   }
 
-  const started = { 202: CalloutStarted, 200: CalloutStarted };
-
   app.post('/v1/voice/callouts/tts', {
     schema: {
       tags: ['voice'],
       summary: 'Call a number and speak a text; the process follows the call to its outcome and retries as asked',
       body: StartTtsCallout,
-      response: { ...started, ...errorResponses(400, 401) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
     },
   }, async (req, reply) => {
     const { destination, text, ...common } = req.body;
@@ -67,7 +65,7 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
       tags: ['voice'],
       summary: "Call up to 10 numbers into one conference (in the request's region); each call is followed and retried on its own",
       body: StartConferenceCallout,
-      response: { ...started, ...errorResponses(400, 401) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
     },
   }, async (req, reply) => {
     const { conferenceId, destinations, greeting, moh, ...common } = req.body;
@@ -81,7 +79,7 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
       tags: ['voice'],
       summary: 'Call a number and, once answered, run a call script (play, connect a conference, menus); the script is checked before the call',
       body: StartCustomCallout,
-      response: { ...started, ...errorResponses(400, 401, 422) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
     },
   }, async (req, reply) => {
     const { destination, script, ...common } = req.body;

@@ -98,13 +98,6 @@ export const StartCustomCallout = Type.Object({
   ...CalloutCommon,
 }, { additionalProperties: false });
 
-export const CalloutStarted = Type.Object({
-  processId: Type.String(),
-  kind: Type.String(),
-  created: Type.Boolean({ description: 'false: this key already names a callout, which is the one answered' }),
-  links: Type.Object({ self: Type.String() }),
-});
-
 export const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 export const Stopped = Type.Object({
   stopped: Type.Boolean({ description: 'false: the callout had ended or was stopped already' }),
