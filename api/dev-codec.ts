@@ -11,7 +11,7 @@
 // - it decodes only. The web UI calls /encode solely for the input of its own Start workflow, Signal and
 //   Update forms; relayflow's processes are driven through the API, which validates and records who acted,
 //   so those forms answer "encode failed" here instead of writing into processes behind the API's back.
-// Deployments never run it: there the UI calls the API's /codec through an authenticating proxy (README, Security).
+// Deployments never run it: there the UI calls the API's /codec through an authenticating proxy (docs/operations.md, "Security and privacy").
 import { isIP } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { PayloadCodec } from '@temporalio/common';

@@ -322,7 +322,7 @@ function scopedKeys(envKeys: string[], file: string | undefined): ApiKeyEntry[] 
  * The platform's public production addresses. Origins only, as for the sandbox: each client appends its
  * own versioned path (/verification/v1, /v1alpha1, /v1, /calling/v1, /oauth2/token), except MMS, whose
  * JSON interface is one endpoint that includes /ep/v2. Sources: the platform's API reference pages and its
- * official SDKs' default hosts (see the README).
+ * official SDKs' default hosts (the table in docs/configuration.md).
  */
 export const PLATFORM_DEFAULT_URLS: PlatformUrls = {
   auth: 'https://auth.sinch.com',

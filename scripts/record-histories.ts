@@ -6,7 +6,7 @@
 //   npx tsx scripts/record-histories.ts templateApproval     # one workflow type's cases
 //   npx tsx scripts/record-histories.ts campaign/happy       # one case
 //
-// Re-record only on purpose (a workflow changed, with its patch): see the README, "Changing workflow code".
+// Re-record only on purpose (a workflow changed, with its patch): see docs/testing.md, "Changing workflow code".
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -36,7 +36,7 @@ export const DEFAULT_INBOX_IDLE_MS = 30 * 86_400_000;
  * closed workflow fails). The processes have no handler for it: the SDK buffers it and it does nothing.
  */
 const probeSignal = defineSignal('inboxProbe');
-/** The idle end (a timer on the wait) is new: runs started before it keep waiting without one (see README, "Changing workflow code"). */
+/** The idle end (a timer on the wait) is new: runs started before it keep waiting without one (see docs/testing.md, "Changing workflow code"). */
 const IDLE_END_PATCH = 'resource-inbox-idle-end';
 
 export async function resourceInbox(input: ResourceInboxInput): Promise<void> {

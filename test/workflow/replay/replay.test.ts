@@ -1,7 +1,7 @@
 // Replay tests: every recorded history (test/fixtures/histories/<workflowType>/<case>.json, written by
 // scripts/record-histories.ts) replayed against the current workflow code, with the worker's data converter.
 // A change that makes a workflow's code take other steps than its recorded runs fails here, naming the
-// workflow type and case: such a change needs a patch (README, "Changing workflow code").
+// workflow type and case: such a change needs a patch (docs/testing.md, "Changing workflow code").
 // The last test shows it: a copy of one workflow with an extra timer is caught. Every replay runs with the
 // worker's workflow options (workers/workflow-options.ts), interceptors included.
 import assert from 'node:assert/strict';

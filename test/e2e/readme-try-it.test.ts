@@ -1,0 +1,97 @@
+// The README's "Try it" runs as written: `npm start` (scripts/dev.ts) on free ports and a data directory of its own
+// (test/helpers/npm-start.ts), then every ```sh try-it block of README.md in bash, the first (the variables and
+// helpers) before each of the others. The port and the key reach the text only through the variables the first block
+// itself reads (API, SBX, KEY); the test adds `set -eo pipefail`, so a `curl -f` that meets an HTTP error or a
+// `wait_for STATE` that does not see its process reach STATE fails the block. The blocks run side by side (each
+// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process kind.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { npmStartEnv } from '../helpers/npm-start.js';
+
+/** The process kinds the README's blocks must start, each at least once. */
+const KINDS = [
+  'subproject', 'verification', 'chata-template', 'chatb-sender', 'bundle-provisioning', 'onboarding',
+  'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming',
+];
+
+/** The ```sh try-it blocks of a Markdown text, in order. */
+function tryItBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh try-it\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+interface Ran { code: number | null; out: string; err: string }
+
+function bash(script: string, env: Record<string, string>): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('the README try-it blocks', () => {
+  let dataDir = '';
+  let stop: (() => Promise<void>) | undefined;
+  after(async () => {
+    await stop?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('each runs as written against npm start', { timeout: 240_000 }, async () => {
+    const blocks = tryItBlocks(await readFile('README.md', 'utf8'));
+    assert.ok(blocks.length >= 10, `the set-up and a block per process family: found ${blocks.length}`);
+    const [setup, ...tries] = blocks as [string, ...string[]];
+
+    dataDir = await mkdtemp(join(tmpdir(), 'relayflow-readme-'));
+    const { ports, env } = await npmStartEnv(dataDir);
+    const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+    delete childEnv.TEMPORAL_ADDRESS; // its own dev server, as a reader's npm start (a prebuilt bundle is kept: no bundling)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<void>((res) => child.once('exit', () => res()));
+    stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(timer);
+    };
+    const ready = Date.now() + 120_000; // a deadline for a stuck start on a busy machine, not a speed check
+    while (!output.includes('relayflow is ready')) {
+      assert.equal(child.exitCode, null, `npm start exited early:\n${output}`);
+      assert.ok(Date.now() < ready, `npm start not ready in 120 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();
+    const api = `http://127.0.0.1:${ports.api}`;
+    const shellEnv = {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? tmpdir(),
+      API: api, SBX: `http://127.0.0.1:${ports.sandbox}`, KEY: key,
+    };
+    const runs = await Promise.all(tries.map((block) => bash(`${setup}\n${block}`, shellEnv)));
+    runs.forEach((run, i) => {
+      const block = tries[i]!;
+      assert.equal(run.code, 0, `block ${i + 1} failed (exit ${run.code}):\n${block}\nstderr:\n${run.err}\nstdout:\n${run.out.slice(-2000)}`);
+      for (const [, state] of block.matchAll(/^wait_for (\w+) /gm)) {
+        assert.match(run.out, new RegExp(`"state":"${state}"`), `block ${i + 1} printed its process in ${state}`);
+      }
+    });
+
+    for (const kind of KINDS) {
+      const res = await fetch(`${api}/v1/processes?kind=${kind}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200, await res.clone().text());
+      const { processes } = (await res.json()) as { processes: unknown[] };
+      assert.ok(processes.length > 0, `the README starts a ${kind} process`);
+    }
+  });
+});
