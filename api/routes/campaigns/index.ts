@@ -13,7 +13,7 @@ import {
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
 import type { CampaignStore, RecipientStatus } from '../../../store/index.js';
-import { ApiError, errorResponses } from '../../errors.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { PageTokens, pageTokenKey, type ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
@@ -94,7 +94,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
   }, async (req, reply) => {
     const { key, recipients, defaultCountry, rate, toDisplayOnly, ...message } = req.body;
     const violations = mmsViolations(message, Date.now());
-    if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
+    if (violations.length) throw invalid(violations);
     const mms = { ...message, ...(toDisplayOnly?.length ? { toDisplayOnly: toDisplayOnly.map((n) => n.replace(/[^\d]/g, '')).join(',') } : {}) };
     const r = await start('mms-campaign', key, { mms }, recipients, defaultCountry, rate);
     return reply.status(r.status).send(r.body);

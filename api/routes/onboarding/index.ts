@@ -4,11 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onboarding.js';
-import { ApiError, errorResponses } from '../../errors.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
+import { PLATFORM_STATUSES } from '../../platform-errors.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf } from '../../processes/update.js';
 import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
-import { invalid } from '../provisioning/common.js';
 import { KIND, self, type OnboardingRouteOptions } from './common.js';
 import { readLookups } from './lookups.js';
 import { buildOnboardingPlan, planHash } from './plan.js';
@@ -37,7 +37,8 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
       tags: ['onboardings'],
       summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
       body: StartOnboarding,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 409, 422) },
+      // The sender ID policies are read from the platform first (api/platform-errors.ts).
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
   }, async (req, reply) => {
     const b = req.body;

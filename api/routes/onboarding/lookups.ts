@@ -6,7 +6,7 @@ import type { ProvisioningClient } from '../../../platform/provisioning/client.j
 import type { RcsUseCase } from '../../../platform/provisioning/types.js';
 import type { SenderIdClient } from '../../../platform/senderid/client.js';
 import { lookup } from '../provisioning/common.js';
-import { readPolicy } from '../senderid/platform-errors.js';
+import { readPolicy } from '../senderid/policy.js';
 import type { PlanLookups, StepItems } from './plan.js';
 
 export interface LookupClients {

@@ -5,10 +5,11 @@ import Type from 'typebox';
 import {
   addStepsUpdate, cancelOnboardingUpdate, retryStepUpdate, skipStepUpdate, type OnboardingDetails, type RetryStepRequest,
 } from '../../../contracts/onboarding.js';
-import { ApiError, errorResponses } from '../../errors.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
+import { PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { Outcome, ProcessId } from '../../schemas.js';
-import { acceptedOrThrow, invalid } from '../provisioning/common.js';
+import { acceptedOrThrow } from '../provisioning/common.js';
 import { contactErrors, launchContact } from '../provisioning/inputs.js';
 import { componentErrors } from '../provisioning/schemas.js';
 import { KIND, type OnboardingRouteOptions } from './common.js';
@@ -43,7 +44,8 @@ export const onboardingStepRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOpti
       params: OnProcess,
       headers: IdempotencyKey,
       body: AddSteps,
-      response: updateResponses,
+      // The sender ID policies are read from the platform first (api/platform-errors.ts).
+      response: { ...updateResponses, ...errorResponses(...PLATFORM_STATUSES) },
     },
   }, async (req) => {
     const { processId } = req.params;

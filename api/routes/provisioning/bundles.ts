@@ -3,11 +3,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { deleteUpdate, type BundleProvisioningInput, type CreateBundleRequest } from '../../../contracts/provisioning.js';
-import { ApiError, errorResponses } from '../../errors.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { Outcome, Paging, ProcessId, ProcessList, ProcessView, Started, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, invalid, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
 import { bundleInput } from './inputs.js';
 import { StartBundle } from './schemas.js';
 

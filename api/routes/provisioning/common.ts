@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import type { Config } from '../../../common/config.js';
 import type { FollowSettings, OperationOutcome } from '../../../contracts/provisioning.js';
-import { ApiError, type ErrorDetail } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
 
 export interface ProvisioningRouteOptions {
@@ -19,14 +19,6 @@ export interface ProvisioningRouteOptions {
   hashSubject: SubjectHasher;
 }
 
-
-/**
- * A request the schema accepts that breaks a rule between its fields or one the platform sets (a banner's
- * size, the CHATB categories): 422, still naming each field. 400 stays for what the OpenAPI document says.
- */
-export function invalid(details: ErrorDetail[]): ApiError {
-  return new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-}
 
 export function followSettings(config: Pick<Config, 'processes'>, overdueAfterSeconds?: number): FollowSettings {
   const { pollIntervalMs, overdueAfterMs } = config.processes.provisioning;

@@ -4,11 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { relaunchUpdate, stopUpdate, type ChataSenderInput } from '../../../contracts/provisioning.js';
-import { errorResponses } from '../../errors.js';
+import { errorResponses, invalid } from '../../errors.js';
 import { e164, Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess, type BuiltProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, followSettings, invalid, lookup, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions } from './common.js';
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, rcsSenderInput } from './inputs.js';
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender } from './schemas.js';
 

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { ProcessKind } from '../../../contracts/ids.js';
 import { resubmitUpdate, stopUpdate } from '../../../contracts/provisioning.js';
-import { errorResponses } from '../../errors.js';
+import { errorResponses, invalid } from '../../errors.js';
 import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { acceptedOrThrow, invalid, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, type ProvisioningRouteOptions } from './common.js';
 import { templateInput } from './inputs.js';
 import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 

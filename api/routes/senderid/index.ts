@@ -12,13 +12,14 @@ import {
   type SenderIdOperationOutcome, type SenderIdProcessState,
 } from '../../../contracts/senderid-registration.js';
 import { validateAttachment, validateRequestDetails, type Policy, type SenderIdClient } from '../../../platform/senderid/client.js';
-import { ApiError, errorResponses } from '../../errors.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
+import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
 import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
-import { invalid, onPlatform, readPolicy } from './platform-errors.js';
+import { readPolicy } from './policy.js';
 import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
 
 export interface SenderIdRouteOptions {
@@ -66,7 +67,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       tags: ['senderid'],
       summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
       body: StartRegistration,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
+      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
   }, async (req, reply) => {
     const b = req.body;
@@ -118,7 +119,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       params: Type.Object({ processId: ProcessId }),
       headers: IdempotencyKey,
       body: UpdateBody,
-      response: { 200: Outcome, ...errorResponses(400, 401, 404, 409, 422) },
+      response: { 200: Outcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
   }, async (req) => {
     const { processId } = req.params;
@@ -140,7 +141,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       params: Type.Object({ processId: ProcessId }),
       headers: IdempotencyKey,
       body: UploadBody,
-      response: { 200: UploadOutcome, ...errorResponses(400, 401, 404, 409, 422) },
+      response: { 200: UploadOutcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
   }, async (req) => {
     const { processId } = req.params;
@@ -192,7 +193,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
         marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
         registrationType: Type.Optional(RegistrationTypeSchema),
       }, { additionalProperties: false }),
-      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, 422) },
+      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
   }, async (req) => {
     const { marketCode, registrationType } = req.query;
@@ -206,9 +207,12 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       tags: ['senderid'],
       summary: "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
       params: Type.Object({ policyId: PlatformId() }),
-      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, 404, 422) },
+      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
     },
-  }, async (req) => ({ ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) }));
+  }, async (req) => {
+    platformIds({ policy: req.params.policyId });
+    return { ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) };
+  });
 
   app.get('/v1/senderid/policies/:policyId/attachments/:attachmentDefinitionId/template', {
     schema: {
@@ -217,11 +221,12 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       params: Type.Object({ policyId: PlatformId(), attachmentDefinitionId: PlatformId() }),
       response: {
         200: { description: 'The file, with its Content-Type and Content-Disposition', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
-        ...errorResponses(400, 401, 404, 422),
+        ...errorResponses(400, 401, ...PLATFORM_STATUSES),
       },
     },
   }, async (req, reply) => {
     const { policyId, attachmentDefinitionId } = req.params;
+    platformIds({ policy: policyId, 'attachment definition': attachmentDefinitionId });
     const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderId.downloadTemplate(policyId, attachmentDefinitionId));
     const name = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_') || 'template';
     return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${name}"`).send(file.content as unknown as string); // bytes: Fastify sends a Buffer as it is

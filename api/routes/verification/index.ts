@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
 import type { VerificationClient } from '../../../platform/verification/client.js';
-import { PlatformNotFoundError } from '../../../platform/errors.js';
 import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
 import { ApiError, errorResponses, notFound, unprocessable } from '../../errors.js';
+import { onPlatform, PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import type { ProcessService } from '../../processes/find.js';
 import { e164, PhoneNumber, ProcessId, ProcessView } from '../../schemas.js';
@@ -101,28 +101,19 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       summary: 'Status by identity and method, or by reference: from the process, else from the platform',
       querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'No control characters' })) }, { additionalProperties: false }),
       // 503 and 504: Temporal's visibility unreachable or too slow for the look-up by reference.
-      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 404, 422, 503, 504) },
+      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, ...PLATFORM_STATUSES, 503, 504) },
     },
   }, async (req) => {
     const q = req.query;
     if (q.reference && !q.identity) {
       const processId = await verifications.byReference(q.reference);
       if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
-      return { source: 'platform', platform: await fromPlatform(() => platform.statusByReference(q.reference!)) };
+      return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByReference(q.reference!)) };
     }
     if (!q.identity || !q.method) throw unprocessable('query.identity', 'required', 'give identity and method, or reference');
     const identity = e164(q.identity, 'query.identity');
     const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
     if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };
-    return { source: 'platform', platform: await fromPlatform(() => platform.statusByIdentity(q.method!, identity)) };
+    return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByIdentity(q.method!, identity)) };
   });
 };
-
-async function fromPlatform<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof PlatformNotFoundError) throw notFound('a verification');
-    throw err;
-  }
-}

@@ -10,7 +10,7 @@ import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
 import { ApiError, errorResponses, type ErrorDetail } from '../../errors.js';
 import { callTemporal } from '../../processes/temporal-errors.js';
 import type { VoiceRouteOptions } from './index.js';
-import { onPlatform, PLATFORM_STATUSES, platformIds } from './platform-errors.js';
+import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import { CallId, CallInfoView, CallLegParam, CallUpdateBody, LegUpdateBody, MANAGE_CALL_ACTIONS, NoContent, CallRegionQuery } from './schemas.js';
 
 const invalid = (details: ErrorDetail[]) => new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);

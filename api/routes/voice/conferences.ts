@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
 import { errorResponses } from '../../errors.js';
 import type { VoiceRouteOptions } from './index.js';
-import { onPlatform, PLATFORM_STATUSES, platformIds } from './platform-errors.js';
+import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import { CallId, ConferenceId, ConferenceView, NoContent, ParticipantCommandBody, RegionQuery } from './schemas.js';
 
 export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { config, voice }) => {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors.js';
 import type { VoiceRouteOptions } from './index.js';
-import { onPlatform, PLATFORM_STATUSES } from './platform-errors.js';
+import { onPlatform, PLATFORM_STATUSES } from '../../platform-errors.js';
 import { AssignBody, CallbackUrlsBody, CallbackUrlsView, NoContent, NumbersView, UnassignBody } from './schemas.js';
 
 export const configurationRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { voice }) => {
