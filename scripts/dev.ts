@@ -9,12 +9,13 @@ import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec, parseCodecKeys } from '../common/codec.js';
 import { ConfigError, loadConfig, loadWorkerMetricsConfig } from '../common/config.js';
-import { createLogger } from '../common/logger.js';
+import { createLogger, type Logger } from '../common/logger.js';
 import { connectClient } from '../common/temporal.js';
 import { apiClientInterceptors } from '../api/temporal-actor.js';
 import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../sandbox/index.js';
 import { installRuntime } from '../workers/runtime.js';
 import { ensureSearchAttributes } from '../workers/search-attributes.js';
+import { workerBundlePath } from '../workers/workflow-options.js';
 import { createWorker } from '../workers/worker.js';
 import { startDevServer, type DevServer } from './lib/dev-server.js';
 import { devSecrets } from './lib/dev-secrets.js';
@@ -35,6 +36,30 @@ async function devLogDestination(): Promise<NodeJS.WritableStream | undefined> {
   }
 }
 const say = (msg: string) => process.stdout.write(`${msg}\n`);
+
+/** The SDK's warnings that the send queues' workers poll no workflows: true by design, nothing to act on. */
+const NOTHING_TO_POLL = /^No (workflows|activities|Nexus services) registered/;
+
+/**
+ * The Temporal SDK's own lines, for people: its info lines (webpack's module list, the bundle's size, worker state
+ * changes) and the send queues' "nothing to poll" warnings at debug (RELAYFLOW_LOG_LEVEL=debug shows them); its
+ * other warnings and errors (an activity or workflow task that failed) as they are.
+ */
+function sdkLinesForPeople(base: Logger): Logger {
+  return new Proxy(base, {
+    get(target, prop, receiver) {
+      if (prop === 'child') return (bindings: Record<string, unknown>) => sdkLinesForPeople(target.child(bindings));
+      if (prop === 'info') return target.debug.bind(target);
+      if (prop === 'warn') {
+        return (...args: Parameters<Logger['warn']>) => {
+          const text = typeof args[0] === 'string' ? args[0] : String(args[1] ?? '');
+          (NOTHING_TO_POLL.test(text) ? target.debug : target.warn).apply(target, args);
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}
 const stops: Array<[string, () => Promise<unknown>]> = [];
 
 async function main(): Promise<void> {
@@ -48,7 +73,7 @@ async function main(): Promise<void> {
   // Before anything touches Temporal: the dev server start would otherwise create a default runtime
   // that handles Ctrl-C itself and logs unstructured.
   // It also serves the worker's /metrics (RELAYFLOW_WORKER_METRICS_PORT, default 127.0.0.1:9464).
-  const workerMetrics = installRuntime(logger, { handleSignals: false, metrics: loadWorkerMetricsConfig(env) });
+  const workerMetrics = installRuntime(sdkLinesForPeople(logger), { handleSignals: false, metrics: loadWorkerMetricsConfig(env) });
   let temporalUi = 'the UI of your Temporal server';
   let uiCodec: DevCodecListener | undefined;
   if (!env.TEMPORAL_ADDRESS) {
@@ -91,6 +116,9 @@ async function main(): Promise<void> {
   // One process runs the API and the worker, so the embedded store (under the data directory) serves both.
   const store = await openCampaignStore({ url: config.database.url, dataDir: config.dataDir });
   stops.unshift(['campaign store', () => store.sql.close()]);
+  const prebuilt = workerBundlePath();
+  if (!prebuilt) say('bundling the workflows (webpack; its module list at RELAYFLOW_LOG_LEVEL=debug)...');
+  const bundling = Date.now();
   const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }), store, publicUrl: config.api.publicUrl });
   const running = worker.run();
   stops.unshift(['worker', async () => {
@@ -120,22 +148,26 @@ async function main(): Promise<void> {
   }
 
   const api = `http://${config.api.host}:${config.api.port}`;
+  const key = config.api.apiKeys[0]!;
+  const workflows = prebuilt ? `the prebuilt bundle ${prebuilt}` : `bundled at start (${((Date.now() - bundling) / 1000).toFixed(1)} s)`;
   say([
     '',
     'relayflow is ready',
     `  API           ${api}`,
     `  API docs      ${api}/docs`,
+    `  API key       ${key}${env.RELAYFLOW_API_KEYS === secrets.apiKey ? ` (kept in ${join(dataDir, 'api-key')})` : ''}`,
     `  metrics       ${api}/metrics (API)${workerMetrics ? `, ${workerMetrics} (worker)` : ''}`,
     `  Temporal UI   ${temporalUi}`,
     ...(uiCodec ? [`  UI codec      ${uiCodec.endpoint} (development: decodes for the web UI, loopback only, no key)`] : []),
-    `  platform      ${sandbox ? `sandbox at ${sandbox.url}` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
-    `  API key       ${config.api.apiKeys[0]}`,
+    `  platform      ${sandbox ? `sandbox at ${sandbox.url} (its state kept in ${join(dataDir, 'sandbox')})` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
+    `  worker        task queue ${config.taskQueue}; workflows ${workflows}`,
+    `  data          ${dataDir}`,
     '',
-    'Try it:',
-    `  curl -s -X POST ${api}/v1/subprojects -H 'authorization: Bearer ${config.api.apiKeys[0]}' \\`,
-    `       -H 'content-type: application/json' -d '{"displayName":"my-first-subproject"}'`,
+    'Try it (README.md, "Try it"), in another shell:',
+    `  export API=${api}${sandbox ? ` SBX=${sandbox.url}` : ''} KEY=${key}`,
+    `  curl -s -X POST $API/v1/subprojects -H "authorization: Bearer $KEY" -H 'content-type: application/json' -d '{"displayName":"team-a"}'`,
     '',
-    'Ctrl-C stops everything (the worker finishes its tasks first).',
+    'Ctrl-C stops everything (the worker finishes its tasks first). More output: RELAYFLOW_LOG_LEVEL=debug.',
   ].join('\n'));
 }
 

@@ -1,5 +1,6 @@
 // The one-command promise: `npm start` (scripts/dev.ts) brings up Temporal with a SQLite file, the sandbox,
-// a worker and the API; a subproject started through the API completes; Ctrl-C stops it cleanly; and after
+// a worker and the API, and says where they are, with the key, and not webpack's module list; a subproject started
+// through the API completes; Ctrl-C stops it cleanly; and after
 // a restart on the same data directory the process is still there; after a SIGKILL the next start stops the
 // dev server the killed one left running, and the processes in flight finish against the sandbox's kept state.
 import assert from 'node:assert/strict';
@@ -56,14 +57,18 @@ describe('npm start', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-e2e-'));
     const { ports, env } = await npmStartEnv(dataDir);
     const { api: apiPort, ui: uiPort, sandbox: sandboxPort } = ports;
-    const first = await startRelayflow(env);
+    const first = await startRelayflow({ ...env, RELAYFLOW_LOG_LEVEL: 'info' });
     const out = first.output();
     const api = `http://127.0.0.1:${apiPort}`;
-    for (const line of [`API           ${api}`, `API docs      ${api}/docs`, `Temporal UI   http://127.0.0.1:${uiPort}`, `sandbox at http://127.0.0.1:${sandboxPort}`]) {
+    const sandbox = `http://127.0.0.1:${sandboxPort}`;
+    for (const line of [`API           ${api}`, `API docs      ${api}/docs`, `Temporal UI   http://127.0.0.1:${uiPort}`, `sandbox at ${sandbox}`, 'workflows bundled at start']) {
       assert.ok(out.includes(line), `prints "${line}"`);
     }
     const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();
     assert.ok(out.includes(`API key       ${key}`), 'prints the API key');
+    assert.ok(out.includes(`export API=${api} SBX=${sandbox} KEY=${key}`), "prints the README try-it's variables");
+    // What a person needs, at info: webpack's module list and the SDK's worker chatter only at debug.
+    assert.doesNotMatch(out, /modules by path|webpack [\d.]+ compiled|Workflow bundle created|Worker state changed|No workflows registered/);
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
     assert.equal((await fetch(`${api}/readyz`)).status, 200);
