@@ -2,11 +2,11 @@
 // trace, and the workflow's own spans (RunWorkflow, StartActivity, ...), made inside Temporal's sandbox, reach
 // the worker through a sink.
 //
-// OpenTelemetry's workflow interceptor module is always in the workflow bundle (WORKFLOW_INTERCEPTOR_MODULES:
-// a prebuilt bundle cannot depend on the environment), so the worker always registers its `exporter` sink:
-// while tracing is off, the sink drops the spans. The interceptor only adds the trace context to the headers
-// of the commands a workflow sends (activities, child workflows, signals), which replay does not compare: the
-// commands themselves are the same, so recorded histories replay as before (test/workflow/replay).
+// OpenTelemetry's workflow interceptors are in every workflow bundle, loaded only in a run whose start carried a
+// trace context (workflows/shared/tracing-interceptors.ts: a prebuilt bundle cannot depend on the environment),
+// so the worker always registers its `exporter` sink; while tracing is off, the sink drops any spans. The
+// interceptors only add the trace context to the headers of the commands a workflow sends, which replay does
+// not compare: a history replays the same with or without them (test/workflow/replay).
 import { createRequire } from 'node:module';
 import type { ActivityInterceptorsFactory, InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import {
@@ -21,7 +21,7 @@ import { tracingClientInterceptor } from '../common/temporal-tracing.js';
 
 export const WORKER_SERVICE = 'relayflow-worker';
 
-/** OpenTelemetry's workflow interceptors (inbound, outbound, internals), as a workflow interceptor module. */
+/** OpenTelemetry's workflow interceptors loaded in every run, as a workflow interceptor module: replay checks only. */
 export const OTEL_WORKFLOW_INTERCEPTORS_MODULE = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 /** Each activity in a span (RunActivity:<type>) under the workflow's StartActivity span; its log lines carry the trace ID. */

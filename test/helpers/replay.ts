@@ -12,7 +12,7 @@ import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root.js'
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { parseCodecKeys } from '../../common/codec.js';
 import { OTEL_WORKFLOW_INTERCEPTORS_MODULE } from '../../workers/tracing.js';
-import { PROCESS_ENDED_INTERCEPTOR_MODULE, workerBundlePath, workflowOptions, type WorkflowCode } from '../../workers/workflow-options.js';
+import { PROCESS_ENDED_INTERCEPTOR_MODULE, TRACING_INTERCEPTOR_MODULE, workerBundlePath, workflowOptions, type WorkflowCode } from '../../workers/workflow-options.js';
 
 /** RELAYFLOW_CODEC_KEYS for recording fixtures (id:base64 key). Test data only. */
 export const REPLAY_CODEC_KEYS = 'replay-fixtures:HiIvv29GP44V9f+eN4y5/1lLZSk+jLy+5lq2Yk5s200=';
@@ -32,6 +32,7 @@ export function replayOptions(replayName: string, code: Pick<WorkflowCode, 'bund
 export const INTERCEPTOR_SETS: Record<string, readonly string[]> = {
   none: [],
   'opentelemetry only': [OTEL_WORKFLOW_INTERCEPTORS_MODULE],
+  'opentelemetry when traced only': [TRACING_INTERCEPTOR_MODULE],
   'process-ended only': [PROCESS_ENDED_INTERCEPTOR_MODULE],
 };
 
