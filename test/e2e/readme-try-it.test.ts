@@ -3,7 +3,7 @@
 // helpers) before each of the others. The port and the key reach the text only through the variables the first block
 // itself reads (API, SBX, KEY); the test adds `set -eo pipefail`, so a `curl -f` that meets an HTTP error or a
 // `wait_for STATE` that does not see its process reach STATE fails the block. The blocks run side by side (each
-// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process kind.
+// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process family (KINDS).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { npmStartEnv } from '../helpers/npm-start.js';
 
-/** The process kinds the README's blocks must start, each at least once. */
+/** The process kinds the README's blocks must start, each at least once: every family is among them. */
 const KINDS = [
   'subproject', 'verification', 'chata-template', 'chatb-sender', 'bundle-provisioning', 'onboarding',
   'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming',
@@ -45,11 +45,12 @@ describe('the README try-it blocks', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('each runs as written against npm start', { timeout: 240_000 }, async () => {
+  test('each runs as written against npm start', { timeout: 240_000 }, async (t) => {
     const blocks = tryItBlocks(await readFile('README.md', 'utf8'));
     assert.ok(blocks.length >= 10, `the set-up and a block per process family: found ${blocks.length}`);
     const [setup, ...tries] = blocks as [string, ...string[]];
 
+    const began = Date.now();
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-readme-'));
     const { ports, env } = await npmStartEnv(dataDir);
     const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
@@ -72,13 +73,16 @@ describe('the README try-it blocks', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
 
+    t.diagnostic(`npm start ready in ${((Date.now() - began) / 1000).toFixed(1)} s`);
     const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();
     const api = `http://127.0.0.1:${ports.api}`;
     const shellEnv = {
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? tmpdir(),
       API: api, SBX: `http://127.0.0.1:${ports.sandbox}`, KEY: key,
     };
+    const ran = Date.now();
     const runs = await Promise.all(tries.map((block) => bash(`${setup}\n${block}`, shellEnv)));
+    t.diagnostic(`${tries.length} blocks side by side in ${((Date.now() - ran) / 1000).toFixed(1)} s`);
     runs.forEach((run, i) => {
       const block = tries[i]!;
       assert.equal(run.code, 0, `block ${i + 1} failed (exit ${run.code}):\n${block}\nstderr:\n${run.err}\nstdout:\n${run.out.slice(-2000)}`);
