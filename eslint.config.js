@@ -60,6 +60,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
   })),
   {
+    // The API starts, signals and reads workflows by name through the Temporal client: from workflows/ it may
+    // import types only (a workflow function's type for a typed handle), never values, so no workflow code is
+    // loaded into the API process. Shared values live in contracts/.
+    files: ['api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['**/workflows/**', '**/workflows', '!@*/**'],
+          allowTypeImports: true,
+          message: 'api/ may import only types from workflows/ (import type); shared values belong in contracts/.',
+        }],
+      }],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins either.
     files: ['workflows/**/*.ts'],
     rules: {

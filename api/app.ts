@@ -57,7 +57,7 @@ export interface AppDeps {
 }
 
 /** Request bodies over this are a 413; routes whose bodies are large by nature set their own `bodyLimit`. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({ config, client, codec, logger, store, keys = new KeyRing(config.api.keys) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({

@@ -28,7 +28,7 @@ const concurrency = Number(process.argv[3] ?? 20);
 const rounds = Number(process.argv[4] ?? P.rounds);
 
 const { server, h } = await startStack({
-  sandbox: { rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 } },
+  sandbox: { rateLimits: { perProjectPerSecond: 100_000 } },
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
 });
 

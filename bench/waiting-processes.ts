@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 export const waitingHarness: Pick<HarnessOptions, 'sandbox' | 'env'> = {
   sandbox: {
     provisioningReviewer: { templates: { delayMs: HOUR }, rcs: { delayMs: HOUR }, chataSenders: { delayMs: HOUR }, chatbSenders: { delayMs: HOUR } },
-    rateLimits: { perProjectPerSecond: 100_000, perAppPerSecond: 100_000 },
+    rateLimits: { perProjectPerSecond: 100_000 },
   },
   env: {
     RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: String(HOUR),

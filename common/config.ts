@@ -33,9 +33,9 @@ export interface PlatformCredentials {
 
 /** The platform's interface areas a deployment can enable (RELAYFLOW_AREAS). */
 export const PLATFORM_AREAS = ['subprojects', 'verification', 'provisioning', 'voice', 'mms', 'conversation', 'senderid'] as const;
-export type PlatformArea = (typeof PLATFORM_AREAS)[number];
+type PlatformArea = (typeof PLATFORM_AREAS)[number];
 /** The areas relayflow's processes use today; others are opt-in so their credentials are not demanded. */
-export const DEFAULT_PLATFORM_AREAS: readonly PlatformArea[] = ['subprojects', 'verification', 'provisioning'];
+const DEFAULT_PLATFORM_AREAS: readonly PlatformArea[] = ['subprojects', 'verification', 'provisioning'];
 
 export interface PlatformConfig {
   mode: 'sandbox' | 'platform';
@@ -49,11 +49,11 @@ export interface PlatformConfig {
   areas?: readonly PlatformArea[];
 }
 
-export interface LoadedPlatformConfig extends PlatformConfig {
+interface LoadedPlatformConfig extends PlatformConfig {
   areas: readonly PlatformArea[];
 }
 
-export interface ApiConfig {
+interface ApiConfig {
   host: string;
   port: number;
   /** RELAYFLOW_API_KEYS: plain keys, admin scope. */
@@ -82,7 +82,7 @@ export interface ApiConfig {
   mmsPostbackToken: string | undefined;
 }
 
-export interface VerificationSettings {
+interface VerificationSettings {
   /** Default time per fallback step, by method. */
   stepTimeoutMs: Record<'sms' | 'flashcall' | 'callout' | 'seamless', number>;
   codeExpiryMs: number;
@@ -94,7 +94,7 @@ export interface VerificationSettings {
   guardWindowMs: number;
 }
 
-export interface ProvisioningSettings {
+interface ProvisioningSettings {
   /** Read the resource when no webhook has arrived for this long. */
   pollIntervalMs: number;
   /** Report a decision overdue after this long under review (the process keeps waiting). */
@@ -103,7 +103,7 @@ export interface ProvisioningSettings {
   inboxIdleMs: number;
 }
 
-export interface ProcessSettings {
+interface ProcessSettings {
   subproject: { usableTimeoutMs: number; checkIntervalMs: number };
   verification: VerificationSettings;
   provisioning: ProvisioningSettings;
@@ -121,7 +121,7 @@ export interface VoiceSettings {
   inDoubtWaitMs: number;
 }
 
-export interface CampaignSettings {
+interface CampaignSettings {
   /** The task queue of the send activities; its workers cap chunk starts across all workers (Temporal's task-queue rate limit). */
   sendTaskQueue: string;
   /**
@@ -146,12 +146,12 @@ export interface CampaignSettings {
   inDoubtWaitMs: number;
 }
 
-export interface DatabaseSettings {
+interface DatabaseSettings {
   /** postgres://... for a deployment; unset: the embedded store under dataDir (one process only). */
   url?: string;
 }
 
-export interface SenderIdSettings {
+interface SenderIdSettings {
   /** Read the registration when no callback has arrived for this long. */
   pollIntervalMs: number;
   /** Report a registration overdue this long after the platform's etaDate (it keeps waiting). */
@@ -251,7 +251,7 @@ function url(env: Env, name: string, fallback?: string): string {
 }
 
 /** The sandbox signs with a well-known development secret; for the real platform it must be set. */
-export const SANDBOX_SENDERID_CALLBACK_SECRET = 'sandbox-senderid-callback-secret';
+const SANDBOX_SENDERID_CALLBACK_SECRET = 'sandbox-senderid-callback-secret';
 
 /**
  * RELAYFLOW_SENDERID_CALLBACK_SECRETS (comma-separated, current first) or RELAYFLOW_SENDERID_CALLBACK_SECRET
@@ -278,7 +278,7 @@ function webhookSecret(env: Env): string | undefined {
 const sendTaskQueueOf = (env: Env) => str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`);
 
 export const SANDBOX_CONVERSATION_WEBHOOK_SECRET = 'sandbox-conversation-webhook-secret';
-export const SANDBOX_MMS_POSTBACK_TOKEN = 'sandbox-mms-postback-token';
+const SANDBOX_MMS_POSTBACK_TOKEN = 'sandbox-mms-postback-token';
 
 /** A secret with a fixed development value in sandbox mode and none otherwise (the intake then refuses everything). */
 function sandboxDefaulted(env: Env, name: string, sandboxValue: string, min: number): string | undefined {
@@ -412,7 +412,7 @@ function appSecret(env: Env, fallback?: string): string {
  * Sandbox mode when PLATFORM_SANDBOX_URL is set: every area by default, the sandbox's account. Otherwise the
  * real platform: public default addresses, and the credentials that the enabled areas need.
  */
-export function loadPlatformConfig(env: Env): LoadedPlatformConfig {
+function loadPlatformConfig(env: Env): LoadedPlatformConfig {
   const requestTimeoutMs = int(env, 'PLATFORM_REQUEST_TIMEOUT_MS', 10_000, 100, 120_000);
   if (env.PLATFORM_SANDBOX_URL?.trim()) {
     const d = SANDBOX_CREDENTIALS;
@@ -458,7 +458,7 @@ export interface WorkerMetricsConfig {
   explicit: boolean;
 }
 
-export const DEFAULT_WORKER_METRICS_PORT = 9464;
+const DEFAULT_WORKER_METRICS_PORT = 9464;
 
 /**
  * The worker's sticky cache, bounded. On Node 20 every AsyncLocalStorage the SDK and the OpenTelemetry interceptor
@@ -487,7 +487,7 @@ export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefin
  * OTEL_EXPORTER_OTLP_ENDPOINT (a base URL: /v1/traces is added). Neither set, OTEL_SDK_DISABLED=true or
  * OTEL_TRACES_EXPORTER=none: off.
  */
-export function loadTracingConfig(env: Env): TracingConfig {
+function loadTracingConfig(env: Env): TracingConfig {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return {};
   const exporters = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
   if (exporters && !exporters.split(',').map((e) => e.trim()).includes('otlp')) return {};
@@ -498,7 +498,7 @@ export function loadTracingConfig(env: Env): TracingConfig {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadTemporalConfig(env: Env): ClientConnectConfig {
+function loadTemporalConfig(env: Env): ClientConnectConfig {
   try {
     // Temporal's standard variables (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS...) and profile files.
     return loadClientConnectConfig({ overrideEnvVars: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) });

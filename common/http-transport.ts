@@ -3,14 +3,14 @@
 import http from 'node:http';
 import https from 'node:https';
 
-export interface TransportRequest {
+interface TransportRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;
 }
 
-export interface TransportResponse {
+interface TransportResponse {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;

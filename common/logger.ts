@@ -11,7 +11,7 @@ const SENSITIVE_KEYS = [
   'identity', 'msisdn', 'to', 'from', 'destination',
 ];
 
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   ...SENSITIVE_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`].map((p) => (k.includes('-') ? p.replace(k, `["${k}"]`) : p))),
   'req.headers.authorization',
   'req.headers["x-api-key"]',

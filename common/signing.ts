@@ -190,7 +190,7 @@ export function conversationWebhookSignature(secret: string, rawBody: string | B
     .digest('base64');
 }
 
-export type ConversationWebhookVerifyFailure =
+type ConversationWebhookVerifyFailure =
   | 'missing_signature'
   | 'missing_nonce'
   | 'missing_timestamp'
@@ -271,7 +271,7 @@ export function signSenderIdCallback(hmacSecret: string, rawBody: string | Buffe
   return { [SENDER_ID_SIGNATURE_HEADER]: hmacSha1Hex(hmacSecret, rawBody) };
 }
 
-export type SenderIdCallbackVerifyFailure = 'no_secret' | 'missing_signature' | 'malformed_signature' | 'bad_signature';
+type SenderIdCallbackVerifyFailure = 'no_secret' | 'missing_signature' | 'malformed_signature' | 'bad_signature';
 
 /** `secretIndex`: which of the given secrets matched (0 = the current one; > 0 = an older one still accepted). */
 export type SenderIdCallbackVerifyResult = { ok: true; secretIndex: number } | { ok: false; reason: SenderIdCallbackVerifyFailure };

@@ -13,7 +13,6 @@ export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
  * sends whose answer was lost), then COMPLETED, CANCELLED or FAILED.
  */
 export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
-export const CAMPAIGN_STATES: readonly CampaignState[] = ['PREPARING', 'SENDING', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED'];
 export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['COMPLETED', 'CANCELLED', 'FAILED'];
 
 export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;

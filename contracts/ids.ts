@@ -17,7 +17,7 @@ export const workflowIds = {
   'chata-sender': (projectId: string, senderKey: string) => `chata-sender:${projectId}:${senderKey}`,
   'chatb-sender': (projectId: string, displayName: string) => `chatb-sender:${projectId}:${displayName}`,
   /**
-   * Sender ID registration (area F). Business key: the caller's registration key (SENDER_ID_KEY_PATTERN), not
+   * Sender ID registration (area F). Business key: the caller's registration key (1..64 of [A-Za-z0-9._-]), not
    * marketCode + senderId: long numbers and short codes have no sender ID until the platform assigns one, and a
    * sender ID is a brand name, which must stay out of workflow IDs. The same key is tagged on the platform's
    * registration (senderIdKeyTag) so a retried create finds it. A registration relayflow did not create (a
@@ -46,7 +46,7 @@ export function kindOfWorkflowId(workflowId: string): ProcessKind | undefined {
 }
 
 /** The verification process a routing token (`rf-<ULID>.<step>.<send>`) belongs to. */
-export function verificationIdOfReference(token: string | undefined): string | undefined {
+function verificationIdOfReference(token: string | undefined): string | undefined {
   const m = /^rf-([0-9A-HJKMNP-TV-Z]{26})\.\d+\.\d+$/.exec(token ?? '');
   return m ? workflowIds.verification(m[1]!) : undefined;
 }
@@ -57,9 +57,6 @@ export function verificationIdOfReference(token: string | undefined): string | u
  */
 export const verificationIdOfEvent = (e: { custom?: string | undefined; reference?: string | undefined }) =>
   verificationIdOfReference(e.custom) ?? verificationIdOfReference(e.reference);
-
-/** A caller's sender ID registration key: 1..64 of [A-Za-z0-9._-], not starting with `reg-` (kept for adopted registrations). */
-export const SENDER_ID_KEY_PATTERN = /^(?!reg-)[A-Za-z0-9._-]{1,64}$/;
 
 /** The key of a registration adopted from a callback (relayflow did not create it). */
 export const senderIdAdoptedKey = (registrationId: string) => `reg-${registrationId}`;

@@ -35,7 +35,7 @@ export interface StepDependency {
 }
 
 /** A field of the child's input filled from a finished step (the bundle's subprojectId from the subproject). */
-export interface StepBinding {
+interface StepBinding {
   from: string;
   field: ResourceField;
   /** Dotted path in the child's input, e.g. `bundle.subprojectId`. */

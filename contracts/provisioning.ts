@@ -73,7 +73,7 @@ export const provisioningEventSignal = defineSignal<[ProvisioningEvent]>('provis
 /** A process that follows the resource: the inbox forwards everything it kept, and everything after. */
 export const attachSignal = defineSignal<[{ processId: string }]>('attach');
 
-export interface InboxEventView {
+interface InboxEventView {
   eventId: string;
   trigger: string;
   sequence?: number;
@@ -102,7 +102,7 @@ export interface InboxView {
 
 export const inboxQuery = defineQuery<InboxView>('inbox');
 
-export interface KeptEvent {
+interface KeptEvent {
   /** Receive number: 1, 2, ... over the inbox's whole life. */
   n: number;
   receivedAt: string;
@@ -162,7 +162,7 @@ export interface TemplateApprovalInput extends FollowSettings {
   alternativeCategory?: TemplateCategory;
 }
 
-export interface RcsTestNumberRequest {
+interface RcsTestNumberRequest {
   phoneNumber: string;
   features?: string[];
 }
@@ -271,7 +271,6 @@ export interface RcsSenderRef {
   senderId: string;
 }
 
-
 export interface AnswerRcsQuestionnaireInput extends RcsSenderRef {
   /** questionId → answer; replaces earlier answers, so repeating it is harmless. */
   answers: Record<string, string>;
@@ -358,7 +357,6 @@ export interface ProvisioningActivities {
 // ---------------------------------------------------------------------------------------------
 
 export type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
-export type { BundleProcessingMode, BundleState } from '../platform/provisioning/types.js';
 
 /** Labels relayflow puts on the bundles it creates: how a retried create recognises its own. */
 export const BUNDLE_KEY_LABEL = 'relayflow-key';

@@ -10,17 +10,15 @@ import type {
   UploadStatus,
 } from '../platform/senderid/types.js';
 
-export type { Attachment, RegistrationState, RegistrationType, RequestDetail, UploadStatus } from '../platform/senderid/types.js';
+export type { Attachment, RegistrationState } from '../platform/senderid/types.js';
 
 export const SENDERID_REGISTRATION_KIND = 'senderid-registration';
 
 /** The process's states: the platform's, plus relayflow's own before creation and at its end. */
 export type SenderIdProcessState = 'VALIDATING' | 'CREATING' | RegistrationState | 'DELETED' | 'STOPPED' | 'FAILED';
-/** A registration in these states is final on the platform; the process ends there. */
-export const FINAL_PLATFORM_STATES: readonly RegistrationState[] = ['APPROVED', 'REJECTED'];
 export const FINAL_PROCESS_STATES: readonly SenderIdProcessState[] = ['APPROVED', 'REJECTED', 'DELETED', 'STOPPED', 'FAILED'];
 
-export interface SenderIdFollowSettings {
+interface SenderIdFollowSettings {
   /** Read the registration when no callback has arrived for this long (a dropped callback delays only this much). */
   pollIntervalMs: number;
   /** Report overdue this long after the platform's etaDate passed (0: at once); the process keeps waiting. */
@@ -107,7 +105,7 @@ export const stopRegistrationUpdate = defineUpdate<SenderIdOperationOutcome, [St
 // Status view (details of the process status)
 // ---------------------------------------------------------------------------------------------
 
-export interface AttachmentView {
+interface AttachmentView {
   attachmentDefinitionId: string;
   attachmentId?: string;
   fileName?: string;
@@ -116,7 +114,7 @@ export interface AttachmentView {
   mandatory?: boolean;
 }
 
-export interface PlatformLogView {
+interface PlatformLogView {
   at: string;
   state: string;
   message: string;

@@ -33,7 +33,7 @@ export interface VerificationStep {
   timeoutMs: number;
 }
 
-export interface VerificationPolicy {
+interface VerificationPolicy {
   codeExpiryMs: number;
   maxReportAttempts: number;
   resendCooldownMs: number;

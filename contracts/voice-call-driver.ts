@@ -7,9 +7,9 @@ import { svamlViolations } from '../common/voice-svaml.js';
 import type { AmdOptions, CallAttempt, CallScript, IncomingRule, Svaml, VoiceCallbackEvent, VoiceRecordedEvent } from './voice.js';
 import { continueCall, hangup, MAX_MENU_ROUNDS, MENU_GIVE_UP_TEXT, runMenu, svamlOfStep } from './voice-script.js';
 
-export const NOT_IN_SERVICE_TEXT = 'The number you have called is not in service.';
+const NOT_IN_SERVICE_TEXT = 'The number you have called is not in service.';
 /** An incoming call to a number without a rule (and no default rule): told so, and hung up. */
-export const DENY_SCRIPT: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_TEXT } };
+const DENY_SCRIPT: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_TEXT } };
 
 /** The plan of an incoming call: the rule that matched when its ICE came, or the denial. */
 export const incomingPlan = (rule: IncomingRule | undefined): CallPlan => ({ kind: 'incoming', script: rule?.script ?? DENY_SCRIPT });

@@ -6,7 +6,7 @@ import type { CallScript, CallStep, Menu, Svaml } from './voice.js';
 type Event = 'ice' | 'ace' | 'pie';
 type Instruction = NonNullable<Svaml['instructions']>[number];
 
-export const DEFAULT_LOCALE = 'en-US';
+const DEFAULT_LOCALE = 'en-US';
 /** A menu shown this many times in one call (invalid keys, timeouts, going back) ends it: no caller is stuck forever. */
 export const MAX_MENU_ROUNDS = 10;
 export const MENU_GIVE_UP_TEXT = 'Sorry, we could not understand your choice. Goodbye.';

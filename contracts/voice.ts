@@ -52,11 +52,11 @@ export interface CallScript {
 // Callouts
 // ---------------------------------------------------------------------------------------------
 
-export type CalloutKind = 'tts' | 'conference' | 'custom';
+type CalloutKind = 'tts' | 'conference' | 'custom';
 export type CallOutcome = 'answered' | 'busy' | 'noanswer' | 'failed' | 'machine';
 export const CALL_OUTCOMES: readonly CallOutcome[] = ['answered', 'busy', 'noanswer', 'failed', 'machine'];
 
-export interface CalloutRetry {
+interface CalloutRetry {
   /** The wait before each further attempt; its length is the number of retries. */
   delaysSeconds: number[];
   /** Which outcomes are retried (default busy and noanswer). */
@@ -103,7 +103,7 @@ export interface VoiceCalloutInput extends VoiceFollowSettings {
  * landed; the process learned it right after), `process` (the process itself, through an update) or `fallback`
  * (the intake's fallback when the process was late or away).
  */
-export interface CallbackAnswer {
+interface CallbackAnswer {
   event: 'ice' | 'ace' | 'pie';
   at: string;
   action: string;

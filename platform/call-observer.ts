@@ -16,7 +16,7 @@ import {
 export type PlatformCallArea = 'auth' | 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'conversation' | 'mms' | 'voice';
 
 /** How a call ended: `cancelled` is the caller's own abort (an activity cancelled), not the platform's doing. */
-export type PlatformCallOutcome = 'ok' | 'error' | 'cancelled';
+type PlatformCallOutcome = 'ok' | 'error' | 'cancelled';
 
 /** Why a call failed: the typed error's kind, and for no answer at all, whether it timed out or never connected. */
 export type PlatformCallErrorType =

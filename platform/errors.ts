@@ -100,7 +100,7 @@ const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
 /** Voice and Verification: `{errorCode, message, reference?}`. */
-export function parseVoiceErrorBody(body: unknown): ParsedErrorBody | undefined {
+function parseVoiceErrorBody(body: unknown): ParsedErrorBody | undefined {
   if (!isObj(body) || body.errorCode === undefined) return undefined;
   return {
     code: str(body.errorCode),
@@ -110,7 +110,7 @@ export function parseVoiceErrorBody(body: unknown): ParsedErrorBody | undefined 
 }
 
 /** Conversation family (conversation, templates, batch, subprojects): `{error: {code, message, status, details}}`. */
-export function parseConversationErrorBody(body: unknown): ParsedErrorBody | undefined {
+function parseConversationErrorBody(body: unknown): ParsedErrorBody | undefined {
   if (!isObj(body) || !isObj(body.error)) return undefined;
   const e = body.error;
   // `status` (e.g. PERMISSION_DENIED) says more than `code`, which only repeats the HTTP status.
@@ -118,13 +118,13 @@ export function parseConversationErrorBody(body: unknown): ParsedErrorBody | und
 }
 
 /** MMS: `{status: 'Failure', 'error-code', 'error-info'}`. */
-export function parseMmsErrorBody(body: unknown): ParsedErrorBody | undefined {
+function parseMmsErrorBody(body: unknown): ParsedErrorBody | undefined {
   if (!isObj(body) || body['error-code'] === undefined) return undefined;
   return { code: str(body['error-code']), message: str(body['error-info']) };
 }
 
 /** Provisioning: `{errorCode, message, resolution, additionalInformation?, validationErrors?}`. */
-export function parseProvisioningErrorBody(body: unknown): ParsedErrorBody | undefined {
+function parseProvisioningErrorBody(body: unknown): ParsedErrorBody | undefined {
   if (!isObj(body) || body.errorCode === undefined) return undefined;
   const details: Obj = {};
   for (const key of ['resolution', 'additionalInformation', 'validationErrors']) {

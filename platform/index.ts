@@ -68,66 +68,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
 }
 
 export * from './errors.js';
-export { PlatformHttp, type PlatformRequest, type PlatformResponse, type HttpMethod } from './http.js';
-export type { PlatformCall, PlatformCallArea, PlatformCallErrorType, PlatformCallObserver, PlatformCallOutcome } from './call-observer.js';
-export type { AuthStrategy, AuthRequest } from './auth/strategy.js';
-export { OAuthTokenSource, OAuthTokenRegistry, OAuthBearerAuth, sharedTokenRegistry, oauthTokenUrl } from './auth/oauth.js';
-export { BasicAuth } from './auth/basic.js';
-export { ApplicationSignedAuth } from './auth/application.js';
-export { ApiKeyAuth } from './auth/api-key.js';
-export { SubprojectsClient, type Subproject, type SubprojectPage } from './subprojects/client.js';
-// Provisioning resource types (Template, RcsSender, ...) are imported from './provisioning/client.js'.
-export {
-  ProvisioningClient,
-  type ProvisioningClientOptions,
-  PROVISIONING_ERROR_CODES,
-  provisioningErrorDetails,
-  isProvisioningError,
-  type ProvisioningErrorDetails,
-  type ProvisioningFieldError,
-  CHATA_TRIGGERS,
-  CHATB_TRIGGERS,
-  RCS_TRIGGERS,
-  PROVISIONING_TRIGGERS,
-  isProvisioningTrigger,
-  type ProvisioningTrigger,
-  type ChataTrigger,
-  type ChatbTrigger,
-  type RcsTrigger,
-  type ProvisioningWebhookEvent,
-  type TemplateChannel,
-  type TemplateState,
-  type RejectionCode,
-  type QualityScore,
-  type RcsSenderState,
-  type ChataSenderState,
-  type ChatbSenderState,
-} from './provisioning/client.js';
-export {
-  VerificationClient,
-  type VerificationClientOptions,
-  type VerificationMethod,
-  type ReportableVerificationMethod,
-  type VerificationStatusValue,
-  type VerificationSource,
-  type VerificationIdentity,
-  type SmsCodeType,
-  type StartVerificationRequest,
-  type StartVerificationResponse,
-  type StartVerificationResult,
-  type SmsStartDetails,
-  type FlashCallStartDetails,
-  type CalloutStartDetails,
-  type SeamlessStartDetails,
-  type VerificationLink,
-  type VerificationReport,
-  type ReportResult,
-  type VerificationStatus,
-} from './verification/client.js';
-// Sender ID resource types (Registration, Policy, ...) and helpers are imported from './senderid/client.js'.
-export { SenderIdClient, type SenderIdClientOptions } from './senderid/client.js';
-export { ConversationClient, type ConversationClientOptions } from './conversation/client.js';
-export type { ConversationApp, SendMessageRequest, SentMessage } from './conversation/types.js';
-export { MmsClient, type MmsClientOptions } from './mms/client.js';
-export type { MmsMessage, MmsSlide, MmsSendRequest, MmsSendSavedRequest } from './mms/types.js';
-export { classifySendError, type SendErrorClass, type SendErrorKind } from './send-errors.js';
+export type { PlatformCall } from './call-observer.js';
+export { ProvisioningClient } from './provisioning/client.js';
+// Everything else (the other clients, resource types such as Template or Registration, helpers) is imported
+// from its own module, e.g. './provisioning/client.js' or './senderid/client.js'.

@@ -14,7 +14,6 @@ import { installPipeline } from './core/pipeline.js';
 export { defaultSandboxAccount, type SandboxAccount } from './core/accounts.js';
 export type { SandboxOptions } from './core/options.js';
 export type { SandboxArea } from './areas/index.js';
-export { SandboxContext } from './core/context.js';
 
 export interface Sandbox {
   /** `http://host:port` once listening; '' before (platformUrls() then gives bare paths, for app.inject). */

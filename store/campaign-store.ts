@@ -5,7 +5,7 @@
 import type { Sql, SqlRunner } from './sql.js';
 
 export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled';
-export const RECIPIENT_STATUSES: readonly RecipientStatus[] = ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'];
+const RECIPIENT_STATUSES: readonly RecipientStatus[] = ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'];
 
 export interface NewRecipient {
   seq: number;

@@ -8,7 +8,6 @@ export * from './campaign-store.js';
 export * from './voice-rules.js';
 export * from './voice-calls.js';
 export { embeddedSnapshot } from './sql.js';
-export type { Sql, SqlRunner } from './sql.js';
 
 export interface OpenStoreOptions {
   /** RELAYFLOW_DATABASE_URL; unset: the embedded database under dataDir. */

@@ -6,7 +6,7 @@ import type { CallScript, IncomingRule } from '../contracts/voice.js';
 import type { Sql } from './sql.js';
 
 /** The rule for every called number that has none of its own. */
-export const DEFAULT_RULE_NUMBER = 'default';
+const DEFAULT_RULE_NUMBER = 'default';
 
 const COLUMNS = `number, script, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"`;
 
@@ -71,7 +71,7 @@ export class VoiceRuleStore {
 }
 
 /** How long the intake's copy of the rules is used before it is read again: a change made through another API instance is seen within this. */
-export const RULE_CACHE_TTL_MS = 1_000;
+const RULE_CACHE_TTL_MS = 1_000;
 
 /**
  * The incoming-call rules as the callback intake reads them on every ICE: all of them (a short list), read at

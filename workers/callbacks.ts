@@ -19,9 +19,9 @@ export function explicitPublicUrl(config: Pick<Config, 'api'>): string | undefin
 }
 
 /** Waits between attempts: quick at first, then the last value until it works or the worker stops. */
-export const WIRING_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+const WIRING_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
-export type WiringOutcome =
+type WiringOutcome =
   | { status: 'registered'; target: string; detail: string }
   | { status: 'failed'; target: string; detail: string }
   /** Not attempted (no secret configured, or the real platform's dashboard setting). */

@@ -14,7 +14,7 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
  * write `{}` for it. Its name, failure type and message, down the cause chain, with phone numbers masked: the
  * messages are the real ones here (failures are encrypted only in the history), and may quote the platform.
  */
-export function loggableError(err: Error, depth = 0): Record<string, unknown> {
+function loggableError(err: Error, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = { name: err.name, message: maskPhoneNumbers(err.message) };
   const type = (err as { type?: unknown }).type;
   if (typeof type === 'string') out.type = type;
@@ -22,7 +22,7 @@ export function loggableError(err: Error, depth = 0): Record<string, unknown> {
   return out;
 }
 
-export class PinoTemporalLogger implements TemporalLogger {
+class PinoTemporalLogger implements TemporalLogger {
   constructor(private readonly pino: Logger) {}
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
     const fields = meta ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, v instanceof Error ? loggableError(v) : v])) : {};

@@ -16,7 +16,7 @@ import type { CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
 // Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
-export { DEFAULT_BUNDLE_PATH, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-options.js';
+export { WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
   config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> & Partial<Pick<Config, 'workerCachedWorkflows'>>;

@@ -49,7 +49,7 @@ const MAX_UNAVAILABLE_IN_A_ROW = 3;
  * How long after its client gave up a request may still reach the platform and be taken (in front of the
  * platform, or in a process too busy to write or read it): a look-up before then cannot tell "not sent".
  */
-export const LANDING_GRACE_MS = 5_000;
+const LANDING_GRACE_MS = 5_000;
 /** A claimed row's request starts within this long of the claim, or the row goes back unsent (its lease counts on it). */
 const SEND_WITHIN_MS = 2_000;
 

@@ -10,7 +10,7 @@ import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';
 
 /** The bundle carries this run's labels (key and run): made by this run, perhaps by an attempt whose answer was lost. */
-export function isRunBundle(b: Bundle, labels: Record<string, string> | undefined): boolean {
+function isRunBundle(b: Bundle, labels: Record<string, string> | undefined): boolean {
   const key = labels?.[BUNDLE_KEY_LABEL];
   const run = labels?.[BUNDLE_RUN_LABEL];
   return key !== undefined && run !== undefined && b.labels?.[BUNDLE_KEY_LABEL] === key && b.labels?.[BUNDLE_RUN_LABEL] === run;

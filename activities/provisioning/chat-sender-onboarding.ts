@@ -13,7 +13,7 @@ import type {
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
 
-export function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmbeddedChataSenderInput {
+function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmbeddedChataSenderInput {
   return 'businessAccountId' in input && typeof input.businessAccountId === 'string';
 }
 
@@ -39,7 +39,6 @@ export function createChatSenderOnboardingActivities(clients: { provisioning: Pr
     async getChataSender(input: SenderRef): Promise<ChataSender> {
       return chataSenders.get(input.senderId);
     },
-
 
     async createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult> {
       return findOrCreate(

@@ -1,7 +1,8 @@
-// Sender ID registration activities (area F) over platform/senderid: requirements, the pre-check, template
-// download, registrations and attachments, callback configuration. Each is safe to repeat under Temporal
-// retries (how, per activity, below) and maps platform errors through shared/failures.ts: a validation
-// refusal (the platform's 400, or relayflow's own pre-check) is a non-retryable PlatformValidationError whose
+// Sender ID registration activities (area F) over platform/senderid: the policy's requirements, the pre-check,
+// and creating, reading, updating and deleting a registration (what the registration workflow schedules; the
+// API reads markets, templates and lists and uploads attachments through the platform client itself). Each is
+// safe to repeat under Temporal retries (how, per activity, below) and maps platform errors through
+// shared/failures.ts: a validation refusal (the platform's 400) is a non-retryable PlatformValidationError whose
 // details carry the violations; 5xx, timeouts and 429 (with Retry-After) are retried.
 import { senderIdKeyTag } from '../../contracts/ids.js';
 import type {
@@ -10,31 +11,18 @@ import type {
   CreateRegistrationInput,
   CreateRegistrationResult,
   DeleteRegistrationResult,
-  DownloadedTemplate,
-  ListRegistrationsInput,
-  MarketRequirementsInput,
   PolicyRef,
   RegistrationRef,
   SenderIdActivities,
-  TemplateRef,
   UpdateRegistrationInput,
   UpdateRegistrationResult,
-  UploadAttachmentInput,
-  UploadAttachmentResult,
 } from '../../contracts/senderid.js';
-import { PlatformConflictError, PlatformNotFoundError, PlatformValidationError } from '../../platform/errors.js';
+import { PlatformConflictError, PlatformNotFoundError } from '../../platform/errors.js';
 import type { SenderIdClient } from '../../platform/senderid/client.js';
-import type { SenderIdViolation } from '../../platform/senderid/errors.js';
 import type { Registration } from '../../platform/senderid/types.js';
-import { validateAttachment, validateRequestDetails } from '../../platform/senderid/validate.js';
+import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';
-
-/** relayflow's own refusal, shaped like the platform's 400 so workflows and the API handle one failure type. */
-function refused(what: string, violations: SenderIdViolation[]): PlatformValidationError {
-  const text = violations.map((v) => `${v.field}: ${v.description}`).join('; ');
-  return new PlatformValidationError({ area: 'senderId', code: 'INVALID_ARGUMENT', message: `senderId: ${what} refused by relayflow's check: ${text}`, details: violations });
-}
 
 export function createSenderIdActivities(clients: { senderId: SenderIdClient }): SenderIdActivities {
   const { senderId } = clients;
@@ -51,10 +39,6 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
 
   return withFailureMappingAll({
     // Reads: repeatable as they are.
-    async getSenderIdMarketRequirements(input: MarketRequirementsInput) {
-      return senderId.marketRequirements(input);
-    },
-
     async getSenderIdPolicyRequirements(input: PolicyRef) {
       return senderId.policyRequirements(input.policyId);
     },
@@ -67,11 +51,6 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
         mandatoryAttachments: policy.attachmentDefinitions.filter((d) => d.mandatory),
         templates: policy.attachmentDefinitions.filter((d) => d.template),
       };
-    },
-
-    async downloadSenderIdTemplate(input: TemplateRef): Promise<DownloadedTemplate> {
-      const file = await senderId.downloadTemplate(input.policyId, input.attachmentDefinitionId);
-      return { fileName: file.fileName, contentType: file.contentType, contentBase64: file.content.toString('base64'), sizeBytes: file.content.length };
     },
 
     /**
@@ -104,10 +83,6 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
       return senderId.getRegistration(input.registrationId);
     },
 
-    async listSenderIdRegistrations(input: ListRegistrationsInput) {
-      return senderId.listRegistrations(input.query);
-    },
-
     /**
      * A PUT sets the given fields, so repeating it sets them again. But an update can send the registration back
      * to review (PENDING → IN_PROGRESS), after which a repeat gets 409: then the registration is read, and if it
@@ -133,50 +108,6 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
         if (err instanceof PlatformNotFoundError) return { deleted: false };
         throw err;
       }
-    },
-
-    /**
-     * Checked against the definition first (MIME type, size; an unknown definition is refused as the platform
-     * would with a 404). An upload replaces the earlier one of the same definition, so a repeat leaves the
-     * same single file. When a repeat is refused because the registration reached a final state meanwhile
-     * (409) and it already holds this file, the earlier attempt counts (`uploaded: false`).
-     */
-    async uploadSenderIdAttachment(input: UploadAttachmentInput): Promise<UploadAttachmentResult> {
-      const content = Buffer.from(input.contentBase64, 'base64');
-      const registration = await senderId.getRegistration(input.registrationId);
-      const policy = await senderId.policyRequirements(registration.policyId);
-      const def = policy.attachmentDefinitions.find((d) => d.id === input.attachmentDefinitionId);
-      if (!def) {
-        throw new PlatformNotFoundError({ area: 'senderId', code: 'NOT_FOUND', message: `senderId: attachment definition ${input.attachmentDefinitionId} is not part of policy ${policy.id}` });
-      }
-      const violations = validateAttachment(def, { mimeType: input.mimeType, sizeBytes: content.length });
-      if (violations.length) throw refused('attachment', violations);
-      try {
-        const attachment = await senderId.uploadAttachment(input.registrationId, input.attachmentDefinitionId, {
-          fileName: input.fileName,
-          mimeType: input.mimeType,
-          content,
-          ...(input.documentType === undefined ? {} : { documentType: input.documentType }),
-        });
-        return { ...attachment, uploaded: true };
-      } catch (err) {
-        if (!(err instanceof PlatformConflictError)) throw err;
-        const current = await senderId.getRegistration(input.registrationId);
-        const held = current.attachments.find(
-          (a) => a.attachmentDefinitionId === input.attachmentDefinitionId && a.fileName === input.fileName && a.mimeType === input.mimeType && a.uploadStatus !== 'FAILED',
-        );
-        if (!held) throw err;
-        return { ...held, uploaded: false };
-      }
-    },
-
-    async getSenderIdCallbackConfiguration() {
-      return (await senderId.getCallbackConfiguration()) ?? null;
-    },
-
-    /** A PUT of the same secret is harmless: repeatable as it is. */
-    async setSenderIdCallbackConfiguration(input: { hmacSecret: string }) {
-      return senderId.setCallbackConfiguration(input.hmacSecret);
     },
   });
 }

@@ -21,7 +21,7 @@ import type {
 import { withFailureMappingAll } from '../shared/failures.js';
 
 /** Failure types this module raises itself (besides the mapped Platform*Error classes). */
-export const VERIFICATION_FAILURE_TYPES = {
+const VERIFICATION_FAILURE_TYPES = {
   referenceConflict: 'VerificationReferenceConflict',
   notReportable: 'VerificationMethodNotReportable',
 } as const;
@@ -112,7 +112,7 @@ async function findByReference(
 }
 
 /** The report body for a method: `sms.code`, `callout.code` or `flashCall.cli`. */
-export function reportFor(method: ReportableVerificationMethod, code: string): VerificationReport {
+function reportFor(method: ReportableVerificationMethod, code: string): VerificationReport {
   switch (method) {
     case 'sms':
       return { method: 'sms', sms: { code } };

@@ -19,13 +19,12 @@ import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 
-
 /** Accepted clock difference of the signature timestamp; nonces are remembered twice as long. */
 const MAX_SKEW_SECONDS = 300;
 const MAX_NONCES = 100_000;
 
 /** Nonces of accepted deliveries, forgotten after the timestamp window (older ones fail as stale anyway). */
-export class NonceStore {
+class NonceStore {
   private readonly seen = new Map<string, number>();
 
   constructor(private readonly keepMs = 2 * MAX_SKEW_SECONDS * 1000) {}
@@ -59,7 +58,7 @@ const KEY_TYPES: Partial<Record<(typeof RESOURCE_KEYS)[number], ProvisioningReso
  * A delivery as the spec promises it (a trigger, an optional comment, the resource's JSON) or as the
  * sandbox's full envelope has it. Unknown fields are allowed: the resource's own fields may sit at the top.
  */
-export const ProvisioningWebhookBody = Type.Object({
+const ProvisioningWebhookBody = Type.Object({
   trigger: Type.String({ minLength: 1, maxLength: 128 }),
   comment: Type.Optional(Type.String({ maxLength: 4096 })),
   eventId: Type.Optional(Id),
@@ -77,7 +76,7 @@ export const ProvisioningWebhookBody = Type.Object({
   sender: Type.Optional(ResourceJson),
   account: Type.Optional(ResourceJson),
 });
-export type ProvisioningWebhookBody = Static<typeof ProvisioningWebhookBody>;
+type ProvisioningWebhookBody = Static<typeof ProvisioningWebhookBody>;
 
 const checkBody = validatorCompiler({ schema: ProvisioningWebhookBody, method: 'POST', url: PROVISIONING_WEBHOOK_PATH, httpPart: 'body' }) as ValidateFunction;
 

@@ -20,7 +20,7 @@ import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 
 const Opt = Type.Optional(Type.String({ maxLength: 4096 }));
-export const SenderIdCallback = Type.Object({
+const SenderIdCallback = Type.Object({
   registrationId: Type.String({ minLength: 1, maxLength: 256 }),
   eventId: Opt,
   eventType: Opt,

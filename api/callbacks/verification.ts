@@ -25,8 +25,8 @@ const Common = {
   /** relayflow's routing token for verifications it started. */
   custom: Type.Optional(Type.String()),
 };
-export const VerificationRequestEvent = Type.Object({ event: Type.Literal('VerificationRequestEvent'), ...Common });
-export const VerificationResultEvent = Type.Object({
+const VerificationRequestEvent = Type.Object({ event: Type.Literal('VerificationRequestEvent'), ...Common });
+const VerificationResultEvent = Type.Object({
   event: Type.Literal('VerificationResultEvent'),
   ...Common,
   status: Str,
@@ -34,8 +34,8 @@ export const VerificationResultEvent = Type.Object({
   source: Type.Optional(Type.String()),
 });
 /** The spec names it SmsDeliveredEvent, the platform sends VerificationSmsDeliveredEvent: both are accepted. */
-export const SMS_DELIVERED_EVENTS = ['SmsDeliveredEvent', 'VerificationSmsDeliveredEvent'] as const;
-export const SmsDeliveredEvent = Type.Object({
+const SMS_DELIVERED_EVENTS = ['SmsDeliveredEvent', 'VerificationSmsDeliveredEvent'] as const;
+const SmsDeliveredEvent = Type.Object({
   event: Type.Union(SMS_DELIVERED_EVENTS.map((e) => Type.Literal(e))),
   ...Common,
   smsResult: Type.Union([Type.Literal('Successful'), Type.Literal('Failed')]),

@@ -12,14 +12,14 @@ import {
   type IncomingRule, type Svaml, type VoiceCallbackEvent, type VoiceFollowSettings, type VoiceIncomingInput,
 } from '../../contracts/voice.js';
 
-export const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';
+const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';
 
 /**
  * The spec's rule when no answer comes in time: ICE plays an error and hangs up, ACE continues (the call is
  * connected). PIE has no rule in the spec; relayflow apologises and hangs up, since a menu whose process is away
  * cannot go anywhere useful.
  */
-export function fallbackSvaml(event: VoiceCallbackEvent['event']): Svaml {
+function fallbackSvaml(event: VoiceCallbackEvent['event']): Svaml {
   if (event === 'ace') return { action: { name: 'continue' } };
   return { instructions: [{ name: 'say', text: FALLBACK_TEXT, locale: 'en-US' }], action: { name: 'hangup' } };
 }

@@ -32,8 +32,8 @@ export const processesStarted = new Counter({
 });
 
 /** The signed intakes (/callbacks/<kind>) and how a delivery can end (api/plugins/metrics.ts). */
-export const CALLBACK_KINDS = ['verification', 'provisioning', 'senderid', 'conversation', 'mms', 'voice'] as const;
-export const CALLBACK_OUTCOMES = ['accepted', 'duplicate', 'refused', 'failed'] as const;
+const CALLBACK_KINDS = ['verification', 'provisioning', 'senderid', 'conversation', 'mms', 'voice'] as const;
+const CALLBACK_OUTCOMES = ['accepted', 'duplicate', 'refused', 'failed'] as const;
 
 // Present at zero from the start: a series born at 1 shows no increase(), so alerts would miss the first event.
 for (const kind of CALLBACK_KINDS) for (const outcome of CALLBACK_OUTCOMES) callbacks.inc({ kind, outcome }, 0);

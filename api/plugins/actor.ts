@@ -10,7 +10,7 @@ export { keyIdOf } from './key-ring.js';
 /** The actor of callbacks from the platform (routes with `auth: 'signature'`). */
 export const PLATFORM_ACTOR = 'platform';
 
-export const actorStorage = new AsyncLocalStorage<{ actor: string }>();
+const actorStorage = new AsyncLocalStorage<{ actor: string }>();
 
 /** The actor of the current request, if any (undefined outside a request: workers, scripts). */
 export const currentActor = (): string | undefined => actorStorage.getStore()?.actor;

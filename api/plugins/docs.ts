@@ -14,7 +14,7 @@ type RouteSchema = FastifySchema & { hide?: boolean; response?: Record<string, u
  * 413 and 415 from body parsing, 503 and 504 from the deadline on every wait on Temporal
  * (api/processes/temporal-errors.ts). Declared here once so the document never misses them.
  */
-export function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config' | 'url' | 'method'>): number[] {
+function frameworkStatuses(route: Pick<RouteOptions, 'schema' | 'config' | 'url' | 'method'>): number[] {
   const schema = (route.schema ?? {}) as RouteSchema;
   const statuses: number[] = [];
   const config = route.config as { auth?: string; scope?: 'read-only' | 'operator' | 'admin' } | undefined;

@@ -11,7 +11,7 @@ interface IndexedPath {
 const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 /** A Fastify route URL as a regular expression over the raw request path (`:param` is one segment, `*` the rest). */
-export function urlPattern(url: string): RegExp {
+function urlPattern(url: string): RegExp {
   const source = url
     .split(/(:[A-Za-z0-9_]+|\*)/)
     .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : escape(part)))

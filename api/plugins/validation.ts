@@ -17,11 +17,11 @@ const base = { allErrors: true, removeAdditional: false, useDefaults: true, stri
  * - page-token: the shape of a nextPageToken (base64url); whether this API gave it out is checked when
  *   the list runs (api/processes/find.ts), which holds the key.
  */
-export const FORMATS = {
+const FORMATS = {
   e164: (v: string) => v.startsWith('+') && !!parsePhoneNumberFromString(v)?.isValid(),
   'page-token': (v: string) => /^[A-Za-z0-9_-]*$/.test(v),
 } as const;
-export const FORMAT_MESSAGES: Record<string, string> = {
+const FORMAT_MESSAGES: Record<string, string> = {
   e164: 'must be a valid phone number in international format (+ and country code)',
   'page-token': 'is not a token this API gave out: pass the nextPageToken of the previous page as it is',
 };

@@ -9,7 +9,7 @@ import { kindOfWorkflowId, type ProcessKind } from '../../contracts/ids.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 
-export interface PendingActivityView {
+interface PendingActivityView {
   activity: string;
   attempt: number;
   state: string;

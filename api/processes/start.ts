@@ -15,7 +15,7 @@ import { callTemporal } from './temporal-errors.js';
  * - `never`: one run per ID, ever; any later request answers that run, ended or not (onboardings: the key
  *   names one plan, compared by the route).
  */
-export type ReusePolicy = 'after-final' | 'after-failure' | 'never';
+type ReusePolicy = 'after-final' | 'after-failure' | 'never';
 
 const TEMPORAL_REUSE = { 'after-final': 'ALLOW_DUPLICATE', 'after-failure': 'ALLOW_DUPLICATE_FAILED_ONLY', never: 'REJECT_DUPLICATE' } as const;
 
@@ -52,7 +52,7 @@ export interface Started {
   links: { self: string };
 }
 
-export const processLink = (processId: string) => ({ self: `/v1/processes/${encodeURIComponent(processId)}` });
+const processLink = (processId: string) => ({ self: `/v1/processes/${encodeURIComponent(processId)}` });
 
 /** 202 with `created: true` when started; 200 with the existing process otherwise. */
 export async function startProcess(client: Client, req: StartRequest): Promise<{ status: 200 | 202; body: Started }> {

@@ -14,7 +14,7 @@ export const DEFAULT_WAIT_MS = 20_000;
  * An update to a process that has closed: Temporal answers "not found ... already completed", or
  * "aborted by closing workflow" when the update met the run closing.
  */
-export const isProcessEnded = (err: unknown) => /already completed|aborted by closing workflow/i.test((err as Error)?.message ?? '');
+const isProcessEnded = (err: unknown) => /already completed|aborted by closing workflow/i.test((err as Error)?.message ?? '');
 
 const grpcCode = (err: unknown): number | undefined => {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
@@ -23,7 +23,7 @@ const grpcCode = (err: unknown): number | undefined => {
   return undefined;
 };
 
-export function toApiError(processId: string, err: unknown, what = 'process'): unknown {
+function toApiError(processId: string, err: unknown, what = 'process'): unknown {
   if (err instanceof ApiError) return err;
   if (isProcessEnded(err)) return new ApiError(409, 'process_ended', `the ${what} ${processId} has already ended`);
   if (err instanceof WorkflowNotFoundError) return notFound(`${what} ${processId}`);

@@ -6,16 +6,16 @@ import type { TableRun } from './outcome.js';
 import { median, num } from './summary.js';
 
 /** A ratio (higher is better) fails below this share of the recorded one. */
-export const RATIO_FLOOR = 0.7;
+const RATIO_FLOOR = 0.7;
 /**
  * A value with a target fails when it moved more than this share of the recorded one the wrong way (above 1.3 x
  * for a `<=` target, below 0.7 x for `>=`), or, when that is smaller, this share of the target's bound: a share
  * of 429s recorded at 0.05% against a 1% target must not alarm at 0.07%.
  */
-export const VALUE_SLACK = 0.3;
-export const BOUND_SLACK = 0.1;
+const VALUE_SLACK = 0.3;
+const BOUND_SLACK = 0.1;
 
-export type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared' | 'not run';
+type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared' | 'not run';
 
 export interface Check {
   bench: string;
@@ -39,7 +39,7 @@ function measure(row: BenchRow): Measure | undefined {
 }
 
 /** The worst the new figure may be: a ratio down to 0.7 x the recorded one, a value as VALUE_SLACK says. */
-export function alarmLimit(recorded: number, m: Pick<Measure, 'higherIsBetter' | 'bound'>): number {
+function alarmLimit(recorded: number, m: Pick<Measure, 'higherIsBetter' | 'bound'>): number {
   if (m.bound === undefined) return recorded * RATIO_FLOOR;
   const slack = Math.max(Math.abs(recorded) * VALUE_SLACK, Math.abs(m.bound) * BOUND_SLACK);
   return m.higherIsBetter ? recorded - slack : recorded + slack;
@@ -51,7 +51,7 @@ export function alarmLimit(recorded: number, m: Pick<Measure, 'higherIsBetter' |
  * 352 ms on a busier CI host), and the baseline shows by how much. Only ever loosens the limit: a quieter machine
  * this run does not tighten it. 1 when either run has no usable baseline.
  */
-export function machineFactor(now: Measure, before: Measure): number {
+function machineFactor(now: Measure, before: Measure): number {
   const [b0, b1] = [before.baseline, now.baseline];
   if (b0 === undefined || b1 === undefined || !(b0 > 0) || !(b1 > 0) || !Number.isFinite(b0) || !Number.isFinite(b1)) return 1;
   return now.higherIsBetter ? Math.min(1, b1 / b0) : Math.max(1, b1 / b0);

@@ -3,7 +3,7 @@
 import type { BenchResult } from '../result.js';
 import type { Profile } from '../suite.js';
 
-export type BenchStatus = 'ok' | 'timed out' | 'no result';
+type BenchStatus = 'ok' | 'timed out' | 'no result';
 
 export interface BenchOutcome {
   bench: string;

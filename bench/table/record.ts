@@ -7,8 +7,8 @@ import type { Profile } from '../suite.js';
 import type { TableRun } from './outcome.js';
 import { renderMarkdown } from './render.js';
 
-export const RESULTS_DIR = 'bench/results';
-export const DOCS_FILE = 'docs/benchmarks.md';
+const RESULTS_DIR = 'bench/results';
+const DOCS_FILE = 'docs/benchmarks.md';
 export const latestFile = (profile: Profile) => join(RESULTS_DIR, `latest-${profile}.json`);
 
 export async function writeRun(run: TableRun, opts: { record: boolean; root?: string }): Promise<string[]> {
@@ -27,7 +27,7 @@ export async function writeRun(run: TableRun, opts: { record: boolean; root?: st
   return files;
 }
 
-export const markers = (profile: Profile) => [`<!-- bench-table:${profile}:start -->`, `<!-- bench-table:${profile}:end -->`] as const;
+const markers = (profile: Profile) => [`<!-- bench-table:${profile}:start -->`, `<!-- bench-table:${profile}:end -->`] as const;
 
 /** The doc with the text between the profile's markers replaced; the markers must be there. */
 export function replaceSection(doc: string, profile: Profile, body: string): string {

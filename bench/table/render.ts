@@ -3,7 +3,7 @@
 import type { BenchOutcome, TableRun } from './outcome.js';
 import { num, summarise, targetText } from './summary.js';
 
-export const HEADER = ['bench', 'figure', 'relayflow (median)', 'baseline (median)', 'ratio min / median / max', 'target', 'met'];
+const HEADER = ['bench', 'figure', 'relayflow (median)', 'baseline (median)', 'ratio min / median / max', 'target', 'met'];
 
 export function tableCells(benches: readonly BenchOutcome[]): string[][] {
   return benches.flatMap((b) => {
@@ -18,7 +18,7 @@ export function tableCells(benches: readonly BenchOutcome[]): string[][] {
 }
 
 /** What goes under the table: each baseline once per bench, each bench's notes, what was left out. */
-export function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[] {
+function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[] {
   const lines: string[] = [];
   for (const b of run.benches) {
     const figuresBy = new Map<string, string[]>();
@@ -34,7 +34,7 @@ export function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[
   return lines;
 }
 
-export function textTable(cells: readonly string[][]): string {
+function textTable(cells: readonly string[][]): string {
   const all = [HEADER, ...cells];
   const widths = HEADER.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
   const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
@@ -47,7 +47,7 @@ export function markdownTable(cells: readonly string[][]): string {
   return [line(HEADER), `|${HEADER.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n');
 }
 
-export function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'startedAt' | 'wallSeconds'>): string {
+function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'startedAt' | 'wallSeconds'>): string {
   const m = run.machine;
   const cli = m.temporalCli ? `, Temporal CLI ${m.temporalCli.version ?? '(version unknown)'} from ${m.temporalCli.source}` : '';
   const git = m.git ? `, commit ${m.git.commit.slice(0, 10)}${m.git.dirty ? ' (with uncommitted changes)' : ''}` : '';
@@ -56,7 +56,7 @@ export function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'started
 }
 
 /** One line for the end: how many targets were met in every round, how many benches gave no result. */
-export function verdictLine(benches: readonly BenchOutcome[]): string {
+function verdictLine(benches: readonly BenchOutcome[]): string {
   const rows = benches.flatMap((b) => b.result?.rows ?? []).filter((r) => r.target);
   const met = rows.filter((r) => summarise(r).met).length;
   const missing = benches.filter((b) => b.status !== 'ok').length;

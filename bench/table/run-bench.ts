@@ -22,7 +22,7 @@ export interface BenchRun {
 /** The running bench's PID, so an interrupted runner can stop it too. */
 export const running = new Set<number>();
 
-export function parseResult(line: string): BenchResult | string {
+function parseResult(line: string): BenchResult | string {
   try {
     const r = JSON.parse(line.slice(BENCH_JSON_PREFIX.length)) as BenchResult;
     if (typeof r?.bench !== 'string' || !Array.isArray(r.rows)) return 'BENCH_JSON line without bench and rows';

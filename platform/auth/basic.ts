@@ -1,7 +1,7 @@
 // HTTP Basic: key ID / key secret (or application key / secret). Prototyping only on the platform.
 import { setHeader, type AuthRequest, type AuthStrategy } from './strategy.js';
 
-export function basicAuthorization(username: string, password: string): string {
+function basicAuthorization(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 

@@ -4,7 +4,7 @@ import { OAuthBearerAuth, type OAuthTokenSource } from '../auth/oauth.js';
 import type { AuthStrategy } from '../auth/strategy.js';
 import type { Region } from '../../common/config.js';
 import type { HttpMethod, PlatformHttp, QueryValue } from '../http.js';
-import type { ConversationApp, SendMessageRequest, SentMessage, WireMessage, WireWebhook } from './types.js';
+import type { ConversationApp, SendMessageRequest, SentMessage, WireMessage } from './types.js';
 import { ConversationWebhooks } from './webhooks.js';
 
 export interface ConversationClientOptions {
@@ -80,4 +80,3 @@ export class ConversationClient {
   }
 }
 
-export type { WireWebhook };

@@ -1,5 +1,4 @@
 // Conversation API shapes relayflow uses (docs/conversation-wire.md), on the wire (snake_case) and ours.
-import type { Region } from '../../common/config.js';
 
 export interface ConversationApp {
   id: string;
@@ -41,4 +40,3 @@ export interface WireWebhook {
   triggers: string[];
 }
 
-export type { Region };

@@ -11,7 +11,7 @@ import type {
   ProvisioningPage,
 } from './types.js';
 
-export interface BundleRetentionPolicy {
+interface BundleRetentionPolicy {
   retentionType: BundleRetentionType;
   /** 1..3650 */
   ttlDays: number;
@@ -33,7 +33,7 @@ export interface CreateBundleRequest {
 }
 
 /** Unsuccessful conversation-app webhook deliveries, as the platform reports them on the bundle. */
-export interface BundleWebhookDeliveryStatus {
+interface BundleWebhookDeliveryStatus {
   target: string;
   status: string;
   httpStatus?: number;
@@ -41,7 +41,7 @@ export interface BundleWebhookDeliveryStatus {
   lastAttemptTime?: string;
 }
 
-export interface BundleError {
+interface BundleError {
   /** SUBPROJECT, CONVERSATION_APP or SMS_APP: the resource whose provisioning failed. */
   resource: string;
   code: string;

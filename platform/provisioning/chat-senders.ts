@@ -96,7 +96,7 @@ export class ProvisioningChataSendersClient {
 // CHATB
 // ---------------------------------------------------------------------------------------------
 
-export interface ChatbSubcategory {
+interface ChatbSubcategory {
   code: string;
   name: string;
   nameEnglish: string;

@@ -55,7 +55,6 @@ export class ProvisioningClient {
 
 export * from './types.js';
 export * from './errors.js';
-export type { ProvisioningListQuery } from './transport.js';
 export * from './templates.js';
 export * from './rcs-senders.js';
 export * from './chat-senders.js';

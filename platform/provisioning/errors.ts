@@ -21,7 +21,7 @@ export const PROVISIONING_ERROR_CODES = {
 export type ProvisioningErrorCode = (typeof PROVISIONING_ERROR_CODES)[keyof typeof PROVISIONING_ERROR_CODES];
 
 /** One broken field of an `invalid_input` answer (enum errors list the valid values in `description`). */
-export interface ProvisioningFieldError {
+interface ProvisioningFieldError {
   field: string;
   description: string;
 }

@@ -57,7 +57,7 @@ export interface RcsSender {
 
 export type RcsSenderPage = ProvisioningPage<'senders', RcsSender>;
 
-export interface RcsQuestion {
+interface RcsQuestion {
   id: string;
   text: string;
   required: boolean;

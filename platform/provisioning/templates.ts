@@ -12,11 +12,11 @@ import type {
   TemplateState,
 } from './types.js';
 
-export type TemplateComponentType = 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL';
-export type TemplateHeaderFormat = 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' | 'TEXT';
+type TemplateComponentType = 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL';
+type TemplateHeaderFormat = 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' | 'TEXT';
 
 /** Example media of a HEADER (limits: image 5 MB, video 16 MB, document 100 MB). */
-export interface TemplateMediaExample {
+interface TemplateMediaExample {
   mediaType: string;
   sizeBytes: number;
 }

@@ -9,14 +9,13 @@ export type TemplateChannel = 'CHATA' | 'CHATB';
 // Templates
 // ---------------------------------------------------------------------------------------------
 
-export const TEMPLATE_STATES = ['DRAFT', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED', 'DELETED'] as const;
-export type TemplateState = (typeof TEMPLATE_STATES)[number];
+export type TemplateState = 'DRAFT' | 'IN_PROGRESS' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED' | 'DELETED';
 
 export type TemplateCategory = 'AUTHENTICATION' | 'MARKETING' | 'UTILITY';
 export type RejectionCode = 'ABUSIVE_CONTENT' | 'INCORRECT_CATEGORY' | 'INVALID_FORMAT' | 'NONE' | 'SCAM' | 'UNRECOGNIZED';
 export type QualityScore = 'QUALITY_SCORE_GREEN' | 'QUALITY_SCORE_YELLOW' | 'QUALITY_SCORE_RED' | 'QUALITY_SCORE_UNKNOWN' | 'UNRECOGNIZED';
 /** `newState` of CHATA_TEMPLATE_STATUS_UPDATED. */
-export type TemplateStatusUpdate = 'DISABLED' | 'PAUSED' | 'REINSTATED' | 'UNPAUSED';
+type TemplateStatusUpdate = 'DISABLED' | 'PAUSED' | 'REINSTATED' | 'UNPAUSED';
 /** Request field of creates and edits: keep as a draft, or submit for review (the default). */
 export type ProvisioningRequestStatus = 'DRAFT' | 'SUBMIT';
 
@@ -69,12 +68,9 @@ export type ChatbSenderState = 'DRAFT' | 'IN_REVIEW' | 'ACTIVE' | 'REJECTED' | '
 // Bundles (docs/bundle-wire.md)
 // ---------------------------------------------------------------------------------------------
 
-export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
-export type BundleState = (typeof BUNDLE_STATES)[number];
-export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
-export type BundleProcessingMode = (typeof BUNDLE_PROCESSING_MODES)[number];
-export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
-export type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
+export type BundleState = 'IN_PROGRESS' | 'ACTIVE' | 'FAILED' | 'DELETED';
+export type BundleProcessingMode = 'DISPATCH' | 'CONVERSATION';
+export type BundleRetentionType = 'MESSAGE_EXPIRE_POLICY' | 'CONVERSATION_EXPIRE_POLICY' | 'PERSIST_RETENTION_POLICY';
 /** The SMS app's statuses the spec names, and ACTIVE once it is provisioned. */
 export type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
 
@@ -89,7 +85,7 @@ export interface ProvisioningComment {
 // Webhook triggers and events
 // ---------------------------------------------------------------------------------------------
 
-export const CHATA_TRIGGERS = [
+const CHATA_TRIGGERS = [
   'CHATA_WABA_ACCOUNT_CHANGED',
   'CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE',
   'CHATA_TEMPLATE_CATEGORY_UPDATED',
@@ -104,7 +100,7 @@ export const CHATA_TRIGGERS = [
   'CHATA_TEMPLATE_REJECTED',
 ] as const;
 
-export const RCS_TRIGGERS = [
+const RCS_TRIGGERS = [
   'RCS_SENDER_OPERATOR_STATUS_UPDATED',
   'RCS_ACCOUNT_COMMENT_ADDED',
   'RCS_SENDER_COMMENT_ADDED',
@@ -113,7 +109,7 @@ export const RCS_TRIGGERS = [
   'RCS_SENDER_CREATED',
 ] as const;
 
-export const CHATB_TRIGGERS = [
+const CHATB_TRIGGERS = [
   'CHATB_SENDER_COMMENT_ADDED',
   'CHATB_SENDER_REJECTED',
   'CHATB_SENDER_INACTIVE',
@@ -122,12 +118,12 @@ export const CHATB_TRIGGERS = [
   'CHATB_TEMPLATE_APPROVED',
 ] as const;
 
-export type ChataTrigger = (typeof CHATA_TRIGGERS)[number];
-export type RcsTrigger = (typeof RCS_TRIGGERS)[number];
-export type ChatbTrigger = (typeof CHATB_TRIGGERS)[number];
+type ChataTrigger = (typeof CHATA_TRIGGERS)[number];
+type RcsTrigger = (typeof RCS_TRIGGERS)[number];
+type ChatbTrigger = (typeof CHATB_TRIGGERS)[number];
 /** Bundles (docs/bundle-wire.md): BUNDLE_DONE when a bundle's provisioning has ended, ACTIVE or FAILED. */
-export const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
-export type BundleTrigger = (typeof BUNDLE_TRIGGERS)[number];
+const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
+type BundleTrigger = (typeof BUNDLE_TRIGGERS)[number];
 export type ProvisioningTrigger = ChataTrigger | RcsTrigger | ChatbTrigger | BundleTrigger;
 
 export const PROVISIONING_TRIGGERS: readonly ProvisioningTrigger[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...BUNDLE_TRIGGERS];
@@ -155,34 +151,6 @@ export interface ProvisioningWebhookEventDetails {
 }
 
 /**
- * The JSON body the platform POSTs to a provisioning webhook. The spec promises only the trigger, an
- * optional `comment` and the affected resource's JSON; the rest is what relayflow's sandbox sends (the
- * full envelope) and may be missing. docs/provisioning-wire.md says how the intake reads either.
- */
-export interface ProvisioningWebhookEvent {
-  trigger: ProvisioningTrigger | (string & {});
-  comment?: string;
-  /** Unique per event; a duplicate delivery repeats it. */
-  eventId?: string;
-  projectId?: string;
-  channel?: ProvisioningChannel;
-  resourceType?: ProvisioningResourceType;
-  resourceId?: string;
-  /** Increases per resource with every state change: drop events older than the last one applied. */
-  sequence?: number;
-  /** ISO 8601. */
-  eventTime?: string;
-  details?: ProvisioningWebhookEventDetails;
-  /** The resource's JSON, under one of these keys or as the body itself (with its `id`). */
-  resource?: Record<string, unknown>;
-  payload?: Record<string, unknown>;
-  template?: Record<string, unknown>;
-  sender?: Record<string, unknown>;
-  account?: Record<string, unknown>;
-  id?: string;
-}
-
-/**
  * The channel and resource type a trigger names, or undefined for triggers of no provisioning resource
  * (the conversation ones). CHATA_WABA_ACCOUNT_CHANGED reports a CHATA sender's state, so it names a SENDER.
  */
@@ -197,12 +165,6 @@ export function triggerTarget(trigger: string): { channel: ProvisioningChannel; 
 // ---------------------------------------------------------------------------------------------
 // Lists
 // ---------------------------------------------------------------------------------------------
-
-export interface ProvisioningListOptions {
-  /** At most 1000 (the platform answers invalid_input beyond). */
-  pageSize?: number;
-  pageToken?: string;
-}
 
 /** One page of a list, with the items under the same key as on the wire (`templates`, `senders`...). */
 export type ProvisioningPage<K extends string, T> = { [P in K]: T[] } & {

@@ -36,7 +36,7 @@ export interface SenderIdClientOptions {
 const seg = (value: string): string => encodeURIComponent(value);
 
 /** The largest page the platform gives (1..100). */
-export const SENDER_ID_MAX_PAGE_SIZE = 100;
+const SENDER_ID_MAX_PAGE_SIZE = 100;
 
 export class SenderIdClient {
   readonly projectId: string;

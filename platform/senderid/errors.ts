@@ -4,20 +4,18 @@
 // (docs/senderid-wire.md "Base, auth, errors"). These helpers give that a type.
 import { PlatformError } from '../errors.js';
 
-export const SENDER_ID_VIOLATION_RULES = [
-  'required',
-  'pattern',
-  'minLength',
-  'maxLength',
-  'enum',
-  'unknownField',
-  'notAllowed',
-  'mimeType',
-  'maxSize',
-  'type',
-  'range',
-] as const;
-export type SenderIdViolationRule = (typeof SENDER_ID_VIOLATION_RULES)[number];
+type SenderIdViolationRule =
+  | 'required'
+  | 'pattern'
+  | 'minLength'
+  | 'maxLength'
+  | 'enum'
+  | 'unknownField'
+  | 'notAllowed'
+  | 'mimeType'
+  | 'maxSize'
+  | 'type'
+  | 'range';
 
 /** One broken item: `field` is a dotted path into the request (`requestDetails[0].senderIdDetails.senderId`). */
 export interface SenderIdViolation {
@@ -35,9 +33,4 @@ export function senderIdViolations(err: unknown): SenderIdViolation[] {
     .filter(isObj)
     .filter((d) => typeof d.field === 'string')
     .map((d) => ({ field: d.field as string, rule: String(d.rule ?? ''), description: String(d.description ?? '') }));
-}
-
-/** True for a sender ID PlatformError with this status name (e.g. NOT_FOUND). */
-export function isSenderIdError(err: unknown, status: string): err is PlatformError {
-  return err instanceof PlatformError && err.area === 'senderId' && err.code === status;
 }

@@ -4,28 +4,21 @@ export const REGISTRATION_TYPES = ['ALPHANUMERIC_SENDER_ID', 'LONG_NUMBER', 'SHO
 export type RegistrationType = (typeof REGISTRATION_TYPES)[number];
 
 /** Every state a registration can report (wire notes; the public description). DRAFT is made in the dashboard only. */
-export const REGISTRATION_STATES = [
-  'DRAFT',
-  'IN_QUEUE',
-  'IN_PROGRESS',
-  'PENDING',
-  'ON_HOLD',
-  'PENDING_APPROVAL',
-  'PENDING_ATTACHMENTS',
-  'APPROVED',
-  'REJECTED',
-] as const;
-export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+export type RegistrationState =
+  | 'DRAFT'
+  | 'IN_QUEUE'
+  | 'IN_PROGRESS'
+  | 'PENDING'
+  | 'ON_HOLD'
+  | 'PENDING_APPROVAL'
+  | 'PENDING_ATTACHMENTS'
+  | 'APPROVED'
+  | 'REJECTED';
 
-/** The platform publishes no transitions: any state is reachable, only these end a registration. */
-export const FINAL_REGISTRATION_STATES: readonly RegistrationState[] = ['APPROVED', 'REJECTED'];
 /** States in which the platform accepts an update (else 409). */
 export const EDITABLE_REGISTRATION_STATES: readonly RegistrationState[] = ['IN_QUEUE', 'PENDING', 'ON_HOLD', 'PENDING_ATTACHMENTS'];
 
-export const isRegistrationState = (v: unknown): v is RegistrationState => typeof v === 'string' && (REGISTRATION_STATES as readonly string[]).includes(v);
-
-export const UPLOAD_STATUSES = ['WAITING', 'COMPLETED', 'FAILED'] as const;
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+export type UploadStatus = 'WAITING' | 'COMPLETED' | 'FAILED';
 
 // --- markets ---------------------------------------------------------------------------------
 
@@ -68,7 +61,7 @@ export interface MarketDetails {
 
 export type FieldSection = 'senderIdDetails' | 'additionalDetails';
 
-export interface FieldValidation {
+interface FieldValidation {
   rule: 'pattern' | 'minLength' | 'maxLength' | 'enum';
   value: string | number | string[];
   message: string;
@@ -136,7 +129,7 @@ export interface UpdateRegistrationRequest {
   requestDetails?: RequestDetail[];
 }
 
-export interface RegistrationLog {
+interface RegistrationLog {
   createTime: string;
   registrationState: RegistrationState;
   message: string;
@@ -208,28 +201,6 @@ export interface AttachmentUpload {
 export interface CallbackConfiguration {
   hmacSecret: string;
   projectId: string;
-}
-
-export const SENDER_ID_EVENT_TYPES = ['REGISTRATION_STATE_CHANGED', 'ATTACHMENT_STATUS_CHANGED'] as const;
-export type SenderIdEventType = (typeof SENDER_ID_EVENT_TYPES)[number];
-
-/** The callback body (a hint only: the registration read by GET is the truth). Unknown fields and types are ignored. */
-export interface SenderIdCallbackEvent {
-  eventId: string;
-  eventType: SenderIdEventType | (string & {});
-  projectId: string;
-  registrationId: string;
-  registrationState: RegistrationState;
-  previousState?: RegistrationState;
-  registrationType?: RegistrationType;
-  marketCode?: string;
-  senderId?: string;
-  etaDate?: string;
-  message?: string;
-  attachmentId?: string;
-  uploadStatus?: UploadStatus;
-  /** ISO-8601 UTC with Z. */
-  timestamp: string;
 }
 
 /** A platform time (`2021-11-03T14:30:03`, UTC without an offset) in ms since the epoch; NaN when unreadable. */

@@ -8,10 +8,10 @@ export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 /** The methods whose code (sms, callout) or CLI (flashcall) can be reported. */
 export type ReportableVerificationMethod = Exclude<VerificationMethod, 'seamless'>;
 export type VerificationStatusValue = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
-export type VerificationSource = 'intercepted' | 'manual';
+type VerificationSource = 'intercepted' | 'manual';
 export type SmsCodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
 
-export interface VerificationIdentity {
+interface VerificationIdentity {
   type: 'number';
   /** E.164, e.g. `+46700000001`. */
   endpoint: string;
@@ -31,7 +31,7 @@ export interface StartVerificationRequest {
   };
 }
 
-export interface VerificationLink {
+interface VerificationLink {
   rel?: string;
   href?: string;
   method?: string;
@@ -65,7 +65,7 @@ export interface SeamlessStartDetails {
   targetUri: string;
 }
 
-export interface StartVerificationResponse {
+interface StartVerificationResponse {
   id: string;
   method: VerificationMethod;
   _links?: VerificationLink[];
@@ -262,7 +262,7 @@ function compact<T extends object>(o: T): T {
   return o;
 }
 
-export function parseStartResponse(body: unknown): StartVerificationResponse {
+function parseStartResponse(body: unknown): StartVerificationResponse {
   const { o, id, method } = baseFields(body, 'start');
   const out: StartVerificationResponse = { id, method };
   if (Array.isArray(o._links)) {
@@ -294,12 +294,12 @@ export function parseStartResponse(body: unknown): StartVerificationResponse {
   return out;
 }
 
-export function parseReportResult(body: unknown): ReportResult {
+function parseReportResult(body: unknown): ReportResult {
   const { o, id, method } = baseFields(body, 'report');
   return compact({ id, method, status: state(o, 'report'), reason: optStr(o.reason), reference: optStr(o.reference), source: source(o.source) });
 }
 
-export function parseStatus(body: unknown): VerificationStatus {
+function parseStatus(body: unknown): VerificationStatus {
   const { o, id, method } = baseFields(body, 'status');
   const identity = isObj(o.identity) ? o.identity : {};
   return compact({

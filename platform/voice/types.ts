@@ -1,8 +1,8 @@
 // Voice (area A) wire shapes: callouts, callbacks and SVAML, calls, conferences, configuration. docs/voice-wire.md.
 // SVAML's shape and legality live in common/voice-svaml.ts (the sandbox reads them too).
 
-export type VoiceDomain = 'pstn' | 'mxp';
-export interface VoiceDestination {
+type VoiceDomain = 'pstn' | 'mxp';
+interface VoiceDestination {
   type: 'number' | 'username';
   /** E.164 with + for `number`. */
   endpoint: string;
@@ -23,13 +23,13 @@ interface CalloutCommon {
   amd?: { enabled: boolean };
 }
 
-export interface TtsCallout extends CalloutCommon {
+interface TtsCallout extends CalloutCommon {
   locale?: string;
   text?: string;
   prompts?: string;
 }
 
-export interface ConferenceCallout extends CalloutCommon {
+interface ConferenceCallout extends CalloutCommon {
   conferenceId: string;
   maxDuration?: number;
   locale?: string;
@@ -37,7 +37,7 @@ export interface ConferenceCallout extends CalloutCommon {
   mohClass?: string;
 }
 
-export interface CustomCallout extends Omit<CalloutCommon, 'enableAce' | 'enableDice' | 'enablePie' | 'domain'> {
+interface CustomCallout extends Omit<CalloutCommon, 'enableAce' | 'enableDice' | 'enablePie' | 'domain'> {
   maxDuration?: number;
   /** A callback URL or inline SVAML (a JSON string) per event. */
   ice?: string;
@@ -50,7 +50,7 @@ export type CalloutRequest =
   | { method: 'conferenceCallout'; conferenceCallout: ConferenceCallout }
   | { method: 'customCallout'; customCallout: CustomCallout };
 
-export type { CallbackEventName, Svaml, SvamlActionName, SvamlInstructionName } from '../../common/voice-svaml.js';
+export type { Svaml } from '../../common/voice-svaml.js';
 
 export interface CallInfo {
   callId: string;

@@ -10,6 +10,6 @@ import { verificationArea } from './verification/index.js';
 import { voiceArea } from './voice/index.js';
 import { voiceConfigArea } from './voice-config/index.js';
 
-export type { AreaControlRoutes, AreaRoutes, AreaSetup, SandboxArea } from '../core/area.js';
+export type { SandboxArea } from '../core/area.js';
 
 export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea, mmsArea, voiceConfigArea, voiceArea];

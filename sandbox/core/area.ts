@@ -4,15 +4,15 @@ import type { AreaMount, AreaName } from './area-mount.js';
 import type { SandboxContext } from './context.js';
 
 /** Registers an area's routes on `app`, already scoped to `mount.prefix` (e.g. `/conversation/eu`). */
-export type AreaRoutes = (app: FastifyInstance, mount: AreaMount) => Promise<void> | void;
+type AreaRoutes = (app: FastifyInstance, mount: AreaMount) => Promise<void> | void;
 
 /**
  * Registers an area's test controls on `app`, already scoped to `/_sandbox/<area>`. They pass the
  * same pipeline hooks as the core's own /_sandbox routes and, like them, need no authentication.
  */
-export type AreaControlRoutes = (app: FastifyInstance) => Promise<void> | void;
+type AreaControlRoutes = (app: FastifyInstance) => Promise<void> | void;
 
-export interface AreaSetup {
+interface AreaSetup {
   /** Called once per mount (three times for the regional areas, which thereby share one state). */
   routes: AreaRoutes;
   /** Called once per sandbox; absent when the area has no /_sandbox/<area> routes. */

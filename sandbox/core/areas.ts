@@ -38,9 +38,9 @@ function buildMounts(): AreaMount[] {
   return mounts.sort((a, b) => b.prefix.length - a.prefix.length);
 }
 
-export const AREA_MOUNTS: readonly AreaMount[] = buildMounts();
+const AREA_MOUNTS: readonly AreaMount[] = buildMounts();
 
-export function mountsOf(name: AreaName): AreaMount[] {
+function mountsOf(name: AreaName): AreaMount[] {
   return AREA_MOUNTS.filter((m) => m.name === name);
 }
 
@@ -73,7 +73,7 @@ export function stripAreaPrefix(path: string, area: AreaMount | undefined): stri
 export const CONTROL_PREFIX = '/_sandbox';
 
 /** Where an area's control routes are mounted: `/_sandbox/<area>`, next to the core's own. */
-export function controlPrefixOf(name: AreaName): string {
+function controlPrefixOf(name: AreaName): string {
   return `${CONTROL_PREFIX}/${name}`;
 }
 

@@ -16,9 +16,6 @@ export interface ApplicationAuthOptions {
   now?: () => number;
 }
 
-/** Voice error codes, shared by verification: 40100 Authorization header, 40101 timestamp, 40102 signature. */
-export const APPLICATION_AUTH_CODES = { authorization: 40100, timestamp: 40101, signature: 40102 } as const;
-
 const FAILURES: Record<ApplicationVerifyFailure, { code: number; message: string }> = {
   missing_authorization: { code: 40100, message: 'Missing Authorization header' },
   malformed_authorization: { code: 40100, message: 'Invalid Authorization header' },
@@ -34,7 +31,7 @@ const FAILURES: Record<ApplicationVerifyFailure, { code: number; message: string
  * be the full sandbox path or the path without the area's mount prefix (what the real platform sees),
  * since a client can build either from a base URL.
  */
-export function authenticateApplication(ctx: SandboxContext, request: FastifyRequest, opts: ApplicationAuthOptions = {}): SandboxAuth {
+function authenticateApplication(ctx: SandboxContext, request: FastifyRequest, opts: ApplicationAuthOptions = {}): SandboxAuth {
   const header = authorizationOf(request);
   if (header?.scheme === 'basic' && opts.allowBasic === false) {
     throw new AreaError(401, 'Basic authentication is not allowed here; sign the request', { code: 40100 });

@@ -19,7 +19,7 @@ export interface OAuthAuthOptions {
 const unauthenticated = (message: string) => new AreaError(401, message);
 
 /** Authenticates the key of a request; throws 401 (or 403 for a key of another project). */
-export async function authenticateOAuth(ctx: SandboxContext, request: FastifyRequest, opts: OAuthAuthOptions = {}): Promise<SandboxAuth> {
+async function authenticateOAuth(ctx: SandboxContext, request: FastifyRequest, opts: OAuthAuthOptions = {}): Promise<SandboxAuth> {
   const header = authorizationOf(request);
   if (!header) throw unauthenticated('Request is missing required authentication credential (Authorization header)');
 

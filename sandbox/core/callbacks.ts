@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { CallbackFaults } from './faults.js';
 import { nodeTransport } from '../../common/http-transport.js';
 
-export interface CallbackSignInput {
+interface CallbackSignInput {
   method: 'POST';
   url: string;
   /** The callback URL's path (no query string): what application-signed callbacks sign. */
@@ -33,18 +33,16 @@ export interface DispatchRequest {
 }
 
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1000, 2000, 4000, 8000, 16000];
-/** MMS postbacks: a retry about five minutes after a failure, at most five. */
-export const MMS_RETRY_SCHEDULE: readonly number[] = [300_000, 300_000, 300_000, 300_000, 300_000];
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-export interface CallbackAttempt {
+interface CallbackAttempt {
   at: string;
   status?: number;
   error?: string;
   durationMs: number;
 }
 
-export type CallbackOutcome = 'pending' | 'delivered' | 'failed' | 'dropped' | 'cancelled';
+type CallbackOutcome = 'pending' | 'delivered' | 'failed' | 'dropped' | 'cancelled';
 
 export interface CallbackRecord {
   id: string;

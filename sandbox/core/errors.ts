@@ -45,7 +45,7 @@ export interface ErrorFamily {
   render(e: ErrorShape): unknown;
 }
 
-export type ConversationStatus =
+type ConversationStatus =
   | 'UNAUTHENTICATED'
   | 'PERMISSION_DENIED'
   | 'INVALID_ARGUMENT'
@@ -54,7 +54,7 @@ export type ConversationStatus =
   | 'INTERNAL'
   | 'UNAVAILABLE';
 
-export function conversationStatusFor(status: number): ConversationStatus {
+function conversationStatusFor(status: number): ConversationStatus {
   switch (status) {
     case 401: return 'UNAUTHENTICATED';
     case 403: return 'PERMISSION_DENIED';

@@ -10,8 +10,8 @@ export interface SandboxOptions {
   tokenLifetimeSeconds?: number;
   /** Default 5000 (the real platform: up to 30 s). */
   subprojectReadyAfterMs?: number;
-  /** Defaults: 800 per project, 20 per app, per second. */
-  rateLimits?: { perProjectPerSecond?: number; perAppPerSecond?: number };
+  /** Default: 800 per project per second. */
+  rateLimits?: { perProjectPerSecond?: number };
   /** Default false (silent). */
   logger?: Logger | false;
   /** How the provisioning area's simulated reviewers decide; default approve / launch / activate after 1000 ms. */
@@ -43,7 +43,7 @@ export interface ResolvedSandboxOptions {
   accounts: SandboxAccount[];
   tokenLifetimeSeconds: number;
   subprojectReadyAfterMs: number;
-  rateLimits: { perProjectPerSecond: number; perAppPerSecond: number };
+  rateLimits: { perProjectPerSecond: number };
   logger: Logger | undefined;
   /** Checked by the provisioning area, which owns the value sets. */
   provisioningReviewer: ProvisioningReviewerOptions;
@@ -78,7 +78,6 @@ export function resolveOptions(opts: SandboxOptions = {}): ResolvedSandboxOption
     subprojectReadyAfterMs: positive('subprojectReadyAfterMs', opts.subprojectReadyAfterMs, 5000, true),
     rateLimits: {
       perProjectPerSecond: positive('rateLimits.perProjectPerSecond', opts.rateLimits?.perProjectPerSecond, 800),
-      perAppPerSecond: positive('rateLimits.perAppPerSecond', opts.rateLimits?.perAppPerSecond, 20),
     },
     logger: opts.logger || undefined,
     provisioningReviewer: opts.provisioningReviewer ?? {},

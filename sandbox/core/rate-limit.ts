@@ -1,4 +1,4 @@
-// Sliding one-second windows per key (a project, an app). Sliding rather than fixed so that a
+// Sliding one-second windows per key (a project, an account). Sliding rather than fixed so that a
 // burst is judged the same whichever side of a second boundary it falls on.
 import { AreaError } from './errors.js';
 
@@ -61,4 +61,3 @@ export class RateLimiter {
 }
 
 export const projectRateKey = (projectId: string) => `project:${projectId}`;
-export const appRateKey = (appId: string) => `app:${appId}`;

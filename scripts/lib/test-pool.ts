@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { killTree } from './process-tree.js';
 
 /** What scripts/lib/test-tally-reporter.mjs writes at the end of a run. */
-export interface Tally {
+interface Tally {
   passed: number;
   failed: number;
   skipped: number;

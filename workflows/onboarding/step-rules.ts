@@ -36,9 +36,6 @@ export function inPlaceRetry(kind: StepKind, childState: string | undefined): 'r
   return undefined;
 }
 
-/** States a step leaves only by the caller (retry, skip) or a cancel. */
-export const SETTLED: readonly StepState[] = ['SUCCEEDED', 'SKIPPED', 'STOPPED'];
-
 /**
  * Moves PENDING and BLOCKED steps by the steps they need, until nothing changes (a skip cascades through
  * hard dependencies). Returns the steps that may start now. A soft dependency that was skipped counts as

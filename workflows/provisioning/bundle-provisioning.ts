@@ -13,7 +13,7 @@ import {
   attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, handleStop, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry,
 } from './process.js';
 
-export interface BundleDetails extends FollowDetails {
+interface BundleDetails extends FollowDetails {
   projectId: string;
   key: string;
   name: string;

@@ -13,9 +13,9 @@ import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemor
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
-export type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
+type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
 
-export interface SenderDetails extends FollowDetails {
+interface SenderDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
   projectId: string;
   mode?: 'standard' | 'embedded';
@@ -41,7 +41,7 @@ export interface SenderDetails extends FollowDetails {
   nextStep?: string;
 }
 
-export interface SenderResult {
+interface SenderResult {
   state: SenderProcessState;
   senderId?: string;
   platformState?: string;

@@ -13,7 +13,7 @@
 import type { ProvisioningEvent, FollowSettings } from '../../contracts/provisioning.js';
 
 /** One event as the process saw it: applied, or kept without effect (and why). */
-export interface EventNote {
+interface EventNote {
   eventId: string;
   trigger: string;
   sequence?: number;

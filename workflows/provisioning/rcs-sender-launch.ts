@@ -12,16 +12,16 @@ import {
   attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
 import { rootMessage } from '../shared/failure-text.js';
 
-export type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
+type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
 
-export interface RcsTestNumberStatus {
+interface RcsTestNumberStatus {
   phoneNumber: string;
   features?: string[];
   status: 'WAITING_FOR_LAUNCH' | 'ADDED' | 'FAILED';
   note?: string;
 }
 
-export interface RcsDetails extends FollowDetails {
+interface RcsDetails extends FollowDetails {
   projectId: string;
   displayName: string;
   useCase: string;
@@ -35,7 +35,7 @@ export interface RcsDetails extends FollowDetails {
   stopReason?: string;
 }
 
-export interface RcsResult {
+interface RcsResult {
   state: RcsProcessState;
   senderId?: string;
   agentId?: string;

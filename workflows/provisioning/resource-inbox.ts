@@ -30,7 +30,7 @@ const KEEP_EVENTS = 500;
 const KEEP_SEEN = 5_000;
 const HISTORY_LIMIT = 5_000;
 /** For inboxes whose input lacks idleMs (started before the setting existed). */
-export const DEFAULT_INBOX_IDLE_MS = 30 * 86_400_000;
+const DEFAULT_INBOX_IDLE_MS = 30 * 86_400_000;
 /**
  * Sent to each attached process when the inbox is idle, to learn whether it still runs (a signal to a
  * closed workflow fails). The processes have no handler for it: the SDK buffers it and it does nothing.

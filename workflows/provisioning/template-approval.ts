@@ -12,9 +12,9 @@ import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take }
 import {
   attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
 
-export type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
+type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
 
-export interface TemplateDetails extends FollowDetails {
+interface TemplateDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
   projectId: string;
   name: string;
@@ -33,7 +33,7 @@ export interface TemplateDetails extends FollowDetails {
   stopReason?: string;
 }
 
-export interface TemplateResult {
+interface TemplateResult {
   state: TemplateProcessState;
   templateId?: string;
   category: TemplateCategory;

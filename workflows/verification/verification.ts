@@ -20,7 +20,7 @@ const startVerification = (input: Parameters<VerificationActivities['startVerifi
 /** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
 const CONFIRMATION_WAIT_MS = 10_000;
 
-export interface VerificationDetails {
+interface VerificationDetails {
   identity: string;
   reference?: string;
   /** The caller's own `custom`: kept here, never sent to the platform (its `custom` carries the routing token). */

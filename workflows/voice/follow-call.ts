@@ -23,7 +23,7 @@ export function applyEnd(attempt: CallAttempt, e: VoiceCallEnded): void {
   attempt.outcome = outcomeOf(attempt);
 }
 
-export function outcomeOf(attempt: CallAttempt): CallOutcome {
+function outcomeOf(attempt: CallAttempt): CallOutcome {
   if (attempt.result === 'ANSWERED') return attempt.amd?.status === 'machine' ? 'machine' : 'answered';
   if (attempt.result === 'BUSY') return 'busy';
   if (attempt.result === 'NOANSWER') return 'noanswer';

@@ -16,10 +16,8 @@ import { trackProcess } from '../shared/process-state.js';
 import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
 import { followCall } from './follow-call.js';
 
-export { NOT_IN_SERVICE_TEXT } from '../../contracts/voice-call-driver.js';
-
 /** Events answered from the plan are relayed to the process (signal `voiceEvents`) and replayed through its driver. */
-export const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
+const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
 
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };

@@ -17,8 +17,8 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 /** `ttl` as the public reference writes durations: seconds, optionally with an `s`. */
 const TTL = /^\d+(\.\d+)?s?$/;
 const MAX_IDENTITIES = 20;
-export const MAX_PAGE_SIZE = 1000;
-export const DEFAULT_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 100;
 
 const SEND_FIELDS = ['app_id', 'recipient', 'message', 'channel_priority_order', 'message_metadata', 'correlation_id', 'callback_url', 'ttl'];
 

@@ -31,8 +31,7 @@ export const TRIGGERS = [
   'MESSAGE_INBOUND_SMART_CONVERSATION_REDACTION',
 ] as const;
 
-export const DELIVERY_STATUSES = ['QUEUED_ON_CHANNEL', 'DELIVERED', 'READ', 'FAILED', 'SWITCHING_CHANNEL'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type DeliveryStatus = 'QUEUED_ON_CHANNEL' | 'DELIVERED' | 'READ' | 'FAILED' | 'SWITCHING_CHANNEL';
 
 /** Default of `rate_limits.outbound` (spec Limits: 20 messages per second). */
 export const DEFAULT_OUTBOUND_RATE = 20;

@@ -48,7 +48,7 @@ export interface SendFaults {
   arriveCount?: number;
 }
 
-export const FAILURE_REASONS: Record<string, string> = {
+const FAILURE_REASONS: Record<string, string> = {
   RECIPIENT_NOT_REACHABLE: 'The recipient could not be reached on the channel.',
   RECIPIENT_INVALID_CHANNEL_IDENTITY: 'The channel identity of the recipient is not valid on the channel.',
   CHANNEL_REJECT: 'The channel rejected the message.',
@@ -56,9 +56,9 @@ export const FAILURE_REASONS: Record<string, string> = {
 export const DEFAULT_FAILURE_REASON = 'RECIPIENT_NOT_REACHABLE';
 
 export const defaultDelivery = (): DeliverySettings => ({ rules: [], reportDelayMs: 0, queuedReport: true });
-export const noWebhookFaults = (): WebhookFaults => ({ drop: 0, duplicate: 0, reorder: false, delayMs: 0 });
+const noWebhookFaults = (): WebhookFaults => ({ drop: 0, duplicate: 0, reorder: false, delayMs: 0 });
 export const defaultRetry = (): RetrySetting => ({ scheduleMs: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 10_000 });
-export const noSendFaults = (): SendFaults => ({ acceptThenDelayMs: 0, count: 0 });
+const noSendFaults = (): SendFaults => ({ acceptThenDelayMs: 0, count: 0 });
 
 export class ConversationSettings {
   projectRps: number;

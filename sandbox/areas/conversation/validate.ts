@@ -104,7 +104,7 @@ export class Fields {
 
 export { join };
 
-export function isHttpUrl(s: string): boolean {
+function isHttpUrl(s: string): boolean {
   try {
     const u = new URL(s);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';

@@ -1,10 +1,10 @@
 // The MMS request rules (docs/mms-wire.md "Fields"): each broken rule is the platform's E-code with its words.
 import { AreaError } from '../../core/errors.js';
 
-export const MEDIA_KINDS = ['image', 'audio', 'video', 'contact', 'calendar', 'pdf', 'spreadsheet'] as const;
-export type MediaKind = (typeof MEDIA_KINDS)[number];
-export const ACTIONS = ['sendmms', 'savemms', 'sendsavedmms'] as const;
-export type Action = (typeof ACTIONS)[number];
+const MEDIA_KINDS = ['image', 'audio', 'video', 'contact', 'calendar', 'pdf', 'spreadsheet'] as const;
+type MediaKind = (typeof MEDIA_KINDS)[number];
+const ACTIONS = ['sendmms', 'savemms', 'sendsavedmms'] as const;
+type Action = (typeof ACTIONS)[number];
 
 /** International format: digits with country code, no plus, no 00 / 001 prefix. */
 const MMS_NUMBER = /^[1-9]\d{6,14}$/;

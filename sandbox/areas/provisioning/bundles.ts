@@ -15,7 +15,7 @@ import {
 import { nowIso } from './store.js';
 import { Fields, isObject, ULID, type Json } from './validation.js';
 
-export const BUNDLE_FAIL_RESOURCES = ['SUBPROJECT', 'CONVERSATION_APP', 'SMS_APP'] as const;
+const BUNDLE_FAIL_RESOURCES = ['SUBPROJECT', 'CONVERSATION_APP', 'SMS_APP'] as const;
 type FailResource = (typeof BUNDLE_FAIL_RESOURCES)[number];
 
 /** How the sandbox ends the provisioning of bundles created from now on. */
@@ -28,18 +28,18 @@ export interface BundleSettings {
   failResource?: FailResource;
 }
 
-export const DEFAULT_BUNDLE_SETTINGS: BundleSettings = {
+const DEFAULT_BUNDLE_SETTINGS: BundleSettings = {
   outcome: 'activate',
   delayMs: 1000,
   errorCode: 'SMS_APP_PROVISIONING_FAILED',
   errorReason: 'The SMS app could not be provisioned in the region',
 };
-export const DEFAULT_RETENTION = { retentionType: 'MESSAGE_EXPIRE_POLICY', ttlDays: 180 } as const;
+const DEFAULT_RETENTION = { retentionType: 'MESSAGE_EXPIRE_POLICY', ttlDays: 180 } as const;
 
 const SUBPROJECT_ID = /^[A-Za-z0-9-]{1,64}$/;
 const MAX_LABELS = 10;
 
-export const invalidBundleId = (id: string) =>
+const invalidBundleId = (id: string) =>
   new ProvisioningError(400, 'invalid_bundle_id', `Bundle ID ${id} is not correctly formatted`, { resolution: 'Use the bundle ID (a ULID) returned by the create.' });
 
 function labelsOf(f: Fields, obj: Json, key: string, prefix: string): Record<string, string> | undefined {
@@ -56,7 +56,7 @@ function labelsOf(f: Fields, obj: Json, key: string, prefix: string): Record<str
 
 type CreateFields = Omit<Bundle, 'id' | 'state' | 'createTime' | 'updateTime' | 'webhookDeliveryStatuses' | 'errors'>;
 
-export function checkBundleCreate(input: unknown): CreateFields {
+function checkBundleCreate(input: unknown): CreateFields {
   const f = new Fields();
   const body = f.body(input, ['name', 'region', 'subprojectId', 'subproject', 'convApp', 'smsApp', 'labels']);
   const name = f.string(body, 'name', '', { required: true, min: 1, max: 128 });
@@ -98,7 +98,7 @@ export function checkBundleCreate(input: unknown): CreateFields {
   };
 }
 
-export function parseBundleSettings(input: unknown): BundleSettings {
+function parseBundleSettings(input: unknown): BundleSettings {
   const f = new Fields();
   const body = f.body(input ?? {}, ['outcome', 'delayMs', 'errorCode', 'errorReason', 'failResource']);
   const failResource = f.oneOf(body, 'failResource', '', BUNDLE_FAIL_RESOURCES);

@@ -19,7 +19,7 @@ interface Category {
 
 const sub = (code: string, name: string, nameEnglish: string) => ({ code, name, nameEnglish });
 
-export const CHATB_CATEGORIES: readonly Category[] = [
+const CHATB_CATEGORIES: readonly Category[] = [
   { code: 'RETAIL', name: '小売', nameEnglish: 'Retail', subcategories: [sub('FASHION', 'ファッション', 'Fashion'), sub('ELECTRONICS', '家電', 'Electronics')] },
   { code: 'FINANCE', name: '金融', nameEnglish: 'Finance', subcategories: [sub('BANKING', '銀行', 'Banking'), sub('INSURANCE', '保険', 'Insurance')] },
   { code: 'TRAVEL', name: '旅行', nameEnglish: 'Travel', subcategories: [sub('AIRLINE', '航空', 'Airline'), sub('HOTEL', 'ホテル', 'Hotel')] },

@@ -22,7 +22,7 @@ export interface WebhookFaults {
   drop: number;
 }
 
-export type DeliveryFate = 'sent' | 'dropped' | 'held' | 'no-subscribers';
+type DeliveryFate = 'sent' | 'dropped' | 'held' | 'no-subscribers';
 
 export interface EventRecord {
   event: WebhookEvent;
@@ -39,7 +39,7 @@ export interface EventRecord {
 export type EventInput = Omit<WebhookEvent, 'eventId' | 'sequence' | 'eventTime'>;
 
 /** A held event goes out alone if no partner arrives in this time. */
-export const REORDER_MAX_HOLD_MS = 30_000;
+const REORDER_MAX_HOLD_MS = 30_000;
 const MAX_RECORDS = 10_000;
 
 export const noWebhookFaults = (): WebhookFaults => ({ delayMs: 0, duplicate: 0, reorder: false, drop: 0 });

@@ -5,9 +5,9 @@ import type { ProvisioningStore } from './store.js';
 import type { WebhookEvent } from './model.js';
 import { Fields } from './validation.js';
 
-export const ENVELOPE_SHAPES = ['full', 'minimal'] as const;
+const ENVELOPE_SHAPES = ['full', 'minimal'] as const;
 /** Where a minimal body carries the resource: under `resource`, `payload`, its type's name, or as the body. */
-export const RESOURCE_PLACES = ['resource', 'payload', 'type', 'top'] as const;
+const RESOURCE_PLACES = ['resource', 'payload', 'type', 'top'] as const;
 
 export interface EnvelopeSetting {
   shape: (typeof ENVELOPE_SHAPES)[number];

@@ -47,7 +47,7 @@ const DEFAULT_RESOLUTIONS: Record<string, string> = {
 };
 
 /** Idempotent: maps the core family's codes to the contract's and lifts validationErrors. */
-export function normaliseErrorBody(status: number, body: Record<string, unknown>): Record<string, unknown> {
+function normaliseErrorBody(status: number, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
   let code = out.errorCode;
   if (code === 'too_many_requests') code = 'rate_limited';

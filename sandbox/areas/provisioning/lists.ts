@@ -2,7 +2,7 @@
 // `{<items>: [...], nextPageToken ('' on the last page), totalSize}`.
 import { Fields, mustBeOneOf } from './validation.js';
 
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
 
 export interface ListQuery {

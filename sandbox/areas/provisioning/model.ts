@@ -31,14 +31,14 @@ export const CHATB_TRIGGERS = [
   'CHATB_TEMPLATE_APPROVED',
 ] as const;
 /** Accepted for subscription (spec part G) but never emitted by the sandbox. */
-export const CONVERSATION_TRIGGERS = [
+const CONVERSATION_TRIGGERS = [
   'BILLING_CREDIT_LIMIT_BREACHED',
   'CONSENT_BATCH_COMPLETE',
   'BATCH_STATUS_UPDATE',
   'MESSAGE_INBOUND_SMART_CONVERSATION_REDACTION',
 ] as const;
 /** Bundles (docs/bundle-wire.md): emitted when a bundle's provisioning ends, ACTIVE or FAILED. */
-export const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
+const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
 export const ALL_TRIGGERS: readonly string[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...BUNDLE_TRIGGERS, ...CONVERSATION_TRIGGERS];
 export type Trigger = (typeof CHATA_TRIGGERS)[number] | (typeof RCS_TRIGGERS)[number] | (typeof CHATB_TRIGGERS)[number] | (typeof BUNDLE_TRIGGERS)[number];
 
@@ -50,7 +50,7 @@ export const RESOURCE_TYPES: readonly ResourceType[] = ['TEMPLATE', 'SENDER', 'A
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 export const TEMPLATE_STATES = ['DRAFT', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED', 'DELETED'] as const;
-export type TemplateState = (typeof TEMPLATE_STATES)[number];
+type TemplateState = (typeof TEMPLATE_STATES)[number];
 export const REJECTION_CODES = ['ABUSIVE_CONTENT', 'INCORRECT_CATEGORY', 'INVALID_FORMAT', 'NONE', 'SCAM', 'UNRECOGNIZED'] as const;
 export const QUALITY_SCORES = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_UNKNOWN'] as const;
 export const TEMPLATE_NEW_STATES = ['DISABLED', 'PAUSED', 'REINSTATED', 'UNPAUSED'] as const;
@@ -59,13 +59,12 @@ export const SUBMIT_STATUSES = ['DRAFT', 'SUBMIT'] as const;
 export const RCS_STATES = ['DRAFT', 'IN_REVIEW', 'LAUNCHED', 'REJECTED', 'PARTIALLY_LAUNCHED'] as const;
 export type RcsState = (typeof RCS_STATES)[number];
 export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
-export const RCS_COUNTRY_STATUSES = ['NOT_LAUNCHED', 'PENDING', 'LAUNCHED', 'REJECTED', 'INVALID_IN_GOOGLE_MY_BUSINESS'] as const;
-export type RcsCountryStatus = (typeof RCS_COUNTRY_STATUSES)[number];
+type RcsCountryStatus = 'NOT_LAUNCHED' | 'PENDING' | 'LAUNCHED' | 'REJECTED' | 'INVALID_IN_GOOGLE_MY_BUSINESS';
 export const RCS_OPERATOR_STATUSES = ['PENDING', 'LAUNCHED', 'REJECTED'] as const;
-export type RcsOperatorStatus = (typeof RCS_OPERATOR_STATUSES)[number];
+type RcsOperatorStatus = (typeof RCS_OPERATOR_STATUSES)[number];
 
 export const CHATA_SENDER_STATES = ['DRAFT', 'PENDING', 'ACTIVE', 'REJECTED', 'ERROR', 'DELETED'] as const;
-export type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
+type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
 export const CHATA_ERROR_CODES = [
   'NOVA_ACCOUNT_ID_CONFLICT', 'NO_NOVA_ACCOUNT_ID', 'PROJECT_ID_CONFLICT', 'NO_PROJECT_ID', 'CANNOT_ASSIGN_CREDIT_LINE',
   'CANNOT_SUBSCRIBE_TO_WEBHOOK', 'NO_PRICING_PLAN', 'CANNOT_ASSIGN_SYSTEM_USER', 'NO_VERIFIED_PHONE_NUMBER',
@@ -77,9 +76,9 @@ export const CHATA_ERROR_CODES = [
 ] as const;
 
 export const CHATB_SENDER_STATES = ['DRAFT', 'IN_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'] as const;
-export type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
+type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
 
-export interface Comment {
+interface Comment {
   text: string;
   at: string;
   author: string;
@@ -102,12 +101,12 @@ export interface Template {
   updateTime: string;
 }
 
-export interface CountryStatus {
+interface CountryStatus {
   status: RcsCountryStatus;
   operators: Record<string, RcsOperatorStatus>;
 }
 
-export interface TestNumber {
+interface TestNumber {
   phoneNumber: string;
   features: string[];
   state: string;
@@ -168,11 +167,11 @@ export interface ChatbSender {
 }
 
 export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
-export type BundleState = (typeof BUNDLE_STATES)[number];
+type BundleState = (typeof BUNDLE_STATES)[number];
 export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
 export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
 export const BUNDLE_REGIONS = ['US', 'EU', 'BR'] as const;
-export const SMS_APP_STATUSES = ['PROVISIONING_ADD', 'PROVISIONING_UPDATE', 'PROVISIONING_ADD_FAILED', 'PROVISIONING_UPDATE_FAILED', 'ACTIVE'] as const;
+type SmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
 
 export interface Bundle {
   id: string;
@@ -187,7 +186,7 @@ export interface Bundle {
     processingMode: (typeof BUNDLE_PROCESSING_MODES)[number];
     retentionPolicy: { retentionType: (typeof BUNDLE_RETENTION_TYPES)[number]; ttlDays: number };
   };
-  smsApp?: { id: string; name: string; status: (typeof SMS_APP_STATUSES)[number] };
+  smsApp?: { id: string; name: string; status: SmsAppStatus };
   webhookDeliveryStatuses: { target: string; status: string; httpStatus?: number; message?: string; lastAttemptTime: string }[];
   errors?: { resource: string; code: string; message: string }[];
   createTime: string;

@@ -4,7 +4,7 @@ import { ProvisioningError } from './errors.js';
 import { RCS_USE_CASES } from './model.js';
 import { COUNTRY, E164, Fields, isObject, join, type Json } from './validation.js';
 
-export const BANNER = { width: 1440, height: 448 } as const;
+const BANNER = { width: 1440, height: 448 } as const;
 const BRAND_PHONE = /^(\+[1-9]\d{6,14}|\d{6,15})$/;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 

@@ -17,7 +17,7 @@ export interface ReviewerConfig {
 const DEFAULT_DELAY_MS = 1000;
 const MAX_DELAY_MS = 3_600_000;
 
-export const BUILTIN_REVIEWER: ReviewerConfig = {
+const BUILTIN_REVIEWER: ReviewerConfig = {
   templates: { outcome: 'approve', rejectionCode: 'INVALID_FORMAT', delayMs: DEFAULT_DELAY_MS },
   rcs: { outcome: 'launch', delayMs: DEFAULT_DELAY_MS, rejectCountries: [] },
   chataSenders: { outcome: 'activate', errorCode: 'UNKNOWN_ERROR', delayMs: DEFAULT_DELAY_MS },
@@ -25,7 +25,7 @@ export const BUILTIN_REVIEWER: ReviewerConfig = {
 };
 
 /** Each section given replaces that section, its missing fields taken from `base`; throws invalid_input. */
-export function parseReviewer(input: unknown, base: ReviewerConfig): ReviewerConfig {
+function parseReviewer(input: unknown, base: ReviewerConfig): ReviewerConfig {
   const f = new Fields();
   const body = f.body(input ?? {}, ['templates', 'rcs', 'chataSenders', 'chatbSenders']);
   const out = structuredClone(base);

@@ -4,7 +4,7 @@ import { TEMPLATE_CATEGORIES, SUBMIT_STATUSES, type TemplateCategory } from './m
 import { Fields, isObject, join, mustBeOneOf, type Json } from './validation.js';
 
 const MB = 1024 * 1024;
-export const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
+const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
   IMAGE: { maxBytes: 5 * MB, types: ['image/jpeg', 'image/png', 'image/webp'] },
   VIDEO: { maxBytes: 16 * MB, types: ['video/mp4', 'video/3gpp'] },
   DOCUMENT: {
@@ -23,8 +23,8 @@ export const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly st
 };
 const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
 const HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
-export const MAX_BUTTONS = 10;
-export const MAX_URL_BUTTONS = 2;
+const MAX_BUTTONS = 10;
+const MAX_URL_BUTTONS = 2;
 const NAME = /^[a-z0-9_]+$/;
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
 

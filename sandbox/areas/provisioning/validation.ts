@@ -13,7 +13,7 @@ export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !=
 
 export const mustBeOneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
-export function isHttpUrl(v: string): boolean {
+function isHttpUrl(v: string): boolean {
   try {
     const u = new URL(v);
     return u.protocol === 'http:' || u.protocol === 'https:';

@@ -7,7 +7,7 @@ import { conflict, invalidInput, notFound } from './errors.js';
 import { ALL_TRIGGERS, type Webhook } from './model.js';
 import { Fields, join, mustBeOneOf } from './validation.js';
 
-export const MAX_WEBHOOKS_PER_PROJECT = 15;
+const MAX_WEBHOOKS_PER_PROJECT = 15;
 
 const view = (w: Webhook) => ({ id: w.id, target: w.target, triggers: [...w.triggers] });
 

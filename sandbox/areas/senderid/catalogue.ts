@@ -27,7 +27,7 @@ const USE_CASE: Field = text('additionalDetails', 'useCase', 'Use case', [
 const attachment = (id: string, title: string, mandatory: boolean, template: boolean, maxSizeBytes = 5 * MB): AttachmentDefinition =>
   ({ id, title, description: `${title} for this registration.`, mandatory, template, acceptedMimeTypes: DOCS, maxSizeBytes });
 
-export const POLICIES: readonly Policy[] = [
+const POLICIES: readonly Policy[] = [
   {
     id: 'pol-au-alpha-aggregator', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', name: 'AU alphanumeric, aggregator',
     senderIdAssigned: false, manualApproval: false,
@@ -56,7 +56,7 @@ export const POLICIES: readonly Policy[] = [
 
 const CREATED = '2024-09-12T10:45:30.594765Z';
 
-export const MARKET_VERSIONS: readonly MarketVersion[] = [
+const MARKET_VERSIONS: readonly MarketVersion[] = [
   {
     id: 'mv-au-alpha-8', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', status: 'ACTIVE', majorVersion: 8, minorVersion: 0, createTime: CREATED,
     specialConditions: {

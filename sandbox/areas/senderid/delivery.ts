@@ -12,7 +12,7 @@ import type { Registration, RegistrationState, UploadStatus } from './model.js';
 import type { SenderIdStore } from './store.js';
 import type { Timers } from '../../core/timers.js';
 
-export type EventType = 'REGISTRATION_STATE_CHANGED' | 'ATTACHMENT_STATUS_CHANGED';
+type EventType = 'REGISTRATION_STATE_CHANGED' | 'ATTACHMENT_STATUS_CHANGED';
 
 export interface SenderIdEvent {
   eventId: string;
@@ -42,7 +42,7 @@ export interface CallbackFaultSetting {
   drop: number;
 }
 
-export type DeliveryFate = 'sent' | 'dropped' | 'held' | 'no-url';
+type DeliveryFate = 'sent' | 'dropped' | 'held' | 'no-url';
 
 export interface EventRecord {
   event: SenderIdEvent;
@@ -56,7 +56,7 @@ export interface EventRecord {
 export const noCallbackFaults = (): CallbackFaultSetting => ({ delayMs: 0, duplicate: 0, reorder: false, drop: 0 });
 
 /** A held callback goes out alone if no partner arrives in this time. */
-export const REORDER_MAX_HOLD_MS = 30_000;
+const REORDER_MAX_HOLD_MS = 30_000;
 const MAX_RECORDS = 10_000;
 
 export interface EventInput {

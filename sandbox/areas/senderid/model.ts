@@ -13,7 +13,7 @@ export const EDITABLE_STATES: readonly RegistrationState[] = ['IN_QUEUE', 'PENDI
 
 export type UploadStatus = 'WAITING' | 'COMPLETED' | 'FAILED';
 
-export interface Validation {
+interface Validation {
   rule: 'pattern' | 'minLength' | 'maxLength' | 'enum';
   value: string | number | string[];
   message: string;
@@ -48,7 +48,7 @@ export interface Policy {
   attachmentDefinitions: AttachmentDefinition[];
 }
 
-export interface SpecialCondition {
+interface SpecialCondition {
   policyId?: string;
   answer: string;
   chainedSpecialConditions: SpecialCondition[];
@@ -81,7 +81,7 @@ export interface RequestDetail {
   additionalDetails: Record<string, unknown>[];
 }
 
-export interface RegistrationLog {
+interface RegistrationLog {
   createTime: string;
   registrationState: RegistrationState;
   message: string;

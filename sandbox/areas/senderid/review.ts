@@ -26,7 +26,7 @@ export interface ReviewerSettings {
   uploadOutcome: 'complete' | 'fail';
 }
 
-export const defaultReviewer = (): ReviewerSettings => ({
+const defaultReviewer = (): ReviewerSettings => ({
   outcome: 'approve',
   stepMs: 300,
   pendingApproval: 'always',
@@ -48,7 +48,7 @@ const NUMBERS: (keyof ReviewerSettings)[] = ['stepMs', 'etaDays', 'uploadMs'];
 const TEXTS: (keyof ReviewerSettings)[] = ['rejectionReason', 'pendingMessage'];
 
 /** Validates a partial setting; fields left out keep their value. */
-export function checkReviewer(input: unknown): Partial<ReviewerSettings> {
+function checkReviewer(input: unknown): Partial<ReviewerSettings> {
   const v = new Violations();
   const body = isObject(input) ? input : {};
   if (!isObject(input)) v.add('body', 'type', 'must be a JSON object');

@@ -23,7 +23,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const CODE = /^[A-Za-z0-9]{1,16}$/;
 
 /** allow / deny from the answer; anything else (non-2xx, not JSON, no answer) is an invalid callback. */
-export function decide(delivered: boolean, text: string | undefined, v: Verification): RequestDecision {
+function decide(delivered: boolean, text: string | undefined, v: Verification): RequestDecision {
   let answer: unknown;
   try {
     answer = delivered && text !== undefined ? JSON.parse(text) : undefined;

@@ -3,7 +3,7 @@
 import type { VerificationOptions } from '../../core/options.js';
 import { templateLanguage } from './language.js';
 
-export interface CalloutPolling {
+interface CalloutPolling {
   startPollingAfter: number;
   stopPollingAfter: number;
   pollingInterval: number;
@@ -11,7 +11,7 @@ export interface CalloutPolling {
 
 /** The spec calls the SMS receipt SmsDeliveredEvent; the platform sends VerificationSmsDeliveredEvent (the default). */
 export const SMS_DELIVERED_EVENT_NAMES = ['VerificationSmsDeliveredEvent', 'SmsDeliveredEvent'] as const;
-export type SmsDeliveredEventName = (typeof SMS_DELIVERED_EVENT_NAMES)[number];
+type SmsDeliveredEventName = (typeof SMS_DELIVERED_EVENT_NAMES)[number];
 
 export interface VerificationSettings {
   callbackUrl: string | undefined;

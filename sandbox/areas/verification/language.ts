@@ -1,7 +1,7 @@
 // Which language a verification's SMS (or spoken code) uses: carrier override by number prefix,
 // else the first Accept-Language entry with a template, else the application's default.
 
-export const FALLBACK_LANGUAGE = 'en-US';
+const FALLBACK_LANGUAGE = 'en-US';
 
 /** `{{CODE}}` is replaced by the code; the Phone Call speaks the same sentence. */
 export const TEMPLATES: Readonly<Record<string, string>> = {

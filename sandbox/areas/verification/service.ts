@@ -12,7 +12,7 @@ import { generateCli, generateCode, sameCli, sameCode, type Phones } from './pho
 import type { Timers, Verification, VerificationStatus, VerificationStore } from './store.js';
 import { ERROR_CODES, invalidParameter, type ReportInput, type StartInput } from './validate.js';
 
-export const REASONS = {
+const REASONS = {
   invalidCode: 'Invalid code',
   invalidCli: 'Invalid CLI',
   expired: 'Expired',

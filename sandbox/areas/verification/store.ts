@@ -8,7 +8,7 @@ export type CodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
 
 export const METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
 
-export interface Identity {
+interface Identity {
   type: 'number';
   endpoint: string;
 }

@@ -15,7 +15,7 @@ export interface OwnedNumber {
 }
 
 /** The numbers of the account at `accountIndex` (1-based, the directory's order): +468500<index, 2 digits>01..03 voice, 09 SMS. */
-export function numbersFor(accountIndex: number): OwnedNumber[] {
+function numbersFor(accountIndex: number): OwnedNumber[] {
   const base = `+468500${String(accountIndex).padStart(2, '0')}`;
   return [
     { number: `${base}01`, capability: 'voice' },

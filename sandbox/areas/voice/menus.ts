@@ -4,7 +4,7 @@
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface MenuOption {
+interface MenuOption {
   dtmf: string;
   /** `return(value)`, `return` (the value is the key) or `menu(id)`. */
   action: string;
@@ -34,7 +34,7 @@ export interface MenuResult {
   inputMethod: 'dtmf';
 }
 
-export const DEFAULT_MENU_TIMEOUT_MS = 3000;
+const DEFAULT_MENU_TIMEOUT_MS = 3000;
 const OPTION_ACTION = /^(?:return(?:\((.*)\))?|menu\((.+)\))$/;
 
 /** What makes a runMenu action impossible to run (empty: it can be run). */

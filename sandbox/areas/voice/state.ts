@@ -14,10 +14,10 @@ export const REGION_PREFIXES: ReadonlyArray<readonly [string, VoiceRegion]> = [[
 export type CallKind = 'tts' | 'conference' | 'custom' | 'incoming';
 export type CallResult = 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
 export type CallLeg = 'caller' | 'callee' | 'both';
-export type CalleeOutcome = 'answer' | 'busy' | 'noanswer' | 'failed' | 'machine';
+type CalleeOutcome = 'answer' | 'busy' | 'noanswer' | 'failed' | 'machine';
 /** What the call is doing now; `ice`/`ace`/`pie`: waiting for the application's answer. */
-export type CallPhase = 'ice' | 'ringing' | 'ace' | 'playing' | 'menu' | 'pie' | 'conference' | 'connected' | 'parked' | 'ended';
-export type EventName = 'ice' | 'ace' | 'pie' | 'dice' | 'notify';
+type CallPhase = 'ice' | 'ringing' | 'ace' | 'playing' | 'menu' | 'pie' | 'conference' | 'connected' | 'parked' | 'ended';
+type EventName = 'ice' | 'ace' | 'pie' | 'dice' | 'notify';
 
 export interface Played {
   at: string;
@@ -109,7 +109,7 @@ export interface VoiceSettings {
   sayMs: number;
 }
 
-export const DEFAULT_SETTINGS: Readonly<VoiceSettings> = { callbackTimeoutMs: 3000, noAnswerMs: 1000, sayMs: 300 };
+const DEFAULT_SETTINGS: Readonly<VoiceSettings> = { callbackTimeoutMs: 3000, noAnswerMs: 1000, sayMs: 300 };
 export const DEFAULT_ANSWER_AFTER_MS = 200;
 /** Busy and failed numbers answer their verdict after this long unless the rule says answerAfterMs. */
 export const DEFAULT_REFUSE_AFTER_MS = 100;

@@ -159,7 +159,7 @@ export function parseLegUpdate(leg: string, body: unknown): Svaml['instructions'
   return instructions as NonNullable<Svaml['instructions']>;
 }
 
-export const PARTICIPANT_COMMANDS = ['mute', 'unmute', 'onhold', 'resume'] as const;
+const PARTICIPANT_COMMANDS = ['mute', 'unmute', 'onhold', 'resume'] as const;
 export type ParticipantCommand = (typeof PARTICIPANT_COMMANDS)[number];
 
 export function parseParticipantCommand(body: unknown): { command: ParticipantCommand; moh?: string } {
