@@ -15,9 +15,9 @@ export const PROCESS_ENDED_INTERCEPTOR_MODULE = fileURLToPath(new URL('../workfl
 /** OpenTelemetry's workflow interceptors, loaded only in a run started under a trace (workers/tracing.ts). */
 export const TRACING_INTERCEPTOR_MODULE = fileURLToPath(new URL('../workflows/shared/tracing-interceptors.ts', import.meta.url));
 /** Workflow interceptors, bundled with the workflows: traces (when a run's start carried one) and counting process endings. */
-export const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [TRACING_INTERCEPTOR_MODULE, PROCESS_ENDED_INTERCEPTOR_MODULE];
+const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [TRACING_INTERCEPTOR_MODULE, PROCESS_ENDED_INTERCEPTOR_MODULE];
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */
-export const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+const DEFAULT_BUNDLE_PATH = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 
 /** The prebuilt bundle a worker runs: the one asked for, else RELAYFLOW_WORKFLOW_BUNDLE, else dist's; none means bundling at start. */
 export function workerBundlePath(asked?: string): string | undefined {
