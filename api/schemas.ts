@@ -3,7 +3,15 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import Type from 'typebox';
 import { badRequest } from './errors.js';
 
-export const ProcessId = Type.String({ minLength: 1, maxLength: 512, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
+/**
+ * The longest process ID relayflow builds (contracts/ids.ts): a template's, `chatb-template:<projectId>:<name>:<language>`,
+ * is 15 + the project ID + 1 + the name (at most 512) + 1 + the language (at most 8, `xxx_XXXX`): 637 with a project
+ * ID of 100 characters (the platform's are 36-character UUIDs). Temporal's own limit is 1000. Every ID in a path
+ * states its limit as maxLength, so a longer one is a 400 naming the field and the rule before anything is asked.
+ */
+export const PROCESS_ID_MAX_LENGTH = 640;
+
+export const ProcessId = Type.String({ minLength: 1, maxLength: PROCESS_ID_MAX_LENGTH, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
 
 /**
  * The answer to every start by key: 202 when this request started the process, 200 with `created: false`

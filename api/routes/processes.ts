@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { PROCESS_KINDS } from '../../contracts/ids.js';
 import { errorResponses } from '../errors.js';
 import type { ProcessService } from '../processes/find.js';
-import { Paging, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
+import { Paging, PROCESS_ID_MAX_LENGTH, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
 
 export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessService }> = async (app, { processes }) => {
   app.get('/v1/processes', {
@@ -16,7 +16,7 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
         state: Type.Optional(StateFilter),
         startedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started at or after this time' })),
         startedBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started before this time' })),
-        key: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'The business key: a whole process ID, or with `kind` the part after `<kind>:` (no prefix matching)' })),
+        key: Type.Optional(Type.String({ minLength: 1, maxLength: PROCESS_ID_MAX_LENGTH, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'The business key: a whole process ID, or with `kind` the part after `<kind>:` (no prefix matching)' })),
         ...Paging,
       }, { additionalProperties: false }),
       // 503 and 504: Temporal's visibility unreachable or too slow (ProcessService.list has a deadline).

@@ -2,21 +2,14 @@
 // class to its status and code, and a platform that refuses relayflow's credentials answered as 502
 // platform_auth_failed on every route family that calls it (sender ID and voice alike), declared in the document.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../api/app.js';
 import { ApiError } from '../../api/errors.js';
 import { platformError } from '../../api/platform-errors.js';
-import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
-import { loadConfig } from '../../common/config.js';
-import { createLogger } from '../../common/logger.js';
 import {
   PlatformAuthError, PlatformConflictError, PlatformDeniedError, PlatformError, PlatformNotFoundError, PlatformRateLimitError,
   PlatformUnavailableError, PlatformValidationError, type PlatformErrorInit,
 } from '../../platform/errors.js';
+import { offlineApp, type OfflineApp } from './offline-app.js';
 
 const init = (area: PlatformErrorInit['area'], httpStatus: number | undefined, extra: Partial<PlatformErrorInit> = {}): PlatformErrorInit =>
   ({ area, httpStatus, code: `HTTP_${httpStatus}`, message: `${area} ${httpStatus}`, ...extra });
@@ -62,39 +55,23 @@ describe('platform errors in the API\'s words', () => {
 });
 
 describe('a platform that refuses relayflow\'s credentials', () => {
-  const KEY = 'platform-errors-test-key-000001';
-  let app: FastifyInstance;
-  let client: Client;
-  let stub: Server;
-  const api = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${KEY}` } });
-
+  let offline: OfflineApp;
   before(async () => {
     // Every platform address answers 401, the OAuth token endpoint included.
-    stub = createServer((_req, res) => {
+    offline = await offlineApp((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 401, message: 'Unauthorized', status: 'UNAUTHENTICATED' } }));
     });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    const stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-    const config = loadConfig({ RELAYFLOW_API_KEYS: KEY, RELAYFLOW_CODEC_KEYS: generateCodecKey('platform-errors'), PLATFORM_SANDBOX_URL: stubUrl });
-    // Nothing here reaches Temporal: the routes under test only call the platform.
-    client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
-    app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: createLogger({ name: 'platform-errors-test', level: 'silent' }) });
   });
-  after(async () => {
-    await app?.close();
-    await client?.connection.close();
-    stub?.closeAllConnections();
-    stub?.close();
-  });
+  after(() => offline?.close());
 
   for (const url of ['/v1/senderid/markets', '/v1/senderid/policies/policy-1', '/v1/voice/numbers', '/v1/voice/conferences/conf-1', '/v1/voice/callback-urls']) {
     test(`GET ${url}: 502 platform_auth_failed, no Retry-After, declared in the document`, async () => {
-      const res = await api(url);
+      const res = await offline.api('GET', url);
       assert.equal(res.statusCode, 502, res.body);
       assert.equal(res.json().error.code, 'platform_auth_failed');
       assert.match(res.json().error.message, /refused relayflow's credentials/);
       assert.equal(res.headers['retry-after'], undefined);
-      const doc = (await api('/docs/json')).json();
+      const doc = (await offline.api('GET', '/docs/json')).json();
       const path = url.replace('policy-1', '{policyId}').replace('conf-1', '{conferenceId}');
       assert.ok(doc.paths[path].get.responses['502'], `${path} declares 502`);
     });

@@ -12,7 +12,7 @@ import { StartSubproject } from '../subprojects/schemas.js';
 export const MAX_ITEMS = 50;
 
 export const StepName = (description = 'The step\'s name in the plan (1..64 of A-Za-z0-9._-); subproject, bundle and webhook are the singletons\'') =>
-  Type.String({ pattern: STEP_NAME_PATTERN.source, description });
+  Type.String({ pattern: STEP_NAME_PATTERN.source, maxLength: 64, description });
 
 export const RcsSenderStep = Type.Object({ step: StepName(), ...StartRcsSender.properties }, { additionalProperties: false });
 export const ChataSenderStep = Type.Object({ step: StepName(), ...StartChataSender.properties }, { additionalProperties: false });

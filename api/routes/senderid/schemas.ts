@@ -4,8 +4,8 @@ import { REGISTRATION_TYPES } from '../../../platform/senderid/client.js';
 
 // Bounded so that no body the document allows exceeds the API's 1 MiB JSON limit, even all \u-escaped.
 const Value = Type.String({ maxLength: 256 });
-/** The platform's IDs (policies, attachment definitions): the characters and length its paths take. */
-export const PlatformId = (description?: string) => Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$', ...(description ? { description } : {}) });
+/** The platform's IDs (policies, attachment definitions): the characters and length its paths take (100: the sandbox router's limit per path parameter). */
+export const PlatformId = (description?: string) => Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$', maxLength: 100, ...(description ? { description } : {}) });
 const Section = Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Value, { maxProperties: 10 }), { maxItems: 3 });
 const RequestDetails = Type.Array(Type.Object({
   senderIdDetails: Type.Optional(Section),

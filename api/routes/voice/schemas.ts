@@ -19,7 +19,11 @@ export const CallRegionQuery = Type.Object({
 }, { additionalProperties: false });
 export const RegionQuery = Type.Object({ region: Type.Optional(Region) }, { additionalProperties: false });
 export const ConferenceId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', maxLength: 64, description: 'The conference: created by the first call that joins it' });
-export const CallId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,128}$', maxLength: 128, description: "The platform's call ID" });
+/**
+ * The platform's call IDs are 32 hex digits or a UUID (36); 64 leaves room. A longer one was passed on and came
+ * back as the sandbox router's 414 (path parameters up to 100 characters), answered as a 422.
+ */
+export const CallId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', maxLength: 64, description: "The platform's call ID" });
 export const Moh = Type.Enum(['ring', 'music1', 'music2', 'music3'], { description: 'What a participant hears while alone or on hold' });
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: 1000, description });
 const MenuId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', maxLength: 32 });

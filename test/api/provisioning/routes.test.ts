@@ -82,6 +82,18 @@ describe('provisioning API', () => {
     assert.match(kinds.json<ErrorReply>().error.message, /query\.kind/);
   });
 
+  test('a template with the longest name is read by its own link (a process ID over 512 characters)', async () => {
+    const longest = name().padEnd(512, 'x');
+    const started = await h.api({ method: 'POST', url: '/v1/templates/chata', payload: templateBody(longest) });
+    assert.equal(started.statusCode, 202, started.body);
+    const { processId, links } = started.json<{ processId: string; links: { self: string } }>();
+    assert.ok(processId.length > 512);
+    const read = await h.api({ method: 'GET', url: links.self });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.equal(read.json<{ processId: string }>().processId, processId);
+    await h.api({ method: 'POST', url: `${links.self}/stop`, payload: {} });
+  });
+
   test('unknown processes and processes of another kind are 404s', async () => {
     const unknown = encodeURIComponent('chata-template:sandbox-project:nothing_here:en_US');
     assert.equal((await h.api({ method: 'GET', url: `/v1/templates/${unknown}` })).statusCode, 404);
