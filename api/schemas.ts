@@ -31,6 +31,9 @@ export const STARTED_RESPONSES = { 202: Started, 200: Started };
 /** What an operation on a running process answers: whether it was accepted, the state after, and why not. */
 export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.String(), reason: Type.Optional(Type.String()) });
 
+/** The optional body of a stop, cancel, pause or delete: why, recorded in the process's history. */
+export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
+
 export const StateChange = Type.Object({
   state: Type.String(),
   at: Type.String({ format: 'date-time' }),

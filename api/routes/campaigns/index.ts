@@ -17,10 +17,11 @@ import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { PageTokens, pageTokenKey, type ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, StateFilter } from '../../schemas.js';
+import { Paging, ProcessId, ProcessList, ReasonBody, StateFilter } from '../../schemas.js';
+import { listRoute } from '../process-routes.js';
 import { prepareRecipients, requestHash } from './recipients.js';
 import {
-  CampaignStarted, CampaignView, MAX_RECIPIENTS, Outcome, RateBody, ReasonBody, RecipientPage, RecipientStatusFilter, START_BODY_LIMIT,
+  CampaignStarted, CampaignView, MAX_RECIPIENTS, Outcome, RateBody, RecipientPage, RecipientStatusFilter, START_BODY_LIMIT,
   StartConversationCampaign, StartMmsCampaign,
 } from './schemas.js';
 
@@ -111,13 +112,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
 
   // The same list under each start route's path (as /v1/senders/rcs and /v1/templates/chata have theirs).
   for (const [segment, kind] of [['conversation', 'conversation-campaign'], ['mms', 'mms-campaign']] as const) {
-    app.get(`/v1/campaigns/${segment}`, {
-      schema: {
-        tags: ['campaigns'], summary: `List ${kind}s, optionally by state`,
-        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-        response: { 200: ProcessList, ...errorResponses(400, 401) },
-      },
-    }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+    listRoute(app, processes, { path: `/v1/campaigns/${segment}`, tag: 'campaigns', kind, summary: `List ${kind}s, optionally by state` });
   }
 
   app.get('/v1/campaigns/:processId', {

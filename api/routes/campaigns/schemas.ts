@@ -90,5 +90,4 @@ export const RecipientPage = Type.Object({
 export const RecipientStatusFilter = Type.Union(['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'].map((s) => Type.Literal(s)));
 /** An operation's Outcome, with the send rate after it. */
 export const Outcome = Type.Object({ ...ProcessOutcome.properties, rate: Type.Optional(Type.Number()) });
-export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 export const RateBody = Type.Object({ rate: Rate }, { additionalProperties: false });

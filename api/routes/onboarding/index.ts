@@ -1,14 +1,13 @@
 // Customer onboarding: start one by the caller's key with a whole plan (validated whole, every child's input
 // built here), read and list them; the step operations are in steps.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onboarding.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { PLATFORM_STATUSES } from '../../platform-errors.js';
 import { startProcess } from '../../processes/start.js';
-import { handleOf } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { KIND, self, type OnboardingRouteOptions } from './common.js';
 import { readLookups } from './lookups.js';
 import { buildOnboardingPlan, planHash } from './plan.js';
@@ -54,25 +53,11 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
     return reply.status(started.status).send(started.body);
   });
 
-  app.get('/v1/onboardings', {
-    schema: {
-      tags: ['onboardings'],
-      summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)',
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
-    },
-  }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  listRoute(app, processes, { path: '/v1/onboardings', tag: 'onboardings', kind: KIND, summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)' });
 
-  app.get('/v1/onboardings/:processId', {
-    schema: {
-      tags: ['onboardings'],
-      summary: 'An onboarding process: state, history, and in details.steps each step\'s state, reason, child process, resource IDs, attempts and compensation',
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => {
-    handleOf(client, req.params.processId, [KIND], 'onboarding');
-    return processes.get(req.params.processId, KIND);
+  readRoute(app, { client, processes }, {
+    path: '/v1/onboardings/:processId', tag: 'onboardings', kinds: [KIND], what: 'onboarding',
+    summary: 'An onboarding process: state, history, and in details.steps each step\'s state, reason, child process, resource IDs, attempts and compensation',
   });
 
   await app.register(onboardingStepRoutes, opts);

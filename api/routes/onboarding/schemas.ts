@@ -58,4 +58,3 @@ export const RetryBody = Type.Object({
   relaunch: Type.Optional(Relaunch),
 }, { additionalProperties: false });
 
-export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });

@@ -8,14 +8,14 @@ import {
 import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { Outcome, ProcessId } from '../../schemas.js';
+import { Outcome, ProcessId, ReasonBody } from '../../schemas.js';
 import { acceptedOrThrow } from '../provisioning/common.js';
 import { contactErrors, launchContact } from '../provisioning/inputs.js';
 import { componentErrors } from '../provisioning/schemas.js';
 import { KIND, type OnboardingRouteOptions } from './common.js';
 import { readLookups } from './lookups.js';
 import { buildAddedSteps, type KnownStep } from './plan.js';
-import { AddSteps, ReasonBody, RetryBody, StepName } from './schemas.js';
+import { AddSteps, RetryBody, StepName } from './schemas.js';
 
 const what = 'onboarding';
 const OnProcess = Type.Object({ processId: ProcessId });

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { deleteUpdate, type BundleProvisioningInput, type CreateBundleRequest } from '../../../contracts/provisioning.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
-import { Outcome, Paging, ProcessId, ProcessList, ProcessView, Started, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { Outcome, ProcessId, ReasonBody, Started, STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
@@ -14,7 +15,6 @@ import { StartBundle } from './schemas.js';
 const KIND = 'bundle-provisioning' as const;
 const self = (processId: string) => `/v1/bundles/${encodeURIComponent(processId)}`;
 
-const DeleteBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
 export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
   const projectId = config.platform.credentials.projectId;
@@ -36,25 +36,11 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     return reply.status(started.status).send(started.body);
   });
 
-  app.get('/v1/bundles', {
-    schema: {
-      tags: ['bundles'],
-      summary: 'List bundle processes, optionally by state (CREATING, IN_PROGRESS, ACTIVE, FAILED, DELETING, DELETED, STOPPED)',
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
-    },
-  }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  listRoute(app, processes, { path: '/v1/bundles', tag: 'bundles', kind: KIND, summary: 'List bundle processes, optionally by state (CREATING, IN_PROGRESS, ACTIVE, FAILED, DELETING, DELETED, STOPPED)' });
 
-  app.get('/v1/bundles/:processId', {
-    schema: {
-      tags: ['bundles'],
-      summary: 'A bundle process: state, history with the platform\'s reasons, subproject and app IDs, SMS app status, webhook delivery statuses',
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => {
-    handleOf(client, req.params.processId, [KIND], 'bundle');
-    return processes.get(req.params.processId);
+  readRoute(app, { client, processes }, {
+    path: '/v1/bundles/:processId', tag: 'bundles', kinds: [KIND], what: 'bundle',
+    summary: 'A bundle process: state, history with the platform\'s reasons, subproject and app IDs, SMS app status, webhook delivery statuses',
   });
 
   app.post('/v1/bundles/:processId/delete', {
@@ -63,7 +49,7 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       summary: 'Delete the bundle on the platform: 200 when the running process did it, 202 when a delete-only run was started for an ended one',
       params: Type.Object({ processId: ProcessId }),
       headers: IdempotencyKey,
-      body: Type.Optional(DeleteBody),
+      body: Type.Optional(ReasonBody),
       response: { 200: Outcome, 202: Started, ...errorResponses(400, 401, 404, 409, 422) },
     },
   }, async (req, reply) => {

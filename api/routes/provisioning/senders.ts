@@ -5,7 +5,8 @@ import Type from 'typebox';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { relaunchUpdate, stopUpdate, type ChataSenderInput } from '../../../contracts/provisioning.js';
 import { errorResponses, invalid } from '../../errors.js';
-import { e164, Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { e164, Outcome, ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { startProcess, type BuiltProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions } from './common.js';
@@ -14,7 +15,6 @@ import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender,
 
 const KINDS: readonly ProcessKind[] = ['rcs-sender', 'chata-sender', 'chatb-sender'];
 const self = (processId: string) => `/v1/senders/${encodeURIComponent(processId)}`;
-const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
 export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, provisioning, hashSubject }) => {
   const projectId = config.platform.credentials.projectId;
@@ -66,21 +66,12 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   for (const [segment, kind] of [['rcs', 'rcs-sender'], ['chata', 'chata-sender'], ['chatb', 'chatb-sender']] as const) {
-    app.get(`/v1/senders/${segment}`, {
-      schema: {
-        tags: ['senders'],
-        summary: `List ${segment.toUpperCase()} sender processes, optionally by state`,
-        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-        response: { 200: ProcessList, ...errorResponses(400, 401) },
-      },
-    }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+    listRoute(app, processes, { path: `/v1/senders/${segment}`, tag: 'senders', kind, summary: `List ${segment.toUpperCase()} sender processes, optionally by state` });
   }
 
-  app.get('/v1/senders/:processId', {
-    schema: { tags: ['senders'], summary: 'A sender process: state, history with reasons, errorCode, country and operator status, comments, webhook events', params: Type.Object({ processId: ProcessId }), response: { 200: ProcessView, ...errorResponses(401, 404) } },
-  }, async (req) => {
-    handleOf(client, req.params.processId, KINDS, 'sender');
-    return processes.get(req.params.processId);
+  readRoute(app, { client, processes }, {
+    path: '/v1/senders/:processId', tag: 'senders', kinds: KINDS, what: 'sender',
+    summary: 'A sender process: state, history with reasons, errorCode, country and operator status, comments, webhook events',
   });
 
   app.post('/v1/senders/:processId/relaunch', {
@@ -100,7 +91,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   });
 
   app.post('/v1/senders/:processId/stop', {
-    schema: { tags: ['senders'], summary: 'Stop following the sender (the sender itself stays as it is)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Type.Optional(StopBody), response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) } },
+    schema: { tags: ['senders'], summary: 'Stop following the sender (the sender itself stays as it is)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Type.Optional(ReasonBody), response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) } },
   }, async (req) => {
     const { processId } = req.params;
     const handle = handleOf(client, processId, KINDS, 'sender');

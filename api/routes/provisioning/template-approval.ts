@@ -4,7 +4,8 @@ import Type from 'typebox';
 import type { ProcessKind } from '../../../contracts/ids.js';
 import { resubmitUpdate, stopUpdate } from '../../../contracts/provisioning.js';
 import { errorResponses, invalid } from '../../errors.js';
-import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { Outcome, ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, type ProvisioningRouteOptions } from './common.js';
@@ -14,7 +15,6 @@ import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 const CHANNELS = [['chata', 'CHATA', 'chata-template'], ['chatb', 'CHATB', 'chatb-template']] as const;
 const KINDS: readonly ProcessKind[] = ['chata-template', 'chatb-template'];
 const self = (processId: string) => `/v1/templates/${encodeURIComponent(processId)}`;
-const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
 export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
   const projectId = config.platform.credentials.projectId;
@@ -42,26 +42,12 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       return reply.status(started.status).send(started.body);
     });
 
-    app.get(`/v1/templates/${segment}`, {
-      schema: {
-        tags: ['templates'],
-        summary: `List ${channel} template processes, optionally by state (IN_PROGRESS, APPROVED, REJECTED, PAUSED, ...)`,
-        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-        response: { 200: ProcessList, ...errorResponses(400, 401) },
-      },
-    }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+    listRoute(app, processes, { path: `/v1/templates/${segment}`, tag: 'templates', kind, summary: `List ${channel} template processes, optionally by state (IN_PROGRESS, APPROVED, REJECTED, PAUSED, ...)` });
   }
 
-  app.get('/v1/templates/:processId', {
-    schema: {
-      tags: ['templates'],
-      summary: 'A template process: state, history of states with reasons, rejection code, quality score, reviewer comments, webhook events',
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => {
-    handleOf(client, req.params.processId, KINDS, 'template');
-    return processes.get(req.params.processId);
+  readRoute(app, { client, processes }, {
+    path: '/v1/templates/:processId', tag: 'templates', kinds: KINDS, what: 'template',
+    summary: 'A template process: state, history of states with reasons, rejection code, quality score, reviewer comments, webhook events',
   });
 
   app.post('/v1/templates/:processId/resubmit', {
@@ -89,7 +75,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       summary: 'Stop watching the template (the template itself stays as it is)',
       params: Type.Object({ processId: ProcessId }),
       headers: IdempotencyKey,
-      body: Type.Optional(StopBody),
+      body: Type.Optional(ReasonBody),
       response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req) => {

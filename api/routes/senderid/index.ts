@@ -17,10 +17,11 @@ import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-error
 import type { ProcessService } from '../../processes/find.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { Outcome, Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { Outcome, ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
 import { readPolicy } from './policy.js';
-import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, StopBody, UpdateBody, UploadBody } from './schemas.js';
+import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, UpdateBody, UploadBody } from './schemas.js';
 
 export interface SenderIdRouteOptions {
   client: Client;
@@ -91,25 +92,11 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     return reply.status(started.status).send(started.body);
   });
 
-  app.get('/v1/senderid/registrations', {
-    schema: {
-      tags: ['senderid'],
-      summary: 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)',
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
-    },
-  }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  listRoute(app, processes, { path: '/v1/senderid/registrations', tag: 'senderid', kind: KIND, summary: 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)' });
 
-  app.get('/v1/senderid/registrations/:processId', {
-    schema: {
-      tags: ['senderid'],
-      summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => {
-    handleOf(client, req.params.processId, KINDS, 'sender ID registration');
-    return processes.get(req.params.processId, KIND);
+  readRoute(app, { client, processes }, {
+    path: '/v1/senderid/registrations/:processId', tag: 'senderid', kinds: KINDS, what: 'sender ID registration',
+    summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
   });
 
   app.post('/v1/senderid/registrations/:processId/update', {
@@ -173,7 +160,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
         summary,
         params: Type.Object({ processId: ProcessId }),
         headers: IdempotencyKey,
-        body: Type.Optional(StopBody),
+        body: Type.Optional(ReasonBody),
         response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
       },
     }, async (req) => {

@@ -44,4 +44,3 @@ export const UploadBody = Type.Object({
   documentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 }, { additionalProperties: false });
 
-export const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });

@@ -1,12 +1,12 @@
 // Subproject provisioning: start one, read it, list them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
-import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
 import { startProcess } from '../../processes/start.js';
 import { errorResponses } from '../../errors.js';
 import type { ProcessService } from '../../processes/find.js';
-import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import { subprojectInput } from './inputs.js';
 import { StartSubproject } from './schemas.js';
 
@@ -39,21 +39,7 @@ export const subprojectRoutes: FastifyPluginAsyncTypebox<SubprojectRouteOptions>
     return reply.status(started.status).send(started.body);
   });
 
-  app.get('/v1/subprojects/:processId', {
-    schema: {
-      tags: ['subprojects'],
-      summary: 'Read a subproject process',
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => processes.get(req.params.processId, 'subproject'));
+  readRoute(app, { client, processes }, { path: '/v1/subprojects/:processId', tag: 'subprojects', kinds: ['subproject'], what: 'subproject', summary: 'Read a subproject process' });
 
-  app.get('/v1/subprojects', {
-    schema: {
-      tags: ['subprojects'],
-      summary: 'List subproject processes, optionally by state',
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
-    },
-  }, async (req) => processes.list({ kind: 'subproject', state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  listRoute(app, processes, { path: '/v1/subprojects', tag: 'subprojects', kind: 'subproject', summary: 'List subproject processes, optionally by state' });
 };

@@ -9,6 +9,7 @@ import { onPlatform, PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import type { ProcessService } from '../../processes/find.js';
 import { e164, PhoneNumber, ProcessId, ProcessView } from '../../schemas.js';
+import { readRoute } from '../process-routes.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(VERIFICATION_METHODS.map((m) => Type.Literal(m)), { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' });
@@ -65,9 +66,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     return reply.status(201).send({ processId, ...outcome });
   });
 
-  app.get('/v1/verifications/:processId', {
-    schema: { tags: ['verifications'], summary: 'A verification process', params: Type.Object({ processId: ProcessId }), response: { 200: ProcessView, ...errorResponses(401, 404) } },
-  }, async (req) => processes.get(req.params.processId, 'verification'));
+  readRoute(app, { client, processes }, { path: '/v1/verifications/:processId', tag: 'verifications', kinds: ['verification'], what: 'verification', summary: 'A verification process' });
 
   app.post('/v1/verifications/:processId/report', {
     schema: { tags: ['verifications'], summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },

@@ -11,9 +11,10 @@ import { scriptViolations } from '../../../contracts/voice-script.js';
 import { ApiError, errorResponses } from '../../errors.js';
 import { startProcess } from '../../processes/start.js';
 import { handleOf, runUpdate } from '../../processes/update.js';
-import { Paging, ProcessId, ProcessList, ProcessView, STARTED_RESPONSES, StateFilter } from '../../schemas.js';
+import { ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
+import { listRoute, readRoute } from '../process-routes.js';
 import type { VoiceRouteOptions } from './index.js';
-import { SCRIPT_BODY_LIMIT, StartConferenceCallout, StartCustomCallout, StartTtsCallout, Stopped, StopBody } from './schemas.js';
+import { SCRIPT_BODY_LIMIT, StartConferenceCallout, StartCustomCallout, StartTtsCallout, Stopped } from './schemas.js';
 
 const KIND = VOICE_CALLOUT_KIND satisfies ProcessKind;
 const KINDS: readonly ProcessKind[] = [KIND];
@@ -89,38 +90,17 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
     return reply.status(r.status).send(r.body);
   });
 
-  app.get('/v1/voice/callouts', {
-    schema: {
-      tags: ['voice'],
-      summary: 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)',
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
-    },
-  }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+  listRoute(app, processes, { path: '/v1/voice/callouts', tag: 'voice', kind: KIND, summary: 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)' });
 
   // The same list under each start route's path, which is also a process path (/v1/voice/callouts/{processId}):
   // GET there must mean something, as on /v1/campaigns/conversation. Callouts of every kind are one process kind.
   for (const segment of ['tts', 'conference', 'custom'] as const) {
-    app.get(`/v1/voice/callouts/${segment}`, {
-      schema: {
-        tags: ['voice'],
-        summary: 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state',
-        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-        response: { 200: ProcessList, ...errorResponses(400, 401) },
-      },
-    }, async (req) => processes.list({ kind: KIND, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+    listRoute(app, processes, { path: `/v1/voice/callouts/${segment}`, tag: 'voice', kind: KIND, summary: 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state' });
   }
 
-  app.get('/v1/voice/callouts/:processId', {
-    schema: {
-      tags: ['voice'],
-      summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome',
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
-    },
-  }, async (req) => {
-    handleOf(client, req.params.processId, KINDS, 'voice callout');
-    return processes.get(req.params.processId, KIND);
+  readRoute(app, { client, processes }, {
+    path: '/v1/voice/callouts/:processId', tag: 'voice', kinds: KINDS, what: 'voice callout',
+    summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome',
   });
 
   app.post('/v1/voice/callouts/:processId/stop', {
@@ -128,7 +108,7 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
       tags: ['voice'],
       summary: 'Stop a callout: pending retries are dropped and calls under way hung up',
       params: Type.Object({ processId: ProcessId }),
-      body: Type.Optional(StopBody),
+      body: Type.Optional(ReasonBody),
       response: { 200: Stopped, ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req) => {

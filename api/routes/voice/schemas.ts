@@ -102,7 +102,6 @@ export const StartCustomCallout = Type.Object({
   ...CalloutCommon,
 }, { additionalProperties: false });
 
-export const StopBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 export const Stopped = Type.Object({
   stopped: Type.Boolean({ description: 'false: the callout had ended or was stopped already' }),
   hungUp: Type.Integer({ description: 'Calls under way that were hung up' }),
