@@ -16,7 +16,7 @@ const withActor = (headers: Headers): Headers => {
   return actor ? { ...headers, [ACTOR_HEADER]: defaultPayloadConverter.toPayload(actor) } : headers;
 };
 
-export function actorInterceptor(): WorkflowClientInterceptor {
+function actorInterceptor(): WorkflowClientInterceptor {
   return {
     startWithDetails: (input, next) => next({ ...input, headers: withActor(input.headers) }),
     signal: (input, next) => next({ ...input, headers: withActor(input.headers) }),

@@ -29,7 +29,7 @@ const suffix = () => ulid().slice(-8).toLowerCase();
  * Sends the request until relayflow answers `ok` statuses, as a client with retries would: the API may be
  * down, or answer 503/504 while its worker or Temporal is. Retrying must never make a second process.
  */
-export async function untilAnswered(rig: Rig, method: string, path: string, body: unknown, ok: number[], headers: Record<string, string> = {}, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+async function untilAnswered(rig: Rig, method: string, path: string, body: unknown, ok: number[], headers: Record<string, string> = {}, timeoutMs = 90_000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

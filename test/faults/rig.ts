@@ -16,7 +16,7 @@ import { freePort, startDevServer, type DevServer } from '../../scripts/lib/dev-
 import { waitForOutput } from '../helpers/child-output.js';
 import { startPostgres } from '../helpers/postgres.js';
 
-export const FAULT_API_KEY = 'fault-suite-key-0123456789abcdef';
+const FAULT_API_KEY = 'fault-suite-key-0123456789abcdef';
 
 export interface Rig {
   apiUrl: string;

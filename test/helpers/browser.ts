@@ -8,7 +8,7 @@ import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? 'chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? 'chromium';
 export const WIDTH = 1280;
 export const HEIGHT = 900;
 const COMMON = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars', `--window-size=${WIDTH},${HEIGHT}`];

@@ -80,7 +80,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
   return { processId, campaignId };
 }
 
-export const campaignStatus = (h: Harness, processId: string) => h.client.workflow.getHandle(processId).query(processStatusQuery) as Promise<ProcessStatus<CampaignState>>;
+const campaignStatus = (h: Harness, processId: string) => h.client.workflow.getHandle(processId).query(processStatusQuery) as Promise<ProcessStatus<CampaignState>>;
 
 /** Waits for one of `states`, failing with the last status seen. */
 export async function waitForCampaign(h: Harness, processId: string, states: CampaignState[], timeoutMs = 60_000): Promise<ProcessStatus<CampaignState>> {

@@ -79,7 +79,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
  * after a wait (its checks see 403 first), but not after the platform-like 5 s most files would only sit out.
  * A test that needs the wait passes sandbox.subprojectReadyAfterMs itself.
  */
-export const TEST_SUBPROJECT_READY_AFTER_MS = 250;
+const TEST_SUBPROJECT_READY_AFTER_MS = 250;
 
 /** Like Promise.all, but waits for every part to settle, so a part still opening when another fails is in `opened` and closed too. */
 async function allOpened<T extends readonly unknown[]>(parts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {

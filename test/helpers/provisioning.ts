@@ -70,7 +70,7 @@ export async function waitUntil(h: Harness, processId: string, ok: (v: View) => 
   throw new Error(`${processId}: ${what} not seen within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
 
-export const states = (v: View) => v.history.map((s) => s.state);
+const states = (v: View) => v.history.map((s) => s.state);
 /** States in order with consecutive repeats (overdue notes, quality updates) folded. */
 export const stateChanges = (v: View) => states(v).filter((s, i, all) => i === 0 || all[i - 1] !== s);
 

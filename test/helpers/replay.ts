@@ -70,7 +70,7 @@ export function historyToJSON(history: History): string {
   }
 }
 
-export function historyFromJSON(json: unknown): History {
+function historyFromJSON(json: unknown): History {
   try {
     return sdkProtoUtils.historyFromJSON(json);
   } catch (err) {

@@ -11,9 +11,9 @@ export const account = defaultSandboxAccount();
 export const SECRET = 'provisioning-webhook-secret';
 export const P = `/provisioning/v1/projects/${account.projectId}`;
 /** Short reviewer delays so decisions come within the test. */
-export const FAST = { templates: { delayMs: 20 }, rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 } };
+const FAST = { templates: { delayMs: 20 }, rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 } };
 
-export interface WebhookEvent {
+interface WebhookEvent {
   eventId: string;
   projectId: string;
   trigger: string;

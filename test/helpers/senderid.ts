@@ -28,7 +28,7 @@ export interface SenderIdView {
   execution: { status: string };
 }
 
-export const sandboxSenderId = async (h: Harness, method: string, path: string, body?: unknown) => {
+const sandboxSenderId = async (h: Harness, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${h.sandbox.url}/_sandbox/senderId${path}`, {
     method,
     ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),

@@ -19,7 +19,7 @@ export interface ReceivedCallback {
 }
 
 /** What to answer: JSON (SVAML), raw text, a status, after a delay. Nothing: 200 with an empty body. */
-export interface Reply {
+interface Reply {
   status?: number;
   json?: unknown;
   text?: string;
@@ -29,7 +29,7 @@ export interface Reply {
 export type Answerer = (cb: ReceivedCallback) => Reply | undefined;
 
 /** ICE hangs up, ACE and PIE continue, DiCE and Notify get an empty 200. */
-export const defaultAnswerer: Answerer = (cb) => {
+const defaultAnswerer: Answerer = (cb) => {
   if (cb.event === 'ice') return { json: { action: { name: 'hangup' } } };
   if (cb.event === 'ace' || cb.event === 'pie') return { json: { action: { name: 'continue' } } };
   return undefined;

@@ -39,7 +39,7 @@ export const incomingCall = async (h: Harness, from: string, to: string) => (awa
 export const pressKeys = (h: Harness, callId: string, digits: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/dtmf`, { digits });
 export const hangUp = (h: Harness, callId: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/hangup`);
 
-export interface SandboxCallback { event: string; answer?: { action?: { name?: string }; instructions?: Array<{ name: string; text?: string }> }; fallback: boolean; fallbackReason?: string; answeredInMs?: number }
+interface SandboxCallback { event: string; answer?: { action?: { name?: string }; instructions?: Array<{ name: string; text?: string }> }; fallback: boolean; fallbackReason?: string; answeredInMs?: number }
 export interface SandboxCall {
   callId: string; status: string; result?: string; reason?: string; connectedTo?: string; conferenceId?: string;
   played: Array<string | { text?: string }>; callbacks: SandboxCallback[]; menu?: unknown;

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 
-export interface Scratch {
+interface Scratch {
   /** A fresh directory. */
   dir(): Promise<string>;
   remove(): Promise<void>;
 }
 
 /** A temp dir other users can traverse (as root, PostgreSQL's checks run as the `postgres` user). */
-export async function scratch(prefix: string): Promise<Scratch> {
+async function scratch(prefix: string): Promise<Scratch> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   await chmod(root, 0o755);
   let n = 0;

@@ -12,7 +12,7 @@ import { EDITABLE_REGISTRATION_STATES, type Policy, type Registration } from '..
 
 type Obj = Record<string, unknown>;
 
-export const POLICY: Policy = {
+const POLICY: Policy = {
   id: 'pol-au-alpha',
   marketCode: 'AU',
   registrationType: 'ALPHANUMERIC_SENDER_ID',
@@ -26,7 +26,7 @@ export const POLICY: Policy = {
   attachmentDefinitions: [{ id: 'att-loa', title: 'Letter of authorisation', description: '', mandatory: true, template: true, acceptedMimeTypes: ['application/pdf'], maxSizeBytes: 16 }],
 };
 
-export const LONG_POLICY: Policy = { ...POLICY, id: 'pol-au-long', registrationType: 'LONG_NUMBER', senderIdAssigned: true, fields: [POLICY.fields[1]!], attachmentDefinitions: [] };
+const LONG_POLICY: Policy = { ...POLICY, id: 'pol-au-long', registrationType: 'LONG_NUMBER', senderIdAssigned: true, fields: [POLICY.fields[1]!], attachmentDefinitions: [] };
 
 interface StubOptions {
   /** `METHOD path-after-project` (e.g. `POST registrations`): act, then drop the connection, once each. */
@@ -38,7 +38,6 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
   const policies = new Map([POLICY, LONG_POLICY].map((p) => [p.id, p]));
   const registrations: Registration[] = [];
   let ids = 0;
-  let secret: string | undefined;
   const seen: Array<{ method: string; path: string; query: Record<string, string>; body: unknown }> = [];
 
   const send = (res: ServerResponse, status: number, body?: unknown) => {
@@ -86,15 +85,9 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
       const next = start + 2 < all.length ? String(start + 2) : '';
       return [200, { registrations: all.slice(start, start + 2), nextPageToken: next, totalSize: all.length }];
     }
-    if ((g = /^registrations\/([^/]+)(\/attachments\/([^/]+))?$/.exec(path))) {
+    if ((g = /^registrations\/([^/]+)$/.exec(path))) {
       const r = registrations.find((x) => x.id === decodeURIComponent(g![1]!));
       if (!r) return error(404, 'NOT_FOUND', 'Registration not found');
-      if (g[3] !== undefined && m === 'POST') {
-        if (r.status === 'APPROVED' || r.status === 'REJECTED') return error(409, 'FAILED_PRECONDITION', `Registration is ${r.status}`);
-        const a = { attachmentId: `att-${++ids}`, attachmentDefinitionId: g[3], fileName: String(body.fileName), mimeType: String(body.mimeType), documentType: 'doc', uploadStatus: 'WAITING' as const, createTime: '', updateTime: '' };
-        r.attachments = [...r.attachments.filter((x) => x.attachmentDefinitionId !== g![3]), a];
-        return [200, a];
-      }
       if (m === 'GET') return [200, r];
       if (m === 'PUT') {
         if (!EDITABLE_REGISTRATION_STATES.includes(r.status)) return error(409, 'FAILED_PRECONDITION', `Registration cannot be updated in state ${r.status}`);
@@ -106,10 +99,6 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
         registrations.splice(registrations.indexOf(r), 1);
         return [200, {}];
       }
-    }
-    if (path === 'callback-configuration') {
-      if (m === 'PUT') secret = String(body.hmacSecret);
-      return secret === undefined ? error(404, 'NOT_FOUND', 'no configuration') : [200, { hmacSecret: secret, projectId: 'proj-1' }];
     }
     return error(404, 'NOT_FOUND', `no route ${m} ${path}`);
   };

@@ -14,7 +14,7 @@ export const SECRET = 'conversation-webhook-secret';
 export type Body = any;
 export type Region = 'us' | 'eu' | 'br';
 
-export interface Delivery {
+interface Delivery {
   rawBody: string;
   body: Body;
   headers: IncomingHttpHeaders;
@@ -26,7 +26,7 @@ export interface Delivery {
 }
 
 /** Records deliveries; answers with the scripted statuses first, then 200. */
-export class Receiver {
+class Receiver {
   received: Delivery[] = [];
   script: number[] = [];
   url = '';
@@ -74,13 +74,13 @@ export class Receiver {
   }
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   body: Body;
   headers: Record<string, unknown>;
 }
 
-export function client(sb: Sandbox, token: string) {
+function client(sb: Sandbox, token: string) {
   const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
     const res = await sb.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
     return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };

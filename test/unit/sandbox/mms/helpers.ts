@@ -76,7 +76,7 @@ export async function eventually(cond: () => Promise<boolean>, what: string, ms 
 }
 
 /** Records every postback; answers 500 while `failures[code]` is above zero (decremented per answer), else 200. */
-export class PostbackReceiver {
+class PostbackReceiver {
   received: { body: Postback; headers: IncomingHttpHeaders; at: number }[] = [];
   failures: Record<string, number> = {};
   url = '';
@@ -217,7 +217,7 @@ export function assertSuccess(res: Answer, what = ''): string {
   return id;
 }
 
-export const SUBJECT = 'Summer sale';
+const SUBJECT = 'Summer sale';
 
 /** A valid sendmms: one text slide, fallback SMS on. */
 export const sendBody = (to = '15551230001', extra: Record<string, unknown> = {}): Record<string, unknown> => ({

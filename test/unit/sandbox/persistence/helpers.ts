@@ -77,7 +77,6 @@ export function client(base: string, token: string) {
     control: (method: string, path: string, body?: unknown) => send(`${base}/_sandbox${path}`, method, body),
   };
 }
-export type Client = ReturnType<typeof client>;
 
 /** Keeps every JSON body POSTed to it, by path. */
 export class Receiver {

@@ -8,19 +8,19 @@ import { after, before, beforeEach } from 'node:test';
 import { createSandbox, type Sandbox } from '../../../../sandbox/index.js';
 import { account, bearerToken, sleep } from '../../../helpers/sandbox-provisioning.js';
 
-export { account, sleep, waitFor } from '../../../helpers/sandbox-provisioning.js';
-export const S = `/senderid/v1/projects/${account.projectId}`;
+export { sleep, waitFor } from '../../../helpers/sandbox-provisioning.js';
+const S = `/senderid/v1/projects/${account.projectId}`;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Body = any;
 
-export interface Delivery {
+interface Delivery {
   path: string;
   rawBody: string;
   body: Body;
   headers: IncomingHttpHeaders;
 }
 
-export class Receiver {
+class Receiver {
   received: Delivery[] = [];
   script: number[] = [];
   url = '';
@@ -61,7 +61,7 @@ export class Receiver {
 /** What a receiver does: hex HMAC-SHA1 of the raw body, keyed with the secret. */
 export const signatureOf = (secret: string, rawBody: string) => createHmac('sha1', secret).update(rawBody, 'utf8').digest('hex');
 
-export function client(sb: Sandbox, token: string) {
+function client(sb: Sandbox, token: string) {
   const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const res = await sb.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
     const json = (res.headers['content-type'] ?? '').toString().includes('json');
