@@ -34,7 +34,7 @@ export const Outcome = Type.Object({ accepted: Type.Boolean(), state: Type.Strin
 /** The optional body of a stop, cancel, pause or delete: why, recorded in the process's history. */
 export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
 
-export const StateChange = Type.Object({
+const StateChange = Type.Object({
   state: Type.String(),
   at: Type.String({ format: 'date-time' }),
   reason: Type.Optional(Type.String()),
@@ -68,7 +68,7 @@ export const ProcessView = Type.Object({
   failure: Type.Optional(Type.String()),
 });
 
-export const ProcessSummary = Type.Object({
+const ProcessSummary = Type.Object({
   processId: Type.String(),
   runId: Type.String({ description: 'The run: a business key followed again after a final state lists one entry per run' }),
   kind: Type.String(),

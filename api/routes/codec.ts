@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError, errorResponses } from '../errors.js';
 
-export interface CodecRoutesOptions {
+interface CodecRoutesOptions {
   codec: PayloadCodec;
   /** Browser origins (e.g. the web UI's `http://localhost:8080`) allowed to call these routes. */
   allowedOrigins: string[];

@@ -1,5 +1,5 @@
 // RFC 4180 CSV: every field quoted when it holds a quote, comma or line break; quotes doubled; CRLF rows.
-export function csvField(value: string): string {
+function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

@@ -25,7 +25,7 @@ export interface AuditRoutesOptions {
   pageTokenKey: Buffer;
 }
 
-export const CSV_COLUMNS = ['at', 'runId', 'eventId', 'kind', 'summary', 'details'] as const;
+const CSV_COLUMNS = ['at', 'runId', 'eventId', 'kind', 'summary', 'details'] as const;
 
 const Entry = Type.Object({
   at: Type.String({ format: 'date-time' }),

@@ -31,7 +31,7 @@ const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 const plain = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** The timeline link of another process (only for IDs the API knows as processes). */
-export const timelineLink = (processId: string) => (kindOfWorkflowId(processId) ? `/v1/processes/${encodeURIComponent(processId)}/timeline` : undefined);
+const timelineLink = (processId: string) => (kindOfWorkflowId(processId) ? `/v1/processes/${encodeURIComponent(processId)}/timeline` : undefined);
 
 /** The ID a callback or caller action carries in its first argument, if any: what makes a repeat a duplicate. */
 function carriedId(arg: unknown): { name: 'eventId' | 'operationId'; value: string } | undefined {

@@ -62,7 +62,7 @@ export const CampaignStarted = Type.Object({
   links: Type.Object({ self: Type.String(), recipients: Type.String() }),
 });
 
-export const Counts = Type.Object({
+const Counts = Type.Object({
   total: Type.Integer(), duplicates: Type.Integer(),
   queued: Type.Integer(), sending: Type.Integer(), sent: Type.Integer(), failed: Type.Integer(), invalid: Type.Integer(),
   inDoubt: Type.Integer({ description: 'Sent, answer lost: waiting for the platform to confirm (never sent again)' }),

@@ -20,7 +20,7 @@ export type OnboardingBody = Static<typeof StartOnboarding>;
 export type StepItems = Static<typeof AddSteps>;
 
 /** The singletons' step names, which items cannot take. */
-export const RESERVED_STEP_NAMES = ['subproject', 'bundle', 'webhook'] as const;
+const RESERVED_STEP_NAMES = ['subproject', 'bundle', 'webhook'] as const;
 
 export interface PlanLookups {
   /** The RCS questionnaire of a use case and countries; undefined when it could not be read (the platform checks later). */
@@ -166,7 +166,7 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
 }
 
 /** JSON with every object's keys sorted: the same plan written in another key order is the same text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -9,20 +9,20 @@ import { Relaunch, Resubmit, StartBundle, StartChataSender, StartChatbSender, St
 import { StartRegistration } from '../senderid/schemas.js';
 import { StartSubproject } from '../subprojects/schemas.js';
 
-export const MAX_ITEMS = 50;
+const MAX_ITEMS = 50;
 
 export const StepName = (description = 'The step\'s name in the plan (1..64 of A-Za-z0-9._-); subproject, bundle and webhook are the singletons\'') =>
   Type.String({ pattern: STEP_NAME_PATTERN.source, maxLength: 64, description });
 
-export const RcsSenderStep = Type.Object({ step: StepName(), ...StartRcsSender.properties }, { additionalProperties: false });
-export const ChataSenderStep = Type.Object({ step: StepName(), ...StartChataSender.properties }, { additionalProperties: false });
-export const ChatbSenderStep = Type.Object({ step: StepName(), ...StartChatbSender.properties }, { additionalProperties: false });
-export const TemplateStep = Type.Object({
+const RcsSenderStep = Type.Object({ step: StepName(), ...StartRcsSender.properties }, { additionalProperties: false });
+const ChataSenderStep = Type.Object({ step: StepName(), ...StartChataSender.properties }, { additionalProperties: false });
+const ChatbSenderStep = Type.Object({ step: StepName(), ...StartChatbSender.properties }, { additionalProperties: false });
+const TemplateStep = Type.Object({
   step: StepName(),
   sender: StepName('The step of the CHATA or CHATB sender the template is for (in this plan, or already in the onboarding): its channel is the template\'s'),
   ...StartTemplate.properties,
 }, { additionalProperties: false });
-export const SenderIdStep = Type.Object({ step: StepName(), ...StartRegistration.properties }, { additionalProperties: false });
+const SenderIdStep = Type.Object({ step: StepName(), ...StartRegistration.properties }, { additionalProperties: false });
 
 const items = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Optional(Type.Array(item, { maxItems: MAX_ITEMS }));
 
@@ -35,7 +35,7 @@ const stepItems = {
   senderIds: items(SenderIdStep),
 };
 
-export const Webhook = Type.Object({
+const Webhook = Type.Object({
   target: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'Where the platform delivers the provisioning events (http or https)' }),
   secret: Type.String({ minLength: 8, maxLength: 256, description: 'The HMAC key of the deliveries' }),
   triggers: Type.Optional(Type.Array(Type.Enum([...PROVISIONING_TRIGGERS]), { minItems: 1, uniqueItems: true, description: 'Every provisioning trigger when absent' })),

@@ -6,17 +6,17 @@ import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import type { ErrorDetail } from '../../errors.js';
 import { PhoneNumber } from '../../schemas.js';
 
-export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
 const HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
-export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
+const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
 const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
 const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
 const REGIONS = ['US', 'EU', 'BR'] as const;
 
 const MB = 1024 * 1024;
 /** Header example media the platform accepts, per header format. */
-export const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
+const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
   IMAGE: { maxBytes: 5 * MB, types: ['image/jpeg', 'image/png', 'image/webp'] },
   VIDEO: { maxBytes: 16 * MB, types: ['video/mp4', 'video/3gpp'] },
   DOCUMENT: {
@@ -28,9 +28,9 @@ export const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly st
     ],
   },
 };
-export const MAX_BUTTONS = 10;
-export const MAX_URL_BUTTONS = 2;
-export const BANNER = { width: 1440, height: 448 } as const;
+const MAX_BUTTONS = 10;
+const MAX_URL_BUTTONS = 2;
+const BANNER = { width: 1440, height: 448 } as const;
 
 const Text512 = (description?: string) => Type.String({ minLength: 1, maxLength: 512, ...(description ? { description } : {}) });
 const OverdueAfterSeconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS)' }));
@@ -61,7 +61,7 @@ const Component = Type.Object({
   codeExpirationMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
 }, { additionalProperties: false });
 
-export const Components = Type.Array(Component, { minItems: 1, maxItems: 10 });
+const Components = Type.Array(Component, { minItems: 1, maxItems: 10 });
 
 export const StartTemplate = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9_]+$', description: 'a-z, 0-9 and _; with language, the business key of the process' }),

@@ -158,7 +158,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * The process ID part for a keyed start: 26 Crockford base32 characters (a routing token's shape) from a hash
  * of the number and the key, so the same key for another number is another process.
  */
-export function idOfKey(identity: string, key: string): string {
+function idOfKey(identity: string, key: string): string {
   const digest = createHash('sha256').update(`${identity}\n${key}`).digest();
   return Array.from(digest.subarray(0, 26), (b, i) => CROCKFORD[i === 0 ? b % 8 : b % 32]).join('');
 }

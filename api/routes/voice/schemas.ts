@@ -9,10 +9,10 @@ import { CALL_OUTCOMES, VOICE_REGIONS } from '../../../contracts/voice.js';
 /** The body limit of the routes that take a CallScript (the worst case is about 1.8 MB of JSON). */
 export const SCRIPT_BODY_LIMIT = 4 * 1024 * 1024;
 
-export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
-export const PhoneNumber = (description = 'E.164, e.g. +46700000001') => Type.String({ pattern: E164_PATTERN, maxLength: 16, description });
-export const Locale = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35, description: 'BCP 47, e.g. en-US (default en-US)' });
-export const Region = Type.Enum([...VOICE_REGIONS], { description: 'The calling address (region); a conference lives in one region', default: 'global' });
+const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
+const PhoneNumber = (description = 'E.164, e.g. +46700000001') => Type.String({ pattern: E164_PATTERN, maxLength: 16, description });
+const Locale = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', maxLength: 35, description: 'BCP 47, e.g. en-US (default en-US)' });
+const Region = Type.Enum([...VOICE_REGIONS], { description: 'The calling address (region); a conference lives in one region', default: 'global' });
 /** Calls: no default, since without a region the address an incoming call gave is used. */
 export const CallRegionQuery = Type.Object({
   region: Type.Optional(Type.Enum([...VOICE_REGIONS], { description: 'The calling address to use; default: the one an incoming call gave, else global' })),
@@ -24,7 +24,7 @@ export const ConferenceId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', max
  * back as the sandbox router's 414 (path parameters up to 100 characters), answered as a 422.
  */
 export const CallId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', maxLength: 64, description: "The platform's call ID" });
-export const Moh = Type.Enum(['ring', 'music1', 'music2', 'music3'], { description: 'What a participant hears while alone or on hold' });
+const Moh = Type.Enum(['ring', 'music1', 'music2', 'music3'], { description: 'What a participant hears while alone or on hold' });
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: 1000, description });
 const MenuId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', maxLength: 32 });
 const MENU_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
@@ -33,7 +33,7 @@ const MENU_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] a
 // CallScript
 // ---------------------------------------------------------------------------------------------
 
-export const CallStep = Type.Union([
+const CallStep = Type.Union([
   Type.Object({ type: Type.Literal('play'), text: Text('Spoken, then the call ends'), locale: Type.Optional(Locale) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('connect'), number: PhoneNumber('Where the call is connected (not in answer to an answered callout)'), cli: Type.Optional(PhoneNumber('The caller ID shown')) }, { additionalProperties: false }),
   Type.Object({
@@ -44,7 +44,7 @@ export const CallStep = Type.Union([
   Type.Object({ type: Type.Literal('hangup'), text: Type.Optional(Type.String({ maxLength: 1000, description: 'Said before hanging up' })) }, { additionalProperties: false }),
 ], { description: 'One step of a call, by type: play, connect, conference, menu, hangup' });
 
-export const Menu = Type.Object({
+const Menu = Type.Object({
   prompt: Text('Said while waiting for a key'),
   // The keys one by one (not a pattern): the OpenAPI document keeps them, and so says which keys there are.
   options: Type.Object(Object.fromEntries(MENU_KEYS.map((k) => [k, Type.Optional(CallStep)])) as Record<(typeof MENU_KEYS)[number], TOptional<typeof CallStep>>, {
@@ -56,7 +56,7 @@ export const Menu = Type.Object({
   invalidText: Type.Optional(Type.String({ maxLength: 1000, description: 'Said when a key leads nowhere; the menu then runs again' })),
 }, { additionalProperties: false });
 
-export const CallScript = Type.Object({
+const CallScript = Type.Object({
   start: CallStep,
   // propertyNames, not a pattern key: the OpenAPI document turns patternProperties into additionalProperties.
   menus: Type.Optional(Type.Record(Type.String(), Menu, { propertyNames: MenuId, maxProperties: 20, description: 'Menus by ID (1-32 of A-Z a-z 0-9 _ -)' })),
@@ -142,8 +142,8 @@ export const CallInfoView = Type.Object({
 }, { additionalProperties: true, description: "The platform's call information, as it gave it" });
 
 /** The SVAML names, checked complete against common/voice-svaml.ts at compile time. */
-export const SVAML_ACTIONS = ['hangup', 'continue', 'connectPstn', 'connectMxp', 'connectConf', 'connectSip', 'runMenu', 'park'] as const satisfies readonly SvamlActionName[];
-export const SVAML_INSTRUCTIONS = ['answer', 'playFiles', 'say', 'sendDtmf', 'setCookie', 'startRecording', 'stopRecording'] as const satisfies readonly SvamlInstructionName[];
+const SVAML_ACTIONS = ['hangup', 'continue', 'connectPstn', 'connectMxp', 'connectConf', 'connectSip', 'runMenu', 'park'] as const satisfies readonly SvamlActionName[];
+const SVAML_INSTRUCTIONS = ['answer', 'playFiles', 'say', 'sendDtmf', 'setCookie', 'startRecording', 'stopRecording'] as const satisfies readonly SvamlInstructionName[];
 type Missing = Exclude<SvamlActionName, (typeof SVAML_ACTIONS)[number]> | Exclude<SvamlInstructionName, (typeof SVAML_INSTRUCTIONS)[number]>;
 const complete: [Missing] extends [never] ? true : never = true;
 void complete;
@@ -153,7 +153,7 @@ export const MANAGE_CALL_ACTIONS: readonly SvamlActionName[] = ['hangup', 'conti
 
 const Short = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
 
-export const SvamlInstruction = Type.Object({
+const SvamlInstruction = Type.Object({
   name: Type.Enum([...SVAML_INSTRUCTIONS]),
   text: Type.Optional(Short(1000, 'say: what is said')),
   locale: Type.Optional(Locale),
@@ -169,7 +169,7 @@ export const SvamlInstruction = Type.Object({
   }, { additionalProperties: false, description: 'startRecording' })),
 }, { additionalProperties: false });
 
-export const SvamlAction = Type.Object({
+const SvamlAction = Type.Object({
   name: Type.Enum([...SVAML_ACTIONS], { description: `Managing a call: ${MANAGE_CALL_ACTIONS.join(', ')}` }),
   number: Type.Optional(PhoneNumber('connectPstn: where to')),
   cli: Type.Optional(PhoneNumber('connectPstn, connectSip: the caller ID shown')),
@@ -214,7 +214,7 @@ export const CallLegParam = Type.Enum(['caller', 'callee', 'both']);
 // Configuration and incoming-call rules
 // ---------------------------------------------------------------------------------------------
 
-export const Capability = Type.Enum(['voice', 'sms']);
+const Capability = Type.Enum(['voice', 'sms']);
 
 export const NumbersView = Type.Object({
   numbers: Type.Array(Type.Object({
