@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     const server: DevServer = await startDevServer({
       dbFilename: join(dataDir, 'temporal.db'),
       pidFile: join(dataDir, 'temporal.pid'),
+      logFile: join(dataDir, 'temporal.log'),
       port: Number(env.RELAYFLOW_TEMPORAL_PORT || 7233),
       ui: true,
       uiPort,

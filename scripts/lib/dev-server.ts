@@ -2,6 +2,7 @@
 // its own process group, so Ctrl-C reaches relayflow first and the server stops last (after the worker
 // has drained); the SDK's download is the last resort.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -19,6 +20,11 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string;
   /** Where the server's PID is kept (npm start): a server an earlier, killed run left behind is stopped first. */
   pidFile?: string;
+  /**
+   * Where the server's stderr goes (npm start: next to the PID file). A server meant to outlive an unclean stop
+   * must not write to a pipe of the process that died: its next error line would kill it with SIGPIPE, at random.
+   */
+  logFile?: string;
   log?: (msg: string) => void;
 }
 
@@ -57,15 +63,18 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
 
   if (opts.pidFile) await stopLeftoverServer(opts.pidFile, opts.log ?? (() => undefined));
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), ...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']), ...extra];
-  const child = spawn(cli.path, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const logFd = opts.logFile ? openSync(opts.logFile, 'w') : undefined;
+  const child = spawn(cli.path, args, { detached: true, stdio: ['ignore', 'ignore', logFd ?? 'pipe'] });
+  if (logFd !== undefined) closeSync(logFd); // the child holds its own copy
+  let piped = '';
+  child.stderr?.on('data', (d) => (piped = (piped + d).slice(-4000)));
+  const stderr = () => (opts.logFile ? readFileSync(opts.logFile, 'utf8').slice(-4000) : piped);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   if (opts.pidFile && child.pid) await rememberServer(opts.pidFile, child.pid);
   const address = `127.0.0.1:${port}`;
   try {
-    await waitUntilServing(address, child, () => stderr);
+    await waitUntilServing(address, child, stderr);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

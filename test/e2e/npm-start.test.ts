@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { isAlive } from '../../scripts/lib/leftover-server.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,6 +118,8 @@ describe('npm start', () => {
     second.child.kill('SIGKILL');
     await second.exited;
     assert.ok(isAlive(leftover), 'the dev server outlived the killed npm start');
+    // Its stderr is a file, not a pipe to the dead npm start (whose next error line would have killed it at random).
+    assert.ok(existsSync(join(dataDir, 'temporal.log')), 'the dev server writes its errors to temporal.log');
     const third = await startRelayflow(env, { prebuiltBundle: true });
     try {
       assert.match(third.output(), new RegExp(`stopping the Temporal dev server an earlier npm start left running \\(pid ${leftover}\\)`));
