@@ -16,7 +16,7 @@ const VALUE_SLACK = 0.3;
 const BOUND_SLACK = 0.1;
 /**
  * A latency (a row in ms) may move 60% before it alarms: a short table's p50 and p99 come from a few dozen to a few
- * hundred samples over two or three rounds, and they moved more than 30% between runs of the same code on this
+ * hundred samples over two or three rounds, and they moved more than 30% between runs on one day on this
  * machine (verification start p50 over its baseline 588, 830, 867, 942, 1,049 ms; webhook p99 185 to 352 ms).
  * A regression of the kind the alarm is for (the verification throughput falling from 0.45 to 0.17) shows in the
  * ratio rows beside them anyway.
