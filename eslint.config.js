@@ -23,10 +23,11 @@ const forbidden = {
   sandbox: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts'],
 };
 // Relative paths only: `**/api` would also match a package such as @opentelemetry/api.
-const layerPatterns = (layer) => forbidden[layer].map((other) => ({
-  group: [`**/${other}/**`, `**/${other}`, '!@*/**'],
-  message: `${layer}/ must not import ${other}/ (layer order: ${LAYERS.join(' -> ')}; the sandbox uses common/ only).`,
-}));
+const layerPatterns = (layer) =>
+  forbidden[layer].map((other) => ({
+    group: [`**/${other}/**`, `**/${other}`, '!@*/**'],
+    message: `${layer}/ must not import ${other}/ (layer order: ${LAYERS.join(' -> ')}; the sandbox uses common/ only).`,
+  }));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.relayflow/'] },
@@ -46,42 +47,57 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', {
-        // node:test's describe/test return promises the runner tracks itself.
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test's describe/test return promises the runner tracks itself.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+          ],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'off',
     },
   },
-  ...Object.keys(forbidden).filter((layer) => layer !== 'workflows').map((layer) => ({
-    files: [`${layer}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
-  })),
+  ...Object.keys(forbidden)
+    .filter((layer) => layer !== 'workflows')
+    .map((layer) => ({
+      files: [`${layer}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
+    })),
   {
     // The API starts, signals and reads workflows by name through the Temporal client: from workflows/ it may
     // import types only (a workflow function's type for a typed handle), never values, so no workflow code is
     // loaded into the API process. Shared values live in contracts/.
     files: ['api/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{
-          group: ['**/workflows/**', '**/workflows', '!@*/**'],
-          allowTypeImports: true,
-          message: 'api/ may import only types from workflows/ (import type); shared values belong in contracts/.',
-        }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/**', '**/workflows', '!@*/**'],
+              allowTypeImports: true,
+              message: 'api/ may import only types from workflows/ (import type); shared values belong in contracts/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins either.
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins.' })),
-        patterns: layerPatterns('workflows'),
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins.' })),
+          patterns: layerPatterns('workflows'),
+        },
+      ],
     },
   },
 );

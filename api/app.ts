@@ -62,7 +62,10 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export async function buildApp({ config, client, codec, logger, store, keys = new KeyRing(config.api.keys) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines carry URLs, and URLs can carry phone numbers (look-ups by identity).
-    loggerInstance: logger.child({}, { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } }) as FastifyBaseLogger,
+    loggerInstance: logger.child(
+      {},
+      { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } },
+    ) as FastifyBaseLogger,
     childLoggerFactory: keyIdLoggerFactory(keys),
     genReqId: () => ulid(),
     bodyLimit: DEFAULT_BODY_LIMIT,
@@ -101,14 +104,29 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   const hashSubject = subjectHasher(config.codecKeys);
   const verifications = new VerificationService(client, config, hashSubject);
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
-  await app.register(verificationCallbackRoutes, { client, verifications, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret });
+  await app.register(verificationCallbackRoutes, {
+    client,
+    verifications,
+    appKey: config.platform.credentials.appKey,
+    appSecret: config.platform.credentials.appSecret,
+  });
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
-  await app.register(provisioningWebhookRoutes, { client, taskQueue: config.taskQueue, secret: config.api.provisioningWebhookSecret, inboxIdleMs: config.processes.provisioning.inboxIdleMs });
+  await app.register(provisioningWebhookRoutes, {
+    client,
+    taskQueue: config.taskQueue,
+    secret: config.api.provisioningWebhookSecret,
+    inboxIdleMs: config.processes.provisioning.inboxIdleMs,
+  });
   await app.register(senderIdRoutes, { client, processes, config, senderId: platform.senderId });
   await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderId: platform.senderId, hashSubject });
   await app.register(senderIdCallbackRoutes, {
-    client, taskQueue: config.taskQueue, projectId: config.platform.credentials.projectId, secrets: config.api.senderIdCallbackSecrets, senderId: platform.senderId,
-    pollIntervalMs: config.processes.senderid.pollIntervalMs, overdueGraceMs: config.processes.senderid.overdueGraceMs,
+    client,
+    taskQueue: config.taskQueue,
+    projectId: config.platform.credentials.projectId,
+    secrets: config.api.senderIdCallbackSecrets,
+    senderId: platform.senderId,
+    pollIntervalMs: config.processes.senderid.pollIntervalMs,
+    overdueGraceMs: config.processes.senderid.overdueGraceMs,
   });
   await app.register(campaignRoutes, { client, processes, config, store });
   await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });
@@ -117,8 +135,13 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   const voiceRules = store ? new VoiceRuleStore(store.sql) : undefined;
   await app.register(voiceRoutes, { client, processes, config, voice: platform.voice, rules: voiceRules });
   await app.register(voiceCallbackRoutes, {
-    client, taskQueue: config.taskQueue, appKey: config.platform.credentials.appKey, appSecret: config.platform.credentials.appSecret,
-    settings: config.processes.voice, rules: voiceRules, calls: store ? new VoiceCallStore(store.sql) : undefined,
+    client,
+    taskQueue: config.taskQueue,
+    appKey: config.platform.credentials.appKey,
+    appSecret: config.platform.credentials.appSecret,
+    settings: config.processes.voice,
+    rules: voiceRules,
+    calls: store ? new VoiceCallStore(store.sql) : undefined,
   });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   await app.register(uiRoutes);

@@ -68,11 +68,19 @@ export async function buildDevCodecApp(opts: Pick<DevCodecListenerOptions, 'code
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host;
     if (!isLoopbackHost(hostName(host))) {
-      throw new ApiError(403, 'host_not_allowed', `the development codec listener answers only requests addressed to loopback (Host: 127.0.0.1, localhost or [::1]), not "${host ?? ''}"`);
+      throw new ApiError(
+        403,
+        'host_not_allowed',
+        `the development codec listener answers only requests addressed to loopback (Host: 127.0.0.1, localhost or [::1]), not "${host ?? ''}"`,
+      );
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin)) {
-      throw new ApiError(403, 'origin_not_allowed', `the development codec listener answers only the Temporal web UI (${[...origins].join(', ')}), not pages of ${origin}`);
+      throw new ApiError(
+        403,
+        'origin_not_allowed',
+        `the development codec listener answers only the Temporal web UI (${[...origins].join(', ')}), not pages of ${origin}`,
+      );
     }
   });
   await app.register(codecRoutes, { codec: opts.codec, allowedOrigins: opts.uiOrigins, operations: ['decode'] });

@@ -43,8 +43,7 @@ export const unprocessable = (field: string, rule: string, message: string) =>
  * A request the schema accepts that breaks rules between its fields or rules the platform sets (a policy, a
  * banner's size, the CHATB categories): 422, naming each field. 400 stays for what the OpenAPI document says.
  */
-export const invalid = (details: ErrorDetail[]) =>
-  new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+export const invalid = (details: ErrorDetail[]) => new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
 
 /** Response schemas for the errors a route can answer with, for the OpenAPI document. */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));

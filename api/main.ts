@@ -35,7 +35,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping API');
     // buildApp started tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set: its last spans are exported before exit.
-    void app.close().then(() => client.connection.close()).then(() => store?.sql.close())
+    void app
+      .close()
+      .then(() => client.connection.close())
+      .then(() => store?.sql.close())
       .then(() => shutdownTracing().catch((err: unknown) => logger.warn({ err }, 'tracing: the last spans were not exported')))
       .then(() => process.exit(0));
   });

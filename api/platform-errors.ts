@@ -2,9 +2,7 @@
 // that calls the platform while the caller waits (voice, sender ID, verification look-ups, the policy reads of
 // starts). docs/errors.md states the same rules for callers. A route that calls the platform declares
 // PLATFORM_STATUSES, so the document names each status one of these can become.
-import {
-  PlatformAuthError, PlatformConflictError, PlatformError, PlatformNotFoundError, PlatformValidationError,
-} from '../platform/errors.js';
+import { PlatformAuthError, PlatformConflictError, PlatformError, PlatformNotFoundError, PlatformValidationError } from '../platform/errors.js';
 import { senderIdViolations } from '../platform/senderid/errors.js';
 import { ApiError, invalid, notFound } from './errors.js';
 
@@ -37,7 +35,8 @@ export function platformError(err: unknown, what: string): unknown {
     if (violations.length) return invalid(violations.map((v) => ({ field: `body.${v.field}`, rule: v.rule, message: v.description })));
     return new ApiError(422, 'platform_rejected', err.message);
   }
-  if (!err.retryable && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) return new ApiError(422, 'platform_rejected', err.message);
+  if (!err.retryable && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500)
+    return new ApiError(422, 'platform_rejected', err.message);
   return new ApiError(503, 'platform_unavailable', `the platform did not answer: ${err.message}`, undefined, err.retryAfterMs ?? RETRY_AFTER_MS);
 }
 

@@ -11,7 +11,11 @@ import { badRequest } from './errors.js';
  */
 export const PROCESS_ID_MAX_LENGTH = 640;
 
-export const ProcessId = Type.String({ minLength: 1, maxLength: PROCESS_ID_MAX_LENGTH, description: 'The process ID (its Temporal workflow ID), URL-encoded in paths' });
+export const ProcessId = Type.String({
+  minLength: 1,
+  maxLength: PROCESS_ID_MAX_LENGTH,
+  description: 'The process ID (its Temporal workflow ID), URL-encoded in paths',
+});
 
 /**
  * The answer to every start by key: 202 when this request started the process, 200 with `created: false`
@@ -42,7 +46,9 @@ const StateChange = Type.Object({
 
 export const ProcessView = Type.Object({
   processId: Type.String(),
-  statusSource: Type.Union([Type.Literal('workflow'), Type.Literal('search-attributes')], { description: "'search-attributes' when no worker answered in time: state only, no history" }),
+  statusSource: Type.Union([Type.Literal('workflow'), Type.Literal('search-attributes')], {
+    description: "'search-attributes' when no worker answered in time: state only, no history",
+  }),
   kind: Type.String(),
   state: Type.String({ description: 'Where the process is now' }),
   since: Type.String({ format: 'date-time' }),
@@ -90,7 +96,9 @@ export const Paging = {
   // list without one a request the document calls invalid.
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
   // format 'page-token' (api/plugins/validation.ts) tells clients and fuzzers that a token cannot be made up.
-  pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given; absent or empty for the first page' })),
+  pageToken: Type.Optional(
+    Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given; absent or empty for the first page' }),
+  ),
 };
 
 /**

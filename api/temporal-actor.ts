@@ -22,7 +22,8 @@ function actorInterceptor(): WorkflowClientInterceptor {
     signal: (input, next) => next({ ...input, headers: withActor(input.headers) }),
     signalWithStart: (input, next) => next({ ...input, headers: withActor(input.headers) }),
     startUpdate: (input, next) => next({ ...input, headers: withActor(input.headers) }),
-    startUpdateWithStart: (input, next) => next({ ...input, workflowStartHeaders: withActor(input.workflowStartHeaders), updateHeaders: withActor(input.updateHeaders) }),
+    startUpdateWithStart: (input, next) =>
+      next({ ...input, workflowStartHeaders: withActor(input.workflowStartHeaders), updateHeaders: withActor(input.updateHeaders) }),
   };
 }
 

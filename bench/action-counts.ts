@@ -30,7 +30,7 @@ export interface ActionCounts {
 }
 
 const seconds = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined) =>
-  t ? Number(typeof t.seconds === 'number' ? t.seconds : t.seconds?.toNumber() ?? 0) + (t.nanos ?? 0) / 1e9 : 0;
+  t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) + (t.nanos ?? 0) / 1e9 : 0;
 
 export async function countActions(client: Client, workflowId: string, heartbeatTimeoutMs: number): Promise<ActionCounts> {
   const byKind: Record<string, number> = { 'activity attempts': 0, ...Object.fromEntries(Object.keys(KINDS).map((k) => [k, 0])) };
@@ -59,7 +59,11 @@ export async function countActions(client: Client, workflowId: string, heartbeat
         byKind['activity attempts']! += started.attempt ?? 1;
         startedAt.set(Number(e.eventId), seconds(e.eventTime));
       }
-      const ended = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskCanceledEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+      const ended =
+        e.activityTaskCompletedEventAttributes ??
+        e.activityTaskFailedEventAttributes ??
+        e.activityTaskCanceledEventAttributes ??
+        e.activityTaskTimedOutEventAttributes;
       if (ended?.startedEventId) {
         const from = startedAt.get(Number(ended.startedEventId));
         if (from !== undefined) {

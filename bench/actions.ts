@@ -62,8 +62,14 @@ const SCENARIOS: Record<string, () => Promise<{ processId: string; ended: string
     const started = await api('POST', '/v1/verifications', { identity, method: 'sms' });
     if (started.status !== 201) throw new Error(`verification start: ${started.status} ${JSON.stringify(started.json)}`);
     const { processId, current } = started.json as { processId: string; current: { verificationId: string } };
-    const phoneInbox = await nodeTransport(new URL(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`), { method: 'GET', headers: {}, signal: never });
-    const code = (JSON.parse(phoneInbox.text) as { messages: { verificationId: string; code: string }[] }).messages.find((m) => m.verificationId === current.verificationId)!.code;
+    const phoneInbox = await nodeTransport(new URL(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`), {
+      method: 'GET',
+      headers: {},
+      signal: never,
+    });
+    const code = (JSON.parse(phoneInbox.text) as { messages: { verificationId: string; code: string }[] }).messages.find(
+      (m) => m.verificationId === current.verificationId,
+    )!.code;
     const reported = await api('POST', `/v1/verifications/${encodeURIComponent(processId)}/report`, { code });
     if (reported.json.result !== 'SUCCESSFUL') throw new Error(`verification report: ${JSON.stringify(reported.json)}`);
     // It stays open for the platform's result callback, which closes it.
@@ -80,7 +86,12 @@ const SCENARIOS: Record<string, () => Promise<{ processId: string; ended: string
     return { processId, ended: 'ENDED' };
   },
   async callout() {
-    const res = await api('POST', '/v1/voice/callouts/tts', { key: uniqueName('tts'), destination: phone(), text: 'Your parcel arrives today.', cli: OWN_NUMBERS[1] });
+    const res = await api('POST', '/v1/voice/callouts/tts', {
+      key: uniqueName('tts'),
+      destination: phone(),
+      text: 'Your parcel arrives today.',
+      cli: OWN_NUMBERS[1],
+    });
     if (res.status !== 202) throw new Error(`callout start: ${res.status} ${JSON.stringify(res.json)}`);
     const processId = res.json.processId as string;
     await h.waitForState(processId, 'COMPLETED', 30_000);
@@ -116,11 +127,17 @@ try {
   await wireVoice(h);
   await voiceClient(h).assignNumbers([...OWN_NUMBERS]);
   await voiceSettings(h, { noAnswerMs: 500, sayMs: 200 });
-  const rule = await api('PUT', `/v1/voice/incoming-rules/${encodeURIComponent(OWN_NUMBERS[0])}`, { script: { start: { type: 'connect', number: phone(), cli: OWN_NUMBERS[0] } } });
+  const rule = await api('PUT', `/v1/voice/incoming-rules/${encodeURIComponent(OWN_NUMBERS[0])}`, {
+    script: { start: { type: 'connect', number: phone(), cli: OWN_NUMBERS[0] } },
+  });
   if (rule.status !== 200) throw new Error(`incoming rule: ${rule.status} ${JSON.stringify(rule.json)}`);
   await wireSenderId(h);
   await setSenderIdReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
-  await setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 }, rcs: { outcome: 'launch', delayMs: 200 }, chatbSenders: { outcome: 'activate', delayMs: 200 } });
+  await setReviewer(h, {
+    templates: { outcome: 'approve', delayMs: 200 },
+    rcs: { outcome: 'launch', delayMs: 200 },
+    chatbSenders: { outcome: 'activate', delayMs: 200 },
+  });
 
   log(`${profile} profile: ${ROUNDS} round(s) of ${Object.keys(SCENARIOS).join(', ')}, one at a time`);
   for (let round = 0; round < ROUNDS; round++) {
@@ -138,15 +155,24 @@ try {
       for (const c of counts) for (const [k, n] of Object.entries(c.byKind)) if (n) byKind[k] = (byKind[k] ?? 0) + n;
       const byType: Record<string, number> = {};
       made.forEach(([, type], i) => (byType[type] = (byType[type] ?? 0) + counts[i]!.total));
-      const kinds = Object.entries(byKind).map(([k, n]) => `${n} ${k}`).join(', ');
-      const types = Object.entries(byType).map(([t, n]) => `${t} ${n}`).join(', ');
-      log(`  ${name.padEnd(13)} ${String(total).padStart(4)} actions in ${made.length} workflow(s), ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds}; by workflow: ${types}`);
-      if (round === ROUNDS - 1) notes.push(`${name} (${processId.split(':')[0]}): ${total} actions in ${made.length} workflow(s), ${sum(counts, (c) => c.events)} history events; ${kinds}; by workflow type: ${types}`);
+      const kinds = Object.entries(byKind)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ');
+      const types = Object.entries(byType)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ');
+      log(
+        `  ${name.padEnd(13)} ${String(total).padStart(4)} actions in ${made.length} workflow(s), ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds}; by workflow: ${types}`,
+      );
+      if (round === ROUNDS - 1)
+        notes.push(
+          `${name} (${processId.split(':')[0]}): ${total} actions in ${made.length} workflow(s), ${sum(counts, (c) => c.events)} history events; ${kinds}; by workflow type: ${types}`,
+        );
     }
   }
   notes.unshift(
     `${profile} profile: ${ROUNDS} round(s); each scenario alone, through the API against the sandbox; actions counted from the histories of every workflow the scenario started (the process, a verification's number guard, an onboarding's children and inboxes), once the process had closed`,
-    'verification: SMS, code reported, closed by the platform\'s result callback; incoming call: ICE to a connect rule, ACE, hang-up (DiCE); callout: text-to-speech, answered; onboarding: subproject, bundle, webhook, RCS and CHATB senders, a template and a sender ID registration, reviewers deciding after 200 ms (the template keeps watching after the onboarding completes: counted up to then)',
+    "verification: SMS, code reported, closed by the platform's result callback; incoming call: ICE to a connect rule, ACE, hang-up (DiCE); callout: text-to-speech, answered; onboarding: subproject, bundle, webhook, RCS and CHATB senders, a template and a sender ID registration, reviewers deciding after 200 ms (the template keeps watching after the onboarding completes: counted up to then)",
     'targets are ceilings set just above the counts measured when this benchmark was written, so an added action fails the alarm: not goals; heartbeats are not in histories (none of these activities heartbeats)',
   );
 } finally {

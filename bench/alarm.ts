@@ -29,8 +29,13 @@ if (values.result) {
 const checks = compareRuns(recorded, now);
 const bad = checks.filter(failed);
 process.stdout.write(`\nbench alarm against ${recordedFile}${recorded ? ` (${recorded.startedAt})` : ': nothing recorded there yet'}:\n`);
-for (const c of checks) process.stdout.write(`  ${failed(c) ? 'FAIL' : c.verdict === 'ok' ? 'ok  ' : '--  '} ${c.verdict === 'ok' || failed(c) ? '' : `${c.verdict}: `}${c.message}\n`);
-process.stdout.write(bad.length
-  ? `bench alarm: ${bad.length} of ${checks.length} rows regressed or have no result (see FAIL above)\n`
-  : `bench alarm: no regression in ${checks.length} rows\n`);
+for (const c of checks)
+  process.stdout.write(
+    `  ${failed(c) ? 'FAIL' : c.verdict === 'ok' ? 'ok  ' : '--  '} ${c.verdict === 'ok' || failed(c) ? '' : `${c.verdict}: `}${c.message}\n`,
+  );
+process.stdout.write(
+  bad.length
+    ? `bench alarm: ${bad.length} of ${checks.length} rows regressed or have no result (see FAIL above)\n`
+    : `bench alarm: no regression in ${checks.length} rows\n`,
+);
 process.exit(bad.length ? 1 : 0);

@@ -46,9 +46,17 @@ const sandbox = await startChild(['sandbox/main.ts'], { SANDBOX_PORT: '0', RELAY
 const h = await startHarness({ env, withoutSendWorker: true, sandboxUrl: sandbox.match[1]! });
 // The project's budget (spec default 800/s) above the app's limit: the app's limit is the one measured.
 await sandboxJson(h, 'PUT', '/_sandbox/conversation/limits', { projectRps: Math.max(800, rate * 2) });
-const { child: sendWorker } = await startChild(['test/helpers/send-worker-process.ts'], {
-  ...env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_API_KEYS: TEST_API_KEY, PLATFORM_SANDBOX_URL: h.sandbox.url, TEST_PUBLIC_URL: h.apiUrl,
-}, /ready/);
+const { child: sendWorker } = await startChild(
+  ['test/helpers/send-worker-process.ts'],
+  {
+    ...env,
+    TEMPORAL_ADDRESS: server.address,
+    RELAYFLOW_API_KEYS: TEST_API_KEY,
+    PLATFORM_SANDBOX_URL: h.sandbox.url,
+    TEST_PUBLIC_URL: h.apiUrl,
+  },
+  /ready/,
+);
 // A crash of this process must not leave its children running.
 process.once('exit', () => {
   sendWorker.kill('SIGKILL');
@@ -93,7 +101,9 @@ async function bareLoop(): Promise<{ rate: number; refusedShare: number; peak: n
   const clients = createPlatformClients(h.config.platform, { logger: createLogger({ name: 'bench', level: 'silent' }) });
   log(`  bare paced loop: ${baselineCount} messages at ${rate}/s`);
   const baseSpan = acceptedSpan(baseApp, baselineCount, 600_000);
-  const base = await pacedLoop(baselineCount, rate, (i) => clients.conversation.sendMessage('eu', { appId: baseApp, channel: 'SMS', identity: `+4671${String(i).padStart(7, '0')}`, text: 'bench' }));
+  const base = await pacedLoop(baselineCount, rate, (i) =>
+    clients.conversation.sendMessage('eu', { appId: baseApp, channel: 'SMS', identity: `+4671${String(i).padStart(7, '0')}`, text: 'bench' }),
+  );
   const baseRate = (baselineCount - 1) / (await baseSpan).seconds;
   return { rate: baseRate, refusedShare: base.refused / baselineCount, peak: await queuePeak(baseApp) };
 }
@@ -102,7 +112,11 @@ async function campaignRound(): Promise<Omit<Round, 'bareRate' | 'bareRefusedSha
   const appId = await createApp(h, rate);
   log(`  relayflow: a campaign of ${recipients} recipients, app limit ${rate}/s`);
   const startedAt = performance.now();
-  const res = await h.api({ method: 'POST', url: '/v1/campaigns/conversation', payload: { appId, region: 'eu', message: { text: 'bench' }, recipients: numbers(recipients) } });
+  const res = await h.api({
+    method: 'POST',
+    url: '/v1/campaigns/conversation',
+    payload: { appId, region: 'eu', message: { text: 'bench' }, recipients: numbers(recipients) },
+  });
   if (res.statusCode !== 202) throw new Error(`campaign start: ${res.statusCode} ${res.body}`);
   const { processId } = res.json() as { processId: string };
   const span = await acceptedSpan(appId, recipients, Math.max(600_000, (recipients / rate) * 4_000));
@@ -115,15 +129,21 @@ async function campaignRound(): Promise<Omit<Round, 'bareRate' | 'bareRefusedSha
   const refusedShare = stats.refused429 / Math.max(1, stats.requests);
   const per1000 = (n: number) => (n * 1000) / recipients;
   const peak = await queuePeak(appId);
-  log(`  achieved ${achieved.toFixed(1)}/s over ${span.seconds.toFixed(1)} s (first to last acceptance; ${totalSeconds.toFixed(1)} s from the API call): ` +
-    `${(achieved / rate).toFixed(3)} of the limit; MT queue peak ${peak}`);
+  log(
+    `  achieved ${achieved.toFixed(1)}/s over ${span.seconds.toFixed(1)} s (first to last acceptance; ${totalSeconds.toFixed(1)} s from the API call): ` +
+      `${(achieved / rate).toFixed(3)} of the limit; MT queue peak ${peak}`,
+  );
   log(`  429 share: ${(refusedShare * 100).toFixed(2)}% of ${stats.requests} calls`);
-  log(`  Temporal actions per 1,000 messages: ${per1000(actions.total).toFixed(1)} from the history (${describe(actions)}), ` +
-    `+ at most ${per1000(actions.heartbeatsAtMost).toFixed(1)} heartbeats (not in the history): ${per1000(actions.total + actions.heartbeatsAtMost).toFixed(1)}; ` +
-    `${actions.runs} runs, ${per1000(actions.events).toFixed(1)} history events per 1,000`);
+  log(
+    `  Temporal actions per 1,000 messages: ${per1000(actions.total).toFixed(1)} from the history (${describe(actions)}), ` +
+      `+ at most ${per1000(actions.heartbeatsAtMost).toFixed(1)} heartbeats (not in the history): ${per1000(actions.total + actions.heartbeatsAtMost).toFixed(1)}; ` +
+      `${actions.runs} runs, ${per1000(actions.events).toFixed(1)} history events per 1,000`,
+  );
   const chunks = actions.activities.sendChunk ?? { count: 0, seconds: 0, queuedSeconds: 0 };
   const perChunk = (n: number) => (n / Math.max(1, chunks.count)).toFixed(2);
-  log(`  chunks: ${chunks.count}, ${perChunk(chunks.seconds)} s each (last attempt) after ${perChunk(chunks.queuedSeconds)} s queued, ${(chunks.seconds / span.seconds).toFixed(2)} running at once on average`);
+  log(
+    `  chunks: ${chunks.count}, ${perChunk(chunks.seconds)} s each (last attempt) after ${perChunk(chunks.queuedSeconds)} s queued, ${(chunks.seconds / span.seconds).toFixed(2)} running at once on average`,
+  );
   const duplicates = stats.duplicateRecipients;
   // Never accepted by the platform, or not recorded as sent in the store.
   const lost = Math.max(recipients - stats.distinctRecipients, recipients - sent);
@@ -144,8 +164,10 @@ try {
       relayflow = await campaignRound();
       bare = await bareLoop();
     }
-    log(`  bare loop: ${bare.rate.toFixed(1)}/s, ${(bare.rate / rate).toFixed(3)} of the limit, ${(bare.refusedShare * 100).toFixed(2)}% refused with 429, MT queue peak ${bare.peak}; ` +
-      `relayflow / bare loop ${(relayflow.achieved / bare.rate).toFixed(3)}`);
+    log(
+      `  bare loop: ${bare.rate.toFixed(1)}/s, ${(bare.rate / rate).toFixed(3)} of the limit, ${(bare.refusedShare * 100).toFixed(2)}% refused with 429, MT queue peak ${bare.peak}; ` +
+        `relayflow / bare loop ${(relayflow.achieved / bare.rate).toFixed(3)}`,
+    );
     done.push({ ...relayflow, bareRate: bare.rate, bareRefusedShare: bare.refusedShare, bareQueuePeak: bare.peak });
   }
   sendWorker.kill('SIGTERM');
@@ -154,18 +176,31 @@ try {
   const list = (f: (r: Round) => number | string) => done.map(f).join(', ');
   const rows: BenchRow[] = [
     {
-      figure: 'campaign send rate', unit: 'messages/s',
+      figure: 'campaign send rate',
+      unit: 'messages/s',
       baseline: "the app's limit: the rate its MT queue drains at (rate_limits.outbound, spec Limits)",
-      relayflow: done.map((r) => r3(r.achieved)), baselineValues: done.map(() => rate), ratios: done.map((r) => r3(r.achieved / rate)),
+      relayflow: done.map((r) => r3(r.achieved)),
+      baselineValues: done.map(() => rate),
+      ratios: done.map((r) => r3(r.achieved / rate)),
       target: { of: 'ratio', op: '>=', bound: 0.95 },
     },
     {
-      figure: 'campaign 429 share', unit: '%', baseline: 'none', relayflow: done.map((r) => r3(r.refusedShare * 100)), baselineValues: [], ratios: [],
+      figure: 'campaign 429 share',
+      unit: '%',
+      baseline: 'none',
+      relayflow: done.map((r) => r3(r.refusedShare * 100)),
+      baselineValues: [],
+      ratios: [],
       target: { of: 'value', op: '<=', bound: 1 },
     },
     {
-      figure: 'Temporal actions per 1,000 campaign messages', unit: 'actions', baseline: 'none',
-      relayflow: done.map((r) => r3(r.actionsPer1000)), baselineValues: [], ratios: [], target: { of: 'value', op: '<=', bound: 50 },
+      figure: 'Temporal actions per 1,000 campaign messages',
+      unit: 'actions',
+      baseline: 'none',
+      relayflow: done.map((r) => r3(r.actionsPer1000)),
+      baselineValues: [],
+      ratios: [],
+      target: { of: 'value', op: '<=', bound: 50 },
     },
   ];
   const notes = [
@@ -194,7 +229,10 @@ try {
 }
 
 function describe(a: ActionCounts): string {
-  return Object.entries(a.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  return Object.entries(a.byKind)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 }
 
 async function waitForCompleted(processId: string): Promise<{ counts: { sent: number } }> {

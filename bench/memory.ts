@@ -33,13 +33,27 @@ const KINDS: WaitingKind[] = [...PROVISIONING_KINDS, SENDER_ID_KIND];
 
 const taskQueue = `bench-memory-${ulid()}`;
 const codecKeys = generateCodecKey('bench');
-const { server, h } = await startStack({ ...waitingHarness, withoutWorker: true, env: { ...waitingHarness.env, RELAYFLOW_TASK_QUEUE: taskQueue, RELAYFLOW_CODEC_KEYS: codecKeys } });
+const { server, h } = await startStack({
+  ...waitingHarness,
+  withoutWorker: true,
+  env: { ...waitingHarness.env, RELAYFLOW_TASK_QUEUE: taskQueue, RELAYFLOW_CODEC_KEYS: codecKeys },
+});
 await holdSenderIdReviews(h.sandbox.url);
 
-interface Memory { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; gc: boolean }
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  gc: boolean;
+}
 
 class WorkerProcess {
-  private constructor(readonly child: ChildProcess, readonly metricsUrl: string) {}
+  private constructor(
+    readonly child: ChildProcess,
+    readonly metricsUrl: string,
+  ) {}
 
   static async start(): Promise<WorkerProcess> {
     const metricsPort = await freePort();
@@ -147,20 +161,24 @@ async function sampleWaiting(ids: string[], n: number): Promise<{ waiting: numbe
   const sample = ids.filter((_, i) => i % Math.max(1, Math.floor(ids.length / n)) === 0).slice(0, n);
   await pool(sample.length, 10, async (i) => {
     const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(sample[i]!)}` });
-    const v = res.statusCode === 200 ? res.json<{ state: string; execution: { status: string } }>() : { state: `HTTP ${res.statusCode}`, execution: { status: '?' } };
+    const v =
+      res.statusCode === 200 ? res.json<{ state: string; execution: { status: string } }>() : { state: `HTTP ${res.statusCode}`, execution: { status: '?' } };
     states[v.state] = (states[v.state] ?? 0) + 1;
     if (v.execution.status === 'RUNNING' && !['CREATING', 'STARTING'].includes(v.state)) waiting += 1;
   });
   return { waiting, states };
 }
 
-const fmt = (m: Memory) => `RSS ${(m.rss / MB).toFixed(1)} MB, heap used ${(m.heapUsed / MB).toFixed(1)} MB (of ${(m.heapTotal / MB).toFixed(1)}), external ${(m.external / MB).toFixed(1)} MB`;
+const fmt = (m: Memory) =>
+  `RSS ${(m.rss / MB).toFixed(1)} MB, heap used ${(m.heapUsed / MB).toFixed(1)} MB (of ${(m.heapTotal / MB).toFixed(1)}), external ${(m.external / MB).toFixed(1)} MB`;
 const perProcess: number[] = [];
 const idleMb: number[] = [];
 const notes: string[] = [];
 let worker: WorkerProcess | undefined;
 try {
-  log(`${profile} profile: ${P.rounds} round(s), each a fresh worker process measured idle and with ${P.processes} processes waiting (${KINDS.map((k) => k.name).join(', ')} in turn)`);
+  log(
+    `${profile} profile: ${P.rounds} round(s), each a fresh worker process measured idle and with ${P.processes} processes waiting (${KINDS.map((k) => k.name).join(', ')} in turn)`,
+  );
   for (let round = 0; round < P.rounds; round++) {
     log(`round ${round + 1} of ${P.rounds}: starting a worker process`);
     worker = await WorkerProcess.start();
@@ -171,22 +189,35 @@ try {
     log(`  idle: ${fmt(idle)}; ${cachedBefore} workflows cached`);
     const t0 = Date.now();
     const started = await startProcesses(P.processes);
-    log(`  ${P.processes} started through the API in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(started.byKind).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+    log(
+      `  ${P.processes} started through the API in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(started.byKind)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}`,
+    );
     // Each template and sender process has its resource's inbox beside it (a workflow of its own, cached too).
     const withInbox = KINDS.filter((k) => k.resource).reduce((s, k) => s + (started.byKind[k.name] ?? 0), 0);
     const expected = cachedBefore + P.processes + withInbox;
     if (expected > CACHE) throw new Error(`${expected} workflows would not fit the worker's cache (${CACHE})`);
     const cached = await settleCache(worker, expected, 75_000);
     const sample = await sampleWaiting(started.ids, 50);
-    log(`  cache: ${cached} workflows (expected ${expected}: ${P.processes} processes + ${withInbox} inboxes); sample of ${Object.values(sample.states).reduce((a, b) => a + b, 0)}: ${sample.waiting} waiting (${Object.entries(sample.states).map(([s, n]) => `${n} ${s}`).join(', ')})`);
+    log(
+      `  cache: ${cached} workflows (expected ${expected}: ${P.processes} processes + ${withInbox} inboxes); sample of ${Object.values(sample.states).reduce((a, b) => a + b, 0)}: ${sample.waiting} waiting (${Object.entries(
+        sample.states,
+      )
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ')})`,
+    );
     const loaded = await worker.measure();
     const value = (loaded.rss - idle.rss) / MB / P.processes;
     log(`  loaded: ${fmt(loaded)}`);
     log(`  per waiting process: RSS ${value.toFixed(3)} MB, heap used ${((loaded.heapUsed - idle.heapUsed) / MB / P.processes).toFixed(3)} MB`);
     perProcess.push(value);
     idleMb.push(idle.rss / MB);
-    notes.push(`round ${round + 1}: idle RSS ${(idle.rss / MB).toFixed(1)} MB, heap used ${(idle.heapUsed / MB).toFixed(1)} MB; with ${P.processes} waiting: RSS ${(loaded.rss / MB).toFixed(1)} MB, heap used ${(loaded.heapUsed / MB).toFixed(1)} MB (${((loaded.heapUsed - idle.heapUsed) / MB / P.processes).toFixed(3)} MB heap per process); sticky cache ${cached} of ${expected} expected; ${sample.waiting} of ${Object.values(sample.states).reduce((a, b) => a + b, 0)} sampled waiting`);
-    if (cached < expected) notes.push(`round ${round + 1}: the cache held ${cached}, fewer than the ${expected} expected: some processes were not in memory when measured`);
+    notes.push(
+      `round ${round + 1}: idle RSS ${(idle.rss / MB).toFixed(1)} MB, heap used ${(idle.heapUsed / MB).toFixed(1)} MB; with ${P.processes} waiting: RSS ${(loaded.rss / MB).toFixed(1)} MB, heap used ${(loaded.heapUsed / MB).toFixed(1)} MB (${((loaded.heapUsed - idle.heapUsed) / MB / P.processes).toFixed(3)} MB heap per process); sticky cache ${cached} of ${expected} expected; ${sample.waiting} of ${Object.values(sample.states).reduce((a, b) => a + b, 0)} sampled waiting`,
+    );
+    if (cached < expected)
+      notes.push(`round ${round + 1}: the cache held ${cached}, fewer than the ${expected} expected: some processes were not in memory when measured`);
     await worker.stop();
     worker = undefined;
   }
@@ -205,16 +236,18 @@ try {
 emitBenchResult({
   bench: 'memory',
   rounds: P.rounds,
-  rows: [{
-    figure: 'worker memory per waiting process',
-    unit: 'MB',
-    baseline: 'an idle worker (RSS, MB)',
-    relayflow: perProcess,
-    baselineValues: idleMb,
-    // The idle worker is what the figure is measured from, not a rival: the row is judged by its value.
-    ratios: [],
-    target: { of: 'value', op: '<=', bound: 1 },
-  }],
+  rows: [
+    {
+      figure: 'worker memory per waiting process',
+      unit: 'MB',
+      baseline: 'an idle worker (RSS, MB)',
+      relayflow: perProcess,
+      baselineValues: idleMb,
+      // The idle worker is what the figure is measured from, not a rival: the row is judged by its value.
+      ratios: [],
+      target: { of: 'value', op: '<=', bound: 1 },
+    },
+  ],
   notes,
 });
 exitWhenDone();

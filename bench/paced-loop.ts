@@ -4,7 +4,6 @@
 // Retry-After and is made again, as the simplest client would; the refusals are counted.
 import { PlatformRateLimitError } from '../platform/errors.js';
 
-
 export async function pacedLoop(n: number, rate: number, call: (i: number) => Promise<unknown>): Promise<{ refused: number }> {
   const maxInFlight = Math.max(16, Math.min(128, Math.ceil(rate * 0.5)));
   const t0 = performance.now();

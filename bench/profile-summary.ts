@@ -2,7 +2,11 @@
 //   npx tsx bench/profile-summary.ts /tmp/relayflow.cpuprofile [rows=40]
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
 const [file, rowsArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [rows]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
@@ -17,7 +21,11 @@ const pkgOf = (url: string) => {
   if (m) return m[1]!;
   if (!url) return '(native/idle)';
   if (url.startsWith('node:')) return url;
-  return url.replace(/^file:\/\/.*?\/(work\/main\/)?/, '').split('/').slice(0, 2).join('/');
+  return url
+    .replace(/^file:\/\/.*?\/(work\/main\/)?/, '')
+    .split('/')
+    .slice(0, 2)
+    .join('/');
 };
 for (const n of profile.nodes) {
   const us = selfUs.get(n.id) ?? 0;

@@ -37,7 +37,9 @@ export function figures(runs: Samples[]): RunFigures {
 /** Runs `total` jobs with at most `concurrency` at once. */
 export async function pool(total: number, concurrency: number, job: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) await job(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await job(next++);
+    }),
+  );
 }

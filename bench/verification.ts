@@ -22,7 +22,8 @@ import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profile = benchProfile();
-const P = profile === 'short' ? { total: 30, rounds: 2, warmUp: 10, settleMs: 1_000, sample: 10 } : { total: 200, rounds: 3, warmUp: 20, settleMs: 3_000, sample: 30 };
+const P =
+  profile === 'short' ? { total: 30, rounds: 2, warmUp: 10, settleMs: 1_000, sample: 10 } : { total: 200, rounds: 3, warmUp: 20, settleMs: 3_000, sample: 30 };
 const total = Number(process.argv[2] ?? P.total);
 const concurrency = Number(process.argv[3] ?? 20);
 const rounds = Number(process.argv[4] ?? P.rounds);
@@ -47,7 +48,12 @@ async function relayflowRun(n: number): Promise<Samples> {
   const auth = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   // The load's own HTTP client: keep-alive node:http, the lightest there is (the baseline has none).
   const call = (url: string, method: string, body?: unknown) =>
-    nodeTransport(new URL(url), { method, headers: body === undefined ? {} : auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    nodeTransport(new URL(url), {
+      method,
+      headers: body === undefined ? {} : auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
   const t0 = performance.now();
   await pool(n, concurrency, async (i) => {
     // A fresh number per verification (and per run): each pays for its own per-number guard.
@@ -61,10 +67,14 @@ async function relayflowRun(n: number): Promise<Samples> {
       sampled.relayflow.push(processId);
       sampled.guards.push(workflowIds.numberGuard(guardOf(identity)));
     }
-    const inbox = JSON.parse((await call(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`, 'GET')).text) as { messages: { verificationId: string; code: string }[] };
+    const inbox = JSON.parse((await call(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`, 'GET')).text) as {
+      messages: { verificationId: string; code: string }[];
+    };
     const code = inbox.messages.find((m) => m.verificationId === current.verificationId)!.code;
     t = performance.now();
-    const outcome = JSON.parse((await call(`${h.apiUrl}/v1/verifications/${encodeURIComponent(processId)}/report`, 'POST', { code })).text) as { result?: string };
+    const outcome = JSON.parse((await call(`${h.apiUrl}/v1/verifications/${encodeURIComponent(processId)}/report`, 'POST', { code })).text) as {
+      result?: string;
+    };
     if (outcome.result !== 'SUCCESSFUL') throw new Error(`report failed: ${JSON.stringify(outcome)}`);
     answerMs.push(performance.now() - t);
   });
@@ -111,7 +121,9 @@ const counted = async (ids: string[], per: number) => {
 };
 
 try {
-  log(`verification benchmark (${profile}): ${rounds} rounds of ${total} verifications each side, ${concurrency} at a time (warm-up ${Math.min(P.warmUp, total)} each first)`);
+  log(
+    `verification benchmark (${profile}): ${rounds} rounds of ${total} verifications each side, ${concurrency} at a time (warm-up ${Math.min(P.warmUp, total)} each first)`,
+  );
   await baselineRun(Math.min(P.warmUp, total));
   await relayflowRun(Math.min(P.warmUp, total));
   const baseRuns: Samples[] = [];
@@ -136,7 +148,9 @@ try {
     }
     const rf = figures([rfRuns[round]!]);
     const base = figures([baseRuns[round]!]);
-    log(`round ${round + 1}: throughput ratio ${(rf.perSecond / base.perSecond).toFixed(2)} (${rf.perSecond.toFixed(1)} /s vs ${base.perSecond.toFixed(1)} /s); p50 over the baseline: start ${(rf.start.p50 - base.start.p50).toFixed(0)} ms, report ${(rf.answer.p50 - base.answer.p50).toFixed(0)} ms`);
+    log(
+      `round ${round + 1}: throughput ratio ${(rf.perSecond / base.perSecond).toFixed(2)} (${rf.perSecond.toFixed(1)} /s vs ${base.perSecond.toFixed(1)} /s); p50 over the baseline: start ${(rf.start.p50 - base.start.p50).toFixed(0)} ms, report ${(rf.answer.p50 - base.answer.p50).toFixed(0)} ms`,
+    );
   }
   const base = figures(baseRuns);
   const rf = figures(rfRuns);
@@ -146,7 +160,9 @@ try {
   log(row('relayflow', rf));
   const ratio = rf.perSecond / base.perSecond;
   const ratios = rfRuns.map((r, i) => perSecond(r) / perSecond(baseRuns[i]!));
-  log(`throughput ratio relayflow/baseline, all rounds: ${ratio.toFixed(2)}; lowest round ${Math.min(...ratios).toFixed(2)} (target >= 0.70 in every round: ${ratios.every((x) => x >= 0.7) ? 'met' : 'NOT met'})`);
+  log(
+    `throughput ratio relayflow/baseline, all rounds: ${ratio.toFixed(2)}; lowest round ${Math.min(...ratios).toFixed(2)} (target >= 0.70 in every round: ${ratios.every((x) => x >= 0.7) ? 'met' : 'NOT met'})`,
+  );
   // Let the sampled processes take their last callbacks and close before counting.
   await sleep(2_000);
   const n = sampled.relayflow.length;
@@ -158,7 +174,9 @@ try {
   log(`per verification, from ${n} sampled: baseline ${counts.baseline.text}`);
   log(`                                relayflow process ${counts.process.text}`);
   log(`                                + per-number guard ${counts.guard.text}`);
-  log(`latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`);
+  log(
+    `latency ratios relayflow/baseline: start p50 ${(rf.start.p50 / base.start.p50).toFixed(2)}, p99 ${(rf.start.p99 / base.start.p99).toFixed(2)}; report p50 ${(rf.answer.p50 / base.answer.p50).toFixed(2)}, p99 ${(rf.answer.p99 / base.answer.p99).toFixed(2)}`,
+  );
 
   const perRound = (f: (r: RunFigures) => number) => ({ rf: rfRuns.map((r) => f(figures([r]))), base: baseRuns.map((r) => f(figures([r]))) });
   /** relayflow's p50 minus the baseline's per round (target: at most 50 ms), ratios baseline / relayflow (lower is better). */
@@ -198,11 +216,14 @@ try {
   });
 } finally {
   await shutdown([
-    ['baseline worker', async () => {
-      baselineWorker.shutdown();
-      await baselineRunning;
-      await baselineConnection.close(); // an open connection would keep the process alive
-    }],
+    [
+      'baseline worker',
+      async () => {
+        baselineWorker.shutdown();
+        await baselineRunning;
+        await baselineConnection.close(); // an open connection would keep the process alive
+      },
+    ],
     ['relayflow worker, API and sandbox', () => h.close()],
     ['Temporal dev server', () => server.stop()],
   ]);

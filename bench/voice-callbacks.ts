@@ -61,7 +61,10 @@ const baseline = Fastify({ logger: false });
 installRawBodyJsonParser(baseline);
 baseline.post(VOICE_CALLBACK_PATH, async (req, reply) => {
   const ok = verifyApplicationRequest({
-    headers: req.headers, method: 'POST', path: req.url.split('?')[0]!, rawBody: req.rawBody ?? Buffer.alloc(0),
+    headers: req.headers,
+    method: 'POST',
+    path: req.url.split('?')[0]!,
+    rawBody: req.rawBody ?? Buffer.alloc(0),
     secretForKey: (key) => (key === appKey ? appSecret : undefined),
   });
   if (!ok.ok) return reply.status(401).send({ error: ok.reason });
@@ -72,7 +75,14 @@ const baselineUrl = `${await baseline.listen({ host: '127.0.0.1', port: 0 })}${V
 const relayflowUrl = `${h.apiUrl}${VOICE_CALLBACK_PATH}`;
 
 /** fallbacks: each fallback answer, as `<event> <ms>` (the intake's log says why: TEST_LOG_LEVEL=warn). */
-interface Run extends Samples { fallbacks: string[]; byProcess: number; callIds: string[]; hostBusy: number; recordMs?: number; missing?: number }
+interface Run extends Samples {
+  fallbacks: string[];
+  byProcess: number;
+  callIds: string[];
+  hostBusy: number;
+  recordMs?: number;
+  missing?: number;
+}
 
 /** The machine's CPU ticks (every process, not only this bench's), to tell a saturated host; Linux only. */
 function cpuTicks(): { idle: number; all: number } {
@@ -100,10 +110,20 @@ async function run(url: string, n: number): Promise<Run> {
   await pool(n, concurrency, async () => {
     const callid = ulid();
     r.callIds.push(callid);
-    await callback({
-      event: 'ice', callid, callResourceUrl: `${h.config.platform.urls.voice}/calling/v1/calls/id/${callid}`, cli: '+46700000001',
-      to: { type: 'number', endpoint: '+4685000101' }, domain: 'pstn', originationType: 'PSTN', callHeaders: [],
-    }, 'connectPstn', r.startMs);
+    await callback(
+      {
+        event: 'ice',
+        callid,
+        callResourceUrl: `${h.config.platform.urls.voice}/calling/v1/calls/id/${callid}`,
+        cli: '+46700000001',
+        to: { type: 'number', endpoint: '+4685000101' },
+        domain: 'pstn',
+        originationType: 'PSTN',
+        callHeaders: [],
+      },
+      'connectPstn',
+      r.startMs,
+    );
     await callback({ event: 'ace', callid }, 'continue', r.answerMs);
   });
   r.seconds = (performance.now() - t0) / 1000;
@@ -165,19 +185,25 @@ function report(name: string, runs: Run[]): { perSecond: number; p99: number; ic
   const f = figures(runs);
   const both = runs.flatMap((r) => [...r.startMs, ...r.answerMs]).sort((a, b) => a - b);
   const fallbacks = runs.reduce((s, r) => s + r.fallbacks.length, 0);
-  log(`${name.padEnd(9)} ${f.perSecond.toFixed(1).padStart(7)} calls/s   ICE p50 ${ms(f.start.p50)} p99 ${ms(f.start.p99)}   ACE p50 ${ms(f.answer.p50)} p99 ${ms(f.answer.p99)}   all p50 ${ms(percentile(both, 50))} p99 ${ms(percentile(both, 99))}   fallbacks ${fallbacks}   host CPU busy ${(100 * Math.max(...runs.map((r) => r.hostBusy))).toFixed(0)}%`);
+  log(
+    `${name.padEnd(9)} ${f.perSecond.toFixed(1).padStart(7)} calls/s   ICE p50 ${ms(f.start.p50)} p99 ${ms(f.start.p99)}   ACE p50 ${ms(f.answer.p50)} p99 ${ms(f.answer.p99)}   all p50 ${ms(percentile(both, 50))} p99 ${ms(percentile(both, 99))}   fallbacks ${fallbacks}   host CPU busy ${(100 * Math.max(...runs.map((r) => r.hostBusy))).toFixed(0)}%`,
+  );
   return { perSecond: f.perSecond, p99: percentile(both, 99), ice99: f.start.p99, ace99: f.answer.p99 };
 }
 
 try {
   log('incoming rule: every number connects to ' + CONNECT_TO);
   const rule = await nodeTransport(new URL(`${h.apiUrl}/v1/voice/incoming-rules/default`), {
-    method: 'PUT', headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ script: { start: { type: 'connect', number: CONNECT_TO } } }), signal: never,
+    method: 'PUT',
+    headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ script: { start: { type: 'connect', number: CONNECT_TO } } }),
+    signal: never,
   });
   if (rule.status !== 200) throw new Error(`incoming rule refused: ${rule.status} ${rule.text}`);
 
-  log(`voice callback benchmark (${profileName}): ${rounds} rounds of ${calls} calls (ICE + ACE) each side, ${concurrency} at a time (warm-up ${Math.min(profile.warmUp, calls)} each first)`);
+  log(
+    `voice callback benchmark (${profileName}): ${rounds} rounds of ${calls} calls (ICE + ACE) each side, ${concurrency} at a time (warm-up ${Math.min(profile.warmUp, calls)} each first)`,
+  );
   await run(baselineUrl, Math.min(profile.warmUp, calls));
   await hangUp(await run(relayflowUrl, Math.min(profile.warmUp, calls)));
   const base: Run[] = [];
@@ -221,39 +247,70 @@ try {
   log(`${ratio >= 0.5 ? 'PASS' : 'FAIL'} throughput ratio relayflow/baseline ${ratio.toFixed(2)} (target >= 0.50)`);
   // Each kind of callback must meet it: a slow tail in ICEs alone is diluted in the p99 of all callbacks.
   const worst = Math.max(r.p99, r.ice99, r.ace99);
-  log(`${worst <= 1000 ? 'PASS' : 'FAIL'} relayflow callback answer p99 (all ${r.p99.toFixed(1)} ms, ICE ${r.ice99.toFixed(1)} ms, ACE ${r.ace99.toFixed(1)} ms): worst ${(worst / 1000).toFixed(2)} of the 1 s target`);
+  log(
+    `${worst <= 1000 ? 'PASS' : 'FAIL'} relayflow callback answer p99 (all ${r.p99.toFixed(1)} ms, ICE ${r.ice99.toFixed(1)} ms, ACE ${r.ace99.toFixed(1)} ms): worst ${(worst / 1000).toFixed(2)} of the 1 s target`,
+  );
   const missingAll = rf.reduce((s, x) => s + x.missing!, 0);
-  log(`${missingAll === 0 ? 'PASS' : 'FAIL'} answers recorded in their process: ${missingAll} missing; after each burst ${rf.map((x) => `${x.recordMs!.toFixed(0)} ms`).join(', ')}`);
-  log(`${fallbacks.length === 0 ? 'PASS' : 'FAIL'} fallbacks ${fallbacks.length} of ${rf.length * calls * 2} relayflow callbacks (target 0)${fallbacks.length ? `: ${fallbacks.slice(0, 10).join(', ')}` : ''}`);
+  log(
+    `${missingAll === 0 ? 'PASS' : 'FAIL'} answers recorded in their process: ${missingAll} missing; after each burst ${rf.map((x) => `${x.recordMs!.toFixed(0)} ms`).join(', ')}`,
+  );
+  log(
+    `${fallbacks.length === 0 ? 'PASS' : 'FAIL'} fallbacks ${fallbacks.length} of ${rf.length * calls * 2} relayflow callbacks (target 0)${fallbacks.length ? `: ${fallbacks.slice(0, 10).join(', ')}` : ''}`,
+  );
   // The DiCEs should have ended every process: a sample of the last run's, read back once relayed.
-  for (const t = Date.now(); (await calls_.countUnrelayed()) > 0 && Date.now() - t < (profileName === 'short' ? 3_000 : 20_000);) await new Promise((res) => setTimeout(res, 100));
+  for (const t = Date.now(); (await calls_.countUnrelayed()) > 0 && Date.now() - t < (profileName === 'short' ? 3_000 : 20_000);)
+    await new Promise((res) => setTimeout(res, 100));
   await new Promise((res) => setTimeout(res, 1_000));
   const sample = rf.at(-1)!.callIds.slice(-10);
   const closed = await Promise.all(sample.map(async (c) => (await h.client.workflow.getHandle(workflowIds['voice-incoming'](c)).describe()).status.name));
   log(`processes ended by their DiCE, of ${sample.length} sampled: ${closed.filter((s) => s === 'COMPLETED').length} (${[...new Set(closed)].join(', ')})`);
 
-  const p99 = (x: Run) => Math.max(...[x.startMs, x.answerMs, [...x.startMs, ...x.answerMs]].map((v) => percentile([...v].sort((a, b) => a - b), 99)));
+  const p99 = (x: Run) =>
+    Math.max(
+      ...[x.startMs, x.answerMs, [...x.startMs, ...x.answerMs]].map((v) =>
+        percentile(
+          [...v].sort((a, b) => a - b),
+          99,
+        ),
+      ),
+    );
   const perSecond = (x: Run) => x.answerMs.length / x.seconds;
-  const baselineText = 'a bare Fastify route in the same process: the same signature check and JSON parser, answering the same SVAML without Temporal or a store';
+  const baselineText =
+    'a bare Fastify route in the same process: the same signature check and JSON parser, answering the same SVAML without Temporal or a store';
   const rows: BenchRow[] = [
     {
-      figure: 'voice callback answers', unit: 'calls/s', baseline: baselineText,
-      relayflow: rf.map(perSecond), baselineValues: base.map(perSecond), ratios: rf.map((x, i) => perSecond(x) / perSecond(base[i]!)),
+      figure: 'voice callback answers',
+      unit: 'calls/s',
+      baseline: baselineText,
+      relayflow: rf.map(perSecond),
+      baselineValues: base.map(perSecond),
+      ratios: rf.map((x, i) => perSecond(x) / perSecond(base[i]!)),
       target: { of: 'ratio', op: '>=', bound: 0.5 },
     },
     {
-      figure: 'voice answer p99', unit: 'ms', baseline: baselineText,
-      relayflow: rf.map(p99), baselineValues: base.map(p99), ratios: [], target: { of: 'value', op: '<=', bound: 1000 },
+      figure: 'voice answer p99',
+      unit: 'ms',
+      baseline: baselineText,
+      relayflow: rf.map(p99),
+      baselineValues: base.map(p99),
+      ratios: [],
+      target: { of: 'value', op: '<=', bound: 1000 },
     },
     {
-      figure: 'voice answers recorded in the process after a burst', unit: 'ms', baseline: 'none (relayflow alone: from the end of a burst until every answer is read back from its call\'s process)',
-      relayflow: rf.map((x) => x.recordMs!), baselineValues: [], ratios: [],
+      figure: 'voice answers recorded in the process after a burst',
+      unit: 'ms',
+      baseline: "none (relayflow alone: from the end of a burst until every answer is read back from its call's process)",
+      relayflow: rf.map((x) => x.recordMs!),
+      baselineValues: [],
+      ratios: [],
     },
   ];
   const missing = rf.reduce((s, x) => s + x.missing!, 0);
   const byProcess = rf.reduce((s, x) => s + x.byProcess, 0);
   emitBenchResult({
-    bench: 'voice-callbacks', rounds: rf.length, rows,
+    bench: 'voice-callbacks',
+    rounds: rf.length,
+    rows,
     notes: [
       `voice: ${fallbacks.length} fallbacks of ${rf.length * calls * 2} relayflow callbacks (target 0)${fallbacks.length ? `: ${fallbacks.slice(0, 5).join(', ')}` : ''}; ${byProcess} answered by the process (update path) instead of the plan`,
       `voice: ${missing} answers given but not recorded in their process within ${RECORD_WAIT_MS / 1000} s of the burst (target 0)`,

@@ -22,7 +22,11 @@ export const waitingHarness: Pick<HarnessOptions, 'sandbox' | 'env'> = {
 
 /** The sender ID reviewer's settings (its own control route): a step an hour away. */
 export async function holdSenderIdReviews(sandboxUrl: string): Promise<void> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/senderId/reviewer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stepMs: HOUR }) });
+  const res = await fetch(`${sandboxUrl}/_sandbox/senderId/reviewer`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ stepMs: HOUR }),
+  });
   if (!res.ok) throw new Error(`sandbox refused the sender ID reviewer setting: ${res.status} ${await res.text()}`);
 }
 
@@ -41,46 +45,60 @@ const templateName = () => uniqueName('bench_tpl').replace(/-/g, '_');
 
 export const PROVISIONING_KINDS: WaitingKind[] = [
   {
-    name: 'CHATA template', route: '/v1/templates/chata',
+    name: 'CHATA template',
+    route: '/v1/templates/chata',
     resource: { channel: 'CHATA', resourceType: 'TEMPLATE', idField: 'templateId', commentTrigger: 'CHATA_TEMPLATE_COMMENT_ADDED' },
     body: () => ({ name: templateName(), language: 'en_US', category: 'MARKETING', components }),
   },
   {
-    name: 'CHATB template', route: '/v1/templates/chatb',
+    name: 'CHATB template',
+    route: '/v1/templates/chatb',
     resource: { channel: 'CHATB', resourceType: 'TEMPLATE', idField: 'templateId', commentTrigger: 'CHATB_TEMPLATE_COMMENT_ADDED' },
     body: () => ({ name: templateName(), language: 'en_US', category: 'UTILITY', components }),
   },
   {
-    name: 'RCS sender', route: '/v1/senders/rcs',
+    name: 'RCS sender',
+    route: '/v1/senders/rcs',
     resource: { channel: 'RCS', resourceType: 'SENDER', idField: 'senderId', commentTrigger: 'RCS_SENDER_COMMENT_ADDED' },
     body: () => ({
-      displayName: uniqueName('Bench sender'), description: 'Order updates from a bench brand', websites: [{ url: 'https://example.com' }], brandPhoneNumber: '+33612345678',
-      banner: { url: 'https://example.com/banner.png', width: 1440, height: 448 }, useCase: 'MULTIUSE', countries: ['FR'],
-      answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' }, contact: { email: 'launch@example.com' },
+      displayName: uniqueName('Bench sender'),
+      description: 'Order updates from a bench brand',
+      websites: [{ url: 'https://example.com' }],
+      brandPhoneNumber: '+33612345678',
+      banner: { url: 'https://example.com/banner.png', width: 1440, height: 448 },
+      useCase: 'MULTIUSE',
+      countries: ['FR'],
+      answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' },
+      contact: { email: 'launch@example.com' },
     }),
   },
   {
-    name: 'CHATA sender', route: '/v1/senders/chata',
+    name: 'CHATA sender',
+    route: '/v1/senders/chata',
     resource: { channel: 'CHATA', resourceType: 'SENDER', idField: 'senderId', commentTrigger: 'CHATA_ACCOUNT_COMMENT_ADDED' },
     body: () => ({ phoneNumber: freshNumber(), displayName: uniqueName('Bench sender') }),
   },
   {
-    name: 'CHATB sender', route: '/v1/senders/chatb',
+    name: 'CHATB sender',
+    route: '/v1/senders/chatb',
     resource: { channel: 'CHATB', resourceType: 'SENDER', idField: 'senderId', commentTrigger: 'CHATB_SENDER_COMMENT_ADDED' },
     body: () => ({ displayName: uniqueName('Bench sender'), categoryCode: 'RETAIL' }),
   },
 ];
 
 export const SENDER_ID_KIND: WaitingKind = {
-  name: 'sender ID registration', route: '/v1/senderid/registrations',
+  name: 'sender ID registration',
+  route: '/v1/senderid/registrations',
   body: () => ({
     key: `bench-${ulid().toLowerCase()}`,
     policyId: 'pol-au-alpha-brand',
     marketCode: 'AU',
     registrationType: 'ALPHANUMERIC_SENDER_ID',
-    requestDetails: [{
-      senderIdDetails: [{ senderId: `B${ulid().slice(-9)}` }],
-      additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }],
-    }],
+    requestDetails: [
+      {
+        senderIdDetails: [{ senderId: `B${ulid().slice(-9)}` }],
+        additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }],
+      },
+    ],
   }),
 };

@@ -24,16 +24,24 @@ import { countTasks } from './task-counts.js';
 import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
 
 const profile = benchProfile();
-const P = profile === 'short'
-  ? { processes: 15, webhooks: 400, warmup: 40, rounds: 3, concurrency: 20 }
-  : { processes: 90, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
+const P =
+  profile === 'short'
+    ? { processes: 15, webhooks: 400, warmup: 40, rounds: 3, concurrency: 20 }
+    : { processes: 90, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
 const { server, h } = await startStack(waitingHarness);
 const never = new AbortController().signal;
 setMaxListeners(0, never); // one abort listener per request in flight
 
 /** A waiting process and the resource its webhooks name. */
-interface Target { processId: string; channel: string; resourceType: 'TEMPLATE' | 'SENDER'; resourceId: string; trigger: string; sent: string[] }
+interface Target {
+  processId: string;
+  channel: string;
+  resourceType: 'TEMPLATE' | 'SENDER';
+  resourceId: string;
+  trigger: string;
+  sent: string[];
+}
 
 /** Starts `n` processes through the API (a mix of the kinds) and waits until each has attached to its resource's inbox. */
 async function startWaitingProcesses(n: number): Promise<Target[]> {
@@ -48,9 +56,13 @@ async function startWaitingProcesses(n: number): Promise<Target[]> {
     for (;;) {
       if (Date.now() > deadline) throw new Error(`${processId} did not attach to its inbox within 60 s`);
       const view = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
-      const resourceId = view.statusCode === 200 ? (view.json<{ details: Record<string, unknown> }>().details[resource.idField] as string | undefined) : undefined;
+      const resourceId =
+        view.statusCode === 200 ? (view.json<{ details: Record<string, unknown> }>().details[resource.idField] as string | undefined) : undefined;
       if (resourceId) {
-        const inbox = await h.client.workflow.getHandle(workflowIds.resourceInbox(resource.channel, resource.resourceType, resourceId)).query(inboxQuery).catch(() => undefined);
+        const inbox = await h.client.workflow
+          .getHandle(workflowIds.resourceInbox(resource.channel, resource.resourceType, resourceId))
+          .query(inboxQuery)
+          .catch(() => undefined);
         if (inbox?.attached.some((a) => a.processId === processId)) {
           targets.push({ processId, channel: resource.channel, resourceType: resource.resourceType, resourceId, trigger: resource.commentTrigger, sent: [] });
           return;
@@ -66,7 +78,11 @@ const secret = h.config.api.provisioningWebhookSecret!;
 const intakeUrl = new URL(`${h.apiUrl}${PROVISIONING_WEBHOOK_PATH}`);
 let sequence = 1_000_000;
 
-interface Run { answerMs: number[]; seconds: number; errors: string[] }
+interface Run {
+  answerMs: number[];
+  seconds: number;
+  errors: string[];
+}
 
 /** `n` signed comment events, `concurrency` at a time, spread over the waiting processes. */
 async function relayflowRun(targets: Target[], n: number): Promise<Run> {
@@ -76,16 +92,32 @@ async function relayflowRun(targets: Target[], n: number): Promise<Run> {
     const t = targets[i % targets.length]!;
     const eventId = `bench-${ulid()}`;
     const body = JSON.stringify({
-      eventId, projectId: h.config.platform.credentials.projectId, trigger: t.trigger, channel: t.channel, resourceType: t.resourceType, resourceId: t.resourceId,
-      sequence: ++sequence, eventTime: new Date().toISOString(), comment: `bench comment ${eventId}`, details: {},
+      eventId,
+      projectId: h.config.platform.credentials.projectId,
+      trigger: t.trigger,
+      channel: t.channel,
+      resourceType: t.resourceType,
+      resourceId: t.resourceId,
+      sequence: ++sequence,
+      eventTime: new Date().toISOString(),
+      comment: `bench comment ${eventId}`,
+      details: {},
     });
     const nonce = ulid();
     const timestamp = String(Math.floor(Date.now() / 1000));
     const hd = CONVERSATION_WEBHOOK_HEADERS;
     const started = performance.now();
     const res = await nodeTransport(intakeUrl, {
-      method: 'POST', body, signal: never,
-      headers: { 'content-type': 'application/json', [hd.signature]: conversationWebhookSignature(secret, body, nonce, timestamp), [hd.nonce]: nonce, [hd.timestamp]: timestamp, [hd.algorithm]: 'HmacSHA256' },
+      method: 'POST',
+      body,
+      signal: never,
+      headers: {
+        'content-type': 'application/json',
+        [hd.signature]: conversationWebhookSignature(secret, body, nonce, timestamp),
+        [hd.nonce]: nonce,
+        [hd.timestamp]: timestamp,
+        [hd.algorithm]: 'HmacSHA256',
+      },
     }).catch((err: Error) => ({ status: 0, text: err.message }));
     r.answerMs.push(performance.now() - started);
     if (res.status === 200) t.sent.push(eventId);
@@ -117,7 +149,10 @@ async function baselineRun(n: number): Promise<Run> {
     const started = performance.now();
     try {
       await h.client.workflow.signalWithStart('baselineWaiter', {
-        workflowId, taskQueue: baselineQueue, args: [], signal: baselineEventSignal,
+        workflowId,
+        taskQueue: baselineQueue,
+        args: [],
+        signal: baselineEventSignal,
         signalArgs: [{ eventId, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', comment: `bench comment ${eventId}` }],
       });
       baselineSent.set(workflowId, (baselineSent.get(workflowId) ?? 0) + 1);
@@ -170,7 +205,9 @@ const rows = {
   p99: { rf: [] as number[], base: [] as number[] },
 };
 try {
-  log(`${profile} profile: ${P.processes} waiting processes (CHATA and CHATB templates, RCS, CHATA and CHATB senders), ${P.rounds} round(s) of ${P.webhooks} webhooks each side, ${P.concurrency} at a time`);
+  log(
+    `${profile} profile: ${P.processes} waiting processes (CHATA and CHATB templates, RCS, CHATA and CHATB senders), ${P.rounds} round(s) of ${P.webhooks} webhooks each side, ${P.concurrency} at a time`,
+  );
   const targets = await startWaitingProcesses(P.processes);
   log(`${targets.length} processes waiting, each attached to its resource's inbox`);
   // The baseline's workflows wait before the run, as relayflow's inboxes and processes do.
@@ -192,7 +229,9 @@ try {
     const sorted = [...run.answerMs].sort((a, b) => a - b);
     const rate = (run.answerMs.length - run.errors.length) / run.seconds;
     const p99 = percentile(sorted, 99);
-    log(`  ${side.padEnd(9)} ${rate.toFixed(1).padStart(7)} /s   answer p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms   errors ${run.errors.length}`);
+    log(
+      `  ${side.padEnd(9)} ${rate.toFixed(1).padStart(7)} /s   answer p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms   errors ${run.errors.length}`,
+    );
     errors[side].push(...run.errors);
     (side === 'relayflow' ? rows.rate.rf : rows.rate.base).push(rate);
     (side === 'relayflow' ? rows.p99.rf : rows.p99.base).push(p99);
@@ -218,7 +257,7 @@ try {
   await pool(baselineIds.length, 10, async (i) => {
     const handle = h.client.workflow.getHandle(baselineIds[i]!);
     await handle.signal(baselineStopSignal);
-    baselineLost += (baselineSent.get(baselineIds[i]!) ?? 0) - (await handle.result() as number);
+    baselineLost += (baselineSent.get(baselineIds[i]!) ?? 0) - ((await handle.result()) as number);
   });
   const tasksAfter = { relayflow: await countTasks(h.client, relayflowWorkflows), baseline: await countTasks(h.client, baselineIds) };
   const perWebhook = (side: 'relayflow' | 'baseline', n: number) => {
@@ -226,10 +265,15 @@ try {
     return `${d('tasks').toFixed(2)} workflow tasks (+${d('redoneTasks').toFixed(2)} redone), ${d('events').toFixed(1)} history events`;
   };
   const rfTasks = perWebhook('relayflow', sent);
-  const baseTasks = perWebhook('baseline', [...baselineSent.values()].reduce((a, b) => a + b, 0));
+  const baseTasks = perWebhook(
+    'baseline',
+    [...baselineSent.values()].reduce((a, b) => a + b, 0),
+  );
   log(`per webhook: relayflow ${rfTasks} (inbox and process); baseline ${baseTasks}`);
   const refused = errors.relayflow.length;
-  log(`relayflow: ${sent} webhooks accepted, ${refused} refused, ${lost} not seen by their process, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; baseline: ${errors.baseline.length} refused, ${baselineLost} not seen`);
+  log(
+    `relayflow: ${sent} webhooks accepted, ${refused} refused, ${lost} not seen by their process, ${duplicates} duplicates at the processes, ${inboxDuplicates} at the inboxes; baseline: ${errors.baseline.length} refused, ${baselineLost} not seen`,
+  );
   if (refused) log(`  first refusal: ${errors.relayflow[0]}`);
   notes.push(
     `${profile} profile: ${P.processes} waiting processes (CHATA/CHATB templates, RCS/CHATA/CHATB senders in turn; with their inboxes within the worker's default cache of 200 workflows), ${P.webhooks} comment webhooks per side per round, ${P.concurrency} at a time, after a warm-up of ${P.warmup}; each webhook signed as the platform signs (HMAC-SHA256 over body, nonce and timestamp) and posted over HTTP`,
@@ -239,25 +283,45 @@ try {
   );
 } finally {
   await shutdown([
-    ['baseline worker', async () => {
-      baselineWorker.shutdown();
-      await baselineRunning;
-      await baselineConnection.close();
-    }],
+    [
+      'baseline worker',
+      async () => {
+        baselineWorker.shutdown();
+        await baselineRunning;
+        await baselineConnection.close();
+      },
+    ],
     ['relayflow worker, API and sandbox', () => h.close()],
     ['Temporal dev server', () => server.stop()],
   ]);
 }
 
 // Ratios are higher-is-better (bench/result.ts): a time's ratio is the baseline's over relayflow's.
-const row = (figure: string, unit: string, baseline: string, v: { rf: number[]; base: number[] }, target: BenchRow['target'], lowerIsBetter = false): BenchRow => ({
-  figure, unit, baseline, relayflow: v.rf, baselineValues: v.base, ratios: v.rf.map((x, i) => (lowerIsBetter ? v.base[i]! / x : x / v.base[i]!)), target,
+const row = (
+  figure: string,
+  unit: string,
+  baseline: string,
+  v: { rf: number[]; base: number[] },
+  target: BenchRow['target'],
+  lowerIsBetter = false,
+): BenchRow => ({
+  figure,
+  unit,
+  baseline,
+  relayflow: v.rf,
+  baselineValues: v.base,
+  ratios: v.rf.map((x, i) => (lowerIsBetter ? v.base[i]! / x : x / v.base[i]!)),
+  target,
 });
 emitBenchResult({
   bench: 'webhook-intake',
   rounds: P.rounds,
   rows: [
-    row('provisioning webhooks taken in', '/s', 'signalWithStart from a Temporal client to a bare waiting workflow', rows.rate, { of: 'ratio', op: '>=', bound: 0.8 }),
+    row('provisioning webhooks taken in', '/s', 'signalWithStart from a Temporal client to a bare waiting workflow', rows.rate, {
+      of: 'ratio',
+      op: '>=',
+      bound: 0.8,
+    }),
     row('webhook answer p99', 'ms', 'signalWithStart call p99', rows.p99, { of: 'value', op: '<=', bound: 250 }, true),
   ],
   notes,

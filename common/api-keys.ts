@@ -18,7 +18,10 @@ export interface ApiKeyEntry {
 }
 
 export class ApiKeysError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiKeysError';
   }
@@ -74,7 +77,10 @@ export function loadApiKeys({ envKeys, file }: ApiKeySource): ApiKeyEntry[] {
     entries.push(...parseKeysFile(text, file, envKeys));
   }
   if (entries.length === 0) {
-    throw new ApiKeysError(file ? 'RELAYFLOW_API_KEYS_FILE' : 'RELAYFLOW_API_KEYS', `no API keys: set RELAYFLOW_API_KEYS (comma-separated) or list keys in RELAYFLOW_API_KEYS_FILE${file ? ` (${file} has none)` : ''}`);
+    throw new ApiKeysError(
+      file ? 'RELAYFLOW_API_KEYS_FILE' : 'RELAYFLOW_API_KEYS',
+      `no API keys: set RELAYFLOW_API_KEYS (comma-separated) or list keys in RELAYFLOW_API_KEYS_FILE${file ? ` (${file} has none)` : ''}`,
+    );
   }
   return entries;
 }

@@ -182,7 +182,10 @@ export interface TracingConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, rule: string) {
+  constructor(
+    readonly variable: string,
+    rule: string,
+  ) {
     super(`${variable}: ${rule}`);
     this.name = 'ConfigError';
   }
@@ -193,8 +196,7 @@ type Env = Record<string, string | undefined>;
 /** Paths under which the sandbox mounts each area; one table so sandbox and config agree. */
 export function sandboxPlatformUrls(baseUrl: string): PlatformUrls {
   const base = baseUrl.replace(/\/+$/, '');
-  const regional = (area: string) =>
-    Object.fromEntries(REGIONS.map((r) => [r, `${base}/${area}/${r}`])) as Record<Region, string>;
+  const regional = (area: string) => Object.fromEntries(REGIONS.map((r) => [r, `${base}/${area}/${r}`])) as Record<Region, string>;
   return {
     auth: `${base}/auth`,
     subprojects: `${base}/subprojects`,
@@ -284,7 +286,8 @@ const SANDBOX_MMS_POSTBACK_TOKEN = 'sandbox-mms-postback-token';
 function sandboxDefaulted(env: Env, name: string, sandboxValue: string, min: number): string | undefined {
   const v = env[name]?.trim() || (env.PLATFORM_SANDBOX_URL?.trim() ? sandboxValue : undefined);
   if (v !== undefined && (v.length < min || v.length > 256)) throw new ConfigError(name, `must be ${min} to 256 characters`);
-  if (v !== undefined && name === 'RELAYFLOW_MMS_POSTBACK_TOKEN' && !/^[A-Za-z0-9_-]+$/.test(v)) throw new ConfigError(name, 'must be URL-safe: letters, digits, - and _');
+  if (v !== undefined && name === 'RELAYFLOW_MMS_POSTBACK_TOKEN' && !/^[A-Za-z0-9_-]+$/.test(v))
+    throw new ConfigError(name, 'must be URL-safe: letters, digits, - and _');
   return v;
 }
 
@@ -296,13 +299,17 @@ function databaseUrl(env: Env): string | undefined {
 }
 
 function list(env: Env, name: string): string[] {
-  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function apiKeys(env: Env): string[] {
   const keys = list(env, 'RELAYFLOW_API_KEYS');
   // With a keys file the environment may give none: the file then holds every key.
-  if (keys.length === 0 && !env.RELAYFLOW_API_KEYS_FILE?.trim()) throw new ConfigError('RELAYFLOW_API_KEYS', 'is required (comma-separated API keys) unless RELAYFLOW_API_KEYS_FILE lists keys');
+  if (keys.length === 0 && !env.RELAYFLOW_API_KEYS_FILE?.trim())
+    throw new ConfigError('RELAYFLOW_API_KEYS', 'is required (comma-separated API keys) unless RELAYFLOW_API_KEYS_FILE lists keys');
   for (const [i, k] of keys.entries()) {
     if (k.length < MIN_KEY_LENGTH) throw new ConfigError('RELAYFLOW_API_KEYS', `key #${i + 1} must be at least ${MIN_KEY_LENGTH} characters`);
   }
@@ -337,7 +344,11 @@ export const PLATFORM_DEFAULT_URLS: PlatformUrls = {
   provisioning: 'https://provisioning.api.sinch.com',
   conversation: { us: 'https://us.conversation.api.sinch.com', eu: 'https://eu.conversation.api.sinch.com', br: 'https://br.conversation.api.sinch.com' },
   template: { us: 'https://us.template.api.sinch.com', eu: 'https://eu.template.api.sinch.com', br: 'https://br.template.api.sinch.com' },
-  batch: { us: 'https://us.conversationbatch.api.sinch.com', eu: 'https://eu.conversationbatch.api.sinch.com', br: 'https://br.conversationbatch.api.sinch.com' },
+  batch: {
+    us: 'https://us.conversationbatch.api.sinch.com',
+    eu: 'https://eu.conversationbatch.api.sinch.com',
+    br: 'https://br.conversationbatch.api.sinch.com',
+  },
 };
 
 /** Every address has its public default; a variable overrides it (a proxy, a staging host) and is validated. */
@@ -367,7 +378,10 @@ function platformAreas(env: Env, fallback: readonly PlatformArea[]): readonly Pl
   if (given.length === 0) return [...fallback];
   const unknown = given.filter((a) => !(PLATFORM_AREAS as readonly string[]).includes(a));
   if (unknown.length > 0) {
-    throw new ConfigError(name, `unknown area${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')} (valid: ${PLATFORM_AREAS.join(', ')})`);
+    throw new ConfigError(
+      name,
+      `unknown area${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')} (valid: ${PLATFORM_AREAS.join(', ')})`,
+    );
   }
   return PLATFORM_AREAS.filter((a) => given.includes(a));
 }
@@ -490,7 +504,14 @@ export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefin
 function loadTracingConfig(env: Env): TracingConfig {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return {};
   const exporters = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
-  if (exporters && !exporters.split(',').map((e) => e.trim()).includes('otlp')) return {};
+  if (
+    exporters &&
+    !exporters
+      .split(',')
+      .map((e) => e.trim())
+      .includes('otlp')
+  )
+    return {};
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) return { tracesUrl: url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') };
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return { tracesUrl: `${url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')}/v1/traces` };
   return {};

@@ -28,18 +28,22 @@ export const nodeTransport: Transport = (url, req) =>
   new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
     const headers = req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
-    const outgoing = (secure ? https : http).request(url, { method: req.method, headers, agent: secure ? agents.https : agents.http, signal: req.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const outgoing = (secure ? https : http).request(
+      url,
+      { method: req.method, headers, agent: secure ? agents.https : agents.http, signal: req.signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });

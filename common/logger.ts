@@ -6,9 +6,28 @@ export type { Logger };
 
 /** Field names whose values are secrets or personal data, wherever they appear (two levels deep). */
 const SENSITIVE_KEYS = [
-  'authorization', 'x-api-key', 'cookie', 'password', 'secret', 'keySecret', 'appSecret', 'hmacSecret',
-  'apiKey', 'token', 'access_token', 'accessToken', 'code', 'cli', 'endpoint', 'phoneNumber', 'number',
-  'identity', 'msisdn', 'to', 'from', 'destination',
+  'authorization',
+  'x-api-key',
+  'cookie',
+  'password',
+  'secret',
+  'keySecret',
+  'appSecret',
+  'hmacSecret',
+  'apiKey',
+  'token',
+  'access_token',
+  'accessToken',
+  'code',
+  'cli',
+  'endpoint',
+  'phoneNumber',
+  'number',
+  'identity',
+  'msisdn',
+  'to',
+  'from',
+  'destination',
 ];
 
 const REDACT_PATHS = [

@@ -43,13 +43,7 @@ export function contentMd5(body: Bytes): string {
   return createHash('md5').update(bytes).digest('base64');
 }
 
-export function applicationStringToSign(p: {
-  method: string;
-  contentMd5: string;
-  contentType: string;
-  timestamp: string;
-  path: string;
-}): string {
+export function applicationStringToSign(p: { method: string; contentMd5: string; contentType: string; timestamp: string; path: string }): string {
   return [p.method.toUpperCase(), p.contentMd5, p.contentType, `x-timestamp:${p.timestamp}`, p.path].join('\n');
 }
 
@@ -93,13 +87,7 @@ export function signApplicationRequest(p: SignApplicationRequestParams): Record<
 }
 
 export type ApplicationVerifyFailure =
-  | 'missing_authorization'
-  | 'malformed_authorization'
-  | 'unknown_key'
-  | 'missing_timestamp'
-  | 'stale_timestamp'
-  | 'content_md5_mismatch'
-  | 'bad_signature';
+  'missing_authorization' | 'malformed_authorization' | 'unknown_key' | 'missing_timestamp' | 'stale_timestamp' | 'content_md5_mismatch' | 'bad_signature';
 
 export type ApplicationVerifyResult = { ok: true; appKey: string } | { ok: false; reason: ApplicationVerifyFailure };
 
@@ -184,20 +172,11 @@ function verifyBasic(encoded: string, secretForKey: (key: string) => string | un
 
 /** base64(HMAC-SHA256(key = secret UTF-8, data = `<raw body>.<nonce>.<timestamp>`)). */
 export function conversationWebhookSignature(secret: string, rawBody: string | Buffer, nonce: string, timestamp: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(toBuffer(rawBody))
-    .update(`.${nonce}.${timestamp}`, 'utf8')
-    .digest('base64');
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(toBuffer(rawBody)).update(`.${nonce}.${timestamp}`, 'utf8').digest('base64');
 }
 
 type ConversationWebhookVerifyFailure =
-  | 'missing_signature'
-  | 'missing_nonce'
-  | 'missing_timestamp'
-  | 'stale_timestamp'
-  | 'unsupported_algorithm'
-  | 'bad_signature'
-  | 'replayed_nonce';
+  'missing_signature' | 'missing_nonce' | 'missing_timestamp' | 'stale_timestamp' | 'unsupported_algorithm' | 'bad_signature' | 'replayed_nonce';
 
 export type ConversationWebhookVerifyResult = { ok: true } | { ok: false; reason: ConversationWebhookVerifyFailure };
 

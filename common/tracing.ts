@@ -77,13 +77,16 @@ function installGlobals(logger: Logger | undefined): void {
   // Export failures (collector down, refused) reach OpenTelemetry's diagnostics: warnings and errors to the log.
   if (logger) {
     const log = logger.child({ component: 'otel' });
-    diag.setLogger({
-      error: (msg, ...args) => log.error({ detail: args.map(String) }, msg),
-      warn: (msg, ...args) => log.warn({ detail: args.map(String) }, msg),
-      info: () => undefined,
-      debug: () => undefined,
-      verbose: () => undefined,
-    }, DiagLogLevel.WARN);
+    diag.setLogger(
+      {
+        error: (msg, ...args) => log.error({ detail: args.map(String) }, msg),
+        warn: (msg, ...args) => log.warn({ detail: args.map(String) }, msg),
+        info: () => undefined,
+        debug: () => undefined,
+        verbose: () => undefined,
+      },
+      DiagLogLevel.WARN,
+    );
   }
 }
 

@@ -49,7 +49,8 @@ export function svamlViolations(event: CallbackEventName, svaml: unknown): strin
       s.instructions.forEach((ins: { name?: unknown }, i) => {
         const name = ins && typeof ins === 'object' ? ins.name : undefined;
         if (typeof name !== 'string' || !(name in INSTRUCTIONS)) problems.push(`instructions[${i}].name: unknown instruction ${JSON.stringify(name)}`);
-        else if (!INSTRUCTIONS[name as SvamlInstructionName].has(event)) problems.push(`instructions[${i}].name: ${name} is not allowed in answer to ${event.toUpperCase()}`);
+        else if (!INSTRUCTIONS[name as SvamlInstructionName].has(event))
+          problems.push(`instructions[${i}].name: ${name} is not allowed in answer to ${event.toUpperCase()}`);
       });
     }
   }

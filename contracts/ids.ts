@@ -1,5 +1,20 @@
 // Business-keyed workflow IDs, one builder per process, so callbacks route to workflows without a lookup table.
-export const PROCESS_KINDS = ['subproject', 'verification', 'chata-template', 'chatb-template', 'rcs-sender', 'chata-sender', 'chatb-sender', 'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming', 'bundle-provisioning', 'onboarding'] as const;
+export const PROCESS_KINDS = [
+  'subproject',
+  'verification',
+  'chata-template',
+  'chatb-template',
+  'rcs-sender',
+  'chata-sender',
+  'chatb-sender',
+  'senderid-registration',
+  'conversation-campaign',
+  'mms-campaign',
+  'voice-callout',
+  'voice-incoming',
+  'bundle-provisioning',
+  'onboarding',
+] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
 export const workflowIds = {

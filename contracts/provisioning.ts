@@ -24,14 +24,7 @@ import type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundl
 /** The platform's resource shapes and states the provisioning workflows read (types only). */
 export type { Template } from '../platform/provisioning/templates.js';
 export type { RcsCountryStatus, RcsSender } from '../platform/provisioning/rcs-senders.js';
-export type {
-  ChataSenderErrorCode,
-  QualityScore,
-  RcsSenderState,
-  RejectionCode,
-  TemplateCategory,
-  TemplateState,
-} from '../platform/provisioning/types.js';
+export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../platform/provisioning/types.js';
 
 /**
  * A provisioning webhook event as the intake normalised it (the signature already checked): the
@@ -177,9 +170,9 @@ export interface RcsSenderLaunchInput extends FollowSettings {
 }
 
 export type ChataSenderInput = FollowSettings & { projectId: string } & (
-  | { mode: 'standard'; sender: CreateChataSenderRequest }
-  | { mode: 'embedded'; sender: { businessAccountId: string; phoneNumberId: string; phoneNumber?: string } }
-);
+    | { mode: 'standard'; sender: CreateChataSenderRequest }
+    | { mode: 'embedded'; sender: { businessAccountId: string; phoneNumberId: string; phoneNumber?: string } }
+  );
 
 export interface ChatbSenderInput extends FollowSettings {
   projectId: string;

@@ -16,8 +16,7 @@ export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
 
 /** Process states: the platform's final states, plus where the process is while it runs. */
-export type VerificationProcessState =
-  | 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED' | 'ABANDONED';
+export type VerificationProcessState = 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED' | 'ABANDONED';
 export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED', 'ABANDONED'];
 
 /**
@@ -75,7 +74,10 @@ export interface StartedOutcome {
   current?: StepStartInfo;
 }
 
-export interface ReportRequest { code: string; operationId: string }
+export interface ReportRequest {
+  code: string;
+  operationId: string;
+}
 export interface ReportOutcome {
   accepted: boolean;
   state: VerificationProcessState;
@@ -84,10 +86,20 @@ export interface ReportOutcome {
   attemptsLeft: number;
 }
 
-export interface ResendRequest { operationId: string }
-export interface ResendOutcome { resent: boolean; reason?: string; retryAfterMs?: number; current?: StepStartInfo }
+export interface ResendRequest {
+  operationId: string;
+}
+export interface ResendOutcome {
+  resent: boolean;
+  reason?: string;
+  retryAfterMs?: number;
+  current?: StepStartInfo;
+}
 
-export interface CancelRequest { operationId: string; reason?: string }
+export interface CancelRequest {
+  operationId: string;
+  reason?: string;
+}
 
 /** A platform callback (or a polled status) turned into a signal; `eventId` makes duplicates harmless. */
 export interface PlatformVerificationEvent {

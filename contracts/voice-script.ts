@@ -27,14 +27,16 @@ export function runMenu(id: string, menu: Menu, event: Event, preface?: string):
       name: 'runMenu',
       locale,
       mainMenu: id,
-      menus: [{
-        id,
-        mainPrompt: `#tts[${menu.prompt}]`,
-        repeats: menu.repeats ?? 2,
-        maxDigits: 1,
-        timeoutMills: (menu.timeoutSeconds ?? 5) * 1000,
-        options: Object.keys(menu.options).map((dtmf) => ({ dtmf, action: `return(${dtmf})` })),
-      }],
+      menus: [
+        {
+          id,
+          mainPrompt: `#tts[${menu.prompt}]`,
+          repeats: menu.repeats ?? 2,
+          maxDigits: 1,
+          timeoutMills: (menu.timeoutSeconds ?? 5) * 1000,
+          options: Object.keys(menu.options).map((dtmf) => ({ dtmf, action: `return(${dtmf})` })),
+        },
+      ],
     },
   };
 }
@@ -70,12 +72,19 @@ export function scriptViolations(script: CallScript, startsOn: Event): Array<{ f
   const problems: Array<{ field: string; rule: string; message: string }> = [];
   const menus = script.menus ?? {};
   const check = (step: CallStep, field: string, on: Event) => {
-    if (step.type === 'menu' && !(step.menu in menus)) problems.push({ field: `${field}.menu`, rule: 'exists', message: `no menu named ${JSON.stringify(step.menu)} in menus` });
-    if (step.type === 'connect' && on === 'ace') problems.push({ field: `${field}.type`, rule: 'legal', message: 'connect cannot answer an answered callout (the platform allows connectPstn only on ICE and PIE)' });
+    if (step.type === 'menu' && !(step.menu in menus))
+      problems.push({ field: `${field}.menu`, rule: 'exists', message: `no menu named ${JSON.stringify(step.menu)} in menus` });
+    if (step.type === 'connect' && on === 'ace')
+      problems.push({
+        field: `${field}.type`,
+        rule: 'legal',
+        message: 'connect cannot answer an answered callout (the platform allows connectPstn only on ICE and PIE)',
+      });
   };
   check(script.start, 'start', startsOn);
   for (const [id, menu] of Object.entries(menus)) {
-    if (Object.keys(menu.options).length === 0) problems.push({ field: `menus.${id}.options`, rule: 'minProperties', message: 'a menu needs at least one option' });
+    if (Object.keys(menu.options).length === 0)
+      problems.push({ field: `menus.${id}.options`, rule: 'minProperties', message: 'a menu needs at least one option' });
     for (const [key, step] of Object.entries(menu.options)) {
       if (!/^[0-9*#]$/.test(key)) problems.push({ field: `menus.${id}.options.${key}`, rule: 'key', message: 'option keys are one of 0-9, * and #' });
       check(step, `menus.${id}.options.${key}`, 'pie');

@@ -20,7 +20,7 @@ type PlatformCallOutcome = 'ok' | 'error' | 'cancelled';
 
 /** Why a call failed: the typed error's kind, and for no answer at all, whether it timed out or never connected. */
 export type PlatformCallErrorType =
-  | 'validation' | 'auth' | 'denied' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable' | 'timeout' | 'network' | 'other';
+  'validation' | 'auth' | 'denied' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable' | 'timeout' | 'network' | 'other';
 
 export interface PlatformCall {
   area: PlatformCallArea;
@@ -33,8 +33,16 @@ export type PlatformCallObserver = (call: PlatformCall) => void;
 
 // The conversation family's template and batch interfaces live in conversation/; the error areas name them apart.
 const AREAS: Record<PlatformArea, PlatformCallArea> = {
-  auth: 'auth', subprojects: 'subprojects', verification: 'verification', provisioning: 'provisioning', senderId: 'senderid',
-  conversation: 'conversation', template: 'conversation', batch: 'conversation', mms: 'mms', voice: 'voice',
+  auth: 'auth',
+  subprojects: 'subprojects',
+  verification: 'verification',
+  provisioning: 'provisioning',
+  senderId: 'senderid',
+  conversation: 'conversation',
+  template: 'conversation',
+  batch: 'conversation',
+  mms: 'mms',
+  voice: 'voice',
 };
 
 /** The area a call is counted (and traced) under. */

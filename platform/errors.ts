@@ -2,17 +2,7 @@
 // wait and retry, ...), so activities can map them to retryable / non-retryable failures.
 
 /** Which interface answered; selects the error-body parser. */
-export type PlatformArea =
-  | 'auth'
-  | 'voice'
-  | 'verification'
-  | 'mms'
-  | 'conversation'
-  | 'template'
-  | 'batch'
-  | 'subprojects'
-  | 'senderId'
-  | 'provisioning';
+export type PlatformArea = 'auth' | 'voice' | 'verification' | 'mms' | 'conversation' | 'template' | 'batch' | 'subprojects' | 'senderId' | 'provisioning';
 
 export interface PlatformErrorInit {
   area: PlatformArea;
@@ -96,8 +86,7 @@ export interface ParsedErrorBody {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 
 /** Voice and Verification: `{errorCode, message, reference?}`. */
 function parseVoiceErrorBody(body: unknown): ParsedErrorBody | undefined {

@@ -73,7 +73,12 @@ export class PlatformHttp {
 
   /** Sends the request; resolves with 2xx answers and throws a typed PlatformError otherwise. */
   async request<T = unknown>(req: PlatformRequest): Promise<PlatformResponse<T>> {
-    return this.observed(req.area, () => this.#request<T>(req), { signal: req.signal, expectedStatuses: req.expectedStatuses, method: req.method, url: req.url });
+    return this.observed(req.area, () => this.#request<T>(req), {
+      signal: req.signal,
+      expectedStatuses: req.expectedStatuses,
+      method: req.method,
+      url: req.url,
+    });
   }
 
   /** Runs one platform call and reports how it ended; for the few calls that cannot use request() (binary downloads). */

@@ -61,7 +61,10 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     conversation: new ConversationClient({ http, urls: urls.conversation, projectId: credentials.projectId, tokens }),
     mms: new MmsClient({ http, baseUrl: urls.mms, apiKey: credentials.mmsApiKey }),
     voice: new VoiceClient({
-      http, baseUrl: urls.voice, configUrl: urls.voiceConfig, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret),
+      http,
+      baseUrl: urls.voice,
+      configUrl: urls.voiceConfig,
+      auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret),
       applicationKey: () => credentials.appKey,
     }),
   };

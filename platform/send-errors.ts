@@ -21,7 +21,8 @@ export function classifySendError(err: unknown): SendErrorClass {
     return { kind: 'in_doubt', code: 'UNKNOWN', message: err instanceof Error ? err.message : String(err) };
   }
   const base = { code: err.code, message: err.message };
-  if (err instanceof PlatformRateLimitError) return { kind: 'throttled', ...base, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) };
+  if (err instanceof PlatformRateLimitError)
+    return { kind: 'throttled', ...base, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) };
   // The MMS error code comes first (docs/mms-wire.md): E503 is the platform failing inside, whatever the status.
   if (err.area === 'mms' && err.code === 'E503') return { kind: 'in_doubt', ...base };
   if (err.httpStatus === undefined) {
@@ -32,7 +33,8 @@ export function classifySendError(err: unknown): SendErrorClass {
   if (err.httpStatus >= 500 || err.httpStatus === 408) return { kind: 'not_sent', ...base };
   if (err.area === 'mms' && MMS_RECIPIENT_CODES.has(err.code)) return { kind: 'recipient_rejected', ...base };
   if (err.area !== 'mms' && err instanceof PlatformValidationError && aboutRecipient(err)) return { kind: 'recipient_rejected', ...base };
-  if (err instanceof PlatformAuthError || err instanceof PlatformNotFoundError || err instanceof PlatformValidationError) return { kind: 'campaign_refused', ...base };
+  if (err instanceof PlatformAuthError || err instanceof PlatformNotFoundError || err instanceof PlatformValidationError)
+    return { kind: 'campaign_refused', ...base };
   return { kind: 'campaign_refused', ...base };
 }
 

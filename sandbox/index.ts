@@ -32,12 +32,10 @@ const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(opts);
   const ctx = new SandboxContext(options);
-  const app = (
-    options.logger
-      ? // Per-request lines would drown the logs of npm start; warnings and errors still show.
-        Fastify({ loggerInstance: options.logger.child({}, { level: 'warn' }), bodyLimit: BODY_LIMIT_BYTES })
-      : Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES })
-  ) as unknown as FastifyInstance;
+  const app = (options.logger
+    ? // Per-request lines would drown the logs of npm start; warnings and errors still show.
+      Fastify({ loggerInstance: options.logger.child({}, { level: 'warn' }), bodyLimit: BODY_LIMIT_BYTES })
+    : Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES })) as unknown as FastifyInstance;
 
   installPipeline(app, ctx);
   app.addHook('onClose', async () => ctx.close());
@@ -84,6 +82,10 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
 
 /** Sets the verification area's dashboard settings (callback URL, polling, languages) through its control route. */
 export async function setSandboxVerificationConfig(sandboxUrl: string, config: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/verification/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
+  const res = await fetch(`${sandboxUrl}/_sandbox/verification/config`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  });
   if (!res.ok) throw new Error(`sandbox verification config refused: ${res.status} ${await res.text()}`);
 }

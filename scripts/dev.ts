@@ -4,7 +4,13 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import { startDevCodecListener, type DevCodecListener } from '../api/dev-codec.js';
-import { MMS_POSTBACK_PATH, PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
+import {
+  MMS_POSTBACK_PATH,
+  PROVISIONING_WEBHOOK_PATH,
+  SENDERID_CALLBACK_PATH,
+  VERIFICATION_CALLBACK_PATH,
+  VOICE_CALLBACK_PATH,
+} from '../contracts/callbacks.js';
 import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec, parseCodecKeys } from '../common/codec.js';
@@ -122,13 +128,22 @@ async function main(): Promise<void> {
   const bundling = Date.now();
   const { worker, connection } = await createWorker({ config, logger: logger.child({ component: 'worker' }), store, publicUrl: config.api.publicUrl });
   const running = worker.run();
-  stops.unshift(['worker', async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running;
-    await connection.close();
-  }]);
+  stops.unshift([
+    'worker',
+    async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  ]);
 
-  const app: FastifyInstance = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logger.child({ component: 'api' }), store });
+  const app: FastifyInstance = await buildApp({
+    config,
+    client,
+    codec: new AesGcmPayloadCodec(config.codecKeys),
+    logger: logger.child({ component: 'api' }),
+    store,
+  });
   await app.listen({ host: config.api.host, port: config.api.port });
   stops.unshift(['API', () => app.close()]);
   if (sandbox) {
@@ -139,10 +154,18 @@ async function main(): Promise<void> {
     await platform.provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
     // Sender ID callbacks: signed with relayflow's current secret, sent to the API (registrations carry no callbackUrl here).
     await platform.senderId.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
-    const res = await fetch(`${sandbox.url}/_sandbox/senderId/callback-url`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }) });
+    const res = await fetch(`${sandbox.url}/_sandbox/senderId/callback-url`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }),
+    });
     if (!res.ok) throw new Error(`sandbox refused the sender ID callback URL: ${res.status} ${await res.text()}`);
     // MMS postbacks go to the account's postback URL, which the platform sets at onboarding.
-    const mms = await fetch(`${sandbox.url}/_sandbox/mms/account`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postbackUrl: `${config.api.publicUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}` }) });
+    const mms = await fetch(`${sandbox.url}/_sandbox/mms/account`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ postbackUrl: `${config.api.publicUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}` }),
+    });
     if (!mms.ok) throw new Error(`sandbox refused the MMS postback URL: ${mms.status} ${await mms.text()}`);
     // Voice callbacks go to the application's callback URL (the platform's configuration API sets it).
     await platform.voice.setCallbackUrls({ primary: `${config.api.publicUrl}${VOICE_CALLBACK_PATH}` });
@@ -151,25 +174,27 @@ async function main(): Promise<void> {
   const api = `http://${config.api.host}:${config.api.port}`;
   const key = config.api.apiKeys[0]!;
   const workflows = prebuilt ? `the prebuilt bundle ${prebuilt}` : `bundled at start (${((Date.now() - bundling) / 1000).toFixed(1)} s)`;
-  say([
-    '',
-    'relayflow is ready',
-    `  API           ${api}`,
-    `  API docs      ${api}/docs`,
-    `  API key       ${key}${env.RELAYFLOW_API_KEYS === secrets.apiKey ? ` (kept in ${join(dataDir, 'api-key')})` : ''}`,
-    `  metrics       ${api}/metrics (API)${workerMetrics ? `, ${workerMetrics} (worker)` : ''}`,
-    `  Temporal UI   ${temporalUi}`,
-    ...(uiCodec ? [`  UI codec      ${uiCodec.endpoint} (development: decodes for the web UI, loopback only, no key)`] : []),
-    `  platform      ${sandbox ? `sandbox at ${sandbox.url} (its state kept in ${join(dataDir, 'sandbox')})` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
-    `  worker        task queue ${config.taskQueue}; workflows ${workflows}`,
-    `  data          ${dataDir}`,
-    '',
-    'Try it (README.md, "Try it"), in another shell:',
-    `  export API=${api}${sandbox ? ` SBX=${sandbox.url}` : ''} KEY=${key}`,
-    `  curl -s -X POST $API/v1/subprojects -H "authorization: Bearer $KEY" -H 'content-type: application/json' -d '{"displayName":"team-a"}'`,
-    '',
-    'Ctrl-C stops everything (the worker finishes its tasks first). More output: RELAYFLOW_LOG_LEVEL=debug.',
-  ].join('\n'));
+  say(
+    [
+      '',
+      'relayflow is ready',
+      `  API           ${api}`,
+      `  API docs      ${api}/docs`,
+      `  API key       ${key}${env.RELAYFLOW_API_KEYS === secrets.apiKey ? ` (kept in ${join(dataDir, 'api-key')})` : ''}`,
+      `  metrics       ${api}/metrics (API)${workerMetrics ? `, ${workerMetrics} (worker)` : ''}`,
+      `  Temporal UI   ${temporalUi}`,
+      ...(uiCodec ? [`  UI codec      ${uiCodec.endpoint} (development: decodes for the web UI, loopback only, no key)`] : []),
+      `  platform      ${sandbox ? `sandbox at ${sandbox.url} (its state kept in ${join(dataDir, 'sandbox')})` : `${config.platform.mode} (${config.platform.urls.auth})`}`,
+      `  worker        task queue ${config.taskQueue}; workflows ${workflows}`,
+      `  data          ${dataDir}`,
+      '',
+      'Try it (README.md, "Try it"), in another shell:',
+      `  export API=${api}${sandbox ? ` SBX=${sandbox.url}` : ''} KEY=${key}`,
+      `  curl -s -X POST $API/v1/subprojects -H "authorization: Bearer $KEY" -H 'content-type: application/json' -d '{"displayName":"team-a"}'`,
+      '',
+      'Ctrl-C stops everything (the worker finishes its tasks first). More output: RELAYFLOW_LOG_LEVEL=debug.',
+    ].join('\n'),
+  );
 }
 
 const DEV_CODEC_PORT = 'RELAYFLOW_DEV_CODEC_PORT';
@@ -216,7 +241,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 main().catch(async (err) => {
-  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : (err as Error).stack ?? String(err);
+  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : ((err as Error).stack ?? String(err));
   process.stderr.write(`relayflow could not start: ${message}\n`);
   for (const [, stop] of stops) await stop().catch(() => undefined);
   process.exit(1);

@@ -87,30 +87,48 @@ try {
   if (stopping) throw new Error('interrupted');
 
   const command = [
-    '-m', 'schemathesis.cli', // the interpreter CI installed it into, whatever PATH says
-    '--config-file', join(reportDir, 'schemathesis.toml'),
-    'run', `${harness.apiUrl}/docs/json`,
-    '--checks', 'all',
-    '-H', `Authorization: Bearer ${TEST_API_KEY}`,
+    '-m',
+    'schemathesis.cli', // the interpreter CI installed it into, whatever PATH says
+    '--config-file',
+    join(reportDir, 'schemathesis.toml'),
+    'run',
+    `${harness.apiUrl}/docs/json`,
+    '--checks',
+    'all',
+    '-H',
+    `Authorization: Bearer ${TEST_API_KEY}`,
     // Not stateful: it chains requests along links, and the document declares none.
-    '--phases', 'examples,coverage,fuzzing',
-    '--max-examples', String(maxExamples),
-    '--seed', String(seed),
+    '--phases',
+    'examples,coverage,fuzzing',
+    '--max-examples',
+    String(maxExamples),
+    '--seed',
+    String(seed),
     // Reproducible: no examples carried over from earlier runs.
-    '--generation-database', 'none',
-    '--workers', String(workers),
+    '--generation-database',
+    'none',
+    '--workers',
+    String(workers),
     // Every wait in the API has a deadline of a few seconds: a slower answer is a finding, a hang an error.
-    '--max-response-time', '8',
-    '--request-timeout', '10',
+    '--max-response-time',
+    '8',
+    '--request-timeout',
+    '10',
     '--no-color',
-    '--report', 'junit,ndjson',
-    '--report-dir', reportDir,
+    '--report',
+    'junit,ndjson',
+    '--report-dir',
+    reportDir,
     ...process.argv.slice(2),
   ];
   log(`SCHEMATHESIS_HOOKS=relayflow_fuzz_hooks ${python} ${command.join(' ').replace(TEST_API_KEY, '<key>')}`);
   const proc = spawn(python, command, {
     stdio: 'inherit',
-    env: { ...process.env, SCHEMATHESIS_HOOKS: 'relayflow_fuzz_hooks', PYTHONPATH: [join(reportDir, 'hooks'), process.env.PYTHONPATH].filter(Boolean).join(':') },
+    env: {
+      ...process.env,
+      SCHEMATHESIS_HOOKS: 'relayflow_fuzz_hooks',
+      PYTHONPATH: [join(reportDir, 'hooks'), process.env.PYTHONPATH].filter(Boolean).join(':'),
+    },
   });
   child = proc;
   // The watchdog: a run over budget fails instead of holding CI.

@@ -17,7 +17,14 @@ import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { createLogger } from '../common/logger.js';
 import { KIND, STATE } from '../common/search-attributes.js';
 import { workflowIds } from '../contracts/ids.js';
-import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef, type TemplateApprovalInput } from '../contracts/provisioning.js';
+import {
+  attachSignal,
+  provisioningEventSignal,
+  stopUpdate,
+  type ProvisioningEvent,
+  type ResourceRef,
+  type TemplateApprovalInput,
+} from '../contracts/provisioning.js';
 import type { SenderIdRegistrationInput } from '../contracts/senderid-registration.js';
 import { admitUpdate } from '../contracts/verification.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
@@ -32,8 +39,16 @@ const log = (msg: string) => process.stdout.write(`[record] ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The run to record: its workflow ID and, for a continue-as-new case, the run that continued. */
-interface Recorded { workflowId: string; runId?: string; open?: boolean }
-interface Scenario { type: string; case: string; run(h: Harness): Promise<Recorded> }
+interface Recorded {
+  workflowId: string;
+  runId?: string;
+  open?: boolean;
+}
+interface Scenario {
+  type: string;
+  case: string;
+  run(h: Harness): Promise<Recorded>;
+}
 
 const server = await startDevServer({ log });
 process.env.TEMPORAL_ADDRESS = server.address;
@@ -76,28 +91,42 @@ const completed = (v: { execution: { status: string } }) => v.execution.status !
 const scenarios: Scenario[] = [
   // --- subprojects
   {
-    type: 'subprojectProvisioning', case: 'happy', async run(h) {
+    type: 'subprojectProvisioning',
+    case: 'happy',
+    async run(h) {
       const id = await pv.start(h, '/v1/subprojects', { displayName: uniqueName('replay') });
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'subprojectProvisioning', case: 'failure', async run(h) {
-      await cp.sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
+    type: 'subprojectProvisioning',
+    case: 'failure',
+    async run(h) {
+      await cp.sandboxJson(h, 'POST', '/_sandbox/faults', {
+        area: 'subprojects',
+        method: 'POST',
+        status: 400,
+        count: 1,
+        body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } },
+      });
       const id = await pv.start(h, '/v1/subprojects', { displayName: uniqueName('rejected') });
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   // --- bundles
   {
-    type: 'bundleProvisioning', case: 'happy', async run(h) {
+    type: 'bundleProvisioning',
+    case: 'happy',
+    async run(h) {
       await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 300 });
       const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-42' });
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'bundleProvisioning', case: 'failure', async run(h) {
+    type: 'bundleProvisioning',
+    case: 'failure',
+    async run(h) {
       await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 300, outcome: 'fail', errorReason: 'SMS app could not be provisioned' });
       const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-43' });
       const runId = await closed(h, id);
@@ -106,7 +135,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'bundleProvisioning', case: 'deleted-while-waiting', async run(h) {
+    type: 'bundleProvisioning',
+    case: 'deleted-while-waiting',
+    async run(h) {
       // The delete (an update) ends the process while it waits for the platform's decision on its poll timer.
       await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 600_000 });
       const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-44' });
@@ -116,7 +147,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'bundleProvisioning', case: 'stopped-while-waiting', async run(h) {
+    type: 'bundleProvisioning',
+    case: 'stopped-while-waiting',
+    async run(h) {
       await cp.sandboxJson(h, 'PUT', '/_sandbox/provisioning/bundles', { delayMs: 600_000 });
       const id = await pv.start(h, '/v1/bundles', { key: uniqueName('bundle'), displayName: 'Replay Bundle', region: 'BR', subprojectId: 'SUB-45' });
       await h.waitForState(id, 'IN_PROGRESS');
@@ -127,14 +160,18 @@ const scenarios: Scenario[] = [
   },
   // --- onboarding (a subproject, a bundle in it, a CHATB sender and its template)
   {
-    type: 'onboarding', case: 'happy', async run(h) {
+    type: 'onboarding',
+    case: 'happy',
+    async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 200 } });
       const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
       return { workflowId: id, runId: await closed(h, id, undefined, 90_000) };
     },
   },
   {
-    type: 'onboarding', case: 'cancelled', async run(h) {
+    type: 'onboarding',
+    case: 'cancelled',
+    async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
       await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
@@ -146,15 +183,34 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'onboarding', case: 'steps-added-skipped-cancelled', async run(h) {
+    type: 'onboarding',
+    case: 'steps-added-skipped-cancelled',
+    async run(h) {
       // Updates while the loop waits: steps added (the loop starts their children), a step skipped, then the
       // cancel (the loop cancels the children and undoes the steps).
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
       await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
-      answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/steps`, payload: { templates: [{ step: 'extra', sender: 'sender', ...pv.templateBody(name('extra')) }] } }), 'add steps');
-      await pv.waitUntil(h, id, (v) => (v.details.steps as { name: string; processId?: string }[]).some((s) => s.name === 'extra' && s.processId), 'extra started', 60_000);
-      answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/steps/welcome/skip`, payload: { reason: 'replay fixture' } }), 'skip', [200, 409]);
+      answered(
+        await h.api({
+          method: 'POST',
+          url: `/v1/onboardings/${encodeURIComponent(id)}/steps`,
+          payload: { templates: [{ step: 'extra', sender: 'sender', ...pv.templateBody(name('extra')) }] },
+        }),
+        'add steps',
+      );
+      await pv.waitUntil(
+        h,
+        id,
+        (v) => (v.details.steps as { name: string; processId?: string }[]).some((s) => s.name === 'extra' && s.processId),
+        'extra started',
+        60_000,
+      );
+      answered(
+        await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/steps/welcome/skip`, payload: { reason: 'replay fixture' } }),
+        'skip',
+        [200, 409],
+      );
       await sleep(300);
       answered(await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/cancel`, payload: { reason: 'replay fixture' } }), 'cancel');
       const runId = await closed(h, id, undefined, 90_000);
@@ -164,7 +220,9 @@ const scenarios: Scenario[] = [
   },
   // --- verification (and the number guard each start goes through)
   {
-    type: 'verification', case: 'happy', async run(h) {
+    type: 'verification',
+    case: 'happy',
+    async run(h) {
       const identity = vf.freshNumber();
       const s = await vf.startVerification(h, { identity, method: 'sms' });
       const sms = await vf.messageFor(h, identity, s.current!.verificationId);
@@ -173,7 +231,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'verification', case: 'failure', async run(h) {
+    type: 'verification',
+    case: 'failure',
+    async run(h) {
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms', policy: { maxReportAttempts: 2 } });
       await vf.report(h, s.processId, '000000', 'op-1');
       await vf.report(h, s.processId, '111111', 'op-2');
@@ -181,7 +241,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'verification', case: 'cancelled', async run(h) {
+    type: 'verification',
+    case: 'cancelled',
+    async run(h) {
       // The cancel update ends the process while it waits for the code (its step timer is cancelled).
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms' });
       const res = await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` });
@@ -190,7 +252,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'verification', case: 'resent-callout', async run(h) {
+    type: 'verification',
+    case: 'resent-callout',
+    async run(h) {
       // Resends (updates that wait for the new platform verification) of a polled method, then the cancel.
       const { setSandboxVerificationConfig } = await import('../test/helpers/harness.js');
       await setSandboxVerificationConfig(h.sandbox.url, { callout: { startPollingAfter: 0, stopPollingAfter: 60, pollingInterval: 1 } });
@@ -205,7 +269,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'verification', case: 'resent-sms', async run(h) {
+    type: 'verification',
+    case: 'resent-sms',
+    async run(h) {
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms', policy: { resendCooldownSeconds: 1, maxResends: 2 } });
       for (let i = 0; i < 2; i += 1) {
         await sleep(1_300);
@@ -216,7 +282,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'numberGuard', case: 'happy', async run(h) {
+    type: 'numberGuard',
+    case: 'happy',
+    async run(h) {
       // Started as the verification service does, with a 1 s window (the service keeps guards >= 30 min):
       // one admitted, one refused over the limit, then idle for a window: it ends.
       const id = `number-guard:replay-${ulid()}`;
@@ -227,25 +295,41 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'numberGuard', case: 'continue-as-new', async run(h) {
+    type: 'numberGuard',
+    case: 'continue-as-new',
+    async run(h) {
       // 500 admissions per run, then continue-as-new with the admissions carried.
       const id = `number-guard:replay-${ulid()}`;
       const handle = await h.client.workflow.start('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 1_000 }] });
       for (let batch = 0; batch < 50; batch += 1) {
-        await Promise.all(Array.from({ length: 10 }, (_, i) => h.client.workflow.getHandle(id).executeUpdate(admitUpdate, { args: [{ processId: `verification:${batch}-${i}`, methods: ['sms'], limit: 1_000, windowMs: 1_000 }] })));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            h.client.workflow
+              .getHandle(id)
+              .executeUpdate(admitUpdate, { args: [{ processId: `verification:${batch}-${i}`, methods: ['sms'], limit: 1_000, windowMs: 1_000 }] }),
+          ),
+        );
       }
       return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
     },
   },
   {
-    type: 'numberGuard', case: 'admissions-while-waiting', async run(h) {
+    type: 'numberGuard',
+    case: 'admissions-while-waiting',
+    async run(h) {
       // As the verification service admits (update-with-start, a 30 min window): each admission arrives while
       // the guard waits on its idle timer, some of them together in one workflow task. Recorded open.
       const id = `number-guard:replay-${ulid()}`;
-      const admit = (limit: number) => h.client.workflow.executeUpdateWithStart(admitUpdate, {
-        args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit, windowMs: 60_000 }],
-        startWorkflowOperation: new WithStartWorkflowOperation('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 30 * 60_000 }], workflowIdConflictPolicy: 'USE_EXISTING' }),
-      });
+      const admit = (limit: number) =>
+        h.client.workflow.executeUpdateWithStart(admitUpdate, {
+          args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit, windowMs: 60_000 }],
+          startWorkflowOperation: new WithStartWorkflowOperation('numberGuard', {
+            workflowId: id,
+            taskQueue: h.config.taskQueue,
+            args: [{ admissions: [], keepMs: 30 * 60_000 }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        });
       for (let i = 0; i < 3; i += 1) {
         await admit(10);
         await sleep(200);
@@ -258,19 +342,28 @@ const scenarios: Scenario[] = [
   },
   // --- templates
   {
-    type: 'templateApproval', case: 'happy', async run(h) {
+    type: 'templateApproval',
+    case: 'happy',
+    async run(h) {
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 300, comment: 'Looks good' } });
       const id = await pv.start(h, '/v1/templates/chata', pv.templateBody(name('approve')));
-      const approved = await h.waitForState(id, 'APPROVED') as unknown as View;
+      const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
       const templateId = approved.details.templateId as string;
-      await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore: 'QUALITY_SCORE_RED' } });
+      await pv.reviewerEvent(h, {
+        resourceType: 'TEMPLATE',
+        resourceId: templateId,
+        trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
+        details: { qualityScore: 'QUALITY_SCORE_RED' },
+      });
       await pv.waitUntil(h, id, (v) => v.details.qualityScore === 'QUALITY_SCORE_RED', 'quality RED');
       await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_DELETED' });
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'templateApproval', case: 'rejected-resubmitted', async run(h) {
+    type: 'templateApproval',
+    case: 'rejected-resubmitted',
+    async run(h) {
       await pv.setReviewer(h, { templates: { outcome: 'reject', rejectionCode: 'INVALID_FORMAT', delayMs: 300 } });
       const id = await pv.start(h, '/v1/templates/chatb', pv.templateBody(name('reject')));
       await h.waitForState(id, 'REJECTED');
@@ -284,39 +377,68 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'templateApproval', case: 'continue-as-new', async run(h) {
+    type: 'templateApproval',
+    case: 'continue-as-new',
+    async run(h) {
       const projectId = h.config.platform.credentials.projectId;
       const tname = name('can');
       const id = workflowIds['chata-template'](projectId, tname, 'en_US');
       const input: TemplateApprovalInput = {
-        channel: 'CHATA', projectId,
+        channel: 'CHATA',
+        projectId,
         template: { name: tname, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
-        pollIntervalMs: 60_000, overdueAfterMs: 600_000, historyLimit: 50,
+        pollIntervalMs: 60_000,
+        overdueAfterMs: 600_000,
+        historyLimit: 50,
       };
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
       const handle = await h.client.workflow.start('templateApproval', {
-        workflowId: id, taskQueue: h.config.taskQueue, args: [input],
-        typedSearchAttributes: [{ key: KIND, value: 'chata-template' }, { key: STATE, value: 'CREATING' }],
+        workflowId: id,
+        taskQueue: h.config.taskQueue,
+        args: [input],
+        typedSearchAttributes: [
+          { key: KIND, value: 'chata-template' },
+          { key: STATE, value: 'CREATING' },
+        ],
       });
-      const approved = await h.waitForState(id, 'APPROVED') as unknown as View;
+      const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
       const templateId = approved.details.templateId as string;
-      for (const qualityScore of ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW']) {
+      for (const qualityScore of [
+        'QUALITY_SCORE_GREEN',
+        'QUALITY_SCORE_YELLOW',
+        'QUALITY_SCORE_RED',
+        'QUALITY_SCORE_YELLOW',
+        'QUALITY_SCORE_GREEN',
+        'QUALITY_SCORE_RED',
+        'QUALITY_SCORE_GREEN',
+        'QUALITY_SCORE_YELLOW',
+      ]) {
         const d = await h.client.workflow.getHandle(id, handle.firstExecutionRunId).describe();
         if (d.status.name !== 'RUNNING') break;
-        await pv.reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });
+        await pv.reviewerEvent(h, {
+          resourceType: 'TEMPLATE',
+          resourceId: templateId,
+          trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
+          details: { qualityScore },
+        });
         await sleep(400);
       }
       return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
     },
   },
   {
-    type: 'templateApproval', case: 'resubmitted-stopped-while-waiting', async run(h) {
+    type: 'templateApproval',
+    case: 'resubmitted-stopped-while-waiting',
+    async run(h) {
       // A resubmission and a stop (updates) while the process waits on its poll timer.
       await pv.setReviewer(h, { templates: { outcome: 'reject', rejectionCode: 'INVALID_FORMAT', delayMs: 300 } });
       const id = await pv.start(h, '/v1/templates/chatb', pv.templateBody(name('wait')));
       await h.waitForState(id, 'REJECTED');
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 600_000 } });
-      answered(await pv.update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hello {{1}}, your parcel is on its way' }] }, 'edit-1'), 'resubmit');
+      answered(
+        await pv.update(h, id, 'templates', 'resubmit', { components: [{ type: 'BODY', text: 'Hello {{1}}, your parcel is on its way' }] }, 'edit-1'),
+        'resubmit',
+      );
       await sleep(500);
       answered(await pv.update(h, id, 'templates', 'stop', { reason: 'template retired' }), 'stop');
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 1000 } });
@@ -325,28 +447,48 @@ const scenarios: Scenario[] = [
   },
   // --- senders
   {
-    type: 'rcsSenderLaunch', case: 'happy', async run(h) {
+    type: 'rcsSenderLaunch',
+    case: 'happy',
+    async run(h) {
       await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 400 } });
-      const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Brand'), { testNumbers: [{ phoneNumber: pv.freshMobile(), features: ['ACTION_COMPOSE'] }] }));
+      const id = await pv.start(
+        h,
+        '/v1/senders/rcs',
+        pv.rcsBody(uniqueName('Brand'), { testNumbers: [{ phoneNumber: pv.freshMobile(), features: ['ACTION_COMPOSE'] }] }),
+      );
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'rcsSenderLaunch', case: 'partially-launched', async run(h) {
+    type: 'rcsSenderLaunch',
+    case: 'partially-launched',
+    async run(h) {
       await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: ['DE'], comment: 'Brand not verified in DE' } });
       const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Partial'), { countries: ['FR', 'DE'] }));
-      await pv.waitUntil(h, id, (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING', 'partially launched');
+      await pv.waitUntil(
+        h,
+        id,
+        (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING',
+        'partially launched',
+      );
       // Waits for a relaunch: recorded open (replay of an open run checks every step so far).
       return { workflowId: id, open: true };
     },
   },
   {
-    type: 'rcsSenderLaunch', case: 'relaunched-stopped', async run(h) {
+    type: 'rcsSenderLaunch',
+    case: 'relaunched-stopped',
+    async run(h) {
       // A relaunch and a stop (updates) while the process waits on its poll timer.
       await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: ['DE'], comment: 'Brand not verified in DE' } });
       const id = await pv.start(h, '/v1/senders/rcs', pv.rcsBody(uniqueName('Relaunch'), { countries: ['FR', 'DE'] }));
-      await pv.waitUntil(h, id, (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING', 'partially launched');
+      await pv.waitUntil(
+        h,
+        id,
+        (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING',
+        'partially launched',
+      );
       await pv.setReviewer(h, { rcs: { outcome: 'launch', delayMs: 600_000 } });
       answered(await pv.update(h, id, 'senders', 'relaunch', {}, 'relaunch-1'), 'relaunch');
       await sleep(500);
@@ -355,7 +497,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding', case: 'happy', async run(h) {
+    type: 'chataSenderOnboarding',
+    case: 'happy',
+    async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 } });
       const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Shop support', vertical: 'OTHER' });
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
@@ -363,7 +507,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding', case: 'failure', async run(h) {
+    type: 'chataSenderOnboarding',
+    case: 'failure',
+    async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 300 } });
       const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Unverified' });
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
@@ -371,7 +517,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding', case: 'stopped-while-waiting', async run(h) {
+    type: 'chataSenderOnboarding',
+    case: 'stopped-while-waiting',
+    async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Stopped', vertical: 'OTHER' });
       await pv.waitUntil(h, id, (v) => v.state !== 'CREATING', 'created', 30_000);
@@ -380,7 +528,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chatbSenderOnboarding', case: 'happy', async run(h) {
+    type: 'chatbSenderOnboarding',
+    case: 'happy',
+    async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
       const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('shop'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
@@ -388,7 +538,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chatbSenderOnboarding', case: 'stopped-while-waiting', async run(h) {
+    type: 'chatbSenderOnboarding',
+    case: 'stopped-while-waiting',
+    async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('stopped'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
       await pv.waitUntil(h, id, (v) => v.state !== 'CREATING', 'created', 30_000);
@@ -398,14 +550,22 @@ const scenarios: Scenario[] = [
   },
   // --- resource inboxes
   {
-    type: 'resourceInbox', case: 'attached-idle-end', async run(h) {
+    type: 'resourceInbox',
+    case: 'attached-idle-end',
+    async run(h) {
       // A process (any running workflow stands for one) attaches, events arrive and are forwarded; the
       // process ends; the inbox probes it when idle and ends.
       const stand = resource();
       await inboxSend(h, stand, event(stand, 1), 3_600_000);
       const r = resource();
       const id = inboxId(r);
-      await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs: 1_000 }], signal: attachSignal, signalArgs: [{ processId: inboxId(stand) }] });
+      await h.client.workflow.signalWithStart('resourceInbox', {
+        workflowId: id,
+        taskQueue: h.config.taskQueue,
+        args: [{ resource: r, idleMs: 1_000 }],
+        signal: attachSignal,
+        signalArgs: [{ processId: inboxId(stand) }],
+      });
       const e1 = event(r, 1);
       await inboxSend(h, r, e1);
       await inboxSend(h, r, event(r, 2));
@@ -416,19 +576,38 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'resourceInbox', case: 'before-idle-end', async run(h) {
+    type: 'resourceInbox',
+    case: 'before-idle-end',
+    async run(h) {
       // An inbox run by the code before the idle end (commit INBOX_BEFORE_IDLE_END, no patch marker, no
       // timer), recorded open as a running inbox is at a deploy: the current code must replay it (patched()).
       const r = resource();
       const id = inboxId(r);
       const taskQueue = `old-inbox-${ulid()}`;
-      const { worker, connection } = await createWorker({ config: { ...h.config, taskQueue }, logger: createLogger({ level: 'silent' }), workflowBundlePath: await oldInboxBundle() });
+      const { worker, connection } = await createWorker({
+        config: { ...h.config, taskQueue },
+        logger: createLogger({ level: 'silent' }),
+        workflowBundlePath: await oldInboxBundle(),
+      });
       const running = worker.run();
       try {
         const stand = resource();
         await inboxSend(h, stand, event(stand, 1), 3_600_000);
-        await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue, args: [{ resource: r }], signal: attachSignal, signalArgs: [{ processId: inboxId(stand) }] });
-        for (let i = 1; i <= 3; i += 1) await h.client.workflow.signalWithStart('resourceInbox', { workflowId: id, taskQueue, args: [{ resource: r }], signal: provisioningEventSignal, signalArgs: [event(r, i)] });
+        await h.client.workflow.signalWithStart('resourceInbox', {
+          workflowId: id,
+          taskQueue,
+          args: [{ resource: r }],
+          signal: attachSignal,
+          signalArgs: [{ processId: inboxId(stand) }],
+        });
+        for (let i = 1; i <= 3; i += 1)
+          await h.client.workflow.signalWithStart('resourceInbox', {
+            workflowId: id,
+            taskQueue,
+            args: [{ resource: r }],
+            signal: provisioningEventSignal,
+            signalArgs: [event(r, i)],
+          });
         await sleep(1_500);
         await h.client.workflow.getHandle(inboxId(stand)).terminate('recorded');
         const history = await h.client.workflow.getHandle(id).fetchHistory();
@@ -442,7 +621,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'resourceInbox', case: 'continue-as-new', async run(h) {
+    type: 'resourceInbox',
+    case: 'continue-as-new',
+    async run(h) {
       const r = resource();
       const id = inboxId(r);
       const first = await inboxSend(h, r, event(r, 1), 600_000, 20);
@@ -452,28 +633,42 @@ const scenarios: Scenario[] = [
   },
   // --- sender ID registrations
   {
-    type: 'senderIdRegistration', case: 'happy', async run(h) {
+    type: 'senderIdRegistration',
+    case: 'happy',
+    async run(h) {
       await sid.setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
       const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('alpha')));
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'senderIdRegistration', case: 'rejected', async run(h) {
+    type: 'senderIdRegistration',
+    case: 'rejected',
+    async run(h) {
       await sid.setReviewer(h, { outcome: 'reject', stepMs: 200, pendingApproval: 'never', rejectionReason: 'Brand not verified.' });
       const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('rej'), 'Rejectme'));
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'senderIdRegistration', case: 'continue-as-new', async run(h) {
-      await sid.setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never', pendingMessage: 'Please confirm the website.' });
+    type: 'senderIdRegistration',
+    case: 'continue-as-new',
+    async run(h) {
+      await sid.setReviewer(h, {
+        outcome: 'pending',
+        stepMs: 150,
+        pendingApproval: 'never',
+        stopForAttachments: 'never',
+        pendingMessage: 'Please confirm the website.',
+      });
       const key = uniqueName('can');
       const id = workflowIds['senderid-registration']('sandbox-project', key);
       const input: SenderIdRegistrationInput = {
-        projectId: 'sandbox-project', key,
+        projectId: 'sandbox-project',
+        key,
         create: { policyId: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', requestDetails: [{ additionalDetails: [sid.company] }] },
-        pollIntervalMs: 150, historyLimit: 40,
+        pollIntervalMs: 150,
+        historyLimit: 40,
       };
       const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
       const runId = await continued(h, id, first.firstExecutionRunId);
@@ -482,19 +677,27 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'senderIdRegistration', case: 'attachment-uploaded', async run(h) {
+    type: 'senderIdRegistration',
+    case: 'attachment-uploaded',
+    async run(h) {
       // The caller's upload (an update) wakes the waiting process, which sends the registration back to review.
       await sid.setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never', stopForAttachments: 'missing', uploadMs: 200 });
       const id = await sid.startRegistration(h, { ...sid.brandRegistration(uniqueName('att')), policyId: 'pol-au-alpha-aggregator' });
       await sid.waitForView(h, id, (x) => x.state === 'PENDING_ATTACHMENTS', 'PENDING_ATTACHMENTS');
       const pdf = Buffer.from('%PDF-1.4 letter of authorisation').toString('base64');
-      const res = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(id)}/attachments`, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf } });
+      const res = await h.api({
+        method: 'POST',
+        url: `/v1/senderid/registrations/${encodeURIComponent(id)}/attachments`,
+        payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf },
+      });
       if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'senderIdRegistration', case: 'stopped', async run(h) {
+    type: 'senderIdRegistration',
+    case: 'stopped',
+    async run(h) {
       // The caller's stop (an update) wakes the process waiting for its next read.
       await sid.setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never' });
       const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('stop')));
@@ -506,23 +709,38 @@ const scenarios: Scenario[] = [
   },
   // --- campaigns
   {
-    type: 'campaign', case: 'happy', async run(h) {
+    type: 'campaign',
+    case: 'happy',
+    async run(h) {
       const appId = await cp.createApp(h, 200);
       const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(120), conversation: conversation(appId) });
       return { workflowId: processId, runId: await closed(h, processId) };
     },
   },
   {
-    type: 'campaign', case: 'failure', async run(h) {
-      const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(3, 9000), conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV') });
+    type: 'campaign',
+    case: 'failure',
+    async run(h) {
+      const { processId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(3, 9000),
+        conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV'),
+      });
       await cp.waitForCampaign(h, processId, ['FAILED']);
       return { workflowId: processId, runId: await closed(h, processId) };
     },
   },
   {
-    type: 'campaign', case: 'continue-as-new', async run(h) {
+    type: 'campaign',
+    case: 'continue-as-new',
+    async run(h) {
       const appId = await cp.createApp(h, 200);
-      const { processId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(400, 5000), conversation: conversation(appId), settings: { historyLimit: 40 } });
+      const { processId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(400, 5000),
+        conversation: conversation(appId),
+        settings: { historyLimit: 40 },
+      });
       const firstRunId = (await h.client.workflow.getHandle(processId).describe()).runId;
       const runId = await continued(h, processId, firstRunId);
       await cp.waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
@@ -530,10 +748,16 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'campaign', case: 'paused-resumed-cancelled', async run(h) {
+    type: 'campaign',
+    case: 'paused-resumed-cancelled',
+    async run(h) {
       // Pause, resume (the loop launches chunks again) and cancel (the loop settles the rest) as updates.
       const appId = await cp.createApp(h, 40);
-      const { processId, campaignId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(300, 7000), conversation: conversation(appId) });
+      const { processId, campaignId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(300, 7000),
+        conversation: conversation(appId),
+      });
       const handle = h.client.workflow.getHandle(processId);
       await cp.waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 20);
       await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1', reason: 'replay' }] });
@@ -545,10 +769,16 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'campaign', case: 'cancelled-while-sending', async run(h) {
+    type: 'campaign',
+    case: 'cancelled-while-sending',
+    async run(h) {
       // A cancel while chunks run: the loop's last activity comes after the cancel's answer (campaign-after-handlers).
       const appId = await cp.createApp(h, 40);
-      const { processId, campaignId } = await cp.startCampaign(h, { kind: 'conversation-campaign', recipients: cp.numbers(300, 7400), conversation: conversation(appId) });
+      const { processId, campaignId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(300, 7400),
+        conversation: conversation(appId),
+      });
       await cp.waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 20);
       await h.client.workflow.getHandle(processId).executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
       return { workflowId: processId, runId: await closed(h, processId) };
@@ -556,14 +786,18 @@ const scenarios: Scenario[] = [
   },
   // --- voice
   {
-    type: 'voiceCallout', case: 'happy', async run(h) {
+    type: 'voiceCallout',
+    case: 'happy',
+    async run(h) {
       const id = await vc.startCallout(h, 'tts', { key: uniqueName('tts'), destination: vc.phone(), text: 'Your parcel arrives today.', cli: '+4685000101' });
       await h.waitForState(id, 'COMPLETED', 30_000);
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
   {
-    type: 'voiceCallout', case: 'busy-retried', async run(h) {
+    type: 'voiceCallout',
+    case: 'busy-retried',
+    async run(h) {
       await vc.setCallees(h, [{ suffix: '55', outcome: 'busy' }]);
       const id = await vc.startCallout(h, 'tts', { destination: vc.phone('55'), text: 'Busy.', retry: { delaysSeconds: [1] } });
       await h.waitForState(id, 'COMPLETED', 30_000);
@@ -571,7 +805,9 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'voiceCallout', case: 'stopped-while-waiting-retry', async run(h) {
+    type: 'voiceCallout',
+    case: 'stopped-while-waiting-retry',
+    async run(h) {
       // The stop (an update) ends the callout while it waits on the timer before its retry.
       await vc.setCallees(h, [{ suffix: '56', outcome: 'busy' }]);
       const id = await vc.startCallout(h, 'tts', { destination: vc.phone('56'), text: 'Busy.', retry: { delaysSeconds: [3600] } });
@@ -581,10 +817,16 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'voiceIncomingCall', case: 'happy', async run(h) {
+    type: 'voiceIncomingCall',
+    case: 'happy',
+    async run(h) {
       const [connectNumber] = vc.OWN_NUMBERS;
       const agent = vc.phone();
-      const rule = await h.api({ method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(connectNumber)}`, payload: { script: { start: { type: 'connect', number: agent, cli: connectNumber } } } });
+      const rule = await h.api({
+        method: 'PUT',
+        url: `/v1/voice/incoming-rules/${encodeURIComponent(connectNumber)}`,
+        payload: { script: { start: { type: 'connect', number: agent, cli: connectNumber } } },
+      });
       if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
       const { callId } = await vc.incomingCall(h, vc.phone(), connectNumber);
       const id = `voice-incoming:${callId}`;
@@ -598,19 +840,29 @@ const scenarios: Scenario[] = [
   {
     // Answered from the plan (patch voice-incoming-answered-by-plan): every answer and the DiCE come as voiceEvents
     // signals, the first one starting the process; a wrong key, a menu, then a connect.
-    type: 'voiceIncomingCall', case: 'answered-by-plan', async run(h) {
+    type: 'voiceIncomingCall',
+    case: 'answered-by-plan',
+    async run(h) {
       const [, menuNumber] = vc.OWN_NUMBERS;
       const agent = vc.phone();
       const rule = await h.api({
-        method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
-        payload: { script: { start: { type: 'menu', menu: 'main' }, menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } } } },
+        method: 'PUT',
+        url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
+        payload: {
+          script: {
+            start: { type: 'menu', menu: 'main' },
+            menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } },
+          },
+        },
       });
       if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
       const { callId } = await vc.incomingCall(h, vc.phone(), menuNumber);
       const id = `voice-incoming:${callId}`;
       await h.waitForState(id, 'CONNECTED', 20_000);
       await vc.pressKeys(h, callId, '7');
-      await vc.eventually('the wrong key was answered', async () => ((await vc.sandboxCall(h, callId)).callbacks.some((c) => c.event === 'pie' && c.answer) ? true : undefined));
+      await vc.eventually('the wrong key was answered', async () =>
+        (await vc.sandboxCall(h, callId)).callbacks.some((c) => c.event === 'pie' && c.answer) ? true : undefined,
+      );
       await vc.pressKeys(h, callId, '1');
       await vc.eventually('the agent answered', async () => ((await vc.sandboxCall(h, callId)).connectedTo === agent ? true : undefined));
       await vc.hangUp(h, callId);
@@ -640,7 +892,9 @@ async function oldInboxBundle(): Promise<string> {
   const loader = join(dir, 'old-inbox-loader.cjs');
   await writeFile(loader, `module.exports = function () { return ${JSON.stringify(source)}; };\n`);
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH, logger: undefined,
+    workflowsPath: WORKFLOWS_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: undefined,
     webpackConfigHook: (config) => {
       config.module?.rules?.push({ test: /provisioning[\\/]resource-inbox\.ts$/, enforce: 'pre', use: [{ loader }] });
       return config;
@@ -656,13 +910,26 @@ function resource(): ResourceRef {
 }
 const inboxId = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);
 function event(r: ResourceRef, sequence: number): ProvisioningEvent {
-  return { eventId: ulid(), projectId: 'sandbox-project', trigger: 'RCS_SENDER_COMMENT_ADDED', ...r, sequence, eventTime: new Date().toISOString(), comment: `c${sequence}`, details: {} };
+  return {
+    eventId: ulid(),
+    projectId: 'sandbox-project',
+    trigger: 'RCS_SENDER_COMMENT_ADDED',
+    ...r,
+    sequence,
+    eventTime: new Date().toISOString(),
+    comment: `c${sequence}`,
+    details: {},
+  };
 }
 let inboxHarness: Harness;
 function inboxSend(h: Harness, r: ResourceRef, e: ProvisioningEvent, idleMs = 1_000, historyLimit?: number) {
   inboxHarness = h;
   return inboxHarness.client.workflow.signalWithStart('resourceInbox', {
-    workflowId: inboxId(r), taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs, ...(historyLimit ? { historyLimit } : {}) }], signal: provisioningEventSignal, signalArgs: [e],
+    workflowId: inboxId(r),
+    taskQueue: h.config.taskQueue,
+    args: [{ resource: r, idleMs, ...(historyLimit ? { historyLimit } : {}) }],
+    signal: provisioningEventSignal,
+    signalArgs: [e],
   });
 }
 function onboardingPlan(key: string): Record<string, unknown> {
@@ -708,9 +975,18 @@ try {
       if (type !== s.type) throw new Error(`recorded a ${type} history for ${s.type}`);
       const runId = rec.runId ?? (await h.client.workflow.getHandle(rec.workflowId).describe()).runId;
       const last = history.events?.at(-1);
-      const closedBy = rec.open ? 'RUNNING' : Object.keys(last ?? {}).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '') ?? 'unknown';
+      const closedBy = rec.open
+        ? 'RUNNING'
+        : (Object.keys(last ?? {})
+            .find((k) => k.endsWith('EventAttributes'))
+            ?.replace(/EventAttributes$/, '') ?? 'unknown');
       const fixture: FixtureFile = {
-        workflowType: s.type, case: s.case, workflowId: rec.workflowId, runId, closedBy, recordedAt: new Date().toISOString(),
+        workflowType: s.type,
+        case: s.case,
+        workflowId: rec.workflowId,
+        runId,
+        closedBy,
+        recordedAt: new Date().toISOString(),
         history: JSON.parse(historyToJSON(history)),
       };
       const dir = join(FIXTURES_DIR, s.type);

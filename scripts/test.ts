@@ -37,7 +37,10 @@ function testFiles(): string[] {
 }
 
 function testFilesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** A positive integer from the environment, or the default. */
@@ -74,7 +77,9 @@ const [server, postgres, bundle, compiledFiles] = await Promise.all([
   buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
   compiledDir ? compileForTests(compiledDir) : 0,
 ]);
-log(`Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`);
+log(
+  `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
+);
 
 const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
 const jobs = planJobs(files, times, 2);
@@ -95,7 +100,9 @@ try {
 }
 times.save(result.files);
 
-const slowest = Object.entries(result.files).sort((a, b) => b[1] - a[1]).slice(0, 8);
+const slowest = Object.entries(result.files)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 8);
 log(`slowest files: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
 if (result.broken.length) log(`jobs that ended without passing (each counted as one failure): ${result.broken.join(', ')}`);
 log(`suite finished in ${elapsed()}`);

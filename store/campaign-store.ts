@@ -152,7 +152,10 @@ export class CampaignStore {
 
   /** What a running send activity reads every second: the pace, and whether to stop. */
   async sendControl(id: string): Promise<{ rate?: number; halt?: 'paused' | 'cancelled' }> {
-    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null }>('SELECT rate, halt FROM relayflow_campaigns WHERE id = $1', [id]);
+    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null }>(
+      'SELECT rate, halt FROM relayflow_campaigns WHERE id = $1',
+      [id],
+    );
     return { ...(row?.rate != null ? { rate: row.rate } : {}), ...(row?.halt ? { halt: row.halt } : {}) };
   }
 
@@ -184,7 +187,11 @@ export class CampaignStore {
   /** Gives back the last `slots` of a reservation nobody reserved after (rows ran out): the schedule ends earlier. */
   async returnSends(id: string, r: SendReservation, slots: number): Promise<void> {
     if (slots <= 0 || !r.slots) return;
-    await this.sql.query('UPDATE relayflow_campaigns SET pace_at = pace_at - $2::double precision WHERE id = $1 AND pace_at = $3::double precision', [id, slots * r.slotMs, r.endsAt]);
+    await this.sql.query('UPDATE relayflow_campaigns SET pace_at = pace_at - $2::double precision WHERE id = $1 AND pace_at = $3::double precision', [
+      id,
+      slots * r.slotMs,
+      r.endsAt,
+    ]);
   }
 
   /** Nothing of the campaign is sent before `ms` from now (a 429's Retry-After): every chunk's next slots start after it. */
@@ -219,8 +226,9 @@ export class CampaignStore {
    */
   claim(id: string, from: number, to: number, limit: number, leaseMs: number, claimId: string): Promise<ClaimedRecipient[]> {
     // A CTE runs its SELECT once; an `IN (subquery ... SKIP LOCKED)` may be re-run per row and take more than `limit`.
-    return this.sql.query<ClaimedRecipient>(
-      `WITH picked AS (
+    return this.sql
+      .query<ClaimedRecipient>(
+        `WITH picked AS (
          SELECT seq FROM ${R} WHERE campaign_id = $1 AND seq >= $2 AND seq < $3 AND status = 'pending'
            AND NOT EXISTS (SELECT 1 FROM relayflow_campaigns WHERE id = $1 AND halt IS NOT NULL)
          ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
@@ -228,8 +236,9 @@ export class CampaignStore {
          claim_id = $6, updated_at = now()
        FROM picked WHERE r.campaign_id = $1 AND r.seq = picked.seq AND r.status = 'pending'
        RETURNING r.seq, r.recipient`,
-      [id, from, to, limit, leaseMs, claimId],
-    ).then((rows) => rows.sort((a, b) => a.seq - b.seq));
+        [id, from, to, limit, leaseMs, claimId],
+      )
+      .then((rows) => rows.sort((a, b) => a.seq - b.seq));
   }
 
   /**
@@ -246,8 +255,15 @@ export class CampaignStore {
        FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS v(seq, status, platform_id, reason)
        WHERE r.campaign_id = $1 AND r.seq = v.seq AND r.status IN ('sending', 'in_doubt')
          AND ($6::text IS NULL AND (r.lease_until IS NULL OR r.lease_until <= now()) OR r.claim_id = $6)`,
-      [id, results.map((r) => r.seq), results.map((r) => r.status), results.map((r) => r.platformId ?? null), results.map((r) => r.reason ?? null),
-        opts.claimId ?? null, opts.inDoubtLeaseMs ?? 0],
+      [
+        id,
+        results.map((r) => r.seq),
+        results.map((r) => r.status),
+        results.map((r) => r.platformId ?? null),
+        results.map((r) => r.reason ?? null),
+        opts.claimId ?? null,
+        opts.inDoubtLeaseMs ?? 0,
+      ],
     );
   }
 
@@ -292,7 +308,9 @@ export class CampaignStore {
 
   /** A cancelled campaign's recipients not yet sent. */
   async cancelPending(id: string): Promise<number> {
-    const rows = await this.sql.query(`UPDATE ${R} SET status = 'cancelled', updated_at = now() WHERE campaign_id = $1 AND status = 'pending' RETURNING seq`, [id]);
+    const rows = await this.sql.query(`UPDATE ${R} SET status = 'cancelled', updated_at = now() WHERE campaign_id = $1 AND status = 'pending' RETURNING seq`, [
+      id,
+    ]);
     return rows.length;
   }
 

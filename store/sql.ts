@@ -45,7 +45,11 @@ export async function embeddedSnapshot(): Promise<Blob> {
 
 function postgres(url: string): Sql {
   // int8 (count(*)) arrives as a string by default; counts here stay far below 2^53.
-  const pool = new pg.Pool({ connectionString: url, max: 10, types: { getTypeParser: (oid, format) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: { getTypeParser: (oid, format) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
+  });
   return {
     driver: 'postgres',
     async query<T>(text: string, params?: unknown[]) {
@@ -79,7 +83,10 @@ async function embedded(dir: string, from: Blob | undefined): Promise<Sql> {
     async query<T>(text: string, params?: unknown[]) {
       return (await db.query<T>(text, params, { parsers: { 20: (v: string) => Number(v) } })).rows;
     },
-    transaction: (fn) => db.transaction((tx) => fn({ query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params, { parsers: { 20: (v: string) => Number(v) } })).rows })),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({ query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params, { parsers: { 20: (v: string) => Number(v) } })).rows }),
+      ),
     close: () => db.close(),
   };
 }

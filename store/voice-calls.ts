@@ -47,10 +47,17 @@ export class VoiceCallStore {
     );
     if (!rows.length) return undefined;
     return {
-      callId, processId: rows[0]!.process_id, input: json<VoiceIncomingInput>(rows[0]!.input),
-      events: rows.filter((r) => r.seq !== null).map((r) => ({
-        seq: Number(r.seq), delivery: r.delivery!, item: json<VoiceRecordedEvent>(r.item), ...(r.answer ? { answer: json<Svaml>(r.answer) } : {}),
-      })),
+      callId,
+      processId: rows[0]!.process_id,
+      input: json<VoiceIncomingInput>(rows[0]!.input),
+      events: rows
+        .filter((r) => r.seq !== null)
+        .map((r) => ({
+          seq: Number(r.seq),
+          delivery: r.delivery!,
+          item: json<VoiceRecordedEvent>(r.item),
+          ...(r.answer ? { answer: json<Svaml>(r.answer) } : {}),
+        })),
     };
   }
 

@@ -17,7 +17,11 @@ interface Row {
 }
 
 // Both drivers parse jsonb; a string is only what a driver configured otherwise would give.
-const ruleOf = (r: Row): IncomingRule => ({ number: r.number, script: typeof r.script === 'string' ? (JSON.parse(r.script) as CallScript) : r.script, updatedAt: r.updatedAt });
+const ruleOf = (r: Row): IncomingRule => ({
+  number: r.number,
+  script: typeof r.script === 'string' ? (JSON.parse(r.script) as CallScript) : r.script,
+  updatedAt: r.updatedAt,
+});
 
 export class VoiceRuleStore {
   readonly #changed = new Set<() => void>();
@@ -62,10 +66,10 @@ export class VoiceRuleStore {
 
   /** The rule of the called number, else the `default` rule, else undefined. */
   async match(calledNumber: string): Promise<IncomingRule | undefined> {
-    const [row] = await this.sql.query<Row>(
-      `SELECT ${COLUMNS} FROM relayflow_voice_rules WHERE number IN ($1, $2) ORDER BY number = $2 LIMIT 1`,
-      [calledNumber, DEFAULT_RULE_NUMBER],
-    );
+    const [row] = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM relayflow_voice_rules WHERE number IN ($1, $2) ORDER BY number = $2 LIMIT 1`, [
+      calledNumber,
+      DEFAULT_RULE_NUMBER,
+    ]);
     return row ? ruleOf(row) : undefined;
   }
 }
@@ -82,7 +86,11 @@ const RULE_CACHE_TTL_MS = 1_000;
 export class IncomingRuleCache {
   #rules: Promise<Map<string, IncomingRule>> | undefined;
   #readAt = 0;
-  constructor(private readonly store: VoiceRuleStore, private readonly ttlMs = RULE_CACHE_TTL_MS, private readonly now = () => Date.now()) {
+  constructor(
+    private readonly store: VoiceRuleStore,
+    private readonly ttlMs = RULE_CACHE_TTL_MS,
+    private readonly now = () => Date.now(),
+  ) {
     store.onChange(() => this.invalidate());
   }
 

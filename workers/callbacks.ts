@@ -55,7 +55,9 @@ class Permanent extends Error {}
 
 /** A refusal no retry changes (bad credentials, a refused target) stops the retries; anything else is retried. */
 function permanentIfRefused(err: unknown): unknown {
-  return err instanceof PlatformError && !err.retryable ? new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err }) : err;
+  return err instanceof PlatformError && !err.retryable
+    ? new Permanent(`${err.name} ${err.httpStatus ?? ''} ${err.code}: ${err.message}`, { cause: err })
+    : err;
 }
 
 /** Registers both callbacks (in parallel, each retried on its own); never throws, the outcome says how it went. */
@@ -147,7 +149,12 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
     });
   };
 
-  const [provisioningWebhook, verificationCallback, senderIdCallback, voice] = await Promise.all([webhook(), verification(), senderIdSecret(), voiceCallback()]);
+  const [provisioningWebhook, verificationCallback, senderIdCallback, voice] = await Promise.all([
+    webhook(),
+    verification(),
+    senderIdSecret(),
+    voiceCallback(),
+  ]);
   log.info({ provisioningWebhook, verificationCallback, senderIdCallback, voiceCallback: voice }, 'callback wiring done');
   return { provisioningWebhook, verificationCallback, ...(senderIdCallback ? { senderIdCallback } : {}), ...(voice ? { voiceCallback: voice } : {}) };
 }
@@ -185,4 +192,3 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
   });
 }
-

@@ -36,9 +36,17 @@ const publicUrl = explicitPublicUrl(config);
 const stopWiring = new AbortController();
 const wiring = publicUrl
   ? (() => {
-    const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(WORKER_SERVICE) });
-    return wireCallbacks({ config, publicUrl, provisioning: platform.provisioning, senderId: platform.senderId, voice: platform.voice, logger, signal: stopWiring.signal });
-  })()
+      const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(WORKER_SERVICE) });
+      return wireCallbacks({
+        config,
+        publicUrl,
+        provisioning: platform.provisioning,
+        senderId: platform.senderId,
+        voice: platform.voice,
+        logger,
+        signal: stopWiring.signal,
+      });
+    })()
   : Promise.resolve(logger.info('RELAYFLOW_PUBLIC_URL is not set: no callback wiring (the platform is not told where relayflow is)'));
 await worker.run();
 stopWiring.abort();

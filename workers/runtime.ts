@@ -6,7 +6,11 @@ import { maskPhoneNumbers, type Logger } from '../common/logger.js';
 import { metricsBindAddress } from './metrics.js';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
-  TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error',
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
 };
 
 /**
@@ -28,11 +32,21 @@ class PinoTemporalLogger implements TemporalLogger {
     const fields = meta ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, v instanceof Error ? loggableError(v) : v])) : {};
     this.pino[LEVELS[level]](fields, message);
   }
-  trace(m: string, meta?: LogMetadata) { this.log('TRACE', m, meta); }
-  debug(m: string, meta?: LogMetadata) { this.log('DEBUG', m, meta); }
-  info(m: string, meta?: LogMetadata) { this.log('INFO', m, meta); }
-  warn(m: string, meta?: LogMetadata) { this.log('WARN', m, meta); }
-  error(m: string, meta?: LogMetadata) { this.log('ERROR', m, meta); }
+  trace(m: string, meta?: LogMetadata) {
+    this.log('TRACE', m, meta);
+  }
+  debug(m: string, meta?: LogMetadata) {
+    this.log('DEBUG', m, meta);
+  }
+  info(m: string, meta?: LogMetadata) {
+    this.log('INFO', m, meta);
+  }
+  warn(m: string, meta?: LogMetadata) {
+    this.log('WARN', m, meta);
+  }
+  error(m: string, meta?: LogMetadata) {
+    this.log('ERROR', m, meta);
+  }
 }
 
 /**
@@ -43,15 +57,16 @@ class PinoTemporalLogger implements TemporalLogger {
 export function installRuntime(logger: Logger, opts: { handleSignals: boolean; metrics?: WorkerMetricsConfig | undefined }): string | undefined {
   // The SDK shuts an idle runtime down (all workers and native connections closed); install again then.
   if (Runtime._instance) return undefined;
-  const install = (metrics: WorkerMetricsConfig | undefined) => Runtime.install({
-    logger: new PinoTemporalLogger(logger.child({ component: 'temporal' })),
-    shutdownSignals: opts.handleSignals ? ['SIGINT', 'SIGTERM'] : [],
-    telemetryOptions: {
-      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
-      // The worker's /metrics (workers/metrics.ts).
-      ...(metrics ? { metrics: { prometheus: { bindAddress: metricsBindAddress(metrics) } } } : {}),
-    },
-  });
+  const install = (metrics: WorkerMetricsConfig | undefined) =>
+    Runtime.install({
+      logger: new PinoTemporalLogger(logger.child({ component: 'temporal' })),
+      shutdownSignals: opts.handleSignals ? ['SIGINT', 'SIGTERM'] : [],
+      telemetryOptions: {
+        logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+        // The worker's /metrics (workers/metrics.ts).
+        ...(metrics ? { metrics: { prometheus: { bindAddress: metricsBindAddress(metrics) } } } : {}),
+      },
+    });
   try {
     install(opts.metrics);
   } catch (err) {

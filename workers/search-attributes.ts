@@ -18,7 +18,9 @@ export async function ensureSearchAttributes(client: Client, logger: Logger): Pr
     logger.info({ added: missing.map((k) => k.name) }, 'registered search attributes');
   } catch (err) {
     // Temporal Cloud does not allow this through the operator service: register them there once by hand.
-    logger.warn({ err: (err as Error).message, needed: SEARCH_ATTRIBUTE_KEYS.map((k) => k.name) },
-      'could not check or register search attributes; listing processes needs them');
+    logger.warn(
+      { err: (err as Error).message, needed: SEARCH_ATTRIBUTE_KEYS.map((k) => k.name) },
+      'could not check or register search attributes; listing processes needs them',
+    );
   }
 }

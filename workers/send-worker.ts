@@ -32,11 +32,17 @@ export async function createSendWorkers({ config, logger, connection, clients, s
   const base = publicUrl ?? (config.api.publicUrlExplicit ? config.api.publicUrl : undefined);
   const secret = config.api.conversationWebhookSecret;
   const { sendChunk, ...control } = createCampaignActivities({
-    store, clients, requestTimeoutMs: config.platform.requestTimeoutMs, mmsThroughputPerSecond: c.mmsThroughputPerSecond,
+    store,
+    clients,
+    requestTimeoutMs: config.platform.requestTimeoutMs,
+    mmsThroughputPerSecond: c.mmsThroughputPerSecond,
     ...(base && secret ? { conversationWebhook: { target: `${base}${CONVERSATION_WEBHOOK_PATH}`, secret } } : {}),
   });
   const common = {
-    connection, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), shutdownGraceTime: '20 seconds',
+    connection,
+    namespace: config.temporal.namespace ?? 'default',
+    dataConverter: createDataConverter(config.codecKeys),
+    shutdownGraceTime: '20 seconds',
     interceptors: { activity: [activityTracing, activityLogContext] },
   };
   const sends = await Worker.create({
@@ -49,6 +55,9 @@ export async function createSendWorkers({ config, logger, connection, clients, s
     maxTaskQueueActivitiesPerSecond: c.projectRequestsPerSecond / c.chunkSize,
   });
   const controls = await Worker.create({ ...common, taskQueue: c.controlTaskQueue, activities: control });
-  logger.info({ taskQueue: c.sendTaskQueue, controlTaskQueue: c.controlTaskQueue, chunksPerSecond: c.projectRequestsPerSecond / c.chunkSize }, 'send workers ready');
+  logger.info(
+    { taskQueue: c.sendTaskQueue, controlTaskQueue: c.controlTaskQueue, chunksPerSecond: c.projectRequestsPerSecond / c.chunkSize },
+    'send workers ready',
+  );
   return [sends, controls];
 }

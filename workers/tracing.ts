@@ -49,7 +49,12 @@ export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
           if (!pipeline) return;
           let exporter = exporters.get(pipeline);
           if (!exporter) exporters.set(pipeline, (exporter = makeWorkflowExporter(pipeline.processor, pipeline.resource)));
-          const identity = { temporalWorkflowId: info.workflowId, run_id: info.runId, temporalWorkflowType: info.workflowType, temporalTaskQueue: info.taskQueue };
+          const identity = {
+            temporalWorkflowId: info.workflowId,
+            run_id: info.runId,
+            temporalWorkflowType: info.workflowType,
+            temporalTaskQueue: info.taskQueue,
+          };
           return exporter.export.fn(identity as unknown as WorkflowInfo, spans);
         },
       },

@@ -36,10 +36,14 @@ export class WorkerGroup {
 
   async run(): Promise<void> {
     // One failing stops the others, so run() never returns with half the group still polling.
-    await Promise.all(this.workers.map((w) => w.run().catch((err: unknown) => {
-      this.shutdown();
-      throw err;
-    })));
+    await Promise.all(
+      this.workers.map((w) =>
+        w.run().catch((err: unknown) => {
+          this.shutdown();
+          throw err;
+        }),
+      ),
+    );
   }
 
   shutdown(): void {
@@ -51,14 +55,24 @@ export class WorkerGroup {
   }
 }
 
-export async function createWorker({ config, logger, connection, workflowBundlePath, store, publicUrl }: WorkerDeps): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
+export async function createWorker({
+  config,
+  logger,
+  connection,
+  workflowBundlePath,
+  store,
+  publicUrl,
+}: WorkerDeps): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const conn = connection ?? (await NativeConnection.connect(config.temporal.connectionOptions));
   // Traces only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); a no-op otherwise.
   startTracing(WORKER_SERVICE, config.tracing, logger);
   const clients = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(WORKER_SERVICE) });
   // Activities that signal workflows (provisioning inboxes) share the worker's connection.
   const temporal = new Client({
-    connection: conn, namespace: config.temporal.namespace ?? 'default', dataConverter: createDataConverter(config.codecKeys), interceptors: workerClientInterceptors(),
+    connection: conn,
+    namespace: config.temporal.namespace ?? 'default',
+    dataConverter: createDataConverter(config.codecKeys),
+    interceptors: workerClientInterceptors(),
   });
   const bundle = workerBundlePath(workflowBundlePath);
   if (bundle) assertBundleEncodesFailures(bundle);
@@ -94,6 +108,8 @@ const DEFAULT_FAILURE_CONVERTER_MARK = '__temporal_custom_failure_converter (ign
  */
 export function assertBundleEncodesFailures(bundlePath: string): void {
   if (readFileSync(bundlePath, 'utf8').includes(DEFAULT_FAILURE_CONVERTER_MARK)) {
-    throw new Error(`workflow bundle ${bundlePath} was built without relayflow's failure converter (failureConverterPath): rebuild it with \`npm run build\` (workers/build-bundle.ts)`);
+    throw new Error(
+      `workflow bundle ${bundlePath} was built without relayflow's failure converter (failureConverterPath): rebuild it with \`npm run build\` (workers/build-bundle.ts)`,
+    );
   }
 }

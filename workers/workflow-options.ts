@@ -25,7 +25,9 @@ export function workerBundlePath(asked?: string): string | undefined {
 }
 
 /** What webpack bundles: the workflows with the interceptor modules and relayflow's failure converter. */
-export function workflowBundleOptions(interceptorModules: readonly string[] = WORKFLOW_INTERCEPTOR_MODULES): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'failureConverterPath'> {
+export function workflowBundleOptions(
+  interceptorModules: readonly string[] = WORKFLOW_INTERCEPTOR_MODULES,
+): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'failureConverterPath'> {
   // Without the failure converter, workflow failures reach the history in plain text.
   return { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [...interceptorModules], failureConverterPath: FAILURE_CONVERTER_PATH };
 }

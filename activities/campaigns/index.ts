@@ -27,7 +27,9 @@ export function createCampaignActivities(deps: CampaignActivityDeps): CampaignAc
     },
     cancelRemainingRecipients: ({ campaignId }) => store.cancelPending(campaignId),
     async settleCampaign({ campaignId, close }) {
-      const closed = close ? await store.closeInDoubt(campaignId, 'no answer and no postback: the platform may not have it; not sent again to avoid a duplicate') : 0;
+      const closed = close
+        ? await store.closeInDoubt(campaignId, 'no answer and no postback: the platform may not have it; not sent again to avoid a duplicate')
+        : 0;
       const counts = await store.counts(campaignId);
       return { unsettled: (counts?.byStatus.in_doubt ?? 0) + (counts?.byStatus.sending ?? 0), closed };
     },

@@ -24,7 +24,9 @@ export function prepareCampaignActivity(deps: PrepareDeps) {
         const app = await deps.clients.conversation.getApp(c.region, c.appId);
         let webhook = 'not wired: set RELAYFLOW_PUBLIC_URL (and RELAYFLOW_CONVERSATION_WEBHOOK_SECRET) so delivery reports reach relayflow';
         if (deps.conversationWebhook) {
-          await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, ['MESSAGE_DELIVERY']);
+          await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, [
+            'MESSAGE_DELIVERY',
+          ]);
           webhook = `ensured ${deps.conversationWebhook.target}`;
         }
         return { end, platformRate: app.outboundRate, webhook };

@@ -75,7 +75,16 @@ export function sendChunkActivity(deps: SendChunkDeps) {
     const ctx = Context.current();
     const { store } = deps;
     const id = input.campaignId;
-    const p: Progress = { sent: 0, failed: 0, inDoubt: 0, recovered: 0, resent: 0, throttled: 0, paceFactor: 1, ...(ctx.info.heartbeatDetails as Partial<Progress> | undefined) };
+    const p: Progress = {
+      sent: 0,
+      failed: 0,
+      inDoubt: 0,
+      recovered: 0,
+      resent: 0,
+      throttled: 0,
+      paceFactor: 1,
+      ...(ctx.info.heartbeatDetails as Partial<Progress> | undefined),
+    };
     const sender = deps.senderFor(input);
     const graceMs = deps.landingGraceMs ?? LANDING_GRACE_MS;
     // Claim to request start, the request, then the time it may still take to arrive.

@@ -26,12 +26,17 @@ export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>
     return {
       send: async (row, token) => {
         const r = await clients.conversation.sendMessage(c.region, {
-          appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token,
-          ...(c.text !== undefined ? { text: c.text } : {}), ...(c.mediaUrl !== undefined ? { mediaUrl: c.mediaUrl } : {}),
+          appId: c.appId,
+          channel: c.channel,
+          identity: row.recipient,
+          metadata: token,
+          ...(c.text !== undefined ? { text: c.text } : {}),
+          ...(c.mediaUrl !== undefined ? { mediaUrl: c.mediaUrl } : {}),
         });
         return { platformId: r.messageId };
       },
-      lookup: (row, token) => clients.conversation.findSentByMetadata(c.region, { appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token }),
+      lookup: (row, token) =>
+        clients.conversation.findSentByMetadata(c.region, { appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token }),
     };
   }
   if (input.mms) {

@@ -98,7 +98,9 @@ export function createUndoActivity(deps: UndoDeps) {
     const s = await read(() => provisioning.rcs.getSender(id));
     if (!s) return gone(what);
     if (RCS_KEPT.includes(s.state)) {
-      return kept(`${what} is ${s.state}: a launched sender cannot be deleted, so it stays; ask the platform's support to take it down if it is no longer wanted.`);
+      return kept(
+        `${what} is ${s.state}: a launched sender cannot be deleted, so it stays; ask the platform's support to take it down if it is no longer wanted.`,
+      );
     }
     return remove(what, () => provisioning.rcs.deleteSender(id), `Deleted the ${s.state} RCS sender ${id}.`);
   }
@@ -120,7 +122,9 @@ export function createUndoActivity(deps: UndoDeps) {
     // Deleted registrations read 404; DELETED is checked too should the platform ever show one.
     if (!r || (r.status as string) === 'DELETED') return gone(what);
     if (r.status === 'APPROVED') {
-      return kept(`${what} is APPROVED: approved registrations stay (the platform refuses to delete them); ask the account manager to withdraw the sender ID if it is no longer wanted.`);
+      return kept(
+        `${what} is APPROVED: approved registrations stay (the platform refuses to delete them); ask the account manager to withdraw the sender ID if it is no longer wanted.`,
+      );
     }
     return remove(what, () => senderId.deleteRegistration(id), `Deleted the ${r.status} sender ID registration ${id}.`);
   }
@@ -154,7 +158,9 @@ export function createUndoActivity(deps: UndoDeps) {
           return deleted ? undone(`Deleted bundle ${id}.`) : gone(`Bundle ${id}`);
         }
         case 'subproject':
-          return kept(`Subproject ${id} stays: the platform has no way to delete a subproject (area E offers create, list and get only); ask the platform's support if it must go.`);
+          return kept(
+            `Subproject ${id} stays: the platform has no way to delete a subproject (area E offers create, list and get only); ask the platform's support if it must go.`,
+          );
       }
     },
   };

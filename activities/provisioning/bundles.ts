@@ -4,7 +4,12 @@ import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import type { Bundle } from '../../platform/provisioning/bundles.js';
 import {
-  BUNDLE_KEY_LABEL, BUNDLE_RUN_LABEL, type BundleRef, type CreateBundleInput, type CreateBundleResult, type DeleteBundleResult,
+  BUNDLE_KEY_LABEL,
+  BUNDLE_RUN_LABEL,
+  type BundleRef,
+  type CreateBundleInput,
+  type CreateBundleResult,
+  type DeleteBundleResult,
 } from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';

@@ -10,7 +10,11 @@ import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
 import { createResourceInboxActivities } from './resource-inbox.js';
 import { createTemplateApprovalActivities } from './template-approval.js';
 
-export function createProvisioningActivities(deps: { provisioning: ProvisioningClient; temporal?: Client | undefined; inboxIdleMs?: number | undefined }): ProvisioningActivities {
+export function createProvisioningActivities(deps: {
+  provisioning: ProvisioningClient;
+  temporal?: Client | undefined;
+  inboxIdleMs?: number | undefined;
+}): ProvisioningActivities {
   return {
     ...createTemplateApprovalActivities(deps),
     ...createRcsSenderLaunchActivities(deps),

@@ -33,7 +33,6 @@ export function createRcsSenderLaunchActivities(clients: { provisioning: Provisi
       return rcs.getSender(input.senderId);
     },
 
-
     async answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult> {
       await rcs.answerQuestionnaire(input.senderId, input.answers);
       return { senderId: input.senderId, answeredQuestionIds: Object.keys(input.answers) };

@@ -10,7 +10,8 @@ export function createResourceInboxActivities(deps: { temporal?: Client | undefi
   return {
     /** Idempotent: attaching twice only makes the inbox forward its events again (the process drops duplicates). */
     async attachToInbox({ resource, processId }: AttachToInboxInput): Promise<{ inboxId: string }> {
-      if (!deps.temporal) throw ApplicationFailure.nonRetryable('this worker was built without a Temporal client (createActivities deps.temporal)', 'WorkerMisconfigured');
+      if (!deps.temporal)
+        throw ApplicationFailure.nonRetryable('this worker was built without a Temporal client (createActivities deps.temporal)', 'WorkerMisconfigured');
       const inboxId = workflowIds.resourceInbox(resource.channel, resource.resourceType, resource.resourceId);
       await deps.temporal.workflow.signalWithStart<ResourceInboxWorkflow, [{ processId: string }]>('resourceInbox', {
         workflowId: inboxId,

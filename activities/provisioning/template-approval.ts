@@ -60,7 +60,6 @@ export function createTemplateApprovalActivities(clients: { provisioning: Provis
         return { ...current, edited: false };
       }
     },
-
   });
 }
 

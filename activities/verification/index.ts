@@ -99,10 +99,7 @@ function isFirstAttempt(): boolean {
   }
 }
 
-async function findByReference(
-  client: PlatformClients['verification'],
-  reference: string,
-): Promise<VerificationStatus | undefined> {
+async function findByReference(client: PlatformClients['verification'], reference: string): Promise<VerificationStatus | undefined> {
   try {
     return await client.statusByReference(reference);
   } catch (err) {

@@ -50,10 +50,18 @@ export const conversationWebhookRoutes: FastifyPluginAsync<ConversationWebhookOp
     const messageId = str(report.message_id) ?? '';
     const eventTime = str(body.event_time) ?? str(body.accepted_time) ?? new Date().toISOString();
     const reason = str(obj(report.reason)?.code);
-    const r = await storeCall(() => store.recordReport({
-      campaignId: token.campaignId, seq: token.seq, eventKey: `conversation|${messageId}|${status}|${eventTime}`,
-      status: status.toLowerCase(), final: FINAL.has(status), eventTime, ...(messageId ? { platformId: messageId } : {}), ...(reason ? { reason } : {}),
-    }));
+    const r = await storeCall(() =>
+      store.recordReport({
+        campaignId: token.campaignId,
+        seq: token.seq,
+        eventKey: `conversation|${messageId}|${status}|${eventTime}`,
+        status: status.toLowerCase(),
+        final: FINAL.has(status),
+        eventTime,
+        ...(messageId ? { platformId: messageId } : {}),
+        ...(reason ? { reason } : {}),
+      }),
+    );
     if (!r.known) return { ignored: 'unknown campaign recipient' };
     if (r.duplicate) noteDuplicateCallback(req);
     return r.duplicate ? { duplicate: true } : { accepted: true };

@@ -40,10 +40,18 @@ export const mmsPostbackRoutes: FastifyPluginAsync<MmsPostbackOptions> = async (
     if (!ref || !meaning) return { ignored: ref ? `code ${code || 'missing'} is not a delivery status` : 'not a relayflow campaign message' };
     const trackingId = typeof body['tracking-id'] === 'string' ? body['tracking-id'] : '';
     const eventTime = typeof body.timestamp === 'string' && !Number.isNaN(Date.parse(body.timestamp)) ? body.timestamp : new Date().toISOString();
-    const r = await storeCall(() => store.recordReport({
-      campaignId: ref.campaignId, seq: ref.seq, eventKey: `mms|${trackingId}|${code}|${eventTime}`, status: meaning.status, final: meaning.final, eventTime,
-      ...(trackingId ? { platformId: trackingId } : {}), ...(meaning.status === 'failed' ? { reason: `${code}${typeof body['status-details'] === 'string' ? `: ${body['status-details']}` : ''}` } : {}),
-    }));
+    const r = await storeCall(() =>
+      store.recordReport({
+        campaignId: ref.campaignId,
+        seq: ref.seq,
+        eventKey: `mms|${trackingId}|${code}|${eventTime}`,
+        status: meaning.status,
+        final: meaning.final,
+        eventTime,
+        ...(trackingId ? { platformId: trackingId } : {}),
+        ...(meaning.status === 'failed' ? { reason: `${code}${typeof body['status-details'] === 'string' ? `: ${body['status-details']}` : ''}` } : {}),
+      }),
+    );
     if (!r.known) return { ignored: 'unknown campaign recipient' };
     if (r.duplicate) noteDuplicateCallback(req);
     return r.duplicate ? { duplicate: true } : { accepted: true };

@@ -169,4 +169,3 @@ export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOp
     return reply.status(200).send({});
   });
 };
-

@@ -32,7 +32,9 @@ const SenderIdCallback = Type.Object({
 });
 type Body = Static<typeof SenderIdCallback>;
 
-const validate = validatorCompiler({ schema: SenderIdCallback, method: 'POST', url: SENDERID_CALLBACK_PATH, httpPart: 'body' }) as ((b: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const validate = validatorCompiler({ schema: SenderIdCallback, method: 'POST', url: SENDERID_CALLBACK_PATH, httpPart: 'body' }) as ((b: unknown) => boolean) & {
+  errors?: ErrorObject[] | null;
+};
 
 export interface SenderIdCallbackOptions {
   client: Client;

@@ -48,7 +48,9 @@ type DeliveredEvent = Static<typeof SmsDeliveredEvent>;
 
 /** A check of one schema that throws 400 naming the broken fields (body.id, body.smsResult). */
 function checker<S extends TSchema>(schema: S): (body: unknown) => Static<S> {
-  const validate = validatorCompiler({ schema, method: 'POST', url: VERIFICATION_CALLBACK_PATH, httpPart: 'body' }) as ((b: unknown) => boolean) & { errors?: ErrorObject[] | null };
+  const validate = validatorCompiler({ schema, method: 'POST', url: VERIFICATION_CALLBACK_PATH, httpPart: 'body' }) as ((b: unknown) => boolean) & {
+    errors?: ErrorObject[] | null;
+  };
   return (body) => {
     if (validate(body)) return body as Static<S>;
     const details = validationDetails(validate.errors ?? [], 'body');
@@ -72,14 +74,19 @@ export interface VerificationCallbackOptions {
 }
 
 const eventIdOf = (kind: string, b: { id: string; status?: string; reason?: string; smsResult?: string }) =>
-  createHash('sha256').update(JSON.stringify([kind, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? ''])).digest('base64url');
+  createHash('sha256')
+    .update(JSON.stringify([kind, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? '']))
+    .digest('base64url');
 
 function toSignal(body: ResultEvent | DeliveredEvent): PlatformVerificationEvent {
   if ('smsResult' in body) return { eventId: eventIdOf('sms-delivered', body), kind: 'sms-delivered', verificationId: body.id, smsResult: body.smsResult };
   return { eventId: eventIdOf('result', body), kind: 'result', verificationId: body.id, status: body.status, ...(body.reason ? { reason: body.reason } : {}) };
 }
 
-export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (app, { client, verifications, appKey, appSecret, decideWaitMs = 4_000 }) => {
+export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (
+  app,
+  { client, verifications, appKey, appSecret, decideWaitMs = 4_000 },
+) => {
   app.post(VERIFICATION_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const signed = verifyApplicationRequest({
       headers: req.headers,

@@ -8,8 +8,14 @@ import { svamlViolations } from '../../common/voice-svaml.js';
 import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../contracts/ids.js';
 import {
-  VOICE_INCOMING_KIND, voiceCallbackUpdate, voiceFallbackSignal,
-  type IncomingRule, type Svaml, type VoiceCallbackEvent, type VoiceFollowSettings, type VoiceIncomingInput,
+  VOICE_INCOMING_KIND,
+  voiceCallbackUpdate,
+  voiceFallbackSignal,
+  type IncomingRule,
+  type Svaml,
+  type VoiceCallbackEvent,
+  type VoiceFollowSettings,
+  type VoiceIncomingInput,
 } from '../../contracts/voice.js';
 
 const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';
@@ -60,17 +66,26 @@ export function within<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /** One update per callback delivery: a repeated delivery (same bytes) is the same update and gets the same answer. */
-export const updateIdOf = (event: string, callId: string, rawBody: Buffer) => `${event}:${callId}:${createHash('sha256').update(rawBody).digest('base64url').slice(0, 22)}`;
+export const updateIdOf = (event: string, callId: string, rawBody: Buffer) =>
+  `${event}:${callId}:${createHash('sha256').update(rawBody).digest('base64url').slice(0, 22)}`;
 
-export async function answerFromProcess(deps: AnswerDeps, processId: string | undefined, ev: VoiceCallbackEvent, rawBody: Buffer, incoming: IncomingCallFacts | undefined, log: Logger): Promise<Answer> {
+export async function answerFromProcess(
+  deps: AnswerDeps,
+  processId: string | undefined,
+  ev: VoiceCallbackEvent,
+  rawBody: Buffer,
+  incoming: IncomingCallFacts | undefined,
+  log: Logger,
+): Promise<Answer> {
   const started = Date.now();
   const updateId = updateIdOf(ev.event, ev.callId, rawBody);
   const id = processId ?? workflowIds['voice-incoming'](ev.callId);
   let svaml: Svaml;
   try {
-    const work = incoming && ev.event === 'ice'
-      ? startIncoming(deps, id, ev, updateId, incoming)
-      : deps.client.workflow.getHandle(id).executeUpdate(voiceCallbackUpdate, { args: [ev], updateId });
+    const work =
+      incoming && ev.event === 'ice'
+        ? startIncoming(deps, id, ev, updateId, incoming)
+        : deps.client.workflow.getHandle(id).executeUpdate(voiceCallbackUpdate, { args: [ev], updateId });
     svaml = await within(work, deps.deadlineMs);
   } catch (err) {
     return fallback(deps, id, ev, started, err instanceof Error ? err.message : String(err), log);
@@ -83,12 +98,22 @@ export async function answerFromProcess(deps: AnswerDeps, processId: string | un
 async function startIncoming(deps: AnswerDeps, workflowId: string, ev: VoiceCallbackEvent, updateId: string, facts: IncomingCallFacts): Promise<Svaml> {
   const rule = await deps.ruleFor(facts.to);
   const input: VoiceIncomingInput = {
-    ...deps.follow, callId: ev.callId,
-    ...(facts.from ? { from: facts.from } : {}), ...(facts.to ? { to: facts.to } : {}), ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}), ...(rule ? { rule } : {}),
+    ...deps.follow,
+    callId: ev.callId,
+    ...(facts.from ? { from: facts.from } : {}),
+    ...(facts.to ? { to: facts.to } : {}),
+    ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
+    ...(rule ? { rule } : {}),
   };
   const start = new WithStartWorkflowOperation('voiceIncomingCall', {
-    workflowId, taskQueue: deps.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [{ key: KIND, value: VOICE_INCOMING_KIND }, { key: STATE, value: 'RINGING' }],
+    workflowId,
+    taskQueue: deps.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: KIND, value: VOICE_INCOMING_KIND },
+      { key: STATE, value: 'RINGING' },
+    ],
   });
   return deps.client.workflow.executeUpdateWithStart(voiceCallbackUpdate, { args: [ev], updateId, startWorkflowOperation: start });
 }
@@ -97,9 +122,17 @@ function fallback(deps: AnswerDeps, processId: string, ev: VoiceCallbackEvent, s
   const svaml = fallbackSvaml(ev.event);
   log.warn({ processId, event: ev.event, callId: ev.callId, why }, 'voice callback answered by the fallback');
   // Best effort, not awaited: the answer is due now. A process that does not exist (or Temporal away) misses it.
-  deps.client.workflow.getHandle(processId).signal(voiceFallbackSignal, {
-    callId: ev.callId, event: ev.event, at: new Date().toISOString(), action: svaml.action.name, why,
-    ...(ev.leg !== undefined ? { leg: ev.leg } : {}), ...(ev.attempt !== undefined ? { attempt: ev.attempt } : {}),
-  }).catch((err: unknown) => log.info({ processId, err: (err as Error).message }, 'could not tell the process about the fallback'));
+  deps.client.workflow
+    .getHandle(processId)
+    .signal(voiceFallbackSignal, {
+      callId: ev.callId,
+      event: ev.event,
+      at: new Date().toISOString(),
+      action: svaml.action.name,
+      why,
+      ...(ev.leg !== undefined ? { leg: ev.leg } : {}),
+      ...(ev.attempt !== undefined ? { attempt: ev.attempt } : {}),
+    })
+    .catch((err: unknown) => log.info({ processId, err: (err as Error).message }, 'could not tell the process about the fallback'));
   return { svaml, by: 'fallback', why, ms: Date.now() - started };
 }

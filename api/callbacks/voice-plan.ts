@@ -12,8 +12,14 @@ import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
 import {
-  VOICE_INCOMING_KIND, voiceEventsSignal,
-  type Svaml, type VoiceCallbackEvent, type VoiceCallEnded, type VoiceFollowSettings, type VoiceIncomingInput, type VoiceRecordedEvent,
+  VOICE_INCOMING_KIND,
+  voiceEventsSignal,
+  type Svaml,
+  type VoiceCallbackEvent,
+  type VoiceCallEnded,
+  type VoiceFollowSettings,
+  type VoiceIncomingInput,
+  type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
 import type { IncomingRuleCache, StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
 import type { IncomingCallFacts } from './voice-answer.js';
@@ -131,7 +137,8 @@ export class VoicePlanIntake {
   /** Relays what the store holds that no process has yet (written over sweepAfterMs ago): this instance's failed relays, and other instances'. */
   sweep(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#sweeping ??= this.#sweepOnce().catch((err: unknown) => this.#o.log.warn({ err: (err as Error).message }, 'voice relay sweep failed'))
+    this.#sweeping ??= this.#sweepOnce()
+      .catch((err: unknown) => this.#o.log.warn({ err: (err as Error).message }, 'voice relay sweep failed'))
       .finally(() => (this.#sweeping = undefined));
     return this.#sweeping;
   }
@@ -198,8 +205,12 @@ export class VoicePlanIntake {
   async #newCall(callId: string, facts: IncomingCallFacts): Promise<CallState> {
     const rule = facts.to && this.#o.rules ? await this.#o.rules.match(facts.to) : undefined;
     const input: VoiceIncomingInput = {
-      ...this.#o.follow, callId,
-      ...(facts.from ? { from: facts.from } : {}), ...(facts.to ? { to: facts.to } : {}), ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}), ...(rule ? { rule } : {}),
+      ...this.#o.follow,
+      callId,
+      ...(facts.from ? { from: facts.from } : {}),
+      ...(facts.to ? { to: facts.to } : {}),
+      ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
+      ...(rule ? { rule } : {}),
     };
     return { processId: workflowIds['voice-incoming'](callId), input, events: [], relayed: 0 };
   }
@@ -243,7 +254,9 @@ export class VoicePlanIntake {
           // An ended call whose every event the process has needs no memory here any more.
           if (st.relayed === st.events.length && st.events.at(-1)?.item.ended && this.#cache.get(callId) === st) this.#cache.delete(callId);
         })
-        .catch((err: unknown) => this.#o.log.info({ processId: st.processId, err: (err as Error).message }, 'voice events not relayed; the store keeps them for the sweep'))
+        .catch((err: unknown) =>
+          this.#o.log.info({ processId: st.processId, err: (err as Error).message }, 'voice events not relayed; the store keeps them for the sweep'),
+        )
         .finally(() => {
           this.#inFlight.delete(callId);
           if (this.#dirty.size) this.#schedule();
@@ -254,12 +267,21 @@ export class VoicePlanIntake {
   /** The events, in order, to the call's process: started with the call's input if it is not running yet. */
   async #relay(processId: string, input: VoiceIncomingInput, items: VoiceRecordedEvent[]): Promise<void> {
     try {
-      await this.#o.client.withDeadline(Date.now() + this.#o.relayDeadlineMs, () => this.#o.client.workflow.signalWithStart('voiceIncomingCall', {
-        workflowId: processId, taskQueue: this.#o.taskQueue, args: [input], signal: voiceEventsSignal, signalArgs: [{ items }],
-        // A process that has ended is not started again by a late repeat of its events.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [{ key: KIND, value: VOICE_INCOMING_KIND }, { key: STATE, value: 'RINGING' }],
-      }));
+      await this.#o.client.withDeadline(Date.now() + this.#o.relayDeadlineMs, () =>
+        this.#o.client.workflow.signalWithStart('voiceIncomingCall', {
+          workflowId: processId,
+          taskQueue: this.#o.taskQueue,
+          args: [input],
+          signal: voiceEventsSignal,
+          signalArgs: [{ items }],
+          // A process that has ended is not started again by a late repeat of its events.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [
+            { key: KIND, value: VOICE_INCOMING_KIND },
+            { key: STATE, value: 'RINGING' },
+          ],
+        }),
+      );
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       this.#o.log.warn({ processId, seqs: items.map((i) => i.seq) }, 'voice events for a call whose process has ended: not recorded in it');
@@ -274,7 +296,11 @@ export class VoicePlanIntake {
       while (this.#marks.length) {
         const batch = this.#marks;
         this.#marks = [];
-        await this.#o.calls.markRelayed(batch).catch((err: unknown) => this.#o.log.info({ err: (err as Error).message }, 'relayed voice events not marked; the sweep relays them again (the process ignores repeats)'));
+        await this.#o.calls
+          .markRelayed(batch)
+          .catch((err: unknown) =>
+            this.#o.log.info({ err: (err as Error).message }, 'relayed voice events not marked; the sweep relays them again (the process ignores repeats)'),
+          );
       }
     })().finally(() => (this.#marking = undefined));
   }

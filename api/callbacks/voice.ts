@@ -40,7 +40,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const RESULTS = new Set(['N/A', 'ANSWERED', 'BUSY', 'NOANSWER', 'FAILED']);
 
 /** The endpoint of a `{type, endpoint}` (or the spec's `{type, number}`) destination. */
-const endpointOf = (v: unknown) => (isObj(v) ? str(v.endpoint) ?? str(v.number) : str(v));
+const endpointOf = (v: unknown) => (isObj(v) ? (str(v.endpoint) ?? str(v.number)) : str(v));
 
 function badRequest(field: string, message: string): ApiError {
   return new ApiError(400, 'validation_failed', `${field}: ${message}`, [{ field, rule: 'required', message }]);
@@ -52,17 +52,25 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
   const rules = opts.rules ? new IncomingRuleCache(opts.rules) : undefined;
   const follow = { checkEveryMs: settings.checkEveryMs, inDoubtWaitMs: settings.inDoubtWaitMs };
   const deps = {
-    client, taskQueue: opts.taskQueue, deadlineMs: settings.answerDeadlineMs, follow,
+    client,
+    taskQueue: opts.taskQueue,
+    deadlineMs: settings.answerDeadlineMs,
+    follow,
     ruleFor: async (to: string | undefined) => (to && rules ? rules.match(to) : undefined),
   };
-  const plan = opts.calls ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger }) : undefined;
+  const plan = opts.calls
+    ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger })
+    : undefined;
   if (plan) app.addHook('onClose', () => plan.close());
   /** What the store may take of the deadline before the process is asked instead (the rest is the update's). */
   const planDeadlineMs = Math.floor(settings.answerDeadlineMs / 2);
 
   app.post(VOICE_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const signed = verifyApplicationRequest({
-      headers: req.headers, method: 'POST', path: req.url.split('?')[0]!, rawBody: req.rawBody ?? Buffer.alloc(0),
+      headers: req.headers,
+      method: 'POST',
+      path: req.url.split('?')[0]!,
+      rawBody: req.rawBody ?? Buffer.alloc(0),
       secretForKey: (key) => (key === opts.appKey ? opts.appSecret : undefined),
     });
     if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
@@ -88,9 +96,13 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     if (event === 'dice') {
       const result = str(body.result);
       const ended: VoiceCallEnded = {
-        callId, ...where, receivedAt: new Date().toISOString(), source: 'dice',
+        callId,
+        ...where,
+        receivedAt: new Date().toISOString(),
+        source: 'dice',
         ...(result && RESULTS.has(result) ? { result: result as CallInfo['result'] } : {}),
-        ...(str(body.reason) ? { reason: str(body.reason)! } : {}), ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
+        ...(str(body.reason) ? { reason: str(body.reason)! } : {}),
+        ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
       };
       // A call answered from its plan learns its end in order after its answers, through the store.
       if (plan && !token) {
@@ -112,7 +124,12 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     }
 
     const ev: VoiceCallbackEvent = { event: event as VoiceCallbackEvent['event'], callId, ...where, receivedAt: new Date().toISOString() };
-    if (isObj(body.amd) && str(body.amd.status)) ev.amd = { status: str(body.amd.status)!, ...(str(body.amd.reason) ? { reason: str(body.amd.reason)! } : {}), ...(num(body.amd.duration) !== undefined ? { duration: num(body.amd.duration)! } : {}) };
+    if (isObj(body.amd) && str(body.amd.status))
+      ev.amd = {
+        status: str(body.amd.status)!,
+        ...(str(body.amd.reason) ? { reason: str(body.amd.reason)! } : {}),
+        ...(num(body.amd.duration) !== undefined ? { duration: num(body.amd.duration)! } : {}),
+      };
     if (isObj(body.menuResult) && str(body.menuResult.type)) {
       const m = body.menuResult;
       ev.menuResult = { type: str(m.type)!, ...(str(m.menuId) ? { menuId: str(m.menuId)! } : {}), ...(str(m.value) ? { value: str(m.value)! } : {}) };
@@ -121,9 +138,10 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     if (resourceUrl) ev.callResourceUrl = resourceUrl;
     // An ICE without relayflow's token is a call from the phone network: it starts its own process.
     const baseUrl = resourceUrl ? callingBaseOf(resourceUrl) : undefined;
-    const incoming = !token && event === 'ice'
-      ? { ...(str(body.cli) ? { from: str(body.cli)! } : {}), ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}), ...(baseUrl ? { baseUrl } : {}) }
-      : undefined;
+    const incoming =
+      !token && event === 'ice'
+        ? { ...(str(body.cli) ? { from: str(body.cli)! } : {}), ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}), ...(baseUrl ? { baseUrl } : {}) }
+        : undefined;
     const started = Date.now();
     if (plan && !token) {
       try {

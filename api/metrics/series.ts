@@ -11,24 +11,33 @@ const registers = [registry];
 
 /** `route` is the route's pattern (/v1/processes/:processId), never the URL: IDs would explode the series. */
 export const httpRequests = new Counter({
-  name: 'relayflow_http_requests_total', help: 'API requests answered, by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const, registers,
+  name: 'relayflow_http_requests_total',
+  help: 'API requests answered, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers,
 });
 
 // Up to 30 s: starts and updates may wait 20 s on Temporal before answering 504.
 export const httpRequestDuration = new Histogram({
-  name: 'relayflow_http_request_duration_seconds', help: 'API request duration until the answer was sent, by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30], registers,
+  name: 'relayflow_http_request_duration_seconds',
+  help: 'API request duration until the answer was sent, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+  registers,
 });
 
 export const callbacks = new Counter({
-  name: 'relayflow_callbacks_total', help: 'Platform callbacks received, by kind and outcome (accepted, duplicate, refused, failed)',
-  labelNames: ['kind', 'outcome'] as const, registers,
+  name: 'relayflow_callbacks_total',
+  help: 'Platform callbacks received, by kind and outcome (accepted, duplicate, refused, failed)',
+  labelNames: ['kind', 'outcome'] as const,
+  registers,
 });
 
 export const processesStarted = new Counter({
-  name: 'relayflow_processes_started_total', help: 'Processes the API created (a request that found its process running is not counted)',
-  labelNames: ['kind'] as const, registers,
+  name: 'relayflow_processes_started_total',
+  help: 'Processes the API created (a request that found its process running is not counted)',
+  labelNames: ['kind'] as const,
+  registers,
 });
 
 /** The signed intakes (/callbacks/<kind>) and how a delivery can end (api/plugins/metrics.ts). */
@@ -40,13 +49,17 @@ for (const kind of CALLBACK_KINDS) for (const outcome of CALLBACK_OUTCOMES) call
 for (const kind of PROCESS_KINDS) processesStarted.inc({ kind }, 0);
 
 const platformCalls = new Counter({
-  name: 'relayflow_platform_calls_total', help: 'Platform calls by area and outcome (ok, error, cancelled)',
-  labelNames: ['area', 'outcome'] as const, registers,
+  name: 'relayflow_platform_calls_total',
+  help: 'Platform calls by area and outcome (ok, error, cancelled)',
+  labelNames: ['area', 'outcome'] as const,
+  registers,
 });
 
 const platformCallErrors = new Counter({
-  name: 'relayflow_platform_call_errors_total', help: 'Failed platform calls by area and error type',
-  labelNames: ['area', 'type'] as const, registers,
+  name: 'relayflow_platform_call_errors_total',
+  help: 'Failed platform calls by area and error type',
+  labelNames: ['area', 'type'] as const,
+  registers,
 });
 
 /** The platform clients' observer in the API (platform/call-observer.ts); the worker counts the same series its own way. */

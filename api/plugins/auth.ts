@@ -66,7 +66,9 @@ export async function installApiKeyAuth(app: FastifyInstance, keys: KeyRing, lim
     const needed = requiredScope(request.method, request.routeOptions.url ?? request.url, request.routeOptions.config);
     if (!scopeAllows(key.scope, needed)) {
       const message = `needs the ${needed} scope; API key ${key.keyId} has ${key.scope}`;
-      throw new ApiError(403, 'forbidden', `${request.method} ${request.routeOptions.url} ${message}`, [{ field: 'header.authorization', rule: 'scope', message }]);
+      throw new ApiError(403, 'forbidden', `${request.method} ${request.routeOptions.url} ${message}`, [
+        { field: 'header.authorization', rule: 'scope', message },
+      ]);
     }
   });
 }

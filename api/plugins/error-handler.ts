@@ -59,14 +59,17 @@ export function installErrorHandler(app: FastifyInstance, routes: RouteIndex): v
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? [408, 'request_timeout', 'the request was not received in time']
-    : err.code === 'HPE_HEADER_OVERFLOW'
-      ? [400, 'request_too_large', 'the request line and headers must fit in 16 KiB: send fewer or shorter parameters']
-      : [400, 'bad_request', 'malformed HTTP request'];
+  const [status, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'the request was not received in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [400, 'request_too_large', 'the request line and headers must fit in 16 KiB: send fewer or shorter parameters']
+        : [400, 'bad_request', 'malformed HTTP request'];
   const body = JSON.stringify({ error: { code, message }, requestId: ulid() } satisfies ErrorBody);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

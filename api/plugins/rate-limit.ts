@@ -23,11 +23,14 @@ export async function installRateLimit(app: FastifyInstance, settings: RateLimit
     timeWindow: 60_000,
     keyGenerator: bucketOf,
     max: (req) => req.apiKey?.perMinute ?? settings.perMinute,
-    errorResponseBuilder: (req, ctx) => new ApiError(
-      429, 'rate_limited',
-      `${req.apiKey ? `API key ${req.apiKey.keyId}` : 'this client'} sent more than ${ctx.max} requests this minute; retry in ${ctx.after}`,
-      undefined, ctx.ttl,
-    ),
+    errorResponseBuilder: (req, ctx) =>
+      new ApiError(
+        429,
+        'rate_limited',
+        `${req.apiKey ? `API key ${req.apiKey.keyId}` : 'this client'} sent more than ${ctx.max} requests this minute; retry in ${ctx.after}`,
+        undefined,
+        ctx.ttl,
+      ),
   });
   app.addHook('onRequest', async (request, reply) => {
     if (isRateLimited(request.routeOptions.config)) await limit.call(app, request, reply);

@@ -23,10 +23,14 @@ export function installRequestTracing(app: FastifyInstance): void {
     const route = routeOf(request);
     if (!isTracing(API_SERVICE) || UNTRACED_ROUTES.has(route)) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    const span = tracer.startSpan(`${request.method} ${route}`, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.method': request.method, 'http.route': route },
-    }, parent);
+    const span = tracer.startSpan(
+      `${request.method} ${route}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.method': request.method, 'http.route': route },
+      },
+      parent,
+    );
     spans.set(request, span);
     // A callback-style hook: the rest of the request (hooks, handler, its Temporal and platform calls) runs in it.
     context.with(trace.setSpan(parent, span), done);

@@ -53,7 +53,7 @@ export function validationDetails(errors: ErrorObject[], context: string): Error
     const field = [prefix, path, leaf].filter(Boolean).join('.');
     // Our own formats are rules of their own (`e164`), as callers know them from the messages.
     const ownFormat = e.keyword === 'format' && (params.format as string) in FORMATS ? (params.format as string) : undefined;
-    const rule = e.keyword === 'additionalProperties' ? 'unknown_field' : e.keyword === 'required' ? 'required' : ownFormat ?? e.keyword;
+    const rule = e.keyword === 'additionalProperties' ? 'unknown_field' : e.keyword === 'required' ? 'required' : (ownFormat ?? e.keyword);
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') message = 'is not a known field';
     if (e.keyword === 'required') message = 'is required';

@@ -71,12 +71,14 @@ const grpcCode = (err: unknown): number | undefined => {
 /** A visibility call's failure in the API's words: 504 past its deadline, 503 when Temporal is unreachable. */
 export function visibilityFailure(err: unknown, what: string, timeoutMs: number): unknown {
   const code = grpcCode(err);
-  if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED) return new ApiError(504, 'list_timeout', `Temporal did not ${what} within ${timeoutMs / 1000} s; retry`);
+  if (code === Grpc.DEADLINE_EXCEEDED || code === Grpc.CANCELLED)
+    return new ApiError(504, 'list_timeout', `Temporal did not ${what} within ${timeoutMs / 1000} s; retry`);
   if (code === Grpc.UNAVAILABLE) return new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', undefined, 5_000);
   return err;
 }
 
-const badPageToken = () => badRequest('query.pageToken', 'page_token', 'is not a token this API gave out: pass the nextPageToken of the previous page as it is');
+const badPageToken = () =>
+  badRequest('query.pageToken', 'page_token', 'is not a token this API gave out: pass the nextPageToken of the previous page as it is');
 
 /** The page-token key, derived from the oldest codec key (like the subject hash): shared by every API instance, stable across rotation. */
 export const pageTokenKey = (keys: CodecKey[]) => Buffer.from(hkdfSync('sha256', keys[keys.length - 1]!.key, Buffer.alloc(0), 'relayflow page token', 32));
@@ -118,7 +120,10 @@ export class ProcessService {
   private readonly queryTimeoutMs: number;
   private readonly listTimeoutMs: number;
 
-  constructor(private readonly client: Client, opts: ProcessServiceOptions = {}) {
+  constructor(
+    private readonly client: Client,
+    opts: ProcessServiceOptions = {},
+  ) {
     this.queryTimeoutMs = opts.queryTimeoutMs ?? 3_000;
     this.listTimeoutMs = opts.listTimeoutMs ?? LIST_TIMEOUT_MS;
     this.pageTokens = new PageTokens(opts.pageTokenKey ?? randomBytes(32));
@@ -162,7 +167,15 @@ export class ProcessService {
    * ID (`<kind>:<key>` when `kind` is given and the key does not start with it): Temporal's SQL visibility
    * (the dev server's) has no prefix match on workflow IDs, so a partial key matches nothing.
    */
-  async list(opts: { kind?: ProcessKind; state?: string; startedAfter?: string; startedBefore?: string; key?: string; pageSize?: number; pageToken?: string }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
+  async list(opts: {
+    kind?: ProcessKind;
+    state?: string;
+    startedAfter?: string;
+    startedBefore?: string;
+    key?: string;
+    pageSize?: number;
+    pageToken?: string;
+  }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
     const clauses = [opts.kind ? `${KIND.name} = ${quote(opts.kind)}` : `${KIND.name} IS NOT NULL`];
     if (opts.state) clauses.push(`${STATE.name} = ${quote(opts.state)}`);
     if (opts.startedAfter) clauses.push(`StartTime >= ${quote(instant(opts.startedAfter, 'query.startedAfter'))}`);
@@ -178,13 +191,15 @@ export class ProcessService {
     }
     const query = clauses.join(' AND ');
     const listPage = (pageSize: number, token: Uint8Array | undefined, timeoutMs: number) =>
-      this.client.withDeadline(Date.now() + timeoutMs, () => this.client.workflowService.listWorkflowExecutions({
-        namespace: this.client.options.namespace,
-        // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
-        query,
-        pageSize,
-        nextPageToken: token,
-      }));
+      this.client.withDeadline(Date.now() + timeoutMs, () =>
+        this.client.workflowService.listWorkflowExecutions({
+          namespace: this.client.options.namespace,
+          // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
+          query,
+          pageSize,
+          nextPageToken: token,
+        }),
+      );
     let res;
     try {
       res = await listPage(opts.pageSize ?? 50, nextPageToken, this.listTimeoutMs);
@@ -194,7 +209,15 @@ export class ProcessService {
       // caller's to replace. Temporal answers it with UNKNOWN, which the client retries until the deadline:
       // if the same list answers at once without the token, the token was the trouble.
       if (nextPageToken && (code === Grpc.UNKNOWN || code === Grpc.INVALID_ARGUMENT)) throw badPageToken();
-      if (nextPageToken && code === Grpc.DEADLINE_EXCEEDED && (await listPage(1, undefined, 1_000).then(() => true, () => false))) throw badPageToken();
+      if (
+        nextPageToken &&
+        code === Grpc.DEADLINE_EXCEEDED &&
+        (await listPage(1, undefined, 1_000).then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw badPageToken();
       throw visibilityFailure(err, 'list the processes', this.listTimeoutMs);
     }
     const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefined> | null | undefined, key: string) => {
@@ -222,7 +245,8 @@ export class ProcessService {
   private async queryStatus(processId: string, attrs: TypedSearchAttributes): Promise<ProcessStatus & { statusSource: ProcessView['statusSource'] }> {
     try {
       const status = await this.client.withDeadline(Date.now() + this.queryTimeoutMs, () =>
-        this.client.workflow.getHandle(processId).query(processStatusQuery));
+        this.client.workflow.getHandle(processId).query(processStatusQuery),
+      );
       return { ...status, statusSource: 'workflow' };
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw notFound(`process ${processId}`);

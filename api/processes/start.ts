@@ -59,13 +59,18 @@ export async function startProcess(client: Client, req: StartRequest): Promise<{
   const links = req.self ? { self: req.self(req.processId) } : processLink(req.processId);
   const body = (created: boolean): Started => ({ processId: req.processId, kind: req.kind, created, links });
   try {
-    await callTemporal(client, req.processId, () => client.workflow.start(req.workflowType, {
-      workflowId: req.processId,
-      taskQueue: req.taskQueue,
-      args: req.args,
-      typedSearchAttributes: [{ key: KIND, value: req.kind }, { key: STATE, value: req.initialState ?? 'CREATING' }],
-      workflowIdReusePolicy: TEMPORAL_REUSE[req.reuse],
-    }));
+    await callTemporal(client, req.processId, () =>
+      client.workflow.start(req.workflowType, {
+        workflowId: req.processId,
+        taskQueue: req.taskQueue,
+        args: req.args,
+        typedSearchAttributes: [
+          { key: KIND, value: req.kind },
+          { key: STATE, value: req.initialState ?? 'CREATING' },
+        ],
+        workflowIdReusePolicy: TEMPORAL_REUSE[req.reuse],
+      }),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     return { status: 200, body: body(false) };

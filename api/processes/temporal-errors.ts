@@ -31,9 +31,15 @@ function toApiError(processId: string, err: unknown, what = 'process'): unknown 
   if (err instanceof WorkflowUpdateFailedError) return new ApiError(409, 'not_allowed', err.cause?.message ?? err.message);
   const code = grpcCode(err);
   if (code === GrpcStatus.DEADLINE_EXCEEDED || code === GrpcStatus.CANCELLED) {
-    return new ApiError(504, 'process_timeout', `the ${what} ${processId} did not answer in time; it may still complete: read it with GET /v1/processes/{processId}`, [{ field: 'processId', rule: 'deadline', message: processId }]);
+    return new ApiError(
+      504,
+      'process_timeout',
+      `the ${what} ${processId} did not answer in time; it may still complete: read it with GET /v1/processes/{processId}`,
+      [{ field: 'processId', rule: 'deadline', message: processId }],
+    );
   }
-  if (code === GrpcStatus.UNAVAILABLE) return new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', [{ field: 'processId', rule: 'unavailable', message: processId }], 5_000);
+  if (code === GrpcStatus.UNAVAILABLE)
+    return new ApiError(503, 'unavailable', 'Temporal is unreachable; retry later', [{ field: 'processId', rule: 'unavailable', message: processId }], 5_000);
   return err;
 }
 

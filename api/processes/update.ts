@@ -22,12 +22,23 @@ export interface RunUpdateOptions {
 }
 
 /** Runs an update under the API's deadline: 404 unknown, 409 ended or refused, 504 no answer in time, 503 no Temporal. */
-export function runUpdate<R, A extends [unknown, ...unknown[]]>(client: Client, handle: WorkflowHandle, update: UpdateDefinition<R, A>, args: A, opts: RunUpdateOptions): Promise<R> {
-  return callTemporal(client, handle.workflowId, () => handle.executeUpdate(update, { args }), { what: `${opts.what} process`, ...(opts.waitMs ? { waitMs: opts.waitMs } : {}) });
+export function runUpdate<R, A extends [unknown, ...unknown[]]>(
+  client: Client,
+  handle: WorkflowHandle,
+  update: UpdateDefinition<R, A>,
+  args: A,
+  opts: RunUpdateOptions,
+): Promise<R> {
+  return callTemporal(client, handle.workflowId, () => handle.executeUpdate(update, { args }), {
+    what: `${opts.what} process`,
+    ...(opts.waitMs ? { waitMs: opts.waitMs } : {}),
+  });
 }
 
 export const IdempotencyKey = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Repeating a request with the same key repeats its answer and changes nothing' })),
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'Repeating a request with the same key repeats its answer and changes nothing' }),
+  ),
 });
 
 /** The operation ID an update carries: the caller's Idempotency-Key, or a fresh one (then a retry is a new operation). */

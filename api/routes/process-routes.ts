@@ -20,14 +20,18 @@ export interface ListRoute {
 
 /** GET `path`: the processes of `kind`, newest first, optionally in one state, a page at a time. */
 export function listRoute(app: App, processes: ProcessService, { path, tag, summary, kind }: ListRoute): void {
-  app.get(path, {
-    schema: {
-      tags: [tag],
-      summary,
-      querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
-      response: { 200: ProcessList, ...errorResponses(400, 401) },
+  app.get(
+    path,
+    {
+      schema: {
+        tags: [tag],
+        summary,
+        querystring: Type.Object({ state: Type.Optional(StateFilter), ...Paging }, { additionalProperties: false }),
+        response: { 200: ProcessList, ...errorResponses(400, 401) },
+      },
     },
-  }, async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }));
+    async (req) => processes.list({ kind, state: req.query.state, pageSize: req.query.pageSize, pageToken: req.query.pageToken }),
+  );
 }
 
 export interface ReadRoute {
@@ -41,16 +45,24 @@ export interface ReadRoute {
 }
 
 /** GET `path`: one process of `kinds`, where it is, how it got there and what it waits on (ProcessView). */
-export function readRoute(app: App, { client, processes }: { client: Client; processes: ProcessService }, { path, tag, summary, kinds, what }: ReadRoute): void {
-  app.get(path, {
-    schema: {
-      tags: [tag],
-      summary,
-      params: Type.Object({ processId: ProcessId }),
-      response: { 200: ProcessView, ...errorResponses(401, 404) },
+export function readRoute(
+  app: App,
+  { client, processes }: { client: Client; processes: ProcessService },
+  { path, tag, summary, kinds, what }: ReadRoute,
+): void {
+  app.get(
+    path,
+    {
+      schema: {
+        tags: [tag],
+        summary,
+        params: Type.Object({ processId: ProcessId }),
+        response: { 200: ProcessView, ...errorResponses(401, 404) },
+      },
     },
-  }, async (req) => {
-    handleOf(client, req.params.processId, kinds, what);
-    return processes.get(req.params.processId);
-  });
+    async (req) => {
+      handleOf(client, req.params.processId, kinds, what);
+      return processes.get(req.params.processId);
+    },
+  );
 }

@@ -19,13 +19,19 @@ export function parseTableArgs(argv: string[], defaultProfile: Profile): TableAr
   };
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { profile: { type: 'string' }, only: { type: 'string', multiple: true }, record: { type: 'boolean' }, from: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { profile: { type: 'string' }, only: { type: 'string', multiple: true }, record: { type: 'boolean' }, from: { type: 'string' } },
+    }));
   } catch (err) {
     return fail((err as Error).message);
   }
   const profile = (values.profile ?? defaultProfile) as Profile;
   if (!PROFILES.includes(profile)) fail(`unknown profile "${profile}"`);
-  const only = values.only?.flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean);
+  const only = values.only
+    ?.flatMap((o) => o.split(','))
+    .map((o) => o.trim())
+    .filter(Boolean);
   const unknown = unknownBenches(only ?? []);
   if (unknown.length) fail(`unknown bench: ${unknown.join(', ')}`);
   return { profile, ...(only?.length ? { only } : {}), record: values.record ?? false, ...(values.from ? { from: values.from } : {}) };

@@ -35,13 +35,27 @@ export interface Check {
 export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
 
 /** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
-interface Measure { value: number; higherIsBetter: boolean; bound?: number; baseline?: number; latency?: boolean; show: (v: number) => string }
+interface Measure {
+  value: number;
+  higherIsBetter: boolean;
+  bound?: number;
+  baseline?: number;
+  latency?: boolean;
+  show: (v: number) => string;
+}
 
 function measure(row: BenchRow): Measure | undefined {
   if (row.target?.of !== 'value' && row.ratios.length) return { value: median(row.ratios), higherIsBetter: true, show: (v) => `ratio ${num(v)}` };
   if (row.target?.of === 'value' && row.relayflow.length) {
     const baseline = row.baselineValues.length ? median(row.baselineValues) : undefined;
-    return { value: median(row.relayflow), higherIsBetter: row.target.op === '>=', bound: row.target.bound, baseline, latency: row.unit === 'ms', show: (v) => `${num(v)} ${row.unit}`.trimEnd() };
+    return {
+      value: median(row.relayflow),
+      higherIsBetter: row.target.op === '>=',
+      bound: row.target.bound,
+      baseline,
+      latency: row.unit === 'ms',
+      show: (v) => `${num(v)} ${row.unit}`.trimEnd(),
+    };
   }
   return undefined;
 }
@@ -82,12 +96,20 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       if (!m) {
         checks.push({ bench: b.bench, figure: row.figure, verdict: 'not compared', message: `${name}: no ratio and no value target` });
       } else if (!before || !Number.isFinite(before.value)) {
-        checks.push({ bench: b.bench, figure: row.figure, verdict: 'not recorded', message: `${name}: not in the recorded table (now median ${m.show(m.value)})` });
+        checks.push({
+          bench: b.bench,
+          figure: row.figure,
+          verdict: 'not recorded',
+          message: `${name}: not in the recorded table (now median ${m.show(m.value)})`,
+        });
       } else {
         const factor = m.bound === undefined ? 1 : machineFactor(m, before);
         const limit = alarmLimit(before.value * factor, m);
         const worse = !Number.isFinite(m.value) || (m.higherIsBetter ? m.value < limit : m.value > limit);
-        const scaled = factor === 1 ? '' : `; its baseline ${m.show(m.baseline!)} against ${m.show(before.baseline!)} recorded, so the recorded figure counts as ${m.show(before.value * factor)}`;
+        const scaled =
+          factor === 1
+            ? ''
+            : `; its baseline ${m.show(m.baseline!)} against ${m.show(before.baseline!)} recorded, so the recorded figure counts as ${m.show(before.value * factor)}`;
         const bound = `${m.higherIsBetter ? 'at least' : 'at most'} ${m.show(limit)}${scaled}`;
         checks.push({
           bench: b.bench,
@@ -100,7 +122,8 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
   }
   // A recorded bench this run did not include (left out of the short table since): said, not failed.
   for (const b of recorded?.benches ?? []) {
-    if (b.result && !now.benches.some((n) => n.bench === b.bench)) checks.push({ bench: b.bench, figure: '', verdict: 'not run', message: `${b.bench}: recorded, not run this time` });
+    if (b.result && !now.benches.some((n) => n.bench === b.bench))
+      checks.push({ bench: b.bench, figure: '', verdict: 'not run', message: `${b.bench}: recorded, not run this time` });
   }
   return checks;
 }

@@ -12,7 +12,15 @@ export function tableCells(benches: readonly BenchOutcome[]): string[][] {
       const s = summarise(row);
       const withUnit = (v: number) => (Number.isFinite(v) ? `${num(v)} ${row.unit}`.trimEnd() : '–');
       const ratio = row.ratios.length ? `${num(s.ratio.min)} / ${num(s.ratio.median)} / ${num(s.ratio.max)}` : '–';
-      return [b.bench, row.figure, withUnit(s.relayflow), withUnit(s.baseline), ratio, targetText(row.target, row.unit), s.met === undefined ? '–' : s.met ? 'yes' : 'NO'];
+      return [
+        b.bench,
+        row.figure,
+        withUnit(s.relayflow),
+        withUnit(s.baseline),
+        ratio,
+        targetText(row.target, row.unit),
+        s.met === undefined ? '–' : s.met ? 'yes' : 'NO',
+      ];
     });
   });
 }
@@ -37,7 +45,11 @@ function footerLines(run: Pick<TableRun, 'benches' | 'leftOut'>): string[] {
 function textTable(cells: readonly string[][]): string {
   const all = [HEADER, ...cells];
   const widths = HEADER.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
-  const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
@@ -51,8 +63,10 @@ function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'startedAt' | '
   const m = run.machine;
   const cli = m.temporalCli ? `, Temporal CLI ${m.temporalCli.version ?? '(version unknown)'} from ${m.temporalCli.source}` : '';
   const git = m.git ? `, commit ${m.git.commit.slice(0, 10)}${m.git.dirty ? ' (with uncommitted changes)' : ''}` : '';
-  return `${run.profile} profile, ${run.startedAt}, ${Math.round(run.wallSeconds)} s wall; ${m.cpus.count} × ${m.cpus.model}, ` +
-    `${m.totalMemoryGiB} GiB, Node ${m.node}, ${m.platform} ${m.release}${cli}${git}`;
+  return (
+    `${run.profile} profile, ${run.startedAt}, ${Math.round(run.wallSeconds)} s wall; ${m.cpus.count} × ${m.cpus.model}, ` +
+    `${m.totalMemoryGiB} GiB, Node ${m.node}, ${m.platform} ${m.release}${cli}${git}`
+  );
 }
 
 /** One line for the end: how many targets were met in every round, how many benches gave no result. */

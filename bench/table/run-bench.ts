@@ -74,7 +74,8 @@ export async function runBench(opts: BenchRun): Promise<BenchOutcome> {
   const seconds = (Date.now() - t0) / 1000;
   const base = { bench: opts.name, seconds, exitCode };
   if (result) {
-    const detail = exitCode === 0 ? undefined : exitCode === null ? 'killed: it did not exit after its result' : `exited with code ${exitCode} after its result`;
+    const detail =
+      exitCode === 0 ? undefined : exitCode === null ? 'killed: it did not exit after its result' : `exited with code ${exitCode} after its result`;
     return { ...base, status: 'ok', result, ...(detail ? { detail } : {}) };
   }
   if (timedOut) return { ...base, status: 'timed out', detail: `bound ${Math.round(opts.boundMs / 1000)} s` };

@@ -18,8 +18,7 @@ export interface TableOptions {
 export const unknownBenches = (only: readonly string[]) => only.filter((n) => !SUITE.some((b) => b.name === n));
 
 /** One CPU profile file per bench when several run: `/tmp/rf.cpuprofile` becomes `/tmp/rf.<bench>.cpuprofile`. */
-export const cpuProfileFor = (file: string, bench: string, several: boolean) =>
-  several ? file.replace(/(\.cpuprofile)?$/, `.${bench}$1`) : file;
+export const cpuProfileFor = (file: string, bench: string, several: boolean) => (several ? file.replace(/(\.cpuprofile)?$/, `.${bench}$1`) : file);
 
 export async function runTable(opts: TableOptions): Promise<TableRun> {
   const log = opts.log ?? ((l: string) => process.stdout.write(`${l}\n`));
@@ -39,7 +38,12 @@ export async function runTable(opts: TableOptions): Promise<TableRun> {
   for (const [i, b] of toRun.entries()) {
     const script = scriptOf(b);
     const boundMs = b.bound[opts.profile] * 1000;
-    if (!(await access(script).then(() => true, () => false))) {
+    if (
+      !(await access(script).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       log(`[table] ${b.name}: ${script} does not exist`);
       benches.push({ bench: b.name, status: 'no result', detail: `${script} does not exist`, seconds: 0, exitCode: null });
       continue;

@@ -69,7 +69,12 @@ export class OAuthTokenSource {
     const body = res.body as { access_token?: unknown; expires_in?: unknown } | undefined;
     const accessToken = body?.access_token;
     if (typeof accessToken !== 'string' || accessToken === '') {
-      throw new PlatformUnavailableError({ area: 'auth', httpStatus: res.status, code: 'invalid_token_response', message: 'auth: token response without access_token' });
+      throw new PlatformUnavailableError({
+        area: 'auth',
+        httpStatus: res.status,
+        code: 'invalid_token_response',
+        message: 'auth: token response without access_token',
+      });
     }
     const lifetimeMs = tokenLifetimeMs(accessToken, body?.expires_in, requestedAt);
     // Measured from the request time, so a slow answer errs on the early side.

@@ -73,10 +73,13 @@ export class ConversationClient {
 
   private async call<T>(region: Region, method: HttpMethod, path: string, o: { json?: unknown; query?: Record<string, QueryValue> } = {}): Promise<T> {
     const res = await this.#http.request<T>({
-      area: 'conversation', method, url: `${this.#urls[region].replace(/\/+$/, '')}/v1/projects/${seg(this.#projectId)}/${path}`,
-      auth: this.#auth, ...(o.json !== undefined ? { json: o.json } : {}), ...(o.query ? { query: o.query } : {}),
+      area: 'conversation',
+      method,
+      url: `${this.#urls[region].replace(/\/+$/, '')}/v1/projects/${seg(this.#projectId)}/${path}`,
+      auth: this.#auth,
+      ...(o.json !== undefined ? { json: o.json } : {}),
+      ...(o.query ? { query: o.query } : {}),
     });
     return res.body;
   }
 }
-

@@ -39,4 +39,3 @@ export interface WireWebhook {
   secret?: string;
   triggers: string[];
 }
-

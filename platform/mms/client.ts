@@ -40,15 +40,30 @@ export class MmsClient {
   }
 
   async sendSaved(r: MmsSendSavedRequest): Promise<{ trackingId: string }> {
-    const a = await this.post({ action: 'sendsavedmms', 'service-id': r.serviceId, 'mms-id': r.mmsId, to: r.to, ...displayOnly(r.toDisplayOnly), ...reference(r.clientReference) });
+    const a = await this.post({
+      action: 'sendsavedmms',
+      'service-id': r.serviceId,
+      'mms-id': r.mmsId,
+      to: r.to,
+      ...displayOnly(r.toDisplayOnly),
+      ...reference(r.clientReference),
+    });
     return { trackingId: a['tracking-id'] ?? '' };
   }
 
   private async post(json: Record<string, unknown>): Promise<MmsAnswer> {
     const res = await this.#http.request<MmsAnswer>({
-      area: 'mms', method: 'POST', url: this.#url, json, auth: this.#auth, headers: { 'content-type': 'application/json; charset=utf-8' },
+      area: 'mms',
+      method: 'POST',
+      url: this.#url,
+      json,
+      auth: this.#auth,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
       // MMS answers some failures (E113 throttling among them) with a 2xx and `status: Failure`.
-      failureOf: (r) => ((r.body as MmsAnswer | undefined)?.status !== 'Success' ? platformErrorFromResponse({ area: 'mms', status: r.status, headers: r.headers, body: r.body }) : undefined),
+      failureOf: (r) =>
+        (r.body as MmsAnswer | undefined)?.status !== 'Success'
+          ? platformErrorFromResponse({ area: 'mms', status: r.status, headers: r.headers, body: r.body })
+          : undefined,
     });
     return res.body;
   }

@@ -31,7 +31,9 @@ export function mmsViolations(m: MmsMessage, now: number, prefix = 'body'): MmsV
       try {
         const u = new URL(s[k]!);
         ok = u.protocol === 'http:' || u.protocol === 'https:';
-      } catch { /* not absolute */ }
+      } catch {
+        /* not absolute */
+      }
       if (!ok) add(`slides[${i}].${k}`, 'url', 'a media URL must be absolute, http or https');
     }
   });

@@ -44,9 +44,7 @@ export function provisioningErrorDetails(err: unknown): ProvisioningErrorDetails
   if (typeof d.resolution === 'string') out.resolution = d.resolution;
   if (isObj(d.additionalInformation)) out.additionalInformation = d.additionalInformation;
   if (Array.isArray(d.validationErrors)) {
-    out.validationErrors = d.validationErrors
-      .filter(isObj)
-      .map((e) => ({ field: String(e.field ?? ''), description: String(e.description ?? '') }));
+    out.validationErrors = d.validationErrors.filter(isObj).map((e) => ({ field: String(e.field ?? ''), description: String(e.description ?? '') }));
   }
   return out;
 }

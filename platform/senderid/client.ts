@@ -64,7 +64,11 @@ export class SenderIdClient {
   async marketRequirements(q: MarketQuery & { marketCode: string }): Promise<MarketDetails> {
     const body = await this.#call<Partial<MarketDetails> | undefined>('GET', 'markets/details', { query: { ...q } });
     const marketVersions = Array.isArray(body?.marketVersions) ? body.marketVersions : [];
-    return { marketVersions, totalSize: typeof body?.totalSize === 'number' ? body.totalSize : marketVersions.length, nextPageToken: body?.nextPageToken ?? '' };
+    return {
+      marketVersions,
+      totalSize: typeof body?.totalSize === 'number' ? body.totalSize : marketVersions.length,
+      nextPageToken: body?.nextPageToken ?? '',
+    };
   }
 
   /** A policy's requirements (fields with validations, attachment definitions): `GET policies/{id}`. */
@@ -77,14 +81,18 @@ export class SenderIdClient {
     const url = new URL(`${this.#projectBase}/policies/${seg(policyId)}/attachments/${seg(attachmentDefinitionId)}/template`);
     // PlatformHttp reads answers as text; a template is a binary file, so it is read here as bytes,
     // with the same auth, one re-authentication after a 401, the same typed errors, and counted the same.
-    const res = await this.#http.observed('senderId', async () => {
-      let r = await this.#getBytes(url, opts.signal);
-      if (r.status === 401 && this.#auth.onUnauthorized && (await this.#auth.onUnauthorized(r.sent))) r = await this.#getBytes(url, opts.signal);
-      if (r.status < 200 || r.status > 299) {
-        throw platformErrorFromResponse({ area: 'senderId', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
-      }
-      return r;
-    }, { signal: opts.signal, method: 'GET', url });
+    const res = await this.#http.observed(
+      'senderId',
+      async () => {
+        let r = await this.#getBytes(url, opts.signal);
+        if (r.status === 401 && this.#auth.onUnauthorized && (await this.#auth.onUnauthorized(r.sent))) r = await this.#getBytes(url, opts.signal);
+        if (r.status < 200 || r.status > 299) {
+          throw platformErrorFromResponse({ area: 'senderId', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
+        }
+        return r;
+      },
+      { signal: opts.signal, method: 'GET', url },
+    );
     const disposition = res.headers['content-disposition'] ?? '';
     const fileName = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? `${attachmentDefinitionId}-template`;
     return { fileName: decodeURIComponentSafe(fileName), contentType: res.headers['content-type'] ?? 'application/octet-stream', content: res.content };
@@ -177,7 +185,14 @@ export class SenderIdClient {
   // --- plumbing --------------------------------------------------------------------------------
 
   async #call<T>(method: HttpMethod, path: string, opts: { json?: unknown; query?: Record<string, QueryValue> } = {}): Promise<T> {
-    const res = await this.#http.request<T>({ area: 'senderId', method, url: `${this.#projectBase}/${path}`, json: opts.json, query: opts.query, auth: this.#auth });
+    const res = await this.#http.request<T>({
+      area: 'senderId',
+      method,
+      url: `${this.#projectBase}/${path}`,
+      json: opts.json,
+      query: opts.query,
+      auth: this.#auth,
+    });
     return res.body;
   }
 

@@ -5,17 +5,7 @@
 import { PlatformError } from '../errors.js';
 
 type SenderIdViolationRule =
-  | 'required'
-  | 'pattern'
-  | 'minLength'
-  | 'maxLength'
-  | 'enum'
-  | 'unknownField'
-  | 'notAllowed'
-  | 'mimeType'
-  | 'maxSize'
-  | 'type'
-  | 'range';
+  'required' | 'pattern' | 'minLength' | 'maxLength' | 'enum' | 'unknownField' | 'notAllowed' | 'mimeType' | 'maxSize' | 'type' | 'range';
 
 /** One broken item: `field` is a dotted path into the request (`requestDetails[0].senderIdDetails.senderId`). */
 export interface SenderIdViolation {

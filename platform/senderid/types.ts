@@ -5,15 +5,7 @@ export type RegistrationType = (typeof REGISTRATION_TYPES)[number];
 
 /** Every state a registration can report (wire notes; the public description). DRAFT is made in the dashboard only. */
 export type RegistrationState =
-  | 'DRAFT'
-  | 'IN_QUEUE'
-  | 'IN_PROGRESS'
-  | 'PENDING'
-  | 'ON_HOLD'
-  | 'PENDING_APPROVAL'
-  | 'PENDING_ATTACHMENTS'
-  | 'APPROVED'
-  | 'REJECTED';
+  'DRAFT' | 'IN_QUEUE' | 'IN_PROGRESS' | 'PENDING' | 'ON_HOLD' | 'PENDING_APPROVAL' | 'PENDING_ATTACHMENTS' | 'APPROVED' | 'REJECTED';
 
 /** States in which the platform accepts an update (else 409). */
 export const EDITABLE_REGISTRATION_STATES: readonly RegistrationState[] = ['IN_QUEUE', 'PENDING', 'ON_HOLD', 'PENDING_ATTACHMENTS'];

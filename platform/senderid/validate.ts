@@ -43,7 +43,8 @@ export function validateRequestDetails(policy: Policy, requestDetails: unknown):
       return;
     }
     for (const key of Object.keys(entry)) {
-      if (!(SECTIONS as readonly string[]).includes(key)) out.push({ field: `${base}.${key}`, rule: 'unknownField', description: `${key} is not a known field` });
+      if (!(SECTIONS as readonly string[]).includes(key))
+        out.push({ field: `${base}.${key}`, rule: 'unknownField', description: `${key} is not a known field` });
     }
     for (const name of SECTIONS) {
       const raw = entry[name];
@@ -54,13 +55,15 @@ export function validateRequestDetails(policy: Policy, requestDetails: unknown):
         continue;
       } else values = Object.assign({}, ...raw) as Record<string, unknown>;
       if (name === 'senderIdDetails' && policy.senderIdAssigned) {
-        for (const key of Object.keys(values)) out.push({ field: `${base}.${name}.${key}`, rule: 'notAllowed', description: 'the platform assigns the sender ID for this policy' });
+        for (const key of Object.keys(values))
+          out.push({ field: `${base}.${name}.${key}`, rule: 'notAllowed', description: 'the platform assigns the sender ID for this policy' });
         continue;
       }
       const fields = policy.fields.filter((f) => f.section === name);
       for (const f of fields) checkValue(out, `${base}.${name}.${f.key}`, f, values[f.key]);
       for (const key of Object.keys(values)) {
-        if (!fields.some((f) => f.key === key)) out.push({ field: `${base}.${name}.${key}`, rule: 'unknownField', description: `${key} is not a field of policy ${policy.id}` });
+        if (!fields.some((f) => f.key === key))
+          out.push({ field: `${base}.${name}.${key}`, rule: 'unknownField', description: `${key} is not a field of policy ${policy.id}` });
       }
     }
   });
@@ -108,4 +111,3 @@ export function onlyPolicyId(market: MarketVersion): string | undefined {
   const unique = [...new Set(leaves)];
   return unique.length === 1 ? unique[0] : undefined;
 }
-

@@ -37,9 +37,7 @@ export class SubprojectsClient {
   constructor(opts: SubprojectsClientOptions) {
     this.#http = opts.http;
     this.#base = opts.baseUrl.replace(/\/+$/, '');
-    this.#auth = opts.basicAuth
-      ? new BasicAuth(opts.credentials.keyId, opts.credentials.keySecret)
-      : new OAuthBearerAuth(opts.tokens);
+    this.#auth = opts.basicAuth ? new BasicAuth(opts.credentials.keyId, opts.credentials.keySecret) : new OAuthBearerAuth(opts.tokens);
   }
 
   #url(parentProjectId: string, subprojectId?: string): string {

@@ -83,9 +83,7 @@ export interface StartVerificationResult {
 
 /** Report bodies, exactly as sent. */
 export type VerificationReport =
-  | { method: 'sms'; sms: { code: string } }
-  | { method: 'flashcall'; flashCall: { cli: string } }
-  | { method: 'callout'; callout: { code: string } };
+  { method: 'sms'; sms: { code: string } } | { method: 'flashcall'; flashCall: { cli: string } } | { method: 'callout'; callout: { code: string } };
 
 export interface ReportResult {
   id: string;

@@ -66,7 +66,11 @@ export class VoiceClient {
 
   async numbers(): Promise<VoiceNumber[]> {
     const body = await this.#config<{ numbers?: Array<{ number: string; capability: 'voice' | 'sms'; applicationkey?: string }> }>('GET', 'numbers');
-    return (body?.numbers ?? []).map((n) => ({ number: n.number, capability: n.capability, ...(n.applicationkey ? { applicationKey: n.applicationkey } : {}) }));
+    return (body?.numbers ?? []).map((n) => ({
+      number: n.number,
+      capability: n.capability,
+      ...(n.applicationkey ? { applicationKey: n.applicationkey } : {}),
+    }));
   }
 
   async assignNumbers(numbers: string[], capability: 'voice' | 'sms' = 'voice'): Promise<void> {

@@ -12,4 +12,14 @@ import { voiceConfigArea } from './voice-config/index.js';
 
 export type { SandboxArea } from '../core/area.js';
 
-export const SANDBOX_AREAS: readonly SandboxArea[] = [authArea, subprojectsArea, verificationArea, provisioningArea, senderIdArea, conversationArea, mmsArea, voiceConfigArea, voiceArea];
+export const SANDBOX_AREAS: readonly SandboxArea[] = [
+  authArea,
+  subprojectsArea,
+  verificationArea,
+  provisioningArea,
+  senderIdArea,
+  conversationArea,
+  mmsArea,
+  voiceConfigArea,
+  voiceArea,
+];

@@ -1,17 +1,11 @@
 // The three ways the platform signs its callbacks; an area picks one when it dispatches.
 import { randomBytes } from 'node:crypto';
-import {
-  CONVERSATION_WEBHOOK_HEADERS,
-  conversationWebhookSignature,
-  hmacSha1Hex,
-  signApplicationRequest,
-} from '../../common/signing.js';
+import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature, hmacSha1Hex, signApplicationRequest } from '../../common/signing.js';
 import type { CallbackSigner } from './callbacks.js';
 
 /** Verification and voice callbacks: `Authorization: Application key:sig`, signed over the callback URL's path. */
 export function applicationCallbackSigner(appKey: string, appSecretBase64: string): CallbackSigner {
-  return ({ method, path, rawBody, contentType }) =>
-    signApplicationRequest({ appKey, appSecret: appSecretBase64, method, path, contentType, body: rawBody });
+  return ({ method, path, rawBody, contentType }) => signApplicationRequest({ appKey, appSecret: appSecretBase64, method, path, contentType, body: rawBody });
 }
 
 /** Conversation webhooks: HMAC-SHA256 over `<raw body>.<nonce>.<timestamp>`, base64, secret as UTF-8. */

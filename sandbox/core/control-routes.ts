@@ -43,7 +43,8 @@ const CallbacksQuery = Type.Object({ area: AreaFilter });
 function area(name: string | undefined, field = 'area'): AreaName | undefined {
   if (name === undefined) return undefined;
   const parsed = parseAreaName(name);
-  if (!parsed) throw new AreaError(400, `Invalid request: field '${field}' names an unknown area "${name}"`, { details: [{ field, description: 'unknown area' }] });
+  if (!parsed)
+    throw new AreaError(400, `Invalid request: field '${field}' names an unknown area "${name}"`, { details: [{ field, description: 'unknown area' }] });
   return parsed;
 }
 

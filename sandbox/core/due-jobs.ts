@@ -56,9 +56,13 @@ export class DueJobs {
     if (!run) throw new Error(`sandbox: no handler for due job kind ${job.kind}`);
     const id = this.next++;
     this.pending.set(id, job);
-    this.timers.after(Math.max(0, job.dueAt - Date.now()), () => {
-      this.pending.delete(id);
-      run(job.data as never);
-    }, job.key);
+    this.timers.after(
+      Math.max(0, job.dueAt - Date.now()),
+      () => {
+        this.pending.delete(id);
+        run(job.data as never);
+      },
+      job.key,
+    );
   }
 }

@@ -18,11 +18,7 @@ export class AreaError extends Error {
   readonly details: FieldViolation[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    message: string,
-    opts: { code?: string | number; details?: FieldViolation[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(status: number, message: string, opts: { code?: string | number; details?: FieldViolation[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'AreaError';
     this.status = status;
@@ -45,23 +41,22 @@ export interface ErrorFamily {
   render(e: ErrorShape): unknown;
 }
 
-type ConversationStatus =
-  | 'UNAUTHENTICATED'
-  | 'PERMISSION_DENIED'
-  | 'INVALID_ARGUMENT'
-  | 'NOT_FOUND'
-  | 'RESOURCE_EXHAUSTED'
-  | 'INTERNAL'
-  | 'UNAVAILABLE';
+type ConversationStatus = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'INVALID_ARGUMENT' | 'NOT_FOUND' | 'RESOURCE_EXHAUSTED' | 'INTERNAL' | 'UNAVAILABLE';
 
 function conversationStatusFor(status: number): ConversationStatus {
   switch (status) {
-    case 401: return 'UNAUTHENTICATED';
-    case 403: return 'PERMISSION_DENIED';
-    case 404: return 'NOT_FOUND';
-    case 429: return 'RESOURCE_EXHAUSTED';
-    case 503: return 'UNAVAILABLE';
-    default: return status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'PERMISSION_DENIED';
+    case 404:
+      return 'NOT_FOUND';
+    case 429:
+      return 'RESOURCE_EXHAUSTED';
+    case 503:
+      return 'UNAVAILABLE';
+    default:
+      return status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT';
   }
 }
 
@@ -109,12 +104,18 @@ export const mmsErrors: ErrorFamily = {
 
 function provisioningCode(status: number): string {
   switch (status) {
-    case 400: return 'invalid_input';
-    case 401: return 'unauthenticated';
-    case 403: return 'permission_denied';
-    case 404: return 'not_found';
-    case 429: return 'too_many_requests';
-    default: return status >= 500 ? 'internal_error' : 'invalid_request';
+    case 400:
+      return 'invalid_input';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'permission_denied';
+    case 404:
+      return 'not_found';
+    case 429:
+      return 'too_many_requests';
+    default:
+      return status >= 500 ? 'internal_error' : 'invalid_request';
   }
 }
 

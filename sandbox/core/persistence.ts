@@ -50,9 +50,11 @@ export class SandboxPersistence {
 
   /** Writes the areas that changed; flushes never overlap (a tick during a slow write waits its turn). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch((err: unknown) => {
-      this.logger?.warn({ err }, 'sandbox: saving the state failed; retrying at the next flush');
-    });
+    this.flushing = this.flushing
+      .then(() => this.write())
+      .catch((err: unknown) => {
+        this.logger?.warn({ err }, 'sandbox: saving the state failed; retrying at the next flush');
+      });
     return this.flushing;
   }
 
@@ -71,7 +73,10 @@ export class SandboxPersistence {
       try {
         area.load(state);
       } catch (err) {
-        throw new Error(`sandbox: the saved state of area ${area.name} under ${dir} could not be restored (${(err as Error).message}); remove that directory to start afresh`, { cause: err });
+        throw new Error(
+          `sandbox: the saved state of area ${area.name} under ${dir} could not be restored (${(err as Error).message}); remove that directory to start afresh`,
+          { cause: err },
+        );
       }
       this.written.set(area.name, JSON.stringify(area.save()));
     }

@@ -26,9 +26,7 @@ export async function issueToken(secret: Uint8Array, account: SandboxAccount, li
   return { accessToken, expiresIn: lifetimeSeconds };
 }
 
-export type TokenCheck =
-  | { ok: true; keyId: string; projectId: string }
-  | { ok: false; reason: 'expired' | 'invalid' };
+export type TokenCheck = { ok: true; keyId: string; projectId: string } | { ok: false; reason: 'expired' | 'invalid' };
 
 export async function verifyToken(secret: Uint8Array, token: string): Promise<TokenCheck> {
   try {

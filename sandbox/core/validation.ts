@@ -3,7 +3,10 @@ import type { FastifySchemaValidationError } from 'fastify';
 import { AreaError, type FieldViolation } from './errors.js';
 
 function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.join('.');
 }

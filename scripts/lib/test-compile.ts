@@ -10,7 +10,9 @@ import { build } from 'esbuild';
 const SOURCE_DIRS = ['common', 'platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'sandbox', 'scripts', 'test'];
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(dir, f));
 }
 
 /** Compiles the sources into `outDir` (same layout, `.js` beside copied assets); returns how many files. */

@@ -56,9 +56,21 @@ export async function ensureTestDependencies(opts: { log: (msg: string) => void;
   };
   const start = Date.now();
   const results = await Promise.allSettled([
-    timed('Temporal CLI', () => finders.temporalCli(env, opts.log), (c) => [c.kind === 'path' ? c.path : 'downloaded by the SDK when first used', c.source]),
-    timed('PostgreSQL', () => finders.postgres(env, opts.log), (p) => [p.bin, `${p.source}, ${p.version}`]),
-    timed('Chromium', () => finders.chromium(env, opts.log), (c) => [c.path, c.source]),
+    timed(
+      'Temporal CLI',
+      () => finders.temporalCli(env, opts.log),
+      (c) => [c.kind === 'path' ? c.path : 'downloaded by the SDK when first used', c.source],
+    ),
+    timed(
+      'PostgreSQL',
+      () => finders.postgres(env, opts.log),
+      (p) => [p.bin, `${p.source}, ${p.version}`],
+    ),
+    timed(
+      'Chromium',
+      () => finders.chromium(env, opts.log),
+      (c) => [c.path, c.source],
+    ),
   ]);
   const names = ['Temporal CLI', 'PostgreSQL', 'Chromium'];
   const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [{ name: names[i]!, error: r.reason as unknown }] : []));

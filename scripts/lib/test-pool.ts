@@ -77,14 +77,25 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
   const unit = files.filter((f) => f.startsWith('test/unit/')).sort((a, b) => times.expected(b) - times.expected(a));
   const isolated = unit.filter(hasTopLevelHooks);
   const shared = unit.filter((f) => !isolated.includes(f));
-  const batches: Job[] = Array.from({ length: Math.min(unitJobs, shared.length) }, (_, i) => ({ label: `unit tests (batch ${i + 1})`, files: [], inProcess: true, fileConcurrency: 1, expectedMs: 0 }));
+  const batches: Job[] = Array.from({ length: Math.min(unitJobs, shared.length) }, (_, i) => ({
+    label: `unit tests (batch ${i + 1})`,
+    files: [],
+    inProcess: true,
+    fileConcurrency: 1,
+    expectedMs: 0,
+  }));
   for (const f of shared) {
     const lightest = batches.reduce((a, b) => (b.expectedMs < a.expectedMs ? b : a));
     lightest.files.push(f);
     lightest.expectedMs += times.expected(f);
   }
   if (isolated.length) {
-    batches.push({ label: 'unit tests (own processes)', files: isolated, fileConcurrency: 1, expectedMs: isolated.reduce((sum, f) => sum + times.expected(f), 0) });
+    batches.push({
+      label: 'unit tests (own processes)',
+      files: isolated,
+      fileConcurrency: 1,
+      expectedMs: isolated.reduce((sum, f) => sum + times.expected(f), 0),
+    });
   }
   const heavy = files.filter((f) => !f.startsWith('test/unit/')).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
   return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
@@ -141,7 +152,13 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`];
   const args = job.inProcess
     ? ['--import', 'tsx', ...reporters, IN_PROCESS, ...files]
-    : [...(files.every((f, i) => f !== job.files[i]) ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...files];
+    : [
+        ...(files.every((f, i) => f !== job.files[i]) ? ['--enable-source-maps'] : ['--import', 'tsx']),
+        '--test',
+        `--test-concurrency=${job.fileConcurrency}`,
+        ...reporters,
+        ...files,
+      ];
   const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -163,7 +180,11 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   }
   // A job that failed without a failed test (killed, crashed, or a leftover error after its tests) is broken.
   const broken = killed || !tally || (code !== 0 && !tally.failed);
-  const verdict = killed ? `KILLED after ${opts.jobDeadlineMs / 1000} s` : tally ? `${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped${broken ? `, exited ${code}` : ''}` : `exited ${code} without a tally`;
+  const verdict = killed
+    ? `KILLED after ${opts.jobDeadlineMs / 1000} s`
+    : tally
+      ? `${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped${broken ? `, exited ${code}` : ''}`
+      : `exited ${code} without a tally`;
   process.stdout.write(Buffer.concat(out));
   opts.log(`${!broken && !tally?.failed ? 'ok' : 'FAILED'} ${job.label}: ${verdict} in ${seconds} s`);
   return { ...(tally ? { tally } : {}), broken };

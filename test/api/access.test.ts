@@ -92,7 +92,10 @@ describe('API access', () => {
     const body = res.json();
     assert.equal(body.error.code, 'forbidden');
     assert.match(body.error.message, /needs the operator scope; API key [0-9a-f]{12} has read-only/);
-    assert.deepEqual(body.error.details.map((d: { field: string; rule: string }) => [d.field, d.rule]), [['header.authorization', 'scope']]);
+    assert.deepEqual(
+      body.error.details.map((d: { field: string; rule: string }) => [d.field, d.rule]),
+      [['header.authorization', 'scope']],
+    );
     assert.ok(body.requestId);
   });
 
@@ -131,7 +134,12 @@ describe('API access', () => {
     assert.equal(res.json().error.code, 'payload_too_large');
     assert.match(res.json().error.message, /limit of 1048576 bytes/);
     // A 1 MiB file (1.33 MiB as base64): over the default, within the upload route's 2 MiB (no such process: 404).
-    const upload = { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: Buffer.alloc(1024 * 1024, 1).toString('base64') };
+    const upload = {
+      attachmentDefinitionId: 'att-au-loa',
+      fileName: 'loa.pdf',
+      mimeType: 'application/pdf',
+      content: Buffer.alloc(1024 * 1024, 1).toString('base64'),
+    };
     const uploaded = await as(OPERATOR, { method: 'POST', url: '/v1/senderid/registrations/senderid-registration%3Anope/attachments', payload: upload });
     assert.equal(uploaded.statusCode, 404, uploaded.body);
   });
@@ -149,7 +157,8 @@ describe('API access', () => {
   });
 
   test('requests without a valid key are limited per client address (the default limit)', async () => {
-    const guess = (remoteAddress: string) => app.inject({ method: 'GET', url: '/v1/processes', remoteAddress, headers: { authorization: 'Bearer not-a-key-of-ours-00000000000' } });
+    const guess = (remoteAddress: string) =>
+      app.inject({ method: 'GET', url: '/v1/processes', remoteAddress, headers: { authorization: 'Bearer not-a-key-of-ours-00000000000' } });
     for (let i = 0; i < 40; i++) assert.equal((await guess('10.0.0.9')).statusCode, 401);
     assert.equal((await guess('10.0.0.9')).statusCode, 429);
     assert.equal((await guess('10.0.0.10')).statusCode, 401, 'another address has its own count');
@@ -193,8 +202,14 @@ describe('SIGHUP on the API process', () => {
     await writeFile(file, `${READER} read-only\n`);
     const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
       env: {
-        ...process.env, RELAYFLOW_API_KEYS: '', RELAYFLOW_API_KEYS_FILE: file, RELAYFLOW_API_PORT: '0', RELAYFLOW_CODEC_KEYS: CODEC_KEYS,
-        PLATFORM_SANDBOX_URL: 'http://127.0.0.1:9', RELAYFLOW_DATABASE_URL: '', RELAYFLOW_LOG_LEVEL: 'info',
+        ...process.env,
+        RELAYFLOW_API_KEYS: '',
+        RELAYFLOW_API_KEYS_FILE: file,
+        RELAYFLOW_API_PORT: '0',
+        RELAYFLOW_CODEC_KEYS: CODEC_KEYS,
+        PLATFORM_SANDBOX_URL: 'http://127.0.0.1:9',
+        RELAYFLOW_DATABASE_URL: '',
+        RELAYFLOW_LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -13,7 +13,6 @@ describe('API', () => {
   const subprojectPosts = async () =>
     ((await (await fetch(`${h.sandbox.url}/_sandbox/requests?area=subprojects&method=POST`)).json()) as { requests: unknown[] }).requests.length;
 
-
   test('every non-health route needs an API key', async () => {
     const none = await h.app.inject({ method: 'GET', url: '/v1/processes' });
     assert.equal(none.statusCode, 401);
@@ -75,7 +74,10 @@ describe('API', () => {
       assert.equal(res.statusCode, 400, res.body);
       const body = res.json();
       assert.equal(body.error.code, 'validation_failed');
-      assert.ok(body.error.details.some((d: { field: string; rule: string }) => d.field === field && d.rule === rule), JSON.stringify(body));
+      assert.ok(
+        body.error.details.some((d: { field: string; rule: string }) => d.field === field && d.rule === rule),
+        JSON.stringify(body),
+      );
       assert.match(body.error.message, new RegExp(field.replace('.', '\\.')));
       assert.equal(await subprojectPosts(), postsBefore, 'nothing sent to the platform');
       const name = typeof payload === 'object' ? payload.displayName : undefined;

@@ -19,7 +19,10 @@ const plain = { metadata: { encoding: b64('json/plain') }, data: b64('{"identity
 
 async function encrypted() {
   const [p] = await codec.encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"identity":"+46700000001"}') }]);
-  return { metadata: Object.fromEntries(Object.entries(p!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])), data: Buffer.from(p!.data!).toString('base64') };
+  return {
+    metadata: Object.fromEntries(Object.entries(p!.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+    data: Buffer.from(p!.data!).toString('base64'),
+  };
 }
 
 describe('the development codec listener', () => {
@@ -48,14 +51,22 @@ describe('the development codec listener', () => {
     const cli = await fetch(`${listener.endpoint}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal(cli.status, 200);
     assert.deepEqual(await cli.json(), { payloads: [plain] });
-    const ui = await fetch(`${listener.endpoint}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI, 'x-namespace': 'default' }, body: JSON.stringify(body) });
+    const ui = await fetch(`${listener.endpoint}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: UI, 'x-namespace': 'default' },
+      body: JSON.stringify(body),
+    });
     assert.equal(ui.status, 200);
     assert.equal(ui.headers.get('access-control-allow-origin'), UI);
     assert.deepEqual(await ui.json(), { payloads: [plain] });
   });
 
   test("answers the web UI's preflight", async () => {
-    const res = await app.inject({ method: 'OPTIONS', url: '/codec/decode', headers: { host: '127.0.0.1:8234', origin: UI, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' } });
+    const res = await app.inject({
+      method: 'OPTIONS',
+      url: '/codec/decode',
+      headers: { host: '127.0.0.1:8234', origin: UI, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+    });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], UI);
     assert.equal(res.headers['access-control-allow-methods'], 'POST');
@@ -63,20 +74,37 @@ describe('the development codec listener', () => {
   });
 
   test('does not encode', async () => {
-    const res = await fetch(`${listener.endpoint}/encode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI }, body: JSON.stringify({ payloads: [plain] }) });
+    const res = await fetch(`${listener.endpoint}/encode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: UI },
+      body: JSON.stringify({ payloads: [plain] }),
+    });
     assert.equal(res.status, 404);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
-    const preflight = await app.inject({ method: 'OPTIONS', url: '/codec/encode', headers: { host: '127.0.0.1:8234', origin: UI, 'access-control-request-method': 'POST' } });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/codec/encode',
+      headers: { host: '127.0.0.1:8234', origin: UI, 'access-control-request-method': 'POST' },
+    });
     assert.equal(preflight.headers['access-control-allow-origin'], undefined, 'no browser page may call /encode');
   });
 
   test('refuses pages of other sites, also when a rebound host name makes them same-origin', async () => {
     const body = { payloads: [await encrypted()] };
-    const other = await app.inject({ method: 'POST', url: '/codec/decode', headers: { host: '127.0.0.1:8234', origin: 'https://evil.example' }, payload: body });
+    const other = await app.inject({
+      method: 'POST',
+      url: '/codec/decode',
+      headers: { host: '127.0.0.1:8234', origin: 'https://evil.example' },
+      payload: body,
+    });
     assert.equal(other.statusCode, 403);
     assert.equal(other.json().error.code, 'origin_not_allowed');
     assert.doesNotMatch(other.body, /46700000001/);
-    const preflight = await app.inject({ method: 'OPTIONS', url: '/codec/decode', headers: { host: '127.0.0.1:8234', origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/codec/decode',
+      headers: { host: '127.0.0.1:8234', origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(preflight.statusCode, 403);
     assert.equal(preflight.headers['access-control-allow-origin'], undefined);
     const rebound = await app.inject({ method: 'POST', url: '/codec/decode', headers: { host: 'evil.example:8234' }, payload: body });

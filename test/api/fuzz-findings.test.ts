@@ -155,11 +155,13 @@ describe('fuzz findings', () => {
     assert.equal(xml.json().error.code, 'unsupported_media_type');
   });
 
-  describe('a long parameter is a 400 naming it, not the router\'s 414', () => {
-    test('over the schema\'s maxLength', async () => {
+  describe("a long parameter is a 400 naming it, not the router's 414", () => {
+    test("over the schema's maxLength", async () => {
       const res = await h.api({ method: 'GET', url: `/v1/processes/${'a'.repeat(1500)}` });
       assert.equal(res.statusCode, 400, res.body);
-      assert.deepEqual(res.json().error.details, [{ field: 'path.processId', rule: 'maxLength', message: `must NOT have more than ${PROCESS_ID_MAX_LENGTH} characters` }]);
+      assert.deepEqual(res.json().error.details, [
+        { field: 'path.processId', rule: 'maxLength', message: `must NOT have more than ${PROCESS_ID_MAX_LENGTH} characters` },
+      ]);
     });
 
     test('within maxLength but long once URL-encoded', async () => {
@@ -167,7 +169,7 @@ describe('fuzz findings', () => {
       assert.equal(res.statusCode, 404, res.body);
     });
 
-    test('a request line over Node\'s 16 KiB is a 400 with the error body, not a bare 431', async () => {
+    test("a request line over Node's 16 KiB is a 400 with the error body, not a bare 431", async () => {
       const res = await fetch(`${h.apiUrl}/v1/processes?${'state=AAAAAAAAAA&'.repeat(2000)}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
       assert.equal(res.status, 400);
       const body = (await res.json()) as { error: { code: string }; requestId: string };
@@ -177,7 +179,9 @@ describe('fuzz findings', () => {
   });
 
   test('a phone number must exist, not just look like one (format e164), with a message naming it', () => {
-    const validate = validatorCompiler({ schema: Type.Object({ identity: PhoneNumber() }), httpPart: 'body', method: 'POST', url: '/x' }) as ((v: unknown) => boolean) & { errors?: unknown[] };
+    const validate = validatorCompiler({ schema: Type.Object({ identity: PhoneNumber() }), httpPart: 'body', method: 'POST', url: '/x' }) as ((
+      v: unknown,
+    ) => boolean) & { errors?: unknown[] };
     assert.equal(validate({ identity: '+46701234567' }), true);
     assert.equal(validate({ identity: '+1000000' }), false, 'the shape of E.164, but no such number');
     assert.equal(validate({ identity: '0701234567' }), false, 'not international');

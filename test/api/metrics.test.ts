@@ -41,10 +41,22 @@ describe('API metrics', () => {
 
     // Callbacks: one signed and accepted (a result for no relayflow process is acknowledged), one with a
     // bad signature, one signed but breaking the event's schema.
-    const result = { event: 'VerificationResultEvent', id: `plat-${uniqueName('m')}`, method: 'sms', identity: { type: 'number', endpoint: '+46700000001' }, status: 'SUCCESSFUL' };
+    const result = {
+      event: 'VerificationResultEvent',
+      id: `plat-${uniqueName('m')}`,
+      method: 'sms',
+      identity: { type: 'number', endpoint: '+46700000001' },
+      status: 'SUCCESSFUL',
+    };
     assert.equal((await postCallback(h, result)).status, 200);
     const forged = await fetch(`${h.apiUrl}${VERIFICATION_CALLBACK_PATH}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Application sandbox-app-key:bm90LXRoZS1zaWduYXR1cmU=', 'x-timestamp': new Date().toISOString() }, body: JSON.stringify(result),
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Application sandbox-app-key:bm90LXRoZS1zaWduYXR1cmU=',
+        'x-timestamp': new Date().toISOString(),
+      },
+      body: JSON.stringify(result),
     });
     assert.equal(forged.status, 401);
     assert.equal((await postCallback(h, { ...result, status: undefined })).status, 400);

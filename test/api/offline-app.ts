@@ -33,10 +33,21 @@ export async function offlineApp(answer: (req: IncomingMessage, res: ServerRespo
     PLATFORM_SANDBOX_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
   });
   const client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
-  const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: createLogger({ name: 'offline-app', level: 'silent' }) });
+  const app = await buildApp({
+    config,
+    client,
+    codec: new AesGcmPayloadCodec(config.codecKeys),
+    logger: createLogger({ name: 'offline-app', level: 'silent' }),
+  });
   return {
     app,
-    api: (method, url, payload) => app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${key}` }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+    api: (method, url, payload) =>
+      app.inject({
+        method: method as 'GET',
+        url,
+        headers: { authorization: `Bearer ${key}` },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
     platformRequests: () => requests,
     close: async () => {
       await app.close();

@@ -8,8 +8,14 @@ import { StartTemplate } from '../../api/routes/provisioning/schemas.js';
 import { PROCESS_ID_MAX_LENGTH } from '../../api/schemas.js';
 import { offlineApp, type OfflineApp } from './offline-app.js';
 
-interface Param { name: string; in: string; schema: { type?: string; enum?: string[]; maxLength?: number; format?: string; pattern?: string } }
-interface Operation { parameters?: Param[] }
+interface Param {
+  name: string;
+  in: string;
+  schema: { type?: string; enum?: string[]; maxLength?: number; format?: string; pattern?: string };
+}
+interface Operation {
+  parameters?: Param[];
+}
 
 /** A value the parameter takes, for the other parameters of a path under test. */
 function valid(p: Param): string {
@@ -25,8 +31,9 @@ describe('IDs in paths', () => {
     // Nothing may reach the platform: any request to it is counted and refused.
     offline = await offlineApp((_req, res) => res.writeHead(500).end());
     const doc = (await offline.api('GET', '/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
-    operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) =>
-      ({ method: method.toUpperCase(), path, params: (op.parameters ?? []).filter((p) => p.in === 'path') })));
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, params: (op.parameters ?? []).filter((p) => p.in === 'path') })),
+    );
   });
   after(() => offline?.close());
 
@@ -45,7 +52,10 @@ describe('IDs in paths', () => {
         const res = await offline.api(method, url);
         assert.equal(res.statusCode, 400, `${method} ${path} ${p.name}: ${res.body}`);
         const details = res.json().error.details as Array<{ field: string; rule: string }>;
-        assert.ok(details.some((d) => d.field === `path.${p.name}` && d.rule === 'maxLength'), `${method} ${path}: ${res.body}`);
+        assert.ok(
+          details.some((d) => d.field === `path.${p.name}` && d.rule === 'maxLength'),
+          `${method} ${path}: ${res.body}`,
+        );
         checked += 1;
       }
     }
@@ -53,7 +63,7 @@ describe('IDs in paths', () => {
     assert.equal(offline.platformRequests(), 0);
   });
 
-  test('a call ID as long as the sandbox\'s router refuses (101) is a 400 of ours, not its 414 as a 422', async () => {
+  test("a call ID as long as the sandbox's router refuses (101) is a 400 of ours, not its 414 as a 422", async () => {
     const res = await offline.api('GET', `/v1/voice/calls/${'c'.repeat(101)}`);
     assert.equal(res.statusCode, 400, res.body);
     assert.match(res.json().error.message, /path\.callId: must NOT have more than 64 characters/);

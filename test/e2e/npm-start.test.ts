@@ -14,7 +14,11 @@ import { after, describe, test } from 'node:test';
 import { within } from '../helpers/deadline.js';
 import { npmStartEnv } from '../helpers/npm-start.js';
 
-interface Running { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
 
 /**
  * `prebuiltBundle`: the worker loads the suite's workflow bundle instead of bundling at start. The first start
@@ -39,7 +43,6 @@ async function startRelayflow(env: Record<string, string>, { prebuiltBundle = fa
   return { child, output: () => out, exited };
 }
 
-
 async function stop(r: Running): Promise<number | null> {
   r.child.kill('SIGINT');
   return within(r.exited, 60_000, () => {
@@ -62,7 +65,13 @@ describe('npm start', () => {
     const out = first.output();
     const api = `http://127.0.0.1:${apiPort}`;
     const sandbox = `http://127.0.0.1:${sandboxPort}`;
-    for (const line of [`API           ${api}`, `API docs      ${api}/docs`, `Temporal UI   http://127.0.0.1:${uiPort}`, `sandbox at ${sandbox}`, 'workflows bundled at start']) {
+    for (const line of [
+      `API           ${api}`,
+      `API docs      ${api}/docs`,
+      `Temporal UI   http://127.0.0.1:${uiPort}`,
+      `sandbox at ${sandbox}`,
+      'workflows bundled at start',
+    ]) {
       assert.ok(out.includes(line), `prints "${line}"`);
     }
     const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();

@@ -14,8 +14,17 @@ import { npmStartEnv } from '../helpers/npm-start.js';
 
 /** The process kinds the README's blocks must start, each at least once: every family is among them. */
 const KINDS = [
-  'subproject', 'verification', 'chata-template', 'chatb-sender', 'bundle-provisioning', 'onboarding',
-  'senderid-registration', 'conversation-campaign', 'mms-campaign', 'voice-callout', 'voice-incoming',
+  'subproject',
+  'verification',
+  'chata-template',
+  'chatb-sender',
+  'bundle-provisioning',
+  'onboarding',
+  'senderid-registration',
+  'conversation-campaign',
+  'mms-campaign',
+  'voice-callout',
+  'voice-incoming',
 ];
 
 /** The ```sh try-it blocks of a Markdown text, in order. */
@@ -23,7 +32,11 @@ function tryItBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh try-it\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
-interface Ran { code: number | null; out: string; err: string }
+interface Ran {
+  code: number | null;
+  out: string;
+  err: string;
+}
 
 function bash(script: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve, reject) => {
@@ -77,8 +90,11 @@ describe('the README try-it blocks', () => {
     const key = (await readFile(join(dataDir, 'api-key'), 'utf8')).trim();
     const api = `http://127.0.0.1:${ports.api}`;
     const shellEnv = {
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? tmpdir(),
-      API: api, SBX: `http://127.0.0.1:${ports.sandbox}`, KEY: key,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? tmpdir(),
+      API: api,
+      SBX: `http://127.0.0.1:${ports.sandbox}`,
+      KEY: key,
     };
     const ran = Date.now();
     const runs = await Promise.all(tries.map((block) => bash(`${setup}\n${block}`, shellEnv)));

@@ -53,7 +53,16 @@ describe('the Temporal web UI in npm start', () => {
 
     // Decode only: what the UI reads. Encoding is the API's job (with a key).
     assert.equal((await fetch(`${endpoint}/encode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' })).status, 404);
-    assert.equal((await fetch(`${endpoint}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{"payloads":[]}' })).status, 403);
+    assert.equal(
+      (
+        await fetch(`${endpoint}/decode`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+          body: '{"payloads":[]}',
+        })
+      ).status,
+      403,
+    );
 
     const key = (await readFile(join(dir, 'data', 'api-key'), 'utf8')).trim();
     const marker = `ui-codec-${ulid().toLowerCase()}`;
@@ -70,7 +79,10 @@ describe('the Temporal web UI in npm start', () => {
     const page = await openPage(url, dir);
     try {
       const seen = await page.waitFor((html) => html.includes(marker) && html.includes(identity), 20_000);
-      assert.ok(seen.done, `the UI shows the decoded input (custom ${marker}, identity ${identity}); encrypted payloads on the page: ${seen.html.includes(ENCRYPTED)}`);
+      assert.ok(
+        seen.done,
+        `the UI shows the decoded input (custom ${marker}, identity ${identity}); encrypted payloads on the page: ${seen.html.includes(ENCRYPTED)}`,
+      );
       assert.ok(!seen.html.includes(ENCRYPTED), 'no payload on the page is left encrypted');
     } finally {
       await page.close();

@@ -27,7 +27,10 @@ describe('fault suite', () => {
       },
     });
     // Reviews long enough that every fault lands while processes are in the middle of them.
-    await rig.sandboxControl('PUT', '/provisioning/reviewer', { templates: { outcome: 'approve', delayMs: 1500 }, chatbSenders: { outcome: 'activate', delayMs: 1500 } });
+    await rig.sandboxControl('PUT', '/provisioning/reviewer', {
+      templates: { outcome: 'approve', delayMs: 1500 },
+      chatbSenders: { outcome: 'activate', delayMs: 1500 },
+    });
     await rig.sandboxControl('PUT', '/senderId/reviewer', { stepMs: 500 });
   });
 

@@ -29,7 +29,15 @@ const suffix = () => ulid().slice(-8).toLowerCase();
  * Sends the request until relayflow answers `ok` statuses, as a client with retries would: the API may be
  * down, or answer 503/504 while its worker or Temporal is. Retrying must never make a second process.
  */
-async function untilAnswered(rig: Rig, method: string, path: string, body: unknown, ok: number[], headers: Record<string, string> = {}, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+async function untilAnswered(
+  rig: Rig,
+  method: string,
+  path: string,
+  body: unknown,
+  ok: number[],
+  headers: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -48,7 +56,15 @@ async function untilAnswered(rig: Rig, method: string, path: string, body: unkno
 }
 
 /** Starts a process through the API (until answered) and names what it will make on the platform. */
-async function startVia(rig: Rig, kind: string, path: string, body: unknown, name: string, ok = [200, 202], headers: Record<string, string> = {}): Promise<Started> {
+async function startVia(
+  rig: Rig,
+  kind: string,
+  path: string,
+  body: unknown,
+  name: string,
+  ok = [200, 202],
+  headers: Record<string, string> = {},
+): Promise<Started> {
   const res = await untilAnswered(rig, 'POST', path, body, ok, headers);
   return { kind, processId: res.processId as string, name };
 }
@@ -78,10 +94,11 @@ const subproject: ProcessKind = {
     const name = `fault-sub-${suffix()}`;
     return startVia(rig, this.kind, '/v1/subprojects', { displayName: name }, name);
   },
-  count: (rig, s) => countPaged(async (token) => {
-    const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
-    return { matching: page.subprojects.filter((p) => p.displayName === s.name).length, next: page.nextPageToken };
-  }),
+  count: (rig, s) =>
+    countPaged(async (token) => {
+      const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
+      return { matching: page.subprojects.filter((p) => p.displayName === s.name).length, next: page.nextPageToken };
+    }),
 };
 
 const template: ProcessKind = {
@@ -115,14 +132,20 @@ const senderId: ProcessKind = {
       policyId: 'pol-au-alpha-brand',
       marketCode: 'AU',
       registrationType: 'ALPHANUMERIC_SENDER_ID',
-      requestDetails: [{ senderIdDetails: [{ senderId: name }], additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }] }],
+      requestDetails: [
+        {
+          senderIdDetails: [{ senderId: name }],
+          additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }],
+        },
+      ],
     };
     return startVia(rig, this.kind, '/v1/senderid/registrations', body, name);
   },
-  count: (rig, s) => countPaged(async (token) => {
-    const page = await rig.platform.senderId.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
-    return { matching: page.registrations.length, next: page.nextPageToken };
-  }),
+  count: (rig, s) =>
+    countPaged(async (token) => {
+      const page = await rig.platform.senderId.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
+      return { matching: page.registrations.length, next: page.nextPageToken };
+    }),
 };
 
 const bundle: ProcessKind = {
@@ -145,7 +168,16 @@ const onboarding: ProcessKind = {
       key: name,
       subproject: { displayName: name },
       chatbSenders: [{ step: 'chatb', displayName: name, categoryCode: 'RETAIL' }],
-      templates: [{ step: 'welcome', sender: 'chatb', name: name.replace(/-/g, '_'), language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Welcome {{1}}' }] }],
+      templates: [
+        {
+          step: 'welcome',
+          sender: 'chatb',
+          name: name.replace(/-/g, '_'),
+          language: 'en_US',
+          category: 'MARKETING',
+          components: [{ type: 'BODY', text: 'Welcome {{1}}' }],
+        },
+      ],
     };
     return startVia(rig, this.kind, '/v1/onboardings', body, name);
   },
@@ -175,7 +207,7 @@ const campaign: ProcessKind = {
   },
   // Messages the platform accepted on the campaign's app: every recipient once is 1; one missing is 0.
   async count(rig, s) {
-    const stats = await rig.sandboxControl('GET', `/conversation/stats?appId=${s.name}`) as { distinctRecipients: number; duplicateRecipients: number };
+    const stats = (await rig.sandboxControl('GET', `/conversation/stats?appId=${s.name}`)) as { distinctRecipients: number; duplicateRecipients: number };
     if (stats.distinctRecipients < CAMPAIGN_RECIPIENTS) return 0;
     return 1 + stats.duplicateRecipients;
   },
@@ -200,13 +232,19 @@ const verification: ProcessKind = {
       if (!code) await sleep(200);
     }
     if (!code) throw new Error(`${s.processId}: the phone got no SMS`);
-    await untilAnswered(rig, 'POST', `/v1/verifications/${encodeURIComponent(s.processId)}/report`, { code }, [200], { 'idempotency-key': `report-${s.processId}` });
+    await untilAnswered(rig, 'POST', `/v1/verifications/${encodeURIComponent(s.processId)}/report`, { code }, [200], {
+      'idempotency-key': `report-${s.processId}`,
+    });
   },
   count: async (rig, s) => (await sms(rig, s.name)).length,
 };
 
 async function sms(rig: Rig, phone: string): Promise<{ code?: string; kind: string }[]> {
-  const messages = (await rig.sandboxControl('GET', `/verification/phones/${encodeURIComponent(phone)}`)).messages as { code?: string; kind: string; method: string }[];
+  const messages = (await rig.sandboxControl('GET', `/verification/phones/${encodeURIComponent(phone)}`)).messages as {
+    code?: string;
+    kind: string;
+    method: string;
+  }[];
   return messages.filter((m) => m.method === 'sms');
 }
 

@@ -55,7 +55,11 @@ export async function startRig(opts: { env?: Record<string, string>; sandbox?: P
     startPostgres(),
     createSandbox(opts.sandbox).then(async (sb) => (await sb.listen(), sb)),
   ] as const);
-  const [startedTemporal, pg, sandbox] = parts.map((p) => (p.status === 'fulfilled' ? p.value : undefined)) as [DevServer?, Awaited<ReturnType<typeof startPostgres>>?, Sandbox?];
+  const [startedTemporal, pg, sandbox] = parts.map((p) => (p.status === 'fulfilled' ? p.value : undefined)) as [
+    DevServer?,
+    Awaited<ReturnType<typeof startPostgres>>?,
+    Sandbox?,
+  ];
   const failed = parts.find((p) => p.status === 'rejected');
   if (failed || !startedTemporal || !pg || !sandbox) {
     await Promise.allSettled([startedTemporal?.stop(), pg?.stop(), sandbox?.close()]);

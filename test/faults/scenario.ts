@@ -15,7 +15,13 @@ export interface Row {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Callback { id: string; area: string; outcome: string; url: string; body?: { event?: string } }
+interface Callback {
+  id: string;
+  area: string;
+  outcome: string;
+  url: string;
+  body?: { event?: string };
+}
 
 /**
  * A verification's request event is a question, not a notification: the platform asks once, without retries,
@@ -41,7 +47,7 @@ export async function startLoad(rig: Rig, perKind: number): Promise<Load> {
 async function view(rig: Rig, processId: string): Promise<{ state?: string; history?: { state: string }[] }> {
   try {
     const res = await rig.api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
-    return res.status === 200 ? res.body as { state?: string; history?: { state: string }[] } : {};
+    return res.status === 200 ? (res.body as { state?: string; history?: { state: string }[] }) : {};
   } catch {
     return {};
   }
@@ -56,30 +62,32 @@ export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs =
   const started = await load.started;
   const deadline = Date.now() + timeoutMs;
   const row: Row = { scenario, processes: started.length, completed: 0, duplicates: 0, losses: 0, findings: [] };
-  await Promise.all(started.map(async (s) => {
-    const kind = KINDS.find((k) => k.kind === s.kind)!;
-    await kind.drive?.(rig, s);
-    let v = await view(rig, s.processId);
-    while (v.state !== kind.final && Date.now() < deadline) {
-      await sleep(250);
-      v = await view(rig, s.processId);
-    }
-    const finals = (v.history ?? []).filter((h) => h.state === kind.final).length;
-    const made = await kind.count(rig, s);
-    if (v.state === kind.final) row.completed++;
-    else {
-      row.losses++;
-      row.findings.push(`${s.processId}: ${v.state ?? 'unreadable'} instead of ${kind.final}`);
-    }
-    if (finals > 1 || made > 1) {
-      row.duplicates += Math.max(finals, made) - 1;
-      row.findings.push(`${s.processId}: ${kind.final} ${finals} times, ${made} on the platform`);
-    }
-    if (made === 0) {
-      row.losses++;
-      row.findings.push(`${s.processId}: nothing on the platform`);
-    }
-  }));
+  await Promise.all(
+    started.map(async (s) => {
+      const kind = KINDS.find((k) => k.kind === s.kind)!;
+      await kind.drive?.(rig, s);
+      let v = await view(rig, s.processId);
+      while (v.state !== kind.final && Date.now() < deadline) {
+        await sleep(250);
+        v = await view(rig, s.processId);
+      }
+      const finals = (v.history ?? []).filter((h) => h.state === kind.final).length;
+      const made = await kind.count(rig, s);
+      if (v.state === kind.final) row.completed++;
+      else {
+        row.losses++;
+        row.findings.push(`${s.processId}: ${v.state ?? 'unreadable'} instead of ${kind.final}`);
+      }
+      if (finals > 1 || made > 1) {
+        row.duplicates += Math.max(finals, made) - 1;
+        row.findings.push(`${s.processId}: ${kind.final} ${finals} times, ${made} on the platform`);
+      }
+      if (made === 0) {
+        row.losses++;
+        row.findings.push(`${s.processId}: nothing on the platform`);
+      }
+    }),
+  );
   // The platform retries a callback for about 30 s: wait for the scenario's last ones to settle.
   let fresh: Callback[] = [];
   for (const until = Date.now() + 40_000; Date.now() < until; await sleep(500)) {

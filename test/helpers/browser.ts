@@ -17,7 +17,9 @@ const COMMON = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-de
 export function browse(url: string, dir: string, extra: string[]): Promise<string> {
   const args = [...COMMON, `--user-data-dir=${join(dir, 'profile')}`, '--virtual-time-budget=15000', ...extra, url];
   return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+    execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -29,7 +31,12 @@ export interface Page {
   close(): Promise<void>;
 }
 
-interface CdpMessage { id?: number; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string }
+interface CdpMessage {
+  id?: number;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  sessionId?: string;
+}
 
 export interface OpenPageOptions {
   /** URL patterns the page's requests to fail (DevTools `Network.setBlockedURLs`: `*` is a wildcard). */
@@ -39,7 +46,9 @@ export interface OpenPageOptions {
 /** Opens `url` in a fresh headless Chromium (profile under `dir`) driven over the DevTools protocol. */
 export async function openPage(url: string, dir: string, opts: OpenPageOptions = {}): Promise<Page> {
   // fd 3: commands to Chromium; fd 4: its answers and events; each message ends with a NUL byte.
-  const child = spawn(CHROMIUM, [...COMMON, `--user-data-dir=${join(dir, 'cdp-profile')}`, '--remote-debugging-pipe', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(CHROMIUM, [...COMMON, `--user-data-dir=${join(dir, 'cdp-profile')}`, '--remote-debugging-pipe', 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const toBrowser = child.stdio[3] as Writable;
@@ -99,7 +108,11 @@ export async function openPage(url: string, dir: string, opts: OpenPageOptions =
     }
     await send('Page.navigate', { url }, sessionId);
     const html = async () => {
-      const { result } = await send('Runtime.evaluate', { expression: 'document.documentElement ? document.documentElement.outerHTML : ""', returnByValue: true }, sessionId);
+      const { result } = await send(
+        'Runtime.evaluate',
+        { expression: 'document.documentElement ? document.documentElement.outerHTML : ""', returnByValue: true },
+        sessionId,
+      );
       return String((result as { value?: unknown }).value ?? '');
     };
     return {

@@ -13,7 +13,8 @@ export const numbers = (n: number, offset = 0) => Array.from({ length: n }, (_, 
 
 export async function sandboxJson<T = Record<string, unknown>>(h: Harness, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${h.sandbox.url}${path}`, {
-    method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
   if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
@@ -48,7 +49,8 @@ export async function platformMessageIds(h: Harness, appId: string, region: 'us'
   }
 }
 
-export const conversationStats = (h: Harness, appId: string) => sandboxJson<SandboxStats & { refused429: number }>(h, 'GET', `/_sandbox/conversation/stats?appId=${appId}`);
+export const conversationStats = (h: Harness, appId: string) =>
+  sandboxJson<SandboxStats & { refused429: number }>(h, 'GET', `/_sandbox/conversation/stats?appId=${appId}`);
 export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113: number; saved: number }>(h, 'GET', '/_sandbox/mms/stats');
 
 export interface StartCampaign {
@@ -64,23 +66,44 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
   const campaignId = ulid();
   const processId = workflowIds[c.kind](h.config.platform.credentials.projectId, ulid());
   await h.store.createCampaign({
-    id: campaignId, processId, kind: c.kind, requestHash: 'test', total: c.recipients.length, duplicates: 0,
+    id: campaignId,
+    processId,
+    kind: c.kind,
+    requestHash: 'test',
+    total: c.recipients.length,
+    duplicates: 0,
     recipients: c.recipients.map((recipient, seq) => ({ seq, recipient, status: 'pending' })),
   });
   const s = h.config.processes.campaigns;
   const input: CampaignInput = {
-    campaignId, kind: c.kind, ...(c.conversation ? { conversation: c.conversation } : {}), ...(c.mms ? { mms: c.mms } : {}),
+    campaignId,
+    kind: c.kind,
+    ...(c.conversation ? { conversation: c.conversation } : {}),
+    ...(c.mms ? { mms: c.mms } : {}),
     ...(c.rate ? { rate: c.rate } : {}),
-    settings: { chunkSize: s.chunkSize, sendTaskQueue: s.sendTaskQueue, controlTaskQueue: s.controlTaskQueue, heartbeatTimeoutMs: s.heartbeatTimeoutMs, inDoubtWaitMs: s.inDoubtWaitMs, ...c.settings },
+    settings: {
+      chunkSize: s.chunkSize,
+      sendTaskQueue: s.sendTaskQueue,
+      controlTaskQueue: s.controlTaskQueue,
+      heartbeatTimeoutMs: s.heartbeatTimeoutMs,
+      inDoubtWaitMs: s.inDoubtWaitMs,
+      ...c.settings,
+    },
   };
   await h.client.workflow.start('campaign', {
-    taskQueue: h.config.taskQueue, workflowId: processId, args: [input],
-    typedSearchAttributes: [{ key: KIND, value: c.kind }, { key: STATE, value: 'PREPARING' }],
+    taskQueue: h.config.taskQueue,
+    workflowId: processId,
+    args: [input],
+    typedSearchAttributes: [
+      { key: KIND, value: c.kind },
+      { key: STATE, value: 'PREPARING' },
+    ],
   });
   return { processId, campaignId };
 }
 
-const campaignStatus = (h: Harness, processId: string) => h.client.workflow.getHandle(processId).query(processStatusQuery) as Promise<ProcessStatus<CampaignState>>;
+const campaignStatus = (h: Harness, processId: string) =>
+  h.client.workflow.getHandle(processId).query(processStatusQuery) as Promise<ProcessStatus<CampaignState>>;
 
 /** Waits for one of `states`, failing with the last status seen. */
 export async function waitForCampaign(h: Harness, processId: string, states: CampaignState[], timeoutMs = 60_000): Promise<ProcessStatus<CampaignState>> {

@@ -13,7 +13,10 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: n
       clearTimeout(timer);
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(new Error(`${what} printed nothing matching ${pattern} within ${timeoutMs} ms: ${out.slice(-2000)}`))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`${what} printed nothing matching ${pattern} within ${timeoutMs} ms: ${out.slice(-2000)}`))),
+      timeoutMs,
+    );
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('data', (chunk: Buffer) => {
         if (settled) return;

@@ -112,7 +112,13 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
   let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
   const startWorker = async () => {
     if (current) return;
-    const { worker, connection } = await createWorker({ config, logger, workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE, publicUrl: apiUrl, ...(opts.withoutSendWorker ? {} : { store }) });
+    const { worker, connection } = await createWorker({
+      config,
+      logger,
+      workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE,
+      publicUrl: apiUrl,
+      ...(opts.withoutSendWorker ? {} : { store }),
+    });
     current = { worker, connection, running: worker.run() };
   };
   const stopWorker = async () => {
@@ -183,10 +189,14 @@ async function openStore(opts: HarnessOptions, opened: Array<() => Promise<unkno
 async function wireSandbox(sandboxUrl: string, apiUrl: string, config: Config, logger: Logger): Promise<void> {
   await setSandboxVerificationConfig(sandboxUrl, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
   // Provisioning webhooks (every trigger), signed with the configured secret.
-  await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(`${apiUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
+  await createPlatformClients(config.platform, { logger }).provisioning.webhooks.ensure(
+    `${apiUrl}${PROVISIONING_WEBHOOK_PATH}`,
+    config.api.provisioningWebhookSecret!,
+  );
   // MMS postbacks: the account's postback URL (set at onboarding on the real platform), fast retries for tests.
   const postbacks = await fetch(`${sandboxUrl}/_sandbox/mms/account`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' },
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
   });
   if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);

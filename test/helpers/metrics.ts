@@ -31,7 +31,5 @@ export async function scrape(url: string): Promise<Sample[]> {
 
 /** The sum of every sample of `name` whose labels include `labels` (0 when there is none). */
 export function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
+  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 }

@@ -2,10 +2,24 @@
 // each part, so it never meets a developer's running `npm start` or another test's.
 import { freePort } from './ports.js';
 
-export interface NpmStartPorts { api: number; temporal: number; ui: number; sandbox: number; codec: number; workerMetrics: number }
+export interface NpmStartPorts {
+  api: number;
+  temporal: number;
+  ui: number;
+  sandbox: number;
+  codec: number;
+  workerMetrics: number;
+}
 
 export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPorts; env: Record<string, string> }> {
-  const ports: NpmStartPorts = { api: await freePort(), temporal: await freePort(), ui: await freePort(), sandbox: await freePort(), codec: await freePort(), workerMetrics: await freePort() };
+  const ports: NpmStartPorts = {
+    api: await freePort(),
+    temporal: await freePort(),
+    ui: await freePort(),
+    sandbox: await freePort(),
+    codec: await freePort(),
+    workerMetrics: await freePort(),
+  };
   return {
     ports,
     env: {

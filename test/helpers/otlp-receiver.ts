@@ -3,13 +3,28 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-interface AnyValue { stringValue?: string; intValue?: number | string; boolValue?: boolean; doubleValue?: number }
-interface KeyValue { key: string; value: AnyValue }
-interface OtlpSpan {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number;
-  attributes?: KeyValue[]; status?: { code?: number; message?: string };
+interface AnyValue {
+  stringValue?: string;
+  intValue?: number | string;
+  boolValue?: boolean;
+  doubleValue?: number;
 }
-interface ExportRequest { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> }
+interface KeyValue {
+  key: string;
+  value: AnyValue;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: KeyValue[];
+  status?: { code?: number; message?: string };
+}
+interface ExportRequest {
+  resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
+}
 
 export interface ReceivedSpan {
   service: string;
@@ -54,8 +69,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
             receiver.spans.push({
-              service, traceId: hexId(s.traceId), spanId: hexId(s.spanId), parentSpanId: hexId(s.parentSpanId), name: s.name, kind: s.kind,
-              attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])), status: s.status ?? {},
+              service,
+              traceId: hexId(s.traceId),
+              spanId: hexId(s.spanId),
+              parentSpanId: hexId(s.parentSpanId),
+              name: s.name,
+              kind: s.kind,
+              attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
+              status: s.status ?? {},
             });
           }
         }
@@ -65,9 +86,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  receiver.close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return receiver;
 }

@@ -43,9 +43,29 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   const data = join(dir, 'data');
   // The C locale: a fresh machine may have no other, and nothing here sorts text.
-  execFileSync(...asServerUser(user, join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8']), { stdio: 'ignore' });
+  execFileSync(...asServerUser(user, join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8']), {
+    stdio: 'ignore',
+  });
   const port = await freePort();
-  const server: ChildProcess = spawn(...asServerUser(user, join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']), { stdio: 'ignore' });
+  const server: ChildProcess = spawn(
+    ...asServerUser(user, join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ]),
+    { stdio: 'ignore' },
+  );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitUntilReady(url, server, port);
   return {

@@ -44,7 +44,8 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
   };
   const fail = (res: ServerResponse, status: number, errorCode: string, extra: Obj = {}) =>
     send(res, status, { errorCode, message: errorCode.replace(/_/g, ' '), resolution: 'see the documentation', ...extra });
-  const invalid = (res: ServerResponse, validationErrors: Array<{ field: string; description: string }>) => fail(res, 400, 'invalid_input', { validationErrors });
+  const invalid = (res: ServerResponse, validationErrors: Array<{ field: string; description: string }>) =>
+    fail(res, 400, 'invalid_input', { validationErrors });
   const page = (res: ServerResponse, key: string, items: Obj[], q: URLSearchParams) => {
     const size = Math.min(Number(q.get('pageSize') ?? 2), 2);
     const start = Number(q.get('pageToken') || 0);
@@ -83,7 +84,18 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
         if (!['AUTHENTICATION', 'MARKETING', 'UTILITY'].includes(body.category as string)) {
           return void invalid(res, [{ field: 'category', description: 'must be one of AUTHENTICATION, MARKETING, UTILITY' }]);
         }
-        const tpl = { id: nextId('tpl'), name: body.name, language: body.language, category: body.category, state: body.status === 'DRAFT' ? 'DRAFT' : 'IN_PROGRESS', allowCategoryChange: body.allowCategoryChange ?? false, components: body.components, comments: [], version: 1, updateTime: '2025-06-01T00:00:00Z' };
+        const tpl = {
+          id: nextId('tpl'),
+          name: body.name,
+          language: body.language,
+          category: body.category,
+          state: body.status === 'DRAFT' ? 'DRAFT' : 'IN_PROGRESS',
+          allowCategoryChange: body.allowCategoryChange ?? false,
+          components: body.components,
+          comments: [],
+          version: 1,
+          updateTime: '2025-06-01T00:00:00Z',
+        };
         list.push(tpl);
         return [200, tpl];
       }
@@ -112,16 +124,29 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
     }
     // --- RCS
     if ((g = /^rcs\/questionnaire\/([^/]+)$/.exec(path)) && m === 'GET') {
-      if (!['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'].includes(g[1]!)) return void invalid(res, [{ field: 'useCase', description: 'must be one of MULTIUSE, TRANSACTIONAL, PROMOTIONAL, OTP' }]);
+      if (!['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'].includes(g[1]!))
+        return void invalid(res, [{ field: 'useCase', description: 'must be one of MULTIUSE, TRANSACTIONAL, PROMOTIONAL, OTP' }]);
       const countries = (q.get('countries') ?? '').split(',').filter(Boolean);
-      const questions = [{ id: 'brand_description', text: 'Describe the brand', required: true }, ...(countries.includes('FR') ? [{ id: 'siren', text: 'SIREN', required: true, country: 'FR' }] : [])];
+      const questions = [
+        { id: 'brand_description', text: 'Describe the brand', required: true },
+        ...(countries.includes('FR') ? [{ id: 'siren', text: 'SIREN', required: true, country: 'FR' }] : []),
+      ];
       return [200, { useCase: g[1], questions }];
     }
     if (path === 'rcs/senders' && m === 'GET') return void page(res, 'senders', store.rcs, q);
     if (path === 'rcs/senders' && m === 'POST') {
       const banner = body.banner as { width: number; height: number };
-      if (banner.width !== 1440 || banner.height !== 448) return void fail(res, 400, 'file_has_wrong_dimensions', { additionalInformation: { requiredWidth: 1440, requiredHeight: 448 } });
-      const s = { id: nextId('rcs'), agentId: nextId('agent'), displayName: body.displayName, state: 'DRAFT', countryStatus: Object.fromEntries((body.countries as string[]).map((c) => [c, { status: 'NOT_LAUNCHED', operators: {} }])), comments: [], testNumbers: [] as Obj[] };
+      if (banner.width !== 1440 || banner.height !== 448)
+        return void fail(res, 400, 'file_has_wrong_dimensions', { additionalInformation: { requiredWidth: 1440, requiredHeight: 448 } });
+      const s = {
+        id: nextId('rcs'),
+        agentId: nextId('agent'),
+        displayName: body.displayName,
+        state: 'DRAFT',
+        countryStatus: Object.fromEntries((body.countries as string[]).map((c) => [c, { status: 'NOT_LAUNCHED', operators: {} }])),
+        comments: [],
+        testNumbers: [] as Obj[],
+      };
       store.rcs.push(s);
       return [200, s];
     }
@@ -133,7 +158,11 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
       if (g[2] === '/questionnaire' && m === 'PUT') {
         const answers = (body.answers ?? {}) as Record<string, string>;
         const missing = ['brand_description', ...('FR' in countries ? ['siren'] : [])].filter((id) => !answers[id]);
-        if (missing.length) return void invalid(res, missing.map((id) => ({ field: `answers.${id}`, description: 'required' })));
+        if (missing.length)
+          return void invalid(
+            res,
+            missing.map((id) => ({ field: `answers.${id}`, description: 'required' })),
+          );
         store.answers.set(s.id as string, answers);
         return [200, { answers }];
       }
@@ -163,7 +192,14 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
       const embedded = path.endsWith(':embedded');
       if (embedded && (!body.businessAccountId || !body.phoneNumberId)) return void invalid(res, [{ field: 'phoneNumberId', description: 'required' }]);
       const s = embedded
-        ? { id: nextId('chata'), businessAccountId: body.businessAccountId, phoneNumberId: body.phoneNumberId, state: 'PENDING', compatibleRegions: ['EU'], comments: [] }
+        ? {
+            id: nextId('chata'),
+            businessAccountId: body.businessAccountId,
+            phoneNumberId: body.phoneNumberId,
+            state: 'PENDING',
+            compatibleRegions: ['EU'],
+            comments: [],
+          }
         : { id: nextId('chata'), phoneNumber: body.phoneNumber, displayName: body.displayName, state: 'PENDING', compatibleRegions: ['EU'], comments: [] };
       store.chata.push(s);
       return [200, s];
@@ -174,12 +210,23 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
     }
     // --- CHATB
     if (path === 'chatb/categories' && m === 'GET') {
-      return [200, { categories: [{ code: 'RETAIL', name: 'Commerce', nameEnglish: 'Retail', subcategories: [{ code: 'FASHION', name: 'Mode', nameEnglish: 'Fashion' }] }] }];
+      return [
+        200,
+        {
+          categories: [{ code: 'RETAIL', name: 'Commerce', nameEnglish: 'Retail', subcategories: [{ code: 'FASHION', name: 'Mode', nameEnglish: 'Fashion' }] }],
+        },
+      ];
     }
     if (path === 'chatb/senders' && m === 'GET') return void page(res, 'senders', store.chatb, q);
     if (path === 'chatb/senders' && m === 'POST') {
       if (body.categoryCode !== 'RETAIL') return void invalid(res, [{ field: 'categoryCode', description: 'unknown category code' }]);
-      const s = { id: nextId('chatb'), displayName: body.displayName, categoryCode: body.categoryCode, state: body.status === 'DRAFT' ? 'DRAFT' : 'IN_REVIEW', comments: [] };
+      const s = {
+        id: nextId('chatb'),
+        displayName: body.displayName,
+        categoryCode: body.categoryCode,
+        state: body.status === 'DRAFT' ? 'DRAFT' : 'IN_REVIEW',
+        comments: [],
+      };
       store.chatb.push(s);
       return [200, s];
     }
@@ -199,7 +246,13 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
       if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
       const body = raw === '' ? {} : (JSON.parse(raw) as Obj);
       const pm = /^\/prov\/v1\/projects\/([^/]+)\/(.+)$/.exec(url.pathname);
-      seen.push({ method: req.method!, path: pm?.[2] ?? url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body: raw === '' ? undefined : body });
+      seen.push({
+        method: req.method!,
+        path: pm?.[2] ?? url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        authorization: req.headers.authorization,
+        body: raw === '' ? undefined : body,
+      });
       if (req.headers.authorization !== 'Bearer tok') return fail(res, 401, 'unauthenticated');
       if (!pm) return fail(res, 404, 'not_found');
       if (pm[1] !== 'proj-1') return fail(res, 403, 'forbidden');
@@ -220,7 +273,19 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 2000,
-    urls: { auth: `${base}/auth`, subprojects: base, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: `${base}/prov`, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: base,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: `${base}/prov`,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'proj-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const clients = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() });
@@ -249,7 +314,19 @@ export const tplInput = (name = 'order_update', language = 'en_US') => ({
   components: [{ type: 'BODY' as const, text: 'Your order {{1}} shipped' }],
 });
 export const addTemplate = (list: Obj[], n: number, extra: Obj = {}) =>
-  list.push({ id: `old-${n}`, name: `other_${n}`, language: 'en_US', category: 'UTILITY', state: 'APPROVED', allowCategoryChange: false, components: [], comments: [], version: 1, updateTime: 'x', ...extra });
+  list.push({
+    id: `old-${n}`,
+    name: `other_${n}`,
+    language: 'en_US',
+    category: 'UTILITY',
+    state: 'APPROVED',
+    allowCategoryChange: false,
+    components: [],
+    comments: [],
+    version: 1,
+    updateTime: 'x',
+    ...extra,
+  });
 
 export const rcsInput = (displayName = 'Acme', width = 1440) => ({
   displayName,

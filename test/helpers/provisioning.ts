@@ -39,7 +39,13 @@ export const setWebhookFaults = (h: Harness, faults: Record<string, unknown>) =>
 export const setWebhookEnvelope = (h: Harness, setting: Record<string, unknown>) => control(h, 'PUT', '/webhook-envelope', setting);
 export const reviewerEvent = (h: Harness, event: Record<string, unknown>) => control(h, 'POST', '/events', event);
 
-export interface SandboxEventRecord { event: { eventId: string; trigger: string; resourceId: string; sequence: number }; body: Record<string, unknown>; delivery: string; duplicated: boolean; reordered: boolean }
+export interface SandboxEventRecord {
+  event: { eventId: string; trigger: string; resourceId: string; sequence: number };
+  body: Record<string, unknown>;
+  delivery: string;
+  duplicated: boolean;
+  reordered: boolean;
+}
 export const sandboxEvents = async (h: Harness, resourceId: string) =>
   ((await control(h, 'GET', '/events')).events as SandboxEventRecord[]).filter((r) => r.event.resourceId === resourceId);
 

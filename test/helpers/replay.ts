@@ -12,7 +12,13 @@ import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root.js'
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { parseCodecKeys } from '../../common/codec.js';
 import { OTEL_WORKFLOW_INTERCEPTORS_MODULE } from '../../workers/tracing.js';
-import { PROCESS_ENDED_INTERCEPTOR_MODULE, TRACING_INTERCEPTOR_MODULE, workerBundlePath, workflowOptions, type WorkflowCode } from '../../workers/workflow-options.js';
+import {
+  PROCESS_ENDED_INTERCEPTOR_MODULE,
+  TRACING_INTERCEPTOR_MODULE,
+  workerBundlePath,
+  workflowOptions,
+  type WorkflowCode,
+} from '../../workers/workflow-options.js';
 
 /** RELAYFLOW_CODEC_KEYS for recording fixtures (id:base64 key). Test data only. */
 export const REPLAY_CODEC_KEYS = 'replay-fixtures:HiIvv29GP44V9f+eN4y5/1lLZSk+jLy+5lq2Yk5s200=';
@@ -24,7 +30,10 @@ export const REPLAY_CODEC_KEYS = 'replay-fixtures:HiIvv29GP44V9f+eN4y5/1lLZSk+jL
 export function replayOptions(replayName: string, code: Pick<WorkflowCode, 'bundle' | 'interceptorModules'> = {}): ReplayWorkerOptions {
   const workerBundle = workerBundlePath();
   const bundle = code.bundle ?? (code.interceptorModules || !workerBundle ? undefined : { codePath: workerBundle });
-  const options = workflowOptions({ codecKeys: parseCodecKeys(REPLAY_CODEC_KEYS, 'REPLAY_CODEC_KEYS'), ...(bundle ? { bundle } : { interceptorModules: code.interceptorModules }) });
+  const options = workflowOptions({
+    codecKeys: parseCodecKeys(REPLAY_CODEC_KEYS, 'REPLAY_CODEC_KEYS'),
+    ...(bundle ? { bundle } : { interceptorModules: code.interceptorModules }),
+  });
   return { ...options, replayName };
 }
 
@@ -40,7 +49,10 @@ export const INTERCEPTOR_SETS: Record<string, readonly string[]> = {
 export async function replayFixtures(fixtures: Fixture[], options: ReplayWorkerOptions): Promise<Map<string, Error | undefined>> {
   const byId = new Map(fixtures.map((f) => [f.workflowId, f]));
   const results = new Map<string, Error | undefined>();
-  for await (const r of Worker.runReplayHistories(options, fixtures.map((f) => ({ workflowId: f.workflowId, history: f.history })))) {
+  for await (const r of Worker.runReplayHistories(
+    options,
+    fixtures.map((f) => ({ workflowId: f.workflowId, history: f.history })),
+  )) {
     const f = byId.get(r.workflowId)!;
     results.set(`${f.workflowType}/${f.case}`, r.error);
   }
@@ -55,9 +67,14 @@ export const FIXTURES_DIR = resolve('test/fixtures/histories');
 // ("type must be a Type"). The SDK's functions are tried first; on that error the same conversion (proto3
 // JSON, as `temporal workflow show --output json` and the web UI write it) runs with @temporalio/proto's copy.
 const requireFromProto = createRequire(createRequire(import.meta.url).resolve('@temporalio/proto'));
-const protojson = requireFromProto('protobufjs/ext/protojson') as { fromJson(type: unknown, json: unknown, opts?: object): unknown; toJson(type: unknown, message: unknown): unknown };
+const protojson = requireFromProto('protobufjs/ext/protojson') as {
+  fromJson(type: unknown, json: unknown, opts?: object): unknown;
+  toJson(type: unknown, message: unknown): unknown;
+};
 const protoRoot = requireFromProto('./index.js');
-const historyType = (patchProtobufRoot(protoRoot) as { lookupType(name: string): { fromObject(o: unknown): unknown } }).lookupType('temporal.api.history.v1.History');
+const historyType = (patchProtobufRoot(protoRoot) as { lookupType(name: string): { fromObject(o: unknown): unknown } }).lookupType(
+  'temporal.api.history.v1.History',
+);
 
 const isCopyMismatch = (err: unknown) => err instanceof TypeError && /type must be a Type/.test(err.message);
 
@@ -104,8 +121,13 @@ export interface Fixture {
 /** Every fixture: test/fixtures/histories/<workflowType>/<case>.json, sorted. */
 export function loadFixtures(dir = FIXTURES_DIR): Fixture[] {
   const out: Fixture[] = [];
-  for (const type of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-    for (const name of readdirSync(join(dir, type)).filter((f) => f.endsWith('.json')).sort()) {
+  for (const type of readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    for (const name of readdirSync(join(dir, type))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const file = join(dir, type, name);
       const f = JSON.parse(readFileSync(file, 'utf8')) as FixtureFile;
       out.push({ workflowType: type, case: name.replace(/\.json$/, ''), file, workflowId: f.workflowId, history: historyFromJSON(f.history) });
@@ -118,7 +140,8 @@ export function loadFixtures(dir = FIXTURES_DIR): Fixture[] {
 export function patchesOf(history: History): Set<string> {
   const ids = new Set<string>();
   for (const e of history.events ?? []) {
-    const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    const data =
+      e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
     if (data) ids.add((JSON.parse(new TextDecoder().decode(data)) as { id: string }).id);
   }
   return ids;

@@ -90,7 +90,6 @@ export async function waitFor(cond: () => boolean, what: string, ms = 5000): Pro
   }
 }
 
-
 export async function bearerToken(sb: Sandbox): Promise<string> {
   const res = await sb.app.inject({
     method: 'POST',

@@ -16,7 +16,9 @@ installRuntime(logger, { handleSignals: true });
 const store = await openCampaignStore({ url: config.database.url, dataDir: '' });
 const connection = await NativeConnection.connect(config.temporal.connectionOptions);
 const clients = createPlatformClients(config.platform, { logger });
-const worker = new WorkerGroup(await createSendWorkers({ config, logger, connection, clients, store, ...(process.env.TEST_PUBLIC_URL ? { publicUrl: process.env.TEST_PUBLIC_URL } : {}) }));
+const worker = new WorkerGroup(
+  await createSendWorkers({ config, logger, connection, clients, store, ...(process.env.TEST_PUBLIC_URL ? { publicUrl: process.env.TEST_PUBLIC_URL } : {}) }),
+);
 const running = worker.run();
 process.stdout.write('ready\n');
 await running;

@@ -70,7 +70,9 @@ export const sentCallbacks = async (h: Harness, registrationId: string): Promise
 export async function callbackAnswers(h: Harness, registrationId: string): Promise<number[]> {
   const res = await fetch(`${h.sandbox.url}/_sandbox/callbacks?area=senderId`);
   const { callbacks } = (await res.json()) as { callbacks: { body: { registrationId?: string }; attempts: { status?: number }[] }[] };
-  return callbacks.filter((c) => c.body?.registrationId === registrationId).flatMap((c) => c.attempts.flatMap((a) => (a.status === undefined ? [] : [a.status])));
+  return callbacks
+    .filter((c) => c.body?.registrationId === registrationId)
+    .flatMap((c) => c.attempts.flatMap((a) => (a.status === undefined ? [] : [a.status])));
 }
 
 export const brandRegistration = (key: string, senderId = 'Acme') => ({
@@ -78,7 +80,12 @@ export const brandRegistration = (key: string, senderId = 'Acme') => ({
   policyId: 'pol-au-alpha-brand',
   marketCode: 'AU',
   registrationType: 'ALPHANUMERIC_SENDER_ID',
-  requestDetails: [{ senderIdDetails: [{ senderId }], additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }] }],
+  requestDetails: [
+    {
+      senderIdDetails: [{ senderId }],
+      additionalDetails: [{ companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' }],
+    },
+  ],
 });
 
 export const company = { companyName: 'Acme Pty', website: 'https://acme.example', email: 'ops@acme.example', useCase: 'TRANSACTIONAL' };

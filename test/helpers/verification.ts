@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import type { Harness } from './harness.js';
 
-export interface PhoneMessage { verificationId: string; method: string; kind: string; text?: string; code?: string; cli?: string; language?: string }
+export interface PhoneMessage {
+  verificationId: string;
+  method: string;
+  kind: string;
+  text?: string;
+  code?: string;
+  cli?: string;
+  language?: string;
+}
 
 let counter = 0;
 /** A fresh valid Swedish mobile number per call, so the per-number guard of one test never hits another. */
@@ -27,7 +35,20 @@ export async function messageFor(h: Harness, identity: string, verificationId: s
   throw new Error(`the phone got nothing for ${verificationId}`);
 }
 
-export interface Started { processId: string; state: string; reason?: string; current?: { verificationId: string; method: string; language?: string; sms?: { template?: string }; flashCall?: { cliFilter?: string }; callout?: unknown; seamless?: { targetUri?: string } } }
+export interface Started {
+  processId: string;
+  state: string;
+  reason?: string;
+  current?: {
+    verificationId: string;
+    method: string;
+    language?: string;
+    sms?: { template?: string };
+    flashCall?: { cliFilter?: string };
+    callout?: unknown;
+    seamless?: { targetUri?: string };
+  };
+}
 
 export async function startVerification(h: Harness, body: Record<string, unknown>, expectStatus = 201): Promise<Started> {
   const res = await h.api({ method: 'POST', url: '/v1/verifications', payload: body });
@@ -60,9 +81,26 @@ export async function startOnPlatform(h: Harness, identity: string, method = 'sm
  * one nobody polls), so deadline tests take a second or two. The guard is shared with the harness's app.
  */
 export async function verificationRoutesWith(h: Harness, opts: { waitMs: number; taskQueue?: string }) {
-  const [{ default: Fastify }, { VerificationService }, { verificationRoutes }, { ProcessService, pageTokenKey }, { installValidation }, { installErrorHandler }, { indexRoutes }, { subjectHasher }, { createPlatformClients }] = await Promise.all([
-    import('fastify'), import('../../api/routes/verification/service.js'), import('../../api/routes/verification/index.js'), import('../../api/processes/find.js'),
-    import('../../api/plugins/validation.js'), import('../../api/plugins/error-handler.js'), import('../../api/plugins/route-index.js'), import('../../common/subject-hash.js'), import('../../platform/index.js'),
+  const [
+    { default: Fastify },
+    { VerificationService },
+    { verificationRoutes },
+    { ProcessService, pageTokenKey },
+    { installValidation },
+    { installErrorHandler },
+    { indexRoutes },
+    { subjectHasher },
+    { createPlatformClients },
+  ] = await Promise.all([
+    import('fastify'),
+    import('../../api/routes/verification/service.js'),
+    import('../../api/routes/verification/index.js'),
+    import('../../api/processes/find.js'),
+    import('../../api/plugins/validation.js'),
+    import('../../api/plugins/error-handler.js'),
+    import('../../api/plugins/route-index.js'),
+    import('../../common/subject-hash.js'),
+    import('../../platform/index.js'),
   ]);
   const app = Fastify();
   installValidation(app);
@@ -82,7 +120,9 @@ export async function verificationRoutesWith(h: Harness, opts: { waitMs: number;
 /** Platform starts the sandbox received for a number (POST .../verifications bodies), from its request log. */
 export async function platformStarts(h: Harness, identity: string): Promise<{ reference?: string; custom?: string; method: string }[]> {
   const res = await fetch(`${h.sandbox.url}/_sandbox/requests?area=verification&method=POST`);
-  const { requests } = (await res.json()) as { requests: { path: string; body: { identity?: { endpoint?: string }; reference?: string; custom?: string; method: string } }[] };
+  const { requests } = (await res.json()) as {
+    requests: { path: string; body: { identity?: { endpoint?: string }; reference?: string; custom?: string; method: string } }[];
+  };
   return requests.filter((r) => r.path.endsWith('/verifications') && r.body?.identity?.endpoint === identity).map((r) => r.body);
 }
 
@@ -92,12 +132,22 @@ export async function postCallback(h: Harness, body: unknown): Promise<Response>
   const { VERIFICATION_CALLBACK_PATH } = await import('../../contracts/callbacks.js');
   const raw = JSON.stringify(body);
   const { appKey, appSecret } = h.config.platform.credentials;
-  const headers = signApplicationRequest({ appKey, appSecret, method: 'POST', path: VERIFICATION_CALLBACK_PATH, contentType: 'application/json; charset=UTF-8', body: raw });
+  const headers = signApplicationRequest({
+    appKey,
+    appSecret,
+    method: 'POST',
+    path: VERIFICATION_CALLBACK_PATH,
+    contentType: 'application/json; charset=UTF-8',
+    body: raw,
+  });
   return fetch(`${h.apiUrl}${VERIFICATION_CALLBACK_PATH}`, { method: 'POST', headers, body: raw });
 }
 
 /** The process's status view (GET /v1/verifications/{id}). */
-export async function statusOf(h: Harness, processId: string): Promise<{ state: string; history: { state: string; reason?: string }[]; details: Record<string, unknown> }> {
+export async function statusOf(
+  h: Harness,
+  processId: string,
+): Promise<{ state: string; history: { state: string; reason?: string }[]; details: Record<string, unknown> }> {
   const res = await h.api({ method: 'GET', url: `/v1/verifications/${encodeURIComponent(processId)}` });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();

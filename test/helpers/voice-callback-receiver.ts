@@ -85,7 +85,11 @@ export class VoiceCallbackReceiver {
       const waiter = () => void check();
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new Error(`no matching voice callback within ${timeoutMs} ms; received: ${this.received.map((c) => `${c.event}:${c.callid.slice(0, 8)}`).join(', ') || 'none'}`));
+        reject(
+          new Error(
+            `no matching voice callback within ${timeoutMs} ms; received: ${this.received.map((c) => `${c.event}:${c.callid.slice(0, 8)}`).join(', ') || 'none'}`,
+          ),
+        );
       }, timeoutMs);
       if (!check()) this.waiters.add(waiter);
     });

@@ -25,7 +25,8 @@ export async function wireVoice(h: Harness): Promise<void> {
 
 async function control(h: Harness, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${h.sandbox.url}/_sandbox/voice${path}`, {
-    method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    method,
+    ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   assert.ok(res.ok, `sandbox ${method} ${path}: ${res.status} ${text}`);
@@ -39,16 +40,34 @@ export const incomingCall = async (h: Harness, from: string, to: string) => (awa
 export const pressKeys = (h: Harness, callId: string, digits: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/dtmf`, { digits });
 export const hangUp = (h: Harness, callId: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/hangup`);
 
-interface SandboxCallback { event: string; answer?: { action?: { name?: string }; instructions?: Array<{ name: string; text?: string }> }; fallback: boolean; fallbackReason?: string; answeredInMs?: number }
+interface SandboxCallback {
+  event: string;
+  answer?: { action?: { name?: string }; instructions?: Array<{ name: string; text?: string }> };
+  fallback: boolean;
+  fallbackReason?: string;
+  answeredInMs?: number;
+}
 export interface SandboxCall {
-  callId: string; status: string; result?: string; reason?: string; connectedTo?: string; conferenceId?: string;
-  played: Array<string | { text?: string }>; callbacks: SandboxCallback[]; menu?: unknown;
+  callId: string;
+  status: string;
+  result?: string;
+  reason?: string;
+  connectedTo?: string;
+  conferenceId?: string;
+  played: Array<string | { text?: string }>;
+  callbacks: SandboxCallback[];
+  menu?: unknown;
 }
 export const sandboxCall = async (h: Harness, callId: string) => (await control(h, 'GET', `/calls/${encodeURIComponent(callId)}`)) as SandboxCall;
-export const sandboxConferences = async (h: Harness) => (await control(h, 'GET', '/conferences')) as Array<{ conferenceId: string; region: string; participants: Array<{ callId: string; muted: boolean; onhold: boolean }> }>;
+export const sandboxConferences = async (h: Harness) =>
+  (await control(h, 'GET', '/conferences')) as Array<{
+    conferenceId: string;
+    region: string;
+    participants: Array<{ callId: string; muted: boolean; onhold: boolean }>;
+  }>;
 
 /** Text the sandbox says it played on a call. */
-export const playedText = (c: SandboxCall) => c.played.map((p) => (typeof p === 'string' ? p : p.text ?? JSON.stringify(p))).join(' | ');
+export const playedText = (c: SandboxCall) => c.played.map((p) => (typeof p === 'string' ? p : (p.text ?? JSON.stringify(p)))).join(' | ');
 
 /** Polls until `check` returns a value (not undefined), or fails after timeoutMs saying what was last seen. */
 export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -67,8 +86,25 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 }
 
 export interface CalloutView {
-  processId: string; state: string; history: Array<{ state: string; reason?: string }>;
-  details: { legs: Array<{ destination: string; outcome?: string; attempts: Array<{ attempt: number; callId?: string; state: string; result?: string; reason?: string; outcome?: string; answers: Array<{ event: string; action: string; by: string; input?: string }> }> }>; fallbacks: number };
+  processId: string;
+  state: string;
+  history: Array<{ state: string; reason?: string }>;
+  details: {
+    legs: Array<{
+      destination: string;
+      outcome?: string;
+      attempts: Array<{
+        attempt: number;
+        callId?: string;
+        state: string;
+        result?: string;
+        reason?: string;
+        outcome?: string;
+        answers: Array<{ event: string; action: string; by: string; input?: string }>;
+      }>;
+    }>;
+    fallbacks: number;
+  };
 }
 
 export async function callout(h: Harness, processId: string): Promise<CalloutView> {

@@ -27,7 +27,10 @@ describe('worker metrics', () => {
   let url: string;
   before(async () => {
     // The runtime is process-wide and installed once: with the exporter here, the harness's install is a no-op.
-    const served = installRuntime(createLogger({ name: 'test', level: 'silent' }), { handleSignals: false, metrics: { host: '127.0.0.1', port: await freePort(), explicit: true } });
+    const served = installRuntime(createLogger({ name: 'test', level: 'silent' }), {
+      handleSignals: false,
+      metrics: { host: '127.0.0.1', port: await freePort(), explicit: true },
+    });
     assert.ok(served, 'the runtime serves the worker metrics');
     url = served;
     // Long enough for the usability checks to meet 403s first (they must not count as errors), shorter than the default 5 s.
@@ -44,7 +47,9 @@ describe('worker metrics', () => {
     await h.waitForState(ready, 'READY');
     // The platform refuses the next creation: a validation error ends that process FAILED at once.
     const fault = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ area: 'subprojects', method: 'POST', status: 400, count: 1 }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ area: 'subprojects', method: 'POST', status: 400, count: 1 }),
     });
     assert.ok(fault.ok);
     const failed = await start(h, uniqueName('metrics-bad'));

@@ -33,7 +33,10 @@ async function traceHeaders(h: Harness, processId: string) {
   const started = events?.find((e) => e.workflowExecutionStartedEventAttributes)?.workflowExecutionStartedEventAttributes;
   const scheduled = events?.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
   assert.ok(started && scheduled, 'the history has a start and a scheduled activity');
-  return { start: carrier(started.header?.fields as Record<string, Payload> | undefined), activity: carrier(scheduled.header?.fields as Record<string, Payload> | undefined) };
+  return {
+    start: carrier(started.header?.fields as Record<string, Payload> | undefined),
+    activity: carrier(scheduled.header?.fields as Record<string, Payload> | undefined),
+  };
 }
 
 describe('traces', () => {
@@ -46,7 +49,7 @@ describe('traces', () => {
     await receiver.close();
   });
 
-  test('the workflow bundle carries OpenTelemetry\'s workflow interceptors', () => {
+  test("the workflow bundle carries OpenTelemetry's workflow interceptors", () => {
     const bundle = process.env.RELAYFLOW_WORKFLOW_BUNDLE;
     assert.ok(bundle, 'npm test builds the bundle (RELAYFLOW_WORKFLOW_BUNDLE)');
     const code = readFileSync(bundle, 'utf8');
@@ -85,7 +88,11 @@ describe('traces', () => {
       assert.equal(headers.start, undefined, 'the start carries no trace header');
       // OpenTelemetry's workflow interceptors were not loaded in this run: they would have added their header.
       assert.equal(headers.activity, undefined, 'no trace header on the activity: the workflow interceptors stayed unloaded');
-      assert.deepEqual(lines.filter((l) => /sink/i.test(l.msg)), [], 'no sink errors');
+      assert.deepEqual(
+        lines.filter((l) => /sink/i.test(l.msg)),
+        [],
+        'no sink errors',
+      );
     });
   });
 
@@ -132,11 +139,11 @@ describe('traces', () => {
       const start = spans.find((s) => s.name === 'StartWorkflow:subprojectProvisioning');
       assert.ok(start, `StartWorkflow in the trace: ${names}`);
       assert.equal(start.service, 'relayflow-api');
-      assert.equal(parentOf(start), request, 'the start is the request\'s child');
+      assert.equal(parentOf(start), request, "the start is the request's child");
 
       assert.ok(run, `RunWorkflow in the trace: ${names}`);
       assert.equal(run.service, 'relayflow-worker');
-      assert.equal(parentOf(run), start, 'the run is the start\'s child');
+      assert.equal(parentOf(run), start, "the run is the start's child");
       assert.equal(run.attributes.temporalWorkflowId, id);
 
       const activities = spans.filter((s) => s.name.startsWith('RunActivity:'));

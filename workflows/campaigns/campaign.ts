@@ -5,13 +5,37 @@
 // The history holds a few events per chunk, never per message, and continue-as-new keeps it bounded whatever
 // the campaign's size.
 import {
-  ActivityCancellationType, allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, ContinueAsNew, isCancellation,
-  patched, proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions,
+  ActivityCancellationType,
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  ContinueAsNew,
+  isCancellation,
+  patched,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import {
-  CAMPAIGN_HALTED, CAMPAIGN_REFUSED, cancelCampaignUpdate, FINAL_CAMPAIGN_STATES, pauseCampaignUpdate, resumeCampaignUpdate, setCampaignRateUpdate,
-  type CampaignActivities, type CampaignCarry, type CampaignDetails, type CampaignInput, type CampaignOperationOutcome, type CampaignResult,
-  type CampaignState, type ChunkResult,
+  CAMPAIGN_HALTED,
+  CAMPAIGN_REFUSED,
+  cancelCampaignUpdate,
+  FINAL_CAMPAIGN_STATES,
+  pauseCampaignUpdate,
+  resumeCampaignUpdate,
+  setCampaignRateUpdate,
+  type CampaignActivities,
+  type CampaignCarry,
+  type CampaignDetails,
+  type CampaignInput,
+  type CampaignOperationOutcome,
+  type CampaignResult,
+  type CampaignState,
+  type ChunkResult,
 } from '../../contracts/campaigns.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { trackProcess } from '../shared/process-state.js';
@@ -58,10 +82,22 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const sends = proxyActivities<CampaignActivities>(sendOptions);
 
   const carried = input.carried;
-  const tracker = trackProcess<CampaignState, CampaignDetails>(input.kind, carried?.state ?? 'PREPARING', carried?.details ?? {
-    campaignId: input.campaignId, rate: 0, platformRate: 0, end: 0, chunkSize: s.chunkSize, windowSize: 2, chunksTotal: 0, chunksDone: 0,
-    throttledAttempts: 0, retriedAttempts: 0,
-  });
+  const tracker = trackProcess<CampaignState, CampaignDetails>(
+    input.kind,
+    carried?.state ?? 'PREPARING',
+    carried?.details ?? {
+      campaignId: input.campaignId,
+      rate: 0,
+      platformRate: 0,
+      end: 0,
+      chunkSize: s.chunkSize,
+      windowSize: 2,
+      chunksTotal: 0,
+      chunksDone: 0,
+      throttledAttempts: 0,
+      retriedAttempts: 0,
+    },
+  );
   if (carried) {
     tracker.status.since = carried.since;
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
@@ -104,78 +140,100 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     changed = true;
   }
 
-  setHandler(pauseCampaignUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-    if (state() === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
-    if (paused) return { accepted: true, state: state() };
-    pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
-    await halt('paused');
-    return { accepted: true, state: 'PAUSED' };
-  }));
+  setHandler(pauseCampaignUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+      if (state() === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
+      if (paused) return { accepted: true, state: state() };
+      pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
+      await halt('paused');
+      return { accepted: true, state: 'PAUSED' };
+    }),
+  );
 
-  setHandler(resumeCampaignUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-    if (!paused) return { accepted: true, state: state() };
-    await control.setCampaignHalt({ campaignId: input.campaignId, halt: null });
-    paused = false;
-    delete d.pausedBy;
-    tracker.moveTo(d.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
-    changed = true;
-    return { accepted: true, state: state() };
-  }));
+  setHandler(resumeCampaignUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+      if (!paused) return { accepted: true, state: state() };
+      await control.setCampaignHalt({ campaignId: input.campaignId, halt: null });
+      paused = false;
+      delete d.pausedBy;
+      tracker.moveTo(d.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
+      changed = true;
+      return { accepted: true, state: state() };
+    }),
+  );
 
-  setHandler(cancelCampaignUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-    if (state() === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
-    cancel = `cancelled through the API${req.reason ? `: ${req.reason}` : ''}`;
-    changed = true;
-    await halt('cancelled');
-    return { accepted: true, state: 'CANCELLED' };
-  }));
+  setHandler(cancelCampaignUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+      if (state() === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
+      cancel = `cancelled through the API${req.reason ? `: ${req.reason}` : ''}`;
+      changed = true;
+      await halt('cancelled');
+      return { accepted: true, state: 'CANCELLED' };
+    }),
+  );
 
-  setHandler(setCampaignRateUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-    if (!(req.rate > 0)) return refuse('rate must be above 0');
-    const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
-    await control.setCampaignRate({ campaignId: input.campaignId, rate });
-    d.rate = rate;
-    tracker.moveTo(state(), `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);
-    return { accepted: true, state: state(), rate };
-  }));
+  setHandler(setCampaignRateUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+      if (!(req.rate > 0)) return refuse('rate must be above 0');
+      const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
+      await control.setCampaignRate({ campaignId: input.campaignId, rate });
+      d.rate = rate;
+      tracker.moveTo(state(), `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);
+      return { accepted: true, state: state(), rate };
+    }),
+  );
 
   function launch(chunk: number): void {
     const from = chunk * d.chunkSize;
     const to = Math.min(d.end, from + d.chunkSize);
     const scope = new CancellationScope();
     running.set(chunk, scope);
-    scope.run(() => sends.sendChunk({
-      campaignId: input.campaignId, kind: input.kind, from, to, windowSize: d.windowSize,
-      ...(input.conversation ? { conversation: input.conversation } : {}),
-      ...(input.mms ? { mms: { ...input.mms, ...(d.savedMmsId ? { savedMmsId: d.savedMmsId } : {}) } } : {}),
-    })).then(
-      (r: ChunkResult) => {
-        d.chunksDone++;
-        if (r.throttled) d.throttledAttempts += r.throttled;
-      },
-      (err: unknown) => {
-        // Cancelled (pause, cancel) or refused: the chunk's unsent rows are still pending in the store.
-        todo.unshift(chunk);
-        if (isCancellation(err) || failureTypeOf(err) === CAMPAIGN_HALTED) return;
-        d.lastError = rootMessage(err);
-        if (failureTypeOf(err) === CAMPAIGN_REFUSED && !paused && !cancel) {
-          pause(`the platform refused the campaign: ${d.lastError}. Fix the cause, then resume.`, 'platform');
-          void halt('paused');
-        }
-      },
-    ).finally(() => {
-      running.delete(chunk);
-      changed = true;
-    });
+    scope
+      .run(() =>
+        sends.sendChunk({
+          campaignId: input.campaignId,
+          kind: input.kind,
+          from,
+          to,
+          windowSize: d.windowSize,
+          ...(input.conversation ? { conversation: input.conversation } : {}),
+          ...(input.mms ? { mms: { ...input.mms, ...(d.savedMmsId ? { savedMmsId: d.savedMmsId } : {}) } } : {}),
+        }),
+      )
+      .then(
+        (r: ChunkResult) => {
+          d.chunksDone++;
+          if (r.throttled) d.throttledAttempts += r.throttled;
+        },
+        (err: unknown) => {
+          // Cancelled (pause, cancel) or refused: the chunk's unsent rows are still pending in the store.
+          todo.unshift(chunk);
+          if (isCancellation(err) || failureTypeOf(err) === CAMPAIGN_HALTED) return;
+          d.lastError = rootMessage(err);
+          if (failureTypeOf(err) === CAMPAIGN_REFUSED && !paused && !cancel) {
+            pause(`the platform refused the campaign: ${d.lastError}. Fix the cause, then resume.`, 'platform');
+            void halt('paused');
+          }
+        },
+      )
+      .finally(() => {
+        running.delete(chunk);
+        changed = true;
+      });
   }
 
   try {
     if (!carried) {
-      const prepared = await control.prepareCampaign({ campaignId: input.campaignId, kind: input.kind, ...(input.conversation ? { conversation: input.conversation } : {}), ...(input.mms ? { mms: input.mms } : {}) });
+      const prepared = await control.prepareCampaign({
+        campaignId: input.campaignId,
+        kind: input.kind,
+        ...(input.conversation ? { conversation: input.conversation } : {}),
+        ...(input.mms ? { mms: input.mms } : {}),
+      });
       d.end = prepared.end;
       d.platformRate = prepared.platformRate;
       d.rate = Math.min(input.rate ?? prepared.platformRate, prepared.platformRate);
@@ -186,7 +244,8 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       if (prepared.savedMmsId) d.savedMmsId = prepared.savedMmsId;
       await control.setCampaignRate({ campaignId: input.campaignId, rate: d.rate });
       todo.push(...Array.from({ length: d.chunksTotal }, (_, i) => i));
-      if (!paused && !cancel) tracker.moveTo('SENDING', `${d.end} recipients in ${d.chunksTotal} chunks of ${d.chunkSize}, ${d.windowSize} at a time, ${d.rate}/s`);
+      if (!paused && !cancel)
+        tracker.moveTo('SENDING', `${d.end} recipients in ${d.chunksTotal} chunks of ${d.chunkSize}, ${d.windowSize} at a time, ${d.rate}/s`);
     }
 
     while (!cancel) {
@@ -199,7 +258,11 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
         if (continueNow) {
           await condition(allHandlersFinished);
           const carry: CampaignCarry = {
-            state: state(), since: tracker.status.since, history: tracker.status.history.slice(-KEEP_HISTORY), details: d, todo,
+            state: state(),
+            since: tracker.status.since,
+            history: tracker.status.history.slice(-KEEP_HISTORY),
+            details: d,
+            todo,
             operations: [...operations.entries()],
           };
           await continueAsNew<typeof campaign>({ ...input, carried: carry });
@@ -227,7 +290,10 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
         const close = Date.now() >= deadline;
         const r = await control.settleCampaign({ campaignId: input.campaignId, close });
         if (!r.unsettled || close) {
-          tracker.moveTo('COMPLETED', r.closed ? `${r.closed} sends whose answer was lost were not confirmed by a postback: reported unconfirmed, not sent again` : 'every send settled');
+          tracker.moveTo(
+            'COMPLETED',
+            r.closed ? `${r.closed} sends whose answer was lost were not confirmed by a postback: reported unconfirmed, not sent again` : 'every send settled',
+          );
           break;
         }
         await sleep(Math.max(1, Math.min(SETTLE_CHECK_MS, deadline - Date.now())));

@@ -11,7 +11,10 @@ export class Board {
   /** Bumped on every change: the loop waits for it to move. */
   version = 0;
 
-  constructor(readonly tracker: ProcessState<OnboardingState, OnboardingDetails>, steps: StepPlan[]) {
+  constructor(
+    readonly tracker: ProcessState<OnboardingState, OnboardingDetails>,
+    steps: StepPlan[],
+  ) {
     this.add(steps);
   }
 
@@ -22,7 +25,15 @@ export class Board {
   add(steps: StepPlan[]): void {
     for (const p of steps) {
       this.plans.set(p.name, p);
-      this.views.push({ name: p.name, kind: p.kind, state: 'PENDING', after: p.after.map((d) => d.step), ...(p.process ? { processId: p.process.processId } : {}), resource: {}, attempts: 0 });
+      this.views.push({
+        name: p.name,
+        kind: p.kind,
+        state: 'PENDING',
+        after: p.after.map((d) => d.step),
+        ...(p.process ? { processId: p.process.processId } : {}),
+        resource: {},
+        attempts: 0,
+      });
     }
     this.version += 1;
   }

@@ -16,7 +16,13 @@ export async function compensate(board: Board): Promise<{ undone: string[]; kept
     if (v.state === 'PENDING' || v.state === 'BLOCKED') board.set(v, 'STOPPED', 'never started: the onboarding was cancelled');
   }
   const stopping = board.views.filter((v) => board.open.has(v.name) && v.state !== 'SUCCEEDED');
-  await Promise.all(stopping.map((v) => getExternalWorkflowHandle(v.processId!).cancel().catch(() => undefined)));
+  await Promise.all(
+    stopping.map((v) =>
+      getExternalWorkflowHandle(v.processId!)
+        .cancel()
+        .catch(() => undefined),
+    ),
+  );
   await condition(() => stopping.every((v) => !board.open.has(v.name)), STOP_WAIT);
 
   const undone: string[] = [];

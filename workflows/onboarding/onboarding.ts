@@ -5,8 +5,18 @@
 // be added while it runs. Ends COMPLETED (every step succeeded or skipped) or CANCELLED.
 import { allHandlersFinished, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
-  addStepsUpdate, cancelOnboardingUpdate, childStateSignal, retryStepUpdate, skipStepUpdate,
-  type OnboardingDetails, type OnboardingInput, type OnboardingResult, type OnboardingState, type OperationOutcome, type RetryStepRequest, type StepPlan,
+  addStepsUpdate,
+  cancelOnboardingUpdate,
+  childStateSignal,
+  retryStepUpdate,
+  skipStepUpdate,
+  type OnboardingDetails,
+  type OnboardingInput,
+  type OnboardingResult,
+  type OnboardingState,
+  type OperationOutcome,
+  type RetryStepRequest,
+  type StepPlan,
 } from '../../contracts/onboarding.js';
 import { relaunchSignal, resubmitSignal } from '../../contracts/provisioning.js';
 import { OperationMemory } from '../shared/operations.js';
@@ -32,33 +42,49 @@ export async function onboarding(input: OnboardingInput): Promise<OnboardingResu
 
   setHandler(retryStepUpdate, (req) => operations.run(req.operationId, () => retry(req)), { validator: refuseUnlessStepIsOpen });
 
-  setHandler(skipStepUpdate, (req) => operations.run(req.operationId, (): OperationOutcome => {
-    const v = board.view(req.step)!;
-    if (!SKIPPABLE.includes(v.state)) return { accepted: false, state: v.state, reason: `step ${v.name} is ${v.state}; only a ${SKIPPABLE.join(', ')} step can be skipped` };
-    board.set(v, 'SKIPPED', `skipped by the caller${req.reason ? `: ${req.reason}` : ''}`);
-    return { accepted: true, state: 'SKIPPED' };
-  }), { validator: refuseUnlessStepIsOpen });
+  setHandler(
+    skipStepUpdate,
+    (req) =>
+      operations.run(req.operationId, (): OperationOutcome => {
+        const v = board.view(req.step)!;
+        if (!SKIPPABLE.includes(v.state))
+          return { accepted: false, state: v.state, reason: `step ${v.name} is ${v.state}; only a ${SKIPPABLE.join(', ')} step can be skipped` };
+        board.set(v, 'SKIPPED', `skipped by the caller${req.reason ? `: ${req.reason}` : ''}`);
+        return { accepted: true, state: 'SKIPPED' };
+      }),
+    { validator: refuseUnlessStepIsOpen },
+  );
 
-  setHandler(cancelOnboardingUpdate, (req) => operations.run(req.operationId, (): OperationOutcome => {
-    cancelReason = `cancelled by the caller${req.reason ? `: ${req.reason}` : ''}`;
-    board.touch();
-    return { accepted: true, state: 'CANCELLING' };
-  }), {
-    validator: (req) => {
-      if (!operations.knows(req.operationId)) refuseWhenEnded();
+  setHandler(
+    cancelOnboardingUpdate,
+    (req) =>
+      operations.run(req.operationId, (): OperationOutcome => {
+        cancelReason = `cancelled by the caller${req.reason ? `: ${req.reason}` : ''}`;
+        board.touch();
+        return { accepted: true, state: 'CANCELLING' };
+      }),
+    {
+      validator: (req) => {
+        if (!operations.knows(req.operationId)) refuseWhenEnded();
+      },
     },
-  });
+  );
 
-  setHandler(addStepsUpdate, (req) => operations.run(req.operationId, (): OperationOutcome => {
-    board.add(req.steps);
-    return { accepted: true, state: state() };
-  }), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
-      refuseWhenEnded();
-      checkNewSteps(req.steps);
+  setHandler(
+    addStepsUpdate,
+    (req) =>
+      operations.run(req.operationId, (): OperationOutcome => {
+        board.add(req.steps);
+        return { accepted: true, state: state() };
+      }),
+    {
+      validator: (req) => {
+        if (operations.knows(req.operationId)) return;
+        refuseWhenEnded();
+        checkNewSteps(req.steps);
+      },
     },
-  });
+  );
 
   /** Retry and skip: a repeated operation is answered from memory; a new one needs a known step and a running onboarding. */
   function refuseUnlessStepIsOpen(req: { operationId: string; step: string }): void {
@@ -94,7 +120,11 @@ export async function onboarding(input: OnboardingInput): Promise<OnboardingResu
     // The child still runs, waiting for a fix: it takes the retry itself (it cannot take an update from us).
     const how = inPlaceRetry(v.kind, v.processState);
     if (!how) {
-      return { accepted: false, state: v.state, reason: `the ${v.kind} process ${v.processId} still runs (${v.processState ?? 'no state yet'}); act on it through its own route, or skip this step` };
+      return {
+        accepted: false,
+        state: v.state,
+        reason: `the ${v.kind} process ${v.processId} still runs (${v.processState ?? 'no state yet'}); act on it through its own route, or skip this step`,
+      };
     }
     const operationId = `${workflowInfo().workflowId}/${req.operationId}`;
     const child = getExternalWorkflowHandle(v.processId!);

@@ -2,9 +2,7 @@
 // business ID (so it is its own process in the list and the timeline), abandoned when the onboarding
 // ends (templates and senders go on watching). The child's reports move the step; its end is a backstop
 // for a child that ended without a report (terminated, timed out).
-import {
-  getExternalWorkflowHandle, isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy,
-} from '@temporalio/workflow';
+import { getExternalWorkflowHandle, isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ChildStateReport, OnboardingActivities, StepView } from '../../contracts/onboarding.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
@@ -51,12 +49,16 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     });
     // A cancel that came while the child was starting could not reach it: it is stopped now.
-    if (cancelling()) await getExternalWorkflowHandle(p.processId).cancel().catch(() => undefined);
+    if (cancelling())
+      await getExternalWorkflowHandle(p.processId)
+        .cancel()
+        .catch(() => undefined);
     const result: unknown = await child.result();
     childEnded(board, v, attempt, resultState(v, result), resultReason(result), cancelling);
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) {
-      if (attempt === v.attempts) board.set(v, 'FAILED', `the process ${p.processId} is already running outside this onboarding: stop it, then retry this step, or skip it`);
+      if (attempt === v.attempts)
+        board.set(v, 'FAILED', `the process ${p.processId} is already running outside this onboarding: stop it, then retry this step, or skip it`);
     } else {
       childEnded(board, v, attempt, isCancellation(err) ? 'STOPPED' : 'FAILED', rootMessage(err), cancelling);
     }

@@ -5,12 +5,31 @@
 // onboarding) reads it like ACTIVE. Contract: docs/bundle-wire.md.
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
-  BUNDLE_KEY_LABEL, BUNDLE_RUN_LABEL, deleteUpdate, provisioningEventSignal,
-  type Bundle, type BundleProcessState, type BundleProvisioningInput, type BundleProvisioningResult, type OperationOutcome, type ProvisioningEvent,
+  BUNDLE_KEY_LABEL,
+  BUNDLE_RUN_LABEL,
+  deleteUpdate,
+  provisioningEventSignal,
+  type Bundle,
+  type BundleProcessState,
+  type BundleProvisioningInput,
+  type BundleProvisioningResult,
+  type OperationOutcome,
+  type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
 import {
-  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, handleStop, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry,
+  attachToResource,
+  carryOf,
+  endOnError,
+  Exclusive,
+  followUntilFinal,
+  handleStop,
+  interactive,
+  OperationMemory,
+  platform,
+  refused,
+  resumeTracking,
+  type ProcessCarry,
 } from './process.js';
 
 interface BundleDetails extends FollowDetails {
@@ -39,17 +58,22 @@ const PLATFORM_STATES: readonly string[] = ['IN_PROGRESS', 'ACTIVE', 'FAILED', '
 const errorText = (errors: BundleDetails['errors']) => errors.map((e) => `${e.resource}: ${e.code}: ${e.message}`).join('; ');
 
 export async function bundleProvisioning(input: BundleProvisioningInput & { carried?: Carry }): Promise<BundleProvisioningResult> {
-  const tracker = resumeTracking<BundleProcessState, BundleDetails>('bundle-provisioning', input.deleteBundleId ? 'DELETING' : 'CREATING', {
-    projectId: input.projectId,
-    key: input.key,
-    name: input.bundle.name,
-    region: input.bundle.region,
-    ...(input.bundle.convApp ? { processingMode: input.bundle.convApp.processingMode ?? 'DISPATCH' } : {}),
-    ...(input.deleteBundleId ? { bundleId: input.deleteBundleId } : {}),
-    webhookDeliveryStatuses: [],
-    errors: [],
-    ...initialFollowDetails(),
-  }, input.carried);
+  const tracker = resumeTracking<BundleProcessState, BundleDetails>(
+    'bundle-provisioning',
+    input.deleteBundleId ? 'DELETING' : 'CREATING',
+    {
+      projectId: input.projectId,
+      key: input.key,
+      name: input.bundle.name,
+      region: input.bundle.region,
+      ...(input.bundle.convApp ? { processingMode: input.bundle.convApp.processingMode ?? 'DISPATCH' } : {}),
+      ...(input.deleteBundleId ? { bundleId: input.deleteBundleId } : {}),
+      webhookDeliveryStatuses: [],
+      errors: [],
+      ...initialFollowDetails(),
+    },
+    input.carried,
+  );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
   const operations = new OperationMemory(input.carried?.operations);
@@ -127,15 +151,24 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  setHandler(deleteUpdate, (req) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
-    if (!d.bundleId || !DELETABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} bundle process has nothing to delete` };
-    return deleteBundle(`through the API, operation ${req.operationId}`, req.reason);
-  })), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
-      if (!d.bundleId || !DELETABLE.includes(state())) throw new Error(`a ${state()} bundle process cannot delete; delete needs one of ${DELETABLE.join(', ')} and a bundle`);
+  setHandler(
+    deleteUpdate,
+    (req) =>
+      operations.run(req.operationId, () =>
+        edits.run(async (): Promise<OperationOutcome> => {
+          if (!d.bundleId || !DELETABLE.includes(state()))
+            return { accepted: false, state: state(), reason: `a ${state()} bundle process has nothing to delete` };
+          return deleteBundle(`through the API, operation ${req.operationId}`, req.reason);
+        }),
+      ),
+    {
+      validator: (req) => {
+        if (operations.knows(req.operationId)) return;
+        if (!d.bundleId || !DELETABLE.includes(state()))
+          throw new Error(`a ${state()} bundle process cannot delete; delete needs one of ${DELETABLE.join(', ')} and a bundle`);
+      },
     },
-  });
+  );
 
   handleStop(operations, { isFinal, state }, (reason) => {
     stopRequested = true;

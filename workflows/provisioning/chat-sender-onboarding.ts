@@ -6,10 +6,24 @@
 // waiting would never end. Both share one frame; only the reading differs.
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import {
-  provisioningEventSignal, type ChataSenderInput, type ChatbSenderInput, type FollowSettings, type ProvisioningEvent,
+  provisioningEventSignal,
+  type ChataSenderInput,
+  type ChatbSenderInput,
+  type FollowSettings,
+  type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, carryOf, endOnError, followUntilFinal, OperationMemory, platform, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+import {
+  attachToResource,
+  carryOf,
+  endOnError,
+  followUntilFinal,
+  OperationMemory,
+  platform,
+  resumeTracking,
+  type ProcessCarry,
+  handleStop,
+} from './process.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
@@ -111,30 +125,57 @@ function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict
   const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
   if (state === 'DRAFT' && patched(DRAFT_ENDS)) return draftSaved('CHATA', errorCode, errorReason);
   switch (state) {
-    case 'ACTIVE': return { state: 'ACTIVE', reason: 'the sender is active' };
-    case 'PENDING': return { state: 'PENDING', reason: 'under review' };
-    case 'DELETED': return { state: 'FAILED', reason: 'the sender was deleted', failure: { type: 'SENDER_HAS_BEEN_DELETED', message: 'the sender was deleted on the platform' } };
-    case 'REJECTED': return { state: 'FAILED', reason: `rejected: ${error ?? 'no errorCode'}`, failure: { type: errorCode ?? 'REJECTED', message: `rejected: ${error ?? 'no errorCode given'}` } };
+    case 'ACTIVE':
+      return { state: 'ACTIVE', reason: 'the sender is active' };
+    case 'PENDING':
+      return { state: 'PENDING', reason: 'under review' };
+    case 'DELETED':
+      return {
+        state: 'FAILED',
+        reason: 'the sender was deleted',
+        failure: { type: 'SENDER_HAS_BEEN_DELETED', message: 'the sender was deleted on the platform' },
+      };
+    case 'REJECTED':
+      return {
+        state: 'FAILED',
+        reason: `rejected: ${error ?? 'no errorCode'}`,
+        failure: { type: errorCode ?? 'REJECTED', message: `rejected: ${error ?? 'no errorCode given'}` },
+      };
     case 'DRAFT': // only runs from before DRAFT_ENDS get here, replaying their old reading
     case 'ERROR': {
-      if (!errorCode) return state === 'DRAFT' ? { state: 'DRAFT', reason: 'saved as a draft' } : { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
+      if (!errorCode)
+        return state === 'DRAFT'
+          ? { state: 'DRAFT', reason: 'saved as a draft' }
+          : { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
       const known = (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode];
-      if (isTerminalChataError(errorCode)) return { state: 'FAILED', reason: `${error}: ${known?.why ?? ''}; no retry can fix it`, failure: { type: errorCode, message: `${error}: ${known?.why}` } };
+      if (isTerminalChataError(errorCode))
+        return {
+          state: 'FAILED',
+          reason: `${error}: ${known?.why ?? ''}; no retry can fix it`,
+          failure: { type: errorCode, message: `${error}: ${known?.why}` },
+        };
       return { state: 'ERROR', reason: `${error}: ${known?.why ?? 'not a code the spec names'}; waiting for the platform to retry` };
     }
-    default: return { state: 'PENDING', reason: `platform state ${state ?? 'unknown'}` };
+    default:
+      return { state: 'PENDING', reason: `platform state ${state ?? 'unknown'}` };
   }
 }
 
 function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
   const why = comment ? `: ${comment}` : '';
   switch (state) {
-    case 'ACTIVE': return { state: 'ACTIVE', reason: `the sender is active${why}` };
-    case 'IN_REVIEW': return { state: 'IN_REVIEW', reason: 'under review' };
-    case 'DRAFT': return patched(DRAFT_ENDS) ? draftSaved('CHATB') : { state: 'DRAFT', reason: 'saved as a draft' };
-    case 'REJECTED': return { state: 'FAILED', reason: `rejected${why}`, failure: { type: 'REJECTED', message: `rejected${why}` } };
-    case 'INACTIVE': return { state: 'FAILED', reason: `inactive${why}`, failure: { type: 'INACTIVE', message: `the sender became inactive${why}` } };
-    default: return { state: 'IN_REVIEW', reason: `platform state ${state ?? 'unknown'}` };
+    case 'ACTIVE':
+      return { state: 'ACTIVE', reason: `the sender is active${why}` };
+    case 'IN_REVIEW':
+      return { state: 'IN_REVIEW', reason: 'under review' };
+    case 'DRAFT':
+      return patched(DRAFT_ENDS) ? draftSaved('CHATB') : { state: 'DRAFT', reason: 'saved as a draft' };
+    case 'REJECTED':
+      return { state: 'FAILED', reason: `rejected${why}`, failure: { type: 'REJECTED', message: `rejected${why}` } };
+    case 'INACTIVE':
+      return { state: 'FAILED', reason: `inactive${why}`, failure: { type: 'INACTIVE', message: `the sender became inactive${why}` } };
+    default:
+      return { state: 'IN_REVIEW', reason: `platform state ${state ?? 'unknown'}` };
   }
 }
 
@@ -150,14 +191,23 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   const isFinal = () => FINAL.includes(state());
   const judge = (r: PlatformReading, reason: string, comment?: string) => {
     const v = spec.judge(r, comment);
-    Object.assign(d, { platformState: r.state, errorCode: r.errorCode, errorReason: r.errorReason, errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) : undefined });
+    Object.assign(d, {
+      platformState: r.state,
+      errorCode: r.errorCode,
+      errorReason: r.errorReason,
+      errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) : undefined,
+    });
     if (v.failure) failure = v.failure;
     if (v.nextStep) d.nextStep = v.nextStep;
     if (v.state !== state()) tracker.moveTo(v.state, `${v.reason} (${reason})`);
   };
   function applySender(s: SenderSnapshot, reason: string): void {
     const take = follower.snapshot(s.updateTime, s.comments);
-    Object.assign(d, { senderId: s.id, ...(s.maxTps !== undefined ? { maxTps: s.maxTps } : {}), ...(s.compatibleRegions ? { compatibleRegions: s.compatibleRegions } : {}) });
+    Object.assign(d, {
+      senderId: s.id,
+      ...(s.maxTps !== undefined ? { maxTps: s.maxTps } : {}),
+      ...(s.compatibleRegions ? { compatibleRegions: s.compatibleRegions } : {}),
+    });
     if (take('state')) judge({ state: s.state, errorCode: s.errorCode, errorReason: s.errorReason }, reason);
   }
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
@@ -196,7 +246,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).
     if (state() === 'ACTIVE' && d.maxTps === undefined) {
       const active = await spec.get(d.senderId!);
-      Object.assign(d, { ...(active.maxTps !== undefined ? { maxTps: active.maxTps } : {}), ...(active.compatibleRegions ? { compatibleRegions: active.compatibleRegions } : {}) });
+      Object.assign(d, {
+        ...(active.maxTps !== undefined ? { maxTps: active.maxTps } : {}),
+        ...(active.compatibleRegions ? { compatibleRegions: active.compatibleRegions } : {}),
+      });
     }
   } catch (err) {
     endOnError(tracker, err);
@@ -214,41 +267,63 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
 
 export async function chataSenderOnboarding(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
   const s = input.sender;
-  return onboard({
-    kind: 'chata-sender',
-    details: input.mode === 'embedded'
-      ? { channel: 'CHATA', projectId: input.projectId, mode: 'embedded', businessAccountId: input.sender.businessAccountId, phoneNumberId: input.sender.phoneNumberId }
-      : { channel: 'CHATA', projectId: input.projectId, mode: 'standard', phoneNumber: input.sender.phoneNumber, displayName: input.sender.displayName },
-    create: () => platform.createChataSender(s),
-    get: (senderId) => platform.getChataSender({ senderId }),
-    judge: judgeChata,
-    read: (e, d, take) => {
-      if (e.trigger === 'CHATA_WABA_ACCOUNT_CHANGED') return e.details.state ? { state: e.details.state, errorCode: e.details.errorCode, errorReason: e.details.errorReason } : 'no sender state';
-      if (e.trigger === 'CHATA_SENDER_QUALITY_RATING_CHANGED' || e.trigger === 'CHATA_SENDER_DAILY_LIMIT_CHANGED') {
-        if (!take(e.trigger)) return undefined;
-        d.qualityRating = JSON.stringify(e.details);
-        return `${e.trigger}: ${d.qualityRating}`;
-      }
-      return undefined;
+  return onboard(
+    {
+      kind: 'chata-sender',
+      details:
+        input.mode === 'embedded'
+          ? {
+              channel: 'CHATA',
+              projectId: input.projectId,
+              mode: 'embedded',
+              businessAccountId: input.sender.businessAccountId,
+              phoneNumberId: input.sender.phoneNumberId,
+            }
+          : { channel: 'CHATA', projectId: input.projectId, mode: 'standard', phoneNumber: input.sender.phoneNumber, displayName: input.sender.displayName },
+      create: () => platform.createChataSender(s),
+      get: (senderId) => platform.getChataSender({ senderId }),
+      judge: judgeChata,
+      read: (e, d, take) => {
+        if (e.trigger === 'CHATA_WABA_ACCOUNT_CHANGED')
+          return e.details.state ? { state: e.details.state, errorCode: e.details.errorCode, errorReason: e.details.errorReason } : 'no sender state';
+        if (e.trigger === 'CHATA_SENDER_QUALITY_RATING_CHANGED' || e.trigger === 'CHATA_SENDER_DAILY_LIMIT_CHANGED') {
+          if (!take(e.trigger)) return undefined;
+          d.qualityRating = JSON.stringify(e.details);
+          return `${e.trigger}: ${d.qualityRating}`;
+        }
+        return undefined;
+      },
+      continueAsNew: (carried) => continueAsNew<typeof chataSenderOnboarding>({ ...input, carried }),
     },
-    continueAsNew: (carried) => continueAsNew<typeof chataSenderOnboarding>({ ...input, carried }),
-  }, input, input.carried);
+    input,
+    input.carried,
+  );
 }
 
 export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?: Carry }): Promise<SenderResult> {
   const { sender } = input;
-  return onboard({
-    kind: 'chatb-sender',
-    details: { channel: 'CHATB', projectId: input.projectId, displayName: sender.displayName, categoryCode: sender.categoryCode, ...(sender.subcategoryCode ? { subcategoryCode: sender.subcategoryCode } : {}) },
-    create: () => platform.createChatbSender(sender),
-    get: (senderId) => platform.getChatbSender({ senderId }),
-    judge: judgeChatb,
-    read: (e) => {
-      // Activation has no trigger of its own: a comment carries details.state ACTIVE.
-      if (e.trigger === 'CHATB_SENDER_REJECTED') return { state: 'REJECTED' };
-      if (e.trigger === 'CHATB_SENDER_INACTIVE') return { state: 'INACTIVE' };
-      return e.details.state ? { state: e.details.state } : undefined;
+  return onboard(
+    {
+      kind: 'chatb-sender',
+      details: {
+        channel: 'CHATB',
+        projectId: input.projectId,
+        displayName: sender.displayName,
+        categoryCode: sender.categoryCode,
+        ...(sender.subcategoryCode ? { subcategoryCode: sender.subcategoryCode } : {}),
+      },
+      create: () => platform.createChatbSender(sender),
+      get: (senderId) => platform.getChatbSender({ senderId }),
+      judge: judgeChatb,
+      read: (e) => {
+        // Activation has no trigger of its own: a comment carries details.state ACTIVE.
+        if (e.trigger === 'CHATB_SENDER_REJECTED') return { state: 'REJECTED' };
+        if (e.trigger === 'CHATB_SENDER_INACTIVE') return { state: 'INACTIVE' };
+        return e.details.state ? { state: e.details.state } : undefined;
+      },
+      continueAsNew: (carried) => continueAsNew<typeof chatbSenderOnboarding>({ ...input, carried }),
     },
-    continueAsNew: (carried) => continueAsNew<typeof chatbSenderOnboarding>({ ...input, carried }),
-  }, input, input.carried);
+    input,
+    input.carried,
+  );
 }

@@ -123,11 +123,18 @@ export class ResourceFollower {
       const seq = e.sequence;
       if (seq === undefined) {
         this.carry.readDue = [...new Set([...(this.carry.readDue ?? []), e.trigger])];
-        this.d.events.push({ eventId: e.eventId, trigger: e.trigger, eventTime: e.eventTime, applied: false, hint: true, note: 'no sequence: a hint; the resource is read from the platform' });
+        this.d.events.push({
+          eventId: e.eventId,
+          trigger: e.trigger,
+          eventTime: e.eventTime,
+          applied: false,
+          hint: true,
+          note: 'no sequence: a hint; the resource is read from the platform',
+        });
         continue;
       }
       // A receive time (the platform sent none) orders nothing: only the sequence does.
-      const t = e.timeReceived ? undefined : timeOf(e.eventTime) ?? 0;
+      const t = e.timeReceived ? undefined : (timeOf(e.eventTime) ?? 0);
       let asked = 0;
       const stale: string[] = [];
       const take: Take = (aspect) => {

@@ -1,6 +1,15 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  ContinueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
@@ -37,7 +46,12 @@ export interface ProcessCarry<S extends string, D> {
 }
 
 /** trackProcess, resumed from a previous run's status when there is one. */
-export function resumeTracking<S extends string, D extends FollowDetails>(kind: string, initial: S, details: D, carried?: ProcessCarry<S, D>): ProcessState<S, D> {
+export function resumeTracking<S extends string, D extends FollowDetails>(
+  kind: string,
+  initial: S,
+  details: D,
+  carried?: ProcessCarry<S, D>,
+): ProcessState<S, D> {
   const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
   if (carried) {
     tracker.status.since = carried.since;
@@ -48,7 +62,14 @@ export function resumeTracking<S extends string, D extends FollowDetails>(kind: 
 
 export function carryOf<S extends string, D>(tracker: ProcessState<S, D>, follower: ResourceFollower, operations: OperationMemory): ProcessCarry<S, D> {
   const s = tracker.status;
-  return { state: s.state, since: s.since, history: s.history.slice(-KEEP_HISTORY), details: s.details, follow: follower.toCarry(), operations: operations.toCarry() };
+  return {
+    state: s.state,
+    since: s.since,
+    history: s.history.slice(-KEEP_HISTORY),
+    details: s.details,
+    follow: follower.toCarry(),
+    operations: operations.toCarry(),
+  };
 }
 
 /** One change to the platform resource at a time (an automatic resubmission and an API one never race). */
@@ -142,9 +163,11 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
  * has ended, otherwise `onStop` records why and the process's loop ends it as STOPPED.
  */
 export function handleStop(operations: OperationMemory, process: { isFinal(): boolean; state(): string }, onStop: (reason: string) => void): void {
-  setHandler(stopUpdate, (req) => operations.run(req.operationId, () => {
-    if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
-    onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
-    return { accepted: true, state: 'STOPPED' };
-  }));
+  setHandler(stopUpdate, (req) =>
+    operations.run(req.operationId, () => {
+      if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
+      onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
+      return { accepted: true, state: 'STOPPED' };
+    }),
+  );
 }

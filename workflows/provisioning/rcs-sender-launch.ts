@@ -5,11 +5,29 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { RcsCountryStatus, RcsSender, RcsSenderState } from '../../contracts/provisioning.js';
 import {
-  provisioningEventSignal, relaunchSignal, relaunchUpdate, type OperationOutcome, type RelaunchRequest, type ProvisioningEvent, type RcsSenderLaunchInput,
+  provisioningEventSignal,
+  relaunchSignal,
+  relaunchUpdate,
+  type OperationOutcome,
+  type RelaunchRequest,
+  type ProvisioningEvent,
+  type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
 import {
-  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+  attachToResource,
+  carryOf,
+  endOnError,
+  Exclusive,
+  followUntilFinal,
+  interactive,
+  OperationMemory,
+  platform,
+  refused,
+  resumeTracking,
+  type ProcessCarry,
+  handleStop,
+} from './process.js';
 import { rootMessage } from '../shared/failure-text.js';
 
 type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
@@ -51,17 +69,22 @@ const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', '
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
 
 export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
-  const tracker = resumeTracking<RcsProcessState, RcsDetails>('rcs-sender', 'CREATING', {
-    projectId: input.projectId,
-    displayName: input.sender.displayName,
-    useCase: input.sender.useCase,
-    countries: input.sender.countries,
-    countryStatus: {},
-    questionnaireAnswered: false,
-    testNumbers: (input.testNumbers ?? []).map((t) => ({ ...t, status: 'WAITING_FOR_LAUNCH' as const })),
-    relaunches: 0,
-    ...initialFollowDetails(),
-  }, input.carried);
+  const tracker = resumeTracking<RcsProcessState, RcsDetails>(
+    'rcs-sender',
+    'CREATING',
+    {
+      projectId: input.projectId,
+      displayName: input.sender.displayName,
+      useCase: input.sender.useCase,
+      countries: input.sender.countries,
+      countryStatus: {},
+      questionnaireAnswered: false,
+      testNumbers: (input.testNumbers ?? []).map((t) => ({ ...t, status: 'WAITING_FOR_LAUNCH' as const })),
+      relaunches: 0,
+      ...initialFollowDetails(),
+    },
+    input.carried,
+  );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
   const operations = new OperationMemory(input.carried?.operations);
@@ -172,26 +195,29 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
   /** A relaunch asked through the API (an update) or by a parent process (a signal: `via` says which). */
-  const relaunch = (req: RelaunchRequest, via: string) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
-    if (!RELAUNCHABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} sender has no rejection to relaunch` };
-    try {
-      if (req.answers) await interactive.answerRcsQuestionnaire({ senderId: d.senderId!, answers: req.answers });
-      const contact = req.contact ?? input.contact;
-      const res = await interactive.relaunchRcsSender({ senderId: d.senderId!, contact });
-      if (!res.relaunched) {
-        applySender(res, 'read from the platform');
-        return { accepted: false, state: state(), reason: `nothing to relaunch: the sender is ${res.state}` };
-      }
-      d.relaunches += 1;
-      applySender(res, `relaunched ${via} (operation ${req.operationId}, ${contactWords(contact)}${req.answers ? ', answers replaced' : ''})`);
-      return { accepted: true, state: state() };
-    } catch (err) {
-      return refused(state(), err);
-    }
-  }));
+  const relaunch = (req: RelaunchRequest, via: string) =>
+    operations.run(req.operationId, () =>
+      edits.run(async (): Promise<OperationOutcome> => {
+        if (!RELAUNCHABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} sender has no rejection to relaunch` };
+        try {
+          if (req.answers) await interactive.answerRcsQuestionnaire({ senderId: d.senderId!, answers: req.answers });
+          const contact = req.contact ?? input.contact;
+          const res = await interactive.relaunchRcsSender({ senderId: d.senderId!, contact });
+          if (!res.relaunched) {
+            applySender(res, 'read from the platform');
+            return { accepted: false, state: state(), reason: `nothing to relaunch: the sender is ${res.state}` };
+          }
+          d.relaunches += 1;
+          applySender(res, `relaunched ${via} (operation ${req.operationId}, ${contactWords(contact)}${req.answers ? ', answers replaced' : ''})`);
+          return { accepted: true, state: state() };
+        } catch (err) {
+          return refused(state(), err);
+        }
+      }),
+    );
 
   setHandler(relaunchSignal, async (req) => {
-    const outcome = await relaunch(req, 'at the parent process\'s request');
+    const outcome = await relaunch(req, "at the parent process's request");
     // The parent learns only from reported states: a refusal is reported as one.
     if (!outcome.accepted) tracker.moveTo(state(), `relaunch refused: ${outcome.reason ?? 'no reason given'}`);
   });
@@ -232,11 +258,18 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       react,
       historyLimit: input.historyLimit,
       poll: async (reason) => applySender(await platform.getRcsSender({ senderId: d.senderId! }), reason),
-      continueAsNew: () => continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carryOf(tracker, follower, operations), testNumbersTriedAt, decisionReadAt } }),
+      continueAsNew: () =>
+        continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carryOf(tracker, follower, operations), testNumbersTriedAt, decisionReadAt } }),
     });
   } catch (err) {
     endOnError(tracker, err);
   }
   await condition(allHandlersFinished);
-  return { state: state(), countryStatus: d.countryStatus, testNumbers: d.testNumbers, ...(d.senderId ? { senderId: d.senderId } : {}), ...(d.agentId ? { agentId: d.agentId } : {}) };
+  return {
+    state: state(),
+    countryStatus: d.countryStatus,
+    testNumbers: d.testNumbers,
+    ...(d.senderId ? { senderId: d.senderId } : {}),
+    ...(d.agentId ? { agentId: d.agentId } : {}),
+  };
 }

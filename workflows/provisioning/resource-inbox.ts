@@ -17,14 +17,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  attachSignal,
-  inboxQuery,
-  provisioningEventSignal,
-  type InboxAttachment,
-  type ResourceInboxInput,
-} from '../../contracts/provisioning.js';
-
+import { attachSignal, inboxQuery, provisioningEventSignal, type InboxAttachment, type ResourceInboxInput } from '../../contracts/provisioning.js';
 
 const KEEP_EVENTS = 500;
 const KEEP_SEEN = 5_000;
@@ -80,7 +73,13 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
     resource,
     received,
     duplicates,
-    events: kept.map((k) => ({ eventId: k.event.eventId, trigger: k.event.trigger, sequence: k.event.sequence, eventTime: k.event.eventTime, receivedAt: k.receivedAt })),
+    events: kept.map((k) => ({
+      eventId: k.event.eventId,
+      trigger: k.event.trigger,
+      sequence: k.event.sequence,
+      eventTime: k.event.eventTime,
+      receivedAt: k.receivedAt,
+    })),
     attached,
   }));
 
@@ -113,8 +112,14 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
       await condition(allHandlersFinished);
       // Signals that arrive while the run closes fail its completion and are replayed into it: none is lost.
       await continueAsNew<typeof resourceInbox>({
-        resource, kept, seenEventIds: seenIds, attached, received, duplicates,
-        ...(input.historyLimit ? { historyLimit } : {}), ...(input.idleMs ? { idleMs } : {}),
+        resource,
+        kept,
+        seenEventIds: seenIds,
+        attached,
+        received,
+        duplicates,
+        ...(input.historyLimit ? { historyLimit } : {}),
+        ...(input.idleMs ? { idleMs } : {}),
       });
     }
   }

@@ -6,11 +6,29 @@ import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temp
 import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../../contracts/provisioning.js';
 import { failureType } from '../shared/failure-text.js';
 import {
-  provisioningEventSignal, resubmitSignal, resubmitUpdate, type OperationOutcome, type ProvisioningEvent, type ResubmitRequest, type TemplateApprovalInput,
+  provisioningEventSignal,
+  resubmitSignal,
+  resubmitUpdate,
+  type OperationOutcome,
+  type ProvisioningEvent,
+  type ResubmitRequest,
+  type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
 import {
-  attachToResource, carryOf, endOnError, Exclusive, followUntilFinal, interactive, OperationMemory, platform, refused, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+  attachToResource,
+  carryOf,
+  endOnError,
+  Exclusive,
+  followUntilFinal,
+  interactive,
+  OperationMemory,
+  platform,
+  refused,
+  resumeTracking,
+  type ProcessCarry,
+  handleStop,
+} from './process.js';
 
 type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
 
@@ -49,17 +67,22 @@ const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUS
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
   const { channel } = input;
-  const tracker = resumeTracking<TemplateProcessState, TemplateDetails>(channel === 'CHATA' ? 'chata-template' : 'chatb-template', 'CREATING', {
-    channel,
-    projectId: input.projectId,
-    name: input.template.name,
-    language: input.template.language,
-    category: input.template.category,
-    submittedCategory: input.template.category,
-    resubmits: 0,
-    autoResubmits: 0,
-    ...initialFollowDetails(),
-  }, input.carried);
+  const tracker = resumeTracking<TemplateProcessState, TemplateDetails>(
+    channel === 'CHATA' ? 'chata-template' : 'chatb-template',
+    'CREATING',
+    {
+      channel,
+      projectId: input.projectId,
+      name: input.template.name,
+      language: input.template.language,
+      category: input.template.category,
+      submittedCategory: input.template.category,
+      resubmits: 0,
+      autoResubmits: 0,
+      ...initialFollowDetails(),
+    },
+    input.carried,
+  );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
   const operations = new OperationMemory(input.carried?.operations);
@@ -147,7 +170,11 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     await edits.run(async () => {
       if (state() !== 'REJECTED') return;
       const category = await categoryForResubmission();
-      if (!category) return void tracker.moveTo('REJECTED', 'INCORRECT_CATEGORY: no other category known (none from the platform, no alternativeCategory); resubmit through the API');
+      if (!category)
+        return void tracker.moveTo(
+          'REJECTED',
+          'INCORRECT_CATEGORY: no other category known (none from the platform, no alternativeCategory); resubmit through the API',
+        );
       d.autoResubmits += 1;
       await resubmit({ category }, `resubmitted automatically with category ${category} after INCORRECT_CATEGORY`);
     });
@@ -156,20 +183,23 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
   /** A resubmission asked through the API (an update) or by a parent process (a signal: `via` says which). */
-  const resubmitAsked = (req: ResubmitRequest, via: string) => operations.run(req.operationId, () => edits.run(async (): Promise<OperationOutcome> => {
-    if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
-    try {
-      const { operationId, ...changes } = req;
-      await resubmit(changes, `resubmitted ${via} (operation ${operationId})`, interactive);
-      d.resubmits += 1;
-      return { accepted: true, state: state() };
-    } catch (err) {
-      return refused(state(), err);
-    }
-  }));
+  const resubmitAsked = (req: ResubmitRequest, via: string) =>
+    operations.run(req.operationId, () =>
+      edits.run(async (): Promise<OperationOutcome> => {
+        if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
+        try {
+          const { operationId, ...changes } = req;
+          await resubmit(changes, `resubmitted ${via} (operation ${operationId})`, interactive);
+          d.resubmits += 1;
+          return { accepted: true, state: state() };
+        } catch (err) {
+          return refused(state(), err);
+        }
+      }),
+    );
 
   setHandler(resubmitSignal, async (req) => {
-    const outcome = await resubmitAsked(req, 'at the parent process\'s request');
+    const outcome = await resubmitAsked(req, "at the parent process's request");
     // The parent learns only from reported states: a refusal is reported as one.
     if (!outcome.accepted) tracker.moveTo(state(), `resubmission refused: ${outcome.reason ?? 'no reason given'}`);
   });
@@ -189,7 +219,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   try {
     if (!input.carried) {
       const created = await platform.createTemplate({ channel, template: { ...input.template, status: input.createAsDraft ? 'DRAFT' : 'SUBMIT' } });
-      applyTemplate(created, created.created ? (input.createAsDraft ? 'created as a draft' : 'created and submitted for review') : `found an existing template (${created.state})`);
+      applyTemplate(
+        created,
+        created.created ? (input.createAsDraft ? 'created as a draft' : 'created and submitted for review') : `found an existing template (${created.state})`,
+      );
       d.submittedCategory = created.category;
       await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
@@ -217,5 +250,11 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     endOnError(tracker, err);
   }
   await condition(allHandlersFinished);
-  return { state: state(), category: d.category, ...(d.templateId ? { templateId: d.templateId } : {}), ...(d.qualityScore ? { qualityScore: d.qualityScore } : {}), ...(d.rejectionCode ? { rejectionCode: d.rejectionCode } : {}) };
+  return {
+    state: state(),
+    category: d.category,
+    ...(d.templateId ? { templateId: d.templateId } : {}),
+    ...(d.qualityScore ? { qualityScore: d.qualityScore } : {}),
+    ...(d.rejectionCode ? { rejectionCode: d.rejectionCode } : {}),
+  };
 }

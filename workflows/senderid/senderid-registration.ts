@@ -4,21 +4,47 @@
 // eventId). A periodic read ends it right when a callback is lost. Waits for attachments and answers say
 // what is missing; the caller supplies them through the API. Long-lived: continues as new, carrying state.
 import {
-  allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  ContinueAsNew,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import { REFERENCE } from '../../common/search-attributes.js';
 import type { SenderIdActivities } from '../../contracts/senderid.js';
 import {
-  attachmentUploadedUpdate, FINAL_PROCESS_STATES, SENDERID_REGISTRATION_KIND, senderIdCallbackSignal, stopRegistrationUpdate, updateRegistrationUpdate,
-  type Attachment, type RegistrationState, type SenderIdCallbackHint, type SenderIdCarry, type SenderIdOperationOutcome, type SenderIdProcessState,
-  type SenderIdRegistrationDetails, type SenderIdRegistrationInput, type SenderIdRegistrationResult,
+  attachmentUploadedUpdate,
+  FINAL_PROCESS_STATES,
+  SENDERID_REGISTRATION_KIND,
+  senderIdCallbackSignal,
+  stopRegistrationUpdate,
+  updateRegistrationUpdate,
+  type Attachment,
+  type RegistrationState,
+  type SenderIdCallbackHint,
+  type SenderIdCarry,
+  type SenderIdOperationOutcome,
+  type SenderIdProcessState,
+  type SenderIdRegistrationDetails,
+  type SenderIdRegistrationInput,
+  type SenderIdRegistrationResult,
 } from '../../contracts/senderid-registration.js';
 import type { SenderIdRegistration as Registration } from '../../contracts/senderid.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { trackProcess } from '../shared/process-state.js';
 
-const interactiveOptions: ActivityOptions = { ...platformActivityOptions, scheduleToCloseTimeout: '1 minute', retry: { ...platformActivityOptions.retry, maximumAttempts: 5 } };
+const interactiveOptions: ActivityOptions = {
+  ...platformActivityOptions,
+  scheduleToCloseTimeout: '1 minute',
+  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
+};
 const platform = proxyActivities<SenderIdActivities>(platformActivityOptions);
 const interactive = proxyActivities<SenderIdActivities>(interactiveOptions);
 
@@ -60,7 +86,11 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     duplicateCallbacks: 0,
     reads: 0,
   };
-  const tracker = trackProcess<SenderIdProcessState, SenderIdRegistrationDetails>(SENDERID_REGISTRATION_KIND, carried?.state ?? 'VALIDATING', carried?.details ?? initialDetails);
+  const tracker = trackProcess<SenderIdProcessState, SenderIdRegistrationDetails>(
+    SENDERID_REGISTRATION_KIND,
+    carried?.state ?? 'VALIDATING',
+    carried?.details ?? initialDetails,
+  );
   if (carried) {
     tracker.status.since = carried.since;
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
@@ -117,7 +147,12 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     if (r.status !== state()) {
       if (state() === 'PENDING_ATTACHMENTS') resubmittedInRound = false;
       const log = [...(r.logs ?? [])].reverse().find((l) => l.registrationState === r.status);
-      const parts = [why, log?.message, r.etaDate ? `eta ${r.etaDate}` : undefined, r.status === 'APPROVED' && r.senderId ? `sender ID ${r.senderId}` : undefined];
+      const parts = [
+        why,
+        log?.message,
+        r.etaDate ? `eta ${r.etaDate}` : undefined,
+        r.status === 'APPROVED' && r.senderId ? `sender ID ${r.senderId}` : undefined,
+      ];
       tracker.moveTo(r.status, parts.filter(Boolean).join('; '));
     }
   }
@@ -125,7 +160,13 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
   function mergeAttachments(list: Attachment[]): void {
     for (const a of list) {
       const view = d.attachments.find((x) => x.attachmentDefinitionId === a.attachmentDefinitionId);
-      const fresh = { attachmentDefinitionId: a.attachmentDefinitionId, attachmentId: a.attachmentId, fileName: a.fileName, mimeType: a.mimeType, uploadStatus: a.uploadStatus };
+      const fresh = {
+        attachmentDefinitionId: a.attachmentDefinitionId,
+        attachmentId: a.attachmentId,
+        fileName: a.fileName,
+        mimeType: a.mimeType,
+        uploadStatus: a.uploadStatus,
+      };
       if (view) Object.assign(view, fresh);
       else d.attachments.push(fresh);
     }
@@ -136,7 +177,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     const out: string[] = [];
     if (r.status === 'PENDING_ATTACHMENTS') {
       for (const a of d.attachments) {
-        if (a.mandatory && a.uploadStatus !== 'COMPLETED') out.push(`attachment ${a.attachmentDefinitionId}${a.uploadStatus ? ` (upload ${a.uploadStatus})` : ''}`);
+        if (a.mandatory && a.uploadStatus !== 'COMPLETED')
+          out.push(`attachment ${a.attachmentDefinitionId}${a.uploadStatus ? ` (upload ${a.uploadStatus})` : ''}`);
       }
     }
     const log = [...(r.logs ?? [])].reverse().find((l) => l.registrationState === r.status);
@@ -194,51 +236,66 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     queued.push(hint);
   });
 
-  setHandler(updateRegistrationUpdate, (req) => remember(req.operationId, () => exclusive(async () => {
-    if (isFinal() || !d.registrationId) return { accepted: false, state: state(), reason: `a ${state()} registration cannot be updated` };
-    try {
-      const { operationId, ...changes } = req;
-      apply(await interactive.updateSenderIdRegistration({ registrationId: d.registrationId, changes }), `updated through the API (operation ${operationId})`);
-      return { accepted: true, state: state() };
-    } catch (err) {
-      return refused(err);
-    }
-  })), {
-    validator: (req) => {
-      if (operations.has(req.operationId)) return;
-      if (isFinal() || !d.registrationId) throw new Error(`a ${state()} registration cannot be updated`);
+  setHandler(
+    updateRegistrationUpdate,
+    (req) =>
+      remember(req.operationId, () =>
+        exclusive(async () => {
+          if (isFinal() || !d.registrationId) return { accepted: false, state: state(), reason: `a ${state()} registration cannot be updated` };
+          try {
+            const { operationId, ...changes } = req;
+            apply(
+              await interactive.updateSenderIdRegistration({ registrationId: d.registrationId, changes }),
+              `updated through the API (operation ${operationId})`,
+            );
+            return { accepted: true, state: state() };
+          } catch (err) {
+            return refused(err);
+          }
+        }),
+      ),
+    {
+      validator: (req) => {
+        if (operations.has(req.operationId)) return;
+        if (isFinal() || !d.registrationId) throw new Error(`a ${state()} registration cannot be updated`);
+      },
     },
-  });
+  );
 
-  setHandler(attachmentUploadedUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return { accepted: false, state: state(), reason: `the process has ended (${state()})` };
-    mergeAttachments([req.attachment]);
-    tracker.moveTo(state(), `attachment ${req.attachment.attachmentDefinitionId} uploaded (${req.attachment.fileName}, ${req.attachment.uploadStatus})`);
-    resubmittedInRound = false;
-    if (state() === 'PENDING_ATTACHMENTS') resubmitDue = true;
-    kick = true;
-    return { accepted: true, state: state() };
-  }));
-
-  setHandler(stopRegistrationUpdate, (req) => remember(req.operationId, async () => {
-    if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
-    const reason = req.reason ? `: ${req.reason}` : '';
-    // Not created yet: a stop now would leave the registration the create is making on the platform.
-    if (req.deleteRegistration && !d.registrationId) return { accepted: false, state: state(), reason: 'the registration is still being created; retry in a moment' };
-    if (req.deleteRegistration && d.registrationId) {
-      try {
-        await exclusive(() => interactive.deleteSenderIdRegistration({ registrationId: d.registrationId! }));
-      } catch (err) {
-        return refused(err);
-      }
-      stop = { deleteRegistration: true, reason: `deleted through the API${reason}` };
+  setHandler(attachmentUploadedUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return { accepted: false, state: state(), reason: `the process has ended (${state()})` };
+      mergeAttachments([req.attachment]);
+      tracker.moveTo(state(), `attachment ${req.attachment.attachmentDefinitionId} uploaded (${req.attachment.fileName}, ${req.attachment.uploadStatus})`);
+      resubmittedInRound = false;
+      if (state() === 'PENDING_ATTACHMENTS') resubmitDue = true;
       kick = true;
-      return { accepted: true, state: 'DELETED' };
-    }
-    stop = { deleteRegistration: false, reason: `stopped through the API${reason}` };
-    kick = true;
-    return { accepted: true, state: 'STOPPED' };
-  }));
+      return { accepted: true, state: state() };
+    }),
+  );
+
+  setHandler(stopRegistrationUpdate, (req) =>
+    remember(req.operationId, async () => {
+      if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
+      const reason = req.reason ? `: ${req.reason}` : '';
+      // Not created yet: a stop now would leave the registration the create is making on the platform.
+      if (req.deleteRegistration && !d.registrationId)
+        return { accepted: false, state: state(), reason: 'the registration is still being created; retry in a moment' };
+      if (req.deleteRegistration && d.registrationId) {
+        try {
+          await exclusive(() => interactive.deleteSenderIdRegistration({ registrationId: d.registrationId! }));
+        } catch (err) {
+          return refused(err);
+        }
+        stop = { deleteRegistration: true, reason: `deleted through the API${reason}` };
+        kick = true;
+        return { accepted: true, state: 'DELETED' };
+      }
+      stop = { deleteRegistration: false, reason: `stopped through the API${reason}` };
+      kick = true;
+      return { accepted: true, state: 'STOPPED' };
+    }),
+  );
 
   /** Sends a PENDING_ATTACHMENTS registration back to review once every mandatory upload is COMPLETED. */
   async function react(): Promise<void> {
@@ -255,7 +312,9 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     }
     resubmitDue = false;
     resubmittedInRound = true;
-    await exclusive(async () => apply(await platform.updateSenderIdRegistration({ registrationId: d.registrationId!, changes: {} }), 'attachments complete: sent back to review'));
+    await exclusive(async () =>
+      apply(await platform.updateSenderIdRegistration({ registrationId: d.registrationId!, changes: {} }), 'attachments complete: sent back to review'),
+    );
   }
 
   function checkOverdue(): void {
@@ -319,7 +378,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         const batch = queued.splice(0);
         await read(`read after callback ${batch.map((h) => `${h.eventType}${h.registrationState ? ` ${h.registrationState}` : ''}`).join(', ')}`);
       }
-      if (state() === 'PENDING_ATTACHMENTS' && d.attachments.some((a) => a.mandatory && a.uploadStatus === 'COMPLETED')) resubmitDue ||= !d.attachments.some((a) => a.mandatory && a.uploadStatus !== 'COMPLETED');
+      if (state() === 'PENDING_ATTACHMENTS' && d.attachments.some((a) => a.mandatory && a.uploadStatus === 'COMPLETED'))
+        resubmitDue ||= !d.attachments.some((a) => a.mandatory && a.uploadStatus !== 'COMPLETED');
       await react();
       if (isFinal()) break;
       checkOverdue();
@@ -343,7 +403,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
       const wait = nextDueMs();
       const woke = await condition(() => (queued.length > 0 || kick) && answered(), wait);
       kick = false;
-      if (!woke) await read(d.attachments.some((a) => a.uploadStatus === 'WAITING') ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
+      if (!woke)
+        await read(d.attachments.some((a) => a.uploadStatus === 'WAITING') ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -361,7 +422,11 @@ function findDetails(err: unknown): { field: string; rule: string; description: 
     const details = (e as { details?: unknown[] }).details;
     const first = Array.isArray(details) ? details[0] : undefined;
     const inner = first && typeof first === 'object' ? (first as { details?: unknown }).details : undefined;
-    if (Array.isArray(inner)) return inner.filter((v): v is { field: string; rule: string; description: string } => typeof v === 'object' && v !== null && typeof (v as { field?: unknown }).field === 'string');
+    if (Array.isArray(inner))
+      return inner.filter(
+        (v): v is { field: string; rule: string; description: string } =>
+          typeof v === 'object' && v !== null && typeof (v as { field?: unknown }).field === 'string',
+      );
   }
   return undefined;
 }

@@ -18,18 +18,20 @@ function countEnd(): void {
 }
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({
-  inbound: [{
-    async execute(input, next) {
-      try {
-        const result = await next(input);
-        countEnd();
-        return result;
-      } catch (err) {
-        // A TemporalFailure ends the run (failed or cancelled). Continue-as-new (not a TemporalFailure) goes on
-        // as a new run, and any other error only fails the workflow task, which Temporal retries.
-        if (err instanceof TemporalFailure) countEnd();
-        throw err;
-      }
+  inbound: [
+    {
+      async execute(input, next) {
+        try {
+          const result = await next(input);
+          countEnd();
+          return result;
+        } catch (err) {
+          // A TemporalFailure ends the run (failed or cancelled). Continue-as-new (not a TemporalFailure) goes on
+          // as a new run, and any other error only fails the workflow task, which Temporal retries.
+          if (err instanceof TemporalFailure) countEnd();
+          throw err;
+        }
+      },
     },
-  }],
+  ],
 });

@@ -19,7 +19,11 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   // The client sets both at start (no upsert then: each is a visibility write); runs started any other
   // way get them here.
   const given = workflowInfo().typedSearchAttributes;
-  if (given.get(KIND) !== kind || given.get(STATE) !== initial) upsertSearchAttributes([{ key: KIND, value: kind }, { key: STATE, value: initial }]);
+  if (given.get(KIND) !== kind || given.get(STATE) !== initial)
+    upsertSearchAttributes([
+      { key: KIND, value: kind },
+      { key: STATE, value: initial },
+    ]);
   return {
     status,
     moveTo(state, reason) {

@@ -26,18 +26,32 @@ type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;
 
 /** Methods OpenTelemetry's interceptors implement (1.24); any other passes straight to `next`. */
 const INBOUND = ['execute', 'handleSignal', 'handleUpdate', 'validateUpdate', 'handleQuery'] as const;
-const OUTBOUND = ['scheduleActivity', 'scheduleLocalActivity', 'startNexusOperation', 'startChildWorkflowExecution', 'continueAsNew', 'signalWorkflow', 'getLogAttributes', 'getMetricTags'] as const;
+const OUTBOUND = [
+  'scheduleActivity',
+  'scheduleLocalActivity',
+  'startNexusOperation',
+  'startChildWorkflowExecution',
+  'continueAsNew',
+  'signalWorkflow',
+  'getLogAttributes',
+  'getMetricTags',
+] as const;
 const INTERNALS = ['dispose'] as const;
 
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let traced: { inbound: Inbound; outbound: Outbound; internals: Internals } | undefined;
   // Not async: an untraced workflow gets no extra await (yield point) from this module.
   const forward = <T extends object>(names: readonly string[], side: () => T | undefined) =>
-    Object.fromEntries(names.map((name) => [name, (input: unknown, next: (input: unknown) => unknown) => {
-      const target = side() as Record<string, Method | undefined> | undefined;
-      const method = target?.[name];
-      return method ? method.call(target, input, next) : next(input);
-    }])) as T;
+    Object.fromEntries(
+      names.map((name) => [
+        name,
+        (input: unknown, next: (input: unknown) => unknown) => {
+          const target = side() as Record<string, Method | undefined> | undefined;
+          const method = target?.[name];
+          return method ? method.call(target, input, next) : next(input);
+        },
+      ]),
+    ) as T;
   const inbound = forward<Inbound>(INBOUND, () => traced?.inbound);
   const startRun = inbound.execute!;
   inbound.execute = (input, next) => {
@@ -45,7 +59,11 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
       // Webpack's require: the package is in the bundle, evaluated only here.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const otel = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as Otel;
-      traced = { inbound: new otel.OpenTelemetryInboundInterceptor(), outbound: new otel.OpenTelemetryOutboundInterceptor(), internals: new otel.OpenTelemetryInternalsInterceptor() };
+      traced = {
+        inbound: new otel.OpenTelemetryInboundInterceptor(),
+        outbound: new otel.OpenTelemetryOutboundInterceptor(),
+        internals: new otel.OpenTelemetryInternalsInterceptor(),
+      };
     }
     return startRun(input, next);
   };

@@ -27,10 +27,7 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
       tracker.update({ usabilityChecks: tracker.status.details.usabilityChecks + 1 });
       if (await isSubprojectUsable({ parentProjectId, subprojectId: sub.projectId })) break;
       if (Date.now() >= deadline) {
-        throw ApplicationFailure.nonRetryable(
-          `subproject ${sub.projectId} was not usable with its parent within ${usableTimeoutMs} ms`,
-          'SubprojectNotUsable',
-        );
+        throw ApplicationFailure.nonRetryable(`subproject ${sub.projectId} was not usable with its parent within ${usableTimeoutMs} ms`, 'SubprojectNotUsable');
       }
       await sleep(checkIntervalMs);
     }

@@ -1,14 +1,36 @@
 // Phone-number verification: one durable process per verification, walking a fallback chain of methods.
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
-import { allHandlersFinished, ApplicationFailure, condition, isCancellation, patched, proxyLocalActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
 import { trackProcess } from '../shared/process-state.js';
 import {
-  cancelUpdate, FINAL_VERIFICATION_STATES, platformEventSignal, platformReference, reportUpdate, resendUpdate, startedUpdate, VERIFICATION_REASONS,
-  type PlatformVerificationEvent, type ReportOutcome, type ResendOutcome, type StepStartInfo, type VerificationInput, type VerificationProcessState,
+  cancelUpdate,
+  FINAL_VERIFICATION_STATES,
+  platformEventSignal,
+  platformReference,
+  reportUpdate,
+  resendUpdate,
+  startedUpdate,
+  VERIFICATION_REASONS,
+  type PlatformVerificationEvent,
+  type ReportOutcome,
+  type ResendOutcome,
+  type StepStartInfo,
+  type VerificationInput,
+  type VerificationProcessState,
 } from '../../contracts/verification.js';
 
 // Local activities: each platform call runs inside the workflow task that needs it (see activity-options).
@@ -110,38 +132,46 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     if (e.verificationId === currentId()) stepOutcome = { status: e.status, ...(e.reason ? { reason: e.reason } : {}) };
   });
 
-  setHandler(reportUpdate, async ({ code, operationId }) => {
-    const known = reportOutcomes.get(operationId);
-    if (known) return answer(known); // a retried report changes nothing
-    const left = () => Math.max(0, policy.maxReportAttempts - d.attempts);
-    const refuse = (why: string): ReportOutcome => ({ accepted: false, state: tracker.status.state, reason: why, attemptsLeft: left() });
-    let outcome: ReportOutcome;
-    if (final()) outcome = refuse(`the verification is already ${tracker.status.state}`);
-    else if (!d.current || starting) outcome = refuse('no verification is waiting for a code yet');
-    else if (d.current.method === 'seamless') outcome = refuse('a Data (seamless) verification completes on the device, not by a code');
-    else if (left() === 0) outcome = refuse('no report attempts left');
-    else if (Date.now() - lastSendAt > policy.codeExpiryMs) outcome = refuse('the code has expired; ask for a resend');
-    else {
-      d.attempts += 1;
-      const target = d.current;
-      const res = await reportCode({ verificationId: target.verificationId, method: target.method as 'sms' | 'flashcall' | 'callout', code });
-      if (res.status === 'SUCCESSFUL') {
-        record(target.verificationId, 'SUCCESSFUL');
-        finish('SUCCESSFUL');
-      } else if (left() === 0) {
-        finish('FAIL', `${res.reason ?? 'Invalid code'}; no report attempts left`);
+  setHandler(
+    reportUpdate,
+    async ({ code, operationId }) => {
+      const known = reportOutcomes.get(operationId);
+      if (known) return answer(known); // a retried report changes nothing
+      const left = () => Math.max(0, policy.maxReportAttempts - d.attempts);
+      const refuse = (why: string): ReportOutcome => ({ accepted: false, state: tracker.status.state, reason: why, attemptsLeft: left() });
+      let outcome: ReportOutcome;
+      if (final()) outcome = refuse(`the verification is already ${tracker.status.state}`);
+      else if (!d.current || starting) outcome = refuse('no verification is waiting for a code yet');
+      else if (d.current.method === 'seamless') outcome = refuse('a Data (seamless) verification completes on the device, not by a code');
+      else if (left() === 0) outcome = refuse('no report attempts left');
+      else if (Date.now() - lastSendAt > policy.codeExpiryMs) outcome = refuse('the code has expired; ask for a resend');
+      else {
+        d.attempts += 1;
+        const target = d.current;
+        const res = await reportCode({ verificationId: target.verificationId, method: target.method as 'sms' | 'flashcall' | 'callout', code });
+        if (res.status === 'SUCCESSFUL') {
+          record(target.verificationId, 'SUCCESSFUL');
+          finish('SUCCESSFUL');
+        } else if (left() === 0) {
+          finish('FAIL', `${res.reason ?? 'Invalid code'}; no report attempts left`);
+        }
+        outcome = {
+          accepted: true,
+          state: tracker.status.state,
+          result: res.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAIL',
+          ...(res.status === 'SUCCESSFUL' ? {} : { reason: res.reason ?? 'Invalid code' }),
+          attemptsLeft: left(),
+        };
       }
-      outcome = {
-        accepted: true,
-        state: tracker.status.state,
-        result: res.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAIL',
-        ...(res.status === 'SUCCESSFUL' ? {} : { reason: res.reason ?? 'Invalid code' }),
-        attemptsLeft: left(),
-      };
-    }
-    reportOutcomes.set(operationId, outcome);
-    return answer(outcome);
-  }, { validator: ({ code }) => { if (!/^[A-Za-z0-9+]{1,32}$/.test(code)) throw new Error('code: must be 1-32 letters or digits'); } });
+      reportOutcomes.set(operationId, outcome);
+      return answer(outcome);
+    },
+    {
+      validator: ({ code }) => {
+        if (!/^[A-Za-z0-9+]{1,32}$/.test(code)) throw new Error('code: must be 1-32 letters or digits');
+      },
+    },
+  );
 
   const resendOutcomes = new Map<string, ResendOutcome>();
   setHandler(resendUpdate, async ({ operationId }) => {
@@ -178,20 +208,26 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     // The caller gave up at startBy (504): a first send after it would be an SMS nobody waits for.
     const left = first && input.startBy !== undefined ? input.startBy - Date.now() : undefined;
     if (left !== undefined && left < 0) {
-      finish('ABANDONED', `${VERIFICATION_REASONS.startedLate}: the process first ran ${Math.ceil(-left / 1000)} s after the caller's deadline; nothing was sent`);
+      finish(
+        'ABANDONED',
+        `${VERIFICATION_REASONS.startedLate}: the process first ran ${Math.ceil(-left / 1000)} s after the caller's deadline; nothing was sent`,
+      );
       return false;
     }
     try {
-      const started = await startVerification({
-        identity: input.identity,
-        method,
-        token,
-        ...(input.reference ? { reference: input.reference } : {}),
-        // Nothing can have been sent before the first send of the run's first workflow task.
-        firstTry: first && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
-        ...(input.language ? { language: input.language } : {}),
-        ...(method === 'sms' ? { sms: { expiryMs: policy.codeExpiryMs } } : {}),
-      }, left === undefined ? undefined : left - START_MARGIN_MS);
+      const started = await startVerification(
+        {
+          identity: input.identity,
+          method,
+          token,
+          ...(input.reference ? { reference: input.reference } : {}),
+          // Nothing can have been sent before the first send of the run's first workflow task.
+          firstTry: first && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
+          ...(input.language ? { language: input.language } : {}),
+          ...(method === 'sms' ? { sms: { expiryMs: policy.codeExpiryMs } } : {}),
+        },
+        left === undefined ? undefined : left - START_MARGIN_MS,
+      );
       d.current = {
         step,
         method,
@@ -202,7 +238,14 @@ export async function verification(input: VerificationInput): Promise<{ state: V
         ...(started.callout ? { callout: started.callout } : {}),
         ...(started.seamless ? { seamless: started.seamless } : {}),
       };
-      d.platformVerifications.push({ verificationId: started.verificationId, token, step, method, status: 'PENDING', ...(started.contentLanguage ? { language: started.contentLanguage } : {}) });
+      d.platformVerifications.push({
+        verificationId: started.verificationId,
+        token,
+        step,
+        method,
+        status: 'PENDING',
+        ...(started.contentLanguage ? { language: started.contentLanguage } : {}),
+      });
       d.smsDelivery = undefined;
       lastSendAt = Date.now();
       // A resumed start (the first answer was lost) may find the verification already decided.
@@ -212,7 +255,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     } catch (err) {
       const type = failureType(err);
       if (type === 'PlatformDeniedError') finish('DENIED', rootMessage(err));
-      else if (isUnavailable(err)) finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
+      else if (isUnavailable(err))
+        finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
       else finish('ERROR', rootMessage(err));
       return false;
     }
@@ -293,7 +337,11 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       else if (out.status === 'DENIED') finish('DENIED', out.reason);
       else if (out.status === 'ABORTED') finish('ABORTED', out.reason ?? 'replaced by a newer verification');
       else if (step === input.steps.length - 1) finish(out.status === 'ERROR' ? 'ERROR' : 'FAIL', out.reason);
-      else tracker.moveTo('PENDING', `${input.steps[step]!.method} did not succeed (${out.status}${out.reason ? `: ${out.reason}` : ''}); falling back to ${input.steps[step + 1]!.method}`);
+      else
+        tracker.moveTo(
+          'PENDING',
+          `${input.steps[step]!.method} did not succeed (${out.status}${out.reason ? `: ${out.reason}` : ''}); falling back to ${input.steps[step + 1]!.method}`,
+        );
     }
     starting = false;
     if (!final()) finish('FAIL', 'no step succeeded');

@@ -4,9 +4,22 @@
 // answers are decided from memory (call-driver.ts), never after an activity, so they come within one task.
 import { allHandlersFinished, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
-  callToken, stopCalloutUpdate, VOICE_CALLOUT_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceFallbackSignal,
-  type CallAttempt, type CallOutcome, type CalloutRequest, type VoiceCallbackEvent, type VoiceCallEnded, type VoiceCalloutDetails, type VoiceCalloutInput,
-  type VoiceCalloutResult, type VoiceCalloutState, type VoiceLeg,
+  callToken,
+  stopCalloutUpdate,
+  VOICE_CALLOUT_KIND,
+  voiceCallbackUpdate,
+  voiceCallEndedSignal,
+  voiceFallbackSignal,
+  type CallAttempt,
+  type CallOutcome,
+  type CalloutRequest,
+  type VoiceCallbackEvent,
+  type VoiceCallEnded,
+  type VoiceCalloutDetails,
+  type VoiceCalloutInput,
+  type VoiceCalloutResult,
+  type VoiceCalloutState,
+  type VoiceLeg,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
 import { CallDriver } from '../../contracts/voice-call-driver.js';
@@ -27,7 +40,12 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
   const handlersAnswered = () => !afterHandlers || allHandlersFinished();
   const legs: VoiceLeg[] = input.destinations.map((destination, index) => ({ index, destination, attempts: [] }));
   const tracker = trackProcess<VoiceCalloutState, VoiceCalloutDetails>(VOICE_CALLOUT_KIND, 'CALLING', {
-    kind: input.kind, key: input.key, region: input.region, ...(input.conference ? { conferenceId: input.conference.conferenceId } : {}), legs, fallbacks: 0,
+    kind: input.kind,
+    key: input.key,
+    region: input.region,
+    ...(input.conference ? { conferenceId: input.conference.conferenceId } : {}),
+    legs,
+    fallbacks: 0,
   });
   const drivers = new Map<string, CallDriver>();
   const ends = new Map<string, VoiceCallEnded>();
@@ -79,9 +97,24 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
       const key = keyOf(leg.index, n);
       const attempt: CallAttempt = { attempt: n, placedAt: new Date().toISOString(), state: 'placing', answers: [] };
       leg.attempts.push(attempt);
-      drivers.set(key, new CallDriver({ kind: input.kind, ...(input.script ? { script: input.script } : {}), destination: leg.destination, ...(input.cli ? { cli: input.cli } : {}), ...(input.amd ? { amd: input.amd } : {}) }, attempt));
+      drivers.set(
+        key,
+        new CallDriver(
+          {
+            kind: input.kind,
+            ...(input.script ? { script: input.script } : {}),
+            destination: leg.destination,
+            ...(input.cli ? { cli: input.cli } : {}),
+            ...(input.amd ? { amd: input.amd } : {}),
+          },
+          attempt,
+        ),
+      );
       refresh();
-      const placed = await placeCallout({ request: calloutRequest(input, leg.destination, callToken(workflowInfo().workflowId, leg.index, n)), baseUrl: input.baseUrl });
+      const placed = await placeCallout({
+        request: calloutRequest(input, leg.destination, callToken(workflowInfo().workflowId, leg.index, n)),
+        baseUrl: input.baseUrl,
+      });
       if (placed.placed) {
         attempt.callId ??= placed.callId;
         if (attempt.state === 'placing') attempt.state = 'ringing';
@@ -89,7 +122,13 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
         if (attempt.state === 'placing') attempt.state = 'in_doubt';
       } else {
         // Refused (a bad number, credentials): another attempt would be refused the same way.
-        applyEnd(attempt, { callId: '', result: 'FAILED', reason: `${placed.errorType}: ${placed.reason}`, receivedAt: new Date().toISOString(), source: 'read' });
+        applyEnd(attempt, {
+          callId: '',
+          result: 'FAILED',
+          reason: `${placed.errorType}: ${placed.reason}`,
+          receivedAt: new Date().toISOString(),
+          source: 'read',
+        });
         leg.outcome = 'failed';
         return;
       }
@@ -106,7 +145,8 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
 
   await Promise.all(legs.map(runLeg));
   const answered = legs.some((l) => l.outcome === 'answered');
-  const final: VoiceCalloutState = stopReason !== undefined ? 'STOPPED' : answered || legs.every((l) => l.outcome && l.outcome !== 'failed') ? 'COMPLETED' : 'FAILED';
+  const final: VoiceCalloutState =
+    stopReason !== undefined ? 'STOPPED' : answered || legs.every((l) => l.outcome && l.outcome !== 'failed') ? 'COMPLETED' : 'FAILED';
   tracker.moveTo(final, stopReason ?? summary(legs));
   await condition(allHandlersFinished);
   return {
@@ -133,14 +173,24 @@ function calloutRequest(input: VoiceCalloutInput, destination: string, custom: s
   const amd = input.amd?.enabled ? { amd: { enabled: true } } : {};
   switch (input.kind) {
     case 'tts':
-      return { method: 'ttsCallout', ttsCallout: { ...common, domain: 'pstn', locale: input.locale ?? 'en-US', text: input.text ?? '', enableAce: true, enableDice: true, ...amd } };
+      return {
+        method: 'ttsCallout',
+        ttsCallout: { ...common, domain: 'pstn', locale: input.locale ?? 'en-US', text: input.text ?? '', enableAce: true, enableDice: true, ...amd },
+      };
     case 'conference':
       return {
         method: 'conferenceCallout',
         conferenceCallout: {
-          ...common, domain: 'pstn', conferenceId: input.conference!.conferenceId, enableAce: true, enableDice: true, ...amd,
-          ...(input.locale ? { locale: input.locale } : {}), ...(input.conference!.greeting ? { greeting: input.conference!.greeting } : {}),
-          ...(input.conference!.moh ? { mohClass: input.conference!.moh } : {}), ...(input.maxDurationSeconds ? { maxDuration: input.maxDurationSeconds } : {}),
+          ...common,
+          domain: 'pstn',
+          conferenceId: input.conference!.conferenceId,
+          enableAce: true,
+          enableDice: true,
+          ...amd,
+          ...(input.locale ? { locale: input.locale } : {}),
+          ...(input.conference!.greeting ? { greeting: input.conference!.greeting } : {}),
+          ...(input.conference!.moh ? { mohClass: input.conference!.moh } : {}),
+          ...(input.maxDurationSeconds ? { maxDuration: input.maxDurationSeconds } : {}),
         },
       };
     case 'custom':

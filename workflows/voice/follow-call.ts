@@ -51,7 +51,14 @@ export async function followCall(attempt: CallAttempt, opts: FollowOptions): Pro
     if (!attempt.callId) {
       // In doubt: only a callback can name the call. None in time: it was not placed.
       const heard = await condition(() => (attempt.callId !== undefined || opts.ended() !== undefined) && answered(), opts.inDoubtWaitMs);
-      if (!heard && attempt.callId === undefined && opts.ended() === undefined) applyEnd(attempt, { callId: '', result: 'FAILED', reason: `no callback named the call within ${opts.inDoubtWaitMs} ms after the callout's answer was lost: taken as not placed`, receivedAt: now(), source: 'read' });
+      if (!heard && attempt.callId === undefined && opts.ended() === undefined)
+        applyEnd(attempt, {
+          callId: '',
+          result: 'FAILED',
+          reason: `no callback named the call within ${opts.inDoubtWaitMs} ms after the callout's answer was lost: taken as not placed`,
+          receivedAt: now(),
+          source: 'read',
+        });
       continue;
     }
     if (await condition(() => opts.ended() !== undefined && answered(), opts.checkEveryMs)) continue;
@@ -60,8 +67,12 @@ export async function followCall(attempt: CallAttempt, opts: FollowOptions): Pro
       applyEnd(attempt, { callId: attempt.callId, result: 'FAILED', reason: 'the platform does not know the call', receivedAt: now(), source: 'read' });
     } else if (info?.status === 'FINAL') {
       applyEnd(attempt, {
-        callId: attempt.callId, receivedAt: now(), source: 'read',
-        ...(info.result ? { result: info.result } : {}), ...(info.reason ? { reason: info.reason } : {}), ...(info.duration !== undefined ? { durationSeconds: info.duration } : {}),
+        callId: attempt.callId,
+        receivedAt: now(),
+        source: 'read',
+        ...(info.result ? { result: info.result } : {}),
+        ...(info.reason ? { reason: info.reason } : {}),
+        ...(info.duration !== undefined ? { durationSeconds: info.duration } : {}),
       });
     } else if (info?.result === 'ANSWERED' && attempt.state === 'ringing') {
       // The ACE was lost or fell back: the call is up all the same.

@@ -9,8 +9,17 @@
 // Either way the process then follows the call to its end.
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
-  VOICE_INCOMING_KIND, voiceCallbackUpdate, voiceCallEndedSignal, voiceEventsSignal, voiceFallbackSignal,
-  type CallAttempt, type VoiceCallEnded, type VoiceIncomingDetails, type VoiceIncomingInput, type VoiceIncomingState, type VoiceRecordedEvent,
+  VOICE_INCOMING_KIND,
+  voiceCallbackUpdate,
+  voiceCallEndedSignal,
+  voiceEventsSignal,
+  voiceFallbackSignal,
+  type CallAttempt,
+  type VoiceCallEnded,
+  type VoiceIncomingDetails,
+  type VoiceIncomingInput,
+  type VoiceIncomingState,
+  type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
 import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
@@ -22,7 +31,13 @@ const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };
   const tracker = trackProcess<VoiceIncomingState, VoiceIncomingDetails>(VOICE_INCOMING_KIND, 'RINGING', {
-    callId: input.callId, ...(input.baseUrl ? { callingBase: input.baseUrl } : {}), ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}), ...(input.rule ? { rule: input.rule.number } : {}), call, fallbacks: 0,
+    callId: input.callId,
+    ...(input.baseUrl ? { callingBase: input.baseUrl } : {}),
+    ...(input.from ? { from: input.from } : {}),
+    ...(input.to ? { to: input.to } : {}),
+    ...(input.rule ? { rule: input.rule.number } : {}),
+    call,
+    fallbacks: 0,
   });
   const driver = new CallDriver(incomingPlan(input.rule), call);
   let ended: VoiceCallEnded | undefined;
@@ -30,15 +45,19 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     if (action !== 'hangup') tracker.moveTo('CONNECTED', ev.event === 'ice' ? `answered with ${action}` : undefined);
   };
 
-  setHandler(voiceCallbackUpdate, (ev) => {
-    const svaml = driver.answer(ev);
-    answered(ev, svaml.action.name);
-    return svaml;
-  }, {
-    validator: (ev) => {
-      if (ev.callId !== input.callId) throw new Error(`call ${ev.callId} is not this process's call`);
+  setHandler(
+    voiceCallbackUpdate,
+    (ev) => {
+      const svaml = driver.answer(ev);
+      answered(ev, svaml.action.name);
+      return svaml;
     },
-  });
+    {
+      validator: (ev) => {
+        if (ev.callId !== input.callId) throw new Error(`call ${ev.callId} is not this process's call`);
+      },
+    },
+  );
   setHandler(voiceCallEndedSignal, (e) => {
     if (e.callId === input.callId) ended ??= e;
   });

@@ -75,7 +75,8 @@ export class Decoder {
       let message = f.message ?? '';
       if (f.encodedAttributes) {
         const [attrs] = await this.values({ payloads: [f.encodedAttributes] });
-        if (attrs && typeof attrs === 'object' && typeof (attrs as { message?: unknown }).message === 'string') message = (attrs as { message: string }).message;
+        if (attrs && typeof attrs === 'object' && typeof (attrs as { message?: unknown }).message === 'string')
+          message = (attrs as { message: string }).message;
       }
       type ??= f.applicationFailureInfo?.type || undefined;
       if (message && !messages.includes(message)) messages.push(message);

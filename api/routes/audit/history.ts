@@ -4,7 +4,10 @@ import type { temporal } from '@temporalio/proto';
 import { callTemporal } from '../../processes/temporal-errors.js';
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-export interface Run { runId: string; events: HistoryEvent[] }
+export interface Run {
+  runId: string;
+  events: HistoryEvent[];
+}
 
 /** The most runs one timeline joins: a guard against a chain that never ends. */
 const MAX_RUNS = 1_000;
@@ -31,26 +34,31 @@ async function runEvents(client: Client, workflowId: string, runId: string | und
  * first run; each run's continued-as-new event names the next (a reset's runs are not followed). Undefined when the workflow does not exist.
  */
 export async function readRuns(client: Client, workflowId: string): Promise<Run[] | undefined> {
-  return callTemporal(client, workflowId, async () => {
-    let latestRunId: string;
-    try {
-      latestRunId = (await client.workflow.getHandle(workflowId).describe()).runId;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw err;
-    }
-    const latest = await runEvents(client, workflowId, latestRunId);
-    const started = latest[0]?.workflowExecutionStartedEventAttributes;
-    const firstRunId = started?.firstExecutionRunId || latestRunId;
-    if (!started?.continuedExecutionRunId || firstRunId === latestRunId) return [{ runId: latestRunId, events: latest }];
-    const runs: Run[] = [];
-    let runId: string | undefined = firstRunId;
-    while (runId && runs.length < MAX_RUNS) {
-      const events: HistoryEvent[] = runId === latestRunId ? latest : await runEvents(client, workflowId, runId);
-      runs.push({ runId, events });
-      if (runId === latestRunId) break;
-      runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-    }
-    return runs;
-  }, { what: 'process' });
+  return callTemporal(
+    client,
+    workflowId,
+    async () => {
+      let latestRunId: string;
+      try {
+        latestRunId = (await client.workflow.getHandle(workflowId).describe()).runId;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return undefined;
+        throw err;
+      }
+      const latest = await runEvents(client, workflowId, latestRunId);
+      const started = latest[0]?.workflowExecutionStartedEventAttributes;
+      const firstRunId = started?.firstExecutionRunId || latestRunId;
+      if (!started?.continuedExecutionRunId || firstRunId === latestRunId) return [{ runId: latestRunId, events: latest }];
+      const runs: Run[] = [];
+      let runId: string | undefined = firstRunId;
+      while (runId && runs.length < MAX_RUNS) {
+        const events: HistoryEvent[] = runId === latestRunId ? latest : await runEvents(client, workflowId, runId);
+        runs.push({ runId, events });
+        if (runId === latestRunId) break;
+        runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+      }
+      return runs;
+    },
+    { what: 'process' },
+  );
 }

@@ -30,7 +30,7 @@ const CSV_COLUMNS = ['at', 'runId', 'eventId', 'kind', 'summary', 'details'] as 
 const Entry = Type.Object({
   at: Type.String({ format: 'date-time' }),
   runId: Type.String(),
-  eventId: Type.Integer({ description: 'The event in the run\'s history the entry comes from' }),
+  eventId: Type.Integer({ description: "The event in the run's history the entry comes from" }),
   kind: Type.Unsafe<EntryKind>({ type: 'string', enum: [...ENTRY_KINDS] }),
   summary: Type.String(),
   details: Type.Record(Type.String(), Type.Unknown()),
@@ -49,67 +49,81 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
   const pageTokens = new TimelinePageTokens(pageTokenKey);
   const allowedUnmask = new Set(unmaskKeyIds);
 
-  app.get('/v1/processes/:processId/timeline', {
-    schema: {
-      tags: ['processes'],
-      summary: 'The whole story of a process: state changes, callbacks, platform calls, caller actions, children',
-      description: 'From the process\'s Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked '
-        + 'unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). '
-        + 'CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON).',
-      params: Type.Object({ processId: ProcessId }),
-      querystring: Type.Object({
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-        pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given' })),
-        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'Default: JSON, or CSV when Accept asks for text/csv' })),
-        unmasked: Type.Optional(Type.Boolean({ description: 'Show phone numbers: only for keys allowed to (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)' })),
-      }, { additionalProperties: false }),
-      response: {
-        200: {
-          description: 'One page of the timeline',
-          content: {
-            'application/json': { schema: Timeline },
-            'text/csv': { schema: Type.String({ description: 'A header row, then one row per entry (RFC 4180)' }) },
+  app.get(
+    '/v1/processes/:processId/timeline',
+    {
+      schema: {
+        tags: ['processes'],
+        summary: 'The whole story of a process: state changes, callbacks, platform calls, caller actions, children',
+        description:
+          "From the process's Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked " +
+          'unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). ' +
+          'CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON).',
+        params: Type.Object({ processId: ProcessId }),
+        querystring: Type.Object(
+          {
+            pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+            pageToken: Type.Optional(Type.String({ format: 'page-token', maxLength: 4096, description: 'The nextPageToken of the previous page, as given' })),
+            format: Type.Optional(
+              Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'Default: JSON, or CSV when Accept asks for text/csv' }),
+            ),
+            unmasked: Type.Optional(Type.Boolean({ description: 'Show phone numbers: only for keys allowed to (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)' })),
           },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: {
+            description: 'One page of the timeline',
+            content: {
+              'application/json': { schema: Timeline },
+              'text/csv': { schema: Type.String({ description: 'A header row, then one row per entry (RFC 4180)' }) },
+            },
+          },
+          ...errorResponses(403, 404, 503, 504),
         },
-        ...errorResponses(403, 404, 503, 504),
       },
     },
-  }, async (req, reply) => {
-    const { processId } = req.params;
-    const { pageSize = 100, pageToken, unmasked = false } = req.query;
-    if (!kindOfWorkflowId(processId)) throw notFound(`process ${processId}`);
-    if (unmasked) {
-      const key = presentedKey(req);
-      if (!key || !allowedUnmask.has(keyIdOf(key))) {
-        throw new ApiError(403, 'forbidden', 'query.unmasked: this API key may not see phone numbers (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)',
-          [{ field: 'query.unmasked', rule: 'forbidden', message: 'this API key may not see phone numbers' }]);
+    async (req, reply) => {
+      const { processId } = req.params;
+      const { pageSize = 100, pageToken, unmasked = false } = req.query;
+      if (!kindOfWorkflowId(processId)) throw notFound(`process ${processId}`);
+      if (unmasked) {
+        const key = presentedKey(req);
+        if (!key || !allowedUnmask.has(keyIdOf(key))) {
+          throw new ApiError(403, 'forbidden', 'query.unmasked: this API key may not see phone numbers (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)', [
+            { field: 'query.unmasked', rule: 'forbidden', message: 'this API key may not see phone numbers' },
+          ]);
+        }
       }
-    }
-    const runs = await readRuns(client, processId);
-    if (!runs?.length) throw notFound(`process ${processId}`);
-    const firstRunId = runs[0]!.runId;
-    let offset = 0;
-    if (pageToken) {
-      const at = pageTokens.decode(pageToken, processId, firstRunId);
-      if (at === undefined) throw badRequest('query.pageToken', 'page_token', 'is not a token of this timeline: pass the nextPageToken of the previous page as it is');
-      offset = at;
-    }
+      const runs = await readRuns(client, processId);
+      if (!runs?.length) throw notFound(`process ${processId}`);
+      const firstRunId = runs[0]!.runId;
+      let offset = 0;
+      if (pageToken) {
+        const at = pageTokens.decode(pageToken, processId, firstRunId);
+        if (at === undefined)
+          throw badRequest('query.pageToken', 'page_token', 'is not a token of this timeline: pass the nextPageToken of the previous page as it is');
+        offset = at;
+      }
 
-    const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
-    for (const run of runs) await timeline.addRun(run);
-    const status = await client.withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery)).catch(() => undefined);
-    if (status?.history) timeline.mergeReasons(status.history);
+      const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
+      for (const run of runs) await timeline.addRun(run);
+      const status = await client
+        .withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery))
+        .catch(() => undefined);
+      if (status?.history) timeline.mergeReasons(status.history);
 
-    const entries = timeline.entries.slice(offset, offset + pageSize);
-    const end = offset + entries.length;
-    const nextPageToken = end < timeline.entries.length ? pageTokens.encode({ processId, firstRunId, offset: end }) : '';
-    reply.header('cache-control', 'no-store');
-    if (wantsCsv(req.query.format, req.headers.accept)) {
-      if (nextPageToken) reply.header('x-next-page-token', nextPageToken);
-      return reply.type('text/csv; charset=utf-8').send(toCsv(CSV_COLUMNS, entries.map(csvRow)));
-    }
-    return { processId, entries, nextPageToken };
-  });
+      const entries = timeline.entries.slice(offset, offset + pageSize);
+      const end = offset + entries.length;
+      const nextPageToken = end < timeline.entries.length ? pageTokens.encode({ processId, firstRunId, offset: end }) : '';
+      reply.header('cache-control', 'no-store');
+      if (wantsCsv(req.query.format, req.headers.accept)) {
+        if (nextPageToken) reply.header('x-next-page-token', nextPageToken);
+        return reply.type('text/csv; charset=utf-8').send(toCsv(CSV_COLUMNS, entries.map(csvRow)));
+      }
+      return { processId, entries, nextPageToken };
+    },
+  );
 };
 
 /** `format` decides; without it, an Accept that names text/csv (and not JSON first) gets CSV. */

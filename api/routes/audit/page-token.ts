@@ -3,7 +3,11 @@
 import { createHmac } from 'node:crypto';
 import { PageTokens } from '../../processes/find.js';
 
-interface Position { processId: string; firstRunId: string; offset: number }
+interface Position {
+  processId: string;
+  firstRunId: string;
+  offset: number;
+}
 
 export class TimelinePageTokens {
   private readonly tokens: PageTokens;

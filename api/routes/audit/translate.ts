@@ -10,7 +10,21 @@ import { ACTOR_HEADER } from '../../temporal-actor.js';
 import { capped, maskDeep, type Decoder, type Masker } from './decode.js';
 import type { HistoryEvent, Run } from './history.js';
 
-export const ENTRY_KINDS = ['started', 'state', 'callback', 'platform call', 'caller action', 'child', 'timer', 'continued as new', 'completed', 'failed', 'cancelled', 'terminated', 'timed out'] as const;
+export const ENTRY_KINDS = [
+  'started',
+  'state',
+  'callback',
+  'platform call',
+  'caller action',
+  'child',
+  'timer',
+  'continued as new',
+  'completed',
+  'failed',
+  'cancelled',
+  'terminated',
+  'timed out',
+] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface TimelineEntry {
@@ -48,7 +62,10 @@ export class TimelineBuilder {
   /** signal or update name + carried ID, over every run: a second one is a duplicate delivery. */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly decoder: Decoder, private readonly mask: Masker) {}
+  constructor(
+    private readonly decoder: Decoder,
+    private readonly mask: Masker,
+  ) {}
 
   private shown(value: unknown): unknown {
     return capped(maskDeep(value, this.mask));
@@ -72,9 +89,19 @@ export class TimelineBuilder {
         const [input] = await this.decoder.values(a.input);
         const from = a.continuedExecutionRunId || undefined;
         const parent = a.parentWorkflowExecution?.workflowId || undefined;
-        push(e, 'started', `${a.workflowType?.name ?? 'process'} ${from ? `continued from run ${from}` : 'started'}${actor ? ` by ${actor}` : ''}${parent ? ` as a child of ${parent}` : ''}`, {
-          workflowType: a.workflowType?.name, actor, continuedFromRunId: from, parent, parentLink: parent ? timelineLink(parent) : undefined, input: this.shown(input),
-        });
+        push(
+          e,
+          'started',
+          `${a.workflowType?.name ?? 'process'} ${from ? `continued from run ${from}` : 'started'}${actor ? ` by ${actor}` : ''}${parent ? ` as a child of ${parent}` : ''}`,
+          {
+            workflowType: a.workflowType?.name,
+            actor,
+            continuedFromRunId: from,
+            parent,
+            parentLink: parent ? timelineLink(parent) : undefined,
+            input: this.shown(input),
+          },
+        );
         const state = this.stateOf(a.searchAttributes);
         if (state && !from) push(e, 'state', `state ${state}`, { state });
       } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
@@ -89,7 +116,11 @@ export class TimelineBuilder {
         // A signal a caller sent (an API key) is their action; anything else came from the platform or another process.
         const kind: EntryKind = actor && actor !== PLATFORM_ACTOR ? 'caller action' : 'callback';
         push(e, kind, `${a.signalName}${id ? ` ${id.name} ${id.value}` : ''}${duplicate ? ' (duplicate)' : ''}${actor ? ` from ${actor}` : ''}`, {
-          signal: a.signalName, [id?.name ?? 'eventId']: id?.value, duplicate, actor, payload: this.shown(args.length > 1 ? args : args[0]),
+          signal: a.signalName,
+          [id?.name ?? 'eventId']: id?.value,
+          duplicate,
+          actor,
+          payload: this.shown(args.length > 1 ? args : args[0]),
         });
       } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
         const a = e.workflowExecutionUpdateAcceptedEventAttributes;
@@ -102,7 +133,13 @@ export class TimelineBuilder {
         const kind: EntryKind = actor === PLATFORM_ACTOR ? 'callback' : 'caller action';
         const updateId = a.acceptedRequest?.meta?.updateId ?? a.protocolInstanceId ?? '';
         const entry = push(e, kind, `${name}${id ? ` ${id.name} ${id.value}` : ''}${duplicate ? ' (duplicate)' : ''}${actor ? ` by ${actor}` : ''}: accepted`, {
-          update: name, updateId, [id?.name ?? 'operationId']: id?.value, duplicate, actor, outcome: 'accepted', args: this.shown(args.length > 1 ? args : args[0]),
+          update: name,
+          updateId,
+          [id?.name ?? 'operationId']: id?.value,
+          duplicate,
+          actor,
+          outcome: 'accepted',
+          args: this.shown(args.length > 1 ? args : args[0]),
         });
         updates.set(updateId, entry);
       } else if (e.workflowExecutionUpdateCompletedEventAttributes) {
@@ -113,7 +150,15 @@ export class TimelineBuilder {
         const [result] = await this.decoder.values(a.outcome?.success);
         const outcome = failure ? 'failed' : 'completed';
         entry.summary = entry.summary.replace(/: accepted$/, `: ${outcome}${failure ? ` (${this.mask(failure.message)})` : ''}`);
-        Object.assign(entry.details, plain({ outcome, completedAt: iso(e.eventTime), result: failure ? undefined : this.shown(result), failure: failure ? this.mask(failure.message) : undefined }));
+        Object.assign(
+          entry.details,
+          plain({
+            outcome,
+            completedAt: iso(e.eventTime),
+            result: failure ? undefined : this.shown(result),
+            failure: failure ? this.mask(failure.message) : undefined,
+          }),
+        );
       } else if (e.activityTaskScheduledEventAttributes) {
         const a = e.activityTaskScheduledEventAttributes;
         const [input] = await this.decoder.values(a.input);
@@ -128,27 +173,58 @@ export class TimelineBuilder {
         call.lastFailure = (await this.decoder.failure(a.lastFailure))?.message;
         call.entry.details.attempts = call.attempt;
         call.entry.summary = `${String(call.entry.details.activity)}: running (attempt ${call.attempt})`;
-      } else if (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes) {
-        const a = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes!;
+      } else if (
+        e.activityTaskCompletedEventAttributes ||
+        e.activityTaskFailedEventAttributes ||
+        e.activityTaskTimedOutEventAttributes ||
+        e.activityTaskCanceledEventAttributes
+      ) {
+        const a =
+          e.activityTaskCompletedEventAttributes ??
+          e.activityTaskFailedEventAttributes ??
+          e.activityTaskTimedOutEventAttributes ??
+          e.activityTaskCanceledEventAttributes!;
         const call = activities.get(String(a.scheduledEventId));
         if (!call) continue;
-        const outcome = e.activityTaskCompletedEventAttributes ? 'completed' : e.activityTaskFailedEventAttributes ? 'failed' : e.activityTaskTimedOutEventAttributes ? 'timed out' : 'cancelled';
+        const outcome = e.activityTaskCompletedEventAttributes
+          ? 'completed'
+          : e.activityTaskFailedEventAttributes
+            ? 'failed'
+            : e.activityTaskTimedOutEventAttributes
+              ? 'timed out'
+              : 'cancelled';
         const failure = await this.decoder.failure(e.activityTaskFailedEventAttributes?.failure ?? e.activityTaskTimedOutEventAttributes?.failure);
         const [result] = await this.decoder.values(e.activityTaskCompletedEventAttributes?.result);
         const took = ms(e.eventTime) - call.scheduledAt;
         const retries = Math.max(0, call.attempt - 1);
         const failureText = failure ? this.mask(failure.message) : undefined;
         call.entry.summary = `${String(call.entry.details.activity)}: ${outcome}${retries ? ` after ${call.attempt} attempts` : ''}${failureText ? ` (${failureText})` : ''}, ${took} ms`;
-        Object.assign(call.entry.details, plain({
-          outcome, attempts: call.attempt, retries, durationMs: took, completedAt: iso(e.eventTime),
-          failure: failureText, failureType: failure?.type, lastRetriedFailure: call.lastFailure ? this.mask(call.lastFailure) : undefined,
-          result: result === undefined ? undefined : this.shown(result),
-        }));
+        Object.assign(
+          call.entry.details,
+          plain({
+            outcome,
+            attempts: call.attempt,
+            retries,
+            durationMs: took,
+            completedAt: iso(e.eventTime),
+            failure: failureText,
+            failureType: failure?.type,
+            lastRetriedFailure: call.lastFailure ? this.mask(call.lastFailure) : undefined,
+            result: result === undefined ? undefined : this.shown(result),
+          }),
+        );
       } else if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
         // A local activity: one marker per attempt that ended (a retry after a backoff is a marker of its own).
         const m = e.markerRecordedEventAttributes;
         const [data] = await this.decoder.values(m.details?.data);
-        const info = (data ?? {}) as { activity_type?: string; activity_id?: string; attempt?: number; complete_time?: Timestamp; original_schedule_time?: Timestamp; backoff?: Timestamp };
+        const info = (data ?? {}) as {
+          activity_type?: string;
+          activity_id?: string;
+          attempt?: number;
+          complete_time?: Timestamp;
+          original_schedule_time?: Timestamp;
+          backoff?: Timestamp;
+        };
         const failure = await this.decoder.failure(m.failure);
         const [result] = await this.decoder.values(m.details?.result);
         const activity = info.activity_type ?? 'local activity';
@@ -156,28 +232,73 @@ export class TimelineBuilder {
         const took = info.complete_time && info.original_schedule_time ? Math.max(0, ms(info.complete_time) - ms(info.original_schedule_time)) : undefined;
         const outcome = failure ? (info.backoff ? 'failed, will retry' : 'failed') : 'completed';
         const failureText = failure ? this.mask(failure.message) : undefined;
-        push(e, 'platform call', `${activity}: ${outcome}${attempt > 1 ? ` (attempt ${attempt})` : ''}${failureText ? ` (${failureText})` : ''}${took !== undefined ? `, ${took} ms` : ''}`, {
-          activity, activityId: info.activity_id, local: true, outcome, attempts: attempt, retries: attempt - 1, durationMs: took,
-          failure: failureText, failureType: failure?.type, retryAfterMs: info.backoff ? ms(info.backoff) : undefined, result: failure ? undefined : this.shown(result),
-        });
+        push(
+          e,
+          'platform call',
+          `${activity}: ${outcome}${attempt > 1 ? ` (attempt ${attempt})` : ''}${failureText ? ` (${failureText})` : ''}${took !== undefined ? `, ${took} ms` : ''}`,
+          {
+            activity,
+            activityId: info.activity_id,
+            local: true,
+            outcome,
+            attempts: attempt,
+            retries: attempt - 1,
+            durationMs: took,
+            failure: failureText,
+            failureType: failure?.type,
+            retryAfterMs: info.backoff ? ms(info.backoff) : undefined,
+            result: failure ? undefined : this.shown(result),
+          },
+        );
       } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
         const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
         const childId = a.workflowId ?? '';
         const type = a.workflowType?.name ?? 'child';
-        const entry = push(e, 'child', `${type} ${childId}: starting`, { workflowId: childId, workflowType: type, link: timelineLink(childId), outcome: 'starting' });
+        const entry = push(e, 'child', `${type} ${childId}: starting`, {
+          workflowId: childId,
+          workflowType: type,
+          link: timelineLink(childId),
+          outcome: 'starting',
+        });
         children.set(String(e.eventId), entry);
-      } else if (e.startChildWorkflowExecutionFailedEventAttributes || e.childWorkflowExecutionStartedEventAttributes || e.childWorkflowExecutionCompletedEventAttributes
-        || e.childWorkflowExecutionFailedEventAttributes || e.childWorkflowExecutionCanceledEventAttributes || e.childWorkflowExecutionTimedOutEventAttributes || e.childWorkflowExecutionTerminatedEventAttributes) {
-        const a = (e.startChildWorkflowExecutionFailedEventAttributes ?? e.childWorkflowExecutionStartedEventAttributes ?? e.childWorkflowExecutionCompletedEventAttributes
-          ?? e.childWorkflowExecutionFailedEventAttributes ?? e.childWorkflowExecutionCanceledEventAttributes ?? e.childWorkflowExecutionTimedOutEventAttributes ?? e.childWorkflowExecutionTerminatedEventAttributes)!;
+      } else if (
+        e.startChildWorkflowExecutionFailedEventAttributes ||
+        e.childWorkflowExecutionStartedEventAttributes ||
+        e.childWorkflowExecutionCompletedEventAttributes ||
+        e.childWorkflowExecutionFailedEventAttributes ||
+        e.childWorkflowExecutionCanceledEventAttributes ||
+        e.childWorkflowExecutionTimedOutEventAttributes ||
+        e.childWorkflowExecutionTerminatedEventAttributes
+      ) {
+        const a = (e.startChildWorkflowExecutionFailedEventAttributes ??
+          e.childWorkflowExecutionStartedEventAttributes ??
+          e.childWorkflowExecutionCompletedEventAttributes ??
+          e.childWorkflowExecutionFailedEventAttributes ??
+          e.childWorkflowExecutionCanceledEventAttributes ??
+          e.childWorkflowExecutionTimedOutEventAttributes ??
+          e.childWorkflowExecutionTerminatedEventAttributes)!;
         const entry = children.get(String(a.initiatedEventId));
         if (!entry) continue;
-        const outcome = e.startChildWorkflowExecutionFailedEventAttributes ? 'not started' : e.childWorkflowExecutionStartedEventAttributes ? 'running'
-          : e.childWorkflowExecutionCompletedEventAttributes ? 'completed' : e.childWorkflowExecutionFailedEventAttributes ? 'failed'
-            : e.childWorkflowExecutionCanceledEventAttributes ? 'cancelled' : e.childWorkflowExecutionTimedOutEventAttributes ? 'timed out' : 'terminated';
+        const outcome = e.startChildWorkflowExecutionFailedEventAttributes
+          ? 'not started'
+          : e.childWorkflowExecutionStartedEventAttributes
+            ? 'running'
+            : e.childWorkflowExecutionCompletedEventAttributes
+              ? 'completed'
+              : e.childWorkflowExecutionFailedEventAttributes
+                ? 'failed'
+                : e.childWorkflowExecutionCanceledEventAttributes
+                  ? 'cancelled'
+                  : e.childWorkflowExecutionTimedOutEventAttributes
+                    ? 'timed out'
+                    : 'terminated';
         const failure = await this.decoder.failure(e.childWorkflowExecutionFailedEventAttributes?.failure);
         const runId = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.runId || undefined;
-        const failureText = failure ? this.mask(failure.message) : e.startChildWorkflowExecutionFailedEventAttributes ? String(e.startChildWorkflowExecutionFailedEventAttributes.cause ?? '') : undefined;
+        const failureText = failure
+          ? this.mask(failure.message)
+          : e.startChildWorkflowExecutionFailedEventAttributes
+            ? String(e.startChildWorkflowExecutionFailedEventAttributes.cause ?? '')
+            : undefined;
         entry.summary = `${String(entry.details.workflowType)} ${String(entry.details.workflowId)}: ${outcome}${failureText ? ` (${failureText})` : ''}`;
         Object.assign(entry.details, plain({ outcome, childRunId: runId, failure: failureText, [`${outcome.replace(' ', '')}At`]: iso(e.eventTime) }));
       } else if (e.timerStartedEventAttributes) {
@@ -200,7 +321,10 @@ export class TimelineBuilder {
         push(e, 'cancelled', 'cancelled', {});
       } else if (e.workflowExecutionTerminatedEventAttributes) {
         const reason = this.mask(e.workflowExecutionTerminatedEventAttributes.reason ?? '');
-        push(e, 'terminated', `terminated${reason ? `: ${reason}` : ''}`, { reason: reason || undefined, identity: e.workflowExecutionTerminatedEventAttributes.identity || undefined });
+        push(e, 'terminated', `terminated${reason ? `: ${reason}` : ''}`, {
+          reason: reason || undefined,
+          identity: e.workflowExecutionTerminatedEventAttributes.identity || undefined,
+        });
       } else if (e.workflowExecutionTimedOutEventAttributes) {
         push(e, 'timed out', 'timed out', {});
       }

@@ -24,7 +24,11 @@ export function prepareRecipients(list: readonly string[], defaultCountry?: stri
   list.forEach((raw, index) => {
     const parsed = parsePhoneNumberFromString(raw, defaultCountry as CountryCode | undefined);
     if (!parsed?.isValid()) {
-      const reason = parsed ? 'not a valid number for its country' : raw.startsWith('+') || defaultCountry ? 'not a phone number' : 'no country: use +<country code> or set defaultCountry';
+      const reason = parsed
+        ? 'not a valid number for its country'
+        : raw.startsWith('+') || defaultCountry
+          ? 'not a phone number'
+          : 'no country: use +<country code> or set defaultCountry';
       invalidCount++;
       if (invalid.length < REPORT_INVALID) invalid.push({ index, reason });
       rows.push({ seq: rows.length, recipient: printable(raw.slice(0, 64)), status: 'invalid', reason });

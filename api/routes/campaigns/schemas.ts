@@ -9,62 +9,93 @@ export const START_BODY_LIMIT = 20 * 1024 * 1024;
 
 const Key = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your key for this campaign: the same key always answers the same campaign' });
 const Recipients = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
-  minItems: 1, maxItems: MAX_RECIPIENTS,
+  minItems: 1,
+  maxItems: MAX_RECIPIENTS,
   description: 'Phone numbers; +<country code> or national with defaultCountry. A number that cannot exist is reported, not fatal; duplicates are sent once',
 });
 const DefaultCountry = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2 country for numbers given without +' });
-const Rate = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: "Messages per second; capped at the platform's limit (the app's outbound rate, the MMS account's throughput)" });
+const Rate = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 100_000,
+  description: "Messages per second; capped at the platform's limit (the app's outbound rate, the MMS account's throughput)",
+});
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 
-export const StartConversationCampaign = Type.Object({
-  key: Type.Optional(Key),
-  appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The app (a ULID), called on its own region' }),
-  region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),
-  channel: Type.Optional(Type.Union(CONVERSATION_CHANNELS.map((c) => Type.Literal(c)), { default: 'SMS' })),
-  message: Type.Union([
-    Type.Object({ text: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
-    Type.Object({ mediaUrl: Url }, { additionalProperties: false }),
-  ]),
-  recipients: Recipients,
-  defaultCountry: Type.Optional(DefaultCountry),
-  rate: Type.Optional(Rate),
-}, { additionalProperties: false });
+export const StartConversationCampaign = Type.Object(
+  {
+    key: Type.Optional(Key),
+    appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The app (a ULID), called on its own region' }),
+    region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),
+    channel: Type.Optional(
+      Type.Union(
+        CONVERSATION_CHANNELS.map((c) => Type.Literal(c)),
+        { default: 'SMS' },
+      ),
+    ),
+    message: Type.Union([
+      Type.Object({ text: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+      Type.Object({ mediaUrl: Url }, { additionalProperties: false }),
+    ]),
+    recipients: Recipients,
+    defaultCountry: Type.Optional(DefaultCountry),
+    rate: Type.Optional(Rate),
+  },
+  { additionalProperties: false },
+);
 
-const Slide = Type.Object({
-  text: Type.Optional(Type.String({ maxLength: 5_000 })),
-  image: Type.Optional(Url), audio: Type.Optional(Url), video: Type.Optional(Url), contact: Type.Optional(Url),
-  calendar: Type.Optional(Url), pdf: Type.Optional(Url), spreadsheet: Type.Optional(Url),
-}, { additionalProperties: false });
+const Slide = Type.Object(
+  {
+    text: Type.Optional(Type.String({ maxLength: 5_000 })),
+    image: Type.Optional(Url),
+    audio: Type.Optional(Url),
+    video: Type.Optional(Url),
+    contact: Type.Optional(Url),
+    calendar: Type.Optional(Url),
+    pdf: Type.Optional(Url),
+    spreadsheet: Type.Optional(Url),
+  },
+  { additionalProperties: false },
+);
 
-export const StartMmsCampaign = Type.Object({
-  key: Type.Optional(Key),
-  serviceId: Type.String({ minLength: 1, maxLength: 64 }),
-  from: Type.Optional(Type.String({ pattern: '^[0-9]{3,15}$', description: 'A short code, toll-free or 10DLC number provisioned for MMS' })),
-  subject: Type.String({ minLength: 1, maxLength: 80 }),
-  slides: Type.Array(Slide, { minItems: 1, maxItems: 8 }),
-  fallbackSmsText: Type.Optional(Type.String({ minLength: 1, maxLength: 1_000 })),
-  disableFallbackSms: Type.Optional(Type.Boolean()),
-  disableFallbackSmsLink: Type.Optional(Type.Boolean()),
-  fallbackSmsLinkExpiration: Type.Optional(Type.String({ format: 'date-time' })),
-  toDisplayOnly: Type.Optional(Type.Array(PhoneNumber('Shown as other group participants; never sent to'), { maxItems: 10 })),
-  useSavedTemplate: Type.Optional(Type.Boolean({ description: 'savemms once, then sendsavedmms per recipient (transcoded once: the advice for video)' })),
-  recipients: Recipients,
-  defaultCountry: Type.Optional(DefaultCountry),
-  rate: Type.Optional(Rate),
-}, { additionalProperties: false });
+export const StartMmsCampaign = Type.Object(
+  {
+    key: Type.Optional(Key),
+    serviceId: Type.String({ minLength: 1, maxLength: 64 }),
+    from: Type.Optional(Type.String({ pattern: '^[0-9]{3,15}$', description: 'A short code, toll-free or 10DLC number provisioned for MMS' })),
+    subject: Type.String({ minLength: 1, maxLength: 80 }),
+    slides: Type.Array(Slide, { minItems: 1, maxItems: 8 }),
+    fallbackSmsText: Type.Optional(Type.String({ minLength: 1, maxLength: 1_000 })),
+    disableFallbackSms: Type.Optional(Type.Boolean()),
+    disableFallbackSmsLink: Type.Optional(Type.Boolean()),
+    fallbackSmsLinkExpiration: Type.Optional(Type.String({ format: 'date-time' })),
+    toDisplayOnly: Type.Optional(Type.Array(PhoneNumber('Shown as other group participants; never sent to'), { maxItems: 10 })),
+    useSavedTemplate: Type.Optional(Type.Boolean({ description: 'savemms once, then sendsavedmms per recipient (transcoded once: the advice for video)' })),
+    recipients: Recipients,
+    defaultCountry: Type.Optional(DefaultCountry),
+    rate: Type.Optional(Rate),
+  },
+  { additionalProperties: false },
+);
 
 /** Started, with the campaign, its counts and where its recipients are read. */
 export const CampaignStarted = Type.Object({
   ...Started.properties,
   campaignId: Type.String(),
   counts: Type.Object({ total: Type.Integer(), valid: Type.Integer(), invalid: Type.Integer(), duplicates: Type.Integer() }),
-  invalid: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() }), { description: 'The first 100 numbers that cannot exist, by index in recipients' }),
+  invalid: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() }), {
+    description: 'The first 100 numbers that cannot exist, by index in recipients',
+  }),
   links: Type.Object({ self: Type.String(), recipients: Type.String() }),
 });
 
 const Counts = Type.Object({
-  total: Type.Integer(), duplicates: Type.Integer(),
-  queued: Type.Integer(), sending: Type.Integer(), sent: Type.Integer(), failed: Type.Integer(), invalid: Type.Integer(),
+  total: Type.Integer(),
+  duplicates: Type.Integer(),
+  queued: Type.Integer(),
+  sending: Type.Integer(),
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  invalid: Type.Integer(),
   inDoubt: Type.Integer({ description: 'Sent, answer lost: waiting for the platform to confirm (never sent again)' }),
   unconfirmed: Type.Integer({ description: 'In doubt and never confirmed by a postback' }),
   cancelled: Type.Integer(),
@@ -79,15 +110,25 @@ export const CampaignView = Type.Object({
 });
 
 export const RecipientPage = Type.Object({
-  recipients: Type.Array(Type.Object({
-    seq: Type.Integer(), recipient: Type.String(), status: Type.String(), attempts: Type.Integer(),
-    platformId: Type.Union([Type.String(), Type.Null()]), reason: Type.Union([Type.String(), Type.Null()]),
-    delivery: Type.Union([Type.String(), Type.Null()]), deliveryReason: Type.Union([Type.String(), Type.Null()]), updatedAt: Type.String(),
-  })),
+  recipients: Type.Array(
+    Type.Object({
+      seq: Type.Integer(),
+      recipient: Type.String(),
+      status: Type.String(),
+      attempts: Type.Integer(),
+      platformId: Type.Union([Type.String(), Type.Null()]),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      delivery: Type.Union([Type.String(), Type.Null()]),
+      deliveryReason: Type.Union([Type.String(), Type.Null()]),
+      updatedAt: Type.String(),
+    }),
+  ),
   nextPageToken: Type.String(),
 });
 
-export const RecipientStatusFilter = Type.Union(['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'].map((s) => Type.Literal(s)));
+export const RecipientStatusFilter = Type.Union(
+  ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'].map((s) => Type.Literal(s)),
+);
 /** An operation's Outcome, with the send rate after it. */
 export const Outcome = Type.Object({ ...ProcessOutcome.properties, rate: Type.Optional(Type.Number()) });
 export const RateBody = Type.Object({ rate: Rate }, { additionalProperties: false });

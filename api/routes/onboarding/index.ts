@@ -23,7 +23,13 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
     const view = await processes.get(processId, KIND);
     const existing = (view.details as Partial<OnboardingDetails>).planHash;
     if (typeof existing !== 'string') {
-      throw new ApiError(503, 'unavailable', `the onboarding ${processId} did not say in time which plan it runs; retry`, [{ field: 'processId', rule: 'unavailable', message: processId }], 5_000);
+      throw new ApiError(
+        503,
+        'unavailable',
+        `the onboarding ${processId} did not say in time which plan it runs; retry`,
+        [{ field: 'processId', rule: 'unavailable', message: processId }],
+        5_000,
+      );
     }
     if (existing !== hash) {
       const message = `already names another plan (${processId}): use a new key for a new plan, or add steps to it with POST ${self(processId)}/steps`;
@@ -31,34 +37,59 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
     }
   }
 
-  app.post('/v1/onboardings', {
-    schema: {
-      tags: ['onboardings'],
-      summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
-      body: StartOnboarding,
-      // The sender ID policies are read from the platform first (api/platform-errors.ts).
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.post(
+    '/v1/onboardings',
+    {
+      schema: {
+        tags: ['onboardings'],
+        summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
+        body: StartOnboarding,
+        // The sender ID policies are read from the platform first (api/platform-errors.ts).
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const b = req.body;
-    const lookups = await readLookups(b, { provisioning: opts.provisioning, senderId: opts.senderId, log: req.log });
-    const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
-    if (plan.errors.length) throw invalid(plan.errors);
-    const processId = workflowIds.onboarding(projectId, b.key);
-    const hash = planHash(b);
-    const input: OnboardingInput = { projectId, key: b.key, planHash: hash, steps: plan.steps };
-    // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
-    const started = await startProcess(client, { workflowType: 'onboarding', kind: KIND, processId, taskQueue: config.taskQueue, args: [input], reuse: 'never', initialState: 'RUNNING', self });
-    if (!started.body.created) await samePlanOrThrow(processId, b.key, hash);
-    return reply.status(started.status).send(started.body);
+    async (req, reply) => {
+      const b = req.body;
+      const lookups = await readLookups(b, { provisioning: opts.provisioning, senderId: opts.senderId, log: req.log });
+      const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
+      if (plan.errors.length) throw invalid(plan.errors);
+      const processId = workflowIds.onboarding(projectId, b.key);
+      const hash = planHash(b);
+      const input: OnboardingInput = { projectId, key: b.key, planHash: hash, steps: plan.steps };
+      // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
+      const started = await startProcess(client, {
+        workflowType: 'onboarding',
+        kind: KIND,
+        processId,
+        taskQueue: config.taskQueue,
+        args: [input],
+        reuse: 'never',
+        initialState: 'RUNNING',
+        self,
+      });
+      if (!started.body.created) await samePlanOrThrow(processId, b.key, hash);
+      return reply.status(started.status).send(started.body);
+    },
+  );
+
+  listRoute(app, processes, {
+    path: '/v1/onboardings',
+    tag: 'onboardings',
+    kind: KIND,
+    summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)',
   });
 
-  listRoute(app, processes, { path: '/v1/onboardings', tag: 'onboardings', kind: KIND, summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)' });
-
-  readRoute(app, { client, processes }, {
-    path: '/v1/onboardings/:processId', tag: 'onboardings', kinds: [KIND], what: 'onboarding',
-    summary: 'An onboarding process: state, history, and in details.steps each step\'s state, reason, child process, resource IDs, attempts and compensation',
-  });
+  readRoute(
+    app,
+    { client, processes },
+    {
+      path: '/v1/onboardings/:processId',
+      tag: 'onboardings',
+      kinds: [KIND],
+      what: 'onboarding',
+      summary: "An onboarding process: state, history, and in details.steps each step's state, reason, child process, resource IDs, attempts and compensation",
+    },
+  );
 
   await app.register(onboardingStepRoutes, opts);
 };

@@ -21,8 +21,12 @@ export async function readLookups(items: StepItems, { provisioning, senderId, lo
   const questions = new Map((items.rcsSenders ?? []).map((s) => [questionKey(s.useCase, s.countries), s] as const));
   const policyIds = [...new Set((items.senderIds ?? []).map((s) => s.policyId))];
   const [questionnaires, categories, policies] = await Promise.all([
-    Promise.all([...questions].map(async ([key, s]) =>
-      [key, await lookup(log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(s.useCase as RcsUseCase, s.countries))] as const)),
+    Promise.all(
+      [...questions].map(
+        async ([key, s]) =>
+          [key, await lookup(log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(s.useCase as RcsUseCase, s.countries))] as const,
+      ),
+    ),
     items.chatbSenders?.length ? lookup(log, 'the CHATB categories', () => provisioning.chatbSenders.categories()) : undefined,
     Promise.all(policyIds.map(async (id) => [id, await readPolicy(senderId, id)] as const)),
   ]);

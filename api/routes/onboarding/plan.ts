@@ -69,7 +69,11 @@ export function buildOnboardingPlan(body: OnboardingBody, ctx: PlanContext): Bui
     const built = bundleInput(body.bundle, 'body.bundle', { ...ctx, key: body.key });
     errors.push(...built.errors);
     if (body.subproject && body.bundle.createSubproject) {
-      errors.push({ field: 'body.bundle.createSubproject', rule: 'exclusive', message: 'cannot be true in a plan with a subproject: the bundle goes in the plan\'s subproject' });
+      errors.push({
+        field: 'body.bundle.createSubproject',
+        rule: 'exclusive',
+        message: "cannot be true in a plan with a subproject: the bundle goes in the plan's subproject",
+      });
     }
     steps.push({
       name: 'bundle',
@@ -87,7 +91,12 @@ export function buildOnboardingPlan(body: OnboardingBody, ctx: PlanContext): Bui
   const items = buildItems(body, ctx, known, false);
   errors.push(...items.errors);
   steps.push(...items.steps);
-  if (steps.length === 0) errors.push({ field: 'body', rule: 'required', message: 'must hold at least one step: subproject, bundle, webhook, rcsSenders, chataSenders, chatbSenders, templates or senderIds' });
+  if (steps.length === 0)
+    errors.push({
+      field: 'body',
+      rule: 'required',
+      message: 'must hold at least one step: subproject, bundle, webhook, rcsSenders, chataSenders, chatbSenders, templates or senderIds',
+    });
   return { errors, steps };
 }
 
@@ -99,7 +108,12 @@ export function buildOnboardingPlan(body: OnboardingBody, ctx: PlanContext): Bui
  */
 export function buildAddedSteps(items: StepItems, ctx: PlanContext, existing: KnownStep[], repeat: boolean): BuiltPlan {
   const built = buildItems(items, ctx, existing, repeat);
-  if (built.steps.length === 0) built.errors.push({ field: 'body', rule: 'required', message: 'must hold at least one step: rcsSenders, chataSenders, chatbSenders, templates or senderIds' });
+  if (built.steps.length === 0)
+    built.errors.push({
+      field: 'body',
+      rule: 'required',
+      message: 'must hold at least one step: rcsSenders, chataSenders, chatbSenders, templates or senderIds',
+    });
   return built;
 }
 
@@ -123,7 +137,11 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
     else if (same && !isRepeat) errors.push({ field: `${prefix}.step`, rule: 'unique', message: `another step is already named ${name}` });
     const other = byProcess.get(built.processId);
     if (other !== undefined && !isRepeat) {
-      errors.push({ field: `${prefix}.${keyField}`, rule: 'duplicate_process', message: `makes the same ${built.kind} process as step ${other} (${built.processId})` });
+      errors.push({
+        field: `${prefix}.${keyField}`,
+        rule: 'duplicate_process',
+        message: `makes the same ${built.kind} process as step ${other} (${built.processId})`,
+      });
     }
     // The first holder of a name or a process is the one later items are compared with (and templates refer to).
     if (!same && !reserved) byName.set(name, { name, kind: built.kind, processId: built.processId });
@@ -133,7 +151,13 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
 
   items.rcsSenders?.forEach(({ step, ...b }, i) => {
     const prefix = `body.rcsSenders.${i}`;
-    add(prefix, KEY_FIELD.rcsSenders, step, rcsSenderInput(b, prefix, { ...ctx, questionnaire: ctx.lookups.questionnaire(b.useCase, b.countries) }), senderAfter);
+    add(
+      prefix,
+      KEY_FIELD.rcsSenders,
+      step,
+      rcsSenderInput(b, prefix, { ...ctx, questionnaire: ctx.lookups.questionnaire(b.useCase, b.countries) }),
+      senderAfter,
+    );
   });
   items.chataSenders?.forEach(({ step, ...b }, i) => {
     const prefix = `body.chataSenders.${i}`;
@@ -152,8 +176,10 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
     const target = byName.get(sender);
     const channel = target ? CHANNEL_OF[target.kind] : undefined;
     if (!channel) {
-      const message = !target ? `names no step of the onboarding (${sender})`
-        : target.kind === 'rcs-sender' ? `names the RCS sender ${sender}: templates are for CHATA or CHATB senders`
+      const message = !target
+        ? `names no step of the onboarding (${sender})`
+        : target.kind === 'rcs-sender'
+          ? `names the RCS sender ${sender}: templates are for CHATA or CHATB senders`
           : `names ${sender}, a ${target.kind} step: a template's sender is a CHATA or CHATB sender step`;
       errors.push({ field: `${prefix}.sender`, rule: 'sender_step', message });
       // The template's own rules still count; without a channel it has no process to compare or start.
@@ -169,7 +195,9 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

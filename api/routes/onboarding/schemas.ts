@@ -11,17 +11,20 @@ import { StartSubproject } from '../subprojects/schemas.js';
 
 const MAX_ITEMS = 50;
 
-export const StepName = (description = 'The step\'s name in the plan (1..64 of A-Za-z0-9._-); subproject, bundle and webhook are the singletons\'') =>
+export const StepName = (description = "The step's name in the plan (1..64 of A-Za-z0-9._-); subproject, bundle and webhook are the singletons'") =>
   Type.String({ pattern: STEP_NAME_PATTERN.source, maxLength: 64, description });
 
 const RcsSenderStep = Type.Object({ step: StepName(), ...StartRcsSender.properties }, { additionalProperties: false });
 const ChataSenderStep = Type.Object({ step: StepName(), ...StartChataSender.properties }, { additionalProperties: false });
 const ChatbSenderStep = Type.Object({ step: StepName(), ...StartChatbSender.properties }, { additionalProperties: false });
-const TemplateStep = Type.Object({
-  step: StepName(),
-  sender: StepName('The step of the CHATA or CHATB sender the template is for (in this plan, or already in the onboarding): its channel is the template\'s'),
-  ...StartTemplate.properties,
-}, { additionalProperties: false });
+const TemplateStep = Type.Object(
+  {
+    step: StepName(),
+    sender: StepName("The step of the CHATA or CHATB sender the template is for (in this plan, or already in the onboarding): its channel is the template's"),
+    ...StartTemplate.properties,
+  },
+  { additionalProperties: false },
+);
 const SenderIdStep = Type.Object({ step: StepName(), ...StartRegistration.properties }, { additionalProperties: false });
 
 const items = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Optional(Type.Array(item, { maxItems: MAX_ITEMS }));
@@ -35,26 +38,51 @@ const stepItems = {
   senderIds: items(SenderIdStep),
 };
 
-const Webhook = Type.Object({
-  target: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'Where the platform delivers the provisioning events (http or https)' }),
-  secret: Type.String({ minLength: 8, maxLength: 256, description: 'The HMAC key of the deliveries' }),
-  triggers: Type.Optional(Type.Array(Type.Enum([...PROVISIONING_TRIGGERS]), { minItems: 1, uniqueItems: true, description: 'Every provisioning trigger when absent' })),
-}, { additionalProperties: false });
+const Webhook = Type.Object(
+  {
+    target: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2000,
+      description: 'Where the platform delivers the provisioning events (http or https)',
+    }),
+    secret: Type.String({ minLength: 8, maxLength: 256, description: 'The HMAC key of the deliveries' }),
+    triggers: Type.Optional(
+      Type.Array(Type.Enum([...PROVISIONING_TRIGGERS]), { minItems: 1, uniqueItems: true, description: 'Every provisioning trigger when absent' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const StartOnboarding = Type.Object({
-  key: Type.String({ pattern: CAMPAIGN_KEY_PATTERN.source, description: 'Your key for the onboarding (1..64 of A-Za-z0-9._-): the same key and plan answer the same process; another plan under it is a 409' }),
-  subproject: Type.Optional(Type.Pick(StartSubproject, ['displayName'], { additionalProperties: false, description: 'A subproject of the project; the bundle goes in it' })),
-  bundle: Type.Optional(Type.Omit(StartBundle, ['key', 'subprojectId'], { additionalProperties: false, description: 'The bundle, keyed by the onboarding\'s key; in the plan\'s subproject when there is one' })),
-  webhook: Type.Optional(Webhook),
-  ...stepItems,
-}, { additionalProperties: false });
+export const StartOnboarding = Type.Object(
+  {
+    key: Type.String({
+      pattern: CAMPAIGN_KEY_PATTERN.source,
+      description: 'Your key for the onboarding (1..64 of A-Za-z0-9._-): the same key and plan answer the same process; another plan under it is a 409',
+    }),
+    subproject: Type.Optional(
+      Type.Pick(StartSubproject, ['displayName'], { additionalProperties: false, description: 'A subproject of the project; the bundle goes in it' }),
+    ),
+    bundle: Type.Optional(
+      Type.Omit(StartBundle, ['key', 'subprojectId'], {
+        additionalProperties: false,
+        description: "The bundle, keyed by the onboarding's key; in the plan's subproject when there is one",
+      }),
+    ),
+    webhook: Type.Optional(Webhook),
+    ...stepItems,
+  },
+  { additionalProperties: false },
+);
 
 export const AddSteps = Type.Object(stepItems, { additionalProperties: false });
 
-export const RetryBody = Type.Object({
-  /** A REJECTED template step: edited and resubmitted with these. */
-  resubmit: Type.Optional(Resubmit),
-  /** A REJECTED or PARTIALLY_LAUNCHED RCS sender step: relaunched with these. */
-  relaunch: Type.Optional(Relaunch),
-}, { additionalProperties: false });
-
+export const RetryBody = Type.Object(
+  {
+    /** A REJECTED template step: edited and resubmitted with these. */
+    resubmit: Type.Optional(Resubmit),
+    /** A REJECTED or PARTIALLY_LAUNCHED RCS sender step: relaunched with these. */
+    relaunch: Type.Optional(Relaunch),
+  },
+  { additionalProperties: false },
+);

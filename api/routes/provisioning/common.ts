@@ -19,7 +19,6 @@ export interface ProvisioningRouteOptions {
   hashSubject: SubjectHasher;
 }
 
-
 export function followSettings(config: Pick<Config, 'processes'>, overdueAfterSeconds?: number): FollowSettings {
   const { pollIntervalMs, overdueAfterMs } = config.processes.provisioning;
   return { pollIntervalMs, overdueAfterMs: overdueAfterSeconds !== undefined ? overdueAfterSeconds * 1000 : overdueAfterMs };

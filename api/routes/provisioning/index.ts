@@ -15,24 +15,28 @@ export const provisioningRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOpti
   await app.register(provisioningSenderRoutes, opts);
   await app.register(provisioningBundleRoutes, opts);
 
-  app.get('/v1/provisioning/resources/:channel/:resourceType/:resourceId/events', {
-    schema: {
-      tags: ['provisioning'],
-      summary: 'The webhook events received for a platform resource, and the processes they were handed to',
-      params: Type.Object({
-        channel: Type.Enum(['CHATA', 'CHATB', 'RCS', 'PROJECT']),
-        resourceType: Type.Enum(['TEMPLATE', 'SENDER', 'ACCOUNT', 'BUNDLE']),
-        resourceId: Type.String({ minLength: 1, maxLength: 512 }),
-      }),
-      response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404) },
+  app.get(
+    '/v1/provisioning/resources/:channel/:resourceType/:resourceId/events',
+    {
+      schema: {
+        tags: ['provisioning'],
+        summary: 'The webhook events received for a platform resource, and the processes they were handed to',
+        params: Type.Object({
+          channel: Type.Enum(['CHATA', 'CHATB', 'RCS', 'PROJECT']),
+          resourceType: Type.Enum(['TEMPLATE', 'SENDER', 'ACCOUNT', 'BUNDLE']),
+          resourceId: Type.String({ minLength: 1, maxLength: 512 }),
+        }),
+        response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404) },
+      },
     },
-  }, async (req) => {
-    const { channel, resourceType, resourceId } = req.params;
-    try {
-      return await opts.client.workflow.getHandle(workflowIds.resourceInbox(channel, resourceType, resourceId)).query(inboxQuery);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw notFound(`events for ${channel} ${resourceType} ${resourceId}`);
-      throw err;
-    }
-  });
+    async (req) => {
+      const { channel, resourceType, resourceId } = req.params;
+      try {
+        return await opts.client.workflow.getHandle(workflowIds.resourceInbox(channel, resourceType, resourceId)).query(inboxQuery);
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) throw notFound(`events for ${channel} ${resourceType} ${resourceId}`);
+        throw err;
+      }
+    },
+  );
 };

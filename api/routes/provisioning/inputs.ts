@@ -8,7 +8,12 @@ import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import type {
-  BundleProvisioningInput, ChataSenderInput, ChatbSenderInput, CreateBundleRequest, RcsSenderLaunchInput, TemplateApprovalInput,
+  BundleProvisioningInput,
+  ChataSenderInput,
+  ChatbSenderInput,
+  CreateBundleRequest,
+  RcsSenderLaunchInput,
+  TemplateApprovalInput,
 } from '../../../contracts/provisioning.js';
 import type { ChatbCategory } from '../../../platform/provisioning/chat-senders.js';
 import type { RcsQuestionnaire } from '../../../platform/provisioning/rcs-senders.js';
@@ -17,7 +22,13 @@ import type { ErrorDetail } from '../../errors.js';
 import type { BuiltProcess } from '../../processes/start.js';
 import { followSettings } from './common.js';
 import {
-  bannerErrors, componentErrors, type StartBundle, type StartChataSender, type StartChatbSender, type StartRcsSender, type StartTemplate,
+  bannerErrors,
+  componentErrors,
+  type StartBundle,
+  type StartChataSender,
+  type StartChatbSender,
+  type StartRcsSender,
+  type StartTemplate,
 } from './schemas.js';
 
 export interface InputContext {
@@ -32,13 +43,18 @@ export function contactErrors(contact: { email?: string; phoneNumber?: string } 
 }
 
 /** The launch contact as the process takes it: exactly one of the two (contactErrors says when not). */
-export const launchContact = (c: { email?: string; phoneNumber?: string }) =>
-  c.email !== undefined ? { email: c.email } : { phoneNumber: c.phoneNumber! };
+export const launchContact = (c: { email?: string; phoneNumber?: string }) => (c.email !== undefined ? { email: c.email } : { phoneNumber: c.phoneNumber! });
 
-export function templateInput(b: Static<typeof StartTemplate>, prefix: string, ctx: InputContext & { channel: TemplateChannel }): BuiltProcess<TemplateApprovalInput, 'chata-template' | 'chatb-template'> {
+export function templateInput(
+  b: Static<typeof StartTemplate>,
+  prefix: string,
+  ctx: InputContext & { channel: TemplateChannel },
+): BuiltProcess<TemplateApprovalInput, 'chata-template' | 'chatb-template'> {
   const errors = componentErrors(b.components, `${prefix}.components`);
-  if (b.messageSendTtlSeconds !== undefined && b.category !== 'AUTHENTICATION') errors.push({ field: `${prefix}.messageSendTtlSeconds`, rule: 'not_allowed', message: 'is allowed for AUTHENTICATION templates only' });
-  if (b.alternativeCategory !== undefined && b.alternativeCategory === b.category) errors.push({ field: `${prefix}.alternativeCategory`, rule: 'different', message: 'must differ from category' });
+  if (b.messageSendTtlSeconds !== undefined && b.category !== 'AUTHENTICATION')
+    errors.push({ field: `${prefix}.messageSendTtlSeconds`, rule: 'not_allowed', message: 'is allowed for AUTHENTICATION templates only' });
+  if (b.alternativeCategory !== undefined && b.alternativeCategory === b.category)
+    errors.push({ field: `${prefix}.alternativeCategory`, rule: 'different', message: 'must differ from category' });
   const kind = ctx.channel === 'CHATA' ? 'chata-template' : 'chatb-template';
   const input: TemplateApprovalInput = {
     channel: ctx.channel,
@@ -59,7 +75,11 @@ export function templateInput(b: Static<typeof StartTemplate>, prefix: string, c
 }
 
 /** `questionnaire`: the platform's for the use case and countries; undefined when it could not be read (the platform checks later). */
-export function rcsSenderInput(b: Static<typeof StartRcsSender>, prefix: string, ctx: InputContext & { questionnaire: RcsQuestionnaire | undefined }): BuiltProcess<RcsSenderLaunchInput, 'rcs-sender'> {
+export function rcsSenderInput(
+  b: Static<typeof StartRcsSender>,
+  prefix: string,
+  ctx: InputContext & { questionnaire: RcsQuestionnaire | undefined },
+): BuiltProcess<RcsSenderLaunchInput, 'rcs-sender'> {
   const errors = [...bannerErrors(b.banner, `${prefix}.banner`), ...contactErrors(b.contact, `${prefix}.contact`)];
   if (ctx.questionnaire) {
     const ids = ctx.questionnaire.questions.map((q) => q.id);
@@ -67,7 +87,12 @@ export function rcsSenderInput(b: Static<typeof StartRcsSender>, prefix: string,
       if (q.required && !b.answers[q.id]?.trim()) errors.push({ field: `${prefix}.answers.${q.id}`, rule: 'required', message: `is required: ${q.text}` });
     }
     for (const id of Object.keys(b.answers)) {
-      if (!ids.includes(id)) errors.push({ field: `${prefix}.answers.${id}`, rule: 'unknown_question', message: `is not a question of the ${b.useCase} questionnaire for ${b.countries.join(', ')}; questions: ${ids.join(', ')}` });
+      if (!ids.includes(id))
+        errors.push({
+          field: `${prefix}.answers.${id}`,
+          rule: 'unknown_question',
+          message: `is not a question of the ${b.useCase} questionnaire for ${b.countries.join(', ')}; questions: ${ids.join(', ')}`,
+        });
     }
   }
   const { answers, contact, testNumbers, overdueAfterSeconds, ...sender } = b;
@@ -83,45 +108,86 @@ export function rcsSenderInput(b: Static<typeof StartRcsSender>, prefix: string,
 }
 
 /** A standard CHATA sender; its process ID holds the keyed hash of the number, never the number. */
-export function chataSenderInput(b: Static<typeof StartChataSender>, prefix: string, ctx: InputContext & { hashSubject: SubjectHasher }): BuiltProcess<ChataSenderInput, 'chata-sender'> {
+export function chataSenderInput(
+  b: Static<typeof StartChataSender>,
+  prefix: string,
+  ctx: InputContext & { hashSubject: SubjectHasher },
+): BuiltProcess<ChataSenderInput, 'chata-sender'> {
   const { overdueAfterSeconds, ...sender } = b;
   // The schema's e164 format has checked the number already; this only normalises it.
   const parsed = sender.phoneNumber.startsWith('+') ? parsePhoneNumberFromString(sender.phoneNumber) : undefined;
-  const errors: ErrorDetail[] = parsed?.isValid() ? [] : [{ field: `${prefix}.phoneNumber`, rule: 'e164', message: 'must be a valid phone number in international format (+ and country code)' }];
+  const errors: ErrorDetail[] = parsed?.isValid()
+    ? []
+    : [{ field: `${prefix}.phoneNumber`, rule: 'e164', message: 'must be a valid phone number in international format (+ and country code)' }];
   const phoneNumber = parsed?.number ?? sender.phoneNumber;
-  const input: ChataSenderInput = { projectId: ctx.projectId, mode: 'standard', sender: { ...sender, phoneNumber }, ...followSettings(ctx.config, overdueAfterSeconds) };
+  const input: ChataSenderInput = {
+    projectId: ctx.projectId,
+    mode: 'standard',
+    sender: { ...sender, phoneNumber },
+    ...followSettings(ctx.config, overdueAfterSeconds),
+  };
   return {
-    errors, processId: workflowIds['chata-sender'](ctx.projectId, ctx.hashSubject(`+${phoneNumber.replace(/\D/g, '')}`)), workflowType: 'chataSenderOnboarding', kind: 'chata-sender', input,
+    errors,
+    processId: workflowIds['chata-sender'](ctx.projectId, ctx.hashSubject(`+${phoneNumber.replace(/\D/g, '')}`)),
+    workflowType: 'chataSenderOnboarding',
+    kind: 'chata-sender',
+    input,
   };
 }
 
 /** `categories`: the platform's CHATB categories; undefined when they could not be read (the platform checks later). */
-export function chatbSenderInput(b: Static<typeof StartChatbSender>, prefix: string, ctx: InputContext & { categories: ChatbCategory[] | undefined }): BuiltProcess<ChatbSenderInput, 'chatb-sender'> {
+export function chatbSenderInput(
+  b: Static<typeof StartChatbSender>,
+  prefix: string,
+  ctx: InputContext & { categories: ChatbCategory[] | undefined },
+): BuiltProcess<ChatbSenderInput, 'chatb-sender'> {
   const { overdueAfterSeconds, ...sender } = b;
   const errors: ErrorDetail[] = [];
   const category = ctx.categories?.find((c) => c.code === sender.categoryCode);
-  if (ctx.categories && !category) errors.push({ field: `${prefix}.categoryCode`, rule: 'enum', message: `must be one of ${ctx.categories.map((c) => c.code).join(', ')}` });
+  if (ctx.categories && !category)
+    errors.push({ field: `${prefix}.categoryCode`, rule: 'enum', message: `must be one of ${ctx.categories.map((c) => c.code).join(', ')}` });
   if (category && sender.subcategoryCode !== undefined && !category.subcategories.some((s) => s.code === sender.subcategoryCode)) {
-    errors.push({ field: `${prefix}.subcategoryCode`, rule: 'enum', message: `for category ${category.code} must be one of ${category.subcategories.map((s) => s.code).join(', ')}` });
+    errors.push({
+      field: `${prefix}.subcategoryCode`,
+      rule: 'enum',
+      message: `for category ${category.code} must be one of ${category.subcategories.map((s) => s.code).join(', ')}`,
+    });
   }
   const input: ChatbSenderInput = { projectId: ctx.projectId, sender, ...followSettings(ctx.config, overdueAfterSeconds) };
-  return { errors, processId: workflowIds['chatb-sender'](ctx.projectId, sender.displayName), workflowType: 'chatbSenderOnboarding', kind: 'chatb-sender', input };
+  return {
+    errors,
+    processId: workflowIds['chatb-sender'](ctx.projectId, sender.displayName),
+    workflowType: 'chatbSenderOnboarding',
+    kind: 'chatb-sender',
+    input,
+  };
 }
 
 /** The bundle's fields without its key, which is the caller's (POST /v1/bundles) or the onboarding's. */
 export type BundleFields = Omit<Static<typeof StartBundle>, 'key'>;
 
-export function bundleInput(b: BundleFields, prefix: string, ctx: InputContext & { key: string }): BuiltProcess<BundleProvisioningInput, 'bundle-provisioning'> {
+export function bundleInput(
+  b: BundleFields,
+  prefix: string,
+  ctx: InputContext & { key: string },
+): BuiltProcess<BundleProvisioningInput, 'bundle-provisioning'> {
   const errors: ErrorDetail[] = [];
   const conv = b.conversationApp ?? true;
   const sms = b.smsApp ?? true;
-  if (b.createSubproject && b.subprojectId !== undefined) errors.push({ field: `${prefix}.createSubproject`, rule: 'exclusive', message: 'cannot be true together with subprojectId' });
-  if (b.subprojectName !== undefined && !b.createSubproject) errors.push({ field: `${prefix}.subprojectName`, rule: 'requires', message: 'needs createSubproject: true' });
+  if (b.createSubproject && b.subprojectId !== undefined)
+    errors.push({ field: `${prefix}.createSubproject`, rule: 'exclusive', message: 'cannot be true together with subprojectId' });
+  if (b.subprojectName !== undefined && !b.createSubproject)
+    errors.push({ field: `${prefix}.subprojectName`, rule: 'requires', message: 'needs createSubproject: true' });
   if (!conv && (b.processingMode !== undefined || b.retentionPolicy !== undefined)) {
-    errors.push({ field: b.processingMode !== undefined ? `${prefix}.processingMode` : `${prefix}.retentionPolicy`, rule: 'requires', message: 'needs the conversation app (conversationApp not false)' });
+    errors.push({
+      field: b.processingMode !== undefined ? `${prefix}.processingMode` : `${prefix}.retentionPolicy`,
+      rule: 'requires',
+      message: 'needs the conversation app (conversationApp not false)',
+    });
   }
   if (!sms && b.smsAppName !== undefined) errors.push({ field: `${prefix}.smsAppName`, rule: 'requires', message: 'needs the SMS app (smsApp not false)' });
-  if (!conv && !sms && !b.createSubproject) errors.push({ field: `${prefix}.smsApp`, rule: 'required', message: 'a bundle needs at least one of conversationApp, smsApp, createSubproject' });
+  if (!conv && !sms && !b.createSubproject)
+    errors.push({ field: `${prefix}.smsApp`, rule: 'required', message: 'a bundle needs at least one of conversationApp, smsApp, createSubproject' });
   const bundle: CreateBundleRequest = {
     name: b.displayName,
     region: b.region,
@@ -131,5 +197,11 @@ export function bundleInput(b: BundleFields, prefix: string, ctx: InputContext &
     ...(sms ? { smsApp: b.smsAppName !== undefined ? { name: b.smsAppName } : {} } : {}),
   };
   const input: BundleProvisioningInput = { projectId: ctx.projectId, key: ctx.key, bundle, ...followSettings(ctx.config, b.overdueAfterSeconds) };
-  return { errors, processId: workflowIds['bundle-provisioning'](ctx.projectId, ctx.key), workflowType: 'bundleProvisioning', kind: 'bundle-provisioning', input };
+  return {
+    errors,
+    processId: workflowIds['bundle-provisioning'](ctx.projectId, ctx.key),
+    workflowType: 'bundleProvisioning',
+    kind: 'bundle-provisioning',
+    input,
+  };
 }

@@ -8,8 +8,12 @@ import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
 import type { ProcessKind } from '../../../contracts/ids.js';
 import {
-  attachmentUploadedUpdate, FINAL_PROCESS_STATES, stopRegistrationUpdate, updateRegistrationUpdate,
-  type SenderIdOperationOutcome, type SenderIdProcessState,
+  attachmentUploadedUpdate,
+  FINAL_PROCESS_STATES,
+  stopRegistrationUpdate,
+  updateRegistrationUpdate,
+  type SenderIdOperationOutcome,
+  type SenderIdProcessState,
 } from '../../../contracts/senderid-registration.js';
 import { validateAttachment, validateRequestDetails, type Policy, type SenderIdClient } from '../../../platform/senderid/client.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
@@ -63,159 +67,231 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     return view.details as { registrationId?: string; policyId?: string };
   }
 
-  app.post('/v1/senderid/registrations', {
-    schema: {
-      tags: ['senderid'],
-      summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
-      body: StartRegistration,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.post(
+    '/v1/senderid/registrations',
+    {
+      schema: {
+        tags: ['senderid'],
+        summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
+        body: StartRegistration,
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const b = req.body;
-    // A reserved key is refused before the policy is read (which may fail or be unknown).
-    const reserved = reservedKeyErrors(b.key, 'body.key');
-    if (reserved.length) throw invalid(reserved);
-    const policy = await policyFor(b.policyId, 'body.policyId');
-    const built = registrationInput(b, 'body', { projectId, config, policy });
-    if (built.errors.length) throw invalid(built.errors);
-    const started = await startProcess(client, {
-      workflowType: built.workflowType,
-      kind: built.kind,
-      processId: built.processId,
-      taskQueue: config.taskQueue,
-      args: [built.input],
-      // The same key is the same registration: only a failed process may start again.
-      reuse: 'after-failure',
-      initialState: 'VALIDATING',
-      self,
-    });
-    return reply.status(started.status).send(started.body);
-  });
-
-  listRoute(app, processes, { path: '/v1/senderid/registrations', tag: 'senderid', kind: KIND, summary: 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)' });
-
-  readRoute(app, { client, processes }, {
-    path: '/v1/senderid/registrations/:processId', tag: 'senderid', kinds: KINDS, what: 'sender ID registration',
-    summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
-  });
-
-  app.post('/v1/senderid/registrations/:processId/update', {
-    schema: {
-      tags: ['senderid'],
-      summary: 'Update the registration (details checked against the policy first); a PENDING one goes back to review',
-      params: Type.Object({ processId: ProcessId }),
-      headers: IdempotencyKey,
-      body: UpdateBody,
-      response: { 200: Outcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+    async (req, reply) => {
+      const b = req.body;
+      // A reserved key is refused before the policy is read (which may fail or be unknown).
+      const reserved = reservedKeyErrors(b.key, 'body.key');
+      if (reserved.length) throw invalid(reserved);
+      const policy = await policyFor(b.policyId, 'body.policyId');
+      const built = registrationInput(b, 'body', { projectId, config, policy });
+      if (built.errors.length) throw invalid(built.errors);
+      const started = await startProcess(client, {
+        workflowType: built.workflowType,
+        kind: built.kind,
+        processId: built.processId,
+        taskQueue: config.taskQueue,
+        args: [built.input],
+        // The same key is the same registration: only a failed process may start again.
+        reuse: 'after-failure',
+        initialState: 'VALIDATING',
+        self,
+      });
+      return reply.status(started.status).send(started.body);
     },
-  }, async (req) => {
-    const { processId } = req.params;
-    const details = await running(processId);
-    if (req.body.requestDetails && details.policyId) {
-      const policy = await policyFor(details.policyId, 'body.requestDetails');
-      const errors = fromViolations(validateRequestDetails(policy, req.body.requestDetails));
-      if (errors.length) throw invalid(errors);
-    }
-    const handle = handleOf(client, processId, KINDS, 'sender ID registration');
-    return acceptedOrThrow(await runUpdate(client, handle, updateRegistrationUpdate, [{ operationId: operationId(req.headers), ...req.body }], { what: 'sender ID registration' }));
+  );
+
+  listRoute(app, processes, {
+    path: '/v1/senderid/registrations',
+    tag: 'senderid',
+    kind: KIND,
+    summary: 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)',
   });
 
-  app.post('/v1/senderid/registrations/:processId/attachments', {
-    bodyLimit: ATTACHMENT_BODY_LIMIT,
-    schema: {
-      tags: ['senderid'],
-      summary: "Upload an attachment (MIME type and size checked against the policy's definition before anything is sent); the process waits until its upload is final",
-      params: Type.Object({ processId: ProcessId }),
-      headers: IdempotencyKey,
-      body: UploadBody,
-      response: { 200: UploadOutcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  readRoute(
+    app,
+    { client, processes },
+    {
+      path: '/v1/senderid/registrations/:processId',
+      tag: 'senderid',
+      kinds: KINDS,
+      what: 'sender ID registration',
+      summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
     },
-  }, async (req) => {
-    const { processId } = req.params;
-    const b = req.body;
-    const content = Buffer.from(b.content, 'base64');
-    const details = await running(processId);
-    if (!details.registrationId || !details.policyId) throw new ApiError(409, 'not_allowed', 'the registration has not been created yet; retry in a moment');
-    const policy = await policyFor(details.policyId, 'body.attachmentDefinitionId');
-    const def = policy.attachmentDefinitions.find((d) => d.id === b.attachmentDefinitionId);
-    if (!def) throw invalid([{ field: 'body.attachmentDefinitionId', rule: 'enum', message: `must be one of ${policy.attachmentDefinitions.map((d) => d.id).join(', ') || '(none: the policy takes no attachments)'}` }]);
-    const violations = validateAttachment(def, { mimeType: b.mimeType, sizeBytes: content.length })
-      .map((v) => ({ field: v.field === 'file.mimeType' ? 'body.mimeType' : 'body.content', rule: v.rule, message: v.description }));
-    if (violations.length) throw invalid(violations);
-    const attachment = await onPlatform(`registration ${details.registrationId}`, () => senderId.uploadAttachment(details.registrationId!, def.id, {
-      fileName: b.fileName, mimeType: b.mimeType, content, ...(b.documentType ? { documentType: b.documentType } : {}),
-    }));
-    const handle = handleOf(client, processId, KINDS, 'sender ID registration');
-    const outcome = await runUpdate(client, handle, attachmentUploadedUpdate, [{ operationId: operationId(req.headers), attachment }], { what: 'sender ID registration' });
-    return { ...acceptedOrThrow(outcome), attachment: { ...attachment } };
-  });
+  );
+
+  app.post(
+    '/v1/senderid/registrations/:processId/update',
+    {
+      schema: {
+        tags: ['senderid'],
+        summary: 'Update the registration (details checked against the policy first); a PENDING one goes back to review',
+        params: Type.Object({ processId: ProcessId }),
+        headers: IdempotencyKey,
+        body: UpdateBody,
+        response: { 200: Outcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
+    },
+    async (req) => {
+      const { processId } = req.params;
+      const details = await running(processId);
+      if (req.body.requestDetails && details.policyId) {
+        const policy = await policyFor(details.policyId, 'body.requestDetails');
+        const errors = fromViolations(validateRequestDetails(policy, req.body.requestDetails));
+        if (errors.length) throw invalid(errors);
+      }
+      const handle = handleOf(client, processId, KINDS, 'sender ID registration');
+      return acceptedOrThrow(
+        await runUpdate(client, handle, updateRegistrationUpdate, [{ operationId: operationId(req.headers), ...req.body }], { what: 'sender ID registration' }),
+      );
+    },
+  );
+
+  app.post(
+    '/v1/senderid/registrations/:processId/attachments',
+    {
+      bodyLimit: ATTACHMENT_BODY_LIMIT,
+      schema: {
+        tags: ['senderid'],
+        summary:
+          "Upload an attachment (MIME type and size checked against the policy's definition before anything is sent); the process waits until its upload is final",
+        params: Type.Object({ processId: ProcessId }),
+        headers: IdempotencyKey,
+        body: UploadBody,
+        response: { 200: UploadOutcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
+    },
+    async (req) => {
+      const { processId } = req.params;
+      const b = req.body;
+      const content = Buffer.from(b.content, 'base64');
+      const details = await running(processId);
+      if (!details.registrationId || !details.policyId) throw new ApiError(409, 'not_allowed', 'the registration has not been created yet; retry in a moment');
+      const policy = await policyFor(details.policyId, 'body.attachmentDefinitionId');
+      const def = policy.attachmentDefinitions.find((d) => d.id === b.attachmentDefinitionId);
+      if (!def)
+        throw invalid([
+          {
+            field: 'body.attachmentDefinitionId',
+            rule: 'enum',
+            message: `must be one of ${policy.attachmentDefinitions.map((d) => d.id).join(', ') || '(none: the policy takes no attachments)'}`,
+          },
+        ]);
+      const violations = validateAttachment(def, { mimeType: b.mimeType, sizeBytes: content.length }).map((v) => ({
+        field: v.field === 'file.mimeType' ? 'body.mimeType' : 'body.content',
+        rule: v.rule,
+        message: v.description,
+      }));
+      if (violations.length) throw invalid(violations);
+      const attachment = await onPlatform(`registration ${details.registrationId}`, () =>
+        senderId.uploadAttachment(details.registrationId!, def.id, {
+          fileName: b.fileName,
+          mimeType: b.mimeType,
+          content,
+          ...(b.documentType ? { documentType: b.documentType } : {}),
+        }),
+      );
+      const handle = handleOf(client, processId, KINDS, 'sender ID registration');
+      const outcome = await runUpdate(client, handle, attachmentUploadedUpdate, [{ operationId: operationId(req.headers), attachment }], {
+        what: 'sender ID registration',
+      });
+      return { ...acceptedOrThrow(outcome), attachment: { ...attachment } };
+    },
+  );
 
   for (const [segment, deleteRegistration, summary] of [
     ['delete', true, 'Delete the registration on the platform (refused once APPROVED) and end the process as DELETED'],
     ['stop', false, 'Stop following the registration (it stays on the platform as it is)'],
   ] as const) {
-    app.post(`/v1/senderid/registrations/:processId/${segment}`, {
-      schema: {
-        tags: ['senderid'],
-        summary,
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        body: Type.Optional(ReasonBody),
-        response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+    app.post(
+      `/v1/senderid/registrations/:processId/${segment}`,
+      {
+        schema: {
+          tags: ['senderid'],
+          summary,
+          params: Type.Object({ processId: ProcessId }),
+          headers: IdempotencyKey,
+          body: Type.Optional(ReasonBody),
+          response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+        },
       },
-    }, async (req) => {
-      const handle = handleOf(client, req.params.processId, KINDS, 'sender ID registration');
-      const reason = req.body?.reason;
-      const outcome = await runUpdate(client, handle, stopRegistrationUpdate, [{ operationId: operationId(req.headers), deleteRegistration, ...(reason ? { reason } : {}) }], { what: 'sender ID registration' });
-      if (!outcome.accepted) throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
-      return { accepted: true, state: outcome.state };
-    });
+      async (req) => {
+        const handle = handleOf(client, req.params.processId, KINDS, 'sender ID registration');
+        const reason = req.body?.reason;
+        const outcome = await runUpdate(
+          client,
+          handle,
+          stopRegistrationUpdate,
+          [{ operationId: operationId(req.headers), deleteRegistration, ...(reason ? { reason } : {}) }],
+          { what: 'sender ID registration' },
+        );
+        if (!outcome.accepted) throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
+        return { accepted: true, state: outcome.state };
+      },
+    );
   }
 
-  app.get('/v1/senderid/markets', {
-    schema: {
-      tags: ['senderid'],
-      summary: "Markets open for a registration type; with marketCode, the market's requirements (the questions that lead to a policy)",
-      querystring: Type.Object({
-        marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
-        registrationType: Type.Optional(RegistrationTypeSchema),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-    },
-  }, async (req) => {
-    const { marketCode, registrationType } = req.query;
-    const type = registrationType ? { registrationType } : {};
-    if (marketCode) return { ...(await onPlatform(`market ${marketCode}`, () => senderId.marketRequirements({ marketCode, ...type }))) };
-    return { markets: await onPlatform('markets', () => senderId.marketAvailability(type)) };
-  });
-
-  app.get('/v1/senderid/policies/:policyId', {
-    schema: {
-      tags: ['senderid'],
-      summary: "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
-      params: Type.Object({ policyId: PlatformId() }),
-      response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-    },
-  }, async (req) => {
-    platformIds({ policy: req.params.policyId });
-    return { ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) };
-  });
-
-  app.get('/v1/senderid/policies/:policyId/attachments/:attachmentDefinitionId/template', {
-    schema: {
-      tags: ['senderid'],
-      summary: 'The template of an attachment definition, to fill in and upload (the platform\'s file, passed through)',
-      params: Type.Object({ policyId: PlatformId(), attachmentDefinitionId: PlatformId() }),
-      response: {
-        200: { description: 'The file, with its Content-Type and Content-Disposition', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
-        ...errorResponses(400, 401, ...PLATFORM_STATUSES),
+  app.get(
+    '/v1/senderid/markets',
+    {
+      schema: {
+        tags: ['senderid'],
+        summary: "Markets open for a registration type; with marketCode, the market's requirements (the questions that lead to a policy)",
+        querystring: Type.Object(
+          {
+            marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+            registrationType: Type.Optional(RegistrationTypeSchema),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
       },
     },
-  }, async (req, reply) => {
-    const { policyId, attachmentDefinitionId } = req.params;
-    platformIds({ policy: policyId, 'attachment definition': attachmentDefinitionId });
-    const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderId.downloadTemplate(policyId, attachmentDefinitionId));
-    const name = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_') || 'template';
-    return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${name}"`).send(file.content as unknown as string); // bytes: Fastify sends a Buffer as it is
-  });
+    async (req) => {
+      const { marketCode, registrationType } = req.query;
+      const type = registrationType ? { registrationType } : {};
+      if (marketCode) return { ...(await onPlatform(`market ${marketCode}`, () => senderId.marketRequirements({ marketCode, ...type }))) };
+      return { markets: await onPlatform('markets', () => senderId.marketAvailability(type)) };
+    },
+  );
+
+  app.get(
+    '/v1/senderid/policies/:policyId',
+    {
+      schema: {
+        tags: ['senderid'],
+        summary: "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
+        params: Type.Object({ policyId: PlatformId() }),
+        response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
+    },
+    async (req) => {
+      platformIds({ policy: req.params.policyId });
+      return { ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) };
+    },
+  );
+
+  app.get(
+    '/v1/senderid/policies/:policyId/attachments/:attachmentDefinitionId/template',
+    {
+      schema: {
+        tags: ['senderid'],
+        summary: "The template of an attachment definition, to fill in and upload (the platform's file, passed through)",
+        params: Type.Object({ policyId: PlatformId(), attachmentDefinitionId: PlatformId() }),
+        response: {
+          200: { description: 'The file, with its Content-Type and Content-Disposition', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+          ...errorResponses(400, 401, ...PLATFORM_STATUSES),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { policyId, attachmentDefinitionId } = req.params;
+      platformIds({ policy: policyId, 'attachment definition': attachmentDefinitionId });
+      const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderId.downloadTemplate(policyId, attachmentDefinitionId));
+      const name = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_') || 'template';
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(file.content as unknown as string); // bytes: Fastify sends a Buffer as it is
+    },
+  );
 };

@@ -27,13 +27,19 @@ export interface RegistrationContext {
   policy: Policy | undefined;
 }
 
-export function registrationInput(b: Static<typeof StartRegistration>, prefix: string, ctx: RegistrationContext): BuiltProcess<SenderIdRegistrationInput, 'senderid-registration'> {
+export function registrationInput(
+  b: Static<typeof StartRegistration>,
+  prefix: string,
+  ctx: RegistrationContext,
+): BuiltProcess<SenderIdRegistrationInput, 'senderid-registration'> {
   const { policy, config } = ctx;
   const errors = reservedKeyErrors(b.key, `${prefix}.key`);
   if (!policy) errors.push(unknownPolicy(`${prefix}.policyId`, b.policyId));
   else {
-    if (b.marketCode && b.marketCode !== policy.marketCode) errors.push({ field: `${prefix}.marketCode`, rule: 'policy', message: `policy ${policy.id} is for market ${policy.marketCode}` });
-    if (b.registrationType && b.registrationType !== policy.registrationType) errors.push({ field: `${prefix}.registrationType`, rule: 'policy', message: `policy ${policy.id} is for ${policy.registrationType}` });
+    if (b.marketCode && b.marketCode !== policy.marketCode)
+      errors.push({ field: `${prefix}.marketCode`, rule: 'policy', message: `policy ${policy.id} is for market ${policy.marketCode}` });
+    if (b.registrationType && b.registrationType !== policy.registrationType)
+      errors.push({ field: `${prefix}.registrationType`, rule: 'policy', message: `policy ${policy.id} is for ${policy.registrationType}` });
     errors.push(...fromViolations(validateRequestDetails(policy, b.requestDetails), `${prefix}.`));
   }
   const settings = config.processes.senderid;
@@ -53,5 +59,11 @@ export function registrationInput(b: Static<typeof StartRegistration>, prefix: s
     pollIntervalMs: settings.pollIntervalMs,
     overdueGraceMs: b.overdueGraceSeconds !== undefined ? b.overdueGraceSeconds * 1000 : settings.overdueGraceMs,
   };
-  return { errors, processId: workflowIds['senderid-registration'](ctx.projectId, b.key), workflowType: 'senderIdRegistration', kind: 'senderid-registration', input };
+  return {
+    errors,
+    processId: workflowIds['senderid-registration'](ctx.projectId, b.key),
+    workflowType: 'senderIdRegistration',
+    kind: 'senderid-registration',
+    input,
+  };
 }

@@ -10,7 +10,11 @@ export interface SubprojectFields {
 }
 
 /** No rules between fields: the errors are always empty (the shape is the builders' shape all the same). */
-export function subprojectInput(b: SubprojectFields, _prefix: string, ctx: { projectId: string; config: Pick<Config, 'processes'> }): BuiltProcess<SubprojectInput, 'subproject'> {
+export function subprojectInput(
+  b: SubprojectFields,
+  _prefix: string,
+  ctx: { projectId: string; config: Pick<Config, 'processes'> },
+): BuiltProcess<SubprojectInput, 'subproject'> {
   const parentProjectId = b.parentProjectId ?? ctx.projectId;
   return {
     errors: [],

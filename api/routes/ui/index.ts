@@ -9,7 +9,8 @@ const file = (name: string) => readFileSync(new URL(`./static/${name}`, import.m
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 // The page runs only its own files: a script injected into a timeline entry would not run.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export const uiRoutes: FastifyPluginAsync = async (app) => {
   const html = file('page.html').replace('<body>', `<body data-kinds="${escapeAttr(PROCESS_KINDS.join(','))}">`);

@@ -12,25 +12,51 @@ import { e164, PhoneNumber, ProcessId, ProcessView } from '../../schemas.js';
 import { readRoute } from '../process-routes.js';
 import type { VerificationService } from './service.js';
 
-const Method = Type.Union(VERIFICATION_METHODS.map((m) => Type.Literal(m)), { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' });
+const Method = Type.Union(
+  VERIFICATION_METHODS.map((m) => Type.Literal(m)),
+  { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' },
+);
 const Identity = PhoneNumber();
 
-const StartBody = Type.Object({
-  identity: Identity,
-  method: Type.Optional(Method),
-  fallback: Type.Optional(Type.Array(Type.Object({ method: Method, timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })) }, { additionalProperties: false }), { minItems: 1, maxItems: 4, description: 'Methods tried in order, each for its timeout' })),
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'Your reference; NOT encrypted (it is searchable): no personal data' })),
-  custom: Type.Optional(Type.String({ maxLength: 4096 })),
-  language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Sent as Accept-Language, e.g. es-ES' })),
-  policy: Type.Optional(Type.Object({
-    codeExpirySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
-    maxReportAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
-    resendCooldownSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600 })),
-    maxResends: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
-  }, { additionalProperties: false })),
-}, { additionalProperties: false });
+const StartBody = Type.Object(
+  {
+    identity: Identity,
+    method: Type.Optional(Method),
+    fallback: Type.Optional(
+      Type.Array(
+        Type.Object({ method: Method, timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })) }, { additionalProperties: false }),
+        { minItems: 1, maxItems: 4, description: 'Methods tried in order, each for its timeout' },
+      ),
+    ),
+    reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '^[A-Za-z0-9._:-]+$',
+        description: 'Your reference; NOT encrypted (it is searchable): no personal data',
+      }),
+    ),
+    custom: Type.Optional(Type.String({ maxLength: 4096 })),
+    language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Sent as Accept-Language, e.g. es-ES' })),
+    policy: Type.Optional(
+      Type.Object(
+        {
+          codeExpirySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+          maxReportAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+          resendCooldownSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600 })),
+          maxResends: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-const Code = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9+]+$', description: 'The SMS or Phone Call code, or the FlashCall CLI' }) }, { additionalProperties: false });
+const Code = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9+]+$', description: 'The SMS or Phone Call code, or the FlashCall CLI' }) },
+  { additionalProperties: false },
+);
 
 export interface VerificationRouteOptions {
   client: Client;
@@ -46,73 +72,163 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     return outcome;
   };
 
-  app.post('/v1/verifications', {
-    schema: {
-      tags: ['verifications'],
-      summary: 'Start verifying a phone number; answers once the platform accepted it',
-      description: 'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), '
-        + 'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. '
-        + '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
-      headers: IdempotencyKey,
-      body: StartBody,
-      response: { 201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, 409, 422, 429, 503, 504) },
+  app.post(
+    '/v1/verifications',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: 'Start verifying a phone number; answers once the platform accepted it',
+        description:
+          'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), ' +
+          'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. ' +
+          '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
+        headers: IdempotencyKey,
+        body: StartBody,
+        response: {
+          201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }),
+          ...errorResponses(400, 401, 409, 422, 429, 503, 504),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const b = req.body;
-    if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
-    const identity = e164(b.identity, 'body.identity');
-    const steps = b.fallback ?? [{ method: b.method! }];
-    const { processId, outcome } = await verifications.start({ identity, steps, ...(b.reference ? { reference: b.reference } : {}), ...(b.custom ? { custom: b.custom } : {}), ...(b.language ? { language: b.language } : {}), ...(b.policy ? { policy: b.policy } : {}), ...(req.headers['idempotency-key'] ? { idempotencyKey: req.headers['idempotency-key'] } : {}) });
-    return reply.status(201).send({ processId, ...outcome });
-  });
-
-  readRoute(app, { client, processes }, { path: '/v1/verifications/:processId', tag: 'verifications', kinds: ['verification'], what: 'verification', summary: 'A verification process' });
-
-  app.post('/v1/verifications/:processId/report', {
-    schema: { tags: ['verifications'], summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
-  }, async (req) => reportReply(await runUpdate(client, handle(req.params.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], { what: 'verification' })));
-
-  app.post('/v1/verifications/by-identity/:identity/report', {
-    schema: { tags: ['verifications'], summary: "Report a code for the number's newest verification", params: Type.Object({ identity: Identity }), headers: IdempotencyKey, body: Code, response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) } },
-  }, async (req) => {
-    const identity = e164(req.params.identity, 'path.identity');
-    const newest = (await verifications.recent(identity))[0];
-    if (!newest) throw notFound('a verification for this number');
-    return reportReply(await runUpdate(client, handle(newest.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], { what: 'verification' }));
-  });
-
-  app.post('/v1/verifications/:processId/resend', {
-    schema: { tags: ['verifications'], summary: 'Send the code again (cooldown and limit apply)', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Unknown(), ...errorResponses(401, 404, 409, 429) } },
-  }, async (req) => {
-    const outcome = await runUpdate(client, handle(req.params.processId), resendUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' });
-    if (!outcome.resent && outcome.retryAfterMs) throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
-    if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
-    return outcome;
-  });
-
-  app.post('/v1/verifications/:processId/cancel', {
-    schema: { tags: ['verifications'], summary: 'Cancel a verification', params: Type.Object({ processId: ProcessId }), headers: IdempotencyKey, response: { 200: Type.Object({ state: Type.String() }), ...errorResponses(401, 404, 409) } },
-  }, async (req) => runUpdate(client, handle(req.params.processId), cancelUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' }));
-
-  app.get('/v1/verifications', {
-    schema: {
-      tags: ['verifications'],
-      summary: 'Status by identity and method, or by reference: from the process, else from the platform',
-      querystring: Type.Object({ identity: Type.Optional(Identity), method: Type.Optional(Method), reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'No control characters' })) }, { additionalProperties: false }),
-      // 503 and 504: Temporal's visibility unreachable or too slow for the look-up by reference.
-      response: { 200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }), ...errorResponses(400, 401, ...PLATFORM_STATUSES, 503, 504) },
+    async (req, reply) => {
+      const b = req.body;
+      if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
+      const identity = e164(b.identity, 'body.identity');
+      const steps = b.fallback ?? [{ method: b.method! }];
+      const { processId, outcome } = await verifications.start({
+        identity,
+        steps,
+        ...(b.reference ? { reference: b.reference } : {}),
+        ...(b.custom ? { custom: b.custom } : {}),
+        ...(b.language ? { language: b.language } : {}),
+        ...(b.policy ? { policy: b.policy } : {}),
+        ...(req.headers['idempotency-key'] ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
+      });
+      return reply.status(201).send({ processId, ...outcome });
     },
-  }, async (req) => {
-    const q = req.query;
-    if (q.reference && !q.identity) {
-      const processId = await verifications.byReference(q.reference);
-      if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
-      return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByReference(q.reference!)) };
-    }
-    if (!q.identity || !q.method) throw unprocessable('query.identity', 'required', 'give identity and method, or reference');
-    const identity = e164(q.identity, 'query.identity');
-    const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
-    if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };
-    return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByIdentity(q.method!, identity)) };
-  });
+  );
+
+  readRoute(
+    app,
+    { client, processes },
+    { path: '/v1/verifications/:processId', tag: 'verifications', kinds: ['verification'], what: 'verification', summary: 'A verification process' },
+  );
+
+  app.post(
+    '/v1/verifications/:processId/report',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt',
+        params: Type.Object({ processId: ProcessId }),
+        headers: IdempotencyKey,
+        body: Code,
+        response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) =>
+      reportReply(
+        await runUpdate(client, handle(req.params.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], {
+          what: 'verification',
+        }),
+      ),
+  );
+
+  app.post(
+    '/v1/verifications/by-identity/:identity/report',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: "Report a code for the number's newest verification",
+        params: Type.Object({ identity: Identity }),
+        headers: IdempotencyKey,
+        body: Code,
+        response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const identity = e164(req.params.identity, 'path.identity');
+      const newest = (await verifications.recent(identity))[0];
+      if (!newest) throw notFound('a verification for this number');
+      return reportReply(
+        await runUpdate(client, handle(newest.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], {
+          what: 'verification',
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/v1/verifications/:processId/resend',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: 'Send the code again (cooldown and limit apply)',
+        params: Type.Object({ processId: ProcessId }),
+        headers: IdempotencyKey,
+        response: { 200: Type.Unknown(), ...errorResponses(401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const outcome = await runUpdate(client, handle(req.params.processId), resendUpdate, [{ operationId: operationId(req.headers) }], {
+        what: 'verification',
+      });
+      if (!outcome.resent && outcome.retryAfterMs)
+        throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
+      if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
+      return outcome;
+    },
+  );
+
+  app.post(
+    '/v1/verifications/:processId/cancel',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: 'Cancel a verification',
+        params: Type.Object({ processId: ProcessId }),
+        headers: IdempotencyKey,
+        response: { 200: Type.Object({ state: Type.String() }), ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (req) => runUpdate(client, handle(req.params.processId), cancelUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' }),
+  );
+
+  app.get(
+    '/v1/verifications',
+    {
+      schema: {
+        tags: ['verifications'],
+        summary: 'Status by identity and method, or by reference: from the process, else from the platform',
+        querystring: Type.Object(
+          {
+            identity: Type.Optional(Identity),
+            method: Type.Optional(Method),
+            reference: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'No control characters' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        // 503 and 504: Temporal's visibility unreachable or too slow for the look-up by reference.
+        response: {
+          200: Type.Object({ source: Type.String(), process: Type.Optional(ProcessView), platform: Type.Optional(Type.Unknown()) }),
+          ...errorResponses(400, 401, ...PLATFORM_STATUSES, 503, 504),
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      if (q.reference && !q.identity) {
+        const processId = await verifications.byReference(q.reference);
+        if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
+        return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByReference(q.reference!)) };
+      }
+      if (!q.identity || !q.method) throw unprocessable('query.identity', 'required', 'give identity and method, or reference');
+      const identity = e164(q.identity, 'query.identity');
+      const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
+      if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };
+      return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByIdentity(q.method!, identity)) };
+    },
+  );
 };

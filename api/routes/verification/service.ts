@@ -7,7 +7,17 @@ import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { numberGuard } from '../../../workflows/verification/number-guard.js';
-import { admitUpdate, recentQuery, startedUpdate, REFERENCE_PREFIX, type Admission, type StartedOutcome, type VerificationInput, type VerificationMethod, type VerificationStep } from '../../../contracts/verification.js';
+import {
+  admitUpdate,
+  recentQuery,
+  startedUpdate,
+  REFERENCE_PREFIX,
+  type Admission,
+  type StartedOutcome,
+  type VerificationInput,
+  type VerificationMethod,
+  type VerificationStep,
+} from '../../../contracts/verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import { ApiError } from '../../errors.js';
 import { processesStarted } from '../../metrics/series.js';
@@ -54,17 +64,28 @@ export class VerificationService {
    * Admits a start for the number (or for a platform-initiated verification); false when over the limit.
    * 504 when the guard does not answer by `deadline` (epoch ms), 503 when Temporal is unreachable.
    */
-  async admit(identity: string, processId: string, methods: string[], deadline = Date.now() + this.waitMs): Promise<{ admitted: boolean; retryAfterMs?: number }> {
+  async admit(
+    identity: string,
+    processId: string,
+    methods: string[],
+    deadline = Date.now() + this.waitMs,
+  ): Promise<{ admitted: boolean; retryAfterMs?: number }> {
     const { guardMax, guardWindowMs } = this.settings;
-    return callTemporal(this.client, processId, () => this.client.workflow.executeUpdateWithStart(admitUpdate, {
-      args: [{ processId, methods, limit: guardMax, windowMs: guardWindowMs }],
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
-        workflowId: this.guardId(identity),
-        taskQueue: this.config.taskQueue,
-        args: [{ admissions: [], keepMs: Math.max(guardWindowMs, 30 * 60_000) }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      }),
-    }), { what: 'per-number guard for', waitMs: deadline - Date.now() });
+    return callTemporal(
+      this.client,
+      processId,
+      () =>
+        this.client.workflow.executeUpdateWithStart(admitUpdate, {
+          args: [{ processId, methods, limit: guardMax, windowMs: guardWindowMs }],
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
+            workflowId: this.guardId(identity),
+            taskQueue: this.config.taskQueue,
+            args: [{ admissions: [], keepMs: Math.max(guardWindowMs, 30 * 60_000) }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        }),
+      { what: 'per-number guard for', waitMs: deadline - Date.now() },
+    );
   }
 
   async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
@@ -72,18 +93,32 @@ export class VerificationService {
     const id = keyed ? idOfKey(req.identity, req.idempotencyKey!) : ulid();
     const processId = workflowIds.verification(id);
     const s = this.settings;
-    const steps: VerificationStep[] = req.steps.map((st) => ({ method: st.method, timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method] }));
+    const steps: VerificationStep[] = req.steps.map((st) => ({
+      method: st.method,
+      timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method],
+    }));
     // One deadline for the whole start; the process learns it too, so it never sends after the caller gave up.
     const deadline = Date.now() + this.waitMs;
-    const admission = await this.admit(req.identity, processId, steps.map((st) => st.method), deadline).catch((err: unknown) => {
+    const admission = await this.admit(
+      req.identity,
+      processId,
+      steps.map((st) => st.method),
+      deadline,
+    ).catch((err: unknown) => {
       // Nothing was started yet: say so, rather than "read it later".
-      if (err instanceof ApiError && err.statusCode === 504) throw new ApiError(504, err.code, `the per-number guard did not answer in time; ${processId} was not started: retry later`, err.details);
+      if (err instanceof ApiError && err.statusCode === 504)
+        throw new ApiError(504, err.code, `the per-number guard did not answer in time; ${processId} was not started: retry later`, err.details);
       throw err;
     });
     if (!admission.admitted) {
       const minutes = Math.ceil(s.guardWindowMs / 60_000);
-      throw new ApiError(429, 'too_many_verifications', `body.identity: at most ${s.guardMax} verifications per number per ${minutes} min; try again later`,
-        [{ field: 'body.identity', rule: 'rate_limit', message: `at most ${s.guardMax} verifications per ${minutes} min` }], admission.retryAfterMs);
+      throw new ApiError(
+        429,
+        'too_many_verifications',
+        `body.identity: at most ${s.guardMax} verifications per number per ${minutes} min; try again later`,
+        [{ field: 'body.identity', rule: 'rate_limit', message: `at most ${s.guardMax} verifications per ${minutes} min` }],
+        admission.retryAfterMs,
+      );
     }
     const input: VerificationInput = {
       identity: req.identity,
@@ -100,24 +135,34 @@ export class VerificationService {
       platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
       startBy: deadline,
     };
-    const outcome = await callTemporal(this.client, processId, () => this.client.workflow.executeUpdateWithStart(startedUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>('verification', {
-        workflowId: processId,
-        taskQueue: this.config.taskQueue,
-        args: [input],
-        // Keyed: a retry joins the running process and gets its answer; once it has ended, the key is spent (409).
-        workflowIdConflictPolicy: keyed ? 'USE_EXISTING' : 'FAIL',
-        ...(keyed ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
-        typedSearchAttributes: [
-          { key: KIND, value: 'verification' },
-          { key: STATE, value: 'STARTING' },
-          ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
-        ],
-      }),
-    }), { what: 'verification process', waitMs: deadline - Date.now() }).catch((err: unknown) => {
+    const outcome = await callTemporal(
+      this.client,
+      processId,
+      () =>
+        this.client.workflow.executeUpdateWithStart(startedUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>('verification', {
+            workflowId: processId,
+            taskQueue: this.config.taskQueue,
+            args: [input],
+            // Keyed: a retry joins the running process and gets its answer; once it has ended, the key is spent (409).
+            workflowIdConflictPolicy: keyed ? 'USE_EXISTING' : 'FAIL',
+            ...(keyed ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
+            typedSearchAttributes: [
+              { key: KIND, value: 'verification' },
+              { key: STATE, value: 'STARTING' },
+              ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
+            ],
+          }),
+        }),
+      { what: 'verification process', waitMs: deadline - Date.now() },
+    ).catch((err: unknown) => {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      throw new ApiError(409, 'idempotency_key_spent', `header.idempotency-key: this key started ${processId}, which has ended: read it with GET /v1/verifications/{processId}`,
-        [{ field: 'header.idempotency-key', rule: 'spent', message: processId }]);
+      throw new ApiError(
+        409,
+        'idempotency_key_spent',
+        `header.idempotency-key: this key started ${processId}, which has ended: read it with GET /v1/verifications/{processId}`,
+        [{ field: 'header.idempotency-key', rule: 'spent', message: processId }],
+      );
     });
     // A fresh ID under conflict policy FAIL: an answer means this request created the process (a keyed retry
     // may count twice: the metric is a rate, not a ledger).
@@ -143,13 +188,13 @@ export class VerificationService {
     const query = `${KIND.name} = 'verification' AND ${REFERENCE.name} = ${quote(reference)}`;
     try {
       const page = await this.client.withDeadline(Date.now() + LOOKUP_DEADLINE_MS, () =>
-        this.client.workflowService.listWorkflowExecutions({ namespace: this.client.options.namespace, query, pageSize: 1 }));
+        this.client.workflowService.listWorkflowExecutions({ namespace: this.client.options.namespace, query, pageSize: 1 }),
+      );
       return page.executions?.[0]?.execution?.workflowId ?? undefined;
     } catch (err) {
       throw visibilityFailure(err, 'look the reference up', LOOKUP_DEADLINE_MS);
     }
   }
-
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

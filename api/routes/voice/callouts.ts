@@ -21,8 +21,13 @@ const KINDS: readonly ProcessKind[] = [KIND];
 const self = (processId: string) => `/v1/voice/callouts/${encodeURIComponent(processId)}`;
 
 type Common = {
-  key?: string | undefined; cli?: string | undefined; locale?: string | undefined; region?: VoiceRegion | undefined;
-  amd?: VoiceCalloutInput['amd'] | undefined; retry?: VoiceCalloutInput['retry'] | undefined; maxDurationSeconds?: number | undefined;
+  key?: string | undefined;
+  cli?: string | undefined;
+  locale?: string | undefined;
+  region?: VoiceRegion | undefined;
+  amd?: VoiceCalloutInput['amd'] | undefined;
+  retry?: VoiceCalloutInput['retry'] | undefined;
+  maxDurationSeconds?: number | undefined;
 };
 
 export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { client, processes, config }) => {
@@ -32,8 +37,12 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
     const key = b.key ?? ulid();
     const region = b.region ?? 'global';
     const input: VoiceCalloutInput = {
-      kind, key, region, baseUrl: regionalVoiceUrl(config.platform.urls.voice, region),
-      checkEveryMs: settings.checkEveryMs, inDoubtWaitMs: settings.inDoubtWaitMs,
+      kind,
+      key,
+      region,
+      baseUrl: regionalVoiceUrl(config.platform.urls.voice, region),
+      checkEveryMs: settings.checkEveryMs,
+      inDoubtWaitMs: settings.inDoubtWaitMs,
       ...rest,
       ...(b.cli ? { cli: b.cli } : {}),
       ...(b.locale ? { locale: b.locale } : {}),
@@ -43,77 +52,116 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
     };
     // The same key is the same callout, ended or not: only a failed process may start again.
     return startProcess(client, {
-      workflowType: 'voiceCallout', kind: KIND, processId: workflowIds[KIND](key), taskQueue: config.taskQueue, args: [input],
-      reuse: 'after-failure', initialState: 'CALLING', self,
+      workflowType: 'voiceCallout',
+      kind: KIND,
+      processId: workflowIds[KIND](key),
+      taskQueue: config.taskQueue,
+      args: [input],
+      reuse: 'after-failure',
+      initialState: 'CALLING',
+      self,
     });
   }
 
-  app.post('/v1/voice/callouts/tts', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Call a number and speak a text; the process follows the call to its outcome and retries as asked',
-      body: StartTtsCallout,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
+  app.post(
+    '/v1/voice/callouts/tts',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Call a number and speak a text; the process follows the call to its outcome and retries as asked',
+        body: StartTtsCallout,
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
+      },
     },
-  }, async (req, reply) => {
-    const { destination, text, ...common } = req.body;
-    const r = await start('tts', common, { destinations: [destination], text });
-    return reply.status(r.status).send(r.body);
-  });
-
-  app.post('/v1/voice/callouts/conference', {
-    schema: {
-      tags: ['voice'],
-      summary: "Call up to 10 numbers into one conference (in the request's region); each call is followed and retried on its own",
-      body: StartConferenceCallout,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
+    async (req, reply) => {
+      const { destination, text, ...common } = req.body;
+      const r = await start('tts', common, { destinations: [destination], text });
+      return reply.status(r.status).send(r.body);
     },
-  }, async (req, reply) => {
-    const { conferenceId, destinations, greeting, moh, ...common } = req.body;
-    const r = await start('conference', common, { destinations, conference: { conferenceId, ...(greeting ? { greeting } : {}), ...(moh ? { moh } : {}) } });
-    return reply.status(r.status).send(r.body);
-  });
+  );
 
-  app.post('/v1/voice/callouts/custom', {
-    bodyLimit: SCRIPT_BODY_LIMIT,
-    schema: {
-      tags: ['voice'],
-      summary: 'Call a number and, once answered, run a call script (play, connect a conference, menus); the script is checked before the call',
-      body: StartCustomCallout,
-      response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
+  app.post(
+    '/v1/voice/callouts/conference',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: "Call up to 10 numbers into one conference (in the request's region); each call is followed and retried on its own",
+        body: StartConferenceCallout,
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
+      },
     },
-  }, async (req, reply) => {
-    const { destination, script, ...common } = req.body;
-    const violations = scriptViolations(script, 'ace').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message }));
-    if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
-    const r = await start('custom', common, { destinations: [destination], script });
-    return reply.status(r.status).send(r.body);
-  });
+    async (req, reply) => {
+      const { conferenceId, destinations, greeting, moh, ...common } = req.body;
+      const r = await start('conference', common, { destinations, conference: { conferenceId, ...(greeting ? { greeting } : {}), ...(moh ? { moh } : {}) } });
+      return reply.status(r.status).send(r.body);
+    },
+  );
 
-  listRoute(app, processes, { path: '/v1/voice/callouts', tag: 'voice', kind: KIND, summary: 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)' });
+  app.post(
+    '/v1/voice/callouts/custom',
+    {
+      bodyLimit: SCRIPT_BODY_LIMIT,
+      schema: {
+        tags: ['voice'],
+        summary: 'Call a number and, once answered, run a call script (play, connect a conference, menus); the script is checked before the call',
+        body: StartCustomCallout,
+        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
+      },
+    },
+    async (req, reply) => {
+      const { destination, script, ...common } = req.body;
+      const violations = scriptViolations(script, 'ace').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message }));
+      if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
+      const r = await start('custom', common, { destinations: [destination], script });
+      return reply.status(r.status).send(r.body);
+    },
+  );
+
+  listRoute(app, processes, {
+    path: '/v1/voice/callouts',
+    tag: 'voice',
+    kind: KIND,
+    summary: 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)',
+  });
 
   // The same list under each start route's path, which is also a process path (/v1/voice/callouts/{processId}):
   // GET there must mean something, as on /v1/campaigns/conversation. Callouts of every kind are one process kind.
   for (const segment of ['tts', 'conference', 'custom'] as const) {
-    listRoute(app, processes, { path: `/v1/voice/callouts/${segment}`, tag: 'voice', kind: KIND, summary: 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state' });
+    listRoute(app, processes, {
+      path: `/v1/voice/callouts/${segment}`,
+      tag: 'voice',
+      kind: KIND,
+      summary: 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state',
+    });
   }
 
-  readRoute(app, { client, processes }, {
-    path: '/v1/voice/callouts/:processId', tag: 'voice', kinds: KINDS, what: 'voice callout',
-    summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome',
-  });
-
-  app.post('/v1/voice/callouts/:processId/stop', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Stop a callout: pending retries are dropped and calls under way hung up',
-      params: Type.Object({ processId: ProcessId }),
-      body: Type.Optional(ReasonBody),
-      response: { 200: Stopped, ...errorResponses(400, 401, 404, 409) },
+  readRoute(
+    app,
+    { client, processes },
+    {
+      path: '/v1/voice/callouts/:processId',
+      tag: 'voice',
+      kinds: KINDS,
+      what: 'voice callout',
+      summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome',
     },
-  }, async (req) => {
-    const handle = handleOf(client, req.params.processId, KINDS, 'voice callout');
-    const reason = req.body?.reason;
-    return runUpdate(client, handle, stopCalloutUpdate, [reason ? { reason } : {}], { what: 'voice callout', waitMs: 10_000 });
-  });
+  );
+
+  app.post(
+    '/v1/voice/callouts/:processId/stop',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Stop a callout: pending retries are dropped and calls under way hung up',
+        params: Type.Object({ processId: ProcessId }),
+        body: Type.Optional(ReasonBody),
+        response: { 200: Stopped, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const handle = handleOf(client, req.params.processId, KINDS, 'voice callout');
+      const reason = req.body?.reason;
+      return runUpdate(client, handle, stopCalloutUpdate, [reason ? { reason } : {}], { what: 'voice callout', waitMs: 10_000 });
+    },
+  );
 };

@@ -22,7 +22,10 @@ export const callRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (a
     if (region) return regionalVoiceUrl(config.platform.urls.voice, region);
     const processId = workflowIds[VOICE_INCOMING_KIND](callId);
     try {
-      const view = await callTemporal(client, processId, () => processes.get(processId, VOICE_INCOMING_KIND), { what: 'voice incoming call process', waitMs: 5_000 });
+      const view = await callTemporal(client, processId, () => processes.get(processId, VOICE_INCOMING_KIND), {
+        what: 'voice incoming call process',
+        waitMs: 5_000,
+      });
       const base = (view.details as Partial<VoiceIncomingDetails>).callingBase;
       return typeof base === 'string' && base ? base : undefined;
     } catch (err) {
@@ -33,67 +36,85 @@ export const callRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (a
 
   const CallParams = Type.Object({ callId: CallId });
 
-  app.get('/v1/voice/calls/:callId', {
-    schema: {
-      tags: ['voice'],
-      summary: "A call as the platform has it: from, to, status (ONGOING, FINAL), result, reason, duration",
-      params: CallParams,
-      querystring: CallRegionQuery,
-      response: { 200: CallInfoView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.get(
+    '/v1/voice/calls/:callId',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'A call as the platform has it: from, to, status (ONGOING, FINAL), result, reason, duration',
+        params: CallParams,
+        querystring: CallRegionQuery,
+        response: { 200: CallInfoView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req) => {
-    const { callId } = req.params;
-    const baseUrl = await baseUrlOf(callId, req.query.region);
-    return { ...(await onPlatform(`call ${callId}`, () => voice.getCall(callId, baseUrl ? { baseUrl } : {}))) };
-  });
+    async (req) => {
+      const { callId } = req.params;
+      const baseUrl = await baseUrlOf(callId, req.query.region);
+      return { ...(await onPlatform(`call ${callId}`, () => voice.getCall(callId, baseUrl ? { baseUrl } : {}))) };
+    },
+  );
 
-  app.patch('/v1/voice/calls/:callId', {
-    schema: {
-      tags: ['voice'],
-      summary: `Manage a connected call with SVAML: instructions, then ${MANAGE_CALL_ACTIONS.join(', ')}`,
-      params: CallParams,
-      querystring: CallRegionQuery,
-      body: CallUpdateBody,
-      response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.patch(
+    '/v1/voice/calls/:callId',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: `Manage a connected call with SVAML: instructions, then ${MANAGE_CALL_ACTIONS.join(', ')}`,
+        params: CallParams,
+        querystring: CallRegionQuery,
+        body: CallUpdateBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const { callId } = req.params;
-    const body = req.body;
-    const problems: ErrorDetail[] = [];
-    body.instructions?.forEach((ins, i) => {
-      // `answer` answers a ringing call (ICE only); a call that can be managed is connected already.
-      if (ins.name === 'answer') problems.push({ field: `body.instructions[${i}].name`, rule: 'legal', message: 'answer is only allowed in answer to ICE' });
-    });
-    if (!MANAGE_CALL_ACTIONS.includes(body.action.name)) {
-      problems.push({ field: 'body.action.name', rule: 'legal', message: `${body.action.name} cannot manage a call; one of ${MANAGE_CALL_ACTIONS.join(', ')}` });
-    }
-    if (problems.length) throw invalid(problems);
-    const baseUrl = await baseUrlOf(callId, req.query.region);
-    await onPlatform(`call ${callId}`, () => voice.updateCall(callId, body as Svaml, baseUrl ? { baseUrl } : {}));
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      const { callId } = req.params;
+      const body = req.body;
+      const problems: ErrorDetail[] = [];
+      body.instructions?.forEach((ins, i) => {
+        // `answer` answers a ringing call (ICE only); a call that can be managed is connected already.
+        if (ins.name === 'answer') problems.push({ field: `body.instructions[${i}].name`, rule: 'legal', message: 'answer is only allowed in answer to ICE' });
+      });
+      if (!MANAGE_CALL_ACTIONS.includes(body.action.name)) {
+        problems.push({
+          field: 'body.action.name',
+          rule: 'legal',
+          message: `${body.action.name} cannot manage a call; one of ${MANAGE_CALL_ACTIONS.join(', ')}`,
+        });
+      }
+      if (problems.length) throw invalid(problems);
+      const baseUrl = await baseUrlOf(callId, req.query.region);
+      await onPlatform(`call ${callId}`, () => voice.updateCall(callId, body as Svaml, baseUrl ? { baseUrl } : {}));
+      return reply.status(204).send();
+    },
+  );
 
-  app.patch('/v1/voice/calls/:callId/legs/:leg', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Play to one leg of a connected call (caller, callee or both): say and playFiles only',
-      params: Type.Object({ callId: CallId, leg: CallLegParam }),
-      querystring: CallRegionQuery,
-      body: LegUpdateBody,
-      response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.patch(
+    '/v1/voice/calls/:callId/legs/:leg',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Play to one leg of a connected call (caller, callee or both): say and playFiles only',
+        params: Type.Object({ callId: CallId, leg: CallLegParam }),
+        querystring: CallRegionQuery,
+        body: LegUpdateBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const { callId, leg } = req.params;
-    const { instructions } = req.body;
-    const violations = legInstructionViolations(instructions);
-    if (violations.length) {
-      throw invalid(violations.map((v) => {
-        const m = /^(instructions(?:\[\d+\])?(?:\.name)?): (.*)$/.exec(v);
-        return { field: `body.${m?.[1] ?? 'instructions'}`, rule: 'legal', message: m?.[2] ?? v };
-      }));
-    }
-    const baseUrl = await baseUrlOf(callId, req.query.region);
-    await onPlatform(`call ${callId}`, () => voice.updateCallLeg(callId, leg, instructions as Svaml['instructions'], baseUrl ? { baseUrl } : {}));
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      const { callId, leg } = req.params;
+      const { instructions } = req.body;
+      const violations = legInstructionViolations(instructions);
+      if (violations.length) {
+        throw invalid(
+          violations.map((v) => {
+            const m = /^(instructions(?:\[\d+\])?(?:\.name)?): (.*)$/.exec(v);
+            return { field: `body.${m?.[1] ?? 'instructions'}`, rule: 'legal', message: m?.[2] ?? v };
+          }),
+        );
+      }
+      const baseUrl = await baseUrlOf(callId, req.query.region);
+      await onPlatform(`call ${callId}`, () => voice.updateCallLeg(callId, leg, instructions as Svaml['instructions'], baseUrl ? { baseUrl } : {}));
+      return reply.status(204).send();
+    },
+  );
 };

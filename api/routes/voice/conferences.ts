@@ -16,69 +16,89 @@ export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = as
   const ConferenceParams = Type.Object({ conferenceId: ConferenceId });
   const ParticipantParams = Type.Object({ conferenceId: ConferenceId, callId: CallId });
 
-  app.get('/v1/voice/conferences/:conferenceId', {
-    schema: {
-      tags: ['voice'],
-      summary: "A conference's participants (call ID, caller ID, seconds in it, muted, on hold), from the region's address",
-      params: ConferenceParams,
-      querystring: RegionQuery,
-      response: { 200: ConferenceView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.get(
+    '/v1/voice/conferences/:conferenceId',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: "A conference's participants (call ID, caller ID, seconds in it, muted, on hold), from the region's address",
+        params: ConferenceParams,
+        querystring: RegionQuery,
+        response: { 200: ConferenceView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req) => {
-    const { conferenceId } = req.params;
-    platformIds({ conference: conferenceId });
-    const { region, baseUrl } = at(req.query.region);
-    const { participants } = await onPlatform(`conference ${conferenceId} in region ${region}`, () => voice.conference(conferenceId, { baseUrl }));
-    return { conferenceId, region, participants };
-  });
+    async (req) => {
+      const { conferenceId } = req.params;
+      platformIds({ conference: conferenceId });
+      const { region, baseUrl } = at(req.query.region);
+      const { participants } = await onPlatform(`conference ${conferenceId} in region ${region}`, () => voice.conference(conferenceId, { baseUrl }));
+      return { conferenceId, region, participants };
+    },
+  );
 
-  app.post('/v1/voice/conferences/:conferenceId/participants/:callId/commands', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Mute, unmute, hold or resume one participant of a conference',
-      params: ParticipantParams,
-      querystring: RegionQuery,
-      body: ParticipantCommandBody,
-      response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.post(
+    '/v1/voice/conferences/:conferenceId/participants/:callId/commands',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Mute, unmute, hold or resume one participant of a conference',
+        params: ParticipantParams,
+        querystring: RegionQuery,
+        body: ParticipantCommandBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const { conferenceId, callId } = req.params;
-    platformIds({ conference: conferenceId, call: callId });
-    const { region, baseUrl } = at(req.query.region);
-    const { command, moh } = req.body;
-    await onPlatform(`participant ${callId} of conference ${conferenceId} in region ${region}`, () => voice.manageParticipant(conferenceId, callId, command, { baseUrl, ...(moh ? { moh } : {}) }));
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      const { conferenceId, callId } = req.params;
+      platformIds({ conference: conferenceId, call: callId });
+      const { region, baseUrl } = at(req.query.region);
+      const { command, moh } = req.body;
+      await onPlatform(`participant ${callId} of conference ${conferenceId} in region ${region}`, () =>
+        voice.manageParticipant(conferenceId, callId, command, { baseUrl, ...(moh ? { moh } : {}) }),
+      );
+      return reply.status(204).send();
+    },
+  );
 
-  app.delete('/v1/voice/conferences/:conferenceId/participants/:callId', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Remove one participant from a conference (its call ends)',
-      params: ParticipantParams,
-      querystring: RegionQuery,
-      response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.delete(
+    '/v1/voice/conferences/:conferenceId/participants/:callId',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Remove one participant from a conference (its call ends)',
+        params: ParticipantParams,
+        querystring: RegionQuery,
+        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const { conferenceId, callId } = req.params;
-    platformIds({ conference: conferenceId, call: callId });
-    const { region, baseUrl } = at(req.query.region);
-    await onPlatform(`participant ${callId} of conference ${conferenceId} in region ${region}`, () => voice.removeParticipant(conferenceId, callId, { baseUrl }));
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      const { conferenceId, callId } = req.params;
+      platformIds({ conference: conferenceId, call: callId });
+      const { region, baseUrl } = at(req.query.region);
+      await onPlatform(`participant ${callId} of conference ${conferenceId} in region ${region}`, () =>
+        voice.removeParticipant(conferenceId, callId, { baseUrl }),
+      );
+      return reply.status(204).send();
+    },
+  );
 
-  app.delete('/v1/voice/conferences/:conferenceId/participants', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Remove every participant from a conference (their calls end)',
-      params: ConferenceParams,
-      querystring: RegionQuery,
-      response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+  app.delete(
+    '/v1/voice/conferences/:conferenceId/participants',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Remove every participant from a conference (their calls end)',
+        params: ConferenceParams,
+        querystring: RegionQuery,
+        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
+      },
     },
-  }, async (req, reply) => {
-    const { conferenceId } = req.params;
-    platformIds({ conference: conferenceId });
-    const { region, baseUrl } = at(req.query.region);
-    await onPlatform(`conference ${conferenceId} in region ${region}`, () => voice.removeAllParticipants(conferenceId, { baseUrl }));
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      const { conferenceId } = req.params;
+      platformIds({ conference: conferenceId });
+      const { region, baseUrl } = at(req.query.region);
+      await onPlatform(`conference ${conferenceId} in region ${region}`, () => voice.removeAllParticipants(conferenceId, { baseUrl }));
+      return reply.status(204).send();
+    },
+  );
 };

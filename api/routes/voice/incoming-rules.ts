@@ -12,59 +12,80 @@ import { IncomingRuleView, NoContent, RuleBody, RuleNumber, SCRIPT_BODY_LIMIT } 
 
 export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { rules: maybeRules }) => {
   const rules = (): VoiceRuleStore => {
-    if (!maybeRules) throw new ApiError(503, 'voice_rules_unavailable', 'the incoming-call rules need the SQL store: set RELAYFLOW_DATABASE_URL (PostgreSQL) for the API and the workers');
+    if (!maybeRules)
+      throw new ApiError(
+        503,
+        'voice_rules_unavailable',
+        'the incoming-call rules need the SQL store: set RELAYFLOW_DATABASE_URL (PostgreSQL) for the API and the workers',
+      );
     return maybeRules;
   };
   const Params = Type.Object({ number: RuleNumber });
   // Every stored script passed RuleBody's schema on its way in.
   const view = (rule: IncomingRule) => rule as Static<typeof IncomingRuleView>;
 
-  app.get('/v1/voice/incoming-rules', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Every incoming-call rule: the script a call to each number runs (default: numbers without their own)',
-      response: { 200: Type.Object({ rules: Type.Array(IncomingRuleView) }), ...errorResponses(401) },
+  app.get(
+    '/v1/voice/incoming-rules',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Every incoming-call rule: the script a call to each number runs (default: numbers without their own)',
+        response: { 200: Type.Object({ rules: Type.Array(IncomingRuleView) }), ...errorResponses(401) },
+      },
     },
-  }, async () => ({ rules: (await rules().list()).map(view) }));
+    async () => ({ rules: (await rules().list()).map(view) }),
+  );
 
-  app.get('/v1/voice/incoming-rules/:number', {
-    schema: {
-      tags: ['voice'],
-      summary: 'The incoming-call rule of one number (or default)',
-      params: Params,
-      response: { 200: IncomingRuleView, ...errorResponses(400, 401, 404) },
+  app.get(
+    '/v1/voice/incoming-rules/:number',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'The incoming-call rule of one number (or default)',
+        params: Params,
+        response: { 200: IncomingRuleView, ...errorResponses(400, 401, 404) },
+      },
     },
-  }, async (req) => {
-    const rule = await rules().get(req.params.number);
-    if (!rule) throw notFound(`the incoming-call rule of ${req.params.number}`);
-    return view(rule);
-  });
+    async (req) => {
+      const rule = await rules().get(req.params.number);
+      if (!rule) throw notFound(`the incoming-call rule of ${req.params.number}`);
+      return view(rule);
+    },
+  );
 
-  app.put('/v1/voice/incoming-rules/:number', {
-    bodyLimit: SCRIPT_BODY_LIMIT,
-    schema: {
-      tags: ['voice'],
-      summary: 'Set what a call to this number (or to any number without its own rule: default) does; the script is checked for ICE first',
-      params: Params,
-      body: RuleBody,
-      response: { 200: IncomingRuleView, ...errorResponses(400, 401, 422) },
+  app.put(
+    '/v1/voice/incoming-rules/:number',
+    {
+      bodyLimit: SCRIPT_BODY_LIMIT,
+      schema: {
+        tags: ['voice'],
+        summary: 'Set what a call to this number (or to any number without its own rule: default) does; the script is checked for ICE first',
+        params: Params,
+        body: RuleBody,
+        response: { 200: IncomingRuleView, ...errorResponses(400, 401, 422) },
+      },
     },
-  }, async (req) => {
-    const { script } = req.body;
-    const violations = scriptViolations(script, 'ice').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message }));
-    if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
-    return view(await rules().put({ number: req.params.number, script }));
-  });
+    async (req) => {
+      const { script } = req.body;
+      const violations = scriptViolations(script, 'ice').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message }));
+      if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
+      return view(await rules().put({ number: req.params.number, script }));
+    },
+  );
 
-  app.delete('/v1/voice/incoming-rules/:number', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Remove the rule of a number: its calls then follow the default rule (or, without one, are refused)',
-      params: Params,
-      response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+  app.delete(
+    '/v1/voice/incoming-rules/:number',
+    {
+      schema: {
+        tags: ['voice'],
+        summary: 'Remove the rule of a number: its calls then follow the default rule (or, without one, are refused)',
+        params: Params,
+        response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+      },
     },
-  }, async (req, reply) => {
-    if (!(await rules().delete(req.params.number))) throw notFound(`the incoming-call rule of ${req.params.number}`);
-    return reply.status(204).send();
-  });
+    async (req, reply) => {
+      if (!(await rules().delete(req.params.number))) throw notFound(`the incoming-call rule of ${req.params.number}`);
+      return reply.status(204).send();
+    },
+  );
 };

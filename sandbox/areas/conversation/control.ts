@@ -80,7 +80,8 @@ function checkRetry(input: unknown): RetrySetting {
   const body = f.object(input ?? {}, '', ['scheduleMs', 'timeoutMs']) ?? {};
   const scheduleMs: number[] = [];
   f.array(body, 'scheduleMs', '', { required: true, max: 20 })?.forEach((ms, i) => {
-    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) f.add(join('scheduleMs', i), `must be an integer between 0 and ${MAX_DELAY_MS}`);
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS)
+      f.add(join('scheduleMs', i), `must be an integer between 0 and ${MAX_DELAY_MS}`);
     else scheduleMs.push(ms);
   });
   const timeoutMs = f.integer(body, 'timeoutMs', '', { min: 1, max: 60_000 }) ?? defaultRetry().timeoutMs;

@@ -23,7 +23,11 @@ export const conversationArea: SandboxArea = {
     const settings = new ConversationSettings(ctx.options.rateLimits.perProjectPerSecond);
     const reports = new ReportHub(ctx, store, settings, timers);
     // The drain rate is read at every step, so a rate set by a control route applies at once.
-    const queues = new MtQueues(timers, (appId) => store.app(appId)?.outboundRate ?? 1, (m) => reports.onDrained(m));
+    const queues = new MtQueues(
+      timers,
+      (appId) => store.app(appId)?.outboundRate ?? 1,
+      (m) => reports.onDrained(m),
+    );
     const stats = new SendStats();
     const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats };
     ctx.onReset(() => {

@@ -52,7 +52,8 @@ function checkMessage(f: Fields, value: unknown): Record<string, unknown> {
   const m = f.object(value, 'message', ['text_message', 'media_message']);
   if (!m) return {};
   const kinds = ['text_message', 'media_message'].filter((k) => m[k] !== undefined);
-  if (kinds.length !== 1) f.add('message', kinds.length === 0 ? 'must have one of text_message, media_message' : 'must have only one of text_message, media_message');
+  if (kinds.length !== 1)
+    f.add('message', kinds.length === 0 ? 'must have one of text_message, media_message' : 'must have only one of text_message, media_message');
   if (m.text_message !== undefined) {
     const t = f.object(m.text_message, 'message.text_message', ['text']);
     if (t) f.string(t, 'text', 'message.text_message', { required: true, min: 1, max: 2048 });
@@ -73,7 +74,8 @@ function checkSend(input: unknown): SendRequest {
   const recipient = f.object(body.recipient, 'recipient', ['identified_by', 'contact_id']);
   if (recipient) {
     const forms = ['identified_by', 'contact_id'].filter((k) => recipient[k] !== undefined);
-    if (forms.length !== 1) f.add('recipient', forms.length === 0 ? 'must have one of identified_by, contact_id' : 'must have only one of identified_by, contact_id');
+    if (forms.length !== 1)
+      f.add('recipient', forms.length === 0 ? 'must have one of identified_by, contact_id' : 'must have only one of identified_by, contact_id');
     if (recipient.identified_by !== undefined) identities = checkIdentities(f, recipient.identified_by, 'recipient.identified_by');
     if (recipient.contact_id !== undefined) contactId = f.string(recipient, 'contact_id', 'recipient', { min: 1, max: 64 });
   }
@@ -88,7 +90,15 @@ function checkSend(input: unknown): SendRequest {
   f.url(body, 'callback_url', '', false);
   f.string(body, 'ttl', '', { pattern: TTL, what: 'a duration in seconds such as "30s"' });
   f.check();
-  return { appId: appId!, ...(identities ? { identities } : {}), ...(contactId !== undefined ? { contactId } : {}), message, priority, metadata, correlationId };
+  return {
+    appId: appId!,
+    ...(identities ? { identities } : {}),
+    ...(contactId !== undefined ? { contactId } : {}),
+    message,
+    priority,
+    metadata,
+    correlationId,
+  };
 }
 
 /** The identity the message goes to: the first by channel_priority_order, else the first given. */
@@ -185,7 +195,12 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
       if (token && !ULID_PATTERN.test(token)) f.add('page_token', 'is not a token this list gave');
       f.check();
       if (appId !== undefined) appOn(store, projectId, region, appId);
-      const appIds = new Set(store.allApps().filter((a) => a.projectId === projectId && a.region === region).map((a) => a.id));
+      const appIds = new Set(
+        store
+          .allApps()
+          .filter((a) => a.projectId === projectId && a.region === region)
+          .map((a) => a.id),
+      );
       const page = store.listMessages({
         projectId,
         appIds,

@@ -76,7 +76,7 @@ export class SendStats {
   }
 
   view(appId?: string): SendStatsView {
-    return (appId === undefined ? this.total : this.byApp.get(appId) ?? new Counters()).view();
+    return (appId === undefined ? this.total : (this.byApp.get(appId) ?? new Counters())).view();
   }
 
   recipients(appId?: string): Record<string, number> {

@@ -96,7 +96,7 @@ export class ConversationStore {
 
   /** Newest first; `more` tells whether older matching messages remain. */
   listMessages(f: MessageFilter): { messages: Message[]; more: boolean } {
-    const base = f.identity !== undefined ? this.byIdentity.get(f.identity) ?? [] : f.appId !== undefined ? this.byApp.get(f.appId) ?? [] : this.messages;
+    const base = f.identity !== undefined ? (this.byIdentity.get(f.identity) ?? []) : f.appId !== undefined ? (this.byApp.get(f.appId) ?? []) : this.messages;
     const out: Message[] = [];
     let i = f.before === undefined ? base.length - 1 : firstAtOrAfter(base, f.before) - 1;
     for (; i >= 0; i--) {

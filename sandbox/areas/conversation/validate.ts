@@ -27,7 +27,12 @@ export class Fields {
     return value;
   }
 
-  string(obj: Record<string, unknown>, key: string, path: string, o: { required?: boolean; min?: number; max?: number; pattern?: RegExp; what?: string } = {}): string | undefined {
+  string(
+    obj: Record<string, unknown>,
+    key: string,
+    path: string,
+    o: { required?: boolean; min?: number; max?: number; pattern?: RegExp; what?: string } = {},
+  ): string | undefined {
     const field = join(path, key);
     const value = obj[key];
     if (value === undefined || value === null) {

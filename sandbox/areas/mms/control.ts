@@ -38,7 +38,11 @@ export function mmsControlRoutes(app: FastifyInstance, state: MmsState): void {
   app.put('/delivery', async (request) => {
     const b = (request.body ?? {}) as Obj;
     const rules = (b.rules ?? []) as { suffix?: unknown; code?: unknown }[];
-    if (!Array.isArray(rules) || !rules.every((r) => typeof r === 'object' && r !== null && typeof r.suffix === 'string' && FINAL_CODES.includes(r.code as FinalCode))) throw bad(`rules are [{suffix, code: ${FINAL_CODES.join('|')}}]`);
+    if (
+      !Array.isArray(rules) ||
+      !rules.every((r) => typeof r === 'object' && r !== null && typeof r.suffix === 'string' && FINAL_CODES.includes(r.code as FinalCode))
+    )
+      throw bad(`rules are [{suffix, code: ${FINAL_CODES.join('|')}}]`);
     state.settings.rules = rules as MmsState['settings']['rules'];
     state.settings.deliveryDelayMs = num(b.delayMs, 'delayMs', 0, 600_000) ?? state.settings.deliveryDelayMs;
     return { rules: state.settings.rules, delayMs: state.settings.deliveryDelayMs };
@@ -46,7 +50,10 @@ export function mmsControlRoutes(app: FastifyInstance, state: MmsState): void {
 
   app.put('/send-faults', async (request) => {
     const b = (request.body ?? {}) as Obj;
-    state.settings.sendFaults = { acceptThenDelayMs: num(b.acceptThenDelayMs, 'acceptThenDelayMs', 0, 120_000) ?? 0, count: num(b.count, 'count', 0, 1_000_000) ?? 0 };
+    state.settings.sendFaults = {
+      acceptThenDelayMs: num(b.acceptThenDelayMs, 'acceptThenDelayMs', 0, 120_000) ?? 0,
+      count: num(b.count, 'count', 0, 1_000_000) ?? 0,
+    };
     return state.settings.sendFaults;
   });
 

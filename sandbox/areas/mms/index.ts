@@ -25,15 +25,20 @@ export const mmsArea: SandboxArea = {
     async function handle(request: FastifyRequest, reply: FastifyReply) {
       state.stats.requests++;
       const q = request.query as Record<string, unknown>;
-      if (q['api-key'] !== undefined || q.apikey !== undefined) throw new AreaError(401, 'the API key belongs in the x-api-key header, never in the query string', { code: 'E104' });
+      if (q['api-key'] !== undefined || q.apikey !== undefined)
+        throw new AreaError(401, 'the API key belongs in the x-api-key header, never in the query string', { code: 'E104' });
       authenticateApiKey(ctx, request);
-      if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) throw new AreaError(400, 'Content-Type must be application/json; charset=utf-8', { code: 'E108' });
+      if (!String(request.headers['content-type'] ?? '').startsWith('application/json'))
+        throw new AreaError(400, 'Content-Type must be application/json; charset=utf-8', { code: 'E108' });
       const req = parseMmsRequest(request.body, Date.now());
       if (req.to && state.settings.blockedNumbers.includes(req.to)) throw new AreaError(400, `${req.to} is blocked`, { code: 'E114' });
       const rate = ctx.rateLimiter.checkRateLimit('mms:account', state.settings.throughputPerSecond);
       if (!rate.allowed) {
         state.stats.refusedE113++;
-        throw new AreaError(429, `throughput exceeded: at most ${state.settings.throughputPerSecond} requests per second`, { code: 'E113', headers: { 'retry-after': '1' } });
+        throw new AreaError(429, `throughput exceeded: at most ${state.settings.throughputPerSecond} requests per second`, {
+          code: 'E113',
+          headers: { 'retry-after': '1' },
+        });
       }
       const answer = await accept(req);
       const fault = state.settings.sendFaults;
@@ -65,7 +70,12 @@ export const mmsArea: SandboxArea = {
         state.stats.saved++;
         return { status: 'Success', 'mms-id': mmsId };
       }
-      const msg = state.accept({ to: req.to!, fallbackDisabled, ...(req.clientReference ? { clientReference: req.clientReference } : {}), ...(req.mmsId ? { mmsId: req.mmsId } : {}) });
+      const msg = state.accept({
+        to: req.to!,
+        fallbackDisabled,
+        ...(req.clientReference ? { clientReference: req.clientReference } : {}),
+        ...(req.mmsId ? { mmsId: req.mmsId } : {}),
+      });
       return { status: 'Success', 'tracking-id': msg.trackingId };
     }
 

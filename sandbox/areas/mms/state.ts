@@ -23,7 +23,12 @@ export interface MmsSettings {
 }
 
 const defaults = (): MmsSettings => ({
-  throughputPerSecond: 50, postbackRetryGapMs: 300_000, postbackRetries: 5, blockedNumbers: [], rules: [], deliveryDelayMs: 50,
+  throughputPerSecond: 50,
+  postbackRetryGapMs: 300_000,
+  postbackRetries: 5,
+  blockedNumbers: [],
+  rules: [],
+  deliveryDelayMs: 50,
   sendFaults: { acceptThenDelayMs: 0, count: 0 },
 });
 
@@ -84,10 +89,13 @@ export class MmsState {
   }
 
   private later(final: PendingFinal): void {
-    const timer = setTimeout(() => {
-      this.finals.delete(timer);
-      this.post(final.msg, final.code);
-    }, Math.max(0, final.dueAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.finals.delete(timer);
+        this.post(final.msg, final.code);
+      },
+      Math.max(0, final.dueAt - Date.now()),
+    );
     timer.unref();
     this.finals.set(timer, final);
   }
@@ -96,12 +104,22 @@ export class MmsState {
     const url = this.settings.postbackUrl;
     if (!url) return;
     const body = {
-      origin: 'MMS_MT', code, status: STATUS[code] ?? code, 'tracking-id': msg.trackingId, to: msg.to, 'operator-id': 1,
-      timestamp: new Date().toISOString(), ...(msg.clientReference ? { 'client-reference': msg.clientReference } : {}),
+      origin: 'MMS_MT',
+      code,
+      status: STATUS[code] ?? code,
+      'tracking-id': msg.trackingId,
+      to: msg.to,
+      'operator-id': 1,
+      timestamp: new Date().toISOString(),
+      ...(msg.clientReference ? { 'client-reference': msg.clientReference } : {}),
       ...(code === 'E102' ? { 'status-details': 'the handset rejected the content' } : {}),
     };
     void this.ctx.callbacks.dispatch({
-      area: 'mms', url, body, timeoutMs: 10_000, retrySchedule: Array.from({ length: this.settings.postbackRetries }, () => this.settings.postbackRetryGapMs),
+      area: 'mms',
+      url,
+      body,
+      timeoutMs: 10_000,
+      retrySchedule: Array.from({ length: this.settings.postbackRetries }, () => this.settings.postbackRetryGapMs),
     });
   }
 

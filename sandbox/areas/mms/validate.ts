@@ -45,7 +45,8 @@ export function parseMmsRequest(body: unknown, now: number): MmsRequest {
     if (!to || !MMS_NUMBER.test(to) || to.startsWith('00')) throw fail('E110', 'to must be digits with the country code, no plus and no 00 prefix');
     req.to = to;
     const display = str(b['to-displayonly']);
-    if (b['to-displayonly'] !== undefined && (!display || !display.split(',').every((n) => MMS_NUMBER.test(n.trim())))) throw fail('E100', 'to-displayonly must be comma-separated numbers in the to format');
+    if (b['to-displayonly'] !== undefined && (!display || !display.split(',').every((n) => MMS_NUMBER.test(n.trim()))))
+      throw fail('E100', 'to-displayonly must be comma-separated numbers in the to format');
     if (display) req.toDisplayOnly = display;
   }
   const ref = b['client-reference'];
@@ -67,7 +68,8 @@ export function parseMmsRequest(body: unknown, now: number): MmsRequest {
   const exp = b['fallback-sms-link-expiration'];
   if (exp !== undefined) {
     const at = typeof exp === 'string' ? Date.parse(exp) : NaN;
-    if (Number.isNaN(at) || at <= now || at > now + YEAR_MS) throw fail('E100', 'fallback-sms-link-expiration must be a date-time in the future, at most one year ahead');
+    if (Number.isNaN(at) || at <= now || at > now + YEAR_MS)
+      throw fail('E100', 'fallback-sms-link-expiration must be a date-time in the future, at most one year ahead');
   }
   return req;
 }
@@ -89,7 +91,9 @@ function parseSlide(raw: unknown, i: number): Slide {
     try {
       const u = new URL(url ?? '');
       ok = u.protocol === 'http:' || u.protocol === 'https:';
-    } catch { /* not absolute */ }
+    } catch {
+      /* not absolute */
+    }
     if (!ok) throw fail('E226', `slide[${i}].${kind}.url must be an absolute http or https URL`);
     media.push({ kind, url: url! });
   }

@@ -9,9 +9,7 @@ import type { DueJobs } from '../../core/due-jobs.js';
 import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
-import {
-  BUNDLE_PROCESSING_MODES, BUNDLE_REGIONS, BUNDLE_RETENTION_TYPES, BUNDLE_STATES, type Bundle,
-} from './model.js';
+import { BUNDLE_PROCESSING_MODES, BUNDLE_REGIONS, BUNDLE_RETENTION_TYPES, BUNDLE_STATES, type Bundle } from './model.js';
 import { nowIso } from './store.js';
 import { Fields, isObject, ULID, type Json } from './validation.js';
 
@@ -40,7 +38,9 @@ const SUBPROJECT_ID = /^[A-Za-z0-9-]{1,64}$/;
 const MAX_LABELS = 10;
 
 const invalidBundleId = (id: string) =>
-  new ProvisioningError(400, 'invalid_bundle_id', `Bundle ID ${id} is not correctly formatted`, { resolution: 'Use the bundle ID (a ULID) returned by the create.' });
+  new ProvisioningError(400, 'invalid_bundle_id', `Bundle ID ${id} is not correctly formatted`, {
+    resolution: 'Use the bundle ID (a ULID) returned by the create.',
+  });
 
 function labelsOf(f: Fields, obj: Json, key: string, prefix: string): Record<string, string> | undefined {
   const labels = f.object(obj, key, prefix, undefined);
@@ -61,7 +61,12 @@ function checkBundleCreate(input: unknown): CreateFields {
   const body = f.body(input, ['name', 'region', 'subprojectId', 'subproject', 'convApp', 'smsApp', 'labels']);
   const name = f.string(body, 'name', '', { required: true, min: 1, max: 128 });
   const region = f.oneOf(body, 'region', '', BUNDLE_REGIONS, true);
-  const subprojectId = f.string(body, 'subprojectId', '', { min: 1, max: 64, pattern: SUBPROJECT_ID, patternText: 'must be a subproject ID (letters, digits and -)' });
+  const subprojectId = f.string(body, 'subprojectId', '', {
+    min: 1,
+    max: 64,
+    pattern: SUBPROJECT_ID,
+    patternText: 'must be a subproject ID (letters, digits and -)',
+  });
   const sub = f.object(body, 'subproject', '', ['name', 'labels']);
   const subName = sub ? f.string(sub, 'name', 'subproject', { min: 1, max: 128 }) : undefined;
   if (sub) labelsOf(f, sub, 'labels', 'subproject');
@@ -78,7 +83,9 @@ function checkBundleCreate(input: unknown): CreateFields {
       id: ulid(),
       name: convName ?? name ?? '',
       processingMode,
-      retentionPolicy: rp ? { retentionType: retentionType ?? DEFAULT_RETENTION.retentionType, ttlDays: ttlDays ?? DEFAULT_RETENTION.ttlDays } : { ...DEFAULT_RETENTION },
+      retentionPolicy: rp
+        ? { retentionType: retentionType ?? DEFAULT_RETENTION.retentionType, ttlDays: ttlDays ?? DEFAULT_RETENTION.ttlDays }
+        : { ...DEFAULT_RETENTION },
     };
   }
   const sms = f.object(body, 'smsApp', '', ['name']);
@@ -90,9 +97,12 @@ function checkBundleCreate(input: unknown): CreateFields {
     name: name!,
     region: region!,
     labels: { ...labels },
-    subproject: subprojectId !== undefined
-      ? { id: subprojectId, created: false }
-      : sub ? { id: ulid(), name: subName ?? name!, created: true } : { id: '', created: false },
+    subproject:
+      subprojectId !== undefined
+        ? { id: subprojectId, created: false }
+        : sub
+          ? { id: ulid(), name: subName ?? name!, created: true }
+          : { id: '', created: false },
     ...(convApp ? { convApp } : {}),
     ...(sms ? { smsApp: { id: ulid(), name: smsName ?? name!, status: 'PROVISIONING_ADD' as const } } : {}),
   };
@@ -105,7 +115,9 @@ function parseBundleSettings(input: unknown): BundleSettings {
   const out: BundleSettings = {
     outcome: f.oneOf(body, 'outcome', '', ['activate', 'fail'] as const) ?? DEFAULT_BUNDLE_SETTINGS.outcome,
     delayMs: f.integer(body, 'delayMs', '', { min: 0, max: 3_600_000 }) ?? DEFAULT_BUNDLE_SETTINGS.delayMs,
-    errorCode: f.string(body, 'errorCode', '', { min: 1, max: 128, pattern: /^[A-Z][A-Z0-9_]*$/, patternText: 'must be an UPPER_SNAKE code' }) ?? DEFAULT_BUNDLE_SETTINGS.errorCode,
+    errorCode:
+      f.string(body, 'errorCode', '', { min: 1, max: 128, pattern: /^[A-Z][A-Z0-9_]*$/, patternText: 'must be an UPPER_SNAKE code' }) ??
+      DEFAULT_BUNDLE_SETTINGS.errorCode,
     errorReason: f.string(body, 'errorReason', '', { min: 1, max: 1024 }) ?? DEFAULT_BUNDLE_SETTINGS.errorReason,
     ...(failResource ? { failResource } : {}),
   };
@@ -153,7 +165,13 @@ export class BundleDesk {
   fail(projectId: string, b: Bundle, why: { code: string; message: string; resource?: FailResource }): void {
     this.cancel(b.id);
     const resource = why.resource ?? (b.smsApp ? 'SMS_APP' : b.convApp ? 'CONVERSATION_APP' : 'SUBPROJECT');
-    if (b.smsApp) b.smsApp.status = resource === 'SMS_APP' && b.smsApp.status === 'PROVISIONING_UPDATE' ? 'PROVISIONING_UPDATE_FAILED' : resource === 'SMS_APP' ? 'PROVISIONING_ADD_FAILED' : b.smsApp.status;
+    if (b.smsApp)
+      b.smsApp.status =
+        resource === 'SMS_APP' && b.smsApp.status === 'PROVISIONING_UPDATE'
+          ? 'PROVISIONING_UPDATE_FAILED'
+          : resource === 'SMS_APP'
+            ? 'PROVISIONING_ADD_FAILED'
+            : b.smsApp.status;
     b.errors = [...(b.errors ?? []), { resource, code: why.code, message: why.message }];
     b.state = 'FAILED';
     b.updateTime = nowIso();
@@ -196,7 +214,11 @@ export function bundleRoutes(deps: ProvisioningDeps, desk: BundleDesk) {
     });
 
     app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(store.bundles.list(request.params.projectId), request.query, { list: `bundles:${request.params.projectId}`, key: 'bundles', states: BUNDLE_STATES }),
+      listPage(store.bundles.list(request.params.projectId), request.query, {
+        list: `bundles:${request.params.projectId}`,
+        key: 'bundles',
+        states: BUNDLE_STATES,
+      }),
     );
 
     app.get<{ Params: Params }>(`${base}/:bundleId`, { preValidation }, async (request) => find(request.params.projectId, request.params.bundleId));
@@ -251,7 +273,13 @@ export function bundleControlRoutes(app: FastifyInstance, deps: ProvisioningDeps
     const message = f.string(body, 'message', '', { min: 1, max: 1024 });
     f.check();
     const { item } = found(request.params.bundleId);
-    item.webhookDeliveryStatuses.push({ target: target!, status, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(message ? { message } : {}), lastAttemptTime: nowIso() });
+    item.webhookDeliveryStatuses.push({
+      target: target!,
+      status,
+      ...(httpStatus !== undefined ? { httpStatus } : {}),
+      ...(message ? { message } : {}),
+      lastAttemptTime: nowIso(),
+    });
     item.updateTime = nowIso();
     return item;
   });

@@ -23,7 +23,14 @@ type Draft = Omit<ChataSender, 'id' | 'state' | 'comments' | 'createTime' | 'upd
 function checkCreate(input: unknown): Draft {
   const f = new Fields();
   const body = f.body(input, [
-    'phoneNumber', 'displayName', 'description', 'vertical', 'conversationApiAppDetails', 'platformLocalStorage', 'status', 'saveDraftOnFailure',
+    'phoneNumber',
+    'displayName',
+    'description',
+    'vertical',
+    'conversationApiAppDetails',
+    'platformLocalStorage',
+    'status',
+    'saveDraftOnFailure',
   ]);
   const phoneNumber = f.string(body, 'phoneNumber', '', { required: true, pattern: E164, patternText: 'must be an E.164 number such as +14155550100' });
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 256 });

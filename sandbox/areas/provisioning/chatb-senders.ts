@@ -20,7 +20,12 @@ interface Category {
 const sub = (code: string, name: string, nameEnglish: string) => ({ code, name, nameEnglish });
 
 const CHATB_CATEGORIES: readonly Category[] = [
-  { code: 'RETAIL', name: '小売', nameEnglish: 'Retail', subcategories: [sub('FASHION', 'ファッション', 'Fashion'), sub('ELECTRONICS', '家電', 'Electronics')] },
+  {
+    code: 'RETAIL',
+    name: '小売',
+    nameEnglish: 'Retail',
+    subcategories: [sub('FASHION', 'ファッション', 'Fashion'), sub('ELECTRONICS', '家電', 'Electronics')],
+  },
   { code: 'FINANCE', name: '金融', nameEnglish: 'Finance', subcategories: [sub('BANKING', '銀行', 'Banking'), sub('INSURANCE', '保険', 'Insurance')] },
   { code: 'TRAVEL', name: '旅行', nameEnglish: 'Travel', subcategories: [sub('AIRLINE', '航空', 'Airline'), sub('HOTEL', 'ホテル', 'Hotel')] },
   { code: 'HEALTH', name: '医療', nameEnglish: 'Health', subcategories: [sub('CLINIC', 'クリニック', 'Clinic'), sub('PHARMACY', '薬局', 'Pharmacy')] },
@@ -33,7 +38,13 @@ function checkCreate(input: unknown): Omit<ChatbSender, 'id' | 'state' | 'commen
   const f = new Fields();
   const body = f.body(input, ['displayName', 'categoryCode', 'subcategoryCode', 'description', 'status']);
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 64 });
-  const categoryCode = f.oneOf(body, 'categoryCode', '', CHATB_CATEGORIES.map((c) => c.code), true);
+  const categoryCode = f.oneOf(
+    body,
+    'categoryCode',
+    '',
+    CHATB_CATEGORIES.map((c) => c.code),
+    true,
+  );
   const subcategoryCode = f.string(body, 'subcategoryCode', '');
   const category = CHATB_CATEGORIES.find((c) => c.code === categoryCode);
   if (category && subcategoryCode !== undefined && !category.subcategories.some((s) => s.code === subcategoryCode)) {

@@ -74,7 +74,15 @@ export class WebhookHub {
       details: withoutUndefined(input.details),
     };
     const subscribers = this.store.webhooks.list(input.projectId).filter((w) => w.triggers.includes(input.trigger));
-    const record: EventRecord = { event, body: wireBody(this.envelope, this.store, event), delivery: 'no-subscribers', targets: subscribers.length, duplicated: false, reordered: false, delayMs: 0 };
+    const record: EventRecord = {
+      event,
+      body: wireBody(this.envelope, this.store, event),
+      delivery: 'no-subscribers',
+      targets: subscribers.length,
+      duplicated: false,
+      reordered: false,
+      delayMs: 0,
+    };
     this.records.push(record);
     if (this.records.length > MAX_RECORDS) this.records = this.records.slice(-MAX_RECORDS);
     // Faults are used up only by events someone would receive.

@@ -26,11 +26,12 @@ export function checkEnvelope(input: unknown): EnvelopeSetting {
 
 /** The resource's JSON now (a copy: later changes must not reach an event already emitted). */
 function resourceJson(store: ProvisioningStore, e: WebhookEvent): Record<string, unknown> {
-  const item = e.resourceType === 'TEMPLATE'
-    ? (e.channel === 'CHATA' ? store.chataTemplates : store.chatbTemplates).find(e.resourceId)?.item
-    : e.resourceType === 'SENDER'
-      ? (e.channel === 'RCS' ? store.rcsSenders : e.channel === 'CHATA' ? store.chataSenders : store.chatbSenders).find(e.resourceId)?.item
-      : undefined;
+  const item =
+    e.resourceType === 'TEMPLATE'
+      ? (e.channel === 'CHATA' ? store.chataTemplates : store.chatbTemplates).find(e.resourceId)?.item
+      : e.resourceType === 'SENDER'
+        ? (e.channel === 'RCS' ? store.rcsSenders : e.channel === 'CHATA' ? store.chataSenders : store.chatbSenders).find(e.resourceId)?.item
+        : undefined;
   return structuredClone((item ?? { id: e.resourceId, projectId: e.projectId }) as Record<string, unknown>);
 }
 

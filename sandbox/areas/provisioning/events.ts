@@ -5,9 +5,27 @@ import type { SandboxContext } from '../../core/context.js';
 import type { WebhookHub } from './delivery.js';
 import { invalidInput, notFound } from './errors.js';
 import {
-  CHATA_ERROR_CODES, CHATA_SENDER_STATES, CHATA_TRIGGERS, CHATB_SENDER_STATES, CHATB_TRIGGERS, QUALITY_SCORES, RCS_OPERATOR_STATUSES,
-  RCS_STATES, RCS_TRIGGERS, REJECTION_CODES, RESOURCE_TYPES, TEMPLATE_CATEGORIES, TEMPLATE_NEW_STATES,
-  type ChataSender, type ChatbSender, type Channel, type EventDetails, type RcsSender, type ResourceType, type Template, type Trigger,
+  CHATA_ERROR_CODES,
+  CHATA_SENDER_STATES,
+  CHATA_TRIGGERS,
+  CHATB_SENDER_STATES,
+  CHATB_TRIGGERS,
+  QUALITY_SCORES,
+  RCS_OPERATOR_STATUSES,
+  RCS_STATES,
+  RCS_TRIGGERS,
+  REJECTION_CODES,
+  RESOURCE_TYPES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_NEW_STATES,
+  type ChataSender,
+  type ChatbSender,
+  type Channel,
+  type EventDetails,
+  type RcsSender,
+  type ResourceType,
+  type Template,
+  type Trigger,
   type WebhookEvent,
 } from './model.js';
 import type { Reviewer } from './reviewer.js';
@@ -15,7 +33,18 @@ import { nowIso, type ProvisioningStore } from './store.js';
 import { Fields, type Json } from './validation.js';
 
 const TRIGGERS: readonly Trigger[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS];
-const DETAIL_KEYS = ['state', 'newState', 'rejectionCode', 'qualityScore', 'category', 'country', 'operator', 'operatorStatus', 'errorCode', 'errorReason'] as const;
+const DETAIL_KEYS = [
+  'state',
+  'newState',
+  'rejectionCode',
+  'qualityScore',
+  'category',
+  'country',
+  'operator',
+  'operatorStatus',
+  'errorCode',
+  'errorReason',
+] as const;
 const DETAIL_VALUES: Partial<Record<keyof EventDetails, readonly string[]>> = {
   newState: TEMPLATE_NEW_STATES,
   rejectionCode: REJECTION_CODES,
@@ -72,7 +101,8 @@ export function applyControlEvent({ ctx, store, hub, reviewer }: ControlEventDep
   }
   f.check();
   const target = targetOf(trigger!);
-  if (target.resourceType !== resourceType) throw invalidInput([{ field: 'resourceType', description: `trigger ${trigger} applies to ${target.resourceType} resources` }]);
+  if (target.resourceType !== resourceType)
+    throw invalidInput([{ field: 'resourceType', description: `trigger ${trigger} applies to ${target.resourceType} resources` }]);
 
   // Find the resource (404), then check what the trigger needs, then change it.
   let projectId: string;
@@ -94,7 +124,8 @@ export function applyControlEvent({ ctx, store, hub, reviewer }: ControlEventDep
 
   for (const k of REQUIRED[trigger!] ?? []) if (d[k] === undefined) f.add(`details.${k}`, `is required for ${trigger}`);
   if (trigger!.endsWith('_COMMENT_ADDED') && comment === undefined) f.add('comment', `is required for ${trigger}`);
-  const states: readonly string[] | undefined = r.kind === 'rcs' ? RCS_STATES : r.kind === 'chata' ? CHATA_SENDER_STATES : r.kind === 'chatb' ? CHATB_SENDER_STATES : undefined;
+  const states: readonly string[] | undefined =
+    r.kind === 'rcs' ? RCS_STATES : r.kind === 'chata' ? CHATA_SENDER_STATES : r.kind === 'chatb' ? CHATB_SENDER_STATES : undefined;
   if (d.state !== undefined && states && !states.includes(d.state)) f.oneOf(d as Json, 'state', 'details', states);
   if (r.kind === 'rcs' && d.country !== undefined && !r.item.countries.includes(d.country)) f.oneOf(d as Json, 'country', 'details', r.item.countries);
   f.check();

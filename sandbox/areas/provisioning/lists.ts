@@ -47,7 +47,10 @@ export function listPage<T extends { state: string }>(
   }
   let states: string[] | undefined;
   if (query.filterStates) {
-    states = query.filterStates.split(',').map((s) => s.trim()).filter(Boolean);
+    states = query.filterStates
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = states.filter((s) => !opts.states.includes(s));
     if (bad.length) f.add('filterStates', `${bad.join(', ')}: ${mustBeOneOf(opts.states)}`);
   }

@@ -19,7 +19,12 @@ const UNDELETABLE: readonly RcsState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED'];
 const DEFAULT_REJECTION = 'Rejected by the sandbox reviewer';
 
 function agentIdFor(displayName: string): string {
-  const slug = displayName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 30) || 'agent';
+  const slug =
+    displayName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 30) || 'agent';
   return `${slug}_${randomBytes(4).toString('hex')}_agent`;
 }
 
@@ -101,7 +106,12 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
       async (request) => {
         const f = new Fields();
         const useCase = f.oneOf({ useCase: request.params.useCase }, 'useCase', '', RCS_USE_CASES, true);
-        const raw = request.query.countries ? request.query.countries.split(',').map((c) => c.trim()).filter(Boolean) : [];
+        const raw = request.query.countries
+          ? request.query.countries
+              .split(',')
+              .map((c) => c.trim())
+              .filter(Boolean)
+          : [];
         const countries = checkCountries(f, raw, 'countries');
         f.check();
         return { useCase, questions: questionsFor(countries) };

@@ -120,7 +120,11 @@ export class Reviewer {
    * resource: `act` runs with `data` and the decision taken at submit time, after its delayMs, unless
    * cancel(resourceId) drops it first. `data` must be plain JSON (it is saved with the pending review).
    */
-  reviews<K extends keyof ReviewerConfig, D>(section: K, kind: string, act: (data: D, decision: ReviewerConfig[K]) => void): (resourceId: string, data: D) => void {
+  reviews<K extends keyof ReviewerConfig, D>(
+    section: K,
+    kind: string,
+    act: (data: D, decision: ReviewerConfig[K]) => void,
+  ): (resourceId: string, data: D) => void {
     this.jobs.handle<{ data: D; decision: ReviewerConfig[K] }>(kind, (job) => act(job.data, job.decision));
     return (resourceId, data) => {
       const decision = structuredClone(this.current[section]);

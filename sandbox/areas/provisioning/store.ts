@@ -47,7 +47,10 @@ export class Collection<T extends { id: string }> {
   remove(projectId: string, id: string): boolean {
     if (!this.get(projectId, id)) return false;
     this.byId.delete(id);
-    this.byProject.set(projectId, this.list(projectId).filter((i) => i.id !== id));
+    this.byProject.set(
+      projectId,
+      this.list(projectId).filter((i) => i.id !== id),
+    );
     return true;
   }
 

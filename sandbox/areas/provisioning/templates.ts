@@ -24,7 +24,12 @@ export function templateChannels(deps: ProvisioningDeps): TemplateChannel[] {
       channel: 'CHATA',
       segment: 'chata',
       collection: deps.store.chataTemplates,
-      triggers: { approved: 'CHATA_TEMPLATE_APPROVED', rejected: 'CHATA_TEMPLATE_REJECTED', comment: 'CHATA_TEMPLATE_COMMENT_ADDED', deleted: 'CHATA_TEMPLATE_DELETED' },
+      triggers: {
+        approved: 'CHATA_TEMPLATE_APPROVED',
+        rejected: 'CHATA_TEMPLATE_REJECTED',
+        comment: 'CHATA_TEMPLATE_COMMENT_ADDED',
+        deleted: 'CHATA_TEMPLATE_DELETED',
+      },
     },
     {
       channel: 'CHATB',
@@ -50,25 +55,29 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
   const emit = (projectId: string, t: Template, trigger: Trigger, details: Record<string, string | undefined>, comment?: string) =>
     hub.emit({ projectId, trigger, channel: ch.channel, resourceType: 'TEMPLATE', resourceId: t.id, details, ...(comment ? { comment } : {}) });
 
-  const review = reviewer.reviews('templates', `template:${ch.segment}`, ({ projectId, id, version }: { projectId: string; id: string; version: number }, d: ReviewerConfig['templates']) => {
-    const t = ch.collection.get(projectId, id);
-    if (!t || t.state !== 'IN_PROGRESS' || t.version !== version) return;
-    if (d.comment) {
-      t.comments.push({ text: d.comment, at: nowIso(), author: 'reviewer' });
-      emit(projectId, t, ch.triggers.comment, {}, d.comment);
-    }
-    t.updateTime = nowIso();
-    if (d.outcome === 'approve') {
-      t.state = 'APPROVED';
-      delete t.rejectionCode;
-      t.qualityScore ??= 'QUALITY_SCORE_UNKNOWN';
-      emit(projectId, t, ch.triggers.approved, { state: 'APPROVED' });
-    } else {
-      t.state = 'REJECTED';
-      t.rejectionCode = d.rejectionCode;
-      emit(projectId, t, ch.triggers.rejected, { state: 'REJECTED', rejectionCode: d.rejectionCode });
-    }
-  });
+  const review = reviewer.reviews(
+    'templates',
+    `template:${ch.segment}`,
+    ({ projectId, id, version }: { projectId: string; id: string; version: number }, d: ReviewerConfig['templates']) => {
+      const t = ch.collection.get(projectId, id);
+      if (!t || t.state !== 'IN_PROGRESS' || t.version !== version) return;
+      if (d.comment) {
+        t.comments.push({ text: d.comment, at: nowIso(), author: 'reviewer' });
+        emit(projectId, t, ch.triggers.comment, {}, d.comment);
+      }
+      t.updateTime = nowIso();
+      if (d.outcome === 'approve') {
+        t.state = 'APPROVED';
+        delete t.rejectionCode;
+        t.qualityScore ??= 'QUALITY_SCORE_UNKNOWN';
+        emit(projectId, t, ch.triggers.approved, { state: 'APPROVED' });
+      } else {
+        t.state = 'REJECTED';
+        t.rejectionCode = d.rejectionCode;
+        emit(projectId, t, ch.triggers.rejected, { state: 'REJECTED', rejectionCode: d.rejectionCode });
+      }
+    },
+  );
 
   const submit = (projectId: string, t: Template) => {
     t.state = 'IN_PROGRESS';

@@ -5,8 +5,13 @@ import type { AttachmentDefinition, Field, MarketVersion, Policy, RegistrationTy
 const MB = 1024 * 1024;
 const DOCS = ['application/pdf', 'image/png', 'image/jpeg'];
 
-const text = (section: Field['section'], key: string, label: string, validations: Field['validations'] = [], required = true): Field =>
-  ({ section, key, label, required, validations });
+const text = (section: Field['section'], key: string, label: string, validations: Field['validations'] = [], required = true): Field => ({
+  section,
+  key,
+  label,
+  required,
+  validations,
+});
 
 const COMPANY: Field[] = [
   text('additionalDetails', 'companyName', 'Company name', [{ rule: 'maxLength', value: 100, message: 'at most 100 characters' }]),
@@ -24,32 +29,59 @@ const USE_CASE: Field = text('additionalDetails', 'useCase', 'Use case', [
   { rule: 'enum', value: ['TRANSACTIONAL', 'MARKETING', 'OTP'], message: 'one of TRANSACTIONAL, MARKETING, OTP' },
 ]);
 
-const attachment = (id: string, title: string, mandatory: boolean, template: boolean, maxSizeBytes = 5 * MB): AttachmentDefinition =>
-  ({ id, title, description: `${title} for this registration.`, mandatory, template, acceptedMimeTypes: DOCS, maxSizeBytes });
+const attachment = (id: string, title: string, mandatory: boolean, template: boolean, maxSizeBytes = 5 * MB): AttachmentDefinition => ({
+  id,
+  title,
+  description: `${title} for this registration.`,
+  mandatory,
+  template,
+  acceptedMimeTypes: DOCS,
+  maxSizeBytes,
+});
 
 const POLICIES: readonly Policy[] = [
   {
-    id: 'pol-au-alpha-aggregator', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', name: 'AU alphanumeric, aggregator',
-    senderIdAssigned: false, manualApproval: false,
+    id: 'pol-au-alpha-aggregator',
+    marketCode: 'AU',
+    registrationType: 'ALPHANUMERIC_SENDER_ID',
+    name: 'AU alphanumeric, aggregator',
+    senderIdAssigned: false,
+    manualApproval: false,
     fields: [ALPHA_SENDER, ...COMPANY, USE_CASE],
     attachmentDefinitions: [attachment('att-au-loa', 'Letter of authorisation', true, true)],
   },
   {
-    id: 'pol-au-alpha-brand', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', name: 'AU alphanumeric, brand owner',
-    senderIdAssigned: false, manualApproval: false,
+    id: 'pol-au-alpha-brand',
+    marketCode: 'AU',
+    registrationType: 'ALPHANUMERIC_SENDER_ID',
+    name: 'AU alphanumeric, brand owner',
+    senderIdAssigned: false,
+    manualApproval: false,
     fields: [ALPHA_SENDER, ...COMPANY, USE_CASE],
     attachmentDefinitions: [attachment('att-au-trademark', 'Trademark certificate', false, false)],
   },
   {
-    id: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', name: 'AU long number, standard',
-    senderIdAssigned: true, manualApproval: false,
+    id: 'pol-au-long-standard',
+    marketCode: 'AU',
+    registrationType: 'LONG_NUMBER',
+    name: 'AU long number, standard',
+    senderIdAssigned: true,
+    manualApproval: false,
     fields: [...COMPANY, USE_CASE],
     attachmentDefinitions: [],
   },
   {
-    id: 'pol-us-short-code', marketCode: 'US', registrationType: 'SHORT_CODE', name: 'US short code',
-    senderIdAssigned: true, manualApproval: true,
-    fields: [...COMPANY, USE_CASE, text('additionalDetails', 'monthlyVolume', 'Expected monthly volume', [{ rule: 'pattern', value: '^[0-9]{1,9}$', message: 'a whole number' }])],
+    id: 'pol-us-short-code',
+    marketCode: 'US',
+    registrationType: 'SHORT_CODE',
+    name: 'US short code',
+    senderIdAssigned: true,
+    manualApproval: true,
+    fields: [
+      ...COMPANY,
+      USE_CASE,
+      text('additionalDetails', 'monthlyVolume', 'Expected monthly volume', [{ rule: 'pattern', value: '^[0-9]{1,9}$', message: 'a whole number' }]),
+    ],
     attachmentDefinitions: [attachment('att-us-brief', 'Program brief', true, true, 2 * MB)],
   },
 ];
@@ -58,7 +90,13 @@ const CREATED = '2024-09-12T10:45:30.594765Z';
 
 const MARKET_VERSIONS: readonly MarketVersion[] = [
   {
-    id: 'mv-au-alpha-8', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', status: 'ACTIVE', majorVersion: 8, minorVersion: 0, createTime: CREATED,
+    id: 'mv-au-alpha-8',
+    marketCode: 'AU',
+    registrationType: 'ALPHANUMERIC_SENDER_ID',
+    status: 'ACTIVE',
+    majorVersion: 8,
+    minorVersion: 0,
+    createTime: CREATED,
     specialConditions: {
       prompt: 'Are you the brand owner of the sender ID to be registered?',
       chainedSpecialConditions: [
@@ -68,12 +106,30 @@ const MARKET_VERSIONS: readonly MarketVersion[] = [
     },
   },
   {
-    id: 'mv-au-long-3', marketCode: 'AU', registrationType: 'LONG_NUMBER', status: 'ACTIVE', majorVersion: 3, minorVersion: 7, createTime: CREATED,
-    specialConditions: { prompt: 'Which type of number do you want?', chainedSpecialConditions: [{ policyId: 'pol-au-long-standard', answer: 'Standard', chainedSpecialConditions: [] }] },
+    id: 'mv-au-long-3',
+    marketCode: 'AU',
+    registrationType: 'LONG_NUMBER',
+    status: 'ACTIVE',
+    majorVersion: 3,
+    minorVersion: 7,
+    createTime: CREATED,
+    specialConditions: {
+      prompt: 'Which type of number do you want?',
+      chainedSpecialConditions: [{ policyId: 'pol-au-long-standard', answer: 'Standard', chainedSpecialConditions: [] }],
+    },
   },
   {
-    id: 'mv-us-short-1', marketCode: 'US', registrationType: 'SHORT_CODE', status: 'ACTIVE', majorVersion: 1, minorVersion: 2, createTime: CREATED,
-    specialConditions: { prompt: 'Which short code do you want?', chainedSpecialConditions: [{ policyId: 'pol-us-short-code', answer: 'Random', chainedSpecialConditions: [] }] },
+    id: 'mv-us-short-1',
+    marketCode: 'US',
+    registrationType: 'SHORT_CODE',
+    status: 'ACTIVE',
+    majorVersion: 1,
+    minorVersion: 2,
+    createTime: CREATED,
+    specialConditions: {
+      prompt: 'Which short code do you want?',
+      chainedSpecialConditions: [{ policyId: 'pol-us-short-code', answer: 'Random', chainedSpecialConditions: [] }],
+    },
   },
 ];
 

@@ -18,7 +18,8 @@ function checkFaults(input: unknown): CallbackFaultSetting {
   for (const key of ['delayMs', 'duplicate', 'drop'] as const) {
     const value = body[key];
     if (value === undefined) continue;
-    if (!Number.isInteger(value) || (value as number) < 0 || (key === 'delayMs' && (value as number) > 600_000)) v.add(key, 'range', `${key} must be a non-negative integer`);
+    if (!Number.isInteger(value) || (value as number) < 0 || (key === 'delayMs' && (value as number) > 600_000))
+      v.add(key, 'range', `${key} must be a non-negative integer`);
     else out[key] = value as number;
   }
   if (body.reorder !== undefined) {
@@ -46,7 +47,8 @@ export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps):
     const body = bodyObject(request.body);
     const v = new Violations();
     unknownKeys(v, body, ['url']);
-    if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\/\S+$/.test(body.url))) v.add('url', 'pattern', 'url must be an http(s) URL or null');
+    if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\/\S+$/.test(body.url)))
+      v.add('url', 'pattern', 'url must be an http(s) URL or null');
     v.check('Invalid request');
     hub.defaultUrl = (body.url as string | null) ?? undefined;
     return { url: hub.defaultUrl ?? null };
@@ -60,7 +62,8 @@ export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps):
     const body = isObject(request.body) ? request.body : {};
     const v = new Violations();
     unknownKeys(v, body, ['state', 'message']);
-    if (!(REGISTRATION_STATES as readonly string[]).includes(body.state as string)) v.add('state', 'enum', `state must be one of ${REGISTRATION_STATES.join(', ')}`);
+    if (!(REGISTRATION_STATES as readonly string[]).includes(body.state as string))
+      v.add('state', 'enum', `state must be one of ${REGISTRATION_STATES.join(', ')}`);
     if (body.message !== undefined && typeof body.message !== 'string') v.add('message', 'type', 'message must be a string');
     v.check('Invalid request');
     reviewer.move(r, body.state as RegistrationState, (body.message as string | undefined) ?? `State set to ${String(body.state)} by the sandbox.`);

@@ -48,10 +48,7 @@ export function marketRoutes(deps: SenderIdDeps) {
         const def = policy.attachmentDefinitions.find((d) => d.id === request.params.definitionId);
         if (!def || !def.template) throw notFound('Template of attachment definition', request.params.definitionId);
         const file = templateFile(def);
-        return reply
-          .header('content-type', file.mimeType)
-          .header('content-disposition', `attachment; filename="${file.fileName}"`)
-          .send(file.bytes);
+        return reply.header('content-type', file.mimeType).header('content-disposition', `attachment; filename="${file.fileName}"`).send(file.bytes);
       },
     );
   };

@@ -4,7 +4,15 @@ export const REGISTRATION_TYPES = ['ALPHANUMERIC_SENDER_ID', 'LONG_NUMBER', 'SHO
 export type RegistrationType = (typeof REGISTRATION_TYPES)[number];
 
 export const REGISTRATION_STATES = [
-  'DRAFT', 'IN_QUEUE', 'IN_PROGRESS', 'PENDING', 'ON_HOLD', 'PENDING_APPROVAL', 'PENDING_ATTACHMENTS', 'APPROVED', 'REJECTED',
+  'DRAFT',
+  'IN_QUEUE',
+  'IN_PROGRESS',
+  'PENDING',
+  'ON_HOLD',
+  'PENDING_APPROVAL',
+  'PENDING_ATTACHMENTS',
+  'APPROVED',
+  'REJECTED',
 ] as const;
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 

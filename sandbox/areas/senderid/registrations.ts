@@ -2,7 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
-import { EDITABLE_STATES, REGISTRATION_STATES, REGISTRATION_TYPES, platformTime, type Registration, type RegistrationState, type RegistrationType } from './model.js';
+import {
+  EDITABLE_STATES,
+  REGISTRATION_STATES,
+  REGISTRATION_TYPES,
+  platformTime,
+  type Registration,
+  type RegistrationState,
+  type RegistrationType,
+} from './model.js';
 import { bodyObject, checkRequestDetails, conflict, notFound, optionalString, optionalStrings, unknownKeys, Violations } from './validate.js';
 
 const DEFAULT_PAGE_SIZE = 20;

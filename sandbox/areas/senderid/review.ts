@@ -203,7 +203,11 @@ export class Reviewer {
     if ((c.stopForAttachments === 'missing' && missing.length > 0) || (c.stopForAttachments === 'always' && !stops.attachments)) {
       stops.attachments = true;
       const what = missing.length > 0 ? missing : (policyById(r.policyId)?.attachmentDefinitions.map((d) => d.title) ?? []);
-      this.move(r, 'PENDING_ATTACHMENTS', `Mandatory attachments missing: ${what.join(', ') || 'supporting documents'}. Upload them and update the registration.`);
+      this.move(
+        r,
+        'PENDING_ATTACHMENTS',
+        `Mandatory attachments missing: ${what.join(', ') || 'supporting documents'}. Upload them and update the registration.`,
+      );
       return;
     }
     if (c.outcome === 'pending' && !stops.pending) {

@@ -3,8 +3,7 @@
 import { AreaError, type FieldViolation } from '../../core/errors.js';
 import type { Field, Policy, RequestDetail } from './model.js';
 
-export type Rule =
-  | 'required' | 'pattern' | 'minLength' | 'maxLength' | 'enum' | 'unknownField' | 'notAllowed' | 'mimeType' | 'maxSize' | 'type' | 'range';
+export type Rule = 'required' | 'pattern' | 'minLength' | 'maxLength' | 'enum' | 'unknownField' | 'notAllowed' | 'mimeType' | 'maxSize' | 'type' | 'range';
 
 /** The core's FieldViolation plus the rule; the OAuth error family passes details through as they are. */
 export interface RuleViolation extends FieldViolation {
@@ -39,9 +38,12 @@ function checkValue(v: Violations, path: string, field: Field, value: unknown): 
   }
   for (const rule of field.validations) {
     const ok =
-      rule.rule === 'pattern' ? new RegExp(rule.value as string).test(value)
-        : rule.rule === 'minLength' ? value.length >= (rule.value as number)
-          : rule.rule === 'maxLength' ? value.length <= (rule.value as number)
+      rule.rule === 'pattern'
+        ? new RegExp(rule.value as string).test(value)
+        : rule.rule === 'minLength'
+          ? value.length >= (rule.value as number)
+          : rule.rule === 'maxLength'
+            ? value.length <= (rule.value as number)
             : (rule.value as string[]).includes(value);
     if (!ok) v.add(path, rule.rule, `${field.label}: ${rule.message}`);
   }

@@ -23,7 +23,6 @@ const SMS_INTERCEPTION_SECONDS = 298;
 
 type Params = Record<string, string>;
 
-
 /** `{base}` of the contract: the verification base URL as the client reached it. */
 function baseUrl(request: FastifyRequest, mount: AreaMount): string {
   return `${request.protocol}://${request.host}${mount.prefix}`;

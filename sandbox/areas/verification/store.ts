@@ -138,10 +138,13 @@ export class Timers {
   /** After close() nothing is scheduled: a start still finishing while the sandbox closes leaves no timer. */
   after(ms: number, fn: () => void): NodeJS.Timeout | undefined {
     if (this.closed) return undefined;
-    const t = setTimeout(() => {
-      this.live.delete(t);
-      fn();
-    }, Math.min(ms, MAX_DELAY_MS));
+    const t = setTimeout(
+      () => {
+        this.live.delete(t);
+        fn();
+      },
+      Math.min(ms, MAX_DELAY_MS),
+    );
     this.live.add(t);
     return t;
   }

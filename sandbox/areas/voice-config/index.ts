@@ -44,14 +44,17 @@ export const voiceConfigArea: SandboxArea = {
 
     return (app) => {
       app.get('/v1/configuration/numbers', { preValidation: guard }, async (request) => ({
-        numbers: state.numbersOf(accountOf(request)).map((n) => ({ number: n.number, capability: n.capability, ...(n.applicationKey ? { applicationkey: n.applicationKey } : {}) })),
+        numbers: state
+          .numbersOf(accountOf(request))
+          .map((n) => ({ number: n.number, capability: n.capability, ...(n.applicationKey ? { applicationkey: n.applicationKey } : {}) })),
       }));
 
       app.post('/v1/configuration/numbers', { preValidation: guard }, async (request) => {
         const b = obj(request.body);
         const key = ownKey(request, b.applicationkey);
         const capability = capabilityOf(b.capability);
-        if (!Array.isArray(b.numbers) || b.numbers.length === 0 || !b.numbers.every((n) => typeof n === 'string')) throw bad('numbers must be a non-empty list of numbers');
+        if (!Array.isArray(b.numbers) || b.numbers.length === 0 || !b.numbers.every((n) => typeof n === 'string'))
+          throw bad('numbers must be a non-empty list of numbers');
         const owned = state.numbersOf(accountOf(request));
         const missing = (b.numbers as string[]).filter((n) => !owned.some((o) => o.number === n && o.capability === capability));
         if (missing.length) throw bad(`not numbers of this account with capability ${capability}: ${missing.join(', ')}`);

@@ -68,7 +68,11 @@ export class VoiceConfigState {
 
   load(saved: ReturnType<VoiceConfigState['save']>): void {
     this.reset();
-    for (const [appKey, list] of Object.entries(saved.numbers)) this.numbers.set(appKey, list.map((n) => ({ ...n })));
+    for (const [appKey, list] of Object.entries(saved.numbers))
+      this.numbers.set(
+        appKey,
+        list.map((n) => ({ ...n })),
+      );
     for (const [appKey, urls] of Object.entries(saved.callbacks)) this.callbacks.set(appKey, { ...urls });
   }
 }

@@ -53,7 +53,10 @@ export async function apply(e: CallEngine, call: Call, svaml: Svaml, event: Appl
     case 'continue':
       return continueCall(e, call, v);
     case 'connectConf':
-      return joinConference(e, call, action.conferenceId as string, { record: action.record === true, ...(typeof action.moh === 'string' ? { moh: action.moh } : {}) });
+      return joinConference(e, call, action.conferenceId as string, {
+        record: action.record === true,
+        ...(typeof action.moh === 'string' ? { moh: action.moh } : {}),
+      });
     case 'runMenu':
       e.markAnswered(call);
       call.menu = startMenu(action);

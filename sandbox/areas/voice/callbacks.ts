@@ -137,7 +137,14 @@ export class VoiceCallbacks {
     rec.answer = answer;
     const problems = answerProblems(event, answer);
     // An incoming call has no destination of its own to connect.
-    if (!problems.length && call.kind === 'incoming' && event === 'ice' && (answer as Svaml).action.name === 'connectPstn' && (answer as Svaml).action.number === undefined) problems.push('action.number: required for connectPstn on an incoming call');
+    if (
+      !problems.length &&
+      call.kind === 'incoming' &&
+      event === 'ice' &&
+      (answer as Svaml).action.name === 'connectPstn' &&
+      (answer as Svaml).action.number === undefined
+    )
+      problems.push('action.number: required for connectPstn on an incoming call');
     if (problems.length) return this.fellBack(rec, `illegal SVAML for ${event.toUpperCase()}: ${problems.join('; ')}`, false);
     return { svaml: answer as Svaml };
   }

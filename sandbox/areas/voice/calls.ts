@@ -11,7 +11,17 @@ import { apply, CONTINUE } from './actions.js';
 import { VoiceCallbacks } from './callbacks.js';
 import { Conferences } from './conferences.js';
 import { calloutFlow, customFlow, incomingFlow } from './flows.js';
-import { DEFAULT_ANSWER_AFTER_MS, DEFAULT_REFUSE_AFTER_MS, isoNow, type Call, type CalleeRule, type CallResult, type Played, type VoiceRegion, type VoiceState } from './state.js';
+import {
+  DEFAULT_ANSWER_AFTER_MS,
+  DEFAULT_REFUSE_AFTER_MS,
+  isoNow,
+  type Call,
+  type CalleeRule,
+  type CallResult,
+  type Played,
+  type VoiceRegion,
+  type VoiceState,
+} from './state.js';
 import { Timers } from '../../core/timers.js';
 import type { CalloutInput } from './validate.js';
 
@@ -86,7 +96,8 @@ export class CallEngine {
     call.phase = 'ringing';
     const rule = this.state.ruleFor(number);
     if (rule.outcome === 'busy' || rule.outcome === 'failed') {
-      if (await this.wait(call, rule.answerAfterMs ?? DEFAULT_REFUSE_AFTER_MS)) this.end(call, rule.outcome === 'busy' ? 'BUSY' : 'FAILED', rule.outcome === 'busy' ? 'CANCEL' : 'GENERALERROR');
+      if (await this.wait(call, rule.answerAfterMs ?? DEFAULT_REFUSE_AFTER_MS))
+        this.end(call, rule.outcome === 'busy' ? 'BUSY' : 'FAILED', rule.outcome === 'busy' ? 'CANCEL' : 'GENERALERROR');
       return false;
     }
     if (rule.outcome === 'noanswer') {

@@ -37,7 +37,14 @@ export class Conferences {
     const key = keyOf(call.account.appKey, call.region, conferenceId);
     let conf = this.all.get(key);
     if (!conf) {
-      conf = { conferenceId, region: call.region, applicationKey: call.account.appKey, recorded: false, createdAt: new Date().toISOString(), participants: new Map() };
+      conf = {
+        conferenceId,
+        region: call.region,
+        applicationKey: call.account.appKey,
+        recorded: false,
+        createdAt: new Date().toISOString(),
+        participants: new Map(),
+      };
       this.all.set(key, conf);
     }
     if (opts.record) conf.recorded = true;

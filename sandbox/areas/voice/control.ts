@@ -30,7 +30,12 @@ function parseRules(body: unknown): CalleeRule[] {
     if (!OUTCOMES.includes(r.outcome as CalleeRule['outcome'])) throw bad(`rules[${i}].outcome must be one of ${OUTCOMES.join(', ')}`);
     const answerAfterMs = ms(r.answerAfterMs, `rules[${i}].answerAfterMs`, 600_000);
     const hangupAfterMs = ms(r.hangupAfterMs, `rules[${i}].hangupAfterMs`, 3_600_000);
-    return { suffix: r.suffix, outcome: r.outcome as CalleeRule['outcome'], ...(answerAfterMs !== undefined ? { answerAfterMs } : {}), ...(hangupAfterMs !== undefined ? { hangupAfterMs } : {}) };
+    return {
+      suffix: r.suffix,
+      outcome: r.outcome as CalleeRule['outcome'],
+      ...(answerAfterMs !== undefined ? { answerAfterMs } : {}),
+      ...(hangupAfterMs !== undefined ? { hangupAfterMs } : {}),
+    };
   });
 }
 

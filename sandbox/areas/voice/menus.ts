@@ -47,7 +47,8 @@ export function menuProblems(action: Obj): string[] {
     if (!isObj(m) || typeof m.id !== 'string' || m.id === '') return void problems.push(`action.menus[${i}].id: required`);
     ids.add(m.id);
     for (const k of ['repeats', 'maxDigits', 'timeoutMills'] as const) {
-      if (m[k] !== undefined && (typeof m[k] !== 'number' || !Number.isInteger(m[k]) || (m[k] as number) < 0)) problems.push(`action.menus[${i}].${k}: a non-negative integer`);
+      if (m[k] !== undefined && (typeof m[k] !== 'number' || !Number.isInteger(m[k]) || (m[k] as number) < 0))
+        problems.push(`action.menus[${i}].${k}: a non-negative integer`);
     }
     if (m.options !== undefined && !Array.isArray(m.options)) problems.push(`action.menus[${i}].options: must be a list`);
   });
@@ -59,7 +60,8 @@ export function menuProblems(action: Obj): string[] {
       else if (match[2] !== undefined && !ids.has(match[2])) problems.push(`action.menus[${i}].options[${j}].action: no menu ${match[2]}`);
     });
   });
-  if (action.mainMenu !== undefined && (typeof action.mainMenu !== 'string' || !ids.has(action.mainMenu))) problems.push('action.mainMenu: must name one of the menus');
+  if (action.mainMenu !== undefined && (typeof action.mainMenu !== 'string' || !ids.has(action.mainMenu)))
+    problems.push('action.mainMenu: must name one of the menus');
   return problems;
 }
 

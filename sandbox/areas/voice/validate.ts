@@ -91,12 +91,14 @@ export function parseCallout(body: unknown): CalloutInput {
   const locale = optString(o, 'locale', method);
   let amd = false;
   if (o.amd !== undefined) {
-    if (kind === 'custom' || !isObj(o.amd) || typeof o.amd.enabled !== 'boolean') throw bad(`${method}.amd must be {enabled: boolean}${kind === 'custom' ? ' on ttsCallout or conferenceCallout' : ''}`);
+    if (kind === 'custom' || !isObj(o.amd) || typeof o.amd.enabled !== 'boolean')
+      throw bad(`${method}.amd must be {enabled: boolean}${kind === 'custom' ? ' on ttsCallout or conferenceCallout' : ''}`);
     amd = o.amd.enabled;
   }
   let maxDurationS: number | undefined;
   if (o.maxDuration !== undefined) {
-    if (kind === 'tts' || typeof o.maxDuration !== 'number' || !Number.isInteger(o.maxDuration) || o.maxDuration < 0 || o.maxDuration > 14_400) throw bad(`${method}.maxDuration must be an integer from 0 to 14400 (seconds)`);
+    if (kind === 'tts' || typeof o.maxDuration !== 'number' || !Number.isInteger(o.maxDuration) || o.maxDuration < 0 || o.maxDuration > 14_400)
+      throw bad(`${method}.maxDuration must be an integer from 0 to 14400 (seconds)`);
     if (o.maxDuration > 0) maxDurationS = o.maxDuration;
   }
   const options: CalloutOptions = {
@@ -135,9 +137,12 @@ export function answerProblems(event: 'ice' | 'ace' | 'pie', svaml: unknown): st
   if (problems.length) return problems;
   const action = (svaml as Svaml).action as Obj;
   if (action.name === 'runMenu') return menuProblems(action);
-  if (action.name === 'connectConf' && (typeof action.conferenceId !== 'string' || !CONFERENCE_ID.test(action.conferenceId))) return ['action.conferenceId: required for connectConf'];
-  if (action.name === 'connectPstn' && action.number !== undefined && (typeof action.number !== 'string' || !E164.test(action.number))) return ['action.number: must be E.164 with +'];
-  if (action.name === 'connectPstn' && action.cli !== undefined && (typeof action.cli !== 'string' || !E164.test(action.cli))) return ['action.cli: must be E.164 with +'];
+  if (action.name === 'connectConf' && (typeof action.conferenceId !== 'string' || !CONFERENCE_ID.test(action.conferenceId)))
+    return ['action.conferenceId: required for connectConf'];
+  if (action.name === 'connectPstn' && action.number !== undefined && (typeof action.number !== 'string' || !E164.test(action.number)))
+    return ['action.number: must be E.164 with +'];
+  if (action.name === 'connectPstn' && action.cli !== undefined && (typeof action.cli !== 'string' || !E164.test(action.cli)))
+    return ['action.cli: must be E.164 with +'];
   return [];
 }
 
@@ -145,7 +150,8 @@ export function answerProblems(event: 'ice' | 'ace' | 'pie', svaml: unknown): st
 export function parseCallUpdate(body: unknown): Svaml {
   if (!isObj(body)) throw bad('the body must be SVAML {instructions?, action}');
   const action = body.action;
-  if (!isObj(action) || !['hangup', 'continue', 'connectConf'].includes(action.name as string)) throw bad('action.name must be hangup, continue or connectConf');
+  if (!isObj(action) || !['hangup', 'continue', 'connectConf'].includes(action.name as string))
+    throw bad('action.name must be hangup, continue or connectConf');
   const problems = answerProblems('ace', body);
   if (problems.length) throw bad(problems.join('; '));
   return body as unknown as Svaml;

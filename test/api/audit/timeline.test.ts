@@ -17,14 +17,29 @@ import { parseCsv } from './csv.js';
 
 const AUDITOR_KEY = 'auditor-key-fedcba9876543210';
 
-interface Entry { at: string; runId: string; eventId: number; kind: string; summary: string; details: Record<string, unknown> }
-interface Page { processId: string; entries: Entry[]; nextPageToken: string }
+interface Entry {
+  at: string;
+  runId: string;
+  eventId: number;
+  kind: string;
+  summary: string;
+  details: Record<string, unknown>;
+}
+interface Page {
+  processId: string;
+  entries: Entry[];
+  nextPageToken: string;
+}
 
 describe('process timeline', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness({
-      env: { RELAYFLOW_API_KEYS: `${TEST_API_KEY},${AUDITOR_KEY}`, RELAYFLOW_AUDIT_UNMASK_KEY_IDS: keyIdOf(AUDITOR_KEY), RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' },
+      env: {
+        RELAYFLOW_API_KEYS: `${TEST_API_KEY},${AUDITOR_KEY}`,
+        RELAYFLOW_AUDIT_UNMASK_KEY_IDS: keyIdOf(AUDITOR_KEY),
+        RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000',
+      },
       sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 100 } } },
     });
   });
@@ -53,14 +68,18 @@ describe('process timeline', () => {
 
   /** The event ID relayflow gives a verification callback (api/callbacks/verification.ts). */
   const eventIdOf = (kind: string, b: { id: string; status?: string; reason?: string; smsResult?: string }) =>
-    createHash('sha256').update(JSON.stringify([kind, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? ''])).digest('base64url');
+    createHash('sha256')
+      .update(JSON.stringify([kind, b.id, b.status ?? '', b.reason ?? '', b.smsResult ?? '']))
+      .digest('base64url');
 
   /** The SMS receipts the sandbox delivered for a platform verification, once there is one. */
   async function waitForSandboxReceipts(verificationId: string): Promise<{ id: string; smsResult: string }[]> {
     for (let i = 0; i < 100; i++) {
       const res = await fetch(`${h.sandbox.url}/_sandbox/callbacks?area=verification`);
       const { callbacks } = (await res.json()) as { callbacks: { outcome: string; body: { id?: string; smsResult?: string } }[] };
-      const receipts = callbacks.filter((c) => c.outcome === 'delivered' && c.body.id === verificationId && c.body.smsResult).map((c) => c.body as { id: string; smsResult: string });
+      const receipts = callbacks
+        .filter((c) => c.outcome === 'delivered' && c.body.id === verificationId && c.body.smsResult)
+        .map((c) => c.body as { id: string; smsResult: string });
       if (receipts.length) return receipts;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -74,7 +93,15 @@ describe('process timeline', () => {
     const sms = await messageFor(h, identity, verificationId);
     // A receipt, delivered twice (the platform's retry after a lost acknowledgement).
     const custom = (await platformStarts(h, identity))[0]!.custom!;
-    const receipt = { event: 'VerificationSmsDeliveredEvent', id: verificationId, method: 'sms', identity: { type: 'number', endpoint: identity }, reference: 'r', custom, smsResult: 'Successful' };
+    const receipt = {
+      event: 'VerificationSmsDeliveredEvent',
+      id: verificationId,
+      method: 'sms',
+      identity: { type: 'number', endpoint: identity },
+      reference: 'r',
+      custom,
+      smsResult: 'Successful',
+    };
     assert.equal((await postCallback(h, receipt)).status, 200);
     assert.equal((await postCallback(h, receipt)).status, 200);
     // The sandbox's own receipt too, before the process ends (a callback after the end is not the process's).
@@ -104,10 +131,17 @@ describe('process timeline', () => {
     // Whatever arrived first with an event ID is the delivery; every later copy is marked a duplicate.
     const byId = new Map<unknown, Entry[]>();
     for (const e of callbacks) byId.set(e.details.eventId, [...(byId.get(e.details.eventId) ?? []), e]);
-    for (const copies of byId.values()) assert.deepEqual(copies.map((e) => e.details.duplicate), copies.map((_, i) => i > 0));
+    for (const copies of byId.values())
+      assert.deepEqual(
+        copies.map((e) => e.details.duplicate),
+        copies.map((_, i) => i > 0),
+      );
     assert.ok(byId.get(mine)!.length >= 2);
     assert.match(byId.get(mine)![1]!.summary, /duplicate/);
-    assert.ok(callbacks.every((e) => e.details.actor === 'platform'), 'callbacks come from the platform');
+    assert.ok(
+      callbacks.every((e) => e.details.actor === 'platform'),
+      'callbacks come from the platform',
+    );
 
     // Caller actions carry the test key's ID, never the key.
     const keyId = keyIdOf(TEST_API_KEY);
@@ -140,8 +174,14 @@ describe('process timeline', () => {
     assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
     const rows = parseCsv(csv.body);
     assert.deepEqual(rows[0], ['at', 'runId', 'eventId', 'kind', 'summary', 'details']);
-    assert.deepEqual(rows.slice(1), entries.map((e) => [e.at, e.runId, String(e.eventId), e.kind, e.summary, JSON.stringify(e.details)]));
-    assert.ok(rows.slice(1).some((r) => /[",\n]/.test(r[5]!)), 'quoting was exercised');
+    assert.deepEqual(
+      rows.slice(1),
+      entries.map((e) => [e.at, e.runId, String(e.eventId), e.kind, e.summary, JSON.stringify(e.details)]),
+    );
+    assert.ok(
+      rows.slice(1).some((r) => /[",\n]/.test(r[5]!)),
+      'quoting was exercised',
+    );
     const accepted = await h.api({ method: 'GET', url: timelineUrl(s.processId, '?pageSize=500'), headers: { accept: 'text/csv' } });
     assert.equal(accepted.body, csv.body);
 
@@ -172,13 +212,21 @@ describe('process timeline', () => {
     const name = uniqueName('audit').replace(/-/g, '_');
     const processId = workflowIds['chata-template'](projectId, name, 'en_US');
     const input: TemplateApprovalInput = {
-      channel: 'CHATA', projectId,
+      channel: 'CHATA',
+      projectId,
       template: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
-      pollIntervalMs: 60_000, overdueAfterMs: 600_000, historyLimit: 50,
+      pollIntervalMs: 60_000,
+      overdueAfterMs: 600_000,
+      historyLimit: 50,
     };
     const handle = await h.client.workflow.start('templateApproval', {
-      workflowId: processId, taskQueue: h.config.taskQueue, args: [input],
-      typedSearchAttributes: [{ key: KIND, value: 'chata-template' }, { key: STATE, value: 'CREATING' }],
+      workflowId: processId,
+      taskQueue: h.config.taskQueue,
+      args: [input],
+      typedSearchAttributes: [
+        { key: KIND, value: 'chata-template' },
+        { key: STATE, value: 'CREATING' },
+      ],
     });
     const approved = await h.waitForState(processId, 'APPROVED');
     const templateId = (approved.details as { templateId: string }).templateId;
@@ -199,11 +247,20 @@ describe('process timeline', () => {
       assert.equal(last.kind, 'continued as new');
       assert.equal(last.details.newRunId, runIds[i + 1]);
     }
-    assert.deepEqual(entries.map((e) => e.runId), [...entries.map((e) => e.runId)].sort((x, y) => runIds.indexOf(x) - runIds.indexOf(y)));
-    assert.ok(entries.every((e, i) => i === 0 || e.at >= entries[i - 1]!.at), 'in time order');
+    assert.deepEqual(
+      entries.map((e) => e.runId),
+      [...entries.map((e) => e.runId)].sort((x, y) => runIds.indexOf(x) - runIds.indexOf(y)),
+    );
+    assert.ok(
+      entries.every((e, i) => i === 0 || e.at >= entries[i - 1]!.at),
+      'in time order',
+    );
     const callbacks = entries.filter((e) => e.kind === 'callback');
     assert.ok(callbacks.length >= scores.length, 'every webhook event is told');
-    assert.ok(callbacks.every((e) => e.details.eventId), 'with its event ID');
+    assert.ok(
+      callbacks.every((e) => e.details.eventId),
+      'with its event ID',
+    );
   });
 
   test('GET /v1/processes filters by start time and business key; quotes cannot escape the literal', async () => {

@@ -7,11 +7,23 @@ import { after, before, describe, test } from 'node:test';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { freshMobile, rcsBody, setReviewer, templateBody } from '../../helpers/provisioning.js';
 
-interface ErrorReply { error: { code: string; message: string; details?: { field: string; rule: string; message: string }[] } }
-interface StepView { name: string; kind: string; state: string; after: string[] }
+interface ErrorReply {
+  error: { code: string; message: string; details?: { field: string; rule: string; message: string }[] };
+}
+interface StepView {
+  name: string;
+  kind: string;
+  state: string;
+  after: string[];
+}
 
 const enc = encodeURIComponent;
-const template = (step: string, sender: string, name = uniqueName('t').replace(/-/g, '_'), more: Record<string, unknown> = {}) => ({ step, sender, ...templateBody(name), ...more });
+const template = (step: string, sender: string, name = uniqueName('t').replace(/-/g, '_'), more: Record<string, unknown> = {}) => ({
+  step,
+  sender,
+  ...templateBody(name),
+  ...more,
+});
 const chatb = (step: string, more: Record<string, unknown> = {}) => ({ step, displayName: uniqueName('B'), categoryCode: 'RETAIL', ...more });
 
 describe('onboarding API', () => {
@@ -23,11 +35,15 @@ describe('onboarding API', () => {
   });
   after(async () => h.close());
 
-  const post = (url: string, payload: unknown, key?: string) => h.api({ method: 'POST', url, payload: payload as never, ...(key ? { headers: { 'idempotency-key': key } } : {}) });
+  const post = (url: string, payload: unknown, key?: string) =>
+    h.api({ method: 'POST', url, payload: payload as never, ...(key ? { headers: { 'idempotency-key': key } } : {}) });
   const fieldsOf = (body: string) => (JSON.parse(body) as ErrorReply).error.details?.map((d) => d.field) ?? [];
   /** Nothing under the key: no onboarding, no subproject of its plan. */
   async function nothingStarted(key: string, subproject: string) {
-    for (const url of [`/v1/processes?kind=onboarding&key=${enc(`sandbox-project:${key}`)}`, `/v1/processes?kind=subproject&key=${enc(`sandbox-project:${subproject}`)}`]) {
+    for (const url of [
+      `/v1/processes?kind=onboarding&key=${enc(`sandbox-project:${key}`)}`,
+      `/v1/processes?kind=subproject&key=${enc(`sandbox-project:${subproject}`)}`,
+    ]) {
       const res = await h.api({ method: 'GET', url });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json().processes, [], `${url} lists nothing`);
@@ -50,13 +66,21 @@ describe('onboarding API', () => {
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(res.json<ErrorReply>().error.code, 'validation_failed');
     const fields = fieldsOf(res.body);
-    for (const field of ['body.colour', 'body.webhook.target', 'body.webhook.secret', 'body.rcsSenders.0.colour', 'body.chataSenders.0.step', 'body.templates.1.name', 'body.chatbSenders']) {
+    for (const field of [
+      'body.colour',
+      'body.webhook.target',
+      'body.webhook.secret',
+      'body.rcsSenders.0.colour',
+      'body.chataSenders.0.step',
+      'body.templates.1.name',
+      'body.chatbSenders',
+    ]) {
       assert.ok(fields.includes(field), `${field} named in ${JSON.stringify(fields)}`);
     }
     await nothingStarted(key, subproject);
   });
 
-  test('a plan that breaks the rules between its items is a 422 naming each broken rule\'s field, and starts nothing', async () => {
+  test("a plan that breaks the rules between its items is a 422 naming each broken rule's field, and starts nothing", async () => {
     const key = uniqueName('onb-422');
     const subproject = uniqueName('sp');
     const same = uniqueName('same').replace(/-/g, '_');
@@ -64,7 +88,15 @@ describe('onboarding API', () => {
       key,
       subproject: { displayName: subproject },
       bundle: { displayName: 'Acme', region: 'EU', createSubproject: true },
-      rcsSenders: [{ step: 'r1', ...rcsBody(uniqueName('R'), { banner: { url: 'https://example.com/b.png', width: 1400, height: 448 }, answers: { brand_description: 'x', message_types: 'x', opt_in: 'x', opt_out: 'x' } }) }],
+      rcsSenders: [
+        {
+          step: 'r1',
+          ...rcsBody(uniqueName('R'), {
+            banner: { url: 'https://example.com/b.png', width: 1400, height: 448 },
+            answers: { brand_description: 'x', message_types: 'x', opt_in: 'x', opt_out: 'x' },
+          }),
+        },
+      ],
       chataSenders: [{ step: 'wa', phoneNumber: freshMobile(), displayName: 'Acme' }],
       chatbSenders: [chatb('wa'), chatb('cb2', { categoryCode: 'TOYS' }), chatb('bundle')],
       templates: [template('t1', 'nobody'), template('t2', 'r1'), template('t3', 'wa', same), template('t4', 'wa', same)],
@@ -83,7 +115,8 @@ describe('onboarding API', () => {
       'body.templates.0.sender sender_step',
       'body.templates.1.sender sender_step',
       'body.templates.3.name duplicate_process',
-    ]) assert.ok(named.includes(expected), `${expected} in ${JSON.stringify(named)}`);
+    ])
+      assert.ok(named.includes(expected), `${expected} in ${JSON.stringify(named)}`);
     await nothingStarted(key, subproject);
   });
 
@@ -105,7 +138,11 @@ describe('onboarding API', () => {
       assert.equal(processId, `onboarding:sandbox-project:${key}`);
       assert.deepEqual(started.json(), { processId, kind: 'onboarding', created: true, links: { self: `/v1/onboardings/${enc(processId)}` } });
 
-      const again = await post('/v1/onboardings', { chatbSenders: plan.chatbSenders.map((s) => ({ categoryCode: s.categoryCode, displayName: s.displayName, step: s.step })), subproject: plan.subproject, key });
+      const again = await post('/v1/onboardings', {
+        chatbSenders: plan.chatbSenders.map((s) => ({ categoryCode: s.categoryCode, displayName: s.displayName, step: s.step })),
+        subproject: plan.subproject,
+        key,
+      });
       assert.equal(again.statusCode, 200, again.body);
       assert.deepEqual(again.json(), { processId, kind: 'onboarding', created: false, links: { self: `/v1/onboardings/${enc(processId)}` } });
 
@@ -114,14 +151,20 @@ describe('onboarding API', () => {
       const err = other.json<ErrorReply>().error;
       assert.equal(err.code, 'key_in_use');
       assert.match(err.message, /another plan/);
-      assert.deepEqual(err.details?.map((d) => d.field), ['body.key']);
+      assert.deepEqual(
+        err.details?.map((d) => d.field),
+        ['body.key'],
+      );
     });
 
-    test('read by its route (its steps in details), listed by kind; another kind\'s ID is a 404', async () => {
+    test("read by its route (its steps in details), listed by kind; another kind's ID is a 404", async () => {
       const res = await h.api({ method: 'GET', url: `/v1/onboardings/${enc(processId)}` });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().kind, 'onboarding');
-      assert.deepEqual((res.json().details.steps as StepView[]).map((s) => s.name), ['subproject', 'cb']);
+      assert.deepEqual(
+        (res.json().details.steps as StepView[]).map((s) => s.name),
+        ['subproject', 'cb'],
+      );
       const other = await h.api({ method: 'GET', url: `/v1/onboardings/${enc('subproject:sandbox-project:x')}` });
       assert.equal(other.statusCode, 404);
       const deadline = Date.now() + 10_000;
@@ -130,7 +173,10 @@ describe('onboarding API', () => {
         listed = (await h.api({ method: 'GET', url: '/v1/onboardings' })).json().processes;
         if (!listed.some((p) => p.processId === processId)) await new Promise((r) => setTimeout(r, 200));
       }
-      assert.ok(listed.some((p) => p.processId === processId), 'listed');
+      assert.ok(
+        listed.some((p) => p.processId === processId),
+        'listed',
+      );
       assert.equal((await h.api({ method: 'GET', url: '/v1/processes?kind=onboarding' })).statusCode, 200);
     });
 
@@ -152,7 +198,7 @@ describe('onboarding API', () => {
 
       const steps = (await h.api({ method: 'GET', url: `/v1/onboardings/${enc(processId)}` })).json().details.steps as StepView[];
       const t1 = steps.find((s) => s.name === 't1');
-      assert.equal(t1?.kind, 'chatb-template', 'the template takes its sender\'s channel');
+      assert.equal(t1?.kind, 'chatb-template', "the template takes its sender's channel");
       assert.deepEqual(t1?.after, ['cb']);
     });
 
@@ -161,7 +207,10 @@ describe('onboarding API', () => {
       const badStep = await post(`${base}/steps/${enc('has space')}/skip`, {});
       assert.equal(badStep.statusCode, 400, badStep.body);
       assert.deepEqual(fieldsOf(badStep.body), ['path.step']);
-      const both = await post(`${base}/steps/t1/retry`, { resubmit: { components: [{ type: 'FOOTER', text: 'bye' }] }, relaunch: { contact: { email: 'a@example.com', phoneNumber: '+33612345678' } } });
+      const both = await post(`${base}/steps/t1/retry`, {
+        resubmit: { components: [{ type: 'FOOTER', text: 'bye' }] },
+        relaunch: { contact: { email: 'a@example.com', phoneNumber: '+33612345678' } },
+      });
       assert.equal(both.statusCode, 422, both.body);
       assert.deepEqual(fieldsOf(both.body).sort(), ['body.relaunch', 'body.relaunch.contact', 'body.resubmit.components']);
       const notFailed = await post(`${base}/steps/cb/retry`, {});
@@ -187,7 +236,12 @@ describe('onboarding API', () => {
     const start = doc.paths['/v1/onboardings'].post;
     assert.deepEqual(start.tags, ['onboardings']);
     for (const status of ['200', '202', '400', '409', '422']) assert.ok(start.responses[status], `POST /v1/onboardings declares ${status}`);
-    for (const path of ['/v1/onboardings/{processId}/steps', '/v1/onboardings/{processId}/steps/{step}/retry', '/v1/onboardings/{processId}/steps/{step}/skip', '/v1/onboardings/{processId}/cancel']) {
+    for (const path of [
+      '/v1/onboardings/{processId}/steps',
+      '/v1/onboardings/{processId}/steps/{step}/retry',
+      '/v1/onboardings/{processId}/steps/{step}/skip',
+      '/v1/onboardings/{processId}/cancel',
+    ]) {
       for (const status of ['200', '400', '404', '409', '422']) assert.ok(doc.paths[path].post.responses[status], `${path} declares ${status}`);
     }
     assert.ok(doc.paths['/v1/onboardings/{processId}'].get);

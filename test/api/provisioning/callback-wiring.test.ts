@@ -16,7 +16,11 @@ import { TEST_API_KEY } from '../../helpers/harness.js';
 
 const PUBLIC_URL = 'https://relayflow.example.test';
 
-interface LogLine { level: number; msg: string; [k: string]: unknown }
+interface LogLine {
+  level: number;
+  msg: string;
+  [k: string]: unknown;
+}
 
 /** Runs workers/main.ts until `until` matches a log line, then stops it with SIGTERM; returns its log. */
 async function runWorker(env: Record<string, string>, until: (l: LogLine) => boolean): Promise<{ lines: LogLine[]; code: number | null }> {
@@ -24,11 +28,16 @@ async function runWorker(env: Record<string, string>, until: (l: LogLine) => boo
   const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
   let stderr = '';
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const seen = new Promise<void>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`worker did not log what the test waits for within 60 s; log: ${JSON.stringify(lines.map((l) => l.msg))}; stderr: ${stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`worker did not log what the test waits for within 60 s; log: ${JSON.stringify(lines.map((l) => l.msg))}; stderr: ${stderr}`)),
+      60_000,
+    );
     child.stdout.on('data', (c: Buffer) => {
       buffered += c.toString('utf8');
       const parts = buffered.split('\n');
@@ -99,22 +108,36 @@ describe('callback wiring at worker start-up', () => {
     assert.equal(first.code, 0, 'stopped cleanly');
     const wired = first.lines.find(done)!;
     assert.equal((wired.provisioningWebhook as { status: string }).status, 'registered');
-    assert.ok(first.lines.some((l) => /provisioning webhook registered: webhook \S+ created/.test(l.msg)), 'one line says what happened');
-    assert.deepEqual((await webhooks()).map((w) => w.target), [target]);
-    const callback = await (await fetch(`${sb.url}/_sandbox/verification/config`)).json() as { callbackUrl: string };
+    assert.ok(
+      first.lines.some((l) => /provisioning webhook registered: webhook \S+ created/.test(l.msg)),
+      'one line says what happened',
+    );
+    assert.deepEqual(
+      (await webhooks()).map((w) => w.target),
+      [target],
+    );
+    const callback = (await (await fetch(`${sb.url}/_sandbox/verification/config`)).json()) as { callbackUrl: string };
     assert.equal(callback.callbackUrl, `${PUBLIC_URL}${VERIFICATION_CALLBACK_PATH}`);
 
     const second = await runWorker({ ...env, RELAYFLOW_PUBLIC_URL: PUBLIC_URL }, done);
     assert.equal(second.code, 0);
     assert.ok(second.lines.some((l) => /provisioning webhook registered: webhook \S+ already registered/.test(l.msg)));
-    assert.deepEqual((await webhooks()).map((w) => w.target), [target], 'still one webhook');
+    assert.deepEqual(
+      (await webhooks()).map((w) => w.target),
+      [target],
+      'still one webhook',
+    );
     assert.equal((await webhookPosts()).length, 1, 'created once over both starts');
 
     assert.deepEqual(await readiness(), { provisioningWebhook: 'ok', verificationCallback: 'ok' });
   });
 
   test('readiness says unknown (not missing) when the platform does not answer', async () => {
-    await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ area: 'provisioning', method: 'GET', status: 503, count: 1 }) });
+    await fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ area: 'provisioning', method: 'GET', status: 503, count: 1 }),
+    });
     const readiness = callbackReadiness({ config, provisioning: createPlatformClients(config.platform).provisioning, cacheMs: 0 });
     assert.match((await readiness()).provisioningWebhook, /^unknown: the platform did not answer/);
   });

@@ -29,7 +29,7 @@ describe('business keys after a final state', () => {
     assert.equal(first.status, 202);
     assert.equal(first.body.created, true);
     const id = first.body.processId;
-    const approved = await h.waitForState(id, 'APPROVED') as unknown as View;
+    const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
 
     const running = await post(h, '/v1/templates/chata', body);
     assert.equal(running.status, 200, 'a running process answers the request');

@@ -13,15 +13,26 @@ import { createLogger } from '../../../common/logger.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { rcsBody, sandboxRequests, signedDelivery as signed, templateBody } from '../../helpers/provisioning.js';
 
-interface ErrorReply { error: { code: string; message: string; details?: { field: string; rule: string; message: string }[] } }
+interface ErrorReply {
+  error: { code: string; message: string; details?: { field: string; rule: string; message: string }[] };
+}
 
 const header = (format: string, mediaType: string, sizeBytes: number) => ({ type: 'HEADER', format, example: { mediaType, sizeBytes } });
 const body = { type: 'BODY', text: 'Hi' };
 const buttons = (n: number, type = 'QUICK_REPLY') => ({ type: 'BUTTONS', buttons: Array.from({ length: n }, (_, i) => ({ type, text: `b${i}` })) });
 
 const event = (resourceId: string, more: Record<string, unknown> = {}) => ({
-  eventId: ulid(), projectId: 'sandbox-project', trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', channel: 'CHATA', resourceType: 'TEMPLATE',
-  resourceId, sequence: 1, eventTime: new Date().toISOString(), comment: 'a remark', details: {}, ...more,
+  eventId: ulid(),
+  projectId: 'sandbox-project',
+  trigger: 'CHATA_TEMPLATE_COMMENT_ADDED',
+  channel: 'CHATA',
+  resourceType: 'TEMPLATE',
+  resourceId,
+  sequence: 1,
+  eventTime: new Date().toISOString(),
+  comment: 'a remark',
+  details: {},
+  ...more,
 });
 
 describe('provisioning API', () => {
@@ -36,25 +47,137 @@ describe('provisioning API', () => {
   const name = () => uniqueName('v').replace(/-/g, '_');
   const cases: Array<[string, string, Record<string, unknown>, string, RegExp, 400 | 422]> = [
     ['a template name over 512 characters', '/v1/templates/chata', templateBody('a'.repeat(513)), 'body.name', /512/, 400],
-    ['an unknown category (valid ones listed)', '/v1/templates/chata', templateBody(name(), { category: 'PROMO' }), 'body.category', /must be one of AUTHENTICATION, MARKETING, UTILITY/, 400],
-    ['an image header of the wrong type', '/v1/templates/chata', templateBody(name(), { components: [header('IMAGE', 'video/mp4', 10), body] }), 'body.components.0.example.mediaType', /image\/jpeg, image\/png, image\/webp/, 422],
-    ['a video header over 16 MB', '/v1/templates/chatb', templateBody(name(), { components: [header('VIDEO', 'video/mp4', 17 * 1024 * 1024), body] }), 'body.components.0.example.sizeBytes', /16 MB/, 422],
-    ['a document header over 100 MB', '/v1/templates/chata', templateBody(name(), { components: [header('DOCUMENT', 'application/pdf', 101 * 1024 * 1024), body] }), 'body.components.0.example.sizeBytes', /100 MB/, 422],
-    ['more than 10 buttons', '/v1/templates/chata', templateBody(name(), { components: [body, buttons(11)] }), 'body.components.1.buttons', /at most 10 buttons/, 422],
-    ['more than 2 URL buttons', '/v1/templates/chata', templateBody(name(), { components: [body, buttons(3, 'URL')] }), 'body.components.1.buttons', /at most 2 URL buttons/, 422],
+    [
+      'an unknown category (valid ones listed)',
+      '/v1/templates/chata',
+      templateBody(name(), { category: 'PROMO' }),
+      'body.category',
+      /must be one of AUTHENTICATION, MARKETING, UTILITY/,
+      400,
+    ],
+    [
+      'an image header of the wrong type',
+      '/v1/templates/chata',
+      templateBody(name(), { components: [header('IMAGE', 'video/mp4', 10), body] }),
+      'body.components.0.example.mediaType',
+      /image\/jpeg, image\/png, image\/webp/,
+      422,
+    ],
+    [
+      'a video header over 16 MB',
+      '/v1/templates/chatb',
+      templateBody(name(), { components: [header('VIDEO', 'video/mp4', 17 * 1024 * 1024), body] }),
+      'body.components.0.example.sizeBytes',
+      /16 MB/,
+      422,
+    ],
+    [
+      'a document header over 100 MB',
+      '/v1/templates/chata',
+      templateBody(name(), { components: [header('DOCUMENT', 'application/pdf', 101 * 1024 * 1024), body] }),
+      'body.components.0.example.sizeBytes',
+      /100 MB/,
+      422,
+    ],
+    [
+      'more than 10 buttons',
+      '/v1/templates/chata',
+      templateBody(name(), { components: [body, buttons(11)] }),
+      'body.components.1.buttons',
+      /at most 10 buttons/,
+      422,
+    ],
+    [
+      'more than 2 URL buttons',
+      '/v1/templates/chata',
+      templateBody(name(), { components: [body, buttons(3, 'URL')] }),
+      'body.components.1.buttons',
+      /at most 2 URL buttons/,
+      422,
+    ],
     ['no BODY component', '/v1/templates/chata', templateBody(name(), { components: [{ type: 'FOOTER', text: 'bye' }] }), 'body.components', /BODY/, 422],
-    ['a TTL on a MARKETING template', '/v1/templates/chata', templateBody(name(), { messageSendTtlSeconds: 60 }), 'body.messageSendTtlSeconds', /AUTHENTICATION/, 422],
+    [
+      'a TTL on a MARKETING template',
+      '/v1/templates/chata',
+      templateBody(name(), { messageSendTtlSeconds: 60 }),
+      'body.messageSendTtlSeconds',
+      /AUTHENTICATION/,
+      422,
+    ],
     ['an unknown field', '/v1/templates/chata', templateBody(name(), { colour: 'blue' }), 'body.colour', /not a known field/, 400],
-    ['a banner that is not 1440x448', '/v1/senders/rcs', rcsBody(uniqueName('B'), { banner: { url: 'https://example.com/b.png', width: 1400, height: 448 } }), 'body.banner.width', /1440/, 422],
-    ['a website URL over 255 characters', '/v1/senders/rcs', rcsBody(uniqueName('B'), { websites: [{ url: `https://example.com/${'x'.repeat(240)}` }] }), 'body.websites.0.url', /255/, 400],
+    [
+      'a banner that is not 1440x448',
+      '/v1/senders/rcs',
+      rcsBody(uniqueName('B'), { banner: { url: 'https://example.com/b.png', width: 1400, height: 448 } }),
+      'body.banner.width',
+      /1440/,
+      422,
+    ],
+    [
+      'a website URL over 255 characters',
+      '/v1/senders/rcs',
+      rcsBody(uniqueName('B'), { websites: [{ url: `https://example.com/${'x'.repeat(240)}` }] }),
+      'body.websites.0.url',
+      /255/,
+      400,
+    ],
     ['a description over 512 characters', '/v1/senders/rcs', rcsBody(uniqueName('B'), { description: 'd'.repeat(513) }), 'body.description', /512/, 400],
-    ['the old MULTI_USE use case (valid ones listed)', '/v1/senders/rcs', rcsBody(uniqueName('B'), { useCase: 'MULTI_USE' }), 'body.useCase', /must be one of MULTIUSE, TRANSACTIONAL, PROMOTIONAL, OTP/, 400],
-    ['both launch contacts', '/v1/senders/rcs', rcsBody(uniqueName('B'), { contact: { email: 'a@example.com', phoneNumber: '+33612345678' } }), 'body.contact', /exactly one/, 422],
-    ['a missing questionnaire answer (FR siren)', '/v1/senders/rcs', rcsBody(uniqueName('B'), { answers: { brand_description: 'x', message_types: 'x', opt_in: 'x', opt_out: 'x' } }), 'body.answers.siren', /required/, 422],
-    ['an unknown CHATB category (valid ones listed)', '/v1/senders/chatb', { displayName: 'x', categoryCode: 'TOYS' }, 'body.categoryCode', /must be one of RETAIL, FINANCE, TRAVEL, HEALTH/, 422],
-    ['an unknown CHATA vertical (valid ones listed)', '/v1/senders/chata', { phoneNumber: '+33612345678', displayName: 'x', vertical: 'TOBACCO' }, 'body.vertical', /ALCOHOL, ONLINE_GAMBLING/, 400],
-    ['a phone number that is not E.164', '/v1/senders/chata', { phoneNumber: '0612345678', displayName: 'x' }, 'body.phoneNumber', /valid phone number in international format/, 400],
-    ['a number with the shape of E.164 that cannot exist', '/v1/senders/chata', { phoneNumber: '+1000000', displayName: 'x' }, 'body.phoneNumber', /valid phone number/, 400],
+    [
+      'the old MULTI_USE use case (valid ones listed)',
+      '/v1/senders/rcs',
+      rcsBody(uniqueName('B'), { useCase: 'MULTI_USE' }),
+      'body.useCase',
+      /must be one of MULTIUSE, TRANSACTIONAL, PROMOTIONAL, OTP/,
+      400,
+    ],
+    [
+      'both launch contacts',
+      '/v1/senders/rcs',
+      rcsBody(uniqueName('B'), { contact: { email: 'a@example.com', phoneNumber: '+33612345678' } }),
+      'body.contact',
+      /exactly one/,
+      422,
+    ],
+    [
+      'a missing questionnaire answer (FR siren)',
+      '/v1/senders/rcs',
+      rcsBody(uniqueName('B'), { answers: { brand_description: 'x', message_types: 'x', opt_in: 'x', opt_out: 'x' } }),
+      'body.answers.siren',
+      /required/,
+      422,
+    ],
+    [
+      'an unknown CHATB category (valid ones listed)',
+      '/v1/senders/chatb',
+      { displayName: 'x', categoryCode: 'TOYS' },
+      'body.categoryCode',
+      /must be one of RETAIL, FINANCE, TRAVEL, HEALTH/,
+      422,
+    ],
+    [
+      'an unknown CHATA vertical (valid ones listed)',
+      '/v1/senders/chata',
+      { phoneNumber: '+33612345678', displayName: 'x', vertical: 'TOBACCO' },
+      'body.vertical',
+      /ALCOHOL, ONLINE_GAMBLING/,
+      400,
+    ],
+    [
+      'a phone number that is not E.164',
+      '/v1/senders/chata',
+      { phoneNumber: '0612345678', displayName: 'x' },
+      'body.phoneNumber',
+      /valid phone number in international format/,
+      400,
+    ],
+    [
+      'a number with the shape of E.164 that cannot exist',
+      '/v1/senders/chata',
+      { phoneNumber: '+1000000', displayName: 'x' },
+      'body.phoneNumber',
+      /valid phone number/,
+      400,
+    ],
   ];
   // 400: the request breaks the OpenAPI document; 422: the document allows it, a rule between fields or
   // one the platform sets refuses it. Both name the field and create nothing.
@@ -112,7 +235,14 @@ describe('provisioning API', () => {
 
   test('the OpenAPI document describes the provisioning routes (not the signed intake)', async () => {
     const doc = (await h.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    for (const path of ['/v1/templates/chata', '/v1/templates/chatb', '/v1/senders/rcs', '/v1/senders/chata', '/v1/senders/chata/embedded', '/v1/senders/chatb']) {
+    for (const path of [
+      '/v1/templates/chata',
+      '/v1/templates/chatb',
+      '/v1/senders/rcs',
+      '/v1/senders/chata',
+      '/v1/senders/chata/embedded',
+      '/v1/senders/chatb',
+    ]) {
       assert.ok(doc.paths[path]?.post, `${path} documented`);
     }
     assert.ok(doc.paths['/v1/templates/{processId}/resubmit'].post);
@@ -166,7 +296,10 @@ describe('provisioning API', () => {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.deepEqual(inbox?.events.map((x) => x.eventId), [e.eventId, later.eventId]);
+    assert.deepEqual(
+      inbox?.events.map((x) => x.eventId),
+      [e.eventId, later.eventId],
+    );
     assert.equal(inbox?.duplicates, 1);
     assert.deepEqual(inbox?.attached, []);
   });
@@ -181,7 +314,12 @@ describe('provisioning API', () => {
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
     await connection.close();
     const down = new Client({ connection });
-    const app = await buildApp({ config: h.config, client: down, codec: new AesGcmPayloadCodec(h.config.codecKeys), logger: createLogger({ name: 'test', level: 'silent' }) });
+    const app = await buildApp({
+      config: h.config,
+      client: down,
+      codec: new AesGcmPayloadCodec(h.config.codecKeys),
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
     try {
       const delivery = signed(secret, event(ulid()));
       const res = await app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...delivery });
@@ -198,7 +336,11 @@ describe('provisioning API', () => {
 });
 
 describe('provisioning configuration', () => {
-  const base = { RELAYFLOW_API_KEYS: 'k'.repeat(24), RELAYFLOW_CODEC_KEYS: 'k1:' + Buffer.alloc(32).toString('base64'), PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010' };
+  const base = {
+    RELAYFLOW_API_KEYS: 'k'.repeat(24),
+    RELAYFLOW_CODEC_KEYS: 'k1:' + Buffer.alloc(32).toString('base64'),
+    PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010',
+  };
 
   test('defaults: poll every 5 minutes, overdue after 7 days, the sandbox secret in sandbox mode', () => {
     const c = loadConfig(base);
@@ -207,9 +349,15 @@ describe('provisioning configuration', () => {
   });
 
   test('malformed values stop the start with the variable named', () => {
-    assert.throws(() => loadConfig({ ...base, RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: 'soon' }), /RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: must be a whole number/);
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: 'soon' }),
+      /RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: must be a whole number/,
+    );
     assert.throws(() => loadConfig({ ...base, RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS: '5' }), /RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS: must be between/);
-    assert.throws(() => loadConfig({ ...base, RELAYFLOW_PROVISIONING_WEBHOOK_SECRET: 'short' }), /RELAYFLOW_PROVISIONING_WEBHOOK_SECRET: must be 8 to 256 characters/);
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_PROVISIONING_WEBHOOK_SECRET: 'short' }),
+      /RELAYFLOW_PROVISIONING_WEBHOOK_SECRET: must be 8 to 256 characters/,
+    );
     assert.equal(loadConfig({ ...base, RELAYFLOW_PROVISIONING_WEBHOOK_SECRET: 'a-real-secret' }).api.provisioningWebhookSecret, 'a-real-secret');
   });
 });

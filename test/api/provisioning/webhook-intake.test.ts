@@ -32,8 +32,16 @@ const fieldsOf400 = (body: unknown) => {
 describe('provisioning webhook intake: reading a delivery', () => {
   test('the full envelope is taken as it is', () => {
     const full = {
-      eventId: 'ev-1', projectId: 'p', trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED', channel: 'RCS', resourceType: 'SENDER', resourceId: 'r1',
-      sequence: 4, eventTime: '2026-01-01T00:00:00.000Z', comment: 'c', details: { country: 'FR', operator: 'orange', operatorStatus: 'LAUNCHED' },
+      eventId: 'ev-1',
+      projectId: 'p',
+      trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED',
+      channel: 'RCS',
+      resourceType: 'SENDER',
+      resourceId: 'r1',
+      sequence: 4,
+      eventTime: '2026-01-01T00:00:00.000Z',
+      comment: 'c',
+      details: { country: 'FR', operator: 'orange', operatorStatus: 'LAUNCHED' },
     };
     assert.deepEqual(event(full), full);
   });
@@ -43,8 +51,14 @@ describe('provisioning webhook intake: reading a delivery', () => {
     const e = event(body);
     assert.deepEqual(e, {
       eventId: `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}`,
-      trigger: 'CHATA_TEMPLATE_REJECTED', channel: 'CHATA', resourceType: 'TEMPLATE', resourceId: 't1',
-      eventTime: '2026-01-02T03:04:05.000Z', timeReceived: true, comment: 'Wrong format', details: {},
+      trigger: 'CHATA_TEMPLATE_REJECTED',
+      channel: 'CHATA',
+      resourceType: 'TEMPLATE',
+      resourceId: 't1',
+      eventTime: '2026-01-02T03:04:05.000Z',
+      timeReceived: true,
+      comment: 'Wrong format',
+      details: {},
     });
     assert.equal(e.sequence, undefined, 'no sequence: a hint');
     assert.equal(event(body).eventId, e.eventId, 'the same body, the same eventId');
@@ -68,15 +82,24 @@ describe('provisioning webhook intake: reading a delivery', () => {
       return `${e.channel}/${e.resourceType}`;
     };
     const cases: [string, string][] = [
-      ['CHATA_TEMPLATE_APPROVED', 'CHATA/TEMPLATE'], ['CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE', 'CHATA/TEMPLATE'],
-      ['CHATA_SENDER_QUALITY_RATING_CHANGED', 'CHATA/SENDER'], ['CHATA_WABA_ACCOUNT_CHANGED', 'CHATA/SENDER'],
-      ['CHATA_ACCOUNT_COMMENT_ADDED', 'CHATA/ACCOUNT'], ['RCS_ACCOUNT_COMMENT_ADDED', 'RCS/ACCOUNT'], ['RCS_SENDER_CREATED', 'RCS/SENDER'],
-      ['CHATB_SENDER_INACTIVE', 'CHATB/SENDER'], ['CHATB_TEMPLATE_COMMENT_ADDED', 'CHATB/TEMPLATE'],
+      ['CHATA_TEMPLATE_APPROVED', 'CHATA/TEMPLATE'],
+      ['CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE', 'CHATA/TEMPLATE'],
+      ['CHATA_SENDER_QUALITY_RATING_CHANGED', 'CHATA/SENDER'],
+      ['CHATA_WABA_ACCOUNT_CHANGED', 'CHATA/SENDER'],
+      ['CHATA_ACCOUNT_COMMENT_ADDED', 'CHATA/ACCOUNT'],
+      ['RCS_ACCOUNT_COMMENT_ADDED', 'RCS/ACCOUNT'],
+      ['RCS_SENDER_CREATED', 'RCS/SENDER'],
+      ['CHATB_SENDER_INACTIVE', 'CHATB/SENDER'],
+      ['CHATB_TEMPLATE_COMMENT_ADDED', 'CHATB/TEMPLATE'],
     ];
     for (const [trigger, expected] of cases) assert.equal(target({ trigger }), expected, trigger);
     assert.equal(target({ trigger: 'CHATA_WABA_ACCOUNT_CHANGED', account: { id: 'w' } }), 'CHATA/ACCOUNT', 'the key names the type');
     assert.equal(target({ trigger: 'CHATA_TEMPLATE_APPROVED', channel: 'CHATB', resourceType: 'SENDER' }), 'CHATB/SENDER', 'the envelope wins');
-    assert.equal(target({ trigger: 'CHATA_SOMETHING_NEW', channel: 'CHATA', resourceType: 'SENDER' }), 'CHATA/SENDER', 'unknown triggers are kept when routable');
+    assert.equal(
+      target({ trigger: 'CHATA_SOMETHING_NEW', channel: 'CHATA', resourceType: 'SENDER' }),
+      'CHATA/SENDER',
+      'unknown triggers are kept when routable',
+    );
   });
 
   test('not ours: a trigger of no provisioning resource, or no resource ID anywhere, is ignored', () => {
@@ -87,7 +110,11 @@ describe('provisioning webhook intake: reading a delivery', () => {
   test('a body that is not an object, or a field of the wrong type, is a 400 naming it', () => {
     assert.deepEqual(fieldsOf400([{ trigger: 'X' }]), ['body']);
     assert.deepEqual(fieldsOf400({ id: 'x' }), ['body.trigger']);
-    assert.deepEqual(fieldsOf400({ trigger: 'CHATA_TEMPLATE_APPROVED', id: 'x', sequence: 'one', eventTime: 'yesterday', channel: 'SMS' }).sort(), ['body.channel', 'body.eventTime', 'body.sequence']);
+    assert.deepEqual(fieldsOf400({ trigger: 'CHATA_TEMPLATE_APPROVED', id: 'x', sequence: 'one', eventTime: 'yesterday', channel: 'SMS' }).sort(), [
+      'body.channel',
+      'body.eventTime',
+      'body.sequence',
+    ]);
     assert.deepEqual(fieldsOf400({ trigger: 'CHATA_TEMPLATE_APPROVED', template: { id: 7 } }), ['body.template.id']);
   });
 });
@@ -99,7 +126,8 @@ describe('provisioning webhook intake: routing', () => {
   });
   after(async () => h.close());
 
-  const post = (body: unknown) => h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, body) });
+  const post = (body: unknown) =>
+    h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, body) });
   async function inbox(path: string, ok: (b: { received: number; duplicates: number; events: { eventId: string; sequence?: number }[] }) => boolean) {
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -110,7 +138,7 @@ describe('provisioning webhook intake: routing', () => {
     }
   }
 
-  test('a minimal event reaches its resource\'s inbox; the same body redelivered is a duplicate, another body is not', async () => {
+  test("a minimal event reaches its resource's inbox; the same body redelivered is a duplicate, another body is not", async () => {
     const id = ulid();
     const body = { trigger: 'CHATA_WABA_ACCOUNT_CHANGED', sender: { id, state: 'ACTIVE', updateTime: '2026-01-01T00:00:00Z' } };
     const first = await post(body);
@@ -131,6 +159,9 @@ describe('provisioning webhook intake: routing', () => {
     }
     const bad = await post('just text');
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json().error.details.map((d: { field: string }) => d.field), ['body']);
+    assert.deepEqual(
+      bad.json().error.details.map((d: { field: string }) => d.field),
+      ['body'],
+    );
   });
 });

@@ -24,16 +24,27 @@ describe('sender ID routes: validation', () => {
     const { requestDetails: _omit, ...noDetails } = brandRegistration(uniqueName('v'));
     const missing = await post(noDetails);
     assert.equal(missing.statusCode, 400, missing.body);
-    assert.ok(missing.json().error.details.some((d: Detail) => d.field === 'body.requestDetails'), missing.body);
+    assert.ok(
+      missing.json().error.details.some((d: Detail) => d.field === 'body.requestDetails'),
+      missing.body,
+    );
     const extra = await post({ ...brandRegistration(uniqueName('v')), colour: 'red' });
     assert.equal(extra.statusCode, 400);
     const badKey = await post({ ...brandRegistration('has space') });
     assert.equal(badKey.statusCode, 400);
-    assert.ok(badKey.json().error.details.some((d: Detail) => d.field === 'body.key'), badKey.body);
+    assert.ok(
+      badKey.json().error.details.some((d: Detail) => d.field === 'body.key'),
+      badKey.body,
+    );
   });
 
-  test('policy violations are 422s with the platform\'s own fields and rules, and start nothing', async () => {
-    const requestDetails = [{ senderIdDetails: [{ senderId: 'THIS_IS_TOO_LONG' }], additionalDetails: [{ companyName: 'Acme', website: 'ftp://x', colour: 'red', useCase: 'TRANSACTIONAL' }] }];
+  test("policy violations are 422s with the platform's own fields and rules, and start nothing", async () => {
+    const requestDetails = [
+      {
+        senderIdDetails: [{ senderId: 'THIS_IS_TOO_LONG' }],
+        additionalDetails: [{ companyName: 'Acme', website: 'ftp://x', colour: 'red', useCase: 'TRANSACTIONAL' }],
+      },
+    ];
     const key = uniqueName('v');
     const res = await post({ key, policyId: 'pol-au-alpha-brand', requestDetails });
     assert.equal(res.statusCode, 422, res.body);
@@ -59,9 +70,16 @@ describe('sender ID routes: validation', () => {
     const market = await post({ ...brandRegistration(uniqueName('v')), marketCode: 'US' });
     assert.equal(market.statusCode, 422);
     assert.equal(market.json().error.details[0].field, 'body.marketCode');
-    const assigned = await post({ key: uniqueName('v'), policyId: 'pol-au-long-standard', requestDetails: [{ senderIdDetails: [{ senderId: 'Acme' }], additionalDetails: [company] }] });
+    const assigned = await post({
+      key: uniqueName('v'),
+      policyId: 'pol-au-long-standard',
+      requestDetails: [{ senderIdDetails: [{ senderId: 'Acme' }], additionalDetails: [company] }],
+    });
     assert.equal(assigned.statusCode, 422);
-    assert.deepEqual(assigned.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`), ['body.requestDetails[0].senderIdDetails.senderId notAllowed']);
+    assert.deepEqual(
+      assigned.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`),
+      ['body.requestDetails[0].senderIdDetails.senderId notAllowed'],
+    );
     const reserved = await post(brandRegistration('reg-123'));
     assert.equal(reserved.statusCode, 422);
     assert.equal(reserved.json().error.details[0].field, 'body.key');
@@ -69,10 +87,18 @@ describe('sender ID routes: validation', () => {
 
   test('attachments: bad base64 is a 400; an unknown process 404', async () => {
     const url = `/v1/senderid/registrations/${encodeURIComponent('senderid-registration:sandbox-project:nobody')}/attachments`;
-    const bad = await h.api({ method: 'POST', url, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'a.pdf', mimeType: 'application/pdf', content: 'a' } });
+    const bad = await h.api({
+      method: 'POST',
+      url,
+      payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'a.pdf', mimeType: 'application/pdf', content: 'a' },
+    });
     assert.equal(bad.statusCode, 400, bad.body);
     assert.equal(bad.json().error.details[0].field, 'body.content');
-    const none = await h.api({ method: 'POST', url, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'a.pdf', mimeType: 'application/pdf', content: 'JVBERg==' } });
+    const none = await h.api({
+      method: 'POST',
+      url,
+      payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'a.pdf', mimeType: 'application/pdf', content: 'JVBERg==' },
+    });
     assert.equal(none.statusCode, 404, none.body);
   });
 

@@ -33,9 +33,16 @@ describe('verification callbacks', () => {
       const res = await postCallback(h, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       const { error } = (await res.json()) as { error: { details: { field: string }[] } };
-      assert.ok(error.details.some((d) => d.field === field), `${field}: ${JSON.stringify(error)}`);
+      assert.ok(
+        error.details.some((d) => d.field === field),
+        `${field}: ${JSON.stringify(error)}`,
+      );
     }
-    const unsigned = await fetch(`${h.apiUrl}/callbacks/verification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'VerificationResultEvent' }) });
+    const unsigned = await fetch(`${h.apiUrl}/callbacks/verification`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'VerificationResultEvent' }),
+    });
     assert.equal(unsigned.status, 401);
   });
 

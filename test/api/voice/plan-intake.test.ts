@@ -22,11 +22,25 @@ describe('voice answers from the plan', () => {
   const follow = { checkEveryMs: 600_000, inDoubtWaitMs: 1_000 };
   const number = '+4685000177';
   const intake = () => {
-    const i = new VoicePlanIntake({ client: h.client, taskQueue: h.config.taskQueue, calls, rules: new IncomingRuleCache(rules), follow, log, sweepEveryMs: 200, sweepAfterMs: 200 });
+    const i = new VoicePlanIntake({
+      client: h.client,
+      taskQueue: h.config.taskQueue,
+      calls,
+      rules: new IncomingRuleCache(rules),
+      follow,
+      log,
+      sweepEveryMs: 200,
+      sweepAfterMs: 200,
+    });
     intakes.push(i);
     return i;
   };
-  const ev = (callId: string, event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({ event, callId, receivedAt: new Date().toISOString(), ...more });
+  const ev = (callId: string, event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({
+    event,
+    callId,
+    receivedAt: new Date().toISOString(),
+    ...more,
+  });
   const key = (k: string) => ({ type: 'return', value: k, menuId: 'main' });
 
   before(async () => {
@@ -35,7 +49,10 @@ describe('voice answers from the plan', () => {
     rules = new VoiceRuleStore(h.store.sql);
     await rules.put({
       number,
-      script: { start: { type: 'menu', menu: 'main' }, menus: { main: { prompt: 'Press 1 for sales.', options: { 1: { type: 'connect', number: '+46700000001' } } } } },
+      script: {
+        start: { type: 'menu', menu: 'main' },
+        menus: { main: { prompt: 'Press 1 for sales.', options: { 1: { type: 'connect', number: '+46700000001' } } } },
+      },
     });
   });
   after(async () => {
@@ -57,25 +74,47 @@ describe('voice answers from the plan', () => {
     assert.equal(right?.action.name, 'connectPstn');
     assert.equal((await b.answer(ev(callId, 'ace'), 'ace:1', undefined))?.action.name, 'continue');
     const stored = await calls.read(callId);
-    assert.deepEqual(stored?.events.map((e) => [e.seq, e.delivery, e.item.given?.action]), [[1, 'ice:1', 'runMenu'], [2, 'pie:1', 'runMenu'], [3, 'pie:2', 'connectPstn'], [4, 'ace:1', 'continue']]);
+    assert.deepEqual(
+      stored?.events.map((e) => [e.seq, e.delivery, e.item.given?.action]),
+      [
+        [1, 'ice:1', 'runMenu'],
+        [2, 'pie:1', 'runMenu'],
+        [3, 'pie:2', 'connectPstn'],
+        [4, 'ace:1', 'continue'],
+      ],
+    );
     assert.equal(await a.answer(ev('not-a-call', 'ace'), 'ace:x', undefined), undefined, 'no plan for a call whose ICE was not answered from it');
 
     // The process has each answer once, in order, with by: plan; a repeat of the whole batch changes nothing.
     const handle = h.client.workflow.getHandle(`voice-incoming:${callId}`);
-    const answers = async () => ((await handle.query(processStatusQuery)).details as { call: { answers: Array<{ event: string; action: string; by: string }> } }).call.answers;
+    const answers = async () =>
+      ((await handle.query(processStatusQuery)).details as { call: { answers: Array<{ event: string; action: string; by: string }> } }).call.answers;
     await eventually('every answer recorded', async () => ((await answers()).length === 4 && (await calls.countUnrelayed()) === 0 ? true : undefined));
     await handle.signal(voiceEventsSignal, { items: stored!.events.map((e) => e.item).reverse() });
     assert.ok(await a.ended({ callId, receivedAt: new Date().toISOString(), source: 'dice', result: 'ANSWERED' }, 'dice:1'));
     await eventually('the process ended on its DiCE', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined));
-    assert.deepEqual((await answers()).map((x) => [x.event, x.action, x.by]), [['ice', 'runMenu', 'plan'], ['pie', 'runMenu', 'plan'], ['pie', 'connectPstn', 'plan'], ['ace', 'continue', 'plan']]);
+    assert.deepEqual(
+      (await answers()).map((x) => [x.event, x.action, x.by]),
+      [
+        ['ice', 'runMenu', 'plan'],
+        ['pie', 'runMenu', 'plan'],
+        ['pie', 'connectPstn', 'plan'],
+        ['ace', 'continue', 'plan'],
+      ],
+    );
 
     // Retention: a call whose every event the process has is forgotten; one with an event not relayed yet is kept
     // (this test's intakes stop sweeping first; the app's own sweep leaves rows younger than 2 s).
     await a.close();
     await b.close();
     const kept = `plan-kept-${Date.now()}`;
-    await calls.begin({ callId: kept, processId: `voice-incoming:${kept}`, input: { ...follow, callId: kept } }, { seq: 1, delivery: 'ice:k', item: { seq: 1 } });
-    await eventually('the DiCE relayed', async () => ((await calls.read(callId))?.events.length === 5 && (await calls.countUnrelayed()) <= 1 ? true : undefined));
+    await calls.begin(
+      { callId: kept, processId: `voice-incoming:${kept}`, input: { ...follow, callId: kept } },
+      { seq: 1, delivery: 'ice:k', item: { seq: 1 } },
+    );
+    await eventually('the DiCE relayed', async () =>
+      (await calls.read(callId))?.events.length === 5 && (await calls.countUnrelayed()) <= 1 ? true : undefined,
+    );
     await calls.prune(0);
     assert.equal(await calls.read(callId), undefined);
     const c = new VoicePlanIntake({ client: h.client, taskQueue: h.config.taskQueue, calls, follow, log, sweepEveryMs: 3_600_000 });

@@ -21,13 +21,17 @@ describe('voice routes', () => {
   });
   after(async () => h.close());
 
-  const rawRequest = (method: string, url: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(new URL(h.apiUrl), { method, path: url, headers: { authorization: `Bearer ${TEST_API_KEY}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+  const rawRequest = (method: string, url: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(new URL(h.apiUrl), { method, path: url, headers: { authorization: `Bearer ${TEST_API_KEY}` } }, (res) => {
+        let body = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (body += c))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject).end();
     });
-    req.on('error', reject).end();
-  });
   const post = (url: string, payload: unknown) => h.api({ method: 'POST', url, payload: payload as Record<string, unknown> });
   const listedIds = async () => {
     const res = await h.api({ method: 'GET', url: '/v1/voice/callouts?pageSize=1000' });
@@ -47,16 +51,24 @@ describe('voice routes', () => {
 
       const extra = await post('/v1/voice/callouts/tts', { destination: '+46700000001', text: 'Hello', colour: 'red' });
       assert.equal(extra.statusCode, 400, extra.body);
-      assert.deepEqual(extra.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`), ['body.colour unknown_field']);
+      assert.deepEqual(
+        extra.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`),
+        ['body.colour unknown_field'],
+      );
 
       const badOption = await post('/v1/voice/callouts/custom', {
-        destination: '+46700000001', script: { start: { type: 'menu', menu: 'main' }, menus: { main: { prompt: 'Press', options: { 12: { type: 'hangup' } } } } },
+        destination: '+46700000001',
+        script: { start: { type: 'menu', menu: 'main' }, menus: { main: { prompt: 'Press', options: { 12: { type: 'hangup' } } } } },
       });
       assert.equal(badOption.statusCode, 400, badOption.body);
-      assert.ok(fields(badOption).some((f) => f.startsWith('body.script.menus.main.options')), badOption.body);
+      assert.ok(
+        fields(badOption).some((f) => f.startsWith('body.script.menus.main.options')),
+        badOption.body,
+      );
 
       const badMenuId = await post('/v1/voice/callouts/custom', {
-        destination: '+46700000001', script: { start: { type: 'menu', menu: 'main' }, menus: { 'has space': { prompt: 'Press', options: { 1: { type: 'hangup' } } } } },
+        destination: '+46700000001',
+        script: { start: { type: 'menu', menu: 'main' }, menus: { 'has space': { prompt: 'Press', options: { 1: { type: 'hangup' } } } } },
       });
       assert.equal(badMenuId.statusCode, 400, badMenuId.body);
       assert.ok(fields(badMenuId).includes('body.script.menus'), badMenuId.body);
@@ -73,9 +85,16 @@ describe('voice routes', () => {
       const res = await post('/v1/voice/callouts/custom', { key, destination: '+46700000001', script: { start: { type: 'menu', menu: 'main' } } });
       assert.equal(res.statusCode, 422, res.body);
       assert.equal(res.json().error.code, 'validation_failed');
-      assert.deepEqual(res.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`), ['body.script.start.menu exists']);
+      assert.deepEqual(
+        res.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`),
+        ['body.script.start.menu exists'],
+      );
       // connect cannot answer an answered callout: the process could not carry it out.
-      const connect = await post('/v1/voice/callouts/custom', { key, destination: '+46700000001', script: { start: { type: 'connect', number: '+46700000002' } } });
+      const connect = await post('/v1/voice/callouts/custom', {
+        key,
+        destination: '+46700000001',
+        script: { start: { type: 'connect', number: '+46700000002' } },
+      });
       assert.equal(connect.statusCode, 422, connect.body);
       assert.deepEqual(fields(connect), ['body.script.start.type']);
 
@@ -114,7 +133,9 @@ describe('voice routes', () => {
 
     test('stop: a callout waiting to retry stops (pending retry dropped) and ends as STOPPED', async () => {
       const callees = await fetch(`${h.sandbox.url}/_sandbox/voice/callees`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules: [{ suffix: '0077', outcome: 'busy' }] }),
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ suffix: '0077', outcome: 'busy' }] }),
       });
       assert.ok(callees.ok, await callees.text());
       const key = uniqueName('vc');
@@ -162,7 +183,10 @@ describe('voice routes', () => {
       };
       const numbers = await list();
       assert.equal(numbers.length, 4, JSON.stringify(numbers));
-      assert.deepEqual(numbers.map((n) => n.capability), ['voice', 'voice', 'voice', 'sms']);
+      assert.deepEqual(
+        numbers.map((n) => n.capability),
+        ['voice', 'voice', 'voice', 'sms'],
+      );
       const number = numbers[2]!.number;
       assert.match(number, /^\+468500\d\d03$/);
       if (numbers[2]!.applicationKey) assert.equal((await post('/v1/voice/numbers/unassign', { number })).statusCode, 204);
@@ -207,7 +231,13 @@ describe('voice routes', () => {
     const url = (n: string) => `/v1/voice/incoming-rules/${path(n)}`;
     const menuScript = {
       start: { type: 'menu', menu: 'main' },
-      menus: { main: { prompt: 'Press 1 for sales, 2 for the conference', options: { 1: { type: 'connect', number: '+46700000001' }, 2: { type: 'conference', conferenceId: 'team-room', moh: 'music1' } }, repeats: 1 } },
+      menus: {
+        main: {
+          prompt: 'Press 1 for sales, 2 for the conference',
+          options: { 1: { type: 'connect', number: '+46700000001' }, 2: { type: 'conference', conferenceId: 'team-room', moh: 'music1' } },
+          repeats: 1,
+        },
+      },
     };
 
     test('put, get, list and delete; a connect rule is accepted for ICE, a bad one refused', async () => {
@@ -227,12 +257,19 @@ describe('voice routes', () => {
       assert.deepEqual(read.json(), put.json());
       const list = await h.api({ method: 'GET', url: '/v1/voice/incoming-rules' });
       assert.equal(list.statusCode, 200, list.body);
-      assert.deepEqual(list.json().rules.map((r: { number: string }) => r.number), [number, 'default']);
+      assert.deepEqual(
+        list.json().rules.map((r: { number: string }) => r.number),
+        [number, 'default'],
+      );
 
       const missingMenu = await h.api({ method: 'PUT', url: url(number), payload: { script: { start: { type: 'menu', menu: 'nope' } } } });
       assert.equal(missingMenu.statusCode, 422, missingMenu.body);
       assert.deepEqual(fields(missingMenu), ['body.script.start.menu']);
-      const badOption = await h.api({ method: 'PUT', url: url(number), payload: { script: { ...menuScript, menus: { main: { ...menuScript.menus.main, options: { 3: { type: 'menu', menu: 'other' } } } } } } });
+      const badOption = await h.api({
+        method: 'PUT',
+        url: url(number),
+        payload: { script: { ...menuScript, menus: { main: { ...menuScript.menus.main, options: { 3: { type: 'menu', menu: 'other' } } } } } },
+      });
       assert.equal(badOption.statusCode, 422, badOption.body);
       assert.deepEqual(fields(badOption), ['body.script.menus.main.options.3.menu']);
       assert.deepEqual((await h.api({ method: 'GET', url: url(number) })).json().script, connect, 'unchanged');
@@ -274,9 +311,16 @@ describe('voice routes', () => {
     });
 
     test('a leg takes only say and playFiles: a hangup instruction is a 422 naming it; a call takes manage actions only', async () => {
-      const leg = await h.api({ method: 'PATCH', url: '/v1/voice/calls/call-1/legs/caller', payload: { instructions: [{ name: 'say', text: 'Hello' }, { name: 'hangup' }] } });
+      const leg = await h.api({
+        method: 'PATCH',
+        url: '/v1/voice/calls/call-1/legs/caller',
+        payload: { instructions: [{ name: 'say', text: 'Hello' }, { name: 'hangup' }] },
+      });
       assert.equal(leg.statusCode, 422, leg.body);
-      assert.deepEqual(leg.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`), ['body.instructions[1].name legal']);
+      assert.deepEqual(
+        leg.json().error.details.map((d: Detail) => `${d.field} ${d.rule}`),
+        ['body.instructions[1].name legal'],
+      );
       const badLeg = await h.api({ method: 'PATCH', url: '/v1/voice/calls/call-1/legs/left', payload: { instructions: [{ name: 'say', text: 'Hello' }] } });
       assert.equal(badLeg.statusCode, 400, badLeg.body);
       assert.ok(fields(badLeg).includes('path.leg'), badLeg.body);

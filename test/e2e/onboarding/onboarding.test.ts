@@ -36,7 +36,11 @@ describe('customer onboarding through the API', () => {
   });
   after(async () => h.close());
 
-  const fast = { templates: { outcome: 'approve', delayMs: 200 }, rcs: { outcome: 'launch', delayMs: 200 }, chatbSenders: { outcome: 'activate', delayMs: 200 } };
+  const fast = {
+    templates: { outcome: 'approve', delayMs: 200 },
+    rcs: { outcome: 'launch', delayMs: 200 },
+    chatbSenders: { outcome: 'activate', delayMs: 200 },
+  };
 
   function plan(key: string, more: Record<string, unknown> = {}) {
     const chatb = uniqueName('Brand');
@@ -86,9 +90,18 @@ describe('customer onboarding through the API', () => {
 
     const done = await waitUntil(h, id, ended, 'ended', 90_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(steps(done), null, 1));
-    assert.deepEqual(steps(done).map((s) => [s.name, s.state]), [
-      ['subproject', 'SUCCEEDED'], ['bundle', 'SUCCEEDED'], ['webhook', 'SUCCEEDED'], ['rcs', 'SUCCEEDED'], ['chatb', 'SUCCEEDED'], ['brand', 'SUCCEEDED'], ['welcome', 'SUCCEEDED'],
-    ]);
+    assert.deepEqual(
+      steps(done).map((s) => [s.name, s.state]),
+      [
+        ['subproject', 'SUCCEEDED'],
+        ['bundle', 'SUCCEEDED'],
+        ['webhook', 'SUCCEEDED'],
+        ['rcs', 'SUCCEEDED'],
+        ['chatb', 'SUCCEEDED'],
+        ['brand', 'SUCCEEDED'],
+        ['welcome', 'SUCCEEDED'],
+      ],
+    );
     const got = await h.api({ method: 'GET', url: `/v1/onboardings/${encodeURIComponent(id)}` });
     assert.equal(got.statusCode, 200);
     assert.equal(got.json().kind, 'onboarding');
@@ -98,7 +111,10 @@ describe('customer onboarding through the API', () => {
     const bundleView = await waitUntil(h, bundle.processId!, (v) => v.state === 'ACTIVE', 'bundle ACTIVE');
     assert.equal((bundleView.details.subproject as { id: string }).id, step(done, 'subproject').resource.subprojectId, 'the bundle is in the new subproject');
     const webhooks = await createPlatformClients(h.config.platform).provisioning.webhooks.list();
-    assert.ok(webhooks.some((w) => w.target === body.webhook.target), 'the webhook is on the platform');
+    assert.ok(
+      webhooks.some((w) => w.target === body.webhook.target),
+      'the webhook is on the platform',
+    );
     assert.equal(step(done, 'brand').processState, 'APPROVED');
   });
 
@@ -115,7 +131,12 @@ describe('customer onboarding through the API', () => {
 
     await setReviewer(h, fast);
     // A template added while the onboarding waits runs at once: its sender is ACTIVE.
-    const added = await action(id, '/steps', { templates: [{ step: 'later', sender: 'chatb', ...templateBody(uniqueName('later').replace(/-/g, '_')) }] }, 'add-1');
+    const added = await action(
+      id,
+      '/steps',
+      { templates: [{ step: 'later', sender: 'chatb', ...templateBody(uniqueName('later').replace(/-/g, '_')) }] },
+      'add-1',
+    );
     assert.equal(added.statusCode, 200, added.body);
     const components = [{ type: 'BODY', text: 'Hello {{1}}, welcome aboard' }];
     const retried = await action(id, '/steps/welcome/retry', { resubmit: { components } }, 'retry-1');
@@ -141,18 +162,33 @@ describe('customer onboarding through the API', () => {
     const csv = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(welcome.processId!)}/timeline?format=csv&pageSize=500` });
     assert.equal(csv.statusCode, 200, csv.body);
     const rows = parseCsv(csv.body);
-    const named = new Set(rows.slice(1).filter((r) => r[3] === 'callback').map((r) => (JSON.parse(r[5]!) as { eventId?: string }).eventId));
+    const named = new Set(
+      rows
+        .slice(1)
+        .filter((r) => r[3] === 'callback')
+        .map((r) => (JSON.parse(r[5]!) as { eventId?: string }).eventId),
+    );
     for (const eventId of delivered) assert.ok(named.has(eventId), `the CSV names ${eventId}: ${csv.body}`);
   });
 
   test('cancelled midway: running steps stop, what can be undone is undone in reverse order, the rest says why not', async () => {
     // The CHATB sender goes ACTIVE at once; the template and the RCS sender stay in review until the cancel.
-    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 }, rcs: { outcome: 'launch', delayMs: 600_000 } });
+    await setReviewer(h, {
+      chatbSenders: { outcome: 'activate', delayMs: 200 },
+      templates: { outcome: 'approve', delayMs: 600_000 },
+      rcs: { outcome: 'launch', delayMs: 600_000 },
+    });
     try {
       const key = uniqueName('cancel');
       const body = plan(key, { senderIds: undefined });
       const id = await startOnboarding(body);
-      const midway = await waitUntil(h, id, (v) => step(v, 'welcome').processState === 'IN_PROGRESS' && step(v, 'rcs').processState === 'IN_REVIEW', 'template and RCS in review', 60_000);
+      const midway = await waitUntil(
+        h,
+        id,
+        (v) => step(v, 'welcome').processState === 'IN_PROGRESS' && step(v, 'rcs').processState === 'IN_REVIEW',
+        'template and RCS in review',
+        60_000,
+      );
       assert.equal(midway.state, 'RUNNING');
 
       const cancelled = await action(id, '/cancel', { reason: 'customer walked away' }, 'cancel-1');
@@ -171,8 +207,12 @@ describe('customer onboarding through the API', () => {
       assert.equal(step(done, 'rcs').state, 'STOPPED');
 
       // Reverse order: the template (started last) is undone before the bundle and the subproject.
-      const undoneAt = (name: string) => done.history.findIndex((h) => (h.reason ?? '').startsWith(`step ${name}: undone`) || (h.reason ?? '').startsWith(`step ${name}: not undone`));
-      assert.ok(undoneAt('welcome') < undoneAt('chatb') && undoneAt('chatb') < undoneAt('bundle') && undoneAt('bundle') < undoneAt('subproject'), JSON.stringify(done.history, null, 1));
+      const undoneAt = (name: string) =>
+        done.history.findIndex((h) => (h.reason ?? '').startsWith(`step ${name}: undone`) || (h.reason ?? '').startsWith(`step ${name}: not undone`));
+      assert.ok(
+        undoneAt('welcome') < undoneAt('chatb') && undoneAt('chatb') < undoneAt('bundle') && undoneAt('bundle') < undoneAt('subproject'),
+        JSON.stringify(done.history, null, 1),
+      );
 
       // The sandbox's own state agrees.
       const p = createPlatformClients(h.config.platform).provisioning;

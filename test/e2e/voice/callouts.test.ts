@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  callout, eventually, phone, playedText, sandboxCall, sandboxConferences, setCallees, startCallout, voiceSettings, wireVoice,
+  callout,
+  eventually,
+  phone,
+  playedText,
+  sandboxCall,
+  sandboxConferences,
+  setCallees,
+  startCallout,
+  voiceSettings,
+  wireVoice,
 } from '../../helpers/voice.js';
 
 describe('voice callouts', () => {
@@ -27,7 +36,10 @@ describe('voice callouts', () => {
     assert.equal(leg!.attempts.length, 1);
     const attempt = leg!.attempts[0]!;
     assert.equal(attempt.result, 'ANSWERED');
-    assert.deepEqual(attempt.answers.map((a) => [a.event, a.action, a.by]), [['ace', 'continue', 'process']]);
+    assert.deepEqual(
+      attempt.answers.map((a) => [a.event, a.action, a.by]),
+      [['ace', 'continue', 'process']],
+    );
     const call = await sandboxCall(h, attempt.callId!);
     assert.match(playedText(call), /Your parcel arrives today\./);
     const ace = call.callbacks.find((c) => c.event === 'ace');
@@ -35,7 +47,7 @@ describe('voice callouts', () => {
     assert.equal(view.details.fallbacks, 0);
   });
 
-  test('an unanswered call is retried on the caller\'s schedule and answered the second time', async () => {
+  test("an unanswered call is retried on the caller's schedule and answered the second time", async () => {
     const destination = phone('77');
     await setCallees(h, [{ suffix: '77', outcome: 'noanswer' }]);
     const processId = await startCallout(h, 'tts', { destination, text: 'Second try.', retry: { delaysSeconds: [3] } });
@@ -48,23 +60,37 @@ describe('voice callouts', () => {
     await h.waitForState(processId, 'COMPLETED', 20_000);
     view = await callout(h, processId);
     const leg = view.details.legs[0]!;
-    assert.deepEqual(leg.attempts.map((a) => a.outcome), ['noanswer', 'answered']);
+    assert.deepEqual(
+      leg.attempts.map((a) => a.outcome),
+      ['noanswer', 'answered'],
+    );
     assert.equal(leg.outcome, 'answered');
     assert.notEqual(leg.attempts[0]!.callId, leg.attempts[1]!.callId, 'each attempt is its own call');
   });
 
   test('a busy callee is retried only as scheduled, and an answering machine is hung up on (each an outcome, not a failure)', async () => {
-    await setCallees(h, [{ suffix: '55', outcome: 'busy' }, { suffix: '66', outcome: 'machine' }]);
+    await setCallees(h, [
+      { suffix: '55', outcome: 'busy' },
+      { suffix: '66', outcome: 'machine' },
+    ]);
     const busy = await startCallout(h, 'tts', { destination: phone('55'), text: 'Busy.', retry: { delaysSeconds: [1] } });
     const machine = await startCallout(h, 'tts', { destination: phone('66'), text: 'Machine.', amd: { enabled: true } });
     const ended = await h.waitForState(busy, 'COMPLETED', 20_000);
     assert.match(JSON.stringify(ended), /busy after 2 attempts/, 'the outcome is in the history');
     const b = (await callout(h, busy)).details.legs[0]!;
-    assert.deepEqual(b.attempts.map((a) => a.outcome), ['busy', 'busy'], 'one retry, as scheduled, then it stops');
+    assert.deepEqual(
+      b.attempts.map((a) => a.outcome),
+      ['busy', 'busy'],
+      'one retry, as scheduled, then it stops',
+    );
     await h.waitForState(machine, 'COMPLETED', 20_000);
     const m = (await callout(h, machine)).details.legs[0]!;
     assert.equal(m.outcome, 'machine');
-    assert.deepEqual(m.attempts[0]!.answers.map((a) => a.action), ['hangup'], 'the ACE with amd machine is answered with hangup');
+    assert.deepEqual(
+      m.attempts[0]!.answers.map((a) => a.action),
+      ['hangup'],
+      'the ACE with amd machine is answered with hangup',
+    );
     const call = await sandboxCall(h, m.attempts[0]!.callId!);
     assert.doesNotMatch(playedText(call), /Machine\./, 'the message is not played to the machine');
   });
@@ -83,7 +109,8 @@ describe('voice callouts', () => {
     assert.equal(new Set(callIds).size, 3);
 
     const url = `/v1/voice/conferences/${conferenceId}`;
-    const command = (callId: string, cmd: string) => h.api({ method: 'POST', url: `${url}/participants/${callId}/commands?region=euc1`, payload: { command: cmd } });
+    const command = (callId: string, cmd: string) =>
+      h.api({ method: 'POST', url: `${url}/participants/${callId}/commands?region=euc1`, payload: { command: cmd } });
     assert.equal((await command(callIds[0]!, 'mute')).statusCode, 204);
     assert.equal((await command(callIds[1]!, 'onhold')).statusCode, 204);
     const info = await h.api({ method: 'GET', url: `${url}?region=euc1` });
@@ -95,7 +122,7 @@ describe('voice callouts', () => {
     assert.equal((await h.api({ method: 'GET', url: `${url}?region=use1` })).statusCode, 404, 'another region does not know the conference');
 
     assert.equal((await h.api({ method: 'DELETE', url: `${url}/participants/${callIds[2]}?region=euc1` })).statusCode, 204);
-    const removed = await eventually('the removed participant\'s call ended in the process', async () => {
+    const removed = await eventually("the removed participant's call ended in the process", async () => {
       const a = (await callout(h, processId)).details.legs[2]!.attempts[0]!;
       return a.state === 'ended' ? a : undefined;
     });
@@ -104,7 +131,10 @@ describe('voice callouts', () => {
     assert.equal((await h.api({ method: 'DELETE', url: `${url}/participants?region=euc1` })).statusCode, 204);
     await h.waitForState(processId, 'COMPLETED', 20_000);
     const final = await callout(h, processId);
-    assert.deepEqual(final.details.legs.map((l) => l.outcome), ['answered', 'answered', 'answered']);
+    assert.deepEqual(
+      final.details.legs.map((l) => l.outcome),
+      ['answered', 'answered', 'answered'],
+    );
     assert.equal(final.details.fallbacks, 0);
   });
 });

@@ -10,7 +10,15 @@ import { signApplicationRequest } from '../../../common/signing.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { eventually, hangUp, incomingCall, OWN_NUMBERS, phone, playedText, pressKeys, sandboxCall, voiceClient, wireVoice } from '../../helpers/voice.js';
 
-interface IncomingView { state: string; details: { callId: string; rule?: string; call: { state: string; result?: string; reason?: string; answers: Array<{ event: string; action: string; by: string; input?: string }> }; fallbacks: number } }
+interface IncomingView {
+  state: string;
+  details: {
+    callId: string;
+    rule?: string;
+    call: { state: string; result?: string; reason?: string; answers: Array<{ event: string; action: string; by: string; input?: string }> };
+    fallbacks: number;
+  };
+}
 
 describe('voice incoming calls', () => {
   let h: Harness;
@@ -46,7 +54,13 @@ describe('voice incoming calls', () => {
     await h.waitForState(`voice-incoming:${callId}`, 'ENDED', 15_000);
     const v = await view(callId);
     assert.equal(v.details.rule, connectNumber);
-    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.by]), [['ice', 'connectPstn', 'plan'], ['ace', 'continue', 'plan']]);
+    assert.deepEqual(
+      v.details.call.answers.map((a) => [a.event, a.action, a.by]),
+      [
+        ['ice', 'connectPstn', 'plan'],
+        ['ace', 'continue', 'plan'],
+      ],
+    );
     assert.equal(v.details.call.result, 'ANSWERED');
   });
 
@@ -55,16 +69,20 @@ describe('voice incoming calls', () => {
     await putRule(menuNumber, {
       start: { type: 'menu', menu: 'main' },
       menus: {
-        main: { prompt: 'Press 1 for opening hours, 2 for sales.', options: { 1: { type: 'play', text: 'We are open from nine to five.' }, 2: { type: 'menu', menu: 'sales' } } },
+        main: {
+          prompt: 'Press 1 for opening hours, 2 for sales.',
+          options: { 1: { type: 'play', text: 'We are open from nine to five.' }, 2: { type: 'menu', menu: 'sales' } },
+        },
         sales: { prompt: 'Press 1 to speak to sales.', options: { 1: { type: 'connect', number: sales } } },
       },
     });
     const { callId } = await incomingCall(h, phone(), menuNumber);
     await h.waitForState(`voice-incoming:${callId}`, 'CONNECTED', 15_000);
-    const pies = async (n: number) => eventually(`${n} PIE answered`, async () => {
-      const c = await sandboxCall(h, callId);
-      return c.callbacks.filter((x) => x.event === 'pie' && x.answer).length >= n ? c : undefined;
-    });
+    const pies = async (n: number) =>
+      eventually(`${n} PIE answered`, async () => {
+        const c = await sandboxCall(h, callId);
+        return c.callbacks.filter((x) => x.event === 'pie' && x.answer).length >= n ? c : undefined;
+      });
     await pressKeys(h, callId, '9');
     await pies(1);
     await pressKeys(h, callId, '2');
@@ -76,10 +94,20 @@ describe('voice incoming calls', () => {
     });
     assert.match(playedText(call), /Press 1 for opening hours.*That is not one of the choices.*Press 1 to speak to sales/s);
     const v = await view(callId);
-    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.input]), [
-      ['ice', 'runMenu', undefined], ['pie', 'runMenu', 'invalidinput:9'], ['pie', 'runMenu', 'return:2'], ['pie', 'connectPstn', 'return:1'], ['ace', 'continue', undefined],
-    ].map(([e, a, i]) => [e, a, i]));
-    assert.ok(call.callbacks.every((c) => !c.fallback), 'no callback fell back');
+    assert.deepEqual(
+      v.details.call.answers.map((a) => [a.event, a.action, a.input]),
+      [
+        ['ice', 'runMenu', undefined],
+        ['pie', 'runMenu', 'invalidinput:9'],
+        ['pie', 'runMenu', 'return:2'],
+        ['pie', 'connectPstn', 'return:1'],
+        ['ace', 'continue', undefined],
+      ].map(([e, a, i]) => [e, a, i]),
+    );
+    assert.ok(
+      call.callbacks.every((c) => !c.fallback),
+      'no callback fell back',
+    );
     await hangUp(h, callId);
     await h.waitForState(`voice-incoming:${callId}`, 'ENDED', 15_000);
   });
@@ -90,10 +118,14 @@ describe('voice incoming calls', () => {
     let callId: string;
     try {
       ({ callId } = await incomingCall(h, phone(), lateNumber));
-      const call = await eventually('the ICE was answered', async () => {
-        const c = await sandboxCall(h, callId);
-        return c.status === 'FINAL' ? c : undefined;
-      }, 15_000);
+      const call = await eventually(
+        'the ICE was answered',
+        async () => {
+          const c = await sandboxCall(h, callId);
+          return c.status === 'FINAL' ? c : undefined;
+        },
+        15_000,
+      );
       const ice = call.callbacks.find((c) => c.event === 'ice')!;
       assert.equal(ice.answer?.action?.name, 'hangup');
       assert.ok(!ice.fallback, 'the platform did not have to fall back');
@@ -104,17 +136,29 @@ describe('voice incoming calls', () => {
     }
     await h.waitForState(`voice-incoming:${callId!}`, 'ENDED', 20_000);
     const v = await view(callId!);
-    assert.deepEqual(v.details.call.answers.map((a) => [a.event, a.action, a.by]), [['ice', 'hangup', 'plan']]);
+    assert.deepEqual(
+      v.details.call.answers.map((a) => [a.event, a.action, a.by]),
+      [['ice', 'hangup', 'plan']],
+    );
     assert.equal(v.details.fallbacks, 0);
   });
 
-  test('a callback the intake holds no plan for goes to the process; one that cannot answer in time gets the spec\'s fallback at the deadline, and learns it', async () => {
+  test("a callback the intake holds no plan for goes to the process; one that cannot answer in time gets the spec's fallback at the deadline, and learns it", async () => {
     // An ICE answered by the process (update-with-start), as when the store was away, then an ACE while no worker runs.
     const callId = `no-plan-${Date.now()}`;
     const { appKey, appSecret } = h.config.platform.credentials;
     const post = async (payload: Record<string, unknown>) => {
       const body = JSON.stringify({ ...payload, callid: callId, custom: '', version: 1, timestamp: new Date().toISOString() });
-      return h.api({ method: 'POST', url: VOICE_CALLBACK_PATH, payload: body, headers: { 'content-type': 'application/json', authorization: '', ...signApplicationRequest({ appKey, appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body }) } });
+      return h.api({
+        method: 'POST',
+        url: VOICE_CALLBACK_PATH,
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          authorization: '',
+          ...signApplicationRequest({ appKey, appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body }),
+        },
+      });
     };
     const ace = async () => {
       const t = Date.now();
@@ -128,7 +172,8 @@ describe('voice incoming calls', () => {
     assert.equal(orphan.res.json().action.name, 'continue', "the spec's ACE fallback");
     // A process that exists but cannot answer (no worker): the fallback comes at the deadline.
     await h.client.workflow.start('voiceIncomingCall', {
-      workflowId: `voice-incoming:${callId}`, taskQueue: h.config.taskQueue,
+      workflowId: `voice-incoming:${callId}`,
+      taskQueue: h.config.taskQueue,
       args: [{ callId, checkEveryMs: 60_000, inDoubtWaitMs: 1_000, rule: { number: lateNumber, script: { start: { type: 'play', text: 'Hello.' } } } }],
     });
     await h.stopWorker();
@@ -145,26 +190,67 @@ describe('voice incoming calls', () => {
       const x = await view(callId);
       return x.details.fallbacks >= 1 ? x : undefined;
     });
-    assert.ok(v.details.call.answers.some((a) => a.event === 'ace' && a.by === 'fallback' && a.action === 'continue'), JSON.stringify(v.details.call.answers));
+    assert.ok(
+      v.details.call.answers.some((a) => a.event === 'ace' && a.by === 'fallback' && a.action === 'continue'),
+      JSON.stringify(v.details.call.answers),
+    );
     await h.client.workflow.getHandle(`voice-incoming:${callId}`).terminate('test over');
   });
 
   test('callbacks without a valid signature are refused with 401 and start nothing', async () => {
     const body = JSON.stringify({ event: 'ice', callid: 'forged-call-1', cli: '+46700000000', to: { type: 'number', endpoint: connectNumber } });
-    const post = (headers: Record<string, string>, payload = body) => h.api({ method: 'POST', url: VOICE_CALLBACK_PATH, payload, headers: { 'content-type': 'application/json', authorization: '', ...headers } });
+    const post = (headers: Record<string, string>, payload = body) =>
+      h.api({ method: 'POST', url: VOICE_CALLBACK_PATH, payload, headers: { 'content-type': 'application/json', authorization: '', ...headers } });
     const { appKey } = h.config.platform.credentials;
     const wrongSecret = Buffer.from('not-the-application-secret-32by!').toString('base64');
-    const signedWrong = signApplicationRequest({ appKey, appSecret: wrongSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body });
-    const stale = signApplicationRequest({ appKey, appSecret: h.config.platform.credentials.appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body, timestamp: new Date(Date.now() - 3_600_000).toISOString() });
-    const tampered = signApplicationRequest({ appKey, appSecret: h.config.platform.credentials.appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body: body.replace('forged-call-1', 'forged-call-2') });
-    for (const [what, headers] of [['no signature', {}], ['wrong secret', signedWrong], ['stale timestamp', stale], ['another body', tampered]] as const) {
+    const signedWrong = signApplicationRequest({
+      appKey,
+      appSecret: wrongSecret,
+      method: 'POST',
+      path: VOICE_CALLBACK_PATH,
+      contentType: 'application/json',
+      body,
+    });
+    const stale = signApplicationRequest({
+      appKey,
+      appSecret: h.config.platform.credentials.appSecret,
+      method: 'POST',
+      path: VOICE_CALLBACK_PATH,
+      contentType: 'application/json',
+      body,
+      timestamp: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    const tampered = signApplicationRequest({
+      appKey,
+      appSecret: h.config.platform.credentials.appSecret,
+      method: 'POST',
+      path: VOICE_CALLBACK_PATH,
+      contentType: 'application/json',
+      body: body.replace('forged-call-1', 'forged-call-2'),
+    });
+    for (const [what, headers] of [
+      ['no signature', {}],
+      ['wrong secret', signedWrong],
+      ['stale timestamp', stale],
+      ['another body', tampered],
+    ] as const) {
       const res = await post(headers as Record<string, string>);
       assert.equal(res.statusCode, 401, `${what}: ${res.body}`);
     }
     const started = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent('voice-incoming:forged-call-1')}` });
     assert.equal(started.statusCode, 404, 'no process was started');
     const signedBody = body.replace('forged-call-1', 'signed-call-1');
-    const good = await post(signApplicationRequest({ appKey, appSecret: h.config.platform.credentials.appSecret, method: 'POST', path: VOICE_CALLBACK_PATH, contentType: 'application/json', body: signedBody }), signedBody);
+    const good = await post(
+      signApplicationRequest({
+        appKey,
+        appSecret: h.config.platform.credentials.appSecret,
+        method: 'POST',
+        path: VOICE_CALLBACK_PATH,
+        contentType: 'application/json',
+        body: signedBody,
+      }),
+      signedBody,
+    );
     assert.equal(good.statusCode, 200, good.body);
     assert.equal(good.json().action.name, 'connectPstn', 'the same callback, signed, is answered from the rule');
   });

@@ -12,7 +12,10 @@ import { freePort, startDevServer, type DevServer } from '../../../scripts/lib/d
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { eventually, hangUp, incomingCall, OWN_NUMBERS, phone, pressKeys, sandboxCall, voiceClient, wireVoice, type SandboxCall } from '../../helpers/voice.js';
 
-interface IncomingView { state: string; details: { call: { answers: Array<{ event: string; action: string; by: string; input?: string }> }; fallbacks: number } }
+interface IncomingView {
+  state: string;
+  details: { call: { answers: Array<{ event: string; action: string; by: string; input?: string }> }; fallbacks: number };
+}
 
 describe('voice incoming calls while the Temporal server is away', () => {
   let h: Harness;
@@ -42,21 +45,30 @@ describe('voice incoming calls while the Temporal server is away', () => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
-  const answered = (callId: string, n: number) => eventually(`${n} callbacks of ${callId} answered`, async () => {
-    const c = await sandboxCall(h, callId);
-    return c.callbacks.filter((x) => x.event !== 'dice' && x.answer).length >= n ? c : undefined;
-  });
-  const noFallback = (c: SandboxCall) => assert.ok(c.callbacks.every((x) => !x.fallback), `no callback fell back: ${JSON.stringify(c.callbacks)}`);
+  const answered = (callId: string, n: number) =>
+    eventually(`${n} callbacks of ${callId} answered`, async () => {
+      const c = await sandboxCall(h, callId);
+      return c.callbacks.filter((x) => x.event !== 'dice' && x.answer).length >= n ? c : undefined;
+    });
+  const noFallback = (c: SandboxCall) =>
+    assert.ok(
+      c.callbacks.every((x) => !x.fallback),
+      `no callback fell back: ${JSON.stringify(c.callbacks)}`,
+    );
 
   test('calls keep being answered from their plan while the server is down, and every answer is recorded once it is back', async () => {
     const agent = phone();
     const rule = await h.api({
-      method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
+      method: 'PUT',
+      url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
       payload: {
         script: {
           start: { type: 'menu', menu: 'main' },
           menus: {
-            main: { prompt: 'Press 1 for an agent, 2 for opening hours.', options: { 1: { type: 'connect', number: agent }, 2: { type: 'menu', menu: 'hours' } } },
+            main: {
+              prompt: 'Press 1 for an agent, 2 for opening hours.',
+              options: { 1: { type: 'connect', number: agent }, 2: { type: 'menu', menu: 'hours' } },
+            },
             hours: { prompt: 'Press 1 to hear our opening hours.', options: { 1: { type: 'play', text: 'We are open from nine to five.' } } },
           },
         },
@@ -82,7 +94,10 @@ describe('voice incoming calls while the Temporal server is away', () => {
         return c.status === 'FINAL' ? c : undefined;
       });
       noFallback(a);
-      assert.deepEqual(a.callbacks.filter((x) => x.event !== 'dice').map((x) => x.answer?.action?.name), ['runMenu', 'runMenu', 'runMenu', 'hangup']);
+      assert.deepEqual(
+        a.callbacks.filter((x) => x.event !== 'dice').map((x) => x.answer?.action?.name),
+        ['runMenu', 'runMenu', 'runMenu', 'hangup'],
+      );
 
       // A new call while the server is down: answered from the rule, and connected to the agent.
       ({ callId: second } = await incomingCall(h, phone(), menuNumber));
@@ -93,7 +108,10 @@ describe('voice incoming calls while the Temporal server is away', () => {
         return c.connectedTo === agent && c.callbacks.some((x) => x.event === 'ace' && x.answer) ? c : undefined;
       });
       noFallback(b);
-      assert.deepEqual(b.callbacks.map((x) => x.answer?.action?.name), ['runMenu', 'connectPstn', 'continue']);
+      assert.deepEqual(
+        b.callbacks.map((x) => x.answer?.action?.name),
+        ['runMenu', 'connectPstn', 'continue'],
+      );
       await hangUp(h, second);
       await eventually('the second call ended', async () => ((await sandboxCall(h, second)).status === 'FINAL' ? true : undefined));
     } finally {
@@ -101,16 +119,34 @@ describe('voice incoming calls while the Temporal server is away', () => {
     }
 
     // Back: every answer is recorded in its process, once, in order, and the DiCEs end both processes.
-    const recorded = async (callId: string) => eventually(`the process of ${callId} recorded its call and ended`, async () => {
-      const v = await view(callId);
-      return v.state === 'ENDED' ? v : undefined;
-    }, 60_000);
+    const recorded = async (callId: string) =>
+      eventually(
+        `the process of ${callId} recorded its call and ended`,
+        async () => {
+          const v = await view(callId);
+          return v.state === 'ENDED' ? v : undefined;
+        },
+        60_000,
+      );
     const vFirst = await recorded(first);
-    assert.deepEqual(vFirst.details.call.answers.map((x) => [x.event, x.action, x.by, x.input]), [
-      ['ice', 'runMenu', 'plan', undefined], ['pie', 'runMenu', 'plan', 'invalidinput:9'], ['pie', 'runMenu', 'plan', 'return:2'], ['pie', 'hangup', 'plan', 'return:1'],
-    ]);
+    assert.deepEqual(
+      vFirst.details.call.answers.map((x) => [x.event, x.action, x.by, x.input]),
+      [
+        ['ice', 'runMenu', 'plan', undefined],
+        ['pie', 'runMenu', 'plan', 'invalidinput:9'],
+        ['pie', 'runMenu', 'plan', 'return:2'],
+        ['pie', 'hangup', 'plan', 'return:1'],
+      ],
+    );
     const vSecond = await recorded(second!);
-    assert.deepEqual(vSecond.details.call.answers.map((x) => [x.event, x.action, x.by]), [['ice', 'runMenu', 'plan'], ['pie', 'connectPstn', 'plan'], ['ace', 'continue', 'plan']]);
+    assert.deepEqual(
+      vSecond.details.call.answers.map((x) => [x.event, x.action, x.by]),
+      [
+        ['ice', 'runMenu', 'plan'],
+        ['pie', 'connectPstn', 'plan'],
+        ['ace', 'continue', 'plan'],
+      ],
+    );
     assert.equal(vFirst.details.fallbacks + vSecond.details.fallbacks, 0);
   });
 });

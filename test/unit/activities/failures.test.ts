@@ -13,7 +13,13 @@ import {
   platformErrorFromResponse,
 } from '../../../platform/errors.js';
 
-const init = { area: 'conversation' as const, httpStatus: 400, code: 'INVALID_ARGUMENT', message: 'conversation 400 INVALID_ARGUMENT: bad', details: [{ field: 'app_id' }] };
+const init = {
+  area: 'conversation' as const,
+  httpStatus: 400,
+  code: 'INVALID_ARGUMENT',
+  message: 'conversation 400 INVALID_ARGUMENT: bad',
+  details: [{ field: 'app_id' }],
+};
 
 test('non-retryable platform errors become non-retryable ApplicationFailures typed by class', () => {
   for (const Cls of [PlatformValidationError, PlatformAuthError, PlatformNotFoundError, PlatformConflictError, PlatformError]) {
@@ -29,7 +35,12 @@ test('non-retryable platform errors become non-retryable ApplicationFailures typ
 });
 
 test('rate limits are retryable with nextRetryDelay from Retry-After', () => {
-  const err = platformErrorFromResponse({ area: 'conversation', status: 429, headers: { 'retry-after': '7' }, body: { error: { code: 429, message: 'slow', status: 'RESOURCE_EXHAUSTED' } } });
+  const err = platformErrorFromResponse({
+    area: 'conversation',
+    status: 429,
+    headers: { 'retry-after': '7' },
+    body: { error: { code: 429, message: 'slow', status: 'RESOURCE_EXHAUSTED' } },
+  });
   const failure = toActivityFailure(err);
   assert.ok(failure instanceof ApplicationFailure);
   assert.equal(failure.type, 'PlatformRateLimitError');

@@ -17,7 +17,9 @@ let acts: ReturnType<typeof createOnboardingActivities>;
 
 before(async () => {
   // Reviewers decide fast; sender ID registrations stay where a test puts them.
-  sb = await createSandbox({ provisioningReviewer: { templates: { delayMs: 20 }, rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 } } });
+  sb = await createSandbox({
+    provisioningReviewer: { templates: { delayMs: 20 }, rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 } },
+  });
   await sb.listen();
   clients = sandboxClients(sb);
   acts = createOnboardingActivities({ provisioning: clients.provisioning, senderId: clients.senderId });
@@ -26,7 +28,10 @@ before(async () => {
 after(() => sb.close());
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sb.url}/_sandbox${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const res = await fetch(`${sb.url}/_sandbox${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
   return res.json();
 }
@@ -56,7 +61,10 @@ function assertKept(c: Compensation, id: string, reason: RegExp): void {
 }
 
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ApplicationFailure, `expected an ApplicationFailure, got ${String(err)}`);
   return err;
 }
@@ -98,7 +106,10 @@ describe('undoStep', () => {
     const theirs = await acts.ensureWebhook({ target: 'https://customer.example/undo/b', secret: 'secret-123' });
     const c = await acts.undoStep({ kind: 'webhook', resource: { webhookId: theirs.webhookId }, created: false });
     assertKept(c, theirs.webhookId, /existed before the onboarding; left in place/);
-    assert.ok((await clients.provisioning.webhooks.list()).some((w) => w.id === theirs.webhookId), 'still there');
+    assert.ok(
+      (await clients.provisioning.webhooks.list()).some((w) => w.id === theirs.webhookId),
+      'still there',
+    );
   });
 
   for (const channel of ['CHATA', 'CHATB'] as const) {
@@ -124,7 +135,11 @@ describe('undoStep', () => {
       await control('PUT', '/provisioning/reviewer', { templates: { outcome: 'approve', delayMs: 20 } });
       const approved = await create(`${kind.replace('-', '_')}_approved`);
       await until(() => templates().get(approved.id), 'APPROVED');
-      assertKept(await acts.undoStep({ kind, resource: { templateId: approved.id } }), approved.id, /the template was approved \(APPROVED\); an approved template stays: delete it yourself/);
+      assertKept(
+        await acts.undoStep({ kind, resource: { templateId: approved.id } }),
+        approved.id,
+        /the template was approved \(APPROVED\); an approved template stays: delete it yourself/,
+      );
       assert.equal((await templates().get(approved.id)).state, 'APPROVED');
 
       const unknown = await acts.undoStep({ kind, resource: { templateId: '01J00000000000000000000000' } });
@@ -133,36 +148,60 @@ describe('undoStep', () => {
   }
 
   test('chata-template: a PAUSED template stays', async () => {
-    const t = await clients.provisioning.chataTemplates.create({ name: 'paused_one', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] });
+    const t = await clients.provisioning.chataTemplates.create({
+      name: 'paused_one',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hi' }],
+    });
     await until(() => clients.provisioning.chataTemplates.get(t.id), 'APPROVED');
-    await control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: t.id, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED', details: { newState: 'PAUSED' } });
+    await control('POST', '/provisioning/events', {
+      resourceType: 'TEMPLATE',
+      resourceId: t.id,
+      trigger: 'CHATA_TEMPLATE_STATUS_UPDATED',
+      details: { newState: 'PAUSED' },
+    });
     assert.equal((await clients.provisioning.chataTemplates.get(t.id)).state, 'PAUSED');
     assertKept(await acts.undoStep({ kind: 'chata-template', resource: { templateId: t.id } }), t.id, /approved \(PAUSED\)/);
   });
 
-  const rcsSender = (displayName: string) => clients.provisioning.rcs.createSender({
-    displayName,
-    description: 'Parcel tracking',
-    websites: [{ url: 'https://acme.example' }],
-    brandPhoneNumber: '+447700900123',
-    banner: { url: 'https://acme.example/banner.png', width: 1440, height: 448 },
-    useCase: 'MULTIUSE',
-    countries: ['GB'],
-  });
+  const rcsSender = (displayName: string) =>
+    clients.provisioning.rcs.createSender({
+      displayName,
+      description: 'Parcel tracking',
+      websites: [{ url: 'https://acme.example' }],
+      brandPhoneNumber: '+447700900123',
+      banner: { url: 'https://acme.example/banner.png', width: 1440, height: 448 },
+      useCase: 'MULTIUSE',
+      countries: ['GB'],
+    });
 
   test('rcs-sender: a DRAFT is deleted; a LAUNCHED one stays; a 409 from the delete is not undone, in the platform words', async () => {
     const draft = await rcsSender('Draft');
     await undoTwice({ kind: 'rcs-sender', resource: { senderId: draft.id } }, new RegExp(`Deleted the DRAFT RCS sender ${draft.id}`));
 
     const launched = await rcsSender('Launched');
-    await clients.provisioning.rcs.answerQuestionnaire(launched.id, { brand_description: 'Shop', message_types: 'Orders', opt_in: 'Checkout', opt_out: 'STOP' });
+    await clients.provisioning.rcs.answerQuestionnaire(launched.id, {
+      brand_description: 'Shop',
+      message_types: 'Orders',
+      opt_in: 'Checkout',
+      opt_out: 'STOP',
+    });
     await clients.provisioning.rcs.launch(launched.id, { email: 'ops@acme.example' });
     await until(() => clients.provisioning.rcs.getSender(launched.id), 'LAUNCHED');
-    assertKept(await acts.undoStep({ kind: 'rcs-sender', resource: { senderId: launched.id } }), launched.id, /is LAUNCHED: a launched sender cannot be deleted/);
+    assertKept(
+      await acts.undoStep({ kind: 'rcs-sender', resource: { senderId: launched.id } }),
+      launched.id,
+      /is LAUNCHED: a launched sender cannot be deleted/,
+    );
 
     // Launched between the read and the delete: the platform refuses.
     const raced = await rcsSender('Raced');
-    await fault('provisioning', 'DELETE', `/rcs/senders/${raced.id}`, 409, { errorCode: 'conflict', message: `RCS sender ${raced.id} is LAUNCHED: a launched sender cannot be deleted`, resolution: '' });
+    await fault('provisioning', 'DELETE', `/rcs/senders/${raced.id}`, 409, {
+      errorCode: 'conflict',
+      message: `RCS sender ${raced.id} is LAUNCHED: a launched sender cannot be deleted`,
+      resolution: '',
+    });
     const refused = await acts.undoStep({ kind: 'rcs-sender', resource: { senderId: raced.id } });
     assertKept(refused, raced.id, /was not deleted: the platform refused \(RCS sender \S+ is LAUNCHED: a launched sender cannot be deleted\)/);
   });
@@ -187,22 +226,41 @@ describe('undoStep', () => {
     assertKept(await acts.undoStep({ kind: 'chatb-sender', resource: { senderId: active.id } }), active.id, /is ACTIVE/);
   });
 
-  const registration = () => clients.senderId.createRegistration({
-    policyId: 'pol-au-alpha-aggregator',
-    requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }] }],
-  });
+  const registration = () =>
+    clients.senderId.createRegistration({
+      policyId: 'pol-au-alpha-aggregator',
+      requestDetails: [
+        {
+          senderIdDetails: [{ senderId: 'ACME' }],
+          additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }],
+        },
+      ],
+    });
 
   test('senderid-registration: IN_QUEUE is deleted; APPROVED stays, also when approved between read and delete', async () => {
     const queued = await registration();
-    await undoTwice({ kind: 'senderid-registration', resource: { registrationId: queued.id } }, new RegExp(`Deleted the IN_QUEUE sender ID registration ${queued.id}`));
+    await undoTwice(
+      { kind: 'senderid-registration', resource: { registrationId: queued.id } },
+      new RegExp(`Deleted the IN_QUEUE sender ID registration ${queued.id}`),
+    );
 
     const approved = await registration();
     await control('POST', `/senderId/registrations/${approved.id}/state`, { state: 'APPROVED' });
-    assertKept(await acts.undoStep({ kind: 'senderid-registration', resource: { registrationId: approved.id } }), approved.id, /is APPROVED: approved registrations stay/);
+    assertKept(
+      await acts.undoStep({ kind: 'senderid-registration', resource: { registrationId: approved.id } }),
+      approved.id,
+      /is APPROVED: approved registrations stay/,
+    );
 
     const raced = await registration();
-    await fault('senderId', 'DELETE', raced.id, 409, { error: { code: 409, message: `Registration ${raced.id} is APPROVED`, status: 'FAILED_PRECONDITION', details: [] } });
-    assertKept(await acts.undoStep({ kind: 'senderid-registration', resource: { registrationId: raced.id } }), raced.id, /the platform refused \(Registration \S+ is APPROVED\)/);
+    await fault('senderId', 'DELETE', raced.id, 409, {
+      error: { code: 409, message: `Registration ${raced.id} is APPROVED`, status: 'FAILED_PRECONDITION', details: [] },
+    });
+    assertKept(
+      await acts.undoStep({ kind: 'senderid-registration', resource: { registrationId: raced.id } }),
+      raced.id,
+      /the platform refused \(Registration \S+ is APPROVED\)/,
+    );
   });
 
   test('bundle-provisioning: the bundle is deleted, then already gone', async () => {

@@ -53,7 +53,11 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
       if (m[2] !== undefined) {
         const [status, code] = getAnswers.shift() ?? [200, 'OK'];
         if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
-        return send(res, 200, subprojects.find((s) => s.projectId === m[2]));
+        return send(
+          res,
+          200,
+          subprojects.find((s) => s.projectId === m[2]),
+        );
       }
       const mine = subprojects.filter((s) => s.parentProjectId === parent);
       const start = Number(url.searchParams.get('pageToken') ?? 0);
@@ -71,7 +75,19 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 2000,
-    urls: { auth: `${base}/auth`, subprojects: `${base}/sub`, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: base, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: `${base}/sub`,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: base,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'parent-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const activities = createActivities({ clients: createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }) });
@@ -96,7 +112,10 @@ test('ensureSubproject creates when no subproject has that displayName', async (
   const stub = await startStub(t, { existing: [existing(1), existing(2), existing(3)] });
   const result = await stub.activities.ensureSubproject({ parentProjectId: 'parent-1', displayName: 'acme' });
   assert.deepEqual(result, { projectId: 'sp-new-1', displayName: 'acme', parentProjectId: 'parent-1', createTime: '2025-06-01T00:00:00Z', created: true });
-  assert.deepEqual(stub.posts.map((b) => JSON.parse(b)), [{ displayName: 'acme' }]);
+  assert.deepEqual(
+    stub.posts.map((b) => JSON.parse(b)),
+    [{ displayName: 'acme' }],
+  );
 });
 
 test('ensureSubproject retried after a lost create answer does not create twice', async (t) => {
@@ -124,7 +143,14 @@ test('isSubprojectUsable: 403 PERMISSION_DENIED → false, then 200 → true', a
 });
 
 test('isSubprojectUsable: other errors propagate as mapped failures', async (t) => {
-  const stub = await startStub(t, { existing: [existing(1)], getAnswers: [[404, 'NOT_FOUND'], [403, 'UNAUTHORIZED'], [503, 'UNAVAILABLE']] });
+  const stub = await startStub(t, {
+    existing: [existing(1)],
+    getAnswers: [
+      [404, 'NOT_FOUND'],
+      [403, 'UNAUTHORIZED'],
+      [503, 'UNAVAILABLE'],
+    ],
+  });
   const input = { parentProjectId: 'parent-1', subprojectId: 'sp-1' };
   await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformNotFoundError', nonRetryable: true });
   await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformAuthError', nonRetryable: true });

@@ -67,7 +67,13 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
       const body = raw.toString('utf8');
       const path = req.url!;
       seen.push({ method: req.method!, path, body });
-      const auth = verifyApplicationRequest({ headers: req.headers, method: req.method!, path, rawBody: raw, secretForKey: (k) => (k === APP_KEY ? APP_SECRET : undefined) });
+      const auth = verifyApplicationRequest({
+        headers: req.headers,
+        method: req.method!,
+        path,
+        rawBody: raw,
+        secretForKey: (k) => (k === APP_KEY ? APP_SECRET : undefined),
+      });
       if (!auth.ok) return err(res, 401, 40102, `Invalid signature (${auth.reason})`);
 
       const prefix = '/verification/verification/v1/verifications';
@@ -119,10 +125,19 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
         if (req.method === 'PUT') {
           const report = JSON.parse(body) as { method: string; sms?: { code: string }; callout?: { code: string }; flashCall?: { cli: string } };
           if (report.method !== v.method) return err(res, 400, 40001, 'method: does not match the verification');
-          if (v.status !== 'PENDING') return send(res, 200, { id: v.id, method: v.method, status: v.status, reason: v.reason, reference: v.reference, source: 'manual' });
+          if (v.status !== 'PENDING')
+            return send(res, 200, { id: v.id, method: v.method, status: v.status, reason: v.reason, reference: v.reference, source: 'manual' });
           const given = report.sms?.code ?? report.callout?.code ?? report.flashCall?.cli;
           const expected = v.method === 'flashcall' ? '+46700123456' : v.code;
-          if (given !== expected) return send(res, 200, { id: v.id, method: v.method, status: 'FAIL', reason: v.method === 'flashcall' ? 'Invalid CLI' : 'Invalid code', reference: v.reference, source: 'manual' });
+          if (given !== expected)
+            return send(res, 200, {
+              id: v.id,
+              method: v.method,
+              status: 'FAIL',
+              reason: v.method === 'flashcall' ? 'Invalid CLI' : 'Invalid code',
+              reference: v.reference,
+              source: 'manual',
+            });
           v.status = 'SUCCESSFUL';
           return send(res, 200, { id: v.id, method: v.method, status: 'SUCCESSFUL', reference: v.reference, source: 'manual' });
         }
@@ -192,10 +207,10 @@ test('startVerification with an unknown reference looks it up, then starts exact
     sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298, codeType: 'Numeric' },
     resumed: false,
   });
-  assert.deepEqual(stub.seen.map((s) => `${s.method} ${s.path}`), [
-    'GET /verification/verification/v1/verifications/reference/ref-1',
-    'POST /verification/verification/v1/verifications',
-  ]);
+  assert.deepEqual(
+    stub.seen.map((s) => `${s.method} ${s.path}`),
+    ['GET /verification/verification/v1/verifications/reference/ref-1', 'POST /verification/verification/v1/verifications'],
+  );
   assert.deepEqual(JSON.parse(stub.posts()[0]!.body), {
     identity: { type: 'number', endpoint: '+46700000001' },
     method: 'sms',
@@ -247,7 +262,12 @@ test("startVerification with the caller's reference sends it as reference and th
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
   const first = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.1', reference: 'order-42' });
-  assert.deepEqual(JSON.parse(stub.posts()[0]!.body), { identity: { type: 'number', endpoint: '+46700000001' }, method: 'sms', reference: 'order-42', custom: 'rf-x.0.1' });
+  assert.deepEqual(JSON.parse(stub.posts()[0]!.body), {
+    identity: { type: 'number', endpoint: '+46700000001' },
+    method: 'sms',
+    reference: 'order-42',
+    custom: 'rf-x.0.1',
+  });
   // A retry of the same send finds it by the caller's reference and its token: nothing new is sent.
   const again = await a.startVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.1', reference: 'order-42' });
   assert.equal(again.verificationId, first.verificationId);
@@ -274,7 +294,9 @@ test('startVerification with a known reference returns it in whatever state, wit
 });
 
 test('startVerification refuses to resume a reference that belongs to another number or method', async (t) => {
-  const stub = await startStub(t, { existing: [existing({ identity: { type: 'number', endpoint: '+46700000999' } }), existing({ id: 'v-x', reference: 'ref-2', method: 'flashcall' })] });
+  const stub = await startStub(t, {
+    existing: [existing({ identity: { type: 'number', endpoint: '+46700000999' } }), existing({ id: 'v-x', reference: 'ref-2', method: 'flashcall' })],
+  });
   const a = activitiesFor(stub.base);
   for (const input of [
     { identity: '+46700000001', method: 'sms' as const, token: 'ref-1' },
@@ -329,7 +351,7 @@ test('startVerification with an invalid number is a non-retryable PlatformValida
   });
 });
 
-test('startVerification sends sms options only for sms and returns each method\'s details', async (t) => {
+test("startVerification sends sms options only for sms and returns each method's details", async (t) => {
   const stub = await startStub(t);
   const a = activitiesFor(stub.base);
   const f = await a.startVerification({ identity: '+46700000001', method: 'flashcall', token: 'ref-f', sms: { expiryMs: 60_000 } });
@@ -358,7 +380,13 @@ test('reportCode builds the body per method and returns the platform result', as
   ];
   for (const [verificationId, method, code, body] of cases) {
     const result = await a.reportCode({ verificationId, method, code });
-    assert.deepEqual(result, { id: verificationId, method, status: 'SUCCESSFUL', reference: stub.verifications.find((v) => v.id === verificationId)!.reference, source: 'manual' });
+    assert.deepEqual(result, {
+      id: verificationId,
+      method,
+      status: 'SUCCESSFUL',
+      reference: stub.verifications.find((v) => v.id === verificationId)!.reference,
+      source: 'manual',
+    });
     const put = stub.seen.at(-1)!;
     assert.equal(put.method, 'PUT');
     assert.equal(put.path, `/verification/verification/v1/verifications/id/${verificationId}`);
@@ -396,8 +424,14 @@ test('reportCode for seamless fails non-retryably without calling the platform',
 test('reportCode with the wrong method is a PlatformValidationError; unknown ids are PlatformNotFoundError', async (t) => {
   const stub = await startStub(t, { existing: [existing({ id: 'v-sms' })] });
   const a = activitiesFor(stub.base);
-  await assert.rejects(a.reportCode({ verificationId: 'v-sms', method: 'callout', code: '1111' }), (err: unknown) => failure(err).type === 'PlatformValidationError' && failure(err).nonRetryable);
-  await assert.rejects(a.reportCode({ verificationId: 'v-none', method: 'sms', code: '1111' }), (err: unknown) => failure(err).type === 'PlatformNotFoundError' && failure(err).nonRetryable);
+  await assert.rejects(
+    a.reportCode({ verificationId: 'v-sms', method: 'callout', code: '1111' }),
+    (err: unknown) => failure(err).type === 'PlatformValidationError' && failure(err).nonRetryable,
+  );
+  await assert.rejects(
+    a.reportCode({ verificationId: 'v-none', method: 'sms', code: '1111' }),
+    (err: unknown) => failure(err).type === 'PlatformNotFoundError' && failure(err).nonRetryable,
+  );
 });
 
 test('getVerificationStatus returns the status; an unknown ID is a non-retryable PlatformNotFoundError', async (t) => {

@@ -30,7 +30,12 @@ test('callbacks are counted by kind and outcome, requests by route pattern', asy
   const after = parseMetrics(await registry.metrics());
   const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
 
-  for (const [outcome, n] of [['accepted', 1], ['duplicate', 2], ['refused', 1], ['failed', 1]] as const) {
+  for (const [outcome, n] of [
+    ['accepted', 1],
+    ['duplicate', 2],
+    ['refused', 1],
+    ['failed', 1],
+  ] as const) {
     assert.equal(moved('relayflow_callbacks_total', { kind: 'mms', outcome }), n, outcome);
   }
   assert.equal(moved('relayflow_http_requests_total', { method: 'GET', route: '/v1/things/:id', status: '200' }), 2);

@@ -6,12 +6,29 @@ import { generateCodecKey } from '../../../common/codec.js';
 import { loadConfig } from '../../../common/config.js';
 import type { StepPlan } from '../../../contracts/onboarding.js';
 import type { Policy } from '../../../platform/senderid/client.js';
-import { buildAddedSteps, buildOnboardingPlan, planHash, type OnboardingBody, type PlanContext, type PlanLookups } from '../../../api/routes/onboarding/plan.js';
+import {
+  buildAddedSteps,
+  buildOnboardingPlan,
+  planHash,
+  type OnboardingBody,
+  type PlanContext,
+  type PlanLookups,
+} from '../../../api/routes/onboarding/plan.js';
 import { chataSenderInput, rcsSenderInput, templateInput } from '../../../api/routes/provisioning/inputs.js';
 
-const config = loadConfig({ RELAYFLOW_API_KEYS: 'a-very-long-api-key-for-tests-000', RELAYFLOW_CODEC_KEYS: generateCodecKey('k1'), PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010' });
+const config = loadConfig({
+  RELAYFLOW_API_KEYS: 'a-very-long-api-key-for-tests-000',
+  RELAYFLOW_CODEC_KEYS: generateCodecKey('k1'),
+  PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010',
+});
 const policy: Policy = {
-  id: 'pol-au', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', name: 'AU', senderIdAssigned: false, manualApproval: false, attachmentDefinitions: [],
+  id: 'pol-au',
+  marketCode: 'AU',
+  registrationType: 'ALPHANUMERIC_SENDER_ID',
+  name: 'AU',
+  senderIdAssigned: false,
+  manualApproval: false,
+  attachmentDefinitions: [],
   fields: [{ section: 'senderIdDetails', key: 'senderId', label: 'Sender ID', required: true, validations: [] }],
 };
 const lookups: PlanLookups = {
@@ -22,28 +39,49 @@ const lookups: PlanLookups = {
 const ctx: PlanContext = { projectId: 'proj', config, hashSubject: (s) => `h${s.replace(/\D/g, '')}`, lookups };
 
 const rcs = (step: string, more: Record<string, unknown> = {}) => ({
-  step, displayName: `Brand ${step}`, description: 'd', websites: [{ url: 'https://example.com' }], brandPhoneNumber: '+33612345678',
-  banner: { url: 'https://example.com/b.png', width: 1440, height: 448 }, useCase: 'MULTIUSE' as const, countries: ['FR'], answers: { q1: 'orders' },
-  contact: { email: 'a@example.com' }, ...more,
+  step,
+  displayName: `Brand ${step}`,
+  description: 'd',
+  websites: [{ url: 'https://example.com' }],
+  brandPhoneNumber: '+33612345678',
+  banner: { url: 'https://example.com/b.png', width: 1440, height: 448 },
+  useCase: 'MULTIUSE' as const,
+  countries: ['FR'],
+  answers: { q1: 'orders' },
+  contact: { email: 'a@example.com' },
+  ...more,
 });
 const chata = (step: string, phoneNumber = '+33612345678') => ({ step, phoneNumber, displayName: 'Acme' });
 const chatb = (step: string) => ({ step, displayName: `B ${step}`, categoryCode: 'RETAIL' });
 const template = (step: string, sender: string, name = `t_${step}`) => ({
-  step, sender, name, language: 'en_US', category: 'UTILITY' as const, components: [{ type: 'BODY' as const, text: 'Hi {{1}}' }],
+  step,
+  sender,
+  name,
+  language: 'en_US',
+  category: 'UTILITY' as const,
+  components: [{ type: 'BODY' as const, text: 'Hi {{1}}' }],
 });
-const senderId = (step: string, more: Record<string, unknown> = {}) => ({ step, key: `key-${step}`, policyId: 'pol-au', requestDetails: [{ senderIdDetails: [{ senderId: 'Acme' }] }], ...more });
+const senderId = (step: string, more: Record<string, unknown> = {}) => ({
+  step,
+  key: `key-${step}`,
+  policyId: 'pol-au',
+  requestDetails: [{ senderIdDetails: [{ senderId: 'Acme' }] }],
+  ...more,
+});
 
 const plan = (body: Record<string, unknown>) => buildOnboardingPlan({ key: 'acme', ...body } as OnboardingBody, ctx);
 const byName = (steps: StepPlan[]) => Object.fromEntries(steps.map((s) => [s.name, s]));
 const fields = (errors: { field: string; rule: string }[]) => errors.map((e) => `${e.field} ${e.rule}`);
 
 describe('an onboarding plan', () => {
-  test('becomes steps with each child\'s own input, in dependency order with the bundle bound to the subproject', () => {
+  test("becomes steps with each child's own input, in dependency order with the bundle bound to the subproject", () => {
     const { errors, steps } = plan({
       subproject: { displayName: 'team-a' },
       bundle: { displayName: 'Acme', region: 'EU' },
       webhook: { target: 'https://hooks.example.com/p', secret: 's3cret-value' },
-      rcsSenders: [rcs('rcs1')], chataSenders: [chata('wa')], chatbSenders: [chatb('cb')],
+      rcsSenders: [rcs('rcs1')],
+      chataSenders: [chata('wa')],
+      chatbSenders: [chatb('cb')],
       templates: [template('t1', 'wa'), template('t2', 'cb')],
       senderIds: [senderId('sid')],
     });
@@ -52,21 +90,25 @@ describe('an onboarding plan', () => {
     assert.deepEqual(Object.keys(s), ['subproject', 'bundle', 'webhook', 'rcs1', 'wa', 'cb', 'sid', 't1', 't2']);
     assert.deepEqual(s.subproject!.process?.processId, 'subproject:proj:team-a');
     assert.deepEqual(s.subproject!.after, []);
-    assert.equal(s.bundle!.process?.processId, 'bundle-provisioning:proj:acme', 'the bundle is keyed by the onboarding\'s key');
+    assert.equal(s.bundle!.process?.processId, 'bundle-provisioning:proj:acme', "the bundle is keyed by the onboarding's key");
     assert.deepEqual(s.bundle!.after, [{ step: 'subproject' }]);
     assert.deepEqual(s.bundle!.bind, [{ from: 'subproject', field: 'subprojectId', into: 'bundle.subprojectId' }]);
     assert.deepEqual(s.webhook, { name: 'webhook', kind: 'webhook', webhook: { target: 'https://hooks.example.com/p', secret: 's3cret-value' }, after: [] });
     for (const sender of ['rcs1', 'wa', 'cb']) assert.deepEqual(s[sender]!.after, [{ step: 'subproject' }, { step: 'bundle' }, { step: 'webhook' }]);
     assert.deepEqual(s.t1!.after, [{ step: 'wa', hard: true }]);
     assert.equal(s.t1!.kind, 'chata-template');
-    assert.equal(s.t2!.kind, 'chatb-template', 'the template\'s channel is its sender\'s');
+    assert.equal(s.t2!.kind, 'chatb-template', "the template's channel is its sender's");
     assert.equal(s.t2!.process?.processId, 'chatb-template:proj:t_t2:en_US');
     assert.deepEqual(s.sid!.after, [{ step: 'subproject' }]);
     // Exactly what each process's own route starts (no step or sender field in them).
     const { step: _r, ...rcsBody } = rcs('rcs1');
     assert.deepEqual(s.rcs1!.process?.input, rcsSenderInput(rcsBody, 'body', { ...ctx, questionnaire: undefined }).input);
     const { step: _w, ...chataBody } = chata('wa');
-    assert.deepEqual(s.wa!.process, { workflowType: 'chataSenderOnboarding', processId: 'chata-sender:proj:h33612345678', input: chataSenderInput(chataBody, 'body', ctx).input });
+    assert.deepEqual(s.wa!.process, {
+      workflowType: 'chataSenderOnboarding',
+      processId: 'chata-sender:proj:h33612345678',
+      input: chataSenderInput(chataBody, 'body', ctx).input,
+    });
     const { step: _t, sender: _s, ...templateBody } = template('t1', 'wa');
     assert.deepEqual(s.t1!.process?.input, templateInput(templateBody, 'body', { ...ctx, channel: 'CHATA' }).input);
   });
@@ -80,13 +122,22 @@ describe('an onboarding plan', () => {
     assert.deepEqual(s.wa!.after, [{ step: 'bundle' }]);
   });
 
-  test('step names are unique across the plan and not a singleton\'s', () => {
-    const { errors } = plan({ subproject: { displayName: 'x' }, chataSenders: [chata('a'), chata('bundle', '+33612345679')], chatbSenders: [chatb('a')], senderIds: [senderId('subproject')] });
+  test("step names are unique across the plan and not a singleton's", () => {
+    const { errors } = plan({
+      subproject: { displayName: 'x' },
+      chataSenders: [chata('a'), chata('bundle', '+33612345679')],
+      chatbSenders: [chatb('a')],
+      senderIds: [senderId('subproject')],
+    });
     assert.deepEqual(fields(errors), ['body.chataSenders.1.step reserved', 'body.chatbSenders.0.step unique', 'body.senderIds.0.step reserved']);
   });
 
   test('a template names a CHATA or CHATB sender step of the plan', () => {
-    const { errors } = plan({ rcsSenders: [rcs('r')], senderIds: [senderId('sid')], templates: [template('t1', 'nobody'), template('t2', 'r'), template('t3', 'sid')] });
+    const { errors } = plan({
+      rcsSenders: [rcs('r')],
+      senderIds: [senderId('sid')],
+      templates: [template('t1', 'nobody'), template('t2', 'r'), template('t3', 'sid')],
+    });
     assert.deepEqual(fields(errors), ['body.templates.0.sender sender_step', 'body.templates.1.sender sender_step', 'body.templates.2.sender sender_step']);
     assert.match(errors[0]!.message, /names no step/);
     assert.match(errors[1]!.message, /RCS sender/);
@@ -106,7 +157,7 @@ describe('an onboarding plan', () => {
     assert.deepEqual(fields(errors), ['body.bundle.createSubproject exclusive']);
   });
 
-  test('each item\'s own rules, named under its place in the plan, all at once', () => {
+  test("each item's own rules, named under its place in the plan, all at once", () => {
     const { errors } = plan({
       bundle: { displayName: 'Acme', region: 'EU', conversationApp: false, processingMode: 'DISPATCH' },
       rcsSenders: [rcs('r', { banner: { url: 'https://example.com/b.png', width: 1400, height: 448 }, answers: { nope: 'x' } })],
@@ -115,9 +166,13 @@ describe('an onboarding plan', () => {
     });
     assert.deepEqual(fields(errors), [
       'body.bundle.processingMode requires',
-      'body.rcsSenders.0.banner.width banner_size', 'body.rcsSenders.0.answers.q1 required', 'body.rcsSenders.0.answers.nope unknown_question',
-      'body.senderIds.0.policyId notFound', 'body.senderIds.1.requestDetails[0].senderIdDetails.senderId required',
-      'body.templates.0.sender sender_step', 'body.templates.0.messageSendTtlSeconds not_allowed',
+      'body.rcsSenders.0.banner.width banner_size',
+      'body.rcsSenders.0.answers.q1 required',
+      'body.rcsSenders.0.answers.nope unknown_question',
+      'body.senderIds.0.policyId notFound',
+      'body.senderIds.1.requestDetails[0].senderIdDetails.senderId required',
+      'body.templates.0.sender sender_step',
+      'body.templates.0.messageSendTtlSeconds not_allowed',
     ]);
   });
 
@@ -153,7 +208,12 @@ describe('steps added to a running onboarding', () => {
 
   test('names and processes are unique against the existing steps too', () => {
     const { errors } = buildAddedSteps({ chataSenders: [chata('wa'), chata('wa2')], senderIds: [senderId('bundle')] }, ctx, existing, false);
-    assert.deepEqual(fields(errors), ['body.chataSenders.0.step unique', 'body.chataSenders.0.phoneNumber duplicate_process', 'body.chataSenders.1.phoneNumber duplicate_process', 'body.senderIds.0.step reserved']);
+    assert.deepEqual(fields(errors), [
+      'body.chataSenders.0.step unique',
+      'body.chataSenders.0.phoneNumber duplicate_process',
+      'body.chataSenders.1.phoneNumber duplicate_process',
+      'body.senderIds.0.step reserved',
+    ]);
   });
 
   test('with an Idempotency-Key, a step exactly like an existing one is the same request again; a different one still clashes', () => {

@@ -16,7 +16,9 @@ const fake = (code: string, boundMs = 10_000, exitGraceMs?: number) => {
 
 describe('runBench', () => {
   test('takes the result from the BENCH_JSON line and streams the rest with a prefix', async () => {
-    const { lines, outcome } = fake(`console.log('warming up'); console.error('a warning'); console.log('BENCH_JSON ' + ${JSON.stringify(JSON.stringify(RESULT))})`);
+    const { lines, outcome } = fake(
+      `console.log('warming up'); console.error('a warning'); console.log('BENCH_JSON ' + ${JSON.stringify(JSON.stringify(RESULT))})`,
+    );
     const o = await outcome;
     assert.equal(o.status, 'ok');
     assert.equal(o.exitCode, 0);

@@ -11,18 +11,35 @@ import { cpuProfileFor } from '../../../bench/table/run-table.js';
 import { median, num, summarise } from '../../../bench/table/summary.js';
 
 const throughput: BenchRow = {
-  figure: 'verification throughput', unit: '/s', baseline: 'bare update-with-start + update',
-  relayflow: [20, 18, 22], baselineValues: [100, 110, 90], ratios: [0.2, 0.16, 0.24],
+  figure: 'verification throughput',
+  unit: '/s',
+  baseline: 'bare update-with-start + update',
+  relayflow: [20, 18, 22],
+  baselineValues: [100, 110, 90],
+  ratios: [0.2, 0.16, 0.24],
   target: { of: 'ratio', op: '>=', bound: 0.7 },
 };
 const memory: BenchRow = {
-  figure: 'worker memory per waiting process', unit: 'MB', baseline: '',
-  relayflow: [0.4, 0.5], baselineValues: [], ratios: [], target: { of: 'value', op: '<=', bound: 1 },
+  figure: 'worker memory per waiting process',
+  unit: 'MB',
+  baseline: '',
+  relayflow: [0.4, 0.5],
+  baselineValues: [],
+  ratios: [],
+  target: { of: 'value', op: '<=', bound: 1 },
 };
-const ok = (bench: string, rows: BenchRow[], notes?: string[]): BenchOutcome =>
-  ({ bench, status: 'ok', seconds: 30, exitCode: 0, result: { bench, rounds: rows[0]?.relayflow.length ?? 0, rows, ...(notes ? { notes } : {}) } satisfies BenchResult });
+const ok = (bench: string, rows: BenchRow[], notes?: string[]): BenchOutcome => ({
+  bench,
+  status: 'ok',
+  seconds: 30,
+  exitCode: 0,
+  result: { bench, rounds: rows[0]?.relayflow.length ?? 0, rows, ...(notes ? { notes } : {}) } satisfies BenchResult,
+});
 const run = (benches: BenchOutcome[]): TableRun => ({
-  profile: 'short', startedAt: '2026-11-26T02:00:00.000Z', wallSeconds: 95, leftOut: [{ bench: 'campaign', why: 'needs 100 s' }],
+  profile: 'short',
+  startedAt: '2026-11-26T02:00:00.000Z',
+  wallSeconds: 95,
+  leftOut: [{ bench: 'campaign', why: 'needs 100 s' }],
   machine: { cpus: { model: 'Test CPU', count: 2 }, totalMemoryGiB: 8, node: 'v22.0.0', platform: 'linux', release: '6.1' },
   benches,
 });
@@ -50,8 +67,11 @@ describe('row figures', () => {
 });
 
 describe('the table', () => {
-  const table = run([ok('verification', [throughput], ['3.7 tasks per verification']), ok('memory', [memory]),
-    { bench: 'actions', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null }]);
+  const table = run([
+    ok('verification', [throughput], ['3.7 tasks per verification']),
+    ok('memory', [memory]),
+    { bench: 'actions', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null },
+  ]);
 
   test('one line per figure, a bench without a result as one line saying why', () => {
     assert.deepEqual(tableCells(table.benches), [
@@ -91,7 +111,10 @@ describe('the table', () => {
 
 describe('the alarm', () => {
   const recorded = run([ok('verification', [throughput]), ok('memory', [memory])]);
-  const verdicts = (now: TableRun) => compareRuns(recorded, now).filter((c) => c.verdict !== 'not run').map((c) => [c.figure || c.bench, c.verdict]);
+  const verdicts = (now: TableRun) =>
+    compareRuns(recorded, now)
+      .filter((c) => c.verdict !== 'not run')
+      .map((c) => [c.figure || c.bench, c.verdict]);
 
   test('a median ratio below 0.7 of the recorded one fails, naming the figure and both ratios', () => {
     const checks = compareRuns(recorded, run([ok('verification', [withRatios(throughput, [0.13, 0.135, 0.5])])]));
@@ -135,10 +158,22 @@ describe('the alarm', () => {
   });
 
   test('a row not in the recorded table is reported, not failed; a bench without a result fails', () => {
-    const checks = compareRuns(recorded, run([ok('verification', [{ ...throughput, figure: 'new figure' }]),
-      { bench: 'memory', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null },
-      { bench: 'actions', status: 'no result', detail: 'bench/actions.ts does not exist', seconds: 0, exitCode: null }]));
-    assert.deepEqual(checks.map((c) => [c.verdict, failed(c)]), [['not recorded', false], ['no result', true], ['no result', true]]);
+    const checks = compareRuns(
+      recorded,
+      run([
+        ok('verification', [{ ...throughput, figure: 'new figure' }]),
+        { bench: 'memory', status: 'timed out', detail: 'bound 45 s', seconds: 45, exitCode: null },
+        { bench: 'actions', status: 'no result', detail: 'bench/actions.ts does not exist', seconds: 0, exitCode: null },
+      ]),
+    );
+    assert.deepEqual(
+      checks.map((c) => [c.verdict, failed(c)]),
+      [
+        ['not recorded', false],
+        ['no result', true],
+        ['no result', true],
+      ],
+    );
     assert.equal(checks[1]!.message, 'memory: timed out (bound 45 s)');
     assert.equal(compareRuns(undefined, recorded).filter(failed).length, 0);
     const left = compareRuns(recorded, run([ok('verification', [throughput])]));

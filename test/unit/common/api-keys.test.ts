@@ -14,7 +14,10 @@ const K2 = 'second-key-0123456789abcdefg';
 describe('API keys file', () => {
   test('one "<key> <scope> [<per minute>]" a line; comments and blank lines skipped', () => {
     const entries = parseKeysFile(`# team keys\n\n${K1} read-only\n  ${K2}\toperator  120 \r\n`, 'keys');
-    assert.deepEqual(entries, [{ key: K1, scope: 'read-only' }, { key: K2, scope: 'operator', perMinute: 120 }]);
+    assert.deepEqual(entries, [
+      { key: K1, scope: 'read-only' },
+      { key: K2, scope: 'operator', perMinute: 120 },
+    ]);
     assert.deepEqual(countByScope(entries), { 'read-only': 1, operator: 1, admin: 0 });
   });
 
@@ -29,11 +32,14 @@ describe('API keys file', () => {
   ];
   for (const [what, text, message] of broken) {
     test(`${what} names the line, not the key`, () => {
-      assert.throws(() => parseKeysFile(text, 'keys'), (err: Error) => {
-        assert.match(err.message, message);
-        assert.ok(!err.message.includes(K1) && !err.message.includes('short-key'), err.message);
-        return true;
-      });
+      assert.throws(
+        () => parseKeysFile(text, 'keys'),
+        (err: Error) => {
+          assert.match(err.message, message);
+          assert.ok(!err.message.includes(K1) && !err.message.includes('short-key'), err.message);
+          return true;
+        },
+      );
     });
   }
 });
@@ -50,16 +56,26 @@ describe('API keys at start-up', () => {
     const file = join(dir, 'ok');
     await writeFile(file, `${K2} read-only 60\n`);
     const c = loadConfig({ ...base, RELAYFLOW_API_KEYS: K1, RELAYFLOW_API_KEYS_FILE: file });
-    assert.deepEqual(c.api.keys, [{ key: K1, scope: 'admin' }, { key: K2, scope: 'read-only', perMinute: 60 }]);
+    assert.deepEqual(c.api.keys, [
+      { key: K1, scope: 'admin' },
+      { key: K2, scope: 'read-only', perMinute: 60 },
+    ]);
     assert.equal(c.api.rateLimitPerMinute, 600);
     assert.deepEqual(loadConfig({ ...base, RELAYFLOW_API_KEYS: K1 }).api.keys, [{ key: K1, scope: 'admin' }], 'the format before scopes');
-    assert.deepEqual(loadConfig({ ...base, RELAYFLOW_API_KEYS_FILE: file }).api.keys.map((k) => k.scope), ['read-only'], 'a file alone will do');
+    assert.deepEqual(
+      loadConfig({ ...base, RELAYFLOW_API_KEYS_FILE: file }).api.keys.map((k) => k.scope),
+      ['read-only'],
+      'a file alone will do',
+    );
   });
 
   test('a bad file, a missing one, an empty one, or a key in both stops start-up naming the variable', async () => {
     const bad = join(dir, 'bad');
     await writeFile(bad, `${K2} operator\n${K1} boss\n`);
-    assert.throws(() => loadConfig({ ...base, RELAYFLOW_API_KEYS: K1, RELAYFLOW_API_KEYS_FILE: bad }), /RELAYFLOW_API_KEYS_FILE: .*bad line 2: unknown scope "boss"/);
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_API_KEYS: K1, RELAYFLOW_API_KEYS_FILE: bad }),
+      /RELAYFLOW_API_KEYS_FILE: .*bad line 2: unknown scope "boss"/,
+    );
     assert.throws(() => loadConfig({ ...base, RELAYFLOW_API_KEYS_FILE: join(dir, 'nope') }), /RELAYFLOW_API_KEYS_FILE: .*nope: cannot be read \(ENOENT\)/);
     const empty = join(dir, 'empty');
     await writeFile(empty, '# nobody yet\n');
@@ -67,7 +83,10 @@ describe('API keys at start-up', () => {
     const both = join(dir, 'both');
     await writeFile(both, `${K1} read-only\n`);
     assert.throws(() => loadKeys([K1], both), /both line 1: the key is also in RELAYFLOW_API_KEYS/);
-    assert.throws(() => loadConfig({ ...base, RELAYFLOW_RATE_LIMIT_PER_MINUTE: '0', RELAYFLOW_API_KEYS: K1 }), /RELAYFLOW_RATE_LIMIT_PER_MINUTE: must be between 1/);
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_RATE_LIMIT_PER_MINUTE: '0', RELAYFLOW_API_KEYS: K1 }),
+      /RELAYFLOW_RATE_LIMIT_PER_MINUTE: must be between 1/,
+    );
   });
 });
 

@@ -106,7 +106,10 @@ describe('parseCodecKeys', () => {
     const a = b64(32);
     const b = b64(32);
     const keys = parseCodecKeys(` k2:${a} , k1.old_v-1:${b} `, V);
-    assert.deepEqual(keys.map((k) => k.id), ['k2', 'k1.old_v-1']);
+    assert.deepEqual(
+      keys.map((k) => k.id),
+      ['k2', 'k1.old_v-1'],
+    );
     assert.deepEqual(keys[0]!.key, Buffer.from(a, 'base64'));
     assert.equal(keys[1]!.key.length, 32);
   });

@@ -14,12 +14,15 @@ const oauthKey = { PLATFORM_PROJECT_ID: 'p1', PLATFORM_KEY_ID: 'k', PLATFORM_KEY
 const appKey = { PLATFORM_APP_KEY: 'a', PLATFORM_APP_SECRET: Buffer.alloc(32, 1).toString('base64') };
 
 function fails(env: Record<string, string | undefined>, variable: string, rule: RegExp) {
-  assert.throws(() => loadConfig(env), (err: unknown) => {
-    assert.ok(err instanceof Error, 'an Error');
-    assert.match(err.message, new RegExp(`^${variable.replace(/[*]/g, '\\*')}`), `names ${variable}: ${err.message}`);
-    assert.match(err.message, rule);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig(env),
+    (err: unknown) => {
+      assert.ok(err instanceof Error, 'an Error');
+      assert.match(err.message, new RegExp(`^${variable.replace(/[*]/g, '\\*')}`), `names ${variable}: ${err.message}`);
+      assert.match(err.message, rule);
+      return true;
+    },
+  );
 }
 
 describe('configuration', () => {
@@ -82,7 +85,11 @@ describe('configuration', () => {
     fails(noSecret, 'PLATFORM_APP_SECRET', /^PLATFORM_APP_SECRET: is required when the verification area is enabled \(RELAYFLOW_AREAS\)$/);
     fails({ ...noSecret, RELAYFLOW_AREAS: 'voice,verification' }, 'PLATFORM_APP_SECRET', /when the verification and voice areas are enabled/);
     fails({ ...production, ...appKey, RELAYFLOW_AREAS: 'verification,senderid' }, 'PLATFORM_PROJECT_ID', /when the senderid area is enabled/);
-    fails({ ...production, ...oauthKey, RELAYFLOW_AREAS: 'mms' }, 'PLATFORM_MMS_API_KEY', /^PLATFORM_MMS_API_KEY: is required when the mms area is enabled \(RELAYFLOW_AREAS\)$/);
+    fails(
+      { ...production, ...oauthKey, RELAYFLOW_AREAS: 'mms' },
+      'PLATFORM_MMS_API_KEY',
+      /^PLATFORM_MMS_API_KEY: is required when the mms area is enabled \(RELAYFLOW_AREAS\)$/,
+    );
     const all = loadConfig({ ...production, ...oauthKey, ...appKey, PLATFORM_MMS_API_KEY: 'm', RELAYFLOW_AREAS: PLATFORM_AREAS.join(',') });
     assert.deepEqual(all.platform.areas, PLATFORM_AREAS);
     assert.equal(all.platform.credentials.mmsApiKey, 'm');
@@ -104,7 +111,11 @@ describe('configuration', () => {
   });
 
   test('RELAYFLOW_AREAS rejects unknown areas and lists the valid ones', () => {
-    fails({ ...production, ...oauthKey, RELAYFLOW_AREAS: 'subprojects,sms' }, 'RELAYFLOW_AREAS', /unknown area "sms" \(valid: subprojects, verification, provisioning, voice, mms, conversation, senderid\)/);
+    fails(
+      { ...production, ...oauthKey, RELAYFLOW_AREAS: 'subprojects,sms' },
+      'RELAYFLOW_AREAS',
+      /unknown area "sms" \(valid: subprojects, verification, provisioning, voice, mms, conversation, senderid\)/,
+    );
     fails({ ...base, RELAYFLOW_AREAS: 'fax' }, 'RELAYFLOW_AREAS', /unknown area "fax"/);
     // Case, spaces and repeats do not matter; the order is the canonical one.
     const c = loadConfig({ ...production, ...oauthKey, RELAYFLOW_AREAS: ' Provisioning , subprojects,provisioning ' });

@@ -15,9 +15,18 @@ test('sender ID callback signature: lower-case hex HMAC-SHA1 of the raw bytes, i
 });
 
 test('verify: the current secret matches with index 0, any header case and hex case', () => {
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'X-Service-Signature': NEW_SIG }, rawBody: BODY, secrets: ['secret-new'] }), { ok: true, secretIndex: 0 });
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': ` ${NEW_SIG.toUpperCase()} ` }, rawBody: Buffer.from(BODY), secrets: ['secret-new'] }), { ok: true, secretIndex: 0 });
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': [NEW_SIG] }, rawBody: BODY, secrets: ['secret-new'] }), { ok: true, secretIndex: 0 });
+  assert.deepEqual(verifySenderIdCallback({ headers: { 'X-Service-Signature': NEW_SIG }, rawBody: BODY, secrets: ['secret-new'] }), {
+    ok: true,
+    secretIndex: 0,
+  });
+  assert.deepEqual(
+    verifySenderIdCallback({ headers: { 'x-service-signature': ` ${NEW_SIG.toUpperCase()} ` }, rawBody: Buffer.from(BODY), secrets: ['secret-new'] }),
+    { ok: true, secretIndex: 0 },
+  );
+  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': [NEW_SIG] }, rawBody: BODY, secrets: ['secret-new'] }), {
+    ok: true,
+    secretIndex: 0,
+  });
 });
 
 test('verify: a callback signed with the previous secret is accepted during a rotation, and refused once it is dropped', () => {
@@ -31,9 +40,18 @@ test('verify: a callback signed with the previous secret is accepted during a ro
 test('verify: refusals name their reason', () => {
   const headers = signSenderIdCallback('secret-new', BODY);
   assert.deepEqual(verifySenderIdCallback({ headers: {}, rawBody: BODY, secrets: ['secret-new'] }), { ok: false, reason: 'missing_signature' });
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': '' }, rawBody: BODY, secrets: ['secret-new'] }), { ok: false, reason: 'missing_signature' });
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': NEW_SIG.slice(0, 39) }, rawBody: BODY, secrets: ['secret-new'] }), { ok: false, reason: 'malformed_signature' });
-  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': `sha1=${NEW_SIG}` }, rawBody: BODY, secrets: ['secret-new'] }), { ok: false, reason: 'malformed_signature' });
+  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': '' }, rawBody: BODY, secrets: ['secret-new'] }), {
+    ok: false,
+    reason: 'missing_signature',
+  });
+  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': NEW_SIG.slice(0, 39) }, rawBody: BODY, secrets: ['secret-new'] }), {
+    ok: false,
+    reason: 'malformed_signature',
+  });
+  assert.deepEqual(verifySenderIdCallback({ headers: { 'x-service-signature': `sha1=${NEW_SIG}` }, rawBody: BODY, secrets: ['secret-new'] }), {
+    ok: false,
+    reason: 'malformed_signature',
+  });
   assert.deepEqual(verifySenderIdCallback({ headers, rawBody: `${BODY} `, secrets: ['secret-new'] }), { ok: false, reason: 'bad_signature' });
   assert.deepEqual(verifySenderIdCallback({ headers, rawBody: BODY, secrets: [] }), { ok: false, reason: 'no_secret' });
   assert.deepEqual(verifySenderIdCallback({ headers, rawBody: BODY, secrets: [''] }), { ok: false, reason: 'no_secret' });

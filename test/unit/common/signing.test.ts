@@ -45,7 +45,15 @@ test('fixed vector: Content-MD5, string to sign and signature match openssl and 
   assert.equal(stepByStep, EXPECTED_SIGNATURE);
   assert.equal(applicationSignature(APP_SECRET, stringToSign), EXPECTED_SIGNATURE);
 
-  const headers = signApplicationRequest({ appKey: APP_KEY, appSecret: APP_SECRET, method: 'POST', path: `${PATH}?x=1`, contentType: CONTENT_TYPE, body: BODY, timestamp: TIMESTAMP });
+  const headers = signApplicationRequest({
+    appKey: APP_KEY,
+    appSecret: APP_SECRET,
+    method: 'POST',
+    path: `${PATH}?x=1`,
+    contentType: CONTENT_TYPE,
+    body: BODY,
+    timestamp: TIMESTAMP,
+  });
   assert.deepEqual(headers, {
     Authorization: `Application ${APP_KEY}:${EXPECTED_SIGNATURE}`,
     'x-timestamp': TIMESTAMP,
@@ -57,12 +65,27 @@ test('fixed vector: Content-MD5, string to sign and signature match openssl and 
 test('empty body: Content-MD5 is empty, no Content-Type is sent or signed', () => {
   assert.equal(contentMd5(''), '');
   assert.equal(contentMd5(Buffer.alloc(0)), '');
-  const headers = signApplicationRequest({ appKey: APP_KEY, appSecret: APP_SECRET, method: 'get', path: '/verification/v1/verifications/id/1', contentType: CONTENT_TYPE, body: '', timestamp: TIMESTAMP });
+  const headers = signApplicationRequest({
+    appKey: APP_KEY,
+    appSecret: APP_SECRET,
+    method: 'get',
+    path: '/verification/v1/verifications/id/1',
+    contentType: CONTENT_TYPE,
+    body: '',
+    timestamp: TIMESTAMP,
+  });
   assert.equal(headers['Content-MD5'], '');
   assert.equal(headers['Content-Type'], undefined);
   const expected = applicationSignature(APP_SECRET, `GET\n\n\nx-timestamp:${TIMESTAMP}\n/verification/v1/verifications/id/1`);
   assert.equal(headers.Authorization, `Application ${APP_KEY}:${expected}`);
-  const result = verifyApplicationRequest({ headers: lower(headers), method: 'GET', path: '/verification/v1/verifications/id/1', rawBody: '', secretForKey: secrets, now: NOW });
+  const result = verifyApplicationRequest({
+    headers: lower(headers),
+    method: 'GET',
+    path: '/verification/v1/verifications/id/1',
+    rawBody: '',
+    secretForKey: secrets,
+    now: NOW,
+  });
   assert.deepEqual(result, { ok: true, appKey: APP_KEY });
 });
 
@@ -79,7 +102,17 @@ const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h
 
 function signedRequest() {
   return {
-    headers: lower(signApplicationRequest({ appKey: APP_KEY, appSecret: APP_SECRET, method: 'POST', path: PATH, contentType: CONTENT_TYPE, body: BODY, timestamp: TIMESTAMP })) as Record<string, string | undefined>,
+    headers: lower(
+      signApplicationRequest({
+        appKey: APP_KEY,
+        appSecret: APP_SECRET,
+        method: 'POST',
+        path: PATH,
+        contentType: CONTENT_TYPE,
+        body: BODY,
+        timestamp: TIMESTAMP,
+      }),
+    ) as Record<string, string | undefined>,
     method: 'POST',
     path: PATH,
     rawBody: Buffer.from(BODY) as Buffer | string,
@@ -101,23 +134,85 @@ test('verifyApplicationRequest accepts the signed request (query ignored, scheme
 
 test('verifyApplicationRequest: tampering with each signed field fails', () => {
   const cases: Array<[string, (r: ReturnType<typeof signedRequest>) => void, string]> = [
-    ['method', (r) => { r.method = 'PUT'; }, 'bad_signature'],
-    ['path', (r) => { r.path = '/verification/v1/verifications/id/1'; }, 'bad_signature'],
-    ['content type', (r) => { r.headers['content-type'] = 'application/json'; }, 'bad_signature'],
-    ['timestamp', (r) => { r.headers['x-timestamp'] = '2014-06-02T15:39:31.273Z'; }, 'bad_signature'],
-    ['body (md5 header kept)', (r) => { r.rawBody = BODY.replace('sms', 'flashcall'); }, 'content_md5_mismatch'],
-    ['body and md5 header', (r) => {
-      r.rawBody = BODY.replace('sms', 'flashcall');
-      r.headers['content-md5'] = contentMd5(r.rawBody);
-    }, 'bad_signature'],
-    ['body without md5 header', (r) => {
-      r.rawBody = BODY.replace('sms', 'flashcall');
-      delete r.headers['content-md5'];
-    }, 'bad_signature'],
-    ['signature', (r) => { r.headers.authorization = `Application ${APP_KEY}:${EXPECTED_SIGNATURE.replace('A', 'B')}`; }, 'bad_signature'],
-    ['truncated signature', (r) => { r.headers.authorization = `Application ${APP_KEY}:${EXPECTED_SIGNATURE.slice(0, 10)}`; }, 'bad_signature'],
-    ['key', (r) => { r.headers.authorization = `Application other-key:${EXPECTED_SIGNATURE}`; }, 'unknown_key'],
-    ['secret', (r) => { r.secretForKey = () => 'AAAAAAAAAAAAAAAAAAAAAA=='; }, 'bad_signature'],
+    [
+      'method',
+      (r) => {
+        r.method = 'PUT';
+      },
+      'bad_signature',
+    ],
+    [
+      'path',
+      (r) => {
+        r.path = '/verification/v1/verifications/id/1';
+      },
+      'bad_signature',
+    ],
+    [
+      'content type',
+      (r) => {
+        r.headers['content-type'] = 'application/json';
+      },
+      'bad_signature',
+    ],
+    [
+      'timestamp',
+      (r) => {
+        r.headers['x-timestamp'] = '2014-06-02T15:39:31.273Z';
+      },
+      'bad_signature',
+    ],
+    [
+      'body (md5 header kept)',
+      (r) => {
+        r.rawBody = BODY.replace('sms', 'flashcall');
+      },
+      'content_md5_mismatch',
+    ],
+    [
+      'body and md5 header',
+      (r) => {
+        r.rawBody = BODY.replace('sms', 'flashcall');
+        r.headers['content-md5'] = contentMd5(r.rawBody);
+      },
+      'bad_signature',
+    ],
+    [
+      'body without md5 header',
+      (r) => {
+        r.rawBody = BODY.replace('sms', 'flashcall');
+        delete r.headers['content-md5'];
+      },
+      'bad_signature',
+    ],
+    [
+      'signature',
+      (r) => {
+        r.headers.authorization = `Application ${APP_KEY}:${EXPECTED_SIGNATURE.replace('A', 'B')}`;
+      },
+      'bad_signature',
+    ],
+    [
+      'truncated signature',
+      (r) => {
+        r.headers.authorization = `Application ${APP_KEY}:${EXPECTED_SIGNATURE.slice(0, 10)}`;
+      },
+      'bad_signature',
+    ],
+    [
+      'key',
+      (r) => {
+        r.headers.authorization = `Application other-key:${EXPECTED_SIGNATURE}`;
+      },
+      'unknown_key',
+    ],
+    [
+      'secret',
+      (r) => {
+        r.secretForKey = () => 'AAAAAAAAAAAAAAAAAAAAAA==';
+      },
+      'bad_signature',
+    ],
   ];
   for (const [name, tamper, reason] of cases) {
     const r = signedRequest();
@@ -144,7 +239,10 @@ test('verifyApplicationRequest: missing or malformed headers and stale timestamp
   const future = { ...signedRequest(), now: Date.parse(TIMESTAMP) - 15 * 60_000 - 1 };
   assert.deepEqual(verifyApplicationRequest(future), { ok: false, reason: 'stale_timestamp' });
   assert.deepEqual(verifyApplicationRequest({ ...signedRequest(), now: Date.parse(TIMESTAMP) + 15 * 60_000 }), { ok: true, appKey: APP_KEY });
-  assert.deepEqual(verifyApplicationRequest({ ...signedRequest(), now: Date.parse(TIMESTAMP) + 61_000, maxSkewMs: 60_000 }), { ok: false, reason: 'stale_timestamp' });
+  assert.deepEqual(verifyApplicationRequest({ ...signedRequest(), now: Date.parse(TIMESTAMP) + 61_000, maxSkewMs: 60_000 }), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
   const garbage = signedRequest();
   garbage.headers['x-timestamp'] = 'yesterday';
   assert.deepEqual(verifyApplicationRequest(garbage), { ok: false, reason: 'stale_timestamp' });
@@ -203,7 +301,10 @@ test('verifyConversationWebhook accepts a good request and rejects each tamperin
   assert.deepEqual(verifyConversationWebhook(webhook({ 'x-platform-webhook-signature': undefined })), { ok: false, reason: 'missing_signature' });
   assert.deepEqual(verifyConversationWebhook(webhook({ 'x-platform-webhook-signature-nonce': undefined })), { ok: false, reason: 'missing_nonce' });
   assert.deepEqual(verifyConversationWebhook(webhook({ 'x-platform-webhook-signature-timestamp': undefined })), { ok: false, reason: 'missing_timestamp' });
-  assert.deepEqual(verifyConversationWebhook(webhook({ 'x-platform-webhook-signature-algorithm': 'HmacSHA1' })), { ok: false, reason: 'unsupported_algorithm' });
+  assert.deepEqual(verifyConversationWebhook(webhook({ 'x-platform-webhook-signature-algorithm': 'HmacSHA1' })), {
+    ok: false,
+    reason: 'unsupported_algorithm',
+  });
   assert.deepEqual(verifyConversationWebhook({ ...webhook(), now: 1_700_000_301_000 }), { ok: false, reason: 'stale_timestamp' });
   assert.deepEqual(verifyConversationWebhook({ ...webhook(), now: 1_700_000_301_000, maxSkewSeconds: 600 }), { ok: true });
 });

@@ -19,7 +19,10 @@ test('OTEL_EXPORTER_OTLP_ENDPOINT is a base URL, the traces endpoint is used as 
   assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }), 'http://collector:4318/v1/traces');
   assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318/otlp/' }), 'https://collector:4318/otlp/v1/traces');
   assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/custom/traces' }), 'http://collector:4318/custom/traces');
-  assert.equal(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/v1/traces' }), 'http://b:4318/v1/traces');
+  assert.equal(
+    tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/v1/traces' }),
+    'http://b:4318/v1/traces',
+  );
 });
 
 test('OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn it off', () => {
@@ -30,6 +33,12 @@ test('OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn it off', () => {
 });
 
 test('a bad endpoint names its variable', () => {
-  assert.throws(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }), /^ConfigError: OTEL_EXPORTER_OTLP_ENDPOINT: must (be an absolute http\(s\) URL|use http or https)/);
-  assert.throws(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' }), /^ConfigError: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must use http or https/);
+  assert.throws(
+    () => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }),
+    /^ConfigError: OTEL_EXPORTER_OTLP_ENDPOINT: must (be an absolute http\(s\) URL|use http or https)/,
+  );
+  assert.throws(
+    () => loadConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' }),
+    /^ConfigError: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must use http or https/,
+  );
 });

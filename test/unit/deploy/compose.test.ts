@@ -34,7 +34,11 @@ function env(name: string): Record<string, string> {
 }
 function command(name: string): string[] {
   const c = service(name).command;
-  return Array.isArray(c) ? c : String(c ?? '').split(/\s+/).filter(Boolean);
+  return Array.isArray(c)
+    ? c
+    : String(c ?? '')
+        .split(/\s+/)
+        .filter(Boolean);
 }
 /** [host port, container port] pairs, from "h:c", "ip:h:c", "c" or the long syntax. */
 function ports(name: string): Array<[number | undefined, number]> {
@@ -54,7 +58,10 @@ function assertServiceAddress(address: string, expectedService: string, what: st
   const m = /^([^:/]+):(\d+)$/.exec(address);
   assert.ok(m, `${what}: "${address}" is not host:port`);
   assert.equal(m[1], expectedService, `${what} must point at the "${expectedService}" service`);
-  assert.ok(ports(expectedService).some(([, c]) => c === Number(m[2])), `${what}: ${expectedService} does not expose port ${m[2]}`);
+  assert.ok(
+    ports(expectedService).some(([, c]) => c === Number(m[2])),
+    `${what}: ${expectedService} does not expose port ${m[2]}`,
+  );
 }
 
 const APP_SERVICES = { api: 'api/main.ts', worker: 'workers/main.ts', sandbox: 'sandbox/main.ts' } as const;
@@ -95,7 +102,10 @@ describe('docker-compose.yml', () => {
     for (const name of ['api', 'worker', 'temporal-ui']) {
       assertServiceAddress(env(name).TEMPORAL_ADDRESS ?? '', 'temporal', `${name} TEMPORAL_ADDRESS`);
     }
-    assert.ok(ports('temporal').some(([h, c]) => h === 7233 && c === 7233), 'temporal must publish 7233:7233');
+    assert.ok(
+      ports('temporal').some(([h, c]) => h === 7233 && c === 7233),
+      'temporal must publish 7233:7233',
+    );
     for (const name of ['api', 'worker', 'temporal-ui']) assert.ok(dependsOn(name).includes('temporal'), `${name} depends_on temporal`);
   });
 
@@ -114,7 +124,10 @@ describe('docker-compose.yml', () => {
     const sandbox = env('sandbox');
     assert.equal(sandbox.SANDBOX_HOST, '0.0.0.0', 'the sandbox must listen beyond its container');
     const port = Number(sandbox.SANDBOX_PORT);
-    assert.ok(ports('sandbox').some(([, c]) => c === port), `sandbox does not publish SANDBOX_PORT ${port}`);
+    assert.ok(
+      ports('sandbox').some(([, c]) => c === port),
+      `sandbox does not publish SANDBOX_PORT ${port}`,
+    );
     for (const name of ['api', 'worker']) {
       const url = new URL(env(name).PLATFORM_SANDBOX_URL ?? 'missing:');
       assert.equal(url.hostname, 'sandbox', `${name} PLATFORM_SANDBOX_URL host`);
@@ -127,7 +140,10 @@ describe('docker-compose.yml', () => {
     assert.equal(api.RELAYFLOW_API_HOST, '0.0.0.0');
     const port = Number(api.RELAYFLOW_API_PORT);
     assert.ok(port > 0);
-    assert.ok(ports('api').some(([h, c]) => h === port && c === port), `api must publish ${port}:${port}`);
+    assert.ok(
+      ports('api').some(([h, c]) => h === port && c === port),
+      `api must publish ${port}:${port}`,
+    );
     const codec = new URL(env('temporal-ui').TEMPORAL_CODEC_ENDPOINT ?? 'missing:');
     // The browser calls it, so it is the host's published port, and the routes live under /codec.
     assert.equal(codec.hostname, 'localhost');
@@ -177,7 +193,10 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
-  const instructions = dockerfile.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const instructions = dockerfile
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 
   it('builds with npm ci and npm run build on node 20 bookworm-slim', () => {
     assert.ok(instructions.some((l) => /^FROM node:20-bookworm-slim\b/.test(l)));
@@ -196,7 +215,9 @@ describe('Dockerfile', () => {
   });
 
   it('keeps secrets and local state out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['.env', 'node_modules', 'dist', '.relayflow', '.git']) assert.ok(ignored.includes(entry), `.dockerignore lacks ${entry}`);
   });
 });

@@ -62,7 +62,13 @@ async function startOAuthStub(t: TestContext, opts: { expiresIn?: number; tokenD
     if (!opts.rejectAll && req.headers.authorization === `Bearer ${valid}`) return json(res, 200, { ok: true, token: valid });
     return json(res, 401, { error: { code: 401, message: 'token expired', status: 'UNAUTHENTICATED', details: [] } });
   });
-  return { ...stub, issued: () => issued, expireCurrentToken: () => { valid = 'none'; } };
+  return {
+    ...stub,
+    issued: () => issued,
+    expireCurrentToken: () => {
+      valid = 'none';
+    },
+  };
 }
 
 function tokenSource(url: string, now?: () => number) {
@@ -140,7 +146,10 @@ test('5 concurrent callers share one token request', async (t) => {
   const results = await Promise.all(
     Array.from({ length: 5 }, () => http.request<{ token: string }>({ area: 'conversation', method: 'GET', url: `${stub.url}/thing`, auth })),
   );
-  assert.deepEqual(results.map((r) => r.body.token), Array(5).fill('token-1'));
+  assert.deepEqual(
+    results.map((r) => r.body.token),
+    Array(5).fill('token-1'),
+  );
   assert.equal(tokenRequests(stub.requests), 1);
 });
 
@@ -248,7 +257,10 @@ test('application signature is verifiable over the bytes the server received', a
     auth,
   });
   await http.request({ area: 'verification', method: 'GET', url: `${stub.url}/verification/v1/verifications/id/v1`, auth });
-  assert.deepEqual(results, [{ ok: true, appKey }, { ok: true, appKey }]);
+  assert.deepEqual(results, [
+    { ok: true, appKey },
+    { ok: true, appKey },
+  ]);
 
   const [post, get] = stub.requests;
   assert.match(post!.headers.authorization!, /^Application app-key-1:[A-Za-z0-9+/]+=*$/);
@@ -259,14 +271,27 @@ test('application signature is verifiable over the bytes the server received', a
   assert.equal(get!.headers['content-type'], undefined);
 
   // The same check fails against a different secret, so the assertions above are not vacuous.
-  const wrong = verifyApplicationRequest({ headers: post!.headers, method: 'POST', path: post!.url!, rawBody: post!.body, secretForKey: () => Buffer.from('other').toString('base64') });
+  const wrong = verifyApplicationRequest({
+    headers: post!.headers,
+    method: 'POST',
+    path: post!.url!,
+    rawBody: post!.body,
+    secretForKey: () => Buffer.from('other').toString('base64'),
+  });
   assert.deepEqual(wrong, { ok: false, reason: 'bad_signature' });
 });
 
 test('x-api-key is sent as a header and never in the query string or body', async (t) => {
   const stub = await startStub(t, (_req, res) => json(res, 200, { status: 'Success', 'tracking-id': 't1' }));
   const http = new PlatformHttp({ timeoutMs: 2000 });
-  await http.request({ area: 'mms', method: 'POST', url: `${stub.url}/ep/v2/`, query: { v: '1' }, json: { action: 'sendmms' }, auth: new ApiKeyAuth('secret-api-key') });
+  await http.request({
+    area: 'mms',
+    method: 'POST',
+    url: `${stub.url}/ep/v2/`,
+    query: { v: '1' },
+    json: { action: 'sendmms' },
+    auth: new ApiKeyAuth('secret-api-key'),
+  });
   const req = stub.requests[0]!;
   assert.equal(req.headers['x-api-key'], 'secret-api-key');
   assert.ok(!req.url!.includes('secret-api-key'));
@@ -277,6 +302,12 @@ test('x-api-key is sent as a header and never in the query string or body', asyn
 test('basic auth header, and caller headers cannot duplicate the auth header', async (t) => {
   const stub = await startStub(t, (_req, res) => json(res, 200, {}));
   const http = new PlatformHttp({ timeoutMs: 2000 });
-  await http.request({ area: 'subprojects', method: 'GET', url: `${stub.url}/x`, headers: { Authorization: 'Bearer stale' }, auth: new BasicAuth('id', 'secret') });
+  await http.request({
+    area: 'subprojects',
+    method: 'GET',
+    url: `${stub.url}/x`,
+    headers: { Authorization: 'Bearer stale' },
+    auth: new BasicAuth('id', 'secret'),
+  });
   assert.equal(stub.requests[0]!.headers.authorization, `Basic ${Buffer.from('id:secret').toString('base64')}`);
 });

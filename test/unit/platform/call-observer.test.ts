@@ -45,7 +45,16 @@ test('every call is reported once, by client folder, with why it failed', async 
   await assert.rejects(pending);
   assert.deepEqual(outcome(), ['mms', 'cancelled', undefined]);
   // A 2xx the area calls a failure (MMS status: Failure) is thrown and counted as one.
-  await assert.rejects(http.request({ area: 'mms', method: 'POST', url: `${base}/200`, json: {}, failureOf: () => new PlatformValidationError({ area: 'mms', code: 'E1', message: 'no' }) }), PlatformValidationError);
+  await assert.rejects(
+    http.request({
+      area: 'mms',
+      method: 'POST',
+      url: `${base}/200`,
+      json: {},
+      failureOf: () => new PlatformValidationError({ area: 'mms', code: 'E1', message: 'no' }),
+    }),
+    PlatformValidationError,
+  );
   assert.deepEqual(outcome(), ['mms', 'error', 'validation']);
   assert.equal(calls.length, 8, 'one report per call');
   assert.ok(calls.every((c) => c.durationMs >= 0));
@@ -53,6 +62,11 @@ test('every call is reported once, by client folder, with why it failed', async 
 
 test('an observer that throws never fails the call', async (t) => {
   const base = await stub(t);
-  const http = new PlatformHttp({ timeoutMs: 1_000, onCall: () => { throw new Error('broken counter'); } });
+  const http = new PlatformHttp({
+    timeoutMs: 1_000,
+    onCall: () => {
+      throw new Error('broken counter');
+    },
+  });
   assert.equal((await http.request({ area: 'auth', method: 'GET', url: `${base}/200` })).status, 200);
 });

@@ -29,9 +29,17 @@ test('each platform call is a client span with its method, host, status and fail
   await http.request({ area: 'subprojects', method: 'POST', url: `${base}/200`, query: { phone: '+15550001111' }, json: {} });
   assert.equal(last().name, 'platform subprojects POST');
   assert.equal(last().kind, SpanKind.CLIENT);
-  assert.deepEqual(last().attributes, {
-    'platform.area': 'subprojects', 'http.method': 'POST', 'server.address': '127.0.0.1', 'server.port': Number(new URL(base).port), 'http.status_code': 200,
-  }, 'no path, no query');
+  assert.deepEqual(
+    last().attributes,
+    {
+      'platform.area': 'subprojects',
+      'http.method': 'POST',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(base).port),
+      'http.status_code': 200,
+    },
+    'no path, no query',
+  );
   assert.equal(last().status.code, SpanStatusCode.UNSET);
 
   await assert.rejects(http.request({ area: 'senderId', method: 'GET', url: `${base}/503` }));
@@ -53,7 +61,7 @@ test('each platform call is a client span with its method, host, status and fail
   abort.abort();
   await assert.rejects(pending);
   assert.equal(last().attributes['platform.outcome'], 'cancelled');
-  assert.notEqual(last().status.code, SpanStatusCode.ERROR, 'the caller\'s own abort is no platform failure');
+  assert.notEqual(last().status.code, SpanStatusCode.ERROR, "the caller's own abort is no platform failure");
   assert.equal(exporter.getFinishedSpans().length, 5, 'one span per call');
 });
 

@@ -11,7 +11,13 @@ import { SANDBOX_CREDENTIALS, type PlatformConfig, type Region } from '../../../
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature, verifyConversationWebhook } from '../../../common/signing.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
-import { PlatformAuthError, PlatformNotFoundError, PlatformRateLimitError, PlatformUnavailableError, PlatformValidationError } from '../../../platform/errors.js';
+import {
+  PlatformAuthError,
+  PlatformNotFoundError,
+  PlatformRateLimitError,
+  PlatformUnavailableError,
+  PlatformValidationError,
+} from '../../../platform/errors.js';
 import type { ConversationClient } from '../../../platform/conversation/client.js';
 import type { WireMessage, WireWebhook } from '../../../platform/conversation/types.js';
 import { classifySendError } from '../../../platform/send-errors.js';
@@ -35,7 +41,13 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
   const handle = (req: IncomingMessage, raw: string): Answer => {
     const url = new URL(req.url!, 'http://stub');
     if (url.pathname === '/auth/oauth2/token') return { body: { access_token: 'tok-1', expires_in: 3600 } };
-    const r: Seen = { method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) };
+    const r: Seen = {
+      method: req.method!,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
+    };
     seen.push(r);
     return answer(r);
   };
@@ -59,8 +71,17 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
     mode: 'sandbox',
     requestTimeoutMs: 2000,
     urls: {
-      auth: `${base}/auth`, subprojects: base, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: base,
-      conversation: { us: `${base}/us/`, eu: `${base}/eu`, br: `${base}/br` }, template: { us: base, eu: base, br: base }, batch: { us: base, eu: base, br: base },
+      auth: `${base}/auth`,
+      subprojects: base,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: base,
+      conversation: { us: `${base}/us/`, eu: `${base}/eu`, br: `${base}/br` },
+      template: { us: base, eu: base, br: base },
+      batch: { us: base, eu: base, br: base },
     },
     credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
@@ -71,9 +92,16 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
 const P = (region: Region) => `/${region}/v1/projects/proj%201`;
 const oauthError = (code: number, status: string, message: string) => ({ status: code, body: { error: { code, message, status, details: [] } } });
 
-test('sendMessage: POST messages:send on the app\'s region with the bearer token, the metadata and the correlation ID', async (t) => {
+test("sendMessage: POST messages:send on the app's region with the bearer token, the metadata and the correlation ID", async (t) => {
   const { client, seen } = await startStub(t, () => ({ body: { message_id: 'msg-1', accepted_time: '2025-06-01T12:00:00Z' } }));
-  const sent = await client.sendMessage('us', { appId: APP, channel: 'SMS', identity: '+15551234567', text: 'Hello', metadata: 'rf:camp-1:42', correlationId: 'corr-9' });
+  const sent = await client.sendMessage('us', {
+    appId: APP,
+    channel: 'SMS',
+    identity: '+15551234567',
+    text: 'Hello',
+    metadata: 'rf:camp-1:42',
+    correlationId: 'corr-9',
+  });
   assert.deepEqual(sent, { messageId: 'msg-1', acceptedTime: '2025-06-01T12:00:00Z' });
   assert.equal(seen.length, 1);
   assert.equal(seen[0]!.method, 'POST');
@@ -99,9 +127,16 @@ test('sendMessage: a media message, and no metadata fields when none were given'
   });
 });
 
-test('findSentByMetadata: reads the identity\'s messages page by page until the metadata matches', async (t) => {
+test("findSentByMetadata: reads the identity's messages page by page until the metadata matches", async (t) => {
   const pages: Record<string, { messages: WireMessage[]; next_page_token: string }> = {
-    '': { messages: [{ id: 'm-10', metadata: 'rf:c:10' }, { id: 'm-5', metadata: 'rf:c:5' }, { id: 'm-4', metadata: 'rf:c:4' }], next_page_token: 'p2' },
+    '': {
+      messages: [
+        { id: 'm-10', metadata: 'rf:c:10' },
+        { id: 'm-5', metadata: 'rf:c:5' },
+        { id: 'm-4', metadata: 'rf:c:4' },
+      ],
+      next_page_token: 'p2',
+    },
     p2: { messages: [{ id: 'm-3', metadata: 'rf:c:3' }, { id: 'm-2' }], next_page_token: 'p3' },
     p3: { messages: [{ id: 'm-1', metadata: 'rf:c:1' }], next_page_token: '' },
   };
@@ -109,10 +144,13 @@ test('findSentByMetadata: reads the identity\'s messages page by page until the 
   const q = { appId: APP, channel: 'SMS', identity: '+15551234567' };
 
   assert.equal(await client.findSentByMetadata('br', { ...q, metadata: 'rf:c:3' }), 'm-3');
-  assert.deepEqual(seen.map((s) => [s.method, s.path, s.query]), [
-    ['GET', `${P('br')}/messages`, { app_id: APP, channel_identity: '+15551234567', page_size: '100' }],
-    ['GET', `${P('br')}/messages`, { app_id: APP, channel_identity: '+15551234567', page_size: '100', page_token: 'p2' }],
-  ]);
+  assert.deepEqual(
+    seen.map((s) => [s.method, s.path, s.query]),
+    [
+      ['GET', `${P('br')}/messages`, { app_id: APP, channel_identity: '+15551234567', page_size: '100' }],
+      ['GET', `${P('br')}/messages`, { app_id: APP, channel_identity: '+15551234567', page_size: '100', page_token: 'p2' }],
+    ],
+  );
 
   seen.length = 0;
   // The metadata must match exactly: rf:c:10 on page 1 is not rf:c:1.
@@ -136,7 +174,7 @@ test('findSentByMetadata gives up after 5 pages of an identity with endless hist
   assert.equal(empty.seen.length, 1);
 });
 
-test('getApp maps the wire App, with the platform\'s defaults for what the answer leaves out', async (t) => {
+test("getApp maps the wire App, with the platform's defaults for what the answer leaves out", async (t) => {
   const { client, seen } = await startStub(t, (r) => ({
     body: r.path.endsWith(APP) ? { id: APP, display_name: 'Shop', region: 'EU', rate_limits: { outbound: 55, inbound: 100 } } : { id: 'bare' },
   }));
@@ -147,17 +185,29 @@ test('getApp maps the wire App, with the platform\'s defaults for what the answe
 
 test('conversation errors are typed from the {error: {status}} body', async (t) => {
   const { client } = await startStub(t, (r) =>
-    r.path.endsWith('messages:send') ? oauthError(404, 'NOT_FOUND', `App ${APP} not found`) : oauthError(403, 'PERMISSION_DENIED', 'key not tied to the project'),
+    r.path.endsWith('messages:send')
+      ? oauthError(404, 'NOT_FOUND', `App ${APP} not found`)
+      : oauthError(403, 'PERMISSION_DENIED', 'key not tied to the project'),
   );
   const send = await client.sendMessage('us', { appId: APP, channel: 'SMS', identity: '+15551234567', text: 'x' }).catch((e: unknown) => e);
   assert.ok(send instanceof PlatformNotFoundError, `expected a PlatformNotFoundError, got ${String(send)}`);
   assert.equal(send.code, 'NOT_FOUND');
   assert.equal(classifySendError(send).kind, 'campaign_refused');
-  await assert.rejects(client.getApp('us', APP), (err: unknown) => err instanceof PlatformAuthError && err.code === 'PERMISSION_DENIED' && err.httpStatus === 403);
+  await assert.rejects(
+    client.getApp('us', APP),
+    (err: unknown) => err instanceof PlatformAuthError && err.code === 'PERMISSION_DENIED' && err.httpStatus === 403,
+  );
 });
 
 test('webhooks.ensure: creates when absent, keeps an identical one, replaces one whose secret or triggers differ', async (t) => {
-  const other: WireWebhook = { id: 'wh-other', app_id: APP, target: 'https://other.test/hook', target_type: 'HTTP', secret: 'x', triggers: ['MESSAGE_INBOUND'] };
+  const other: WireWebhook = {
+    id: 'wh-other',
+    app_id: APP,
+    target: 'https://other.test/hook',
+    target_type: 'HTTP',
+    secret: 'x',
+    triggers: ['MESSAGE_INBOUND'],
+  };
   let hooks: WireWebhook[] = [other];
   let nextId = 1;
   const { client, seen } = await startStub(t, (r) => {
@@ -181,17 +231,33 @@ test('webhooks.ensure: creates when absent, keeps an identical one, replaces one
 
   seen.length = 0;
   assert.equal((await client.webhooks.ensure('us', APP, target, 'secret-1', ['MESSAGE_DELIVERY'])).id, 'wh-1');
-  assert.deepEqual(seen.map((s) => s.method), ['GET']);
+  assert.deepEqual(
+    seen.map((s) => s.method),
+    ['GET'],
+  );
 
   seen.length = 0;
   const rotated = await client.webhooks.ensure('us', APP, target, 'secret-2', ['MESSAGE_DELIVERY']);
   assert.equal(rotated.id, 'wh-2');
-  assert.deepEqual(seen.map((s) => [s.method, s.path]), [['GET', `${P('us')}/apps/${APP}/webhooks`], ['DELETE', `${P('us')}/webhooks/wh-1`], ['POST', `${P('us')}/webhooks`]]);
+  assert.deepEqual(
+    seen.map((s) => [s.method, s.path]),
+    [
+      ['GET', `${P('us')}/apps/${APP}/webhooks`],
+      ['DELETE', `${P('us')}/webhooks/wh-1`],
+      ['POST', `${P('us')}/webhooks`],
+    ],
+  );
 
   const more = await client.webhooks.ensure('us', APP, target, 'secret-2', ['MESSAGE_DELIVERY', 'MESSAGE_INBOUND']);
   assert.equal(more.id, 'wh-3');
   // The webhook with another target is left alone.
-  assert.deepEqual(hooks.map((h) => [h.id, h.secret, h.triggers]), [['wh-other', 'x', ['MESSAGE_INBOUND']], ['wh-3', 'secret-2', ['MESSAGE_DELIVERY', 'MESSAGE_INBOUND']]]);
+  assert.deepEqual(
+    hooks.map((h) => [h.id, h.secret, h.triggers]),
+    [
+      ['wh-other', 'x', ['MESSAGE_INBOUND']],
+      ['wh-3', 'secret-2', ['MESSAGE_DELIVERY', 'MESSAGE_INBOUND']],
+    ],
+  );
   assert.deepEqual(await client.webhooks.list('us', APP), hooks);
 });
 
@@ -208,7 +274,10 @@ test('webhooks.ensure: a create whose answer was lost is found by the next read;
   assert.equal(found.id, 'wh-lost');
 
   keep = false;
-  await assert.rejects(client.webhooks.ensure('eu', APP, 'https://relayflow.test/b', 'sec', ['MESSAGE_DELIVERY']), (err: unknown) => err instanceof PlatformUnavailableError && err.httpStatus === 502);
+  await assert.rejects(
+    client.webhooks.ensure('eu', APP, 'https://relayflow.test/b', 'sec', ['MESSAGE_DELIVERY']),
+    (err: unknown) => err instanceof PlatformUnavailableError && err.httpStatus === 502,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -229,10 +298,17 @@ let receiverUrl: string;
 const received: Delivery[] = [];
 
 const clientsFor = (over: Partial<PlatformConfig> = {}, credentials = SANDBOX_CREDENTIALS) =>
-  createPlatformClients({ mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials, ...over }, { tokenRegistry: new OAuthTokenRegistry() });
+  createPlatformClients(
+    { mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials, ...over },
+    { tokenRegistry: new OAuthTokenRegistry() },
+  );
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox/conversation${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${sb.url}/_sandbox/conversation${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
   return res.json() as Promise<unknown>;
 };
@@ -274,7 +350,7 @@ after(async () => {
   await sb.close();
 });
 
-test('sandbox: getApp on the app\'s region; any other region answers 404', async () => {
+test("sandbox: getApp on the app's region; any other region answers 404", async () => {
   const appId = await newApp('eu', 7);
   assert.deepEqual(await conversation.getApp('eu', appId), { id: appId, displayName: 'app eu', region: 'EU', outboundRate: 7 });
   const err = await conversation.getApp('us', appId).catch((e: unknown) => e);
@@ -297,7 +373,7 @@ test('sandbox: sent messages are found again by their metadata, on their identit
   const q = { appId, channel: 'SMS', identity };
   assert.equal(await conversation.findSentByMetadata('us', { ...q, metadata: 'rf:camp-1:2' }), ids[1]);
   assert.equal(await conversation.findSentByMetadata('us', { ...q, metadata: 'rf:camp-1:1' }), ids[0]);
-  assert.equal(await conversation.findSentByMetadata('us', { ...q, metadata: 'rf:camp-1:4' }), undefined, 'another identity\'s message');
+  assert.equal(await conversation.findSentByMetadata('us', { ...q, metadata: 'rf:camp-1:4' }), undefined, "another identity's message");
   assert.equal(await conversation.findSentByMetadata('us', { ...q, metadata: 'rf:camp-2:1' }), undefined);
 
   const m = await conversation.getMessage('us', ids[2]!);
@@ -368,9 +444,19 @@ test('sandbox: ensure registers the delivery webhook once; its reports are signe
   const appId = await newApp('us');
   const hook = await conversation.webhooks.ensure('us', appId, receiverUrl, SECRET, ['MESSAGE_DELIVERY']);
   assert.equal((await conversation.webhooks.ensure('us', appId, receiverUrl, SECRET, ['MESSAGE_DELIVERY'])).id, hook.id);
-  assert.deepEqual((await conversation.webhooks.list('us', appId)).map((w) => w.id), [hook.id]);
+  assert.deepEqual(
+    (await conversation.webhooks.list('us', appId)).map((w) => w.id),
+    [hook.id],
+  );
 
-  const { messageId } = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551232000', text: 'hi', metadata: 'rf:camp-4:1', correlationId: 'corr-1' });
+  const { messageId } = await conversation.sendMessage('us', {
+    appId,
+    channel: 'SMS',
+    identity: '+15551232000',
+    text: 'hi',
+    metadata: 'rf:camp-4:1',
+    correlationId: 'corr-1',
+  });
   const delivered = await waitFor(() =>
     received.find((d) => {
       const r = (JSON.parse(d.raw) as { message_delivery_report?: { message_id?: string; status?: string } }).message_delivery_report;
@@ -400,8 +486,14 @@ test('sandbox: ensure registers the delivery webhook once; its reports are signe
   assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: 'another-secret', now }), { ok: false, reason: 'bad_signature' });
   // Timestamp window: 5 minutes either way.
   assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now: now + 300_000 }), { ok: true });
-  assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now: now + 301_000 }), { ok: false, reason: 'stale_timestamp' });
-  assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now: now - 301_000 }), { ok: false, reason: 'stale_timestamp' });
+  assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now: now + 301_000 }), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
+  assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now: now - 301_000 }), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
   // The timestamp is signed too: moving it into the window breaks the signature.
   const moved = { ...headers, [h.timestamp]: String(Number(timestamp) + 1) };
   assert.deepEqual(verifyConversationWebhook({ headers: moved, rawBody: delivered.raw, secret: SECRET, now }), { ok: false, reason: 'bad_signature' });
@@ -412,12 +504,18 @@ test('sandbox: ensure registers the delivery webhook once; its reports are signe
   assert.deepEqual(verifyConversationWebhook({ headers, rawBody: delivered.raw, secret: SECRET, now, seenNonce }), { ok: false, reason: 'replayed_nonce' });
   const { [h.signature]: _s, ...unsigned } = headers;
   assert.deepEqual(verifyConversationWebhook({ headers: unsigned, rawBody: delivered.raw, secret: SECRET, now }), { ok: false, reason: 'missing_signature' });
-  assert.deepEqual(verifyConversationWebhook({ headers: { ...headers, [h.algorithm]: 'HmacSHA1' }, rawBody: delivered.raw, secret: SECRET, now }), { ok: false, reason: 'unsupported_algorithm' });
+  assert.deepEqual(verifyConversationWebhook({ headers: { ...headers, [h.algorithm]: 'HmacSHA1' }, rawBody: delivered.raw, secret: SECRET, now }), {
+    ok: false,
+    reason: 'unsupported_algorithm',
+  });
 
   // Rotating the secret: ensure replaces the webhook, and the next report verifies with the new secret only.
   const rotated = await conversation.webhooks.ensure('us', appId, receiverUrl, 'secret-2', ['MESSAGE_DELIVERY']);
   assert.notEqual(rotated.id, hook.id);
-  assert.deepEqual((await conversation.webhooks.list('us', appId)).map((w) => [w.id, w.secret]), [[rotated.id, 'secret-2']]);
+  assert.deepEqual(
+    (await conversation.webhooks.list('us', appId)).map((w) => [w.id, w.secret]),
+    [[rotated.id, 'secret-2']],
+  );
   const next = await conversation.sendMessage('us', { appId, channel: 'SMS', identity: '+15551232001', text: 'hi' });
   const report = await waitFor(() => received.find((d) => d.raw.includes(next.messageId)));
   assert.equal(verifyConversationWebhook({ headers: report.headers, rawBody: report.raw, secret: 'secret-2' }).ok, true);

@@ -129,7 +129,11 @@ test('per-area body parsers', () => {
   const cases: Array<[PlatformArea, unknown, { code?: string; message?: string; details?: unknown }]> = [
     ['voice', { errorCode: 40102, message: 'Invalid signature' }, { code: '40102', message: 'Invalid signature', details: undefined }],
     ['verification', { errorCode: 40001, message: 'bad', reference: 'ref-1' }, { code: '40001', message: 'bad', details: { reference: 'ref-1' } }],
-    ['subprojects', { error: { code: 403, message: 'not yet', status: 'PERMISSION_DENIED', details: [] } }, { code: 'PERMISSION_DENIED', message: 'not yet', details: [] }],
+    [
+      'subprojects',
+      { error: { code: 403, message: 'not yet', status: 'PERMISSION_DENIED', details: [] } },
+      { code: 'PERMISSION_DENIED', message: 'not yet', details: [] },
+    ],
     ['template', { error: { code: 404, message: 'gone' } }, { code: '404', message: 'gone', details: undefined }],
     ['mms', { status: 'Failure', 'error-code': 'E113', 'error-info': 'slow down' }, { code: 'E113', message: 'slow down' }],
     [

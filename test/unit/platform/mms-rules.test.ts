@@ -41,7 +41,7 @@ test('0 slides and 9 slides: one `count` violation on body.slides', () => {
   }
 });
 
-test('5,001 characters of text in a slide: `maxLength` on that slide\'s text', () => {
+test("5,001 characters of text in a slide: `maxLength` on that slide's text", () => {
   const v = mmsViolations(message({ slides: [{ text: 'ok' }, { text: 'x'.repeat(5_001) }] }), NOW);
   assert.equal(v.length, 1);
   assert.equal(v[0]!.field, 'body.slides[1].text');
@@ -49,7 +49,7 @@ test('5,001 characters of text in a slide: `maxLength` on that slide\'s text', (
   assert.match(v[0]!.message, /5,000 characters/);
 });
 
-test('a relative or non-http(s) media URL: `url` on the slide\'s media field, named by its kind', () => {
+test("a relative or non-http(s) media URL: `url` on the slide's media field, named by its kind", () => {
   const bad: Array<[MmsSlide, string]> = [
     [{ image: '/media/a.png' }, 'body.slides[0].image'],
     [{ image: 'a.png' }, 'body.slides[0].image'],
@@ -138,7 +138,18 @@ test('toMmsNumber: E.164 to the MMS `to` format (digits with country code, no pl
 
 test('isMmsNumber: refuses a plus, a 00 / 001 prefix, separators, and lengths outside 7..15 digits', () => {
   for (const ok of ['15551234567', '447700900123', '1234567', '123456789012345']) assert.equal(isMmsNumber(ok), true, ok);
-  for (const bad of ['+15551234567', '0015551234567', '00447700900123', '0447700900123', '123456', '1234567890123456', '1 555 123 4567', '1-555-123-4567', '', '1555abc4567']) {
+  for (const bad of [
+    '+15551234567',
+    '0015551234567',
+    '00447700900123',
+    '0447700900123',
+    '123456',
+    '1234567890123456',
+    '1 555 123 4567',
+    '1-555-123-4567',
+    '',
+    '1555abc4567',
+  ]) {
     assert.equal(isMmsNumber(bad), false, bad);
   }
 });

@@ -22,7 +22,10 @@ interface Seen {
 }
 
 /** An MMS endpoint under /ep/v2/ that records each request and answers `answer(request)` (200 Success by default). */
-async function startStub(t: TestContext, answer: (r: Seen) => { status?: number; body: unknown } = () => ({ body: { status: 'Success', 'tracking-id': 'trk-1' } })) {
+async function startStub(
+  t: TestContext,
+  answer: (r: Seen) => { status?: number; body: unknown } = () => ({ body: { status: 'Success', 'tracking-id': 'trk-1' } }),
+) {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let raw = '';
@@ -50,13 +53,16 @@ const MESSAGE: MmsMessage = {
   serviceId: 'svc-1',
   from: '12345',
   subject: 'Summer sale',
-  slides: [{ text: 'Hello', image: 'https://cdn.example.com/a.png' }, { pdf: 'https://cdn.example.com/menu.pdf', audio: 'http://cdn.example.com/j.mp3' }],
+  slides: [
+    { text: 'Hello', image: 'https://cdn.example.com/a.png' },
+    { pdf: 'https://cdn.example.com/menu.pdf', audio: 'http://cdn.example.com/j.mp3' },
+  ],
   fallbackSmsText: 'See the offer',
   disableFallbackSmsLink: true,
   fallbackSmsLinkExpiration: '2030-01-01T00:00:00Z',
 };
 
-test('sendmms: one JSON POST to the base address, key in x-api-key only, fields in the wire\'s names', async (t) => {
+test("sendmms: one JSON POST to the base address, key in x-api-key only, fields in the wire's names", async (t) => {
   const { client, seen } = await startStub(t);
   const r = await client.send({ to: toMmsNumber('+15551234567'), toDisplayOnly: '15550000001,15550000002', message: MESSAGE, clientReference: 'rf:c1:7' });
   assert.deepEqual(r, { trackingId: 'trk-1' });
@@ -90,20 +96,39 @@ test('sendmms: one JSON POST to the base address, key in x-api-key only, fields 
 test('sendmms leaves out the optional fields it was not given', async (t) => {
   const { client, seen } = await startStub(t);
   await client.send({ to: '15551234567', message: { serviceId: 's', subject: 'x', slides: [{ text: 'hi' }], disableFallbackSms: true } });
-  assert.deepEqual(seen[0]!.body, { action: 'sendmms', to: '15551234567', 'service-id': 's', 'message-subject': 'x', slide: [{ 'message-text': 'hi' }], 'disable-fallback-sms': true });
+  assert.deepEqual(seen[0]!.body, {
+    action: 'sendmms',
+    to: '15551234567',
+    'service-id': 's',
+    'message-subject': 'x',
+    slide: [{ 'message-text': 'hi' }],
+    'disable-fallback-sms': true,
+  });
 });
 
 test('savemms has no `to` and answers the mms-id; sendsavedmms names the template instead of slides', async (t) => {
-  const { client, seen } = await startStub(t, (r) => ({ body: r.body.action === 'savemms' ? { status: 'Success', 'mms-id': 'mms-9' } : { status: 'Success', 'tracking-id': 'trk-2' } }));
+  const { client, seen } = await startStub(t, (r) => ({
+    body: r.body.action === 'savemms' ? { status: 'Success', 'mms-id': 'mms-9' } : { status: 'Success', 'tracking-id': 'trk-2' },
+  }));
   assert.deepEqual(await client.save(MESSAGE), { mmsId: 'mms-9' });
-  assert.deepEqual(await client.sendSaved({ to: '15551234567', mmsId: 'mms-9', serviceId: 'svc-1', clientReference: 'rf:c1:8', toDisplayOnly: '15550000001' }), { trackingId: 'trk-2' });
+  assert.deepEqual(
+    await client.sendSaved({ to: '15551234567', mmsId: 'mms-9', serviceId: 'svc-1', clientReference: 'rf:c1:8', toDisplayOnly: '15550000001' }),
+    { trackingId: 'trk-2' },
+  );
   const [save, sendSaved] = seen.map((s) => s.body);
   assert.equal(save!.action, 'savemms');
   assert.equal('to' in save!, false);
   assert.equal('client-reference' in save!, false);
   assert.equal(save!['message-subject'], 'Summer sale');
   assert.equal((save!.slide as unknown[]).length, 2);
-  assert.deepEqual(sendSaved, { action: 'sendsavedmms', 'service-id': 'svc-1', 'mms-id': 'mms-9', to: '15551234567', 'to-displayonly': '15550000001', 'client-reference': 'rf:c1:8' });
+  assert.deepEqual(sendSaved, {
+    action: 'sendsavedmms',
+    'service-id': 'svc-1',
+    'mms-id': 'mms-9',
+    to: '15551234567',
+    'to-displayonly': '15550000001',
+    'client-reference': 'rf:c1:8',
+  });
 });
 
 test('a 200 answer whose status is not Success is an error typed by its E-code', async (t) => {
@@ -131,7 +156,11 @@ let mms: MmsClient;
 let media: string;
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${sb.url}/_sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
   return res.json() as Promise<unknown>;
 };
@@ -164,7 +193,10 @@ test('sandbox: sendmms is accepted, answers a tracking ID, and the platform has 
   const { trackingId } = await mms.send({ to, message: sandboxMessage(), clientReference: 'rf:camp-1:1' });
   assert.match(trackingId, /^[0-9A-HJKMNP-TV-Z]{26}$/);
   const { messages } = (await control('GET', '/mms/messages?clientReference=rf%3Acamp-1%3A1')) as { messages: Array<{ trackingId: string; to: string }> };
-  assert.deepEqual(messages.map((m) => [m.trackingId, m.to]), [[trackingId, '15551234567']]);
+  assert.deepEqual(
+    messages.map((m) => [m.trackingId, m.to]),
+    [[trackingId, '15551234567']],
+  );
   assert.deepEqual(((await control('GET', '/mms/recipients')) as { counts: Record<string, number> }).counts, { '15551234567': 1 });
 });
 
@@ -180,7 +212,10 @@ test('sandbox: savemms then sendsavedmms per recipient, each with its own tracki
   const stats = (await control('GET', '/mms/stats')) as { saved: number; accepted: number; duplicateRecipients: number };
   assert.deepEqual([stats.saved, stats.accepted, stats.duplicateRecipients], [1, 2, 0]);
   const { messages } = (await control('GET', '/mms/messages?clientReference=rf%3Acamp-2%3A1')) as { messages: Array<{ mmsId?: string; to: string }> };
-  assert.deepEqual(messages.map((m) => [m.mmsId, m.to]), [[mmsId, '15551230002']]);
+  assert.deepEqual(
+    messages.map((m) => [m.mmsId, m.to]),
+    [[mmsId, '15551230002']],
+  );
 
   // An mms-id the account never saved: E100 naming mms-id, a refusal of the whole campaign.
   const err = await mms.sendSaved({ to: '15551230003', mmsId: 'mms-unknown', serviceId: 'svc-1' }).catch((e: unknown) => e);
@@ -190,7 +225,7 @@ test('sandbox: savemms then sendsavedmms per recipient, each with its own tracki
   assert.equal(classifySendError(err).kind, 'campaign_refused');
 });
 
-test('sandbox: E113 past the account\'s throughput is a PlatformRateLimitError with Retry-After (throttled)', async () => {
+test("sandbox: E113 past the account's throughput is a PlatformRateLimitError with Retry-After (throttled)", async () => {
   await control('PUT', '/mms/account', { throughputPerSecond: 1 });
   await mms.send({ to: '15551234567', message: sandboxMessage() });
   const err = await mms.send({ to: '15551234568', message: sandboxMessage() }).catch((e: unknown) => e);
@@ -209,9 +244,27 @@ test('sandbox: E-code refusals surface as typed errors and classify as the batch
   const cases: Array<[string, () => Promise<unknown>, new (...a: never[]) => PlatformError, string, string]> = [
     ['bad to', () => mms.send({ to: '0015551234567', message: sandboxMessage() }), PlatformValidationError, 'E110', 'recipient_rejected'],
     ['blocked number', () => mms.send({ to: '15550000666', message: sandboxMessage() }), PlatformValidationError, 'E114', 'recipient_rejected'],
-    ['media without Content-Length', () => mms.send({ to: '15551234567', message: sandboxMessage({ slides: [{ image: `${sb.url}/_sandbox/mms/media-chunked/a.png` }] }) }), PlatformValidationError, 'E227', 'campaign_refused'],
-    ['media that is not there', () => mms.send({ to: '15551234567', message: sandboxMessage({ slides: [{ image: `${sb.url}/_sandbox/mms/nothing-here.png` }] }) }), PlatformValidationError, 'E227', 'campaign_refused'],
-    ['bad service-id', () => mms.send({ to: '15551234567', message: sandboxMessage({ serviceId: 'no spaces allowed' }) }), PlatformValidationError, 'E111', 'campaign_refused'],
+    [
+      'media without Content-Length',
+      () => mms.send({ to: '15551234567', message: sandboxMessage({ slides: [{ image: `${sb.url}/_sandbox/mms/media-chunked/a.png` }] }) }),
+      PlatformValidationError,
+      'E227',
+      'campaign_refused',
+    ],
+    [
+      'media that is not there',
+      () => mms.send({ to: '15551234567', message: sandboxMessage({ slides: [{ image: `${sb.url}/_sandbox/mms/nothing-here.png` }] }) }),
+      PlatformValidationError,
+      'E227',
+      'campaign_refused',
+    ],
+    [
+      'bad service-id',
+      () => mms.send({ to: '15551234567', message: sandboxMessage({ serviceId: 'no spaces allowed' }) }),
+      PlatformValidationError,
+      'E111',
+      'campaign_refused',
+    ],
   ];
   for (const [what, call, cls, code, kind] of cases) {
     const err = await call().catch((e: unknown) => e);
@@ -231,7 +284,7 @@ test('sandbox: E-code refusals surface as typed errors and classify as the batch
   assert.equal(((await control('GET', '/mms/stats')) as { accepted: number }).accepted, 0);
 });
 
-test('sandbox: what mmsViolations refuses, the platform refuses with the slide rule\'s E-code', async () => {
+test("sandbox: what mmsViolations refuses, the platform refuses with the slide rule's E-code", async () => {
   const cases: Array<[string, MmsMessage, string, string]> = [
     ['no slides', sandboxMessage({ slides: [] }), 'body.slides', 'E223'],
     ['9 slides', sandboxMessage({ slides: Array.from({ length: 9 }, (_, i) => ({ text: `s${i}` })) }), 'body.slides', 'E223'],
@@ -240,7 +293,11 @@ test('sandbox: what mmsViolations refuses, the platform refuses with the slide r
     ['ftp media URL', sandboxMessage({ slides: [{ text: 'x', pdf: 'ftp://files.example.com/a.pdf' }] }), 'body.slides[0].pdf', 'E226'],
   ];
   for (const [what, message, field, code] of cases) {
-    assert.deepEqual(mmsViolations(message, Date.now()).map((v) => v.field), [field], what);
+    assert.deepEqual(
+      mmsViolations(message, Date.now()).map((v) => v.field),
+      [field],
+      what,
+    );
     const err = await mms.send({ to: '15551234567', message }).catch((e: unknown) => e);
     assert.ok(err instanceof PlatformValidationError, `${what}: ${String(err)}`);
     assert.equal(err.code, code, what);

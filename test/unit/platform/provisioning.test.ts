@@ -77,7 +77,19 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({}
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 2000,
-    urls: { auth: `${base}/auth`, subprojects: base, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: `${base}/prov/`, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: base,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: `${base}/prov/`,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const client: ProvisioningClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).provisioning;
@@ -109,7 +121,13 @@ test('every operation uses its contract path, method and body, with the OAuth be
   const stub = await startStub(t);
   const c = stub.client;
   const webhook = { target: 'https://example.test/hook', secret: 'secret-123', triggers: ['CHATA_TEMPLATE_APPROVED' as const] };
-  const tpl = { name: 'order_update', language: 'en_US', category: 'UTILITY' as const, status: 'DRAFT' as const, components: [{ type: 'BODY' as const, text: 'Hi {{1}}' }] };
+  const tpl = {
+    name: 'order_update',
+    language: 'en_US',
+    category: 'UTILITY' as const,
+    status: 'DRAFT' as const,
+    components: [{ type: 'BODY' as const, text: 'Hi {{1}}' }],
+  };
   const rcs = {
     displayName: 'Acme',
     description: 'Acme agent',
@@ -119,7 +137,12 @@ test('every operation uses its contract path, method and body, with the OAuth be
     useCase: 'MULTIUSE' as const,
     countries: ['FR'],
   };
-  const chata = { phoneNumber: '+15550001111', displayName: 'Acme', vertical: 'OTHER' as const, conversationApiAppDetails: { appId: '01J0000000000000000000000A', region: 'EU' as const } };
+  const chata = {
+    phoneNumber: '+15550001111',
+    displayName: 'Acme',
+    vertical: 'OTHER' as const,
+    conversationApiAppDetails: { appId: '01J0000000000000000000000A', region: 'EU' as const },
+  };
   const calls: Array<[() => Promise<unknown>, string, string, unknown]> = [
     [() => c.webhooks.create(webhook), 'POST', `${P}/webhooks`, webhook],
     [() => c.webhooks.list(), 'GET', `${P}/webhooks`, undefined],
@@ -128,19 +151,39 @@ test('every operation uses its contract path, method and body, with the OAuth be
     [() => c.chatbTemplates.create(tpl), 'POST', `${P}/chatb/templates`, tpl],
     [() => c.templates('CHATB').get('t 1'), 'GET', `${P}/chatb/templates/t%201`, undefined],
     [() => c.chataTemplates.submit('t1'), 'POST', `${P}/chata/templates/t1:submit`, undefined],
-    [() => c.chataTemplates.update('t1', { components: tpl.components, status: 'SUBMIT' }), 'PATCH', `${P}/chata/templates/t1`, { components: tpl.components, status: 'SUBMIT' }],
+    [
+      () => c.chataTemplates.update('t1', { components: tpl.components, status: 'SUBMIT' }),
+      'PATCH',
+      `${P}/chata/templates/t1`,
+      { components: tpl.components, status: 'SUBMIT' },
+    ],
     [() => c.chatbTemplates.delete('t1'), 'DELETE', `${P}/chatb/templates/t1`, undefined],
     [() => c.rcs.createSender(rcs), 'POST', `${P}/rcs/senders`, rcs],
     [() => c.rcs.getSender('s1'), 'GET', `${P}/rcs/senders/s1`, undefined],
     [() => c.rcs.answerQuestionnaire('s1', { siren: '123' }), 'PUT', `${P}/rcs/senders/s1/questionnaire`, { answers: { siren: '123' } }],
     [() => c.rcs.launch('s1', { email: 'ops@acme.test' }), 'POST', `${P}/rcs/senders/s1:launch`, { contact: { email: 'ops@acme.test' } }],
     [() => c.rcs.relaunch('s1', { phoneNumber: '+33600000000' }), 'POST', `${P}/rcs/senders/s1:relaunch`, { contact: { phoneNumber: '+33600000000' } }],
-    [() => c.rcs.addTestNumber('s1', { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE'] }), 'POST', `${P}/rcs/senders/s1/testNumbers`, { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE'] }],
+    [
+      () => c.rcs.addTestNumber('s1', { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE'] }),
+      'POST',
+      `${P}/rcs/senders/s1/testNumbers`,
+      { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE'] },
+    ],
     [() => c.chataSenders.create(chata), 'POST', `${P}/chata/senders`, chata],
-    [() => c.chataSenders.createEmbedded({ businessAccountId: 'b1', phoneNumberId: 'p1' }), 'POST', `${P}/chata/senders:embedded`, { businessAccountId: 'b1', phoneNumberId: 'p1' }],
+    [
+      () => c.chataSenders.createEmbedded({ businessAccountId: 'b1', phoneNumberId: 'p1' }),
+      'POST',
+      `${P}/chata/senders:embedded`,
+      { businessAccountId: 'b1', phoneNumberId: 'p1' },
+    ],
     [() => c.chataSenders.get('s2'), 'GET', `${P}/chata/senders/s2`, undefined],
     [() => c.chatbSenders.categories(), 'GET', `${P}/chatb/categories`, undefined],
-    [() => c.chatbSenders.create({ displayName: 'Acme', categoryCode: 'RETAIL' }), 'POST', `${P}/chatb/senders`, { displayName: 'Acme', categoryCode: 'RETAIL' }],
+    [
+      () => c.chatbSenders.create({ displayName: 'Acme', categoryCode: 'RETAIL' }),
+      'POST',
+      `${P}/chatb/senders`,
+      { displayName: 'Acme', categoryCode: 'RETAIL' },
+    ],
     [() => c.chatbSenders.get('s3'), 'GET', `${P}/chatb/senders/s3`, undefined],
     [() => c.rcs.deleteSender('s 1'), 'DELETE', `${P}/rcs/senders/s%201`, undefined],
     [() => c.chataSenders.delete('s2'), 'DELETE', `${P}/chata/senders/s2`, undefined],
@@ -223,15 +266,38 @@ test('invalid_input: code and every field error readable from the PlatformValida
 
 test('named 400 codes come through as PlatformValidationError with their code and additionalInformation', async (t) => {
   const named: Record<string, Answer> = {
-    [`${P}/rcs/senders`]: { status: 400, body: { errorCode: 'file_has_wrong_dimensions', message: 'banner', resolution: 'resize', additionalInformation: { requiredWidth: 1440, requiredHeight: 448 } } },
-    [`${P}/rcs/senders/s1/testNumbers`]: { status: 400, body: { errorCode: 'add_test_number_not_allowed_before_launch', message: 'launch first', resolution: 'wait' } },
+    [`${P}/rcs/senders`]: {
+      status: 400,
+      body: {
+        errorCode: 'file_has_wrong_dimensions',
+        message: 'banner',
+        resolution: 'resize',
+        additionalInformation: { requiredWidth: 1440, requiredHeight: 448 },
+      },
+    },
+    [`${P}/rcs/senders/s1/testNumbers`]: {
+      status: 400,
+      body: { errorCode: 'add_test_number_not_allowed_before_launch', message: 'launch first', resolution: 'wait' },
+    },
     [`${P}/rcs/senders/s1:launch`]: { status: 400, body: { errorCode: 'questionnaire_incomplete', message: 'answers missing', resolution: 'answer' } },
     [`${P}/chatb/templates/t1:submit`]: { status: 400, body: { errorCode: 'template_not_updatable', message: 'not a draft', resolution: 'none' } },
   };
   const stub = await startStub(t, (r) => named[r.path] ?? {});
   const c = stub.client;
   const cases: Array<[() => Promise<unknown>, string]> = [
-    [() => c.rcs.createSender({ displayName: 'A', description: '', websites: [], brandPhoneNumber: '1', banner: { url: 'u', width: 100, height: 100 }, useCase: 'OTP', countries: ['FR'] }), 'file_has_wrong_dimensions'],
+    [
+      () =>
+        c.rcs.createSender({
+          displayName: 'A',
+          description: '',
+          websites: [],
+          brandPhoneNumber: '1',
+          banner: { url: 'u', width: 100, height: 100 },
+          useCase: 'OTP',
+          countries: ['FR'],
+        }),
+      'file_has_wrong_dimensions',
+    ],
     [() => c.rcs.addTestNumber('s1', { phoneNumber: '+33611111111' }), 'add_test_number_not_allowed_before_launch'],
     [() => c.rcs.launch('s1', { email: 'a@b.test' }), 'questionnaire_incomplete'],
     [() => c.chatbTemplates.submit('t1'), 'template_not_updatable'],
@@ -263,15 +329,25 @@ test('other statuses: 403, 404, 409, 429 with Retry-After, 503', async (t) => {
   const c = stub.client;
   await assert.rejects(c.rcs.getSender('forbidden'), (e: unknown) => e instanceof PlatformAuthError && e.code === 'forbidden');
   await assert.rejects(c.rcs.getSender('missing'), (e: unknown) => e instanceof PlatformNotFoundError && e.code === 'not_found');
-  await assert.rejects(c.webhooks.create({ target: 'https://x.test', secret: '12345678', triggers: [] }), (e: unknown) => e instanceof PlatformConflictError && e.code === 'conflict');
+  await assert.rejects(
+    c.webhooks.create({ target: 'https://x.test', secret: '12345678', triggers: [] }),
+    (e: unknown) => e instanceof PlatformConflictError && e.code === 'conflict',
+  );
   await assert.rejects(c.chataSenders.get('busy'), (e: unknown) => e instanceof PlatformRateLimitError && e.retryAfterMs === 3000 && e.retryable);
   await assert.rejects(c.chatbSenders.get('down'), (e: unknown) => e instanceof PlatformUnavailableError && e.code === 'unavailable' && e.retryable);
 });
 
 test('a 401 for an expired token fetches a new one and repeats the request once', async (t) => {
-  const stub = await startStub(t, (r) => (r.authorization === 'Bearer tok-1' ? { status: 401, body: { errorCode: 'unauthenticated', message: 'expired', resolution: '' } } : { body: { webhooks: [] } }));
+  const stub = await startStub(t, (r) =>
+    r.authorization === 'Bearer tok-1'
+      ? { status: 401, body: { errorCode: 'unauthenticated', message: 'expired', resolution: '' } }
+      : { body: { webhooks: [] } },
+  );
   assert.deepEqual(await stub.client.webhooks.list(), []);
-  assert.deepEqual(stub.seen.map((r) => r.authorization), ['Bearer tok-1', 'Bearer tok-2']);
+  assert.deepEqual(
+    stub.seen.map((r) => r.authorization),
+    ['Bearer tok-1', 'Bearer tok-2'],
+  );
   assert.equal(stub.tokenFetches(), 2);
 });
 
@@ -285,7 +361,9 @@ test('trigger names: the contract lists, and the guard', () => {
 });
 
 test('sender and template deletes against the sandbox: not launched or active is deleted, launched or active is a 409', async (t) => {
-  const sb = await createSandbox({ provisioningReviewer: { rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 }, templates: { delayMs: 20 } } });
+  const sb = await createSandbox({
+    provisioningReviewer: { rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 }, templates: { delayMs: 20 } },
+  });
   t.after(() => sb.close());
   await sb.listen();
   const c = sandboxClients(sb).provisioning;
@@ -313,7 +391,15 @@ test('sender and template deletes against the sandbox: not launched or active is
   await until(() => c.chatbSenders.get(activeB.id), 'ACTIVE');
   await assert.rejects(c.chatbSenders.delete(activeB.id), conflict);
 
-  const rcs = { displayName: 'Acme', description: 'Acme agent', websites: [{ url: 'https://acme.test' }], brandPhoneNumber: '+4470000000', banner: { url: 'https://acme.test/b.png', width: 1440, height: 448 }, useCase: 'MULTIUSE' as const, countries: ['GB'] };
+  const rcs = {
+    displayName: 'Acme',
+    description: 'Acme agent',
+    websites: [{ url: 'https://acme.test' }],
+    brandPhoneNumber: '+4470000000',
+    banner: { url: 'https://acme.test/b.png', width: 1440, height: 448 },
+    useCase: 'MULTIUSE' as const,
+    countries: ['GB'],
+  };
   const draftR = await c.rcs.createSender(rcs);
   await c.rcs.deleteSender(draftR.id);
   await assert.rejects(c.rcs.getSender(draftR.id), PlatformNotFoundError);
@@ -324,6 +410,12 @@ test('sender and template deletes against the sandbox: not launched or active is
   await until(() => c.rcs.getSender(launched.id), 'LAUNCHED');
   await assert.rejects(c.rcs.deleteSender(launched.id), (e: unknown) => conflict(e) && provisioningErrorDetails(e).additionalInformation?.state === 'LAUNCHED');
 
-  const tpl = await c.chatbTemplates.create({ name: 'hello', language: 'en_US', category: 'UTILITY', status: 'DRAFT', components: [{ type: 'BODY', text: 'Hi' }] });
+  const tpl = await c.chatbTemplates.create({
+    name: 'hello',
+    language: 'en_US',
+    category: 'UTILITY',
+    status: 'DRAFT',
+    components: [{ type: 'BODY', text: 'Hi' }],
+  });
   assert.equal((await c.chatbTemplates.delete(tpl.id))?.state, 'DELETED');
 });

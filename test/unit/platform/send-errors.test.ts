@@ -57,7 +57,13 @@ test('429 with Retry-After: throttled, with the wait in ms', async (t) => {
   assert.deepEqual(c, { kind: 'throttled', code: 'RESOURCE_EXHAUSTED', message: 'conversation 429 RESOURCE_EXHAUSTED: too many', retryAfterMs: 7000 });
 
   const at = Date.parse('2025-06-01T12:00:00Z');
-  const dated = platformErrorFromResponse({ area: 'conversation', status: 429, headers: { 'retry-after': new Date(at + 3000).toUTCString() }, body: {}, now: at });
+  const dated = platformErrorFromResponse({
+    area: 'conversation',
+    status: 429,
+    headers: { 'retry-after': new Date(at + 3000).toUTCString() },
+    body: {},
+    now: at,
+  });
   assert.equal(classifySendError(dated).retryAfterMs, 3000);
 
   // Without Retry-After: throttled, no wait given (the caller picks its own back-off).
@@ -72,7 +78,12 @@ test('429 with Retry-After: throttled, with the wait in ms', async (t) => {
   });
   const err = await sendError(url);
   assert.ok(err instanceof PlatformRateLimitError, `expected a PlatformRateLimitError, got ${String(err)}`);
-  assert.deepEqual(classifySendError(err), { kind: 'throttled', code: 'RESOURCE_EXHAUSTED', message: 'conversation 429 RESOURCE_EXHAUSTED: slow down', retryAfterMs: 2000 });
+  assert.deepEqual(classifySendError(err), {
+    kind: 'throttled',
+    code: 'RESOURCE_EXHAUSTED',
+    message: 'conversation 429 RESOURCE_EXHAUSTED: slow down',
+    retryAfterMs: 2000,
+  });
 });
 
 test('MMS E113 (and E106) is throttled whatever the HTTP status', () => {
@@ -136,16 +147,22 @@ test('an error that is not a PlatformError is in doubt (UNKNOWN), keeping its me
 });
 
 test('conversation 400 about the recipient alone: recipient rejected', () => {
-  const identity = conversation(400, 'INVALID_ARGUMENT', "Invalid request: field 'recipient.identified_by.channel_identities[0].identity' must be an E.164 number with a leading +", [
-    { field: 'recipient.identified_by.channel_identities[0].identity', description: 'must be an E.164 number with a leading +' },
-  ]);
+  const identity = conversation(
+    400,
+    'INVALID_ARGUMENT',
+    "Invalid request: field 'recipient.identified_by.channel_identities[0].identity' must be an E.164 number with a leading +",
+    [{ field: 'recipient.identified_by.channel_identities[0].identity', description: 'must be an E.164 number with a leading +' }],
+  );
   assert.ok(identity instanceof PlatformValidationError, `expected a PlatformValidationError, got ${String(identity)}`);
   const c: SendErrorClass = classifySendError(identity);
   assert.equal(c.kind, 'recipient_rejected');
   assert.equal(c.code, 'INVALID_ARGUMENT');
   assert.equal(c.message, identity.message);
   assert.equal(kindOf(conversation(400, 'INVALID_ARGUMENT', 'Invalid recipient')), 'recipient_rejected');
-  assert.equal(kindOf(conversation(400, 'INVALID_ARGUMENT', 'Invalid request', [{ field: 'recipient.contact_id', description: 'is unknown' }])), 'recipient_rejected');
+  assert.equal(
+    kindOf(conversation(400, 'INVALID_ARGUMENT', 'Invalid request', [{ field: 'recipient.contact_id', description: 'is unknown' }])),
+    'recipient_rejected',
+  );
 });
 
 test('conversation 400 about the message or the app (even alongside the recipient): campaign refused', () => {
@@ -153,7 +170,13 @@ test('conversation 400 about the message or the app (even alongside the recipien
     ["Invalid request: field 'message.text_message.text' must not be empty", [{ field: 'message.text_message.text', description: 'must not be empty' }]],
     ["Invalid request: field 'message.media_message.url' must be an absolute http or https URL", [{ field: 'message.media_message.url', description: 'x' }]],
     ["Invalid request: field 'app_id' must be a ULID", [{ field: 'app_id', description: 'must be a ULID' }]],
-    ['Invalid request', [{ field: 'recipient.identified_by.channel_identities[0].identity', description: 'x' }, { field: 'app_id', description: 'is required' }]],
+    [
+      'Invalid request',
+      [
+        { field: 'recipient.identified_by.channel_identities[0].identity', description: 'x' },
+        { field: 'app_id', description: 'is required' },
+      ],
+    ],
     ['Invalid request', []],
   ];
   for (const [message, details] of cases) {
@@ -176,7 +199,11 @@ test('campaign-level refusals: unknown app, bad credentials, no access, bad send
     ['conversation unknown app / wrong region', conversation(404, 'NOT_FOUND', 'App 01H not found in project p on region EU'), PlatformNotFoundError],
     ['conversation bad token', conversation(401, 'UNAUTHENTICATED', 'bad token'), PlatformAuthError],
     ['conversation key not tied to the project', conversation(403, 'PERMISSION_DENIED', 'UNAUTHORIZED'), PlatformAuthError],
-    ['OAuth token endpoint refuses the key', platformErrorFromResponse({ area: 'auth', status: 401, body: { error: 'invalid_client', error_description: 'bad secret' } }), PlatformAuthError],
+    [
+      'OAuth token endpoint refuses the key',
+      platformErrorFromResponse({ area: 'auth', status: 401, body: { error: 'invalid_client', error_description: 'bad secret' } }),
+      PlatformAuthError,
+    ],
     ['MMS E104 bad API key', mms(401, 'E104'), PlatformAuthError],
     ['MMS E105 no API access', mms(403, 'E105'), PlatformAuthError],
     ['MMS E112 IP not allowed', mms(403, 'E112'), PlatformAuthError],

@@ -19,7 +19,11 @@ let receiverUrl: string;
 const received: Array<{ raw: string; headers: Record<string, string | string[] | undefined> }> = [];
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox/senderId${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${sb.url}/_sandbox/senderId${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
   return res.json() as Promise<unknown>;
 };
@@ -74,7 +78,7 @@ test('requirements: market, the policy the answers lead to, its template as byte
   await assert.rejects(client.policyRequirements('nope'), PlatformNotFoundError);
 });
 
-test('relayflow\'s pre-check refuses what the sandbox refuses, with the same field + rule', async () => {
+test("relayflow's pre-check refuses what the sandbox refuses, with the same field + rule", async () => {
   const policy = await client.policyRequirements('pol-au-alpha-aggregator');
   const bad = [
     { senderIdDetails: [{ senderId: '!!' }], additionalDetails: [{ companyName: 'Acme', website: 'ftp://x', fax: '1' }] },
@@ -84,11 +88,19 @@ test('relayflow\'s pre-check refuses what the sandbox refuses, with the same fie
   assert.ok(err instanceof PlatformValidationError);
   const platform = senderIdViolations(err).map((v) => [v.field, v.rule]);
   assert.ok(platform.length >= 5);
-  assert.deepEqual(validateRequestDetails(policy, bad).map((v) => [v.field, v.rule]), platform);
+  assert.deepEqual(
+    validateRequestDetails(policy, bad).map((v) => [v.field, v.rule]),
+    platform,
+  );
 });
 
 test('registrations: create, read, list across pages, update, upload, delete', async () => {
-  const requestDetails = [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }] }];
+  const requestDetails = [
+    {
+      senderIdDetails: [{ senderId: 'ACME' }],
+      additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }],
+    },
+  ];
   const made = [];
   for (const tag of ['t1', 't2', 't3']) made.push(await client.createRegistration({ policyId: 'pol-au-alpha-aggregator', requestDetails, tags: [tag] }));
   assert.equal(made[0]!.status, 'IN_QUEUE');
@@ -103,12 +115,21 @@ test('registrations: create, read, list across pages, update, upload, delete', a
   const updated = await client.updateRegistration(made[0]!.id, { notificationContacts: ['ops@acme.test'] });
   assert.deepEqual(updated.notificationContacts, ['ops@acme.test']);
 
-  const a = await client.uploadAttachment(made[0]!.id, 'att-au-loa', { fileName: 'loa.pdf', mimeType: 'application/pdf', content: Buffer.from('%PDF-1.4 signed') });
+  const a = await client.uploadAttachment(made[0]!.id, 'att-au-loa', {
+    fileName: 'loa.pdf',
+    mimeType: 'application/pdf',
+    content: Buffer.from('%PDF-1.4 signed'),
+  });
   assert.equal(a.uploadStatus, 'WAITING');
   assert.equal(a.attachmentDefinitionId, 'att-au-loa');
-  const refused = await client.uploadAttachment(made[0]!.id, 'att-au-loa', { fileName: 'loa.txt', mimeType: 'text/plain', content: Buffer.from('x') }).catch((e: unknown) => e);
+  const refused = await client
+    .uploadAttachment(made[0]!.id, 'att-au-loa', { fileName: 'loa.txt', mimeType: 'text/plain', content: Buffer.from('x') })
+    .catch((e: unknown) => e);
   assert.ok(refused instanceof PlatformValidationError);
-  assert.deepEqual(senderIdViolations(refused).map((v) => [v.field, v.rule]), [['file.mimeType', 'mimeType']]);
+  assert.deepEqual(
+    senderIdViolations(refused).map((v) => [v.field, v.rule]),
+    [['file.mimeType', 'mimeType']],
+  );
 
   await client.deleteRegistration(made[2]!.id);
   await assert.rejects(client.getRegistration(made[2]!.id), PlatformNotFoundError);
@@ -122,7 +143,12 @@ test('callback configuration and signed callbacks: verified with the current sec
 
   const r = await client.createRegistration({
     policyId: 'pol-au-alpha-brand',
-    requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }] }],
+    requestDetails: [
+      {
+        senderIdDetails: [{ senderId: 'ACME' }],
+        additionalDetails: [{ companyName: 'Acme', website: 'https://acme.test', email: 'ops@acme.test', useCase: 'OTP' }],
+      },
+    ],
     callbackUrl: receiverUrl,
   });
   received.length = 0;

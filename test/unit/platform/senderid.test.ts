@@ -45,7 +45,13 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
       tokens += 1;
       return { body: { access_token: `tok-${tokens}`, expires_in: 3600 } };
     }
-    const r: Seen = { method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) };
+    const r: Seen = {
+      method: req.method!,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
+    };
     seen.push(r);
     return answer(r);
   };
@@ -69,7 +75,19 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 2000,
-    urls: { auth: `${base}/auth`, subprojects: base, verification: base, voice: base, voiceConfig: base, mms: base, senderId: `${base}/sid/`, provisioning: base, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: base,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: `${base}/sid/`,
+      provisioning: base,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const client: SenderIdClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).senderId;
@@ -87,27 +105,80 @@ const POLICY: Policy = {
   senderIdAssigned: false,
   manualApproval: false,
   fields: [
-    { section: 'senderIdDetails', key: 'senderId', label: 'Sender ID', required: true, validations: [{ rule: 'maxLength', value: 11, message: 'at most 11 characters' }, { rule: 'pattern', value: '^[A-Za-z0-9 ]+$', message: 'letters, digits, spaces' }] },
+    {
+      section: 'senderIdDetails',
+      key: 'senderId',
+      label: 'Sender ID',
+      required: true,
+      validations: [
+        { rule: 'maxLength', value: 11, message: 'at most 11 characters' },
+        { rule: 'pattern', value: '^[A-Za-z0-9 ]+$', message: 'letters, digits, spaces' },
+      ],
+    },
     { section: 'additionalDetails', key: 'companyName', label: 'Company name', required: true, validations: [] },
-    { section: 'additionalDetails', key: 'useCase', label: 'Use case', required: false, validations: [{ rule: 'enum', value: ['OTP', 'MARKETING'], message: 'one of OTP, MARKETING' }] },
+    {
+      section: 'additionalDetails',
+      key: 'useCase',
+      label: 'Use case',
+      required: false,
+      validations: [{ rule: 'enum', value: ['OTP', 'MARKETING'], message: 'one of OTP, MARKETING' }],
+    },
   ],
-  attachmentDefinitions: [{ id: 'att-loa', title: 'Letter of authorisation', description: '', mandatory: true, template: true, acceptedMimeTypes: ['application/pdf'], maxSizeBytes: 10 }],
+  attachmentDefinitions: [
+    {
+      id: 'att-loa',
+      title: 'Letter of authorisation',
+      description: '',
+      mandatory: true,
+      template: true,
+      acceptedMimeTypes: ['application/pdf'],
+      maxSizeBytes: 10,
+    },
+  ],
 };
 
 test('every operation uses its contract path, method, query and body, with the OAuth bearer and the configured project', async (t) => {
   const stub = await startStub(t);
   const c = stub.client;
-  const create = { policyId: 'pol-1', requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme' }] }], tags: ['rf:k1'] };
+  const create = {
+    policyId: 'pol-1',
+    requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme' }] }],
+    tags: ['rf:k1'],
+  };
   const calls: Array<[() => Promise<unknown>, string, string, Record<string, string>, unknown]> = [
     [() => c.marketAvailability({ registrationType: 'LONG_NUMBER' }), 'GET', `${P}/markets/availability`, { registrationType: 'LONG_NUMBER' }, undefined],
-    [() => c.marketRequirements({ marketCode: 'AU', registrationType: 'LONG_NUMBER' }), 'GET', `${P}/markets/details`, { marketCode: 'AU', registrationType: 'LONG_NUMBER' }, undefined],
+    [
+      () => c.marketRequirements({ marketCode: 'AU', registrationType: 'LONG_NUMBER' }),
+      'GET',
+      `${P}/markets/details`,
+      { marketCode: 'AU', registrationType: 'LONG_NUMBER' },
+      undefined,
+    ],
     [() => c.policyRequirements('pol/1'), 'GET', `${P}/policies/pol%2F1`, {}, undefined],
     [() => c.createRegistration(create), 'POST', `${P}/registrations`, {}, create],
     [() => c.getRegistration('r 1'), 'GET', `${P}/registrations/r%201`, {}, undefined],
-    [() => c.listRegistrations({ marketCode: 'AU', registrationType: 'SHORT_CODE', registrationState: 'PENDING', pageSize: 5, pageToken: 'tk' }), 'GET', `${P}/registrations`, { marketCode: 'AU', registrationType: 'SHORT_CODE', registrationState: 'PENDING', pageSize: '5', pageToken: 'tk' }, undefined],
-    [() => c.updateRegistration('r1', { notificationContacts: ['ops@acme.test'] }), 'PUT', `${P}/registrations/r1`, {}, { notificationContacts: ['ops@acme.test'] }],
+    [
+      () => c.listRegistrations({ marketCode: 'AU', registrationType: 'SHORT_CODE', registrationState: 'PENDING', pageSize: 5, pageToken: 'tk' }),
+      'GET',
+      `${P}/registrations`,
+      { marketCode: 'AU', registrationType: 'SHORT_CODE', registrationState: 'PENDING', pageSize: '5', pageToken: 'tk' },
+      undefined,
+    ],
+    [
+      () => c.updateRegistration('r1', { notificationContacts: ['ops@acme.test'] }),
+      'PUT',
+      `${P}/registrations/r1`,
+      {},
+      { notificationContacts: ['ops@acme.test'] },
+    ],
     [() => c.deleteRegistration('r1'), 'DELETE', `${P}/registrations/r1`, {}, undefined],
-    [() => c.uploadAttachment('r1', 'att-loa', { fileName: 'loa.pdf', mimeType: 'application/pdf', content: Buffer.from([0, 255, 1]) }), 'POST', `${P}/registrations/r1/attachments/att-loa`, {}, { fileName: 'loa.pdf', mimeType: 'application/pdf', content: 'AP8B' }],
+    [
+      () => c.uploadAttachment('r1', 'att-loa', { fileName: 'loa.pdf', mimeType: 'application/pdf', content: Buffer.from([0, 255, 1]) }),
+      'POST',
+      `${P}/registrations/r1/attachments/att-loa`,
+      {},
+      { fileName: 'loa.pdf', mimeType: 'application/pdf', content: 'AP8B' },
+    ],
     [() => c.getCallbackConfiguration(), 'GET', `${P}/callback-configuration`, {}, undefined],
     [() => c.setCallbackConfiguration('s3cret'), 'PUT', `${P}/callback-configuration`, {}, { hmacSecret: 's3cret' }],
   ];
@@ -121,7 +192,11 @@ test('every operation uses its contract path, method, query and body, with the O
 });
 
 test('listAllRegistrations follows nextPageToken with the largest page and the given filters', async (t) => {
-  const pages: Record<string, { ids: string[]; next: string }> = { '': { ids: ['a', 'b'], next: 'p2' }, p2: { ids: ['c'], next: 'p3' }, p3: { ids: [], next: '' } };
+  const pages: Record<string, { ids: string[]; next: string }> = {
+    '': { ids: ['a', 'b'], next: 'p2' },
+    p2: { ids: ['c'], next: 'p3' },
+    p3: { ids: [], next: '' },
+  };
   const stub = await startStub(t, (r) => {
     const p = pages[r.query.pageToken ?? '']!;
     return { body: { registrations: p.ids.map((id) => ({ id })), nextPageToken: p.next, totalSize: 3 } };
@@ -129,11 +204,14 @@ test('listAllRegistrations follows nextPageToken with the largest page and the g
   const ids: string[] = [];
   for await (const r of stub.client.listAllRegistrations({ marketCode: 'AU', registrationType: 'LONG_NUMBER' })) ids.push(r.id);
   assert.deepEqual(ids, ['a', 'b', 'c']);
-  assert.deepEqual(stub.seen.map((s) => s.query), [
-    { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100' },
-    { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100', pageToken: 'p2' },
-    { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100', pageToken: 'p3' },
-  ]);
+  assert.deepEqual(
+    stub.seen.map((s) => s.query),
+    [
+      { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100' },
+      { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100', pageToken: 'p2' },
+      { marketCode: 'AU', registrationType: 'LONG_NUMBER', pageSize: '100', pageToken: 'p3' },
+    ],
+  );
 });
 
 test('a page token handed out twice stops the listing instead of looping', async (t) => {
@@ -189,10 +267,24 @@ test('no answer at all is PlatformUnavailableError (retryable)', async () => {
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 500,
-    urls: { auth: dead, subprojects: dead, verification: dead, voice: dead, voiceConfig: dead, mms: dead, senderId: dead, provisioning: dead, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: dead,
+      subprojects: dead,
+      verification: dead,
+      voice: dead,
+      voiceConfig: dead,
+      mms: dead,
+      senderId: dead,
+      provisioning: dead,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'p', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
-  const err = await createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).senderId.getRegistration('r1').catch((e: unknown) => e);
+  const err = await createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() })
+    .senderId.getRegistration('r1')
+    .catch((e: unknown) => e);
   assert.ok(err instanceof PlatformUnavailableError);
   assert.equal(err.retryable, true);
 });
@@ -210,10 +302,13 @@ test('template download keeps the bytes (binary), reads the file name, re-authen
   });
   const file = await stub.client.downloadTemplate('pol 1', 'att-loa');
   assert.deepEqual(file, { fileName: 'att-loa-template.pdf', contentType: 'application/pdf', content: bytes });
-  assert.deepEqual(stub.seen.map((s) => [s.method, s.path, s.authorization]), [
-    ['GET', `${P}/policies/pol%201/attachments/att-loa/template`, 'Bearer tok-1'],
-    ['GET', `${P}/policies/pol%201/attachments/att-loa/template`, 'Bearer tok-2'],
-  ]);
+  assert.deepEqual(
+    stub.seen.map((s) => [s.method, s.path, s.authorization]),
+    [
+      ['GET', `${P}/policies/pol%201/attachments/att-loa/template`, 'Bearer tok-1'],
+      ['GET', `${P}/policies/pol%201/attachments/att-loa/template`, 'Bearer tok-2'],
+    ],
+  );
   const err = await stub.client.downloadTemplate('pol 1', 'att-none').catch((e: unknown) => e);
   assert.ok(err instanceof PlatformNotFoundError);
   assert.equal(err.code, 'NOT_FOUND');
@@ -229,10 +324,15 @@ test('callback configuration: undefined before any PUT (404), other errors throw
   await assert.rejects(stub.client.getCallbackConfiguration(), PlatformUnavailableError);
 });
 
-test('validateRequestDetails gives the platform\'s field + rule, all at once, in field order', () => {
-  assert.deepEqual(validateRequestDetails(POLICY, [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme' }, { useCase: 'OTP' }] }]), []);
+test("validateRequestDetails gives the platform's field + rule, all at once, in field order", () => {
   assert.deepEqual(
-    validateRequestDetails(POLICY, [{ senderIdDetails: [{ senderId: 'ACME_LONG_NAME!' }], additionalDetails: [{ useCase: 'SPAM', fax: '1' }], extra: [] }]).map((v) => [v.field, v.rule]),
+    validateRequestDetails(POLICY, [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme' }, { useCase: 'OTP' }] }]),
+    [],
+  );
+  assert.deepEqual(
+    validateRequestDetails(POLICY, [{ senderIdDetails: [{ senderId: 'ACME_LONG_NAME!' }], additionalDetails: [{ useCase: 'SPAM', fax: '1' }], extra: [] }]).map(
+      (v) => [v.field, v.rule],
+    ),
     [
       ['requestDetails[0].extra', 'unknownField'],
       ['requestDetails[0].senderIdDetails.senderId', 'maxLength'],
@@ -242,32 +342,63 @@ test('validateRequestDetails gives the platform\'s field + rule, all at once, in
       ['requestDetails[0].additionalDetails.fax', 'unknownField'],
     ],
   );
-  assert.deepEqual(validateRequestDetails(POLICY, []).map((v) => [v.field, v.rule]), [['requestDetails', 'type']]);
-  assert.deepEqual(validateRequestDetails(POLICY, undefined).map((v) => [v.field, v.rule]), [['requestDetails', 'required']]);
+  assert.deepEqual(
+    validateRequestDetails(POLICY, []).map((v) => [v.field, v.rule]),
+    [['requestDetails', 'type']],
+  );
+  assert.deepEqual(
+    validateRequestDetails(POLICY, undefined).map((v) => [v.field, v.rule]),
+    [['requestDetails', 'required']],
+  );
   const assigned: Policy = { ...POLICY, senderIdAssigned: true };
-  assert.deepEqual(validateRequestDetails(assigned, [{ senderIdDetails: [{ senderId: 'X' }], additionalDetails: [{ companyName: 'A' }] }]).map((v) => [v.field, v.rule]), [
-    ['requestDetails[0].senderIdDetails.senderId', 'notAllowed'],
-  ]);
+  assert.deepEqual(
+    validateRequestDetails(assigned, [{ senderIdDetails: [{ senderId: 'X' }], additionalDetails: [{ companyName: 'A' }] }]).map((v) => [v.field, v.rule]),
+    [['requestDetails[0].senderIdDetails.senderId', 'notAllowed']],
+  );
   const def = POLICY.attachmentDefinitions[0]!;
   assert.deepEqual(validateAttachment(def, { mimeType: 'application/pdf', sizeBytes: 10 }), []);
-  assert.deepEqual(validateAttachment(def, { mimeType: 'text/plain', sizeBytes: 11 }).map((v) => [v.field, v.rule]), [['file.mimeType', 'mimeType'], ['file.content', 'maxSize']]);
-  assert.deepEqual(validateAttachment(def, { mimeType: 'application/pdf', sizeBytes: 0 }).map((v) => [v.field, v.rule]), [['file.content', 'required']]);
+  assert.deepEqual(
+    validateAttachment(def, { mimeType: 'text/plain', sizeBytes: 11 }).map((v) => [v.field, v.rule]),
+    [
+      ['file.mimeType', 'mimeType'],
+      ['file.content', 'maxSize'],
+    ],
+  );
+  assert.deepEqual(
+    validateAttachment(def, { mimeType: 'application/pdf', sizeBytes: 0 }).map((v) => [v.field, v.rule]),
+    [['file.content', 'required']],
+  );
 });
 
 test('policyIdForAnswers walks the special conditions; onlyPolicyId for single-branch markets; platform times are UTC', () => {
   const market: MarketVersion = {
-    id: 'mv', marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID', status: 'ACTIVE', majorVersion: 1, minorVersion: 0, createTime: '',
-    specialConditions: { prompt: 'Brand owner?', chainedSpecialConditions: [
-      { policyId: 'pol-agg', answer: 'No', chainedSpecialConditions: [] },
-      { answer: 'Yes', chainedSpecialConditions: [{ policyId: 'pol-brand-tm', answer: 'Trademark', chainedSpecialConditions: [] }] },
-    ] },
+    id: 'mv',
+    marketCode: 'AU',
+    registrationType: 'ALPHANUMERIC_SENDER_ID',
+    status: 'ACTIVE',
+    majorVersion: 1,
+    minorVersion: 0,
+    createTime: '',
+    specialConditions: {
+      prompt: 'Brand owner?',
+      chainedSpecialConditions: [
+        { policyId: 'pol-agg', answer: 'No', chainedSpecialConditions: [] },
+        { answer: 'Yes', chainedSpecialConditions: [{ policyId: 'pol-brand-tm', answer: 'Trademark', chainedSpecialConditions: [] }] },
+      ],
+    },
   };
   assert.equal(policyIdForAnswers(market, ['no']), 'pol-agg');
   assert.equal(policyIdForAnswers(market, ['Yes', 'Trademark']), 'pol-brand-tm');
   assert.equal(policyIdForAnswers(market, ['Yes']), undefined);
   assert.equal(policyIdForAnswers(market, ['Maybe']), undefined);
   assert.equal(onlyPolicyId(market), undefined);
-  assert.equal(onlyPolicyId({ ...market, specialConditions: { prompt: '', chainedSpecialConditions: [{ policyId: 'p', answer: 'Standard', chainedSpecialConditions: [] }] } }), 'p');
+  assert.equal(
+    onlyPolicyId({
+      ...market,
+      specialConditions: { prompt: '', chainedSpecialConditions: [{ policyId: 'p', answer: 'Standard', chainedSpecialConditions: [] }] },
+    }),
+    'p',
+  );
   assert.equal(platformTimeToMs('2021-11-03T14:30:03'), Date.UTC(2021, 10, 3, 14, 30, 3));
   assert.equal(platformTimeToMs('2021-11-03T14:30:03Z'), Date.UTC(2021, 10, 3, 14, 30, 3));
 });

@@ -42,7 +42,13 @@ async function startSubprojectsStub(t: TestContext, opts: { existing?: Subprojec
     if (req.method === 'POST' && id === undefined) {
       const { displayName } = JSON.parse(body) as { displayName?: string };
       if (!displayName) return error(res, 400, 'INVALID_ARGUMENT');
-      const created = { projectId: `sp-${subprojects.length + 1}`, displayName, parentProjectId: parent, createTime: new Date().toISOString(), state: 'ACTIVE' };
+      const created = {
+        projectId: `sp-${subprojects.length + 1}`,
+        displayName,
+        parentProjectId: parent,
+        createTime: new Date().toISOString(),
+        state: 'ACTIVE',
+      };
       subprojects.push(created);
       return send(res, 200, created);
     }
@@ -113,14 +119,20 @@ test('listAll follows pagination across 3 pages', async (t) => {
   const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
   const all: Subproject[] = [];
   for await (const s of subprojects.listAll('parent-1')) all.push(s);
-  assert.deepEqual(all.map((s) => s.projectId), ['existing-1', 'existing-2', 'existing-3', 'existing-4', 'existing-5']);
+  assert.deepEqual(
+    all.map((s) => s.projectId),
+    ['existing-1', 'existing-2', 'existing-3', 'existing-4', 'existing-5'],
+  );
 
   const lists = stub.seen.filter((r) => r.method === 'GET');
-  assert.deepEqual(lists.map((r) => r.url), [
-    '/sub/v1alpha1/projects/parent-1/subprojects',
-    '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=2',
-    '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=4',
-  ]);
+  assert.deepEqual(
+    lists.map((r) => r.url),
+    [
+      '/sub/v1alpha1/projects/parent-1/subprojects',
+      '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=2',
+      '/sub/v1alpha1/projects/parent-1/subprojects?pageToken=4',
+    ],
+  );
   for (const r of lists) {
     assert.equal(r.accept, 'application/json');
     assert.equal(r.authorization, 'Bearer tok');
@@ -199,7 +211,10 @@ test('basicAuth flag sends Basic keyId:keySecret and fetches no token', async (t
     basicAuth: true,
   });
   await client.listPage('parent-1');
-  assert.deepEqual(stub.seen.map((r) => r.authorization), [`Basic ${Buffer.from('key-id:key-secret').toString('base64')}`]);
+  assert.deepEqual(
+    stub.seen.map((r) => r.authorization),
+    [`Basic ${Buffer.from('key-id:key-secret').toString('base64')}`],
+  );
 });
 
 test('createPlatformClients shares one token source per key across client sets', async (t) => {

@@ -102,7 +102,13 @@ test('start sends a signed POST with exactly the contract body and Accept-Langua
     },
   }));
   const result = await clientFor(stub.base).start(
-    { identity: { type: 'number', endpoint: '+46700000001' }, method: 'sms', reference: 'ref-1', custom: 'order 7', sms: { expiry: '00:05:00', codeType: 'Numeric' } },
+    {
+      identity: { type: 'number', endpoint: '+46700000001' },
+      method: 'sms',
+      reference: 'ref-1',
+      custom: 'order 7',
+      sms: { expiry: '00:05:00', codeType: 'Numeric' },
+    },
     { language: 'es-ES' },
   );
   assert.deepEqual(result, {
@@ -125,7 +131,13 @@ test('start sends a signed POST with exactly the contract body and Accept-Langua
   assert.match(req.headers['content-type']!, /^application\/json/);
   assert.equal(
     req.raw.toString('utf8'),
-    JSON.stringify({ identity: { type: 'number', endpoint: '+46700000001' }, method: 'sms', reference: 'ref-1', custom: 'order 7', sms: { expiry: '00:05:00', codeType: 'Numeric' } }),
+    JSON.stringify({
+      identity: { type: 'number', endpoint: '+46700000001' },
+      method: 'sms',
+      reference: 'ref-1',
+      custom: 'order 7',
+      sms: { expiry: '00:05:00', codeType: 'Numeric' },
+    }),
   );
   // The signature covers the bytes: the same headers over other bytes do not verify.
   const tampered = verifyApplicationRequest({
@@ -139,7 +151,10 @@ test('start sends a signed POST with exactly the contract body and Accept-Langua
 });
 
 test('start without a language states no language preference and leaves contentLanguage out; only the given fields are sent', async (t) => {
-  const stub = await startStub(t, () => ({ status: 200, body: { id: 'v-2', method: 'sms', sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298 } } }));
+  const stub = await startStub(t, () => ({
+    status: 200,
+    body: { id: 'v-2', method: 'sms', sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298 } },
+  }));
   const result = await clientFor(stub.base).start({ identity: { type: 'number', endpoint: '+46700000001' }, method: 'sms' });
   assert.deepEqual(result, { verification: { id: 'v-2', method: 'sms', sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298 } } });
   assert.equal('contentLanguage' in result, false);
@@ -159,7 +174,11 @@ test('start parses the flashcall, callout and seamless response shapes', async (
   const identity = { type: 'number' as const, endpoint: '+46700000001' };
 
   const f = await client.start({ identity, method: 'flashcall' });
-  assert.deepEqual(f.verification, { id: 'v-f', method: 'flashcall', flashCall: { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 } });
+  assert.deepEqual(f.verification, {
+    id: 'v-f',
+    method: 'flashcall',
+    flashCall: { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 },
+  });
   assert.ok(new RegExp(f.verification.flashCall!.cliFilter).test('+46700123456'));
 
   const c = await client.start({ identity, method: 'callout' });
@@ -270,7 +289,10 @@ test('error answers map to typed errors', async (t) => {
   await assert.rejects(client.statusById('v-1'), (err: unknown) => err instanceof PlatformUnavailableError && err.retryable && err.code === '50300');
 
   answers.push({ status: 429, headers: { 'retry-after': '3' }, body: { errorCode: 42900, message: 'Too many requests' } });
-  await assert.rejects(client.reportById('v-1', { method: 'sms', sms: { code: '1' } }), (err: unknown) => err instanceof PlatformRateLimitError && err.retryable && err.retryAfterMs === 3000);
+  await assert.rejects(
+    client.reportById('v-1', { method: 'sms', sms: { code: '1' } }),
+    (err: unknown) => err instanceof PlatformRateLimitError && err.retryable && err.retryAfterMs === 3000,
+  );
 
   assert.equal(answers.length, 0);
   assert.equal(stub.seen.length, 6);
@@ -289,7 +311,9 @@ test('errorCode 40001/40002/40003 are validation errors whatever the 4xx status;
   assert.ok(platformErrorFromResponse({ area: 'verification', status: 503, body: { errorCode: 40001, message: 'x' } }) instanceof PlatformUnavailableError);
   assert.ok(platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof PlatformAuthError);
   assert.equal(platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof PlatformDeniedError, false);
-  assert.ok(platformErrorFromResponse({ area: 'verification', status: 403, body: { errorCode: 40300, message: 'Denied by guard' } }) instanceof PlatformDeniedError);
+  assert.ok(
+    platformErrorFromResponse({ area: 'verification', status: 403, body: { errorCode: 40300, message: 'Denied by guard' } }) instanceof PlatformDeniedError,
+  );
 });
 
 test('a 2xx answer that is not a verification is a retryable INVALID_RESPONSE error', async (t) => {

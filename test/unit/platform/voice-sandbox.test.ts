@@ -12,11 +12,33 @@ import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { VoiceCallbackReceiver, type ReceivedCallback } from '../../helpers/voice-callback-receiver.js';
 import { sandboxClients } from '../../helpers/sandbox-clients.js';
 
-interface Played { kind: string; text: string; source: string; leg?: string }
-interface Sent { event: string; sent: boolean; fallback: boolean; fallbackReason?: string; answer?: unknown; answeredInMs?: number }
+interface Played {
+  kind: string;
+  text: string;
+  source: string;
+  leg?: string;
+}
+interface Sent {
+  event: string;
+  sent: boolean;
+  fallback: boolean;
+  fallbackReason?: string;
+  answer?: unknown;
+  answeredInMs?: number;
+}
 interface CallRecord {
-  callId: string; kind: string; region: string; status: string; result: string; reason: string; phase: string;
-  connectedTo?: string; conferenceId?: string; played: Played[]; callbacks: Sent[]; menu: { current: string } | null;
+  callId: string;
+  kind: string;
+  region: string;
+  status: string;
+  result: string;
+  reason: string;
+  phase: string;
+  connectedTo?: string;
+  conferenceId?: string;
+  played: Played[];
+  callbacks: Sent[];
+  menu: { current: string } | null;
 }
 
 let sb: Sandbox;
@@ -63,7 +85,8 @@ async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutM
     await new Promise((r) => setTimeout(r, 25));
   }
 }
-const inPhase = (callId: string, phase: string) => until(async () => ((await record(callId)).phase === phase ? true : undefined), `${callId} in phase ${phase}`);
+const inPhase = (callId: string, phase: string) =>
+  until(async () => ((await record(callId)).phase === phase ? true : undefined), `${callId} in phase ${phase}`);
 
 function assertSigned(): void {
   assert.ok(rx.received.length > 0, 'callbacks were received');
@@ -103,7 +126,18 @@ test('a TTS callout answered: ACE continue, its say and the text played, DiCE AN
 });
 
 test('busy and unanswered numbers (longest suffix wins): DiCE BUSY / CANCEL and NOANSWER / TIMEOUT, no ACE', async () => {
-  assert.equal((await control('PUT', '/callees', { rules: [{ suffix: '11', outcome: 'answer' }, { suffix: '4411', outcome: 'busy' }, { suffix: '4412', outcome: 'noanswer' }] })).status, 200);
+  assert.equal(
+    (
+      await control('PUT', '/callees', {
+        rules: [
+          { suffix: '11', outcome: 'answer' },
+          { suffix: '4411', outcome: 'busy' },
+          { suffix: '4412', outcome: 'noanswer' },
+        ],
+      })
+    ).status,
+    200,
+  );
   assert.equal((await control('PUT', '/settings', { noAnswerMs: 200 })).status, 200);
   const busy = await client.callout(tts('+46701234411'));
   const none = await client.callout(tts('+46701234412'));
@@ -177,7 +211,17 @@ const MENUS = {
   locale: 'en-US',
   mainMenu: 'main',
   menus: [
-    { id: 'main', mainPrompt: '#tts[Press 1 for yes, 2 for more]', repeats: 1, maxDigits: 1, timeoutMills: 5000, options: [{ dtmf: '1', action: 'return(yes)' }, { dtmf: '2', action: 'menu(more)' }] },
+    {
+      id: 'main',
+      mainPrompt: '#tts[Press 1 for yes, 2 for more]',
+      repeats: 1,
+      maxDigits: 1,
+      timeoutMills: 5000,
+      options: [
+        { dtmf: '1', action: 'return(yes)' },
+        { dtmf: '2', action: 'menu(more)' },
+      ],
+    },
     { id: 'more', mainPrompt: '#tts[Press 3]', options: [{ dtmf: '3', action: 'return(three)' }] },
   ],
 };
@@ -189,7 +233,10 @@ test('a custom callout: ICE connectPstn, ACE runMenu, keys to a sub-menu and an 
     if (cb.event === 'pie') return { json: { instructions: [{ name: 'say', text: 'Thanks, goodbye' }], action: { name: 'hangup' } } };
     return undefined;
   };
-  const { callId } = await client.callout({ method: 'customCallout', customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE }, custom: 'c-1', ice: rx.url, ace: rx.url, pie: rx.url } });
+  const { callId } = await client.callout({
+    method: 'customCallout',
+    customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE }, custom: 'c-1', ice: rx.url, ace: rx.url, pie: rx.url },
+  });
   const ice = await rx.next(callId, 'ice');
   assert.equal(ice.body.callResourceUrl, `${sb.url}/voice/global/calling/v1/calls/id/${callId}`);
   assert.deepEqual([ice.body.cli, ice.body.to, ice.body.originationType, ice.body.custom], [CLI, { type: 'number', endpoint: CALLEE }, 'PSTN', 'c-1']);
@@ -213,7 +260,10 @@ test('a custom callout: ICE connectPstn, ACE runMenu, keys to a sub-menu and an 
 test('menu results: timeout, a free sequence, invalid input', async () => {
   const pies: ReceivedCallback[] = [];
   const collect = { name: 'runMenu', menus: [{ id: 'pin', mainPrompt: '#tts[Your PIN]', maxDigits: 4, timeoutMills: 5000 }] };
-  const quick = { name: 'runMenu', menus: [{ id: 'quick', mainPrompt: '#tts[Quick]', repeats: 1, timeoutMills: 100, options: [{ dtmf: '1', action: 'return' }] }] };
+  const quick = {
+    name: 'runMenu',
+    menus: [{ id: 'quick', mainPrompt: '#tts[Quick]', repeats: 1, timeoutMills: 100, options: [{ dtmf: '1', action: 'return' }] }],
+  };
   rx.answer = (cb) => {
     if (cb.event === 'ice') return { json: { action: { name: 'connectPstn' } } };
     if (cb.event === 'ace') return { json: { action: quick } };
@@ -237,10 +287,11 @@ test('menu results: timeout, a free sequence, invalid input', async () => {
   assertSigned();
 });
 
-test('an incoming call: ICE to the number\'s application, connectPstn, ACE when the callee answers, the caller hangs up', async () => {
+test("an incoming call: ICE to the number's application, connectPstn, ACE when the callee answers, the caller hangs up", async () => {
   await client.assignNumbers([OWN_NUMBER]);
   rx.answer = (cb) => {
-    if (cb.event === 'ice') return { json: { instructions: [{ name: 'say', text: 'Connecting you' }], action: { name: 'connectPstn', number: '+46702222222' } } };
+    if (cb.event === 'ice')
+      return { json: { instructions: [{ name: 'say', text: 'Connecting you' }], action: { name: 'connectPstn', number: '+46702222222' } } };
     if (cb.event === 'ace') return { json: { action: { name: 'continue' } } };
     return undefined;
   };
@@ -281,23 +332,44 @@ test('a conference on euc1: participants, mute and hold, regional scope, remove 
   const a = await client.callout(conferenceCallout('+46701000001', 'room-1'), euc1);
   const b = await client.callout(conferenceCallout('+46701000002', 'room-1'), euc1);
   const listed = await participantsOf('room-1', 'euc1', 2);
-  assert.deepEqual(listed.map((p) => [p.id, p.cli]).sort(), [[a.callId, '+46701000001'], [b.callId, '+46701000002']].sort());
+  assert.deepEqual(
+    listed.map((p) => [p.id, p.cli]).sort(),
+    [
+      [a.callId, '+46701000001'],
+      [b.callId, '+46701000002'],
+    ].sort(),
+  );
   await client.manageParticipant('room-1', a.callId, 'mute', euc1);
   await client.manageParticipant('room-1', b.callId, 'onhold', { ...euc1, moh: 'ring' });
   const after = await client.conference('room-1', euc1);
-  assert.deepEqual(after.participants.map((p) => [p.id, p.muted, p.onhold]).sort(), [[a.callId, true, false], [b.callId, false, true]].sort());
+  assert.deepEqual(
+    after.participants.map((p) => [p.id, p.muted, p.onhold]).sort(),
+    [
+      [a.callId, true, false],
+      [b.callId, false, true],
+    ].sort(),
+  );
   await assert.rejects(client.conference('room-1', { baseUrl: region('use1') }), PlatformNotFoundError);
   await assert.rejects(client.conference('room-1'), PlatformNotFoundError, 'global is another region');
   await assert.rejects(client.getCall(a.callId), PlatformNotFoundError);
-  await assert.rejects(client.manageParticipant('room-1', a.callId, 'shout' as 'mute', euc1), (e: unknown) => e instanceof PlatformValidationError && /command/.test(e.message));
+  await assert.rejects(
+    client.manageParticipant('room-1', a.callId, 'shout' as 'mute', euc1),
+    (e: unknown) => e instanceof PlatformValidationError && /command/.test(e.message),
+  );
   await assert.rejects(client.manageParticipant('room-1', 'no-such-call', 'mute', euc1), PlatformNotFoundError);
   const listedByControl = (await control('GET', '/conferences')).body as Array<{ conferenceId: string; region: string; participants: unknown[] }>;
-  assert.deepEqual(listedByControl.map((c) => [c.conferenceId, c.region, c.participants.length]), [['room-1', 'euc1', 2]]);
+  assert.deepEqual(
+    listedByControl.map((c) => [c.conferenceId, c.region, c.participants.length]),
+    [['room-1', 'euc1', 2]],
+  );
 
   await client.removeParticipant('room-1', a.callId, euc1);
   const diceA = await rx.next(a.callId, 'dice');
   assert.deepEqual([diceA.body.result, diceA.body.reason], ['ANSWERED', 'MANAGERHANGUP']);
-  assert.deepEqual((await client.conference('room-1', euc1)).participants.map((p) => p.id), [b.callId]);
+  assert.deepEqual(
+    (await client.conference('room-1', euc1)).participants.map((p) => p.id),
+    [b.callId],
+  );
   await client.removeAllParticipants('room-1', euc1);
   const diceB = await rx.next(b.callId, 'dice');
   assert.equal(diceB.body.reason, 'MANAGERHANGUP');
@@ -310,10 +382,14 @@ test('a conference on euc1: participants, mute and hold, regional scope, remove 
 test('a recorded conference (ACE connectConf record) sends Notify recording_available when its last participant leaves', async () => {
   rx.answer = (cb) => {
     if (cb.event === 'ice') return { json: { action: { name: 'connectPstn' } } };
-    if (cb.event === 'ace') return { json: { instructions: [{ name: 'say', text: 'Joining' }], action: { name: 'connectConf', conferenceId: 'rec-1', record: true } } };
+    if (cb.event === 'ace')
+      return { json: { instructions: [{ name: 'say', text: 'Joining' }], action: { name: 'connectConf', conferenceId: 'rec-1', record: true } } };
     return undefined;
   };
-  const { callId } = await client.callout({ method: 'customCallout', customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE } } }, { baseUrl: region('apse1') });
+  const { callId } = await client.callout(
+    { method: 'customCallout', customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE } } },
+    { baseUrl: region('apse1') },
+  );
   await participantsOf('rec-1', 'apse1', 1);
   const confs = (await control('GET', '/conferences')).body as Array<{ recorded: boolean }>;
   assert.equal(confs[0]!.recorded, true);
@@ -327,15 +403,30 @@ test('a recorded conference (ACE connectConf record) sends Notify recording_avai
 
 test('callout validation: 40001 naming the field and the rule; destination.number is taken for endpoint', async () => {
   const refused = async (req: unknown, pattern: RegExp) =>
-    assert.rejects(client.callout(req as CalloutRequest), (e: unknown) => e instanceof PlatformValidationError && e.code === '40001' && pattern.test(e.message));
+    assert.rejects(
+      client.callout(req as CalloutRequest),
+      (e: unknown) => e instanceof PlatformValidationError && e.code === '40001' && pattern.test(e.message),
+    );
   await refused(tts('0701234567'), /ttsCallout\.destination\.endpoint must be E\.164 with \+/);
   await refused(tts(CALLEE, { cli: 'abc' }), /ttsCallout\.cli must be E\.164/);
-  await refused({ method: 'ttsCallout', ttsCallout: { destination: { type: 'number', endpoint: CALLEE } } }, /ttsCallout\.text or ttsCallout\.prompts is required/);
-  await refused({ method: 'conferenceCallout', conferenceCallout: { destination: { type: 'number', endpoint: CALLEE } } }, /conferenceCallout\.conferenceId is required/);
+  await refused(
+    { method: 'ttsCallout', ttsCallout: { destination: { type: 'number', endpoint: CALLEE } } },
+    /ttsCallout\.text or ttsCallout\.prompts is required/,
+  );
+  await refused(
+    { method: 'conferenceCallout', conferenceCallout: { destination: { type: 'number', endpoint: CALLEE } } },
+    /conferenceCallout\.conferenceId is required/,
+  );
   await refused({ method: 'smsCallout', smsCallout: {} }, /method must be/);
   await refused(tts(CALLEE, { dtmf: '12x' }), /ttsCallout\.dtmf must match/);
-  await refused({ method: 'customCallout', customCallout: { destination: { type: 'number', endpoint: CALLEE }, ice: '{"action":{"name":"continue"}}' } }, /customCallout\.ice must be .*continue is not allowed/);
-  const { callId } = await client.callout({ method: 'ttsCallout', ttsCallout: { destination: { type: 'number', number: CALLEE }, text: 'Hi' } } as unknown as CalloutRequest);
+  await refused(
+    { method: 'customCallout', customCallout: { destination: { type: 'number', endpoint: CALLEE }, ice: '{"action":{"name":"continue"}}' } },
+    /customCallout\.ice must be .*continue is not allowed/,
+  );
+  const { callId } = await client.callout({
+    method: 'ttsCallout',
+    ttsCallout: { destination: { type: 'number', number: CALLEE }, text: 'Hi' },
+  } as unknown as CalloutRequest);
   assert.equal((await record(callId)).callbacks.length, 0, 'no ACE or DiCE unless enabled');
   assert.deepEqual((await client.getCall(callId)).to, { type: 'number', endpoint: CALLEE } as unknown);
   assert.equal(((await control('GET', '/calls')).body as unknown[]).length, 1);
@@ -344,13 +435,22 @@ test('callout validation: 40001 naming the field and the rule; destination.numbe
 test('call updates: legs take only playFiles and say; PATCH before the answer is refused, continue changes nothing, hangup ends', async () => {
   await control('PUT', '/callees', { rules: [{ suffix: '9999', outcome: 'answer', answerAfterMs: 3000 }] });
   const slow = await client.callout(tts('+46701239999'));
-  await assert.rejects(client.updateCall(slow.callId, { action: { name: 'hangup' } }), (e: unknown) => e instanceof PlatformValidationError && /not answered/.test(e.message));
+  await assert.rejects(
+    client.updateCall(slow.callId, { action: { name: 'hangup' } }),
+    (e: unknown) => e instanceof PlatformValidationError && /not answered/.test(e.message),
+  );
   await control('POST', `/calls/${slow.callId}/hangup`);
 
   const { callId } = await client.callout(conferenceCallout(CALLEE, 'room-2'));
   await participantsOf('room-2', 'global', 1);
-  await assert.rejects(client.updateCallLeg(callId, 'caller', [{ name: 'hangup' as 'say' }]), (e: unknown) => e instanceof PlatformValidationError && /only playFiles and say/.test(e.message));
-  await assert.rejects(client.updateCall(callId, { action: { name: 'runMenu' } }), (e: unknown) => e instanceof PlatformValidationError && /action\.name/.test(e.message));
+  await assert.rejects(
+    client.updateCallLeg(callId, 'caller', [{ name: 'hangup' as 'say' }]),
+    (e: unknown) => e instanceof PlatformValidationError && /only playFiles and say/.test(e.message),
+  );
+  await assert.rejects(
+    client.updateCall(callId, { action: { name: 'runMenu' } }),
+    (e: unknown) => e instanceof PlatformValidationError && /action\.name/.test(e.message),
+  );
   await client.updateCallLeg(callId, 'callee', [{ name: 'say', text: 'Hello leg' }]);
   await client.updateCall(callId, { action: { name: 'continue' } });
   assert.equal((await record(callId)).phase, 'conference', 'continue changed nothing');
@@ -358,7 +458,13 @@ test('call updates: legs take only playFiles and say; PATCH before the answer is
   const dice = await rx.next(callId, 'dice');
   assert.deepEqual([dice.body.result, dice.body.reason], ['ANSWERED', 'MANAGERHANGUP']);
   const r = await record(callId);
-  assert.deepEqual(r.played.map((p) => [p.text, p.source, p.leg]), [['Hello leg', 'leg', 'callee'], ['Bye', 'patch', undefined]]);
+  assert.deepEqual(
+    r.played.map((p) => [p.text, p.source, p.leg]),
+    [
+      ['Hello leg', 'leg', 'callee'],
+      ['Bye', 'patch', undefined],
+    ],
+  );
   await assert.rejects(client.updateCall(callId, { action: { name: 'hangup' } }), PlatformNotFoundError, 'an ended call');
   assert.deepEqual((await rx.next(slow.callId, 'dice')).body.reason, 'CALLEEHANGUP');
   assertSigned();

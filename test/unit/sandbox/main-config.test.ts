@@ -36,12 +36,18 @@ describe('sandbox main config', () => {
 
   test('SANDBOX_DATA_DIR: blank is unset; a URL or an existing file is refused naming it', () => {
     assert.equal(readSandboxMainConfig({ SANDBOX_DATA_DIR: '  ' }).dataDir, undefined);
-    assert.throws(() => readSandboxMainConfig({ SANDBOX_DATA_DIR: 'postgres://localhost/x' }), (err: Error) => err.message.includes('SANDBOX_DATA_DIR'));
+    assert.throws(
+      () => readSandboxMainConfig({ SANDBOX_DATA_DIR: 'postgres://localhost/x' }),
+      (err: Error) => err.message.includes('SANDBOX_DATA_DIR'),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-main-config-'));
     try {
       const file = join(dir, 'a-file');
       writeFileSync(file, '');
-      assert.throws(() => readSandboxMainConfig({ SANDBOX_DATA_DIR: file }), (err: Error) => err.message.includes('SANDBOX_DATA_DIR') && err.message.includes('is a file'));
+      assert.throws(
+        () => readSandboxMainConfig({ SANDBOX_DATA_DIR: file }),
+        (err: Error) => err.message.includes('SANDBOX_DATA_DIR') && err.message.includes('is a file'),
+      );
       assert.equal(readSandboxMainConfig({ SANDBOX_DATA_DIR: dir }).dataDir, dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -57,7 +63,10 @@ describe('sandbox main config', () => {
     ['SANDBOX_SUBPROJECT_READY_MS', '-1'],
   ] as const) {
     test(`a malformed ${name}=${value} is refused with a message naming it`, () => {
-      assert.throws(() => readSandboxMainConfig({ [name]: value }), (err: Error) => err.message.includes(name));
+      assert.throws(
+        () => readSandboxMainConfig({ [name]: value }),
+        (err: Error) => err.message.includes(name),
+      );
     });
   }
 

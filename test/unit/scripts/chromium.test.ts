@@ -20,7 +20,10 @@ describe('findChromium', () => {
   test('a CHROMIUM_PATH that does not run fails at once', async () => {
     const broken = await exe(join(await dir(), 'chromium'), 'echo "snap not available" >&2; exit 1');
     await assert.rejects(findChromium({ env: { CHROMIUM_PATH: broken, PATH: '' } }), /CHROMIUM_PATH: .*--version failed \(snap not available\)/);
-    await assert.rejects(findChromium({ env: { CHROMIUM_PATH: '/nonexistent/chromium', PATH: '' } }), /CHROMIUM_PATH: "\/nonexistent\/chromium" is not an executable file/);
+    await assert.rejects(
+      findChromium({ env: { CHROMIUM_PATH: '/nonexistent/chromium', PATH: '' } }),
+      /CHROMIUM_PATH: "\/nonexistent\/chromium" is not an executable file/,
+    );
   });
 
   test('chromium-browser on PATH counts too', async () => {
@@ -44,11 +47,17 @@ describe('findChromium', () => {
     const bin = await dir();
     const calls = join(bin, 'calls');
     // The fake apt-get records its arguments and DEBIAN_FRONTEND; `install` puts a chromium on PATH.
-    await exe(join(bin, 'apt-get'), `echo "$DEBIAN_FRONTEND $*" >> ${calls}\nif [ "$1" = install ]; then printf '#!/bin/sh\\n' > ${bin}/chromium; chmod +x ${bin}/chromium; fi`);
+    await exe(
+      join(bin, 'apt-get'),
+      `echo "$DEBIAN_FRONTEND $*" >> ${calls}\nif [ "$1" = install ]; then printf '#!/bin/sh\\n' > ${bin}/chromium; chmod +x ${bin}/chromium; fi`,
+    );
     const logs: string[] = [];
     const found = await findChromium({ env: { PATH: bin }, root: true, log: (m) => logs.push(m) });
     assert.deepEqual(found, { path: join(bin, 'chromium'), source: 'apt-get install chromium' });
-    assert.deepEqual((await readFile(calls, 'utf8')).trim().split('\n'), ['noninteractive update -qq', 'noninteractive install -y -qq --no-install-recommends chromium']);
+    assert.deepEqual((await readFile(calls, 'utf8')).trim().split('\n'), [
+      'noninteractive update -qq',
+      'noninteractive install -y -qq --no-install-recommends chromium',
+    ]);
     assert.match(logs[0]!, /^installing Chromium with `apt-get install chromium`/);
     assert.match(logs[1]!, /^installed Chromium in \d+\.\d s$/);
   });
@@ -56,7 +65,10 @@ describe('findChromium', () => {
   test('an apt-get that fails: the error says so and how else to supply it', async () => {
     const bin = await dir();
     await exe(join(bin, 'apt-get'), 'echo "E: Unable to locate package chromium" >&2; exit 100');
-    await assert.rejects(findChromium({ env: { PATH: bin }, root: true }), /`apt-get install chromium` failed \(E: Unable to locate package chromium\).*set CHROMIUM_PATH/);
+    await assert.rejects(
+      findChromium({ env: { PATH: bin }, root: true }),
+      /`apt-get install chromium` failed \(E: Unable to locate package chromium\).*set CHROMIUM_PATH/,
+    );
   });
 
   test("this machine's Chromium is found on PATH and runs", async () => {

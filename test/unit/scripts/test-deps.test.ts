@@ -16,7 +16,9 @@ describe('test dependencies', () => {
 
   test('the env for the test processes, without a CLI path when the SDK downloads it', () => {
     assert.deepEqual(dependencyEnv({ temporalCli: cli, postgresBin: '/p/bin', chromium: '/usr/bin/chromium' }), {
-      RELAYFLOW_PG_BIN: '/p/bin', CHROMIUM_PATH: '/usr/bin/chromium', RELAYFLOW_TEMPORAL_CLI: '/c/temporal',
+      RELAYFLOW_PG_BIN: '/p/bin',
+      CHROMIUM_PATH: '/usr/bin/chromium',
+      RELAYFLOW_TEMPORAL_CLI: '/c/temporal',
     });
     assert.equal(dependencyEnv({ temporalCli: { kind: 'sdk-download', source: 'SDK' }, postgresBin: '/p', chromium: '/c' }).RELAYFLOW_TEMPORAL_CLI, undefined);
   });
@@ -47,7 +49,10 @@ describe('test dependencies', () => {
       await allStarted;
       return value;
     };
-    const deps = await ensureTestDependencies({ log: () => undefined, finders: { temporalCli: () => gate(cli), postgres: () => gate(pgBin), chromium: () => gate(chromium) } });
+    const deps = await ensureTestDependencies({
+      log: () => undefined,
+      finders: { temporalCli: () => gate(cli), postgres: () => gate(pgBin), chromium: () => gate(chromium) },
+    });
     assert.equal(deps.chromium, '/usr/bin/chromium');
   });
 
@@ -56,15 +61,28 @@ describe('test dependencies', () => {
       log: () => undefined,
       finders: {
         temporalCli: async () => cli,
-        postgres: async () => { throw new Error('No PostgreSQL server binaries.\n- sudo apt-get install postgresql'); },
-        chromium: async () => { throw new Error('Chromium not found: `sudo apt-get install chromium`'); },
+        postgres: async () => {
+          throw new Error('No PostgreSQL server binaries.\n- sudo apt-get install postgresql');
+        },
+        chromium: async () => {
+          throw new Error('Chromium not found: `sudo apt-get install chromium`');
+        },
       },
-    }).then(() => undefined, (e: Error) => e);
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     assert.ok(err);
-    assert.equal(err.message, combineFailures([
-      { name: 'PostgreSQL', error: new Error('No PostgreSQL server binaries.\n- sudo apt-get install postgresql') },
-      { name: 'Chromium', error: new Error('Chromium not found: `sudo apt-get install chromium`') },
-    ]).message);
-    assert.equal(err.message, 'The test suite is missing PostgreSQL, Chromium.\nPostgreSQL:\n  No PostgreSQL server binaries.\n  - sudo apt-get install postgresql\nChromium:\n  Chromium not found: `sudo apt-get install chromium`');
+    assert.equal(
+      err.message,
+      combineFailures([
+        { name: 'PostgreSQL', error: new Error('No PostgreSQL server binaries.\n- sudo apt-get install postgresql') },
+        { name: 'Chromium', error: new Error('Chromium not found: `sudo apt-get install chromium`') },
+      ]).message,
+    );
+    assert.equal(
+      err.message,
+      'The test suite is missing PostgreSQL, Chromium.\nPostgreSQL:\n  No PostgreSQL server binaries.\n  - sudo apt-get install postgresql\nChromium:\n  Chromium not found: `sudo apt-get install chromium`',
+    );
   });
 });

@@ -26,7 +26,7 @@ function capture() {
 }
 
 describe('explicitPublicUrl', () => {
-  test('the default public URL (the API\'s own address) does not count; an explicit one does, normalised', () => {
+  test("the default public URL (the API's own address) does not count; an explicit one does, normalised", () => {
     const dflt = loadConfig({ ...base, PLATFORM_SANDBOX_URL: 'http://127.0.0.1:4010' });
     assert.equal(dflt.api.publicUrl, 'http://127.0.0.1:3000', 'config always has one');
     assert.equal(explicitPublicUrl(dflt), undefined);
@@ -54,7 +54,8 @@ describe('wireCallbacks against the sandbox', () => {
     const res = await sb.app.inject({ method: 'GET', url: '/_sandbox/requests?area=provisioning&method=POST' });
     return (res.json() as { requests: { path: string }[] }).requests.filter((r) => r.path.endsWith('/webhooks')).length;
   };
-  const callbackUrl = async () => ((await sb.app.inject({ method: 'GET', url: '/_sandbox/verification/config' })).json().callbackUrl as string | null) ?? undefined;
+  const callbackUrl = async () =>
+    ((await sb.app.inject({ method: 'GET', url: '/_sandbox/verification/config' })).json().callbackUrl as string | null) ?? undefined;
 
   before(async () => {
     sb = await createSandbox();
@@ -76,7 +77,10 @@ describe('wireCallbacks against the sandbox', () => {
     const second = await wireCallbacks({ config, publicUrl: PUBLIC_URL, provisioning: provisioning(), logger, retryDelaysMs: [10] });
     assert.match(second.provisioningWebhook.detail, /already registered/);
     const hooks = await provisioning().webhooks.list();
-    assert.deepEqual(hooks.map((w) => w.target), [target]);
+    assert.deepEqual(
+      hooks.map((w) => w.target),
+      [target],
+    );
     assert.equal(await webhookPosts(), 1, 'created once');
     assert.ok(lines.some((l) => l.msg === 'callback wiring done'));
   });
@@ -88,8 +92,14 @@ describe('wireCallbacks against the sandbox', () => {
     assert.equal(out.provisioningWebhook.status, 'registered');
     const retries = lines.filter((l) => /provisioning webhook not registered yet; retrying/.test(l.msg));
     assert.equal(retries.length, 2);
-    assert.ok(retries.every((l) => l.level === 40), 'warnings');
-    assert.deepEqual((await provisioning().webhooks.list()).map((w) => w.target), [target]);
+    assert.ok(
+      retries.every((l) => l.level === 40),
+      'warnings',
+    );
+    assert.deepEqual(
+      (await provisioning().webhooks.list()).map((w) => w.target),
+      [target],
+    );
   });
 
   test('a permanent refusal is not retried: one error line, status failed', async () => {
@@ -107,7 +117,14 @@ describe('wireCallbacks against the sandbox', () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 200);
     const started = Date.now();
-    const out = await wireCallbacks({ config, publicUrl: PUBLIC_URL, provisioning: provisioning(), logger: capture().logger, retryDelaysMs: [60_000], signal: stop.signal });
+    const out = await wireCallbacks({
+      config,
+      publicUrl: PUBLIC_URL,
+      provisioning: provisioning(),
+      logger: capture().logger,
+      retryDelaysMs: [60_000],
+      signal: stop.signal,
+    });
     assert.equal(out.provisioningWebhook.status, 'failed');
     assert.match(out.provisioningWebhook.detail, /before the worker stopped/);
     assert.ok(Date.now() - started < 5_000, 'did not wait for the next retry');

@@ -19,11 +19,16 @@ test('a taken metrics port: an error naming the variable when explicit, a warnin
   const lines: string[] = [];
   const logger = createLogger({ name: 'test', level: 'warn', destination: { write: (line: string) => lines.push(line) } as never });
 
-  assert.throws(() => installRuntime(logger, { handleSignals: false, metrics: { host: '127.0.0.1', port, explicit: true } }),
-    new RegExp(`^ConfigError: RELAYFLOW_WORKER_METRICS_PORT: 127\\.0\\.0\\.1:${port} is in use`));
+  assert.throws(
+    () => installRuntime(logger, { handleSignals: false, metrics: { host: '127.0.0.1', port, explicit: true } }),
+    new RegExp(`^ConfigError: RELAYFLOW_WORKER_METRICS_PORT: 127\\.0\\.0\\.1:${port} is in use`),
+  );
   assert.equal(Runtime._instance, undefined, 'nothing installed');
 
   assert.equal(installRuntime(logger, { handleSignals: false, metrics: { host: '127.0.0.1', port, explicit: false } }), undefined);
   assert.ok(Runtime._instance, 'installed without the exporter');
-  assert.ok(lines.some((l) => l.includes('worker metrics not served')), lines.join(''));
+  assert.ok(
+    lines.some((l) => l.includes('worker metrics not served')),
+    lines.join(''),
+  );
 });

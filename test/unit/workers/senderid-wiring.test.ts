@@ -22,7 +22,14 @@ test('sets the platform secret to the current one, idempotently, and follows a r
   const wire = async (secrets: string) => {
     const config = loadConfig({ ...base, PLATFORM_SANDBOX_URL: sb.url, RELAYFLOW_SENDERID_CALLBACK_SECRETS: secrets });
     const platform = createPlatformClients(config.platform);
-    const out = await wireCallbacks({ config, publicUrl: PUBLIC_URL, provisioning: platform.provisioning, senderId: platform.senderId, logger, retryDelaysMs: [10] });
+    const out = await wireCallbacks({
+      config,
+      publicUrl: PUBLIC_URL,
+      provisioning: platform.provisioning,
+      senderId: platform.senderId,
+      logger,
+      retryDelaysMs: [10],
+    });
     return { out: out.senderIdCallback!, secret: (await platform.senderId.getCallbackConfiguration())?.hmacSecret };
   };
   const first = await wire('s-one');

@@ -6,7 +6,14 @@ import type { StepPlan, StepState, StepView } from '../../../contracts/onboardin
 import { inPlaceRetry, outcomeOf, settleDependencies, withValue } from '../../../workflows/onboarding/step-rules.js';
 
 function board(specs: [string, StepState, { step: string; hard?: boolean }[]][]): { views: StepView[]; plans: Map<string, StepPlan> } {
-  const views = specs.map(([name, state, after]): StepView => ({ name, kind: 'chatb-sender', state, after: after.map((d) => d.step), resource: {}, attempts: 0 }));
+  const views = specs.map(([name, state, after]): StepView => ({
+    name,
+    kind: 'chatb-sender',
+    state,
+    after: after.map((d) => d.step),
+    resource: {},
+    attempts: 0,
+  }));
   const plans = new Map(specs.map(([name, , after]): [string, StepPlan] => [name, { name, kind: 'chatb-sender', after }]));
   return { views, plans };
 }
@@ -28,25 +35,52 @@ describe('onboarding step rules', () => {
   });
 
   test('ready steps are those whose needs succeeded; the rest wait, saying for what', () => {
-    const { views, plans } = board([['a', 'SUCCEEDED', []], ['b', 'RUNNING', []], ['c', 'PENDING', [{ step: 'a' }]], ['d', 'PENDING', [{ step: 'a' }, { step: 'b' }]]]);
-    assert.deepEqual(settleDependencies(views, plans).map((v) => v.name), ['c']);
+    const { views, plans } = board([
+      ['a', 'SUCCEEDED', []],
+      ['b', 'RUNNING', []],
+      ['c', 'PENDING', [{ step: 'a' }]],
+      ['d', 'PENDING', [{ step: 'a' }, { step: 'b' }]],
+    ]);
+    assert.deepEqual(
+      settleDependencies(views, plans).map((v) => v.name),
+      ['c'],
+    );
     assert.equal(views[3]!.reason, 'waits for b');
   });
 
   test('a failure blocks what needs it, transitively; a retried step unblocks them', () => {
-    const { views, plans } = board([['a', 'FAILED', []], ['b', 'PENDING', [{ step: 'a' }]], ['c', 'PENDING', [{ step: 'b', hard: true }]], ['d', 'PENDING', []]]);
-    assert.deepEqual(settleDependencies(views, plans).map((v) => v.name), ['d']);
+    const { views, plans } = board([
+      ['a', 'FAILED', []],
+      ['b', 'PENDING', [{ step: 'a' }]],
+      ['c', 'PENDING', [{ step: 'b', hard: true }]],
+      ['d', 'PENDING', []],
+    ]);
+    assert.deepEqual(
+      settleDependencies(views, plans).map((v) => v.name),
+      ['d'],
+    );
     assert.deepEqual(stateOf(views), { a: 'FAILED', b: 'BLOCKED', c: 'BLOCKED', d: 'PENDING' });
     assert.match(views[1]!.reason!, /a, which failed/);
     views[3]!.state = 'RUNNING'; // started by the loop
     views[0]!.state = 'SUCCEEDED';
-    assert.deepEqual(settleDependencies(views, plans).map((v) => v.name), ['b']);
+    assert.deepEqual(
+      settleDependencies(views, plans).map((v) => v.name),
+      ['b'],
+    );
     assert.equal(views[2]!.state, 'PENDING');
   });
 
   test('a skipped step counts as met for a soft need and skips a hard one, cascading', () => {
-    const { views, plans } = board([['a', 'SKIPPED', []], ['soft', 'BLOCKED', [{ step: 'a' }]], ['hard', 'BLOCKED', [{ step: 'a', hard: true }]], ['next', 'PENDING', [{ step: 'hard', hard: true }]]]);
-    assert.deepEqual(settleDependencies(views, plans).map((v) => v.name), ['soft']);
+    const { views, plans } = board([
+      ['a', 'SKIPPED', []],
+      ['soft', 'BLOCKED', [{ step: 'a' }]],
+      ['hard', 'BLOCKED', [{ step: 'a', hard: true }]],
+      ['next', 'PENDING', [{ step: 'hard', hard: true }]],
+    ]);
+    assert.deepEqual(
+      settleDependencies(views, plans).map((v) => v.name),
+      ['soft'],
+    );
     assert.deepEqual(stateOf(views), { a: 'SKIPPED', soft: 'PENDING', hard: 'SKIPPED', next: 'SKIPPED' });
     assert.match(views[3]!.reason!, /needs step hard, which was skipped/);
   });

@@ -7,7 +7,16 @@ import { ulid } from 'ulid';
 import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../contracts/campaigns.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { campaignMessageToken } from '../../../contracts/campaigns.js';
-import { conversationStats, createApp, numbers, platformMessageIds, sandboxJson, startCampaign, waitForCampaign, waitForCounts } from '../../helpers/campaigns.js';
+import {
+  conversationStats,
+  createApp,
+  numbers,
+  platformMessageIds,
+  sandboxJson,
+  startCampaign,
+  waitForCampaign,
+  waitForCounts,
+} from '../../helpers/campaigns.js';
 
 describe('conversation campaign', () => {
   let h: Harness;
@@ -37,34 +46,55 @@ describe('conversation campaign', () => {
 
   test('a 429 storm and a 5xx storm lose nothing and duplicate nothing', async () => {
     const appId = await createApp(h, 200);
-    await sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'conversation', method: 'POST', pathContains: 'messages:send', status: 429, count: 15, retryAfterSeconds: 1 });
+    await sandboxJson(h, 'POST', '/_sandbox/faults', {
+      area: 'conversation',
+      method: 'POST',
+      pathContains: 'messages:send',
+      status: 429,
+      count: 15,
+      retryAfterSeconds: 1,
+    });
     await sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'conversation', method: 'POST', pathContains: 'messages:send', status: 503, count: 10 });
-    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(250, 1000), conversation: conversation(appId) });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(250, 1000),
+      conversation: conversation(appId),
+    });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 90_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
     const stats = await conversationStats(h, appId);
     assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [250, 250, 0]);
     const counts = await h.store.counts(campaignId);
     assert.equal(counts!.byStatus.sent, 250);
-    assert.ok(done.details.throttledAttempts as number > 0, 'the 429s were seen and honoured');
+    assert.ok((done.details.throttledAttempts as number) > 0, 'the 429s were seen and honoured');
   });
 
   test('answers lost after the platform accepted are found by their token, not sent again', async () => {
     const appId = await createApp(h, 100);
     // Accepted and recorded by the platform, answered after the client's 1 s timeout.
     await sandboxJson(h, 'PUT', '/_sandbox/conversation/send-faults', { acceptThenDelayMs: 2_500, count: 4 });
-    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(120, 2000), conversation: conversation(appId) });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(120, 2000),
+      conversation: conversation(appId),
+    });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
     const stats = await conversationStats(h, appId);
     assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [120, 120, 0]);
     const rows = await h.store.recipients(campaignId, { limit: 200 });
-    assert.ok(rows.every((r) => r.status === 'sent' && r.platformId), 'every row sent with the platform message ID');
+    assert.ok(
+      rows.every((r) => r.status === 'sent' && r.platformId),
+      'every row sent with the platform message ID',
+    );
     // Found by their token: each row holds the ID of the one message the platform took for it (a resend would
     // also show above as a duplicate). `attempts` counts requests, and a request that never reached the platform
     // (a starved client gives up before writing it) is rightly made again, so it is not required to be 1.
     const ids = await platformMessageIds(h, appId);
-    assert.deepEqual(rows.filter((r) => r.platformId !== ids.get(campaignMessageToken(campaignId, r.seq))).map((r) => r.seq), []);
+    assert.deepEqual(
+      rows.filter((r) => r.platformId !== ids.get(campaignMessageToken(campaignId, r.seq))).map((r) => r.seq),
+      [],
+    );
     assert.equal((await sandboxJson<{ count: number }>(h, 'GET', '/_sandbox/conversation/send-faults')).count, 0, 'the 4 late answers happened');
   });
 
@@ -73,7 +103,11 @@ describe('conversation campaign', () => {
     // Held 3 s in front of the platform, then taken: the client gave up after 1 s. Asked for at once, the platform
     // would say "not there" and a resend would make a second message when the first arrives.
     await sandboxJson(h, 'PUT', '/_sandbox/conversation/send-faults', { acceptThenDelayMs: 0, count: 0, arriveAfterMs: 3_000, arriveCount: 2 });
-    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(10, 4000), conversation: conversation(appId) });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(10, 4000),
+      conversation: conversation(appId),
+    });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
     // The held sends were on their way before the campaign ended: 3 s on, they have arrived and the counts tell.
@@ -83,12 +117,19 @@ describe('conversation campaign', () => {
     assert.equal((await sandboxJson<{ arriveCount: number }>(h, 'GET', '/_sandbox/conversation/send-faults')).arriveCount, 0, 'both sends arrived late');
     const ids = await platformMessageIds(h, appId);
     const rows = await h.store.recipients(campaignId, { limit: 20 });
-    assert.deepEqual(rows.filter((r) => r.status !== 'sent' || r.platformId !== ids.get(campaignMessageToken(campaignId, r.seq))).map((r) => r.seq), []);
+    assert.deepEqual(
+      rows.filter((r) => r.status !== 'sent' || r.platformId !== ids.get(campaignMessageToken(campaignId, r.seq))).map((r) => r.seq),
+      [],
+    );
   });
 
   test('pause stops sending, resume finishes, a rate change applies, cancel leaves the rest unsent', async () => {
     const appId = await createApp(h, 40);
-    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(400, 3000), conversation: conversation(appId) });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(400, 3000),
+      conversation: conversation(appId),
+    });
     const handle = h.client.workflow.getHandle(processId);
     await waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 40);
     const paused = await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1', reason: 'test' }] });
@@ -121,7 +162,12 @@ describe('conversation campaign', () => {
 
   test('continues as new with a small history limit and still sends each recipient once', async () => {
     const appId = await createApp(h, 200);
-    const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(500, 5000), conversation: conversation(appId), settings: { historyLimit: 40 } });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(500, 5000),
+      conversation: conversation(appId),
+      settings: { historyLimit: 40 },
+    });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 90_000);
     assert.equal(done.state, 'COMPLETED');
     const runs = [];
@@ -132,9 +178,17 @@ describe('conversation campaign', () => {
     assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 500);
   });
 
-  test('the campaign\'s chunks share one schedule in the store: reservations follow each other, unused tails go back, a 429 holds it, a halt stops it and its claims', async () => {
+  test("the campaign's chunks share one schedule in the store: reservations follow each other, unused tails go back, a 429 holds it, a halt stops it and its claims", async () => {
     const id = ulid();
-    await h.store.createCampaign({ id, processId: `pacer-test:${id}`, kind: 'conversation-campaign', requestHash: 'test', total: 1, duplicates: 0, recipients: [{ seq: 0, recipient: '+46700000000', status: 'pending' }] });
+    await h.store.createCampaign({
+      id,
+      processId: `pacer-test:${id}`,
+      kind: 'conversation-campaign',
+      requestHash: 'test',
+      total: 1,
+      duplicates: 0,
+      recipients: [{ seq: 0, recipient: '+46700000000', status: 'pending' }],
+    });
     await h.store.setRate(id, 10);
     // Two chunks asking one after the other: the second's slots start where the first's end (100 ms apart at 10/s).
     const a = await h.store.reserveSends(id, 20, 1, 25);
@@ -148,7 +202,10 @@ describe('conversation campaign', () => {
     await h.store.returnSends(id, b, 5);
     await h.store.returnSends(id, a, 5);
     const c = await h.store.reserveSends(id, 1, 0.5, 25);
-    assert.ok(Math.abs(c.endsAt - b.endsAt - (-500 + 200)) < 0.01, `b's tail went back, a's did not; at half the pace a slot lasts 200 ms: ${c.endsAt - b.endsAt}`);
+    assert.ok(
+      Math.abs(c.endsAt - b.endsAt - (-500 + 200)) < 0.01,
+      `b's tail went back, a's did not; at half the pace a slot lasts 200 ms: ${c.endsAt - b.endsAt}`,
+    );
     // A 429's Retry-After: nothing starts before it.
     await h.store.holdSends(id, 10_000);
     const d = await h.store.reserveSends(id, 1, 1, 25);
@@ -156,13 +213,20 @@ describe('conversation campaign', () => {
     await h.store.setHalt(id, 'paused');
     const e = await h.store.reserveSends(id, 10, 1, 25);
     assert.deepEqual([e.slots, e.halt, e.rate], [0, 'paused', 10]);
-    assert.deepEqual(await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim'), [], 'a halted campaign\'s rows are not claimed');
+    assert.deepEqual(await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim'), [], "a halted campaign's rows are not claimed");
     await h.store.setHalt(id, null);
-    assert.deepEqual((await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim')).map((r) => r.seq), [0]);
+    assert.deepEqual(
+      (await h.store.claim(id, 0, 1, 1, 10_000, 'a-claim')).map((r) => r.seq),
+      [0],
+    );
   });
 
   test('an app the platform does not know fails the campaign with the reason', async () => {
-    const { processId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(3, 9000), conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV') });
+    const { processId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(3, 9000),
+      conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV'),
+    });
     const done = await waitForCampaign(h, processId, ['FAILED']);
     assert.match(done.history.at(-1)!.reason!, /404|not found/i);
   });

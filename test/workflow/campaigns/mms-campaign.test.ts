@@ -11,14 +11,24 @@ describe('MMS campaign', () => {
   before(async () => {
     // relayflow believes the account takes 60/s; the sandbox's account takes 10 (low enough that relayflow
     // exceeds it even on a loaded machine, where 25 was not always reached): E113 has to slow it down.
-    h = await startHarness({ env: { PLATFORM_REQUEST_TIMEOUT_MS: '1000', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50', RELAYFLOW_MMS_THROUGHPUT_PER_SECOND: '60', RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS: '20000' } });
+    h = await startHarness({
+      env: {
+        PLATFORM_REQUEST_TIMEOUT_MS: '1000',
+        RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50',
+        RELAYFLOW_MMS_THROUGHPUT_PER_SECOND: '60',
+        RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS: '20000',
+      },
+    });
     await sandboxJson(h, 'PUT', '/_sandbox/mms/account', { throughputPerSecond: 10 });
   });
   after(async () => h?.close());
 
   const mms = (h: Harness, extra: Record<string, unknown> = {}) => ({
-    serviceId: 'svc-1', subject: 'Spring sale', fallbackSmsText: 'See our sale',
-    slides: [{ text: 'Spring sale', image: `${h.sandbox.url}/_sandbox/mms/media/sale.png` }], ...extra,
+    serviceId: 'svc-1',
+    subject: 'Spring sale',
+    fallbackSmsText: 'See our sale',
+    slides: [{ text: 'Spring sale', image: `${h.sandbox.url}/_sandbox/mms/media/sale.png` }],
+    ...extra,
   });
 
   test('sends each recipient once through E113 throttling, and postbacks give the delivery', async () => {
@@ -62,7 +72,11 @@ describe('MMS campaign', () => {
   });
 
   test('media the platform cannot fetch pauses the campaign with the reason', async () => {
-    const { processId } = await startCampaign(h, { kind: 'mms-campaign', recipients: numbers(5, 3000), mms: mms(h, { slides: [{ image: `${h.sandbox.url}/_sandbox/mms/media-chunked/x.png` }] }) });
+    const { processId } = await startCampaign(h, {
+      kind: 'mms-campaign',
+      recipients: numbers(5, 3000),
+      mms: mms(h, { slides: [{ image: `${h.sandbox.url}/_sandbox/mms/media-chunked/x.png` }] }),
+    });
     const done = await waitForCampaign(h, processId, ['PAUSED', 'FAILED', 'COMPLETED']);
     assert.equal(done.state, 'PAUSED');
     assert.match(done.history.at(-1)!.reason!, /E227|Content-Length/);

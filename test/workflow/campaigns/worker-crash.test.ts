@@ -11,7 +11,10 @@ import { conversationStats, createApp, numbers, startCampaign, waitForCampaign }
 import { ulid } from 'ulid';
 
 function startSendWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/send-worker-process.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/send-worker-process.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       if (b.toString().includes('ready')) resolve(child);
@@ -38,7 +41,13 @@ describe('campaign across two worker processes', () => {
       PLATFORM_REQUEST_TIMEOUT_MS: '2000',
     };
     h = await startHarness({ env, withoutSendWorker: true });
-    common = { ...env, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, RELAYFLOW_API_KEYS: 'test-api-key-0123456789abcdef', PLATFORM_SANDBOX_URL: h.sandbox.url, TEST_PUBLIC_URL: h.apiUrl };
+    common = {
+      ...env,
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
+      RELAYFLOW_API_KEYS: 'test-api-key-0123456789abcdef',
+      PLATFORM_SANDBOX_URL: h.sandbox.url,
+      TEST_PUBLIC_URL: h.apiUrl,
+    };
     workers.push(await startSendWorker(common), await startSendWorker(common));
   });
   after(async () => {
@@ -50,7 +59,9 @@ describe('campaign across two worker processes', () => {
   test('a worker killed mid-chunk: the other finishes, every recipient accepted exactly once', async () => {
     const appId = await createApp(h, 60);
     const { processId, campaignId } = await startCampaign(h, {
-      kind: 'conversation-campaign', recipients: numbers(480), conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
+      kind: 'conversation-campaign',
+      recipients: numbers(480),
+      conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
     });
     // Let both workers take chunks, then kill one in the middle of its work.
     const deadline = Date.now() + 30_000;
@@ -73,13 +84,15 @@ describe('campaign across two worker processes', () => {
       }
     }
     assert.ok(identities.size >= 2, `chunks ran on ${[...identities].join(', ')}`);
-    assert.ok(retried >= 1, 'the killed worker\'s chunk was retried elsewhere');
+    assert.ok(retried >= 1, "the killed worker's chunk was retried elsewhere");
   });
 
   test('every worker killed mid-campaign and one restarted: the campaign finishes, each recipient once', async () => {
     const appId = await createApp(h, 60);
     const { processId, campaignId } = await startCampaign(h, {
-      kind: 'conversation-campaign', recipients: numbers(300, 10_000), conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
+      kind: 'conversation-campaign',
+      recipients: numbers(300, 10_000),
+      conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
     });
     const deadline = Date.now() + 30_000;
     while ((await conversationStats(h, appId)).accepted < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -7,7 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../../common/logger.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 
-interface Line { msg: string; workflowId?: string; runId?: string; activityType?: string; area?: string }
+interface Line {
+  msg: string;
+  workflowId?: string;
+  runId?: string;
+  activityType?: string;
+  area?: string;
+}
 
 describe('log lines of a process', () => {
   let h: Harness;

@@ -30,21 +30,50 @@ describe('onboarding workflow', () => {
     const sender = uniqueName('Brand');
     const template = uniqueName('welcome').replace(/-/g, '_');
     return [
-      { name: 'subproject', kind: 'subproject', after: [], process: { workflowType: 'subprojectProvisioning', processId: workflowIds.subproject(projectId, sub), input: { parentProjectId: projectId, displayName: sub, ...h.config.processes.subproject } } },
       {
-        name: 'bundle', kind: 'bundle-provisioning', after: [{ step: 'subproject' }], bind: [{ from: 'subproject', field: 'subprojectId', into: 'bundle.subprojectId' }],
-        process: { workflowType: 'bundleProvisioning', processId: workflowIds['bundle-provisioning'](projectId, key), input: { projectId, key, bundle: { name: 'Acme', region: 'EU', smsApp: {} }, ...follow } },
+        name: 'subproject',
+        kind: 'subproject',
+        after: [],
+        process: {
+          workflowType: 'subprojectProvisioning',
+          processId: workflowIds.subproject(projectId, sub),
+          input: { parentProjectId: projectId, displayName: sub, ...h.config.processes.subproject },
+        },
       },
       {
-        name: 'sender', kind: 'chatb-sender', after: [{ step: 'subproject' }, { step: 'bundle' }],
-        process: { workflowType: 'chatbSenderOnboarding', processId: workflowIds['chatb-sender'](projectId, sender), input: { projectId, sender: { displayName: sender, categoryCode: 'RETAIL' }, ...follow } },
+        name: 'bundle',
+        kind: 'bundle-provisioning',
+        after: [{ step: 'subproject' }],
+        bind: [{ from: 'subproject', field: 'subprojectId', into: 'bundle.subprojectId' }],
+        process: {
+          workflowType: 'bundleProvisioning',
+          processId: workflowIds['bundle-provisioning'](projectId, key),
+          input: { projectId, key, bundle: { name: 'Acme', region: 'EU', smsApp: {} }, ...follow },
+        },
       },
       {
-        name: 'welcome', kind: 'chatb-template', after: [{ step: 'sender', hard: true }],
+        name: 'sender',
+        kind: 'chatb-sender',
+        after: [{ step: 'subproject' }, { step: 'bundle' }],
+        process: {
+          workflowType: 'chatbSenderOnboarding',
+          processId: workflowIds['chatb-sender'](projectId, sender),
+          input: { projectId, sender: { displayName: sender, categoryCode: 'RETAIL' }, ...follow },
+        },
+      },
+      {
+        name: 'welcome',
+        kind: 'chatb-template',
+        after: [{ step: 'sender', hard: true }],
         process: {
           workflowType: 'templateApproval',
           processId: workflowIds['chatb-template'](projectId, template, 'en_US'),
-          input: { channel: 'CHATB', projectId, template: { name: template, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}' }] }, ...follow },
+          input: {
+            channel: 'CHATB',
+            projectId,
+            template: { name: template, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}' }] },
+            ...follow,
+          },
         },
       },
     ];
@@ -66,14 +95,14 @@ describe('onboarding workflow', () => {
     const subprojectId = step(done, 'subproject').resource.subprojectId;
     assert.ok(subprojectId);
     const bundle = await waitUntil(h, step(done, 'bundle').processId!, (v) => v.state === 'ACTIVE', 'bundle ACTIVE');
-    assert.deepEqual((bundle.details.subproject as { id: string }).id, subprojectId, 'the bundle is in the onboarding\'s subproject');
+    assert.deepEqual((bundle.details.subproject as { id: string }).id, subprojectId, "the bundle is in the onboarding's subproject");
     assert.equal(step(done, 'welcome').processState, 'APPROVED');
     assert.ok(step(done, 'welcome').resource.templateId);
     // Order: the sender started after the bundle was ACTIVE, the template after the sender was ACTIVE.
     const at = (name: string, what: RegExp) => done.history.find((c) => c.reason && new RegExp(`^step ${name}: `).test(c.reason) && what.test(c.reason))!.at;
     assert.ok(at('sender', /RUNNING/) >= at('bundle', /SUCCEEDED/));
     assert.ok(at('welcome', /RUNNING/) >= at('sender', /SUCCEEDED/));
-    const result = await h.client.workflow.getHandle(id).result() as OnboardingResult;
+    const result = (await h.client.workflow.getHandle(id).result()) as OnboardingResult;
     assert.equal(result.state, 'COMPLETED');
   });
 

@@ -12,7 +12,11 @@ const completed = (v: View) => v.execution.status === 'COMPLETED';
 const POLL_MS = 8_000;
 
 async function setBundles(h: Harness, settings: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${h.sandbox.url}/_sandbox/provisioning/bundles`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+  const res = await fetch(`${h.sandbox.url}/_sandbox/provisioning/bundles`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(settings),
+  });
   assert.equal(res.status, 200, await res.text());
 }
 
@@ -45,10 +49,18 @@ describe('bundle provisioning', () => {
     const mode = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme', region: 'BR', processingMode: 'BATCH' } });
     assert.equal(mode.statusCode, 400);
     assert.match(mode.body, /processingMode/);
-    const both = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme', region: 'BR', subprojectId: 'SUB-1', createSubproject: true } });
+    const both = await h.api({
+      method: 'POST',
+      url: '/v1/bundles',
+      payload: { key: 'k1', displayName: 'Acme', region: 'BR', subprojectId: 'SUB-1', createSubproject: true },
+    });
     assert.equal(both.statusCode, 422);
     assert.equal(both.json().error.details[0].field, 'body.createSubproject');
-    const none = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme', region: 'BR', conversationApp: false, smsApp: false } });
+    const none = await h.api({
+      method: 'POST',
+      url: '/v1/bundles',
+      payload: { key: 'k1', displayName: 'Acme', region: 'BR', conversationApp: false, smsApp: false },
+    });
     assert.equal(none.statusCode, 422);
     assert.equal(none.json().error.details[0].field, 'body.smsApp');
   });
@@ -63,12 +75,15 @@ describe('bundle provisioning', () => {
     const done = await waitUntil(h, id, completed, 'completed');
     assert.equal(done.state, 'ACTIVE');
     assert.deepEqual(stateChanges(done), ['CREATING', 'IN_PROGRESS', 'ACTIVE']);
-    assert.ok(done.details.events.some((e) => e.trigger === 'BUNDLE_DONE'), JSON.stringify(done.details.events));
+    assert.ok(
+      done.details.events.some((e) => e.trigger === 'BUNDLE_DONE'),
+      JSON.stringify(done.details.events),
+    );
     assert.match(done.history.at(-1)!.reason ?? '', /BUNDLE_DONE|after BUNDLE_DONE/);
     assert.deepEqual(done.details.subproject, { id: 'SUB-42', created: false });
     assert.equal(done.details.processingMode, 'DISPATCH');
     assert.equal((done.details.smsApp as { status: string }).status, 'ACTIVE');
-    const result = await h.client.workflow.getHandle(id).result() as BundleProvisioningResult;
+    const result = (await h.client.workflow.getHandle(id).result()) as BundleProvisioningResult;
     assert.equal(result.state, 'ACTIVE');
     assert.equal(result.subprojectId, 'SUB-42');
     assert.ok(result.bundleId && result.conversationAppId && result.smsAppId, JSON.stringify(result));
@@ -76,7 +91,10 @@ describe('bundle provisioning', () => {
     assert.equal(got.statusCode, 200);
     assert.equal(got.json().kind, 'bundle-provisioning');
     const listed = await h.api({ method: 'GET', url: '/v1/bundles?state=ACTIVE' });
-    assert.ok(listed.json().processes.some((p: { processId: string }) => p.processId === id), 'listed by state');
+    assert.ok(
+      listed.json().processes.some((p: { processId: string }) => p.processId === id),
+      'listed by state',
+    );
 
     // Ended: the delete starts a delete-only run under the same key.
     const del = await deleteBundle(h, id);
@@ -88,7 +106,7 @@ describe('bundle provisioning', () => {
     assert.equal((await deleteBundle(h, id)).statusCode, 409, 'nothing left to delete');
   });
 
-  test('FAILED with the platform\'s reason (a result, not a failed execution)', async () => {
+  test("FAILED with the platform's reason (a result, not a failed execution)", async () => {
     await setBundles(h, { delayMs: 300, outcome: 'fail', errorCode: 'SMS_REGION_UNAVAILABLE', errorReason: 'No SMS capacity in BR' });
     const id = await startBundle(h, { key: uniqueName('fail'), displayName: 'Acme', region: 'BR', processingMode: 'CONVERSATION', createSubproject: true });
     const done = await waitUntil(h, id, completed, 'completed');
@@ -98,7 +116,7 @@ describe('bundle provisioning', () => {
     assert.equal((done.details.smsApp as { status: string }).status, 'PROVISIONING_ADD_FAILED');
     assert.equal((done.details.subproject as { created: boolean }).created, true);
     assert.equal(done.details.processingMode, 'CONVERSATION');
-    const result = await h.client.workflow.getHandle(id).result() as BundleProvisioningResult;
+    const result = (await h.client.workflow.getHandle(id).result()) as BundleProvisioningResult;
     assert.equal(result.state, 'FAILED');
     assert.equal(result.errors?.[0]?.code, 'SMS_REGION_UNAVAILABLE');
   });

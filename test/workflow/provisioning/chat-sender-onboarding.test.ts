@@ -28,8 +28,11 @@ describe('CHATA sender onboarding: a sender saved as a draft', () => {
     assert.equal(done.details.platformState, 'DRAFT');
     assert.equal(done.details.errorCode, 'CANNOT_GET_WABA_DETAILS');
     assert.match(done.history.at(-1)!.reason!, /CANNOT_GET_WABA_DETAILS.*saved the sender as a DRAFT.*cannot submit/);
-    assert.match(String(done.details.nextStep), /fix the cause \(CANNOT_GET_WABA_DETAILS.*submit the draft in the platform's dashboard and send the same start request again/);
-    const result = await h.client.workflow.getHandle(id).result() as { state: string; errorCode?: string; nextStep?: string };
+    assert.match(
+      String(done.details.nextStep),
+      /fix the cause \(CANNOT_GET_WABA_DETAILS.*submit the draft in the platform's dashboard and send the same start request again/,
+    );
+    const result = (await h.client.workflow.getHandle(id).result()) as { state: string; errorCode?: string; nextStep?: string };
     assert.equal(result.state, 'DRAFT_SAVED');
     assert.equal(result.errorCode, 'CANNOT_GET_WABA_DETAILS');
     assert.ok(result.nextStep);

@@ -13,7 +13,10 @@ import { reviewerEvent, sandboxEvents, setReviewer, stateChanges, waitUntil, typ
 describe('continue-as-new of provisioning workflows', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' }, sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 200 } } } });
+    h = await startHarness({
+      env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' },
+      sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 200 } } },
+    });
   });
   after(async () => h.close());
 
@@ -31,22 +34,33 @@ describe('continue-as-new of provisioning workflows', () => {
     };
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
     const handle = await h.client.workflow.start('templateApproval', {
-      workflowId: processId, taskQueue: h.config.taskQueue, args: [input],
-      typedSearchAttributes: [{ key: KIND, value: 'chata-template' }, { key: STATE, value: 'CREATING' }],
+      workflowId: processId,
+      taskQueue: h.config.taskQueue,
+      args: [input],
+      typedSearchAttributes: [
+        { key: KIND, value: 'chata-template' },
+        { key: STATE, value: 'CREATING' },
+      ],
     });
-    const approved = await h.waitForState(processId, 'APPROVED') as unknown as View;
+    const approved = (await h.waitForState(processId, 'APPROVED')) as unknown as View;
     const templateId = approved.details.templateId as string;
     const scores = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED'];
     for (const qualityScore of scores) {
       await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });
       await waitUntil(h, processId, (v) => v.details.qualityScore === qualityScore && v.details.events.length > 0, `quality ${qualityScore}`);
     }
-    const continued = await waitUntil(h, processId, (v) => (v as unknown as { execution: { runId: string } }).execution.runId !== handle.firstExecutionRunId, 'a new run');
+    const continued = await waitUntil(
+      h,
+      processId,
+      (v) => (v as unknown as { execution: { runId: string } }).execution.runId !== handle.firstExecutionRunId,
+      'a new run',
+    );
     assert.deepEqual(stateChanges(continued).slice(0, 3), ['CREATING', 'IN_PROGRESS', 'APPROVED'], 'the history carried over');
     assert.equal(continued.details.qualityScore, 'QUALITY_SCORE_RED');
     assert.equal(continued.details.templateId, templateId);
 
-    const approvedEvent = (await sandboxEvents(h, templateId)).find((r) => r.event.trigger === 'CHATA_TEMPLATE_APPROVED')!.event as unknown as ProvisioningEvent;
+    const approvedEvent = (await sandboxEvents(h, templateId)).find((r) => r.event.trigger === 'CHATA_TEMPLATE_APPROVED')!
+      .event as unknown as ProvisioningEvent;
     const before = continued.details.duplicateEvents;
     await h.client.workflow.getHandle(processId).signal(provisioningEventSignal, approvedEvent);
     const dropped = await waitUntil(h, processId, (v) => v.details.duplicateEvents === before + 1, 'the old event dropped as a duplicate');
@@ -60,11 +74,23 @@ describe('continue-as-new of provisioning workflows', () => {
     const resource = { channel: 'RCS' as const, resourceType: 'SENDER' as const, resourceId: ulid() };
     const inboxId = workflowIds.resourceInbox(resource.channel, resource.resourceType, resource.resourceId);
     const events: ProvisioningEvent[] = Array.from({ length: 12 }, (_, i) => ({
-      eventId: ulid(), projectId: 'sandbox-project', trigger: 'RCS_SENDER_COMMENT_ADDED', ...resource, sequence: i + 1, eventTime: new Date().toISOString(), comment: `c${i}`, details: {},
+      eventId: ulid(),
+      projectId: 'sandbox-project',
+      trigger: 'RCS_SENDER_COMMENT_ADDED',
+      ...resource,
+      sequence: i + 1,
+      eventTime: new Date().toISOString(),
+      comment: `c${i}`,
+      details: {},
     }));
-    const send = (e: ProvisioningEvent) => h.client.workflow.signalWithStart('resourceInbox', {
-      workflowId: inboxId, taskQueue: h.config.taskQueue, args: [{ resource, historyLimit: 20 }], signal: provisioningEventSignal, signalArgs: [e],
-    });
+    const send = (e: ProvisioningEvent) =>
+      h.client.workflow.signalWithStart('resourceInbox', {
+        workflowId: inboxId,
+        taskQueue: h.config.taskQueue,
+        args: [{ resource, historyLimit: 20 }],
+        signal: provisioningEventSignal,
+        signalArgs: [e],
+      });
     const first = await send(events[0]!);
     for (const e of events.slice(1)) await send(e);
     await send(events[0]!);
@@ -80,6 +106,9 @@ describe('continue-as-new of provisioning workflows', () => {
     assert.notEqual(runId, first.signaledRunId, 'a new run began');
     assert.equal(view.received, 12);
     assert.equal(view.duplicates, 2);
-    assert.deepEqual(view.events.map((e) => e.eventId), events.map((e) => e.eventId));
+    assert.deepEqual(
+      view.events.map((e) => e.eventId),
+      events.map((e) => e.eventId),
+    );
   });
 });

@@ -22,14 +22,28 @@ describe('resource inbox ends when idle', () => {
   const newResource = (): ResourceRef => ({ channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() });
   const inboxIdOf = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);
   const event = (r: ResourceRef, sequence: number): ProvisioningEvent => ({
-    eventId: ulid(), projectId: 'sandbox-project', trigger: 'RCS_SENDER_COMMENT_ADDED', ...r, sequence, eventTime: new Date().toISOString(), comment: `c${sequence}`, details: {},
+    eventId: ulid(),
+    projectId: 'sandbox-project',
+    trigger: 'RCS_SENDER_COMMENT_ADDED',
+    ...r,
+    sequence,
+    eventTime: new Date().toISOString(),
+    comment: `c${sequence}`,
+    details: {},
   });
-  const send = (r: ResourceRef, e: ProvisioningEvent, idleMs = IDLE_MS) => h.client.workflow.signalWithStart('resourceInbox', {
-    workflowId: inboxIdOf(r), taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs }], signal: provisioningEventSignal, signalArgs: [e],
-  });
+  const send = (r: ResourceRef, e: ProvisioningEvent, idleMs = IDLE_MS) =>
+    h.client.workflow.signalWithStart('resourceInbox', {
+      workflowId: inboxIdOf(r),
+      taskQueue: h.config.taskQueue,
+      args: [{ resource: r, idleMs }],
+      signal: provisioningEventSignal,
+      signalArgs: [e],
+    });
   const status = async (id: string) => (await h.client.workflow.getHandle(id).describe()).status.name;
   async function ended(id: string, withinMs: number): Promise<void> {
-    await within(h.client.workflow.getHandle(id).result(), withinMs, () => { throw new Error(`${id} did not end within ${withinMs} ms`); });
+    await within(h.client.workflow.getHandle(id).result(), withinMs, () => {
+      throw new Error(`${id} did not end within ${withinMs} ms`);
+    });
     assert.equal(await status(id), 'COMPLETED');
   }
 
@@ -62,7 +76,11 @@ describe('resource inbox ends when idle', () => {
     await send(processRes, event(processRes, 1), 3_600_000);
     const r = newResource();
     await h.client.workflow.signalWithStart('resourceInbox', {
-      workflowId: inboxIdOf(r), taskQueue: h.config.taskQueue, args: [{ resource: r, idleMs: IDLE_MS }], signal: attachSignal, signalArgs: [{ processId }],
+      workflowId: inboxIdOf(r),
+      taskQueue: h.config.taskQueue,
+      args: [{ resource: r, idleMs: IDLE_MS }],
+      signal: attachSignal,
+      signalArgs: [{ processId }],
     });
     await send(r, event(r, 1));
     await sleep(IDLE_MS * 3);

@@ -6,7 +6,18 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  deliverWebhook, freshMobile, reviewerEvent, sandboxEvents, setReviewer, setWebhookEnvelope, setWebhookFaults, start, stateChanges, templateBody, waitUntil, type View,
+  deliverWebhook,
+  freshMobile,
+  reviewerEvent,
+  sandboxEvents,
+  setReviewer,
+  setWebhookEnvelope,
+  setWebhookFaults,
+  start,
+  stateChanges,
+  templateBody,
+  waitUntil,
+  type View,
 } from '../../helpers/provisioning.js';
 
 const name = (prefix: string) => uniqueName(prefix).replace(/-/g, '_');
@@ -31,17 +42,28 @@ describe('provisioning processes with minimal webhook events', () => {
     assert.deepEqual(stateChanges(approved), ['CREATING', 'IN_PROGRESS', 'APPROVED']);
     assert.equal(approved.details.polls, 0, 'no poll: the events brought it');
     assert.ok((approved.details.hintReads as number) >= 1);
-    assert.ok(approved.details.events.length >= 1 && approved.details.events.every((e) => e.hint && e.sequence === undefined && e.eventId.startsWith('sha256:')));
+    assert.ok(
+      approved.details.events.length >= 1 && approved.details.events.every((e) => e.hint && e.sequence === undefined && e.eventId.startsWith('sha256:')),
+    );
     // The comment's read may already find it approved (the reviewer approves right after commenting).
-    assert.match(approved.history.at(-1)!.reason!, /^read from the platform after [A-Z_, ]*CHATA_TEMPLATE_(COMMENT_ADDED|APPROVED)[A-Z_, ]* \(an event without a sequence\)$/);
+    assert.match(
+      approved.history.at(-1)!.reason!,
+      /^read from the platform after [A-Z_, ]*CHATA_TEMPLATE_(COMMENT_ADDED|APPROVED)[A-Z_, ]* \(an event without a sequence\)$/,
+    );
     const comment = approved.details.comments.find((c) => c.text === 'Fine by us');
     assert.ok(comment, 'the comment is kept');
     const sent = await sandboxEvents(h, approved.details.templateId as string);
-    assert.ok(sent.length >= 2 && sent.every((r) => r.body.eventId === undefined && (r.body.resource as { id: string }).id === approved.details.templateId), 'the sandbox sent minimal bodies');
+    assert.ok(
+      sent.length >= 2 && sent.every((r) => r.body.eventId === undefined && (r.body.resource as { id: string }).id === approved.details.templateId),
+      'the sandbox sent minimal bodies',
+    );
   });
 
   test('CHATA and CHATB senders reach ACTIVE from minimal events (JSON at the top, and under `sender`)', async () => {
-    await setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 }, chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
+    await setReviewer(h, {
+      chataSenders: { outcome: 'activate', delayMs: 300 },
+      chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' },
+    });
     await setWebhookEnvelope(h, { shape: 'minimal', resourceAt: 'top' });
     const chata = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Minimal A' });
     const a = await waitUntil(h, chata, (v) => v.state === 'ACTIVE', 'CHATA ACTIVE');
@@ -58,7 +80,7 @@ describe('provisioning processes with minimal webhook events', () => {
     assert.ok(b.details.comments.some((c) => c.text === 'Welcome aboard'));
   });
 
-  test('an old REJECTED body arriving after APPROVED (reordered, and a late copy) leaves the platform\'s state: APPROVED', async () => {
+  test("an old REJECTED body arriving after APPROVED (reordered, and a late copy) leaves the platform's state: APPROVED", async () => {
     await setWebhookEnvelope(h, { shape: 'minimal', resourceAt: 'payload' });
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 300 } });
     const id = await start(h, '/v1/templates/chata', templateBody(name('order')));
@@ -70,19 +92,43 @@ describe('provisioning processes with minimal webhook events', () => {
     await setWebhookFaults(h, { reorder: true });
     await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_REJECTED', details: { rejectionCode: 'SCAM' } });
     await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_APPROVED' });
-    const settled = await waitUntil(h, id, (v) => hints(v, 'CHATA_TEMPLATE_REJECTED').length === 1 && hints(v, 'CHATA_TEMPLATE_APPROVED').length === 2, 'both arrived');
+    const settled = await waitUntil(
+      h,
+      id,
+      (v) => hints(v, 'CHATA_TEMPLATE_REJECTED').length === 1 && hints(v, 'CHATA_TEMPLATE_APPROVED').length === 2,
+      'both arrived',
+    );
     const log = await sandboxEvents(h, templateId);
-    assert.ok(log.some((r) => r.reordered && r.event.trigger === 'CHATA_TEMPLATE_REJECTED'), 'the sandbox sent REJECTED after APPROVED');
-    assert.equal((log.find((r) => r.event.trigger === 'CHATA_TEMPLATE_REJECTED')!.body.payload as { state: string }).state, 'REJECTED', 'its body says REJECTED');
+    assert.ok(
+      log.some((r) => r.reordered && r.event.trigger === 'CHATA_TEMPLATE_REJECTED'),
+      'the sandbox sent REJECTED after APPROVED',
+    );
+    assert.equal(
+      (log.find((r) => r.event.trigger === 'CHATA_TEMPLATE_REJECTED')!.body.payload as { state: string }).state,
+      'REJECTED',
+      'its body says REJECTED',
+    );
     await waitUntil(h, id, (v) => (v.details.hintReads as number) > reads, 'read after them');
 
     // A late copy of an even older body, delivered straight to the intake.
-    const late = { trigger: 'CHATA_TEMPLATE_REJECTED', comment: 'Looks like a scam', payload: { id: templateId, state: 'REJECTED', rejectionCode: 'SCAM', updateTime: new Date(Date.now() - 3_600_000).toISOString() } };
+    const late = {
+      trigger: 'CHATA_TEMPLATE_REJECTED',
+      comment: 'Looks like a scam',
+      payload: { id: templateId, state: 'REJECTED', rejectionCode: 'SCAM', updateTime: new Date(Date.now() - 3_600_000).toISOString() },
+    };
     assert.equal(await deliverWebhook(h, late), 200);
-    const after = await waitUntil(h, id, (v) => hints(v, 'CHATA_TEMPLATE_REJECTED').length === 2 && v.details.comments.some((c) => c.text === 'Looks like a scam'), 'the late body recorded');
+    const after = await waitUntil(
+      h,
+      id,
+      (v) => hints(v, 'CHATA_TEMPLATE_REJECTED').length === 2 && v.details.comments.some((c) => c.text === 'Looks like a scam'),
+      'the late body recorded',
+    );
     assert.equal(after.state, 'APPROVED');
     assert.deepEqual(stateChanges(after), ['CREATING', 'IN_PROGRESS', 'APPROVED'], 'never REJECTED');
     assert.equal(after.details.rejectionCode, undefined);
-    assert.ok(settled.details.events.every((e) => e.applied === false), 'hints change nothing by themselves');
+    assert.ok(
+      settled.details.events.every((e) => e.applied === false),
+      'hints change nothing by themselves',
+    );
   });
 });

@@ -8,7 +8,18 @@ import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  freshMobile, rcsBody, reviewerEvent, sandboxEvents, setReviewer, setWebhookFaults, start, stateChanges, update, view, waitUntil, type View,
+  freshMobile,
+  rcsBody,
+  reviewerEvent,
+  sandboxEvents,
+  setReviewer,
+  setWebhookFaults,
+  start,
+  stateChanges,
+  update,
+  view,
+  waitUntil,
+  type View,
 } from '../../helpers/provisioning.js';
 
 const fast = {
@@ -46,21 +57,36 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
     assert.equal(got.statusCode, 200);
     assert.equal(got.json().kind, 'rcs-sender');
     const listed = await h.api({ method: 'GET', url: '/v1/senders/rcs?state=LAUNCHED' });
-    assert.ok(listed.json().processes.some((p: { processId: string }) => p.processId === id), 'listed by kind and state');
+    assert.ok(
+      listed.json().processes.some((p: { processId: string }) => p.processId === id),
+      'listed by kind and state',
+    );
     const sender = await createPlatformClients(h.config.platform).provisioning.rcs.getSender(done.details.senderId as string);
-    assert.deepEqual(sender.testNumbers.map((t) => t.phoneNumber), [testNumber], 'the number is on the platform');
+    assert.deepEqual(
+      sender.testNumbers.map((t) => t.phoneNumber),
+      [testNumber],
+      'the number is on the platform',
+    );
   });
 
   test('RCS: a country rejected leaves the sender PARTIALLY_LAUNCHED; a relaunch (same Idempotency-Key twice) launches it', async () => {
     await setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: ['DE'], comment: 'Brand not verified in DE' } });
     const id = await start(h, '/v1/senders/rcs', rcsBody(uniqueName('Partial'), { countries: ['FR', 'DE'] }));
     // The per-country view completes with the events (or the read) that follow the sender's decision.
-    const partial = await waitUntil(h, id, (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING', 'partially launched');
+    const partial = await waitUntil(
+      h,
+      id,
+      (v) => v.state === 'PARTIALLY_LAUNCHED' && (v.details.countryStatus as Record<string, { status: string }>).DE?.status !== 'PENDING',
+      'partially launched',
+    );
     const cs = partial.details.countryStatus as Record<string, { status: string }>;
     assert.equal(cs.DE!.status, 'REJECTED');
     assert.equal(cs.FR!.status, 'LAUNCHED');
     assert.ok(partial.history.some((s) => /rejected in DE: Brand not verified in DE/.test(s.reason ?? '')));
-    assert.ok(partial.details.comments.some((c) => c.text === 'Brand not verified in DE'), 'the reviewer comment is kept');
+    assert.ok(
+      partial.details.comments.some((c) => c.text === 'Brand not verified in DE'),
+      'the reviewer comment is kept',
+    );
     await setReviewer(h, fast);
     const first = await update(h, id, 'senders', 'relaunch', { contact: { phoneNumber: '+33612345678' } }, 'relaunch-1');
     assert.equal(first.statusCode, 200, first.body);
@@ -110,7 +136,7 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
   test('CHATA: a retryable errorCode is reported and waited out until the platform activates the sender', async () => {
     await setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'CANNOT_GET_WABA_DETAILS', delayMs: 200 } });
     const id = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Flaky' });
-    const erred = await h.waitForState(id, 'ERROR') as unknown as View;
+    const erred = (await h.waitForState(id, 'ERROR')) as unknown as View;
     assert.equal(erred.details.errorCode, 'CANNOT_GET_WABA_DETAILS');
     assert.equal(erred.execution.status, 'RUNNING');
     await reviewerEvent(h, { resourceType: 'SENDER', resourceId: erred.details.senderId, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', details: { state: 'ACTIVE' } });

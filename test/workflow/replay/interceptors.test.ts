@@ -30,9 +30,14 @@ const INDEPENDENT: Record<string, string> = {
  * update's answer among them) have run. The campaign's run here was recorded before its patch (below).
  */
 const INDEPENDENT_UNPATCHED = [
-  'bundleProvisioning/deleted-while-waiting', 'bundleProvisioning/stopped-while-waiting', 'campaign/paused-resumed-cancelled',
-  'chataSenderOnboarding/stopped-while-waiting', 'chatbSenderOnboarding/stopped-while-waiting', 'onboarding/steps-added-skipped-cancelled',
-  'rcsSenderLaunch/relaunched-stopped', 'templateApproval/resubmitted-stopped-while-waiting',
+  'bundleProvisioning/deleted-while-waiting',
+  'bundleProvisioning/stopped-while-waiting',
+  'campaign/paused-resumed-cancelled',
+  'chataSenderOnboarding/stopped-while-waiting',
+  'chatbSenderOnboarding/stopped-while-waiting',
+  'onboarding/steps-added-skipped-cancelled',
+  'rcsSenderLaunch/relaunched-stopped',
+  'templateApproval/resubmitted-stopped-while-waiting',
 ];
 
 /**
@@ -53,7 +58,7 @@ const beforePatches = fixtures.filter((f) => INDEPENDENT[f.workflowType] && /-be
 
 installRuntime(createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { handleSignals: false });
 
-describe('replay with other workflow interceptors than the worker\'s', () => {
+describe("replay with other workflow interceptors than the worker's", () => {
   const results = new Map<string, Map<string, Error | undefined>>();
   before(async () => {
     // One set at a time: each bundles the workflows anew (2 cores shared).
@@ -64,17 +69,30 @@ describe('replay with other workflow interceptors than the worker\'s', () => {
 
   test('the runs recorded for the workflow types that needed no patch are fixtures', () => {
     const names = new Set(fixtures.map(name));
-    assert.deepEqual(INDEPENDENT_UNPATCHED.filter((n) => !names.has(n)), []);
+    assert.deepEqual(
+      INDEPENDENT_UNPATCHED.filter((n) => !names.has(n)),
+      [],
+    );
   });
 
   test('every workflow type patched defensively has a fixture recorded with its patch', () => {
-    for (const [type, patch] of Object.entries(DEFENSIVE)) assert.ok(fixed.some((n) => n.startsWith(`${type}/`) && !INDEPENDENT_UNPATCHED.includes(n)), `${type}: a fixture recorded with ${patch}`);
+    for (const [type, patch] of Object.entries(DEFENSIVE))
+      assert.ok(
+        fixed.some((n) => n.startsWith(`${type}/`) && !INDEPENDENT_UNPATCHED.includes(n)),
+        `${type}: a fixture recorded with ${patch}`,
+      );
   });
 
   test('every fixed workflow type has fixtures recorded with its patch, and ones recorded before it', () => {
     for (const type of Object.keys(INDEPENDENT)) {
-      assert.ok(fixed.some((n) => n.startsWith(`${type}/`)), `${type}: a fixture recorded with ${INDEPENDENT[type]}`);
-      assert.ok(beforePatches.some((n) => n.startsWith(`${type}/`)), `${type}: a fixture recorded before ${INDEPENDENT[type]}`);
+      assert.ok(
+        fixed.some((n) => n.startsWith(`${type}/`)),
+        `${type}: a fixture recorded with ${INDEPENDENT[type]}`,
+      );
+      assert.ok(
+        beforePatches.some((n) => n.startsWith(`${type}/`)),
+        `${type}: a fixture recorded before ${INDEPENDENT[type]}`,
+      );
     }
   });
 

@@ -20,8 +20,12 @@ import { loadFixtures, replayFixtures, replayOptions, workflowTypeOf } from '../
 const fixtures = loadFixtures();
 
 /** The workflow types the worker registers (workflows/index.ts). */
-const registeredTypes = [...readFileSync(WORKFLOWS_PATH, 'utf8').matchAll(/export \{([^}]+)\}/g)]
-  .flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
+const registeredTypes = [...readFileSync(WORKFLOWS_PATH, 'utf8').matchAll(/export \{([^}]+)\}/g)].flatMap((m) =>
+  m[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 installRuntime(createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { handleSignals: false });
 
@@ -35,7 +39,11 @@ describe('replay of recorded histories', () => {
   test('every workflow type the worker runs has a recorded history', () => {
     assert.ok(registeredTypes.length >= 10, `read the registered types: ${registeredTypes.join(', ')}`);
     const recorded = new Set(fixtures.map((f) => f.workflowType));
-    assert.deepEqual(registeredTypes.filter((t) => !recorded.has(t)), [], 'workflow types without a fixture');
+    assert.deepEqual(
+      registeredTypes.filter((t) => !recorded.has(t)),
+      [],
+      'workflow types without a fixture',
+    );
   });
 
   for (const f of fixtures) {
@@ -58,11 +66,14 @@ describe('a deliberate nondeterministic change', () => {
   test('an extra timer before the first activity of subprojectProvisioning: its histories fail with a DeterminismViolationError, no other does', async () => {
     // The workflows as they are, except one line of one file, changed while webpack reads it.
     const loader = join(dir, 'insert-sleep-loader.cjs');
-    await writeFile(loader, `module.exports = function (source) {
+    await writeFile(
+      loader,
+      `module.exports = function (source) {
   const changed = source.replace('const sub = await ensureSubproject(', 'await sleep(1);\\n    const sub = await ensureSubproject(');
   if (changed === source) throw new Error('the line to change was not found');
   return changed;
-};\n`);
+};\n`,
+    );
     const { code } = await bundleWorkflowCode({
       ...workflowBundleOptions(),
       logger: undefined,
@@ -72,13 +83,22 @@ describe('a deliberate nondeterministic change', () => {
       },
     });
     const results = await replayFixtures(fixtures, replayOptions('relayflow-mutant', { bundle: { code } }));
-    const failed = [...results].filter(([, err]) => err).map(([name]) => name).sort();
-    const expected = fixtures.filter((f) => f.workflowType === 'subprojectProvisioning').map((f) => `${f.workflowType}/${f.case}`).sort();
+    const failed = [...results]
+      .filter(([, err]) => err)
+      .map(([name]) => name)
+      .sort();
+    const expected = fixtures
+      .filter((f) => f.workflowType === 'subprojectProvisioning')
+      .map((f) => `${f.workflowType}/${f.case}`)
+      .sort();
     assert.ok(expected.length > 0, 'subprojectProvisioning fixtures exist');
-    assert.deepEqual(failed, expected, 'exactly the changed workflow\'s histories fail, named by type and case');
+    assert.deepEqual(failed, expected, "exactly the changed workflow's histories fail, named by type and case");
     for (const name of failed) {
       const err = results.get(name)!;
-      assert.ok(err instanceof DeterminismViolationError || err.name === 'DeterminismViolationError', `${name}: a determinism violation, got ${err.name}: ${err.message}`);
+      assert.ok(
+        err instanceof DeterminismViolationError || err.name === 'DeterminismViolationError',
+        `${name}: a determinism violation, got ${err.name}: ${err.message}`,
+      );
     }
     // Through the single-history API too, as a developer would check one fixture.
     const one = fixtures.find((f) => f.workflowType === 'subprojectProvisioning')!;

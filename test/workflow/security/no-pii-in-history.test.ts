@@ -39,14 +39,17 @@ const sandboxPost = async (h: Harness, path: string, body: unknown) => {
   assert.ok(res.ok, `${path}: ${await res.text()}`);
 };
 
-interface RawHistory { workflowId: string; runId: string; json: string }
+interface RawHistory {
+  workflowId: string;
+  runId: string;
+  json: string;
+}
 
 /**
  * A history as the server stores it, in JSON: protobuf messages through their toJSON (enums by name, 64-bit
  * integers as strings), bytes in base64 (encrypted payloads stay opaque, a plain-text one would show).
  */
-const historyJson = (history: unknown) =>
-  JSON.stringify(history, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+const historyJson = (history: unknown) => JSON.stringify(history, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
 
 /** Every run on the harness's task queue (each run of every workflow), with its history as proto JSON. */
 async function histories(h: Harness, expectIds: string[]): Promise<RawHistory[]> {
@@ -59,11 +62,22 @@ async function histories(h: Harness, expectIds: string[]): Promise<RawHistory[]>
     if (expectIds.every((id) => runs.some((r) => r.workflowId === id && r.status !== 'RUNNING'))) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  assert.ok(expectIds.every((id) => runs.some((r) => r.workflowId === id)), `listed: ${JSON.stringify(runs)}`);
+  assert.ok(
+    expectIds.every((id) => runs.some((r) => r.workflowId === id)),
+    `listed: ${JSON.stringify(runs)}`,
+  );
   return Promise.all(runs.map(async (r) => ({ ...r, json: historyJson(await h.client.workflow.getHandle(r.workflowId, r.runId).fetchHistory()) })));
 }
 
-interface JsonFailure { message?: string; stackTrace?: string; source?: string; serverFailureInfo?: unknown; encodedAttributes?: unknown; cause?: JsonFailure; applicationFailureInfo?: { type?: string } }
+interface JsonFailure {
+  message?: string;
+  stackTrace?: string;
+  source?: string;
+  serverFailureInfo?: unknown;
+  encodedAttributes?: unknown;
+  cause?: JsonFailure;
+  applicationFailureInfo?: { type?: string };
+}
 
 const FAILURE_KEYS = new Set(['failure', 'lastFailure', 'continuedFailure', 'cause']);
 
@@ -116,14 +130,29 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     assert.match((expired.history as { reason?: string }[]).at(-1)!.reason!, /Expired/);
 
     // The platform denies, quoting the number (formatted) in its message: a non-retryable activity failure.
-    await sandboxPost(h, '/_sandbox/faults', { area: 'verification', method: 'POST', status: 403, count: 1, body: { errorCode: 40300, message: `Denied by callback: +46 ${DENIED.slice(3, 5)} ${DENIED.slice(5, 8)} ${DENIED.slice(8, 10)} ${DENIED.slice(10)} is blocked` } });
+    await sandboxPost(h, '/_sandbox/faults', {
+      area: 'verification',
+      method: 'POST',
+      status: 403,
+      count: 1,
+      body: {
+        errorCode: 40300,
+        message: `Denied by callback: +46 ${DENIED.slice(3, 5)} ${DENIED.slice(5, 8)} ${DENIED.slice(8, 10)} ${DENIED.slice(10)} is blocked`,
+      },
+    });
     const c = await startVerification(h, { identity: DENIED, method: 'sms' });
     processIds.push(c.processId);
     assert.equal(c.state, 'DENIED');
     assert.deepEqual(numbersIn(c.reason ?? ''), [DENIED], `the decoded reason keeps the platform's words: ${c.reason}`);
 
     // A retryable outage whose message quotes the number: the attempt fails, the retry succeeds.
-    await sandboxPost(h, '/_sandbox/faults', { area: 'verification', method: 'POST', status: 503, count: 1, body: { errorCode: 50300, message: `unavailable for ${IN_OUTAGE}` } });
+    await sandboxPost(h, '/_sandbox/faults', {
+      area: 'verification',
+      method: 'POST',
+      status: 503,
+      count: 1,
+      body: { errorCode: 50300, message: `unavailable for ${IN_OUTAGE}` },
+    });
     const e = await startVerification(h, { identity: IN_OUTAGE, method: 'sms' });
     processIds.push(e.processId);
     const sms = await messageFor(h, IN_OUTAGE, e.current!.verificationId);
@@ -133,7 +162,13 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
 
   test('a subproject the platform rejects with a number in its message: the workflow fails; the client decodes the real message', async () => {
     const message = `displayName rejected: it quotes the phone number ${IN_SUBPROJECT_ERROR}`;
-    await sandboxPost(h, '/_sandbox/faults', { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } } });
+    await sandboxPost(h, '/_sandbox/faults', {
+      area: 'subprojects',
+      method: 'POST',
+      status: 400,
+      count: 1,
+      body: { error: { code: 400, status: 'INVALID_ARGUMENT', message, details: [] } },
+    });
     const res = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: uniqueName('rejected') } });
     assert.equal(res.statusCode, 202, res.body);
     const id = res.json<{ processId: string }>().processId;
@@ -142,11 +177,20 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     assert.match((failed.history as { reason?: string }[]).at(-1)!.reason!, /rejected: it quotes the phone number/);
 
     // Client side, through the data converter: the whole chain with its real messages.
-    const err = await h.client.workflow.getHandle(id).result().then(() => assert.fail('the workflow should fail'), (e: unknown) => e);
+    const err = await h.client.workflow
+      .getHandle(id)
+      .result()
+      .then(
+        () => assert.fail('the workflow should fail'),
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof WorkflowFailedError, String(err));
     const messages: string[] = [];
     for (let e: unknown = err.cause; e instanceof Error; e = e.cause) messages.push(e.message);
-    assert.ok(messages.some((m) => m.includes(message)), `decoded chain: ${JSON.stringify(messages)}`);
+    assert.ok(
+      messages.some((m) => m.includes(message)),
+      `decoded chain: ${JSON.stringify(messages)}`,
+    );
     assert.ok(!messages.includes('Encoded failure'), `every message decoded: ${JSON.stringify(messages)}`);
 
     // Server side: the failure of WorkflowExecutionFailed carries only the placeholder.
@@ -173,7 +217,9 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     // failed with UnhandledCommand when a signal raced its completion): fixed words, no data, no converter.
     // Every other failure went through relayflow's failure converter (in an activity, a workflow or core's
     // wrapper re-encoded by the workflow) and must be encoded.
-    const failures = all.flatMap((x) => failuresIn(x.json).map((f) => ({ workflowId: x.workflowId, f }))).filter(({ f }) => f.source !== 'Server' && f.serverFailureInfo === undefined);
+    const failures = all
+      .flatMap((x) => failuresIn(x.json).map((f) => ({ workflowId: x.workflowId, f })))
+      .filter(({ f }) => f.source !== 'Server' && f.serverFailureInfo === undefined);
     const kinds = new Set(failures.map(({ workflowId }) => workflowId.split(':')[0]));
     assert.ok(kinds.has('verification') && kinds.has('subproject'), `failures recorded in verification and subproject histories: ${[...kinds].join(', ')}`);
     for (const { workflowId, f } of failures) {
@@ -190,8 +236,14 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     const activityFailures = logLines.filter((l) => l.includes('Activity failed'));
     assert.ok(activityFailures.length > 0, 'the SDK logged the failed activities');
     // The errors' real messages are logged (so the search below can find a number), numbers masked.
-    assert.ok(activityFailures.some((l) => /Denied by callback: \+\*\*\*03 is blocked/.test(l)), activityFailures.join('\n'));
-    assert.ok(activityFailures.some((l) => /displayName rejected: it quotes the phone number \+\*\*\*04/.test(l)), activityFailures.join('\n'));
+    assert.ok(
+      activityFailures.some((l) => /Denied by callback: \+\*\*\*03 is blocked/.test(l)),
+      activityFailures.join('\n'),
+    );
+    assert.ok(
+      activityFailures.some((l) => /displayName rejected: it quotes the phone number \+\*\*\*04/.test(l)),
+      activityFailures.join('\n'),
+    );
     const leaking = logLines.filter((l) => numbersIn(l).length > 0);
     assert.deepEqual(leaking, [], 'log lines with a phone number');
   });

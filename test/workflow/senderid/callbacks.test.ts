@@ -6,7 +6,18 @@ import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  brandRegistration, callbackAnswers, company, postCallback, SEEN_STEP_MS, senderIdView, setCallbackFaults, setPlatformSecret, setReviewer, startRegistration, states, waitForView,
+  brandRegistration,
+  callbackAnswers,
+  company,
+  postCallback,
+  SEEN_STEP_MS,
+  senderIdView,
+  setCallbackFaults,
+  setPlatformSecret,
+  setReviewer,
+  startRegistration,
+  states,
+  waitForView,
   wireSenderId,
 } from '../../helpers/senderid.js';
 
@@ -52,7 +63,12 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
     await setPlatformSecret(h, NEW);
     const v = await waitForView(h, id, (x) => x.state === 'APPROVED', 'APPROVED (new secret)');
     assert.ok(v.details.callbacks >= 3, JSON.stringify(v.details));
-    const body = { eventId: uniqueName('evt'), eventType: 'REGISTRATION_STATE_CHANGED', registrationId: v.details.registrationId, registrationState: 'APPROVED' };
+    const body = {
+      eventId: uniqueName('evt'),
+      eventType: 'REGISTRATION_STATE_CHANGED',
+      registrationId: v.details.registrationId,
+      registrationState: 'APPROVED',
+    };
     assert.equal((await postCallback(h, body, OLD)).statusCode, 200);
     assert.equal((await postCallback(h, { ...body, eventId: uniqueName('evt') }, NEW)).statusCode, 200);
     assert.equal((await postCallback(h, { ...body, eventId: uniqueName('evt') }, THIRD)).statusCode, 401);
@@ -84,13 +100,21 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
     assert.equal(missing.json().error.code, 'bad_signature');
     assert.equal((await postCallback(h, body, 'wrong-secret')).statusCode, 401);
     const raw = JSON.stringify(body);
-    const malformed = await h.app.inject({ method: 'POST', url: '/callbacks/senderid', headers: { 'content-type': 'application/json', 'x-service-signature': 'zz' }, payload: raw });
+    const malformed = await h.app.inject({
+      method: 'POST',
+      url: '/callbacks/senderid',
+      headers: { 'content-type': 'application/json', 'x-service-signature': 'zz' },
+      payload: raw,
+    });
     assert.equal(malformed.statusCode, 401);
     const stranger = await postCallback(h, { eventId: uniqueName('evt'), registrationId: 'reg-unknown-to-all' }, 'wrong-secret');
     assert.equal(stranger.statusCode, 401);
     await sleep(300);
     assert.equal((await senderIdView(h, id)).details.callbacks, before, 'nothing signalled');
-    const adopted = await h.api({ method: 'GET', url: `/v1/senderid/registrations/${encodeURIComponent('senderid-registration:sandbox-project:reg-reg-unknown-to-all')}` });
+    const adopted = await h.api({
+      method: 'GET',
+      url: `/v1/senderid/registrations/${encodeURIComponent('senderid-registration:sandbox-project:reg-reg-unknown-to-all')}`,
+    });
     assert.equal(adopted.statusCode, 404, 'nothing adopted');
     // Signed but not the schema: 400 naming the field.
     const noId = await postCallback(h, { eventId: 'x' }, NEW);

@@ -15,7 +15,13 @@ before(async () => {
 after(async () => h.close());
 
 test('PENDING with frequent reads: continues as new, then an update through the API sends it back to review and it is approved', async () => {
-  await setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never', pendingMessage: 'Please confirm the website.' });
+  await setReviewer(h, {
+    outcome: 'pending',
+    stepMs: 150,
+    pendingApproval: 'never',
+    stopForAttachments: 'never',
+    pendingMessage: 'Please confirm the website.',
+  });
   const key = uniqueName('can');
   const id = workflowIds['senderid-registration']('sandbox-project', key);
   const input: SenderIdRegistrationInput = {
@@ -27,11 +33,19 @@ test('PENDING with frequent reads: continues as new, then an update through the 
   };
   const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
   const pending = await waitForView(h, id, (v) => v.state === 'PENDING', 'PENDING');
-  assert.ok(pending.details.missing?.some((m) => /confirm the website/.test(m)), JSON.stringify(pending.details.missing));
+  assert.ok(
+    pending.details.missing?.some((m) => /confirm the website/.test(m)),
+    JSON.stringify(pending.details.missing),
+  );
   await waitForView(h, id, (v) => (v as unknown as { execution: { runId: string } }).execution.runId !== first.firstExecutionRunId, 'continued as new', 30_000);
   await setReviewer(h, { outcome: 'approve' });
   const url = `/v1/senderid/registrations/${encodeURIComponent(id)}/update`;
-  const res = await h.api({ method: 'POST', url, headers: { 'idempotency-key': 'fix-1' }, payload: { requestDetails: [{ additionalDetails: [{ ...company, website: 'https://acme.example/about' }] }] } });
+  const res = await h.api({
+    method: 'POST',
+    url,
+    headers: { 'idempotency-key': 'fix-1' },
+    payload: { requestDetails: [{ additionalDetails: [{ ...company, website: 'https://acme.example/about' }] }] },
+  });
   assert.equal(res.statusCode, 200, res.body);
   const v = await waitForView(h, id, (x) => x.state === 'APPROVED', 'APPROVED');
   // The first run's states are carried across runs. (IN_PROGRESS lasts 150 ms in the sandbox: a loaded machine's

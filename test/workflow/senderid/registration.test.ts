@@ -7,7 +7,17 @@ import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
-  brandRegistration, company, SEEN_STEP_MS, senderIdView, sentCallbacks, setCallbackFaults, setReviewer, startRegistration, states, waitForView, wireSenderId,
+  brandRegistration,
+  company,
+  SEEN_STEP_MS,
+  senderIdView,
+  sentCallbacks,
+  setCallbackFaults,
+  setReviewer,
+  startRegistration,
+  states,
+  waitForView,
+  wireSenderId,
 } from '../../helpers/senderid.js';
 
 describe('sender ID registration (callbacks only)', () => {
@@ -28,7 +38,10 @@ describe('sender ID registration (callbacks only)', () => {
     assert.deepEqual(states(v), ['VALIDATING', 'CREATING', 'IN_QUEUE', 'IN_PROGRESS', 'APPROVED']);
     assert.equal(v.details.senderId, 'Acme');
     assert.ok(v.details.etaDate, 'etaDate kept');
-    assert.ok(v.history.some((s) => /Registration is being processed/.test(s.reason ?? '') && /eta \d{4}-\d{2}-\d{2}/.test(s.reason ?? '')), JSON.stringify(v.history));
+    assert.ok(
+      v.history.some((s) => /Registration is being processed/.test(s.reason ?? '') && /eta \d{4}-\d{2}-\d{2}/.test(s.reason ?? '')),
+      JSON.stringify(v.history),
+    );
     assert.ok(v.details.logs.length >= 2);
     assert.ok(v.details.callbacks >= 2, 'moved by callbacks');
     await waitForView(h, id, (x) => x.execution.status === 'COMPLETED', 'completed');
@@ -39,7 +52,11 @@ describe('sender ID registration (callbacks only)', () => {
   test('AU long number and US short code: the platform assigns the sender ID, the process ends with it', async () => {
     await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'policy', stopForAttachments: 'never' });
     const long = await startRegistration(h, { key: uniqueName('long'), policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company] }] });
-    const short = await startRegistration(h, { key: uniqueName('short'), policyId: 'pol-us-short-code', requestDetails: [{ additionalDetails: [{ ...company, monthlyVolume: '10000' }] }] });
+    const short = await startRegistration(h, {
+      key: uniqueName('short'),
+      policyId: 'pol-us-short-code',
+      requestDetails: [{ additionalDetails: [{ ...company, monthlyVolume: '10000' }] }],
+    });
     const l = await waitForView(h, long, (x) => x.state === 'APPROVED', 'APPROVED');
     assert.match(l.details.senderId ?? '', /^\+6148\d{7}$/);
     assert.match(l.history.at(-1)!.reason ?? '', /sender ID \+6148/);
@@ -53,7 +70,11 @@ describe('sender ID registration (callbacks only)', () => {
     const id = await startRegistration(h, brandRegistration(uniqueName('rej'), 'Rejectme'));
     const v = await waitForView(h, id, (x) => x.state === 'REJECTED', 'REJECTED');
     assert.match(v.history.at(-1)!.reason ?? '', /Brand not verified/);
-    const again = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(id)}/update`, payload: { notificationContacts: ['a@b.example'] } });
+    const again = await h.api({
+      method: 'POST',
+      url: `/v1/senderid/registrations/${encodeURIComponent(id)}/update`,
+      payload: { notificationContacts: ['a@b.example'] },
+    });
     assert.equal(again.statusCode, 409, again.body);
   });
 
@@ -61,16 +82,32 @@ describe('sender ID registration (callbacks only)', () => {
     await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never', stopForAttachments: 'missing', uploadMs: 200 });
     const id = await startRegistration(h, { ...brandRegistration(uniqueName('att')), policyId: 'pol-au-alpha-aggregator' });
     const waiting = await waitForView(h, id, (x) => x.state === 'PENDING_ATTACHMENTS', 'PENDING_ATTACHMENTS');
-    assert.ok(waiting.details.missing?.some((m) => /att-au-loa/.test(m)), JSON.stringify(waiting.details.missing));
+    assert.ok(
+      waiting.details.missing?.some((m) => /att-au-loa/.test(m)),
+      JSON.stringify(waiting.details.missing),
+    );
     const url = `/v1/senderid/registrations/${encodeURIComponent(id)}/attachments`;
     const pdf = Buffer.from('%PDF-1.4 letter of authorisation').toString('base64');
-    const wrongType = await h.api({ method: 'POST', url, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.txt', mimeType: 'text/plain', content: pdf } });
+    const wrongType = await h.api({
+      method: 'POST',
+      url,
+      payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.txt', mimeType: 'text/plain', content: pdf },
+    });
     assert.equal(wrongType.statusCode, 422, wrongType.body);
     assert.equal(wrongType.json().error.details[0].field, 'body.mimeType');
-    const unknownDef = await h.api({ method: 'POST', url, payload: { attachmentDefinitionId: 'att-nope', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf } });
+    const unknownDef = await h.api({
+      method: 'POST',
+      url,
+      payload: { attachmentDefinitionId: 'att-nope', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf },
+    });
     assert.equal(unknownDef.statusCode, 422, unknownDef.body);
     assert.equal(unknownDef.json().error.details[0].field, 'body.attachmentDefinitionId');
-    const ok = await h.api({ method: 'POST', url, headers: { 'idempotency-key': 'upload-1' }, payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf } });
+    const ok = await h.api({
+      method: 'POST',
+      url,
+      headers: { 'idempotency-key': 'upload-1' },
+      payload: { attachmentDefinitionId: 'att-au-loa', fileName: 'loa.pdf', mimeType: 'application/pdf', content: pdf },
+    });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.json().attachment.uploadStatus, 'WAITING');
     const v = await waitForView(h, id, (x) => x.state === 'APPROVED', 'APPROVED');
@@ -106,8 +143,14 @@ describe('sender ID registration (callbacks only)', () => {
       await new Promise((r) => setTimeout(r, 500));
       const after = await senderIdView(h, id);
       const sent = await sentCallbacks(h, v.details.registrationId!);
-      assert.ok(sent.some((c) => c.duplicated), 'the sandbox duplicated some');
-      assert.ok(sent.some((c) => c.reordered), 'the sandbox reordered one');
+      assert.ok(
+        sent.some((c) => c.duplicated),
+        'the sandbox duplicated some',
+      );
+      assert.ok(
+        sent.some((c) => c.reordered),
+        'the sandbox reordered one',
+      );
       assert.ok(after.details.duplicateCallbacks >= 1, JSON.stringify(after.details));
       assert.equal(after.state, 'APPROVED', 'never back from a final state');
       const seq = states(after);

@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 
-interface SandboxRequest { method: string; path: string; status: number }
+interface SandboxRequest {
+  method: string;
+  path: string;
+  status: number;
+}
 
 async function requests(h: Harness, method?: string): Promise<SandboxRequest[]> {
   const res = await fetch(`${h.sandbox.url}/_sandbox/requests?area=subprojects${method ? `&method=${method}` : ''}`);
@@ -36,7 +40,10 @@ describe('subproject provisioning', () => {
     const id = await start(h, uniqueName('happy'));
     const done = await h.waitForState(id, 'READY');
     assert.ok(Date.now() - before >= 1_500, 'not before the readiness time');
-    assert.deepEqual((done.history as { state: string }[]).map((s) => s.state), ['CREATING', 'WAITING_UNTIL_USABLE', 'READY']);
+    assert.deepEqual(
+      (done.history as { state: string }[]).map((s) => s.state),
+      ['CREATING', 'WAITING_UNTIL_USABLE', 'READY'],
+    );
     const details = done.details as { subprojectId: string; usabilityChecks: number };
     assert.ok(details.subprojectId, 'subproject id recorded');
     assert.ok(details.usabilityChecks >= 2, `checked more than once (${details.usabilityChecks})`);
@@ -67,13 +74,25 @@ describe('subproject provisioning', () => {
     const done = await h.waitForState(id, 'READY', 60_000);
     assert.equal(done.state, 'READY');
     const all = await requests(h);
-    assert.ok(all.some((r) => r.status === 503), 'the 503s were answered');
-    assert.ok(all.some((r) => r.status === 429), 'the 429s were answered');
+    assert.ok(
+      all.some((r) => r.status === 503),
+      'the 503s were answered',
+    );
+    assert.ok(
+      all.some((r) => r.status === 429),
+      'the 429s were answered',
+    );
     assert.equal((await creates(h)).length - createsBefore, 1, 'created exactly once');
   });
 
   test('a non-retryable platform error ends the process as FAILED with the reason', async () => {
-    await fault(h, { area: 'subprojects', method: 'POST', status: 400, count: 1, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } } });
+    await fault(h, {
+      area: 'subprojects',
+      method: 'POST',
+      status: 400,
+      count: 1,
+      body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'displayName rejected by policy', details: [] } },
+    });
     const id = await start(h, uniqueName('rejected'));
     await h.waitForState(id, 'FAILED');
     // The view reads the execution before it asks the process: on a loaded machine the state can say FAILED

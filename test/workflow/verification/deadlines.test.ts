@@ -17,7 +17,8 @@ import { freshNumber, phoneInbox, platformStarts, statusOf, verificationRoutesWi
  * would still retry for its own 15 s and miss it.
  */
 const WAIT_MS = 5_500;
-const sandboxFaults = (h: Harness, init: RequestInit) => fetch(`${h.sandbox.url}/_sandbox/faults`, { headers: { 'content-type': 'application/json' }, ...init });
+const sandboxFaults = (h: Harness, init: RequestInit) =>
+  fetch(`${h.sandbox.url}/_sandbox/faults`, { headers: { 'content-type': 'application/json' }, ...init });
 
 describe('verification deadlines', () => {
   let h: Harness;
@@ -43,7 +44,10 @@ describe('verification deadlines', () => {
 
   test('the platform does not accept the start: ERROR platform_unavailable before the API deadline; no retry later; the guard counts it once', async () => {
     const identity = freshNumber();
-    await sandboxFaults(h, { method: 'POST', body: JSON.stringify({ area: 'verification', method: 'POST', pathContains: '/verifications', status: 503, count: 1_000 }) });
+    await sandboxFaults(h, {
+      method: 'POST',
+      body: JSON.stringify({ area: 'verification', method: 'POST', pathContains: '/verifications', status: 503, count: 1_000 }),
+    });
     let res;
     const t0 = Date.now();
     try {

@@ -50,8 +50,14 @@ describe('verification reference and routing token', () => {
     const second = resent.json().current.verificationId as string;
     assert.notEqual(second, s.current!.verificationId, 'not the first one found again by reference');
     const sent = await platformStarts(h, identity);
-    assert.deepEqual(sent.map((b) => b.reference), [reference, reference]);
-    assert.deepEqual(sent.map((b) => b.custom!.split('.').slice(1).join('.')), ['0.1', '0.2']);
+    assert.deepEqual(
+      sent.map((b) => b.reference),
+      [reference, reference],
+    );
+    assert.deepEqual(
+      sent.map((b) => b.custom!.split('.').slice(1).join('.')),
+      ['0.1', '0.2'],
+    );
     const sms = await messageFor(h, identity, second);
     assert.equal((await report(h, s.processId, sms.code!)).json().result, 'SUCCESSFUL');
     await h.waitForState(s.processId, 'SUCCESSFUL');
@@ -63,8 +69,15 @@ describe('verification reference and routing token', () => {
     const s = await startVerification(h, { identity, method: 'sms', reference });
     const token = (await platformStarts(h, identity))[0]!.custom!;
     const res = await postCallback(h, {
-      event: 'VerificationResultEvent', id: s.current!.verificationId, method: 'sms', identity: { type: 'number', endpoint: identity },
-      status: 'DENIED', reason: 'Fraud', reference, custom: token, price: { amount: 0.01 }, // unknown fields are accepted
+      event: 'VerificationResultEvent',
+      id: s.current!.verificationId,
+      method: 'sms',
+      identity: { type: 'number', endpoint: identity },
+      status: 'DENIED',
+      reason: 'Fraud',
+      reference,
+      custom: token,
+      price: { amount: 0.01 }, // unknown fields are accepted
     });
     assert.equal(res.status, 200, await res.text());
     const ended = await h.waitForState(s.processId, 'DENIED');
@@ -81,9 +94,15 @@ describe('verification reference and routing token', () => {
     }
     assert.equal((await h.api({ method: 'POST', url: '/v1/verifications', payload: { identity, method: 'sms' } })).statusCode, 429);
     assert.equal((await startOnPlatform(h, identity)).status, 403, 'an SDK verification over the limit is denied');
-    const request = (custom?: string) => postCallback(h, {
-      event: 'VerificationRequestEvent', id: `sdk-${ulid()}`, method: 'sms', identity: { type: 'number', endpoint: identity }, reference: 'order-9', ...(custom ? { custom } : {}),
-    });
+    const request = (custom?: string) =>
+      postCallback(h, {
+        event: 'VerificationRequestEvent',
+        id: `sdk-${ulid()}`,
+        method: 'sms',
+        identity: { type: 'number', endpoint: identity },
+        reference: 'order-9',
+        ...(custom ? { custom } : {}),
+      });
     assert.deepEqual(await (await request(`rf-${ulid()}.0.1`)).json(), { action: 'allow' });
     assert.deepEqual(await (await request('not-a-token')).json(), { action: 'deny' });
   });

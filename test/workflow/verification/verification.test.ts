@@ -78,16 +78,26 @@ describe('verification', () => {
 
   test('the fallback chain moves on when a step does not succeed in time', async () => {
     const identity = freshNumber();
-    const s = await startVerification(h, { identity, fallback: [{ method: 'sms', timeoutSeconds: 2 }, { method: 'flashcall', timeoutSeconds: 60 }] });
+    const s = await startVerification(h, {
+      identity,
+      fallback: [
+        { method: 'sms', timeoutSeconds: 2 },
+        { method: 'flashcall', timeoutSeconds: 60 },
+      ],
+    });
     assert.equal(s.current!.method, 'sms');
     let view: Record<string, unknown> = {};
     for (let i = 0; i < 100; i++) {
       view = (await h.api({ method: 'GET', url: `/v1/verifications/${encodeURIComponent(s.processId)}` })).json();
-      if ((view.details as { currentStep: number }).currentStep === 1 && (view.details as { current?: { method: string } }).current?.method === 'flashcall') break;
+      if ((view.details as { currentStep: number }).currentStep === 1 && (view.details as { current?: { method: string } }).current?.method === 'flashcall')
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const current = (view.details as { current: { verificationId: string } }).current;
-    assert.ok((view.history as { reason?: string }[]).some((c) => /falling back to flashcall/.test(c.reason ?? '')), JSON.stringify(view.history));
+    assert.ok(
+      (view.history as { reason?: string }[]).some((c) => /falling back to flashcall/.test(c.reason ?? '')),
+      JSON.stringify(view.history),
+    );
     const call = await messageFor(h, identity, current.verificationId);
     assert.equal((await report(h, s.processId, call.cli!)).json().result, 'SUCCESSFUL');
     await h.waitForState(s.processId, 'SUCCESSFUL');
@@ -118,13 +128,14 @@ describe('verification', () => {
     const sms = await messageFor(h, identity, newId);
     assert.equal((await report(h, s.processId, sms.code!)).json().result, 'SUCCESSFUL');
     const done = await h.waitForState(s.processId, 'SUCCESSFUL');
-    assert.equal((done.state as string), 'SUCCESSFUL', 'the ABORTED result of the replaced SMS did not end the process');
+    assert.equal(done.state as string, 'SUCCESSFUL', 'the ABORTED result of the replaced SMS did not end the process');
   });
 
   test('an Idempotency-Key: a retried start reaches the same process and sends nothing again; once it has ended, 409', async () => {
     const identity = freshNumber();
     const key = `start-${Date.now()}`;
-    const start = (number: string) => h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: number, method: 'sms' }, headers: { 'idempotency-key': key } });
+    const start = (number: string) =>
+      h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: number, method: 'sms' }, headers: { 'idempotency-key': key } });
     const first = await start(identity);
     assert.equal(first.statusCode, 201, first.body);
     const again = await start(identity);
@@ -193,7 +204,13 @@ describe('verification', () => {
   });
 
   test('a platform denial ends the process as DENIED', async () => {
-    await sandboxPost(h, '/_sandbox/faults', { area: 'verification', method: 'POST', status: 403, count: 1, body: { errorCode: 40300, message: 'Denied by callback' } });
+    await sandboxPost(h, '/_sandbox/faults', {
+      area: 'verification',
+      method: 'POST',
+      status: 403,
+      count: 1,
+      body: { errorCode: 40300, message: 'Denied by callback' },
+    });
     const s = await startVerification(h, { identity: freshNumber(), method: 'sms' });
     assert.equal(s.state, 'DENIED');
     assert.match(s.reason!, /Denied/);
@@ -230,7 +247,10 @@ describe('verification', () => {
     for (const [payload, field, status = 400] of cases) {
       const res = await h.api({ method: 'POST', url: '/v1/verifications', payload });
       assert.equal(res.statusCode, status, JSON.stringify(payload));
-      assert.ok(res.json().error.details.some((d: { field: string }) => d.field === field), `${field}: ${res.body}`);
+      assert.ok(
+        res.json().error.details.some((d: { field: string }) => d.field === field),
+        `${field}: ${res.body}`,
+      );
     }
     const s = await startVerification(h, { identity: freshNumber(), method: 'sms' });
     const shape = await report(h, s.processId, 'not a code!');
@@ -242,7 +262,11 @@ describe('verification', () => {
   test('callbacks need a valid application signature', async () => {
     const res = await fetch(`${h.apiUrl}/callbacks/verification`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Application sandbox-app-key:bm90LWEtc2lnbmF0dXJl', 'x-timestamp': new Date().toISOString() },
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Application sandbox-app-key:bm90LWEtc2lnbmF0dXJl',
+        'x-timestamp': new Date().toISOString(),
+      },
       body: JSON.stringify({ event: 'VerificationResultEvent', id: 'x', status: 'SUCCESSFUL' }),
     });
     assert.equal(res.status, 401);

@@ -21,7 +21,11 @@ describe('worker sticky cache', () => {
   before(async () => {
     // The harness's API and sandbox, without its worker: this file's worker holds at most BOUND workflows.
     h = await startHarness({ withoutWorker: true, env: { RELAYFLOW_WORKER_CACHED_WORKFLOWS: String(BOUND) } });
-    const { worker, connection } = await createWorker({ config: h.config, logger: createLogger({ name: 'test', level: 'silent' }), workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE });
+    const { worker, connection } = await createWorker({
+      config: h.config,
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE,
+    });
     group = worker;
     running = worker.run();
     close = async () => {
@@ -37,7 +41,12 @@ describe('worker sticky cache', () => {
 
   test('production runs a bounded cache: the default, unless RELAYFLOW_WORKER_CACHED_WORKFLOWS says otherwise', () => {
     assert.ok(DEFAULT_WORKER_CACHED_WORKFLOWS <= 500, `default ${DEFAULT_WORKER_CACHED_WORKFLOWS}`);
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS, RELAYFLOW_API_KEYS: TEST_API_KEY, RELAYFLOW_CODEC_KEYS: generateCodecKey('test'), PLATFORM_SANDBOX_URL: h.sandbox.url };
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+      RELAYFLOW_API_KEYS: TEST_API_KEY,
+      RELAYFLOW_CODEC_KEYS: generateCodecKey('test'),
+      PLATFORM_SANDBOX_URL: h.sandbox.url,
+    };
     assert.equal(loadConfig(env).workerCachedWorkflows, DEFAULT_WORKER_CACHED_WORKFLOWS);
     assert.equal(group.workers[0]!.options.maxCachedWorkflows, BOUND);
   });

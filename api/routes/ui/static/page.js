@@ -9,12 +9,18 @@
   let current = { id: '', token: '' };
   $('key').value = key;
 
-  const status = (text) => { $('status').textContent = text; };
+  const status = (text) => {
+    $('status').textContent = text;
+  };
   async function api(path, accept = 'application/json') {
     const res = await fetch(path, { headers: { authorization: `Bearer ${key}`, accept } });
     if (!res.ok) {
       let message = `${res.status}`;
-      try { message = (await res.json()).error.message; } catch { /* not JSON */ }
+      try {
+        message = (await res.json()).error.message;
+      } catch {
+        /* not JSON */
+      }
       throw new Error(message);
     }
     return accept === 'text/csv' ? res.text() : res.json();
@@ -27,7 +33,10 @@
   };
 
   async function list(more) {
-    if (!more) { listToken = ''; $('processes').tBodies[0].replaceChildren(); }
+    if (!more) {
+      listToken = '';
+      $('processes').tBodies[0].replaceChildren();
+    }
     const q = new URLSearchParams({ pageSize: '50' });
     if ($('kind').value) q.set('kind', $('kind').value);
     if ($('state').value.trim()) q.set('state', $('state').value.trim());
@@ -44,7 +53,9 @@
       listToken = page.nextPageToken || '';
       $('more').hidden = !listToken;
       status(page.processes.length || more ? '' : 'No process matches.');
-    } catch (err) { status(`Could not list processes: ${err.message}`); }
+    } catch (err) {
+      status(`Could not list processes: ${err.message}`);
+    }
   }
 
   async function timeline(id, more) {
@@ -66,7 +77,10 @@
           const a = document.createElement('a');
           a.href = '#';
           a.textContent = ' (open)';
-          a.addEventListener('click', (ev) => { ev.preventDefault(); timeline(decodeURIComponent(e.details.link.split('/')[3])); });
+          a.addEventListener('click', (ev) => {
+            ev.preventDefault();
+            timeline(decodeURIComponent(e.details.link.split('/')[3]));
+          });
           summary.append(a);
         }
         tr.append(cell(new Date(e.at).toLocaleString()), cell(e.kind, `kind-${e.kind.replace(/\s+/g, '-')}`), summary);
@@ -76,7 +90,9 @@
       $('timeline-more').hidden = !current.token;
       $('timeline-actions').hidden = false;
       status('');
-    } catch (err) { status(`Could not read the timeline of ${id}: ${err.message}`); }
+    } catch (err) {
+      status(`Could not read the timeline of ${id}: ${err.message}`);
+    }
   }
 
   async function exportCsv(ev) {
@@ -87,11 +103,21 @@
       a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
       a.download = `${current.id.replace(/[^A-Za-z0-9._-]+/g, '_')}.csv`;
       a.click();
-    } catch (err) { status(`Could not export: ${err.message}`); }
+    } catch (err) {
+      status(`Could not export: ${err.message}`);
+    }
   }
 
-  $('key-form').addEventListener('submit', (ev) => { ev.preventDefault(); key = $('key').value.trim(); sessionStorage.setItem('relayflow-key', key); list(false); });
-  $('filters').addEventListener('submit', (ev) => { ev.preventDefault(); list(false); });
+  $('key-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    key = $('key').value.trim();
+    sessionStorage.setItem('relayflow-key', key);
+    list(false);
+  });
+  $('filters').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    list(false);
+  });
   $('more').addEventListener('click', () => list(true));
   $('timeline-more').addEventListener('click', () => timeline(current.id, true));
   $('csv').addEventListener('click', exportCsv);

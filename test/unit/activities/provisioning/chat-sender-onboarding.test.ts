@@ -42,7 +42,11 @@ test('createChataSender: a lost answer creates once, for normal and embedded cre
 
 test('CHATB: create once by displayName (found on page 2, lost answer), unknown category non-retryable', async (t) => {
   const stub = await startStub(t, { loseAnswer: ['POST chatb/senders'] });
-  stub.store.chatb.push({ id: 'b1', displayName: 'One', state: 'ACTIVE' }, { id: 'b2', displayName: 'Two', state: 'ACTIVE' }, { id: 'b3', displayName: 'Acme', state: 'REJECTED' });
+  stub.store.chatb.push(
+    { id: 'b1', displayName: 'One', state: 'ACTIVE' },
+    { id: 'b2', displayName: 'Two', state: 'ACTIVE' },
+    { id: 'b3', displayName: 'Acme', state: 'REJECTED' },
+  );
   const found = await stub.activities.createChatbSender({ displayName: 'Acme', categoryCode: 'RETAIL' });
   assert.deepEqual([found.created, found.id, found.state], [false, 'b3', 'REJECTED']);
   assert.deepEqual(stub.writes(), []);

@@ -43,7 +43,10 @@ test('RCS launch path: questionnaire, launch once, test numbers only after the l
 
   // Missing answers name each question.
   const missing = await failure(stub.activities.answerRcsQuestionnaire({ senderId, answers: {} }), 'PlatformValidationError', true);
-  assert.deepEqual(((missing.details as Obj).validationErrors as Array<{ field: string }>).map((e) => e.field), ['answers.brand_description', 'answers.siren']);
+  assert.deepEqual(
+    ((missing.details as Obj).validationErrors as Array<{ field: string }>).map((e) => e.field),
+    ['answers.brand_description', 'answers.siren'],
+  );
   assert.deepEqual(await stub.activities.answerRcsQuestionnaire({ senderId, answers: { brand_description: 'Shoes', siren: '123456789' } }), {
     senderId,
     answeredQuestionIds: ['brand_description', 'siren'],
@@ -53,7 +56,10 @@ test('RCS launch path: questionnaire, launch once, test numbers only after the l
   assert.deepEqual([launched.launched, launched.state, launched.countryStatus.FR!.status], [true, 'IN_REVIEW', 'PENDING']);
   const again = await stub.activities.launchRcsSender({ senderId, contact });
   assert.deepEqual([again.launched, again.state], [false, 'IN_REVIEW']);
-  assert.deepEqual(stub.writes().filter((w) => w.endsWith(':launch')), [`POST rcs/senders/${senderId}:launch`, `POST rcs/senders/${senderId}:launch`]);
+  assert.deepEqual(
+    stub.writes().filter((w) => w.endsWith(':launch')),
+    [`POST rcs/senders/${senderId}:launch`, `POST rcs/senders/${senderId}:launch`],
+  );
   assert.equal(stub.seen.filter((r) => r.path.endsWith(':launch')).length, 2, 'the second launch call sent nothing');
 
   const added = await stub.activities.addRcsTestNumber({ senderId, phoneNumber: '+33611111111', features: ['ACTION_COMPOSE'] });
@@ -78,7 +84,14 @@ test('RCS launch path: questionnaire, launch once, test numbers only after the l
 
 test('launchRcsSender retried after a lost answer does not launch twice', async (t) => {
   const stub = await startStub(t, { loseAnswer: ['POST rcs/senders/r1:launch'] });
-  stub.store.rcs.push({ id: 'r1', displayName: 'Acme', state: 'DRAFT', countryStatus: { FR: { status: 'NOT_LAUNCHED', operators: {} } }, comments: [], testNumbers: [] });
+  stub.store.rcs.push({
+    id: 'r1',
+    displayName: 'Acme',
+    state: 'DRAFT',
+    countryStatus: { FR: { status: 'NOT_LAUNCHED', operators: {} } },
+    comments: [],
+    testNumbers: [],
+  });
   stub.store.answers.set('r1', { brand_description: 'x', siren: '1' });
   const input = { senderId: 'r1', contact: { email: 'ops@acme.test' } };
   await failure(stub.activities.launchRcsSender(input), 'PlatformUnavailableError', false);

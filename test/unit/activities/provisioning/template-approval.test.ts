@@ -16,7 +16,10 @@ test('createTemplate: an existing template with that name and language on page 2
   assert.equal(result.state, 'REJECTED');
   assert.deepEqual(stub.writes(), []);
   const lists = stub.seen.filter((r) => r.path === 'chata/templates');
-  assert.deepEqual(lists.map((r) => r.query.pageToken), [undefined, '2']);
+  assert.deepEqual(
+    lists.map((r) => r.query.pageToken),
+    [undefined, '2'],
+  );
   assert.ok(lists.every((r) => r.query.pageSize === '1000' && r.authorization === 'Bearer tok'));
 });
 

@@ -27,7 +27,9 @@ async function withRetries<T>(fn: () => Promise<T>, attempts = 3): Promise<{ res
 
 test('create after a lost answer: the retry finds the registration by its key tag and creates nothing more', async (t) => {
   const stub = await startSenderIdStub(t, { loseAnswer: ['POST registrations'] });
-  const { result, failures } = await withRetries(() => stub.activities.createSenderIdRegistration({ registrationKey: 'order-42', request: request('ACME', { tags: ['team-a'] }) }));
+  const { result, failures } = await withRetries(() =>
+    stub.activities.createSenderIdRegistration({ registrationKey: 'order-42', request: request('ACME', { tags: ['team-a'] }) }),
+  );
   assert.equal(failures.length, 1);
   assert.equal(failures[0]!.type, 'PlatformUnavailableError');
   assert.equal(stub.registrations.length, 1);
@@ -44,11 +46,21 @@ test('create: another key makes another registration; the same key repeated answ
   const stub = await startSenderIdStub(t);
   const keys = ['k1', 'k2', 'k3', 'k4', 'k5'];
   for (const key of keys) {
-    const r = await stub.activities.createSenderIdRegistration({ registrationKey: key, request: request('ACME'), marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID' });
+    const r = await stub.activities.createSenderIdRegistration({
+      registrationKey: key,
+      request: request('ACME'),
+      marketCode: 'AU',
+      registrationType: 'ALPHANUMERIC_SENDER_ID',
+    });
     assert.equal(r.created, true);
   }
   assert.equal(stub.registrations.length, 5);
-  const again = await stub.activities.createSenderIdRegistration({ registrationKey: 'k5', request: request('ACME'), marketCode: 'AU', registrationType: 'ALPHANUMERIC_SENDER_ID' });
+  const again = await stub.activities.createSenderIdRegistration({
+    registrationKey: 'k5',
+    request: request('ACME'),
+    marketCode: 'AU',
+    registrationType: 'ALPHANUMERIC_SENDER_ID',
+  });
   assert.equal(again.created, false);
   assert.equal(again.id, stub.registrations[4]!.id);
   assert.equal(stub.registrations.length, 5);
@@ -65,29 +77,49 @@ test('create of a long number (no sender ID yet) is found by its key in the LONG
   assert.equal(stub.registrations.length, 1);
 });
 
-test('a validation refusal is non-retryable and carries the violations (platform 400 and relayflow\'s own check)', async (t) => {
+test("a validation refusal is non-retryable and carries the violations (platform 400 and relayflow's own check)", async (t) => {
   const stub = await startSenderIdStub(t);
-  const err = await stub.activities.createSenderIdRegistration({ registrationKey: 'bad', request: { policyId: 'pol-au-alpha', requestDetails: [{ senderIdDetails: [{ senderId: 'MUCH_TOO_LONG_ID' }] }] } }).catch((e: unknown) => e);
+  const err = await stub.activities
+    .createSenderIdRegistration({
+      registrationKey: 'bad',
+      request: { policyId: 'pol-au-alpha', requestDetails: [{ senderIdDetails: [{ senderId: 'MUCH_TOO_LONG_ID' }] }] },
+    })
+    .catch((e: unknown) => e);
   assert.ok(err instanceof ApplicationFailure);
   assert.equal(err.type, 'PlatformValidationError');
   assert.equal(err.nonRetryable, true);
   const [d] = err.details as PlatformFailureDetails[];
   assert.equal(d!.httpStatus, 400);
   assert.equal(d!.code, 'INVALID_ARGUMENT');
-  assert.deepEqual((d!.details as Array<{ field: string; rule: string }>).map((v) => [v.field, v.rule]), [
-    ['requestDetails[0].senderIdDetails.senderId', 'maxLength'],
-    ['requestDetails[0].additionalDetails.companyName', 'required'],
-  ]);
+  assert.deepEqual(
+    (d!.details as Array<{ field: string; rule: string }>).map((v) => [v.field, v.rule]),
+    [
+      ['requestDetails[0].senderIdDetails.senderId', 'maxLength'],
+      ['requestDetails[0].additionalDetails.companyName', 'required'],
+    ],
+  );
   assert.equal(stub.registrations.length, 0);
 
   // The pre-check says the same before anything is sent, and lists attachments and templates.
-  const check = await stub.activities.checkSenderIdRegistration({ policyId: 'pol-au-alpha', requestDetails: [{ senderIdDetails: [{ senderId: 'MUCH_TOO_LONG_ID' }] }] });
-  assert.deepEqual(check.violations.map((v) => [v.field, v.rule]), [
-    ['requestDetails[0].senderIdDetails.senderId', 'maxLength'],
-    ['requestDetails[0].additionalDetails.companyName', 'required'],
-  ]);
-  assert.deepEqual(check.mandatoryAttachments.map((a) => a.id), ['att-loa']);
-  assert.deepEqual(check.templates.map((a) => a.id), ['att-loa']);
+  const check = await stub.activities.checkSenderIdRegistration({
+    policyId: 'pol-au-alpha',
+    requestDetails: [{ senderIdDetails: [{ senderId: 'MUCH_TOO_LONG_ID' }] }],
+  });
+  assert.deepEqual(
+    check.violations.map((v) => [v.field, v.rule]),
+    [
+      ['requestDetails[0].senderIdDetails.senderId', 'maxLength'],
+      ['requestDetails[0].additionalDetails.companyName', 'required'],
+    ],
+  );
+  assert.deepEqual(
+    check.mandatoryAttachments.map((a) => a.id),
+    ['att-loa'],
+  );
+  assert.deepEqual(
+    check.templates.map((a) => a.id),
+    ['att-loa'],
+  );
 
   // An unknown policy: 404, non-retryable.
   const nf = await stub.activities.getSenderIdPolicyRequirements({ policyId: 'nope' }).catch((e: unknown) => e);
@@ -105,13 +137,15 @@ test('update after a lost answer: the 409 of the repeat is recognised when the r
   assert.equal(first.status, 'IN_PROGRESS');
   const repeat = await stub.activities.updateSenderIdRegistration({ registrationId: r.id, changes: { notificationContacts: ['ops@acme.test'] } });
   assert.equal(repeat.updated, false);
-  const other = await stub.activities.updateSenderIdRegistration({ registrationId: r.id, changes: { notificationContacts: ['other@acme.test'] } }).catch((e: unknown) => e);
+  const other = await stub.activities
+    .updateSenderIdRegistration({ registrationId: r.id, changes: { notificationContacts: ['other@acme.test'] } })
+    .catch((e: unknown) => e);
   assert.ok(other instanceof ApplicationFailure);
   assert.equal(other.type, 'PlatformConflictError');
   assert.equal(other.nonRetryable, true);
 });
 
-test('delete after a lost answer: the repeat\'s 404 means deleted already', async (t) => {
+test("delete after a lost answer: the repeat's 404 means deleted already", async (t) => {
   const stub = await startSenderIdStub(t);
   const r = await stub.activities.createSenderIdRegistration({ registrationKey: 'd1', request: request('ACME') });
   const stubLost = await startSenderIdStub(t, { loseAnswer: [`DELETE registrations/${r.id}`] });

@@ -20,13 +20,36 @@ const POLICY: Policy = {
   senderIdAssigned: false,
   manualApproval: false,
   fields: [
-    { section: 'senderIdDetails', key: 'senderId', label: 'Sender ID', required: true, validations: [{ rule: 'maxLength', value: 11, message: 'at most 11 characters' }] },
+    {
+      section: 'senderIdDetails',
+      key: 'senderId',
+      label: 'Sender ID',
+      required: true,
+      validations: [{ rule: 'maxLength', value: 11, message: 'at most 11 characters' }],
+    },
     { section: 'additionalDetails', key: 'companyName', label: 'Company name', required: true, validations: [] },
   ],
-  attachmentDefinitions: [{ id: 'att-loa', title: 'Letter of authorisation', description: '', mandatory: true, template: true, acceptedMimeTypes: ['application/pdf'], maxSizeBytes: 16 }],
+  attachmentDefinitions: [
+    {
+      id: 'att-loa',
+      title: 'Letter of authorisation',
+      description: '',
+      mandatory: true,
+      template: true,
+      acceptedMimeTypes: ['application/pdf'],
+      maxSizeBytes: 16,
+    },
+  ],
 };
 
-const LONG_POLICY: Policy = { ...POLICY, id: 'pol-au-long', registrationType: 'LONG_NUMBER', senderIdAssigned: true, fields: [POLICY.fields[1]!], attachmentDefinitions: [] };
+const LONG_POLICY: Policy = {
+  ...POLICY,
+  id: 'pol-au-long',
+  registrationType: 'LONG_NUMBER',
+  senderIdAssigned: true,
+  fields: [POLICY.fields[1]!],
+  attachmentDefinitions: [],
+};
 
 interface StubOptions {
   /** `METHOD path-after-project` (e.g. `POST registrations`): act, then drop the connection, once each. */
@@ -44,7 +67,8 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(body === undefined ? '' : JSON.stringify(body));
   };
-  const error = (code: number, status: string, message: string, details: unknown[] = []) => [code, { error: { code, message, status, details } }] as [number, unknown];
+  const error = (code: number, status: string, message: string, details: unknown[] = []) =>
+    [code, { error: { code, message, status, details } }] as [number, unknown];
   const merged = (arr: unknown): Obj => Object.assign({}, ...((arr as Obj[] | undefined) ?? []));
 
   const route = (m: string, path: string, q: URLSearchParams, body: Obj): [number, unknown] => {
@@ -61,19 +85,31 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
       details.forEach((d, i) => {
         const sid = merged(d.senderIdDetails);
         const add = merged(d.additionalDetails);
-        if (!p.senderIdAssigned && typeof sid.senderId !== 'string') violations.push({ field: `requestDetails[${i}].senderIdDetails.senderId`, rule: 'required', description: 'Sender ID is required' });
-        if (typeof sid.senderId === 'string' && sid.senderId.length > 11) violations.push({ field: `requestDetails[${i}].senderIdDetails.senderId`, rule: 'maxLength', description: 'Sender ID: at most 11 characters' });
-        if (typeof add.companyName !== 'string') violations.push({ field: `requestDetails[${i}].additionalDetails.companyName`, rule: 'required', description: 'Company name is required' });
+        if (!p.senderIdAssigned && typeof sid.senderId !== 'string')
+          violations.push({ field: `requestDetails[${i}].senderIdDetails.senderId`, rule: 'required', description: 'Sender ID is required' });
+        if (typeof sid.senderId === 'string' && sid.senderId.length > 11)
+          violations.push({ field: `requestDetails[${i}].senderIdDetails.senderId`, rule: 'maxLength', description: 'Sender ID: at most 11 characters' });
+        if (typeof add.companyName !== 'string')
+          violations.push({ field: `requestDetails[${i}].additionalDetails.companyName`, rule: 'required', description: 'Company name is required' });
       });
       if (violations.length) return error(400, 'INVALID_ARGUMENT', 'Registration validation error', violations);
       const now = '2025-01-01T00:00:00';
       const r: Registration = {
-        id: `reg-${++ids}`, projectId: 'proj-1', policyId: p.id, marketCode: p.marketCode, registrationType: p.registrationType,
+        id: `reg-${++ids}`,
+        projectId: 'proj-1',
+        policyId: p.id,
+        marketCode: p.marketCode,
+        registrationType: p.registrationType,
         senderId: p.senderIdAssigned ? null : String(merged(details[0]?.senderIdDetails).senderId),
         status: 'IN_QUEUE',
         requestDetails: details.map((d) => ({ senderIdDetails: (d.senderIdDetails as never) ?? [], additionalDetails: (d.additionalDetails as never) ?? [] })),
-        notificationContacts: (body.notificationContacts as string[] | undefined) ?? [], tags: (body.tags as string[] | undefined) ?? [],
-        logs: [{ createTime: now, registrationState: 'IN_QUEUE', message: 'Registration submitted.' }], etaDate: null, attachments: [], createTime: now, updateTime: now,
+        notificationContacts: (body.notificationContacts as string[] | undefined) ?? [],
+        tags: (body.tags as string[] | undefined) ?? [],
+        logs: [{ createTime: now, registrationState: 'IN_QUEUE', message: 'Registration submitted.' }],
+        etaDate: null,
+        attachments: [],
+        createTime: now,
+        updateTime: now,
       };
       registrations.push(r);
       return [200, r];
@@ -129,7 +165,19 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
   const config: PlatformConfig = {
     mode: 'sandbox',
     requestTimeoutMs: 2000,
-    urls: { auth: `${base}/auth`, subprojects: base, verification: base, voice: base, voiceConfig: base, mms: base, senderId: base, provisioning: base, conversation: regional, template: regional, batch: regional },
+    urls: {
+      auth: `${base}/auth`,
+      subprojects: base,
+      verification: base,
+      voice: base,
+      voiceConfig: base,
+      mms: base,
+      senderId: base,
+      provisioning: base,
+      conversation: regional,
+      template: regional,
+      batch: regional,
+    },
     credentials: { projectId: 'proj-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const clients = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() });

@@ -6,7 +6,13 @@ import { prepareRecipients, printable } from '../../../../api/routes/campaigns/r
 
 test('numbers are normalised to E.164, duplicates (after normalising) are sent once', () => {
   const p = prepareRecipients(['+46 70 123 45 67', '070-123 45 67', '+46701234568'], 'SE');
-  assert.deepEqual(p.rows.map((r) => [r.recipient, r.status]), [['+46701234567', 'pending'], ['+46701234568', 'pending']]);
+  assert.deepEqual(
+    p.rows.map((r) => [r.recipient, r.status]),
+    [
+      ['+46701234567', 'pending'],
+      ['+46701234568', 'pending'],
+    ],
+  );
   assert.equal(p.duplicates, 1);
   assert.equal(p.total, 3);
 });
@@ -17,7 +23,10 @@ test('an invalid entry is reported by index and reason, never fatal', () => {
     { index: 1, reason: 'no country: use +<country code> or set defaultCountry' },
     { index: 2, reason: 'no country: use +<country code> or set defaultCountry' },
   ]);
-  assert.deepEqual(p.rows.map((r) => r.status), ['pending', 'invalid', 'invalid']);
+  assert.deepEqual(
+    p.rows.map((r) => r.status),
+    ['pending', 'invalid', 'invalid'],
+  );
 });
 
 test('an invalid entry is stored without control characters or broken surrogates (PostgreSQL refuses NUL)', () => {

@@ -8,7 +8,12 @@ import { CallDriver, type CallPlan } from '../../../../contracts/voice-call-driv
 import { MAX_MENU_ROUNDS, scriptViolations } from '../../../../contracts/voice-script.js';
 
 const attempt = (): CallAttempt => ({ attempt: 1, placedAt: '2026-01-01T00:00:00Z', state: 'placing', answers: [] });
-const ev = (event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({ event, callId: 'c1', receivedAt: '2026-01-01T00:00:01Z', ...more });
+const ev = (event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({
+  event,
+  callId: 'c1',
+  receivedAt: '2026-01-01T00:00:01Z',
+  ...more,
+});
 const pie = (type: string, value?: string) => ev('pie', { menuResult: { type, ...(value ? { value } : {}) } });
 
 const ivr: CallScript = {
@@ -35,11 +40,18 @@ test('custom: ICE connects the destination with the CLI, ACE runs the script, th
   const d = new CallDriver(plan, attempt());
   const ice = d.answer(ev('ice'));
   assert.deepEqual(ice.action, { name: 'connectPstn', number: '+46700000009', cli: '+4685000101' });
-  assert.equal(d.attempt.callId, 'c1', 'a callback before the callout\'s answer names the call');
+  assert.equal(d.attempt.callId, 'c1', "a callback before the callout's answer names the call");
   const ace = d.answer(ev('ace'));
   assert.equal(ace.action.name, 'hangup');
-  assert.deepEqual(ace.instructions?.map((i) => i.name), ['say'], 'no answer instruction outside ICE');
-  assert.deepEqual(d.attempt.answers.map((a) => `${a.event}:${a.action}`), ['ice:connectPstn', 'ace:hangup']);
+  assert.deepEqual(
+    ace.instructions?.map((i) => i.name),
+    ['say'],
+    'no answer instruction outside ICE',
+  );
+  assert.deepEqual(
+    d.attempt.answers.map((a) => `${a.event}:${a.action}`),
+    ['ice:connectPstn', 'ace:hangup'],
+  );
 });
 
 test('incoming IVR: keys move through menus, a wrong key asks again, the chosen step is carried out', () => {
@@ -48,14 +60,20 @@ test('incoming IVR: keys move through menus, a wrong key asks again, the chosen 
   assert.equal(ice.action.name, 'runMenu');
   assert.equal(ice.instructions?.[0]?.name, 'answer', 'ICE answers the call before the menu');
   const menus = ice.action.menus as Array<{ id: string; options: Array<{ dtmf: string; action: string }> }>;
-  assert.deepEqual(menus[0]!.options, [{ dtmf: '1', action: 'return(1)' }, { dtmf: '2', action: 'return(2)' }]);
+  assert.deepEqual(menus[0]!.options, [
+    { dtmf: '1', action: 'return(1)' },
+    { dtmf: '2', action: 'return(2)' },
+  ]);
   const wrong = d.answer(pie('invalidinput', '9'));
   assert.equal(wrong.action.name, 'runMenu');
   assert.match(JSON.stringify(wrong.instructions), /not one of the choices/);
   const sub = d.answer(pie('return', '2'));
   assert.equal((sub.action.menus as Array<{ id: string }>)[0]!.id, 'sub');
   assert.deepEqual(d.answer(pie('return', '1')).action, { name: 'connectPstn', number: '+46700000001' });
-  assert.deepEqual(d.attempt.answers.map((a) => a.input), [undefined, 'invalidinput:9', 'return:2', 'return:1']);
+  assert.deepEqual(
+    d.attempt.answers.map((a) => a.input),
+    [undefined, 'invalidinput:9', 'return:2', 'return:1'],
+  );
   for (const a of [ice, wrong, sub]) assert.deepEqual(svamlViolations(a === ice ? 'ice' : 'pie', a), []);
 });
 
@@ -84,7 +102,10 @@ test('no rule: the incoming call is answered with a legal hangup; a PIE with no 
 test('scripts are checked before they run: missing menus, connect on ACE, bad option keys, empty menus', () => {
   assert.deepEqual(scriptViolations(ivr, 'ice'), []);
   assert.deepEqual(scriptViolations(ivr, 'ace'), []);
-  const bad: CallScript = { start: { type: 'connect', number: '+46700000001' }, menus: { m: { prompt: 'p', options: { x: { type: 'menu', menu: 'nowhere' } } }, e: { prompt: 'p', options: {} } } };
+  const bad: CallScript = {
+    start: { type: 'connect', number: '+46700000001' },
+    menus: { m: { prompt: 'p', options: { x: { type: 'menu', menu: 'nowhere' } } }, e: { prompt: 'p', options: {} } },
+  };
   const fields = scriptViolations(bad, 'ace').map((v) => `${v.field} ${v.rule}`);
   assert.deepEqual(fields.sort(), ['menus.e.options minProperties', 'menus.m.options.x key', 'menus.m.options.x.menu exists', 'start.type legal'].sort());
   assert.deepEqual(scriptViolations({ start: { type: 'connect', number: '+46700000001' } }, 'ice'), [], 'connect is legal on ICE');

@@ -22,7 +22,10 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
     assert.equal(fast.body.rate_limits.outbound, 200);
 
     assert.deepEqual((await c.api('GET', `/apps/${a.id}`, undefined, 'eu')).body, a);
-    assert.deepEqual((await c.api('GET', '/apps', undefined, 'eu')).body.apps.map((x: Body) => x.id), [a.id, fast.body.id]);
+    assert.deepEqual(
+      (await c.api('GET', '/apps', undefined, 'eu')).body.apps.map((x: Body) => x.id),
+      [a.id, fast.body.id],
+    );
     assert.deepEqual((await c.api('GET', '/apps', undefined, 'us')).body.apps, []);
     for (const region of ['us', 'br'] as const) {
       const wrong = await c.api('GET', `/apps/${a.id}`, undefined, region);
@@ -66,7 +69,10 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
       [{ ...sendBody(app, '+15550001111'), app_id: 'nope' }, ['app_id']],
       [sendBody(app, '15550001111'), ['recipient.identified_by.channel_identities[0].identity']],
       [{ ...sendBody(app, '+15550001111'), recipient: { identified_by: { channel_identities: [] } } }, ['recipient.identified_by.channel_identities']],
-      [{ ...sendBody(app, '+15550001111'), recipient: { identified_by: { channel_identities: [{ channel: 'PIGEON', identity: 'x' }] } } }, ['recipient.identified_by.channel_identities[0].channel']],
+      [
+        { ...sendBody(app, '+15550001111'), recipient: { identified_by: { channel_identities: [{ channel: 'PIGEON', identity: 'x' }] } } },
+        ['recipient.identified_by.channel_identities[0].channel'],
+      ],
       [{ ...sendBody(app, '+15550001111'), recipient: { ...smsTo('+15550001111'), contact_id: 'c' } }, ['recipient']],
       [{ ...sendBody(app, '+15550001111'), message: {} }, ['message']],
       [{ ...sendBody(app, '+15550001111'), message: { text_message: { text: '' } } }, ['message.text_message.text']],
@@ -118,18 +124,32 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
     // By contact_id, and picking the channel by channel_priority_order.
     const multi = await c.api('POST', '/messages:send', {
       app_id: app,
-      recipient: { identified_by: { channel_identities: [{ channel: 'SMS', identity: '+15550002222' }, { channel: 'RCS', identity: '+15550002222' }] } },
+      recipient: {
+        identified_by: {
+          channel_identities: [
+            { channel: 'SMS', identity: '+15550002222' },
+            { channel: 'RCS', identity: '+15550002222' },
+          ],
+        },
+      },
       message: { media_message: { url: 'https://cdn.example/a.png' } },
       channel_priority_order: ['RCS', 'SMS'],
     });
     const viaRcs = (await c.api('GET', `/messages/${multi.body.message_id}`)).body;
     assert.equal(viaRcs.channel_identity.channel, 'RCS');
-    const byContact = await c.api('POST', '/messages:send', { app_id: app, recipient: { contact_id: viaRcs.contact_id }, message: { text_message: { text: 'again' } } });
+    const byContact = await c.api('POST', '/messages:send', {
+      app_id: app,
+      recipient: { contact_id: viaRcs.contact_id },
+      message: { text_message: { text: 'again' } },
+    });
     assert.equal(byContact.status, 200);
     const again = (await c.api('GET', `/messages/${byContact.body.message_id}`)).body;
     assert.equal(again.contact_id, viaRcs.contact_id);
     assert.equal(again.channel_identity.channel, 'SMS');
-    assert.equal((await c.api('POST', '/messages:send', { app_id: app, recipient: { contact_id: 'nobody' }, message: { text_message: { text: 'x' } } })).status, 404);
+    assert.equal(
+      (await c.api('POST', '/messages:send', { app_id: app, recipient: { contact_id: 'nobody' }, message: { text_message: { text: 'x' } } })).status,
+      404,
+    );
 
     assert.equal((await c.api('GET', `/messages/${first.body.message_id}`, undefined, 'eu')).status, 404, 'not on another region');
     assert.equal((await c.api('GET', '/messages/01ARZ3NDEKTSV4RRFFQ69G5FAV')).status, 404);
@@ -146,10 +166,16 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
     await c.api('POST', '/messages:send', sendBody(other, '+15550003333', { message_metadata: 'rf:other' }));
 
     const all = await c.api('GET', `/messages?app_id=${app}`);
-    assert.deepEqual(all.body.messages.map((m: Body) => m.id), [...ids].reverse());
+    assert.deepEqual(
+      all.body.messages.map((m: Body) => m.id),
+      [...ids].reverse(),
+    );
     assert.equal(all.body.next_page_token, '');
     const mine = (await c.api('GET', `/messages?app_id=${app}&channel_identity=%2B15550003333`)).body.messages;
-    assert.deepEqual(mine.map((m: Body) => m.metadata), ['rf:c1:5', 'rf:c1:3', 'rf:c1:1']);
+    assert.deepEqual(
+      mine.map((m: Body) => m.metadata),
+      ['rf:c1:5', 'rf:c1:3', 'rf:c1:1'],
+    );
     assert.equal((await c.api('GET', '/messages?channel_identity=%2B15550003333')).body.messages.length, 4, 'every app of the region');
 
     const pages: string[][] = [];
@@ -160,7 +186,10 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
       pages.push(page.body.messages.map((m: Body) => m.id));
       token = page.body.next_page_token;
     } while (token);
-    assert.deepEqual(pages.map((p) => p.length), [3, 3, 1]);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [3, 3, 1],
+    );
     assert.deepEqual(pages.flat(), [...ids].reverse());
 
     assert.deepEqual(fieldsOf((await c.api('GET', `/messages?app_id=${app}&page_size=1001`)).body), ['page_size']);
@@ -174,7 +203,10 @@ describe('conversation sandbox: apps, sending, listing, webhooks', () => {
     const body = (n: number) => ({ app_id: app, target: `https://hooks.example/${n}`, target_type: 'HTTP', secret: 's3cret', triggers: ['MESSAGE_DELIVERY'] });
     const created = await c.api('POST', '/webhooks', body(0), 'eu');
     assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.deepEqual({ ...created.body, id: 'x' }, { id: 'x', app_id: app, target: 'https://hooks.example/0', target_type: 'HTTP', secret: 's3cret', triggers: ['MESSAGE_DELIVERY'] });
+    assert.deepEqual(
+      { ...created.body, id: 'x' },
+      { id: 'x', app_id: app, target: 'https://hooks.example/0', target_type: 'HTTP', secret: 's3cret', triggers: ['MESSAGE_DELIVERY'] },
+    );
     const dup = await c.api('POST', '/webhooks', body(0), 'eu');
     assert.equal(dup.status, 400);
     assert.deepEqual(fieldsOf(dup.body), ['target']);

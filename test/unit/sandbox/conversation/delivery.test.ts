@@ -40,7 +40,9 @@ describe('conversation sandbox: MT queue and delivery reports', () => {
       assert.equal(d.headers['content-type'], 'application/json');
     }
     const message = (await c.api('GET', `/messages/${ids[0]}`)).body;
-    const report = receiver.received.find((d) => d.body.message_delivery_report.message_id === ids[0] && d.body.message_delivery_report.status === 'DELIVERED')!.body;
+    const report = receiver.received.find(
+      (d) => d.body.message_delivery_report.message_id === ids[0] && d.body.message_delivery_report.status === 'DELIVERED',
+    )!.body;
     assert.equal(report.app_id, app);
     assert.equal(report.project_id, account.projectId);
     assert.ok(!Number.isNaN(Date.parse(report.event_time)) && !Number.isNaN(Date.parse(report.accepted_time)));
@@ -61,11 +63,17 @@ describe('conversation sandbox: MT queue and delivery reports', () => {
     const app = await newApp(c, 'us', 10);
     await hook(c, app, receiver.url);
     await c.control('PUT', '/conversation/delivery', { queuedReport: true });
-    await sendAll(c, app, Array.from({ length: 10 }, (_, i) => `+1555000010${i}`));
+    await sendAll(
+      c,
+      app,
+      Array.from({ length: 10 }, (_, i) => `+1555000010${i}`),
+    );
     assert.ok((await c.control('GET', '/conversation/apps')).body.apps[0].queue.length >= 5, 'most still queued');
     const queued = () => receiver.received.filter((d) => d.body.message_delivery_report.status === 'QUEUED_ON_CHANNEL');
     await waitFor(() => queued().length === 10, 'ten leave the queue', 4000);
-    const at = queued().map((d) => d.at).sort((x, y) => x - y);
+    const at = queued()
+      .map((d) => d.at)
+      .sort((x, y) => x - y);
     // One every 100 ms: the first and the tenth are about 900 ms apart.
     assert.ok(at[9]! - at[0]! >= 800, `ten messages at 10/s left within ${at[9]! - at[0]!} ms`);
   });
@@ -74,7 +82,11 @@ describe('conversation sandbox: MT queue and delivery reports', () => {
     const app = await newApp(c, 'us', 100);
     await hook(c, app, receiver.url);
     const set = await c.control('PUT', '/conversation/delivery', {
-      rules: [{ suffix: '13', status: 'FAILED', reasonCode: 'CHANNEL_REJECT' }, { suffix: '99', status: 'FAILED' }, { suffix: '', status: 'DELIVERED' }],
+      rules: [
+        { suffix: '13', status: 'FAILED', reasonCode: 'CHANNEL_REJECT' },
+        { suffix: '99', status: 'FAILED' },
+        { suffix: '', status: 'DELIVERED' },
+      ],
       reportDelayMs: 150,
       queuedReport: false,
     });
@@ -106,10 +118,16 @@ describe('conversation sandbox: MT queue and delivery reports', () => {
     const deadline = Date.now() + 2000;
     while ((await callbacks())[0]?.outcome !== 'delivered' && Date.now() < deadline) await sleep(10);
     assert.deepEqual(receiver.statuses(id!), ['DELIVERED', 'DELIVERED', 'DELIVERED']);
-    assert.ok(receiver.received.every((d) => d.verified), 'a new nonce per attempt');
+    assert.ok(
+      receiver.received.every((d) => d.verified),
+      'a new nonce per attempt',
+    );
     const [record, ...more] = await callbacks();
     assert.equal(more.length, 0);
-    assert.deepEqual(record.attempts.map((a: Body) => a.status), [500, 503, 200]);
+    assert.deepEqual(
+      record.attempts.map((a: Body) => a.status),
+      [500, 503, 200],
+    );
     assert.equal(record.outcome, 'delivered');
   });
 
@@ -167,7 +185,9 @@ describe('conversation sandbox: MT queue and delivery reports', () => {
     await c.control('PUT', '/conversation/limits', { projectRps: 100_000 });
     await c.control('PUT', '/conversation/delivery', { queuedReport: false });
     const n = 3000;
-    const answers = await Promise.all(Array.from({ length: n }, (_, i) => c.api('POST', '/messages:send', sendBody(app, `+1555${String(i).padStart(7, '0')}`))));
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => c.api('POST', '/messages:send', sendBody(app, `+1555${String(i).padStart(7, '0')}`))),
+    );
     assert.ok(answers.every((a) => a.status === 200));
     const deadline = Date.now() + 5000;
     let made = 0;

@@ -44,7 +44,14 @@ class Receiver {
         seenNonce: (n) => this.nonces.has(n) || (this.nonces.add(n), false),
       });
       if (this.open) {
-        this.received.push({ rawBody, body: JSON.parse(rawBody), headers: req.headers, verified: check.ok, at: Date.now(), ...(check.ok ? {} : { reason: check.reason }) });
+        this.received.push({
+          rawBody,
+          body: JSON.parse(rawBody),
+          headers: req.headers,
+          verified: check.ok,
+          at: Date.now(),
+          ...(check.ok ? {} : { reason: check.reason }),
+        });
       }
       res.writeHead(this.script.shift() ?? 200).end();
     });
@@ -82,13 +89,19 @@ interface Answer {
 
 function client(sb: Sandbox, token: string) {
   const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
-    const res = await sb.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+    const res = await sb.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    });
     return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
   };
   const base = (region: Region) => `/conversation/${region}/v1/projects/${account.projectId}`;
   return {
     /** A platform call on `region` (default us) with the bearer token. */
-    api: (method: string, path: string, payload?: unknown, region: Region = 'us') => send(method, `${base(region)}${path}`, payload, { authorization: `Bearer ${token}` }),
+    api: (method: string, path: string, payload?: unknown, region: Region = 'us') =>
+      send(method, `${base(region)}${path}`, payload, { authorization: `Bearer ${token}` }),
     raw: send,
     control: (method: string, path: string, payload?: unknown) => send(method, `/_sandbox${path}`, payload),
     base,

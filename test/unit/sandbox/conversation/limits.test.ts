@@ -126,7 +126,11 @@ describe('conversation sandbox: limits, faults, counts', () => {
     await sleep(100);
     assert.equal(answeredAt, 0, 'no answer yet');
     const listed = (await c.api('GET', `/messages?app_id=${app}&channel_identity=%2B15550000001`)).body.messages;
-    assert.deepEqual(listed.map((m: Body) => m.metadata), ['rf:camp:7'], 'the platform has the message');
+    assert.deepEqual(
+      listed.map((m: Body) => m.metadata),
+      ['rf:camp:7'],
+      'the platform has the message',
+    );
     assert.equal((await stats(app)).accepted, 1);
     const res = await pending;
     assert.equal(res.status, 200);
@@ -147,10 +151,12 @@ describe('conversation sandbox: limits, faults, counts', () => {
     // Timings with room for a loaded machine: the platform has 700 ms to accept, and holds its answer 2 s.
     await c.control('PUT', '/conversation/send-faults', { acceptThenDelayMs: 2000, count: 1 });
     const url = await sandbox().listen();
-    const token = (await c.raw('POST', '/auth/oauth2/token', 'grant_type=client_credentials', {
-      authorization: `Basic ${Buffer.from(`${account.keyId}:${account.keySecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    })).body.access_token as string;
+    const token = (
+      await c.raw('POST', '/auth/oauth2/token', 'grant_type=client_credentials', {
+        authorization: `Basic ${Buffer.from(`${account.keyId}:${account.keySecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      })
+    ).body.access_token as string;
     await assert.rejects(
       fetch(`${url}${c.base('us')}/messages:send`, {
         method: 'POST',
@@ -161,7 +167,10 @@ describe('conversation sandbox: limits, faults, counts', () => {
       /timeout|abort/i,
     );
     const listed = (await c.api('GET', `/messages?app_id=${app}&channel_identity=%2B15550000001`)).body.messages;
-    assert.deepEqual(listed.map((m: Body) => m.metadata), ['rf:camp:9']);
+    assert.deepEqual(
+      listed.map((m: Body) => m.metadata),
+      ['rf:camp:9'],
+    );
     await sleep(1500);
     const s = await stats(app);
     assert.deepEqual([s.accepted, s.requests], [1, 1], 'the call the caller gave up on is counted as a request');

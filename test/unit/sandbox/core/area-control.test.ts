@@ -85,7 +85,13 @@ describe('area control routes (test areas)', () => {
   });
 
   test('absent under the area mounts, under another area and for an area without control routes', async () => {
-    for (const url of ['/conversation/eu/state', '/_sandbox/state', '/_sandbox/template/state', '/_sandbox/conversation/eu/state', '/_sandbox/verification/config']) {
+    for (const url of [
+      '/conversation/eu/state',
+      '/_sandbox/state',
+      '/_sandbox/template/state',
+      '/_sandbox/conversation/eu/state',
+      '/_sandbox/verification/config',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
     }
@@ -126,7 +132,13 @@ describe('area control routes (real sandbox)', () => {
   after(() => sb.close());
 
   test('verification and provisioning controls keep their URLs', async () => {
-    for (const url of ['/_sandbox/verification/config', '/_sandbox/verification/phones/+46700000000', '/_sandbox/provisioning/reviewer', '/_sandbox/provisioning/events', '/_sandbox/provisioning/webhook-faults']) {
+    for (const url of [
+      '/_sandbox/verification/config',
+      '/_sandbox/verification/phones/+46700000000',
+      '/_sandbox/provisioning/reviewer',
+      '/_sandbox/provisioning/events',
+      '/_sandbox/provisioning/webhook-faults',
+    ]) {
       const res = await sb.app.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
     }

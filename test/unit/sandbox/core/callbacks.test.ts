@@ -91,7 +91,10 @@ describe('callback dispatcher', () => {
     assert.equal(result.attempts, 3);
     assert.ok(Date.now() - started >= 95, 'waited between attempts');
     const [rec] = dispatcher.list();
-    assert.deepEqual(rec!.attempts.map((a) => a.status), [500, 503, 200]);
+    assert.deepEqual(
+      rec!.attempts.map((a) => a.status),
+      [500, 503, 200],
+    );
     assert.equal(rec!.outcome, 'delivered');
   });
 
@@ -123,8 +126,14 @@ describe('callback dispatcher', () => {
     assert.equal(dropped.outcome, 'dropped');
     const sent = await dispatcher.dispatch({ area: 'conversation', url: `${receiver.url}/a`, body: { i: 2 } });
     assert.equal(sent.outcome, 'delivered');
-    assert.deepEqual(receiver.received.map((r) => JSON.parse(r.body)), [{ i: 2 }]);
-    assert.deepEqual(dispatcher.list().map((r) => r.outcome), ['dropped', 'delivered']);
+    assert.deepEqual(
+      receiver.received.map((r) => JSON.parse(r.body)),
+      [{ i: 2 }],
+    );
+    assert.deepEqual(
+      dispatcher.list().map((r) => r.outcome),
+      ['dropped', 'delivered'],
+    );
   });
 
   test('duplicate: the next N callbacks are sent twice', async () => {
@@ -133,7 +142,10 @@ describe('callback dispatcher', () => {
     assert.equal(result.outcome, 'delivered');
     assert.ok(result.duplicateId);
     await dispatcher.dispatch({ area: 'senderId', url: `${receiver.url}/d`, body: { i: 2 } });
-    assert.deepEqual(receiver.received.map((r) => JSON.parse(r.body)).sort((a, b) => a.i - b.i), [{ i: 1 }, { i: 1 }, { i: 2 }]);
+    assert.deepEqual(
+      receiver.received.map((r) => JSON.parse(r.body)).sort((a, b) => a.i - b.i),
+      [{ i: 1 }, { i: 1 }, { i: 2 }],
+    );
     const copy = dispatcher.list().find((r) => r.id === result.duplicateId)!;
     assert.equal(copy.duplicateOf, result.id);
   });
@@ -225,8 +237,14 @@ describe('callbacks through a sandbox', () => {
 
       const listed = await sb.app.inject({ method: 'GET', url: '/_sandbox/callbacks?area=voice' });
       const callbacks = (listed.json() as { callbacks: { outcome: string; attempts: { status?: number }[] }[] }).callbacks;
-      assert.deepEqual(callbacks.map((c) => c.outcome), ['dropped', 'delivered']);
-      assert.deepEqual(callbacks[1]!.attempts.map((a) => a.status), [500, 200]);
+      assert.deepEqual(
+        callbacks.map((c) => c.outcome),
+        ['dropped', 'delivered'],
+      );
+      assert.deepEqual(
+        callbacks[1]!.attempts.map((a) => a.status),
+        [500, 200],
+      );
 
       receiver.script = [500];
       const pending = sb.context.callbacks.dispatch({ area: 'voice', url: `${receiver.url}/ice`, body: {}, retrySchedule: [600_000] });

@@ -193,7 +193,14 @@ describe('fault injection and latency', () => {
 
     const recorded = await sb.app.inject({ method: 'GET', url: '/_sandbox/requests?area=subprojects&method=POST' });
     const reqs = (recorded.json() as { requests: { status: number; faulted: boolean; body: unknown }[] }).requests;
-    assert.deepEqual(reqs.map((r) => [r.status, r.faulted]), [[503, true], [503, true], [200, false]]);
+    assert.deepEqual(
+      reqs.map((r) => [r.status, r.faulted]),
+      [
+        [503, true],
+        [503, true],
+        [200, false],
+      ],
+    );
     assert.deepEqual(reqs[0]!.body, { displayName: 'x' });
   });
 
@@ -240,7 +247,10 @@ describe('fault injection and latency', () => {
     // Another look, while the creator still waits for its answer: the subproject exists already.
     await sb.app.inject({ method: 'POST', url: '/_sandbox/latency', payload: { area: 'subprojects', ms: 0, phase: 'after' } });
     const list = await sb.app.inject({ method: 'GET', url: `${listPath(account.projectId)}?pageSize=100`, headers: auth });
-    assert.ok((list.json() as { subprojects: { displayName: string }[] }).subprojects.some((s) => s.displayName === displayName), 'created before the answer');
+    assert.ok(
+      (list.json() as { subprojects: { displayName: string }[] }).subprojects.some((s) => s.displayName === displayName),
+      'created before the answer',
+    );
     assert.equal((await create).statusCode, 200);
     assert.ok(Date.now() - started >= 590, 'the answer was held');
     const bad = await sb.app.inject({ method: 'POST', url: '/_sandbox/latency', payload: { ms: 10, phase: 'during' } });
@@ -331,7 +341,10 @@ describe('request inspection and urls', () => {
       });
 
       const all = (await (await fetch(`${url}/_sandbox/requests`)).json()) as { requests: Record<string, unknown>[] };
-      assert.deepEqual(all.requests.map((r) => r.area), ['auth', 'subprojects', 'subprojects']);
+      assert.deepEqual(
+        all.requests.map((r) => r.area),
+        ['auth', 'subprojects', 'subprojects'],
+      );
       const posts = (await (await fetch(`${url}/_sandbox/requests?area=subprojects&method=post`)).json()) as {
         requests: { path: string; body: unknown; status: number; headers: Record<string, string>; time: string }[];
       };
@@ -352,7 +365,7 @@ describe('request inspection and urls', () => {
     }
   });
 
-  test('an unknown path inside an area is a 404 in that area\'s error shape', async () => {
+  test("an unknown path inside an area is a 404 in that area's error shape", async () => {
     const sb = await sandboxWith();
     try {
       const voice = await sb.app.inject({ method: 'GET', url: '/voice/calling/v1/nothing' });

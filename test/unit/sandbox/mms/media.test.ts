@@ -21,12 +21,18 @@ class MediaHost {
     this.hits[path] = (this.hits[path] ?? 0) + 1;
     if (this.gone.has(path)) return res.writeHead(404).end();
     switch (path) {
-      case '/no-type.png': return res.writeHead(200, { 'content-length': PNG.length }).end(PNG);
-      case '/no-location': return res.writeHead(302).end();
-      case '/see-other': return res.writeHead(303, { location: '/ok.png' }).end();
-      case '/temporary': return res.writeHead(307, { location: `${this.base}/ok.png` }).end();
-      case '/error': return res.writeHead(500).end();
-      default: return res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
+      case '/no-type.png':
+        return res.writeHead(200, { 'content-length': PNG.length }).end(PNG);
+      case '/no-location':
+        return res.writeHead(302).end();
+      case '/see-other':
+        return res.writeHead(303, { location: '/ok.png' }).end();
+      case '/temporary':
+        return res.writeHead(307, { location: `${this.base}/ok.png` }).end();
+      case '/error':
+        return res.writeHead(500).end();
+      default:
+        return res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
     }
   });
 
@@ -91,7 +97,10 @@ describe('MMS sandbox: media the platform must fetch', () => {
 
   test('one bad file among good ones refuses the whole MMS, on savemms too; nothing is accepted or saved', async () => {
     const good = { url: `${host.base}/good.png` };
-    const slides = [{ image: good, audio: good }, { 'message-text': 'p2', pdf: { url: media('media-chunked/menu.pdf') } }];
+    const slides = [
+      { image: good, audio: good },
+      { 'message-text': 'p2', pdf: { url: media('media-chunked/menu.pdf') } },
+    ];
     assertRefused(await send(sendBody('15551230001', { slide: slides })), 400, 'E227', 'sendmms');
     assertRefused(await send(saveBody({ slide: slides })), 400, 'E227', 'savemms');
     const s = await stats();

@@ -5,9 +5,7 @@
 // stops pending postbacks; "accept then answer late" send faults.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assertRefused, assertSuccess, eventually, mmsSuite, saveBody, sendBody, sendSavedBody, sleep, waitFor, type Postback,
-} from './helpers.js';
+import { assertRefused, assertSuccess, eventually, mmsSuite, saveBody, sendBody, sendSavedBody, sleep, waitFor, type Postback } from './helpers.js';
 
 describe('MMS sandbox: postbacks', () => {
   const { receiver, send, control, account, delivery, callbacks, messages, recipients, stats } = mmsSuite();
@@ -38,13 +36,24 @@ describe('MMS sandbox: postbacks', () => {
 
     for (const r of receiver.received) {
       assert.match(String(r.headers['content-type']), /^application\/json/);
-      assert.deepEqual(Object.keys(r.headers).filter((h) => /signature|authorization/i.test(h)), [], 'postbacks are not signed');
+      assert.deepEqual(
+        Object.keys(r.headers).filter((h) => /signature|authorization/i.test(h)),
+        [],
+        'postbacks are not signed',
+      );
     }
   });
 
   test('delivery rules by number suffix (first match wins): E102 with status-details, N103, N202, and N202 as E102 without fallback', async () => {
     await account({ postbackUrl: receiver.url });
-    await delivery({ rules: [{ suffix: '13', code: 'E102' }, { suffix: '3', code: 'N103' }, { suffix: '7', code: 'N202' }], delayMs: 10 });
+    await delivery({
+      rules: [
+        { suffix: '13', code: 'E102' },
+        { suffix: '3', code: 'N103' },
+        { suffix: '7', code: 'N202' },
+      ],
+      delayMs: 10,
+    });
     const mmsId = assertSuccess(await send(saveBody({ 'disable-fallback-sms': true })), 'savemms');
     const ids = {
       rejected: assertSuccess(await send(sendBody('15551230013'))),
@@ -56,17 +65,14 @@ describe('MMS sandbox: postbacks', () => {
     };
     await waitFor(() => Object.values(ids).every((id) => receiver.codes(id).length >= 2), 'final postbacks');
     const final = Object.fromEntries(Object.entries(ids).map(([k, id]) => [k, receiver.of(id).find((p) => p.code !== 'N101')]));
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(final).map(([k, p]) => [k, [p?.code, p?.status]])),
-      {
-        rejected: ['E102', 'Rejected'],
-        expired: ['N103', 'Expired'],
-        asSms: ['N202', 'Delivered as SMS'],
-        noFallback: ['E102', 'Rejected'],
-        savedNoFallback: ['E102', 'Rejected'],
-        delivered: ['N102', 'Delivered'],
-      },
-    );
+    assert.deepEqual(Object.fromEntries(Object.entries(final).map(([k, p]) => [k, [p?.code, p?.status]])), {
+      rejected: ['E102', 'Rejected'],
+      expired: ['N103', 'Expired'],
+      asSms: ['N202', 'Delivered as SMS'],
+      noFallback: ['E102', 'Rejected'],
+      savedNoFallback: ['E102', 'Rejected'],
+      delivered: ['N102', 'Delivered'],
+    });
     assert.ok(final.rejected?.['status-details'], 'E102 says why');
     assert.equal(final.delivered?.['status-details'], undefined);
 
@@ -85,13 +91,20 @@ describe('MMS sandbox: postbacks', () => {
     await sleep(100);
     const attempts = receiver.received.filter((r) => r.body['tracking-id'] === id && r.body.code === 'N101');
     assert.equal(attempts.length, 3, 'no attempt after the 200');
-    assert.deepEqual(attempts.map((a) => a.body), Array.from({ length: 3 }, () => attempts[0]!.body), 'the same postback each time');
+    assert.deepEqual(
+      attempts.map((a) => a.body),
+      Array.from({ length: 3 }, () => attempts[0]!.body),
+      'the same postback each time',
+    );
     for (let i = 1; i < attempts.length; i++) assert.ok(attempts[i]!.at - attempts[i - 1]!.at >= 35, `gap ${attempts[i]!.at - attempts[i - 1]!.at} ms`);
     assert.equal(receiver.codes(id).filter((c) => c === 'N102').length, 1);
 
     const record = (await callbacks()).find((c) => c.body.code === 'N101');
     assert.equal(record?.outcome, 'delivered');
-    assert.deepEqual(record?.attempts.map((a) => a.status), [500, 500, 200]);
+    assert.deepEqual(
+      record?.attempts.map((a) => a.status),
+      [500, 500, 200],
+    );
   });
 
   test('after postbackRetries retries a failing postback is given up', async () => {
@@ -102,7 +115,10 @@ describe('MMS sandbox: postbacks', () => {
     await eventually(async () => (await callbacks()).some((c) => c.body.code === 'N102' && c.outcome === 'failed'), 'N102 given up');
     await sleep(60);
     assert.deepEqual(receiver.codes(id).sort(), ['N101', 'N102', 'N102', 'N102'], 'one try and two retries');
-    assert.deepEqual((await callbacks()).find((c) => c.body.code === 'N102')?.attempts.map((a) => a.status), [500, 500, 500]);
+    assert.deepEqual(
+      (await callbacks()).find((c) => c.body.code === 'N102')?.attempts.map((a) => a.status),
+      [500, 500, 500],
+    );
   });
 
   test('no postback URL: the send is accepted and no postback is made', async () => {
@@ -123,7 +139,10 @@ describe('MMS sandbox: postbacks', () => {
     const ok = assertSuccess(await send(sendBody('15551230015')));
     await waitFor(() => receiver.codes(ok).length >= 2, 'postbacks of the allowed send');
     await sleep(30);
-    assert.deepEqual(receiver.received.map((r) => r.body.to), ['15551230015', '15551230015']);
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.to),
+      ['15551230015', '15551230015'],
+    );
     assert.deepEqual(await messages('rf:blocked:1'), []);
     assert.deepEqual(await recipients(), { '15551230015': 1 });
 

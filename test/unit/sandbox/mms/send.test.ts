@@ -26,7 +26,10 @@ describe('MMS sandbox: sendmms, savemms, sendsavedmms and their refusals', () =>
     assert.equal(res.body['mms-id'], undefined);
     const listed = await messages('rf:camp-1:1');
     assert.equal(listed.length, 1);
-    assert.deepEqual({ ...listed[0], at: undefined }, { trackingId, to: '15551230001', clientReference: 'rf:camp-1:1', fallbackDisabled: false, at: undefined });
+    assert.deepEqual(
+      { ...listed[0], at: undefined },
+      { trackingId, to: '15551230001', clientReference: 'rf:camp-1:1', fallbackDisabled: false, at: undefined },
+    );
     assert.ok(!Number.isNaN(Date.parse(listed[0]!.at)));
 
     const again = await send(sendBody('15551230001'), { url: '/mms' });
@@ -39,16 +42,26 @@ describe('MMS sandbox: sendmms, savemms, sendsavedmms and their refusals', () =>
 
   test('upper bounds are accepted: 8 slides, 5,000 characters, one file of each of the 7 media kinds, 64-character reference, expiry within a year', async () => {
     const png = media('media/a.png');
-    const everyKind = { image: { url: png }, audio: { url: png }, video: { url: png }, contact: { url: png }, calendar: { url: png }, pdf: { url: png }, spreadsheet: { url: png } };
+    const everyKind = {
+      image: { url: png },
+      audio: { url: png },
+      video: { url: png },
+      contact: { url: png },
+      calendar: { url: png },
+      pdf: { url: png },
+      spreadsheet: { url: png },
+    };
     const slides = [{ 'message-text': 'x'.repeat(5_000), ...everyKind }, ...Array.from({ length: 7 }, (_, i) => ({ 'message-text': `slide ${i + 2}` }))];
-    const res = await send(sendBody('447700900123', {
-      slide: slides,
-      'message-subject': 's'.repeat(80),
-      'client-reference': 'r'.repeat(64),
-      'to-displayonly': '15551230002, 15551230003',
-      'fallback-sms-link-expiration': new Date(Date.now() + 300 * 86_400_000).toISOString(),
-      'disable-fallback-sms-link': true,
-    }));
+    const res = await send(
+      sendBody('447700900123', {
+        slide: slides,
+        'message-subject': 's'.repeat(80),
+        'client-reference': 'r'.repeat(64),
+        'to-displayonly': '15551230002, 15551230003',
+        'fallback-sms-link-expiration': new Date(Date.now() + 300 * 86_400_000).toISOString(),
+        'disable-fallback-sms-link': true,
+      }),
+    );
     assertSuccess(res, 'bounds');
     assert.deepEqual(await recipients(), { '447700900123': 1 }, 'to-displayonly numbers are never sent to');
   });

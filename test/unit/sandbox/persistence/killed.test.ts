@@ -42,6 +42,9 @@ describe('sandbox persistence: a killed sandbox', () => {
     // The token is the one the killed process issued: its secret was saved too.
     const list = await client(restarted.url, token).oauth('GET', SUB);
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    assert.deepEqual(list.body.subprojects.map((s: { displayName: string }) => s.displayName), ['survives a SIGKILL']);
+    assert.deepEqual(
+      list.body.subprojects.map((s: { displayName: string }) => s.displayName),
+      ['survives a SIGKILL'],
+    );
   });
 });

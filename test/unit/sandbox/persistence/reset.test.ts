@@ -32,7 +32,13 @@ describe('sandbox persistence: reset', () => {
     const second = await start();
     const c2 = client(second.url, await bearerToken(second.url));
     assert.equal((await c2.oauth('GET', SUB)).body.subprojects.length, 1);
-    const template = await c2.oauth('POST', TEMPLATES, { name: 'pending', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi.' }], status: 'SUBMIT' });
+    const template = await c2.oauth('POST', TEMPLATES, {
+      name: 'pending',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hi.' }],
+      status: 'SUBMIT',
+    });
     assert.equal(template.body.state, 'IN_PROGRESS', JSON.stringify(template.body));
     assert.equal((await c2.control('POST', '/reset')).status, 200);
     await second.close();

@@ -45,10 +45,18 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
     const sub = await c1.oauth('POST', SUB, { displayName: 'kept across restarts' });
     assert.equal(sub.status, 200, JSON.stringify(sub.body));
 
-    const hook = await c1.oauth('POST', `${PROV}/webhooks`, { target: `${receiver.url}/provisioning`, secret: 'provisioning-secret', triggers: ['CHATA_TEMPLATE_APPROVED'] });
+    const hook = await c1.oauth('POST', `${PROV}/webhooks`, {
+      target: `${receiver.url}/provisioning`,
+      secret: 'provisioning-secret',
+      triggers: ['CHATA_TEMPLATE_APPROVED'],
+    });
     assert.equal(hook.status, 200, JSON.stringify(hook.body));
     const template = await c1.oauth('POST', `${PROV}/chata/templates`, {
-      name: 'order_update', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your order has shipped.' }], status: 'SUBMIT',
+      name: 'order_update',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Your order has shipped.' }],
+      status: 'SUBMIT',
     });
     assert.equal(template.status, 200, JSON.stringify(template.body));
     assert.equal(template.body.state, 'IN_PROGRESS');
@@ -57,7 +65,12 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
     assert.equal((await c1.oauth('PUT', `${SID}/callback-configuration`, { hmacSecret: 'senderid-secret-1' })).status, 200);
     const registration = await c1.oauth('POST', `${SID}/registrations`, {
       policyId: 'pol-au-alpha-aggregator',
-      requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [{ companyName: 'Acme Pty Ltd', website: 'https://acme.example', email: 'ops@acme.example' }, { useCase: 'TRANSACTIONAL' }] }],
+      requestDetails: [
+        {
+          senderIdDetails: [{ senderId: 'ACME' }],
+          additionalDetails: [{ companyName: 'Acme Pty Ltd', website: 'https://acme.example', email: 'ops@acme.example' }, { useCase: 'TRANSACTIONAL' }],
+        },
+      ],
     });
     assert.equal(registration.status, 200, JSON.stringify(registration.body));
     assert.equal(registration.body.status, 'IN_QUEUE');
@@ -72,7 +85,12 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
     const appId = app.body.id as string;
     // Paused, so the message is still in the app's queue at the close (the pause is a test knob, not kept).
     assert.equal((await c1.control('PUT', `/conversation/apps/${appId}`, { paused: true })).status, 200);
-    const convHook = await c1.oauth('POST', `${CONV}/webhooks`, { app_id: appId, target: `${receiver.url}/conversation`, secret: 'conversation-secret', triggers: ['MESSAGE_DELIVERY'] });
+    const convHook = await c1.oauth('POST', `${CONV}/webhooks`, {
+      app_id: appId,
+      target: `${receiver.url}/conversation`,
+      secret: 'conversation-secret',
+      triggers: ['MESSAGE_DELIVERY'],
+    });
     assert.equal(convHook.status, 200, JSON.stringify(convHook.body));
     const sent = await c1.oauth('POST', `${CONV}/messages:send`, {
       app_id: appId,
@@ -84,7 +102,15 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
 
     assert.equal((await c1.control('PUT', '/mms/account', { postbackUrl: `${receiver.url}/mms`, postbackRetries: 0 })).status, 200);
     assert.equal((await c1.control('PUT', '/mms/delivery', { rules: [], delayMs: PENDING_MS })).status, 200);
-    const mms = await c1.mms({ action: 'sendmms', 'service-id': 'svc-1', to: '15551230001', 'message-subject': 'Sale', 'fallback-sms-text': 'See it', slide: [{ 'message-text': 'Hello' }], 'client-reference': 'ref-1' });
+    const mms = await c1.mms({
+      action: 'sendmms',
+      'service-id': 'svc-1',
+      to: '15551230001',
+      'message-subject': 'Sale',
+      'fallback-sms-text': 'See it',
+      slide: [{ 'message-text': 'Hello' }],
+      'client-reference': 'ref-1',
+    });
     assert.equal(mms.status, 200, JSON.stringify(mms.body));
     const trackingId = mms.body['tracking-id'] as string;
     await eventually(() => receiver.at('/mms').some((p: Body) => p['tracking-id'] === trackingId && p.code === 'N101'), 'the N101 postback');
@@ -113,19 +139,31 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
 
     const list = await c2.oauth('GET', SUB);
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    assert.deepEqual(list.body.subprojects.map((s: Body) => s.projectId), [sub.body.projectId]);
+    assert.deepEqual(
+      list.body.subprojects.map((s: Body) => s.projectId),
+      [sub.body.projectId],
+    );
     assert.deepEqual((await c2.oauth('GET', `${SUB}/${sub.body.projectId}`)).body, sub.body);
 
     assert.equal((await c2.oauth('GET', `${PROV}/webhooks`)).body.webhooks.length, 1);
-    await eventually(async () => (await c2.oauth('GET', `${PROV}/chata/templates/${template.body.id}`)).body.state === 'APPROVED', 'the rescheduled template review');
-    await eventually(() => receiver.at('/provisioning').some((e: Body) => e.trigger === 'CHATA_TEMPLATE_APPROVED' && e.resourceId === template.body.id), 'the approval webhook');
+    await eventually(
+      async () => (await c2.oauth('GET', `${PROV}/chata/templates/${template.body.id}`)).body.state === 'APPROVED',
+      'the rescheduled template review',
+    );
+    await eventually(
+      () => receiver.at('/provisioning').some((e: Body) => e.trigger === 'CHATA_TEMPLATE_APPROVED' && e.resourceId === template.body.id),
+      'the approval webhook',
+    );
 
     const reg = await c2.oauth('GET', `${SID}/registrations/${registration.body.id}`);
     assert.equal(reg.status, 200, JSON.stringify(reg.body));
     assert.equal(reg.body.policyId, 'pol-au-alpha-aggregator');
     assert.equal(reg.body.senderId, 'ACME');
     assert.deepEqual((await c2.oauth('GET', `${SID}/callback-configuration`)).body, { hmacSecret: 'senderid-secret-1', projectId: P });
-    await eventually(async () => (await c2.oauth('GET', `${SID}/registrations/${registration.body.id}`)).body.status !== 'IN_QUEUE', "the registration's rescheduled next step");
+    await eventually(
+      async () => (await c2.oauth('GET', `${SID}/registrations/${registration.body.id}`)).body.status !== 'IN_QUEUE',
+      "the registration's rescheduled next step",
+    );
 
     // Found by number (an index rebuilt by the restore) and verified with the code the phone got before the restart.
     const phone = await c2.control('GET', `/verification/phones/${encodeURIComponent('+46700000001')}`);
@@ -138,16 +176,29 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
     assert.equal((await c2.signed('GET', `${VER}/id/${expiring.body.id}`)).body.reason, 'Expired');
 
     assert.equal((await c2.oauth('GET', `${CONV}/apps/${appId}`)).body.display_name, 'kept app');
-    assert.deepEqual((await c2.oauth('GET', `${CONV}/messages?app_id=${appId}`)).body.messages.map((m: Body) => m.id), [messageId]);
+    assert.deepEqual(
+      (await c2.oauth('GET', `${CONV}/messages?app_id=${appId}`)).body.messages.map((m: Body) => m.id),
+      [messageId],
+    );
     assert.equal((await c2.oauth('GET', `${CONV}/messages/${messageId}`)).status, 200);
     assert.equal((await c2.oauth('GET', `${CONV}/apps/${appId}/webhooks`)).body.webhooks.length, 1);
-    const reports = () => receiver.at('/conversation').filter((r: Body) => r.message_delivery_report?.message_id === messageId).map((r: Body) => r.message_delivery_report.status);
+    const reports = () =>
+      receiver
+        .at('/conversation')
+        .filter((r: Body) => r.message_delivery_report?.message_id === messageId)
+        .map((r: Body) => r.message_delivery_report.status);
     await eventually(() => reports().includes('DELIVERED'), 'the queued message sent after the restart');
     assert.deepEqual(reports(), ['QUEUED_ON_CHANNEL', 'DELIVERED']);
     assert.equal((await c2.control('GET', `/conversation/stats?appId=${appId}`)).body.accepted, 1);
 
-    await eventually(() => receiver.at('/mms').some((p: Body) => p['tracking-id'] === trackingId && p.code === 'N102'), 'the MMS final postback after the restart');
-    assert.deepEqual((await c2.control('GET', '/mms/messages?clientReference=ref-1')).body.messages.map((m: Body) => m.trackingId), [trackingId]);
+    await eventually(
+      () => receiver.at('/mms').some((p: Body) => p['tracking-id'] === trackingId && p.code === 'N102'),
+      'the MMS final postback after the restart',
+    );
+    assert.deepEqual(
+      (await c2.control('GET', '/mms/messages?clientReference=ref-1')).body.messages.map((m: Body) => m.trackingId),
+      [trackingId],
+    );
     assert.equal((await c2.control('GET', '/mms/stats')).body.accepted, 1);
 
     assert.deepEqual((await c2.signed('GET', VOICE_CALLBACKS)).body, { url: { primary: `${receiver.url}/voice` } });

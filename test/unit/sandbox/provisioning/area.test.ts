@@ -58,8 +58,10 @@ describe('provisioning sandbox: webhooks and templates', () => {
       assert.equal((await c.api('POST', '/webhooks', { target: `${receiver.url}/hook/15`, secret: SECRET, triggers: ['RCS_SENDER_CREATED'] })).status, 200);
     });
 
-    test("a key of another project gets 403; no key gets 401; Basic works", async () => {
-      const other = await c.raw('GET', '/provisioning/v1/projects/someone-else/webhooks', undefined, { authorization: `Bearer ${await bearerToken(sandbox())}` });
+    test('a key of another project gets 403; no key gets 401; Basic works', async () => {
+      const other = await c.raw('GET', '/provisioning/v1/projects/someone-else/webhooks', undefined, {
+        authorization: `Bearer ${await bearerToken(sandbox())}`,
+      });
       assert.equal(other.status, 403);
       assert.equal(other.body.errorCode, 'permission_denied');
       const none = await c.raw('GET', `${P}/webhooks`);
@@ -110,7 +112,11 @@ describe('provisioning sandbox: webhooks and templates', () => {
       });
       assert.equal(res.status, 400);
       assert.deepEqual(fieldsOf(res.body).sort(), ['components', 'components[0].example.sizeBytes', 'messageSendTtlSeconds', 'name']);
-      const doc = await c.api('POST', '/chata/templates', template({ components: [{ type: 'HEADER', format: 'DOCUMENT', example: { mediaType: 'application/pdf', sizeBytes: 90 * 1024 * 1024 } }, body()] }));
+      const doc = await c.api(
+        'POST',
+        '/chata/templates',
+        template({ components: [{ type: 'HEADER', format: 'DOCUMENT', example: { mediaType: 'application/pdf', sizeBytes: 90 * 1024 * 1024 } }, body()] }),
+      );
       assert.equal(doc.status, 200, JSON.stringify(doc.body));
     });
 
@@ -137,7 +143,10 @@ describe('provisioning sandbox: webhooks and templates', () => {
       assert.equal(first.body.totalSize, 3);
       assert.notEqual(first.body.nextPageToken, '');
       const second = await c.api('GET', `/chata/templates?pageSize=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`);
-      assert.deepEqual(second.body.templates.map((t: Body) => t.name), ['a_three']);
+      assert.deepEqual(
+        second.body.templates.map((t: Body) => t.name),
+        ['a_three'],
+      );
       assert.equal(second.body.nextPageToken, '');
 
       const drafts = await c.api('GET', '/chata/templates?filterStates=DRAFT,APPROVED');
@@ -163,7 +172,10 @@ describe('provisioning sandbox: webhooks and templates', () => {
 
       await waitFor(() => receiver.received.length === 2, 'two webhooks');
       assert.deepEqual(receiver.triggers(), ['CHATA_TEMPLATE_COMMENT_ADDED', 'CHATA_TEMPLATE_APPROVED']);
-      assert.ok(receiver.received.every((r) => r.verified), 'signatures verify with the webhook secret');
+      assert.ok(
+        receiver.received.every((r) => r.verified),
+        'signatures verify with the webhook secret',
+      );
       const [comment, approved] = receiver.received.map((r) => r.event);
       assert.equal(comment!.comment, 'Looks fine');
       assert.deepEqual(approved!.details, { state: 'APPROVED' });
@@ -190,9 +202,15 @@ describe('provisioning sandbox: webhooks and templates', () => {
         await sleep(5);
       }
       assert.equal(callbacks.length, 2);
-      assert.ok(callbacks.every((cb: Body) => cb.outcome === 'delivered'), 'all delivered');
+      assert.ok(
+        callbacks.every((cb: Body) => cb.outcome === 'delivered'),
+        'all delivered',
+      );
       const requests = await c.control('GET', '/requests?area=provisioning');
-      assert.ok(requests.body.requests.some((r: Body) => r.method === 'POST' && r.path.endsWith('/chata/templates') && r.status === 200), 'the request is logged');
+      assert.ok(
+        requests.body.requests.some((r: Body) => r.method === 'POST' && r.path.endsWith('/chata/templates') && r.status === 200),
+        'the request is logged',
+      );
     });
 
     test('reject with a rejectionCode, then PATCH resubmits: IN_PROGRESS, version 2, then APPROVED', async () => {

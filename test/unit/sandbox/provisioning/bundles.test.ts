@@ -27,7 +27,14 @@ describe('provisioning sandbox: bundles', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.errorCode, 'invalid_input');
     assert.deepEqual(fieldsOf(res.body).sort(), [
-      'convApp.processingMode', 'convApp.retentionPolicy.retentionType', 'convApp.retentionPolicy.ttlDays', 'extra', 'labels.k', 'name', 'region', 'subproject',
+      'convApp.processingMode',
+      'convApp.retentionPolicy.retentionType',
+      'convApp.retentionPolicy.ttlDays',
+      'extra',
+      'labels.k',
+      'name',
+      'region',
+      'subproject',
     ]);
     assert.equal(descriptionOf(res.body, 'region'), 'must be one of US, EU, BR');
     assert.equal(descriptionOf(res.body, 'convApp.processingMode'), 'must be one of DISPATCH, CONVERSATION');
@@ -55,8 +62,10 @@ describe('provisioning sandbox: bundles', () => {
     await waitFor(() => eventsOf(b.id).length === 1, 'BUNDLE_DONE');
     const [e] = eventsOf(b.id);
     assert.equal(receiver.received[0]!.verified, true);
-    assert.deepEqual({ trigger: e!.trigger, channel: e!.channel, resourceType: e!.resourceType, details: e!.details, sequence: e!.sequence },
-      { trigger: 'BUNDLE_DONE', channel: 'PROJECT', resourceType: 'BUNDLE', details: { state: 'ACTIVE' }, sequence: 1 });
+    assert.deepEqual(
+      { trigger: e!.trigger, channel: e!.channel, resourceType: e!.resourceType, details: e!.details, sequence: e!.sequence },
+      { trigger: 'BUNDLE_DONE', channel: 'PROJECT', resourceType: 'BUNDLE', details: { state: 'ACTIVE' }, sequence: 1 },
+    );
     const got = await c.api('GET', `/bundles/${b.id}`);
     assert.equal(got.body.state, 'ACTIVE');
     assert.equal(got.body.smsApp.status, 'ACTIVE');
@@ -64,8 +73,20 @@ describe('provisioning sandbox: bundles', () => {
 
   test('a new subproject, CONVERSATION mode; the outcome setting fails it with the platform reason', async () => {
     await subscribe(c, receiver, ['BUNDLE_DONE']);
-    await c.control('PUT', '/provisioning/bundles', { delayMs: 20, outcome: 'fail', errorCode: 'SMS_REGION_UNAVAILABLE', errorReason: 'No SMS capacity in BR' });
-    const res = await c.api('POST', '/bundles', bundle({ subproject: { name: 'Acme sub' }, convApp: { processingMode: 'CONVERSATION', retentionPolicy: { retentionType: 'PERSIST_RETENTION_POLICY', ttlDays: 30 } } }));
+    await c.control('PUT', '/provisioning/bundles', {
+      delayMs: 20,
+      outcome: 'fail',
+      errorCode: 'SMS_REGION_UNAVAILABLE',
+      errorReason: 'No SMS capacity in BR',
+    });
+    const res = await c.api(
+      'POST',
+      '/bundles',
+      bundle({
+        subproject: { name: 'Acme sub' },
+        convApp: { processingMode: 'CONVERSATION', retentionPolicy: { retentionType: 'PERSIST_RETENTION_POLICY', ttlDays: 30 } },
+      }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.subproject.created, true);
     assert.equal(res.body.subproject.name, 'Acme sub');
@@ -89,11 +110,18 @@ describe('provisioning sandbox: bundles', () => {
     assert.equal(failed.body.smsApp.status, 'PROVISIONING_ADD_FAILED');
     assert.equal((await c.control('POST', `/provisioning/bundles/${b.id}/fail`, {})).status, 409);
     assert.equal((await c.control('POST', '/provisioning/bundles/01ARZ3NDEKTSV4RRFFQ69G5FAV/fail', {})).status, 404);
-    const ws = await c.control('POST', `/provisioning/bundles/${b.id}/webhook-delivery-statuses`, { target: 'https://acme.example/hook', httpStatus: 500, message: 'Internal Server Error' });
+    const ws = await c.control('POST', `/provisioning/bundles/${b.id}/webhook-delivery-statuses`, {
+      target: 'https://acme.example/hook',
+      httpStatus: 500,
+      message: 'Internal Server Error',
+    });
     assert.equal(ws.status, 200);
     const got = (await c.api('GET', `/bundles/${b.id}`)).body;
     assert.equal(got.webhookDeliveryStatuses.length, 1);
-    assert.deepEqual({ target: got.webhookDeliveryStatuses[0].target, status: got.webhookDeliveryStatuses[0].status, httpStatus: got.webhookDeliveryStatuses[0].httpStatus }, { target: 'https://acme.example/hook', status: 'FAILED', httpStatus: 500 });
+    assert.deepEqual(
+      { target: got.webhookDeliveryStatuses[0].target, status: got.webhookDeliveryStatuses[0].status, httpStatus: got.webhookDeliveryStatuses[0].httpStatus },
+      { target: 'https://acme.example/hook', status: 'FAILED', httpStatus: 500 },
+    );
   });
 
   test('list with filterStates, a malformed ID is invalid_bundle_id, delete (DELETED, then 404)', async () => {
@@ -102,7 +130,10 @@ describe('provisioning sandbox: bundles', () => {
     const b = (await c.api('POST', '/bundles', bundle({ name: 'B' }))).body;
     await c.control('POST', `/provisioning/bundles/${b.id}/fail`, {});
     const listed = await c.api('GET', '/bundles?filterStates=IN_PROGRESS');
-    assert.deepEqual(listed.body.bundles.map((x: Body) => x.id), [a.id]);
+    assert.deepEqual(
+      listed.body.bundles.map((x: Body) => x.id),
+      [a.id],
+    );
     assert.equal(listed.body.nextPageToken, '');
     assert.equal((await c.api('GET', '/bundles?filterStates=DONE')).status, 400);
     const bad = await c.api('GET', '/bundles/not-a-bundle-id');
@@ -118,7 +149,10 @@ describe('provisioning sandbox: bundles', () => {
   test('the control settings: unknown outcome refused naming the field; a reset restores the defaults', async () => {
     const bad = await c.control('PUT', '/provisioning/bundles', { outcome: 'explode' });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.error.details.map((d: Body) => d.field), ['outcome']);
+    assert.deepEqual(
+      bad.body.error.details.map((d: Body) => d.field),
+      ['outcome'],
+    );
     await c.control('PUT', '/provisioning/bundles', { outcome: 'fail', delayMs: 5 });
     await c.control('POST', '/reset');
     const got = await c.control('GET', '/provisioning/bundles');

@@ -28,13 +28,16 @@ describe('provisioning sandbox: webhook envelope', () => {
     assert.equal(approved.trigger, 'CHATA_TEMPLATE_APPROVED');
     assert.equal(approved.resource.id, id);
     assert.equal(approved.resource.state, 'APPROVED');
-    assert.ok(receiver.received.every((r) => r.verified), 'minimal bodies are signed');
+    assert.ok(
+      receiver.received.every((r) => r.verified),
+      'minimal bodies are signed',
+    );
     const log = await c.control('GET', '/provisioning/events');
     assert.equal(log.body.events[1].event.sequence, 2, 'the event log keeps the full event');
     assert.deepEqual(log.body.events[1].body, approved, 'and the body as sent');
   });
 
-  test('resourceAt puts the JSON under the type\'s name or at the top; a reset returns to full', async () => {
+  test("resourceAt puts the JSON under the type's name or at the top; a reset returns to full", async () => {
     await subscribe(c, receiver, TRIGGERS);
     await c.control('PUT', '/provisioning/webhook-envelope', { shape: 'minimal', resourceAt: 'type' });
     await c.control('PUT', '/provisioning/reviewer', { chatbSenders: { outcome: 'reject', delayMs: 20, comment: 'Not a real brand' } });

@@ -38,7 +38,9 @@ describe('provisioning sandbox: sender deletes', () => {
     }
     const id = (await c.api('POST', '/chatb/senders', { displayName: 'Acme', categoryCode: 'RETAIL', status: 'DRAFT' })).body.id as string;
     assert.equal((await c.raw('DELETE', `${P}/chatb/senders/${id}`)).status, 401);
-    const other = await c.raw('DELETE', `/provisioning/v1/projects/someone-else/chatb/senders/${id}`, undefined, { authorization: `Bearer ${await bearerToken(sandbox())}` });
+    const other = await c.raw('DELETE', `/provisioning/v1/projects/someone-else/chatb/senders/${id}`, undefined, {
+      authorization: `Bearer ${await bearerToken(sandbox())}`,
+    });
     assert.equal(other.status, 403);
     assert.equal((await c.api('GET', `/chatb/senders/${id}`)).body.state, 'DRAFT', 'refused deletes change nothing');
   });
@@ -60,7 +62,10 @@ describe('provisioning sandbox: sender deletes', () => {
     assertRefused(await c.api('DELETE', `/rcs/senders/${launched}`), 'LAUNCHED');
     assert.equal((await c.api('GET', `/rcs/senders/${launched}`)).body.state, 'LAUNCHED');
     await sleep(50);
-    assert.ok(receiver.received.filter((r) => r.event.resourceId === draft).every((r) => r.event.trigger === 'RCS_SENDER_CREATED'), 'nothing emitted for the delete');
+    assert.ok(
+      receiver.received.filter((r) => r.event.resourceId === draft).every((r) => r.event.trigger === 'RCS_SENDER_CREATED'),
+      'nothing emitted for the delete',
+    );
   });
 
   test('RCS: PARTIALLY_LAUNCHED is a 409; IN_REVIEW is deleted and its review dropped', async () => {
@@ -123,6 +128,9 @@ describe('provisioning sandbox: sender deletes', () => {
     assertRefused(await c.api('DELETE', `/chatb/senders/${active}`), 'ACTIVE');
     await sleep(50);
     assert.equal(receiver.received.length, 2, 'no webhook for the deletes');
-    assert.deepEqual((await c.api('GET', '/chatb/senders')).body.senders.map((s: Body) => s.id), [active]);
+    assert.deepEqual(
+      (await c.api('GET', '/chatb/senders')).body.senders.map((s: Body) => s.id),
+      [active],
+    );
   });
 });

@@ -8,7 +8,13 @@ const fieldsOf = (body: Body): string[] => (body.validationErrors as { field: st
 const descriptionOf = (body: Body, field: string): string =>
   (body.validationErrors as { field: string; description: string }[]).find((v) => v.field === field)?.description ?? '';
 
-const RCS_TRIGGERS = ['RCS_SENDER_CREATED', 'RCS_SENDER_STATUS_UPDATED', 'RCS_SENDER_OPERATOR_STATUS_UPDATED', 'RCS_SENDER_REJECTED', 'RCS_SENDER_COMMENT_ADDED'];
+const RCS_TRIGGERS = [
+  'RCS_SENDER_CREATED',
+  'RCS_SENDER_STATUS_UPDATED',
+  'RCS_SENDER_OPERATOR_STATUS_UPDATED',
+  'RCS_SENDER_REJECTED',
+  'RCS_SENDER_COMMENT_ADDED',
+];
 const rcsSender = (over: Record<string, unknown> = {}) => ({
   displayName: 'Acme Parcels',
   description: 'Parcel tracking',
@@ -54,13 +60,17 @@ describe('provisioning sandbox: senders', () => {
     });
 
     test('field rules: website url length, phone format, use case, countries', async () => {
-      const res = await c.api('POST', '/rcs/senders', rcsSender({
-        websites: [{ url: `https://acme.example/${'x'.repeat(260)}` }],
-        brandPhoneNumber: 'call us',
-        useCase: 'MULTI_USE',
-        countries: [],
-        description: 'd'.repeat(513),
-      }));
+      const res = await c.api(
+        'POST',
+        '/rcs/senders',
+        rcsSender({
+          websites: [{ url: `https://acme.example/${'x'.repeat(260)}` }],
+          brandPhoneNumber: 'call us',
+          useCase: 'MULTI_USE',
+          countries: [],
+          description: 'd'.repeat(513),
+        }),
+      );
       assert.equal(res.status, 400);
       assert.deepEqual(fieldsOf(res.body).sort(), ['brandPhoneNumber', 'countries', 'description', 'useCase', 'websites[0].url']);
       const digits = await c.api('POST', '/rcs/senders', rcsSender({ brandPhoneNumber: '0612345678' }));
@@ -103,7 +113,10 @@ describe('provisioning sandbox: senders', () => {
       assert.equal(launched.body.state, 'IN_REVIEW');
       assert.equal(launched.body.countryStatus.FR.status, 'PENDING');
 
-      const numbers = await c.api('POST', `/rcs/senders/${id}/testNumbers`, { phoneNumber: '+33611111111', features: ['ACTION_COMPOSE', 'ACTION_OPEN_URL_IN_WEBVIEW'] });
+      const numbers = await c.api('POST', `/rcs/senders/${id}/testNumbers`, {
+        phoneNumber: '+33611111111',
+        features: ['ACTION_COMPOSE', 'ACTION_OPEN_URL_IN_WEBVIEW'],
+      });
       assert.equal(numbers.status, 200);
       assert.ok(Array.isArray(numbers.body.testNumbers), 'testNumbers is an array');
       assert.deepEqual(numbers.body.testNumbers[0].phoneNumber, '+33611111111');
@@ -112,8 +125,15 @@ describe('provisioning sandbox: senders', () => {
 
       await waitFor(() => eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_STATUS_UPDATED' && e.details.state === 'LAUNCHED'), 'LAUNCHED');
       const events = eventsOf(id);
-      assert.ok(receiver.received.every((r) => r.verified), 'signatures verify');
-      assert.deepEqual(events.map((e) => e.sequence), events.map((_, i) => i + 1), 'sequences arrive in order');
+      assert.ok(
+        receiver.received.every((r) => r.verified),
+        'signatures verify',
+      );
+      assert.deepEqual(
+        events.map((e) => e.sequence),
+        events.map((_, i) => i + 1),
+        'sequences arrive in order',
+      );
       assert.equal(events[1]!.trigger, 'RCS_SENDER_STATUS_UPDATED');
       assert.equal(events[1]!.details.state, 'IN_REVIEW');
       const operators = events.filter((e) => e.trigger === 'RCS_SENDER_OPERATOR_STATUS_UPDATED');
@@ -121,11 +141,17 @@ describe('provisioning sandbox: senders', () => {
       const frOperators = Object.keys(got.body.countryStatus.FR.operators);
       assert.ok(frOperators.length >= 2, 'FR has operators');
       assert.deepEqual(operators.map((e) => e.details.operator).sort(), frOperators.sort());
-      assert.ok(operators.every((e) => e.details.country === 'FR' && e.details.operatorStatus === 'LAUNCHED' && e.channel === 'RCS'), 'operator events are FR LAUNCHED');
+      assert.ok(
+        operators.every((e) => e.details.country === 'FR' && e.details.operatorStatus === 'LAUNCHED' && e.channel === 'RCS'),
+        'operator events are FR LAUNCHED',
+      );
       assert.equal(events.at(-1)!.details.state, 'LAUNCHED');
       assert.equal(got.body.state, 'LAUNCHED');
       assert.equal(got.body.countryStatus.FR.status, 'LAUNCHED');
-      assert.ok(Object.values(got.body.countryStatus.FR.operators).every((s) => s === 'LAUNCHED'), 'all FR operators LAUNCHED');
+      assert.ok(
+        Object.values(got.body.countryStatus.FR.operators).every((s) => s === 'LAUNCHED'),
+        'all FR operators LAUNCHED',
+      );
 
       const twice = await c.api('POST', `/rcs/senders/${id}:launch`, { contact: { email: 'ops@acme.example' } });
       assert.equal(twice.status, 409);
@@ -133,7 +159,9 @@ describe('provisioning sandbox: senders', () => {
 
     test('a rejected country, then relaunch after the reviewer changes its mind', async () => {
       await subscribe(c, receiver, RCS_TRIGGERS);
-      await c.control('PUT', '/provisioning/reviewer', { rcs: { outcome: 'launch', delayMs: 20, rejectCountries: ['DE'], comment: 'DE: company register extract missing' } });
+      await c.control('PUT', '/provisioning/reviewer', {
+        rcs: { outcome: 'launch', delayMs: 20, rejectCountries: ['DE'], comment: 'DE: company register extract missing' },
+      });
       const id = (await c.api('POST', '/rcs/senders', rcsSender({ countries: ['FR', 'DE'] }))).body.id as string;
       await c.api('PUT', `/rcs/senders/${id}/questionnaire`, { answers: { ...GENERAL_ANSWERS, siren: '732829320' } });
       await c.api('POST', `/rcs/senders/${id}:launch`, { contact: { phoneNumber: '+33622222222' } });
@@ -141,7 +169,10 @@ describe('provisioning sandbox: senders', () => {
       const rejected = eventsOf(id).find((e) => e.trigger === 'RCS_SENDER_REJECTED');
       assert.equal(rejected?.details.country, 'DE');
       assert.equal(rejected?.comment, 'DE: company register extract missing');
-      assert.ok(eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_COMMENT_ADDED'), 'the reviewer comment is emitted');
+      assert.ok(
+        eventsOf(id).some((e) => e.trigger === 'RCS_SENDER_COMMENT_ADDED'),
+        'the reviewer comment is emitted',
+      );
       const partial = await c.api('GET', `/rcs/senders/${id}`);
       assert.equal(partial.body.state, 'PARTIALLY_LAUNCHED');
       assert.equal(partial.body.countryStatus.DE.status, 'REJECTED');
@@ -175,7 +206,10 @@ describe('provisioning sandbox: senders', () => {
       assert.equal(got.body.state, 'REJECTED');
       assert.equal(got.body.countryStatus.GB.status, 'REJECTED');
       const list = await c.api('GET', '/rcs/senders?filterStates=REJECTED');
-      assert.deepEqual(list.body.senders.map((s: Body) => s.id), [id]);
+      assert.deepEqual(
+        list.body.senders.map((s: Body) => s.id),
+        [id],
+      );
     });
   });
 
@@ -231,7 +265,13 @@ describe('provisioning sandbox: senders', () => {
         conversationApiAppDetails: { appId: 'app-1', region: 'ASIA' },
         description: 'd'.repeat(513),
       });
-      assert.deepEqual(fieldsOf(bad.body).sort(), ['conversationApiAppDetails.appId', 'conversationApiAppDetails.region', 'description', 'phoneNumber', 'vertical']);
+      assert.deepEqual(fieldsOf(bad.body).sort(), [
+        'conversationApiAppDetails.appId',
+        'conversationApiAppDetails.region',
+        'description',
+        'phoneNumber',
+        'vertical',
+      ]);
       assert.match(descriptionOf(bad.body, 'vertical'), /ALCOHOL, ONLINE_GAMBLING, OTC_DRUGS, PHYSICAL_GAMBLING/);
       const draft = await c.api('POST', '/chata/senders', { phoneNumber: '+14155550102', displayName: 'Acme', status: 'DRAFT' });
       await sleep(80);
@@ -246,7 +286,10 @@ describe('provisioning sandbox: senders', () => {
       assert.ok(res.body.categories.length > 0, 'categories exist');
       for (const cat of res.body.categories) {
         assert.equal(typeof cat.nameEnglish, 'string');
-        assert.ok(cat.subcategories.every((s: Body) => typeof s.code === 'string' && typeof s.nameEnglish === 'string'), 'subcategories have code and nameEnglish');
+        assert.ok(
+          cat.subcategories.every((s: Body) => typeof s.code === 'string' && typeof s.nameEnglish === 'string'),
+          'subcategories have code and nameEnglish',
+        );
       }
     });
 

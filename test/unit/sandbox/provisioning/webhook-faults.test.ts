@@ -5,9 +5,22 @@ import assert from 'node:assert/strict';
 import { createSandbox } from '../../../../sandbox/index.js';
 import { account, P, type Body, sleep, waitFor, provisioningSandboxSuite, subscribe } from '../../../helpers/sandbox-provisioning.js';
 
-
-const template = (name = 'order_update', status = 'SUBMIT') => ({ name, language: 'en_US', category: 'UTILITY', status, components: [{ type: 'BODY', text: 'Hi {{1}}' }] });
-const TEMPLATE_TRIGGERS = ['CHATA_TEMPLATE_APPROVED', 'CHATA_TEMPLATE_REJECTED', 'CHATA_TEMPLATE_COMMENT_ADDED', 'CHATA_TEMPLATE_STATUS_UPDATED', 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', 'CHATA_TEMPLATE_CATEGORY_UPDATED', 'CHATA_ACCOUNT_COMMENT_ADDED'];
+const template = (name = 'order_update', status = 'SUBMIT') => ({
+  name,
+  language: 'en_US',
+  category: 'UTILITY',
+  status,
+  components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+});
+const TEMPLATE_TRIGGERS = [
+  'CHATA_TEMPLATE_APPROVED',
+  'CHATA_TEMPLATE_REJECTED',
+  'CHATA_TEMPLATE_COMMENT_ADDED',
+  'CHATA_TEMPLATE_STATUS_UPDATED',
+  'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
+  'CHATA_TEMPLATE_CATEGORY_UPDATED',
+  'CHATA_ACCOUNT_COMMENT_ADDED',
+];
 
 describe('provisioning sandbox: webhook faults and control routes', () => {
   const { receiver, c } = provisioningSandboxSuite();
@@ -29,7 +42,10 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       await sleep(50);
       assert.equal(receiver.received.length, 3);
       const log = await c.control('GET', '/provisioning/events');
-      assert.deepEqual(log.body.events.map((e: Body) => e.duplicated), [true, false]);
+      assert.deepEqual(
+        log.body.events.map((e: Body) => e.duplicated),
+        [true, false],
+      );
     });
 
     test('drop: nothing is delivered, but the resource changes and the event log says dropped', async () => {
@@ -56,12 +72,18 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       const seqs = receiver.received.map((r) => r.event.sequence);
       assert.deepEqual(seqs, [2, 1]);
       assert.deepEqual(receiver.triggers(), ['CHATA_TEMPLATE_APPROVED', 'CHATA_TEMPLATE_COMMENT_ADDED']);
-      assert.ok(receiver.received.every((r) => r.verified), 'signatures verify');
+      assert.ok(
+        receiver.received.every((r) => r.verified),
+        'signatures verify',
+      );
       // Only once: the next pair comes in order.
       await receiver.reset();
       await c.api('POST', '/chata/templates', template('second_one'));
       await waitFor(() => receiver.received.length === 2, 'the next pair');
-      assert.deepEqual(receiver.received.map((r) => r.event.sequence), [1, 2]);
+      assert.deepEqual(
+        receiver.received.map((r) => r.event.sequence),
+        [1, 2],
+      );
     });
 
     test('delayMs holds every delivery back', async () => {
@@ -86,7 +108,10 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
         if (cb.outcome !== 'delivered') await sleep(5);
       }
       assert.equal(cb.outcome, 'delivered');
-      assert.deepEqual(cb.attempts.map((a: Body) => a.status), [500, 200]);
+      assert.deepEqual(
+        cb.attempts.map((a: Body) => a.status),
+        [500, 200],
+      );
     });
 
     test('bad fault settings are refused', async () => {
@@ -102,7 +127,12 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       const id = (await c.api('POST', '/chata/templates', template())).body.id as string;
       await waitFor(() => receiver.received.length === 1, 'the approval');
 
-      const paused = await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED', details: { newState: 'PAUSED' } });
+      const paused = await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_STATUS_UPDATED',
+        details: { newState: 'PAUSED' },
+      });
       assert.equal(paused.status, 200);
       assert.equal(paused.body.trigger, 'CHATA_TEMPLATE_STATUS_UPDATED');
       assert.equal(paused.body.sequence, 2);
@@ -111,8 +141,18 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal(receiver.received[1]!.event.eventId, paused.body.eventId);
       assert.equal(receiver.received[1]!.event.details.newState, 'PAUSED');
 
-      await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore: 'QUALITY_SCORE_RED' } });
-      await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_CATEGORY_UPDATED', details: { category: 'MARKETING' } });
+      await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
+        details: { qualityScore: 'QUALITY_SCORE_RED' },
+      });
+      await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_CATEGORY_UPDATED',
+        details: { category: 'MARKETING' },
+      });
       const got = await c.api('GET', `/chata/templates/${id}`);
       assert.equal(got.body.qualityScore, 'QUALITY_SCORE_RED');
       assert.equal(got.body.category, 'MARKETING');
@@ -125,32 +165,64 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
     test('rejection, comment and an account comment', async () => {
       await subscribe(c, receiver, TEMPLATE_TRIGGERS);
       const id = (await c.api('POST', '/chata/templates', template('draft_one', 'DRAFT'))).body.id as string;
-      const rej = await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_REJECTED', details: { rejectionCode: 'ABUSIVE_CONTENT' } });
+      const rej = await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_REJECTED',
+        details: { rejectionCode: 'ABUSIVE_CONTENT' },
+      });
       assert.deepEqual(rej.body.details, { state: 'REJECTED', rejectionCode: 'ABUSIVE_CONTENT' });
       const t = await c.api('GET', `/chata/templates/${id}`);
       assert.deepEqual([t.body.state, t.body.rejectionCode], ['REJECTED', 'ABUSIVE_CONTENT']);
-      await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', comment: 'Please reword' });
+      await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_COMMENT_ADDED',
+        comment: 'Please reword',
+      });
       assert.equal((await c.api('GET', `/chata/templates/${id}`)).body.comments[0].text, 'Please reword');
-      const acct = await c.control('POST', '/provisioning/events', { resourceType: 'ACCOUNT', resourceId: account.projectId, trigger: 'CHATA_ACCOUNT_COMMENT_ADDED', comment: 'Billing set up' });
+      const acct = await c.control('POST', '/provisioning/events', {
+        resourceType: 'ACCOUNT',
+        resourceId: account.projectId,
+        trigger: 'CHATA_ACCOUNT_COMMENT_ADDED',
+        comment: 'Billing set up',
+      });
       assert.equal(acct.status, 200);
       await waitFor(() => receiver.received.length === 3, 'three events');
       // Events of one resource arrive in order; events of different resources may overtake each other.
-      assert.deepEqual(receiver.triggers().filter((t) => t.startsWith('CHATA_TEMPLATE_')), ['CHATA_TEMPLATE_REJECTED', 'CHATA_TEMPLATE_COMMENT_ADDED']);
+      assert.deepEqual(
+        receiver.triggers().filter((t) => t.startsWith('CHATA_TEMPLATE_')),
+        ['CHATA_TEMPLATE_REJECTED', 'CHATA_TEMPLATE_COMMENT_ADDED'],
+      );
       const accountEvent = receiver.received.find((r) => r.event.trigger === 'CHATA_ACCOUNT_COMMENT_ADDED')!.event;
       assert.deepEqual([accountEvent.resourceType, accountEvent.resourceId, accountEvent.comment], ['ACCOUNT', account.projectId, 'Billing set up']);
     });
 
     test('bad events change nothing: wrong values, wrong resource type, unknown resource, missing comment', async () => {
       const id = (await c.api('POST', '/chata/templates', template('draft_two', 'DRAFT'))).body.id as string;
-      const badState = await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED', details: { newState: 'ASLEEP' } });
+      const badState = await c.control('POST', '/provisioning/events', {
+        resourceType: 'TEMPLATE',
+        resourceId: id,
+        trigger: 'CHATA_TEMPLATE_STATUS_UPDATED',
+        details: { newState: 'ASLEEP' },
+      });
       assert.equal(badState.status, 400);
       assert.match(badState.body.error.details[0].description, /DISABLED, PAUSED, REINSTATED, UNPAUSED/);
       const missing = await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED' });
-      assert.deepEqual(missing.body.error.details.map((d: Body) => d.field), ['details.newState']);
+      assert.deepEqual(
+        missing.body.error.details.map((d: Body) => d.field),
+        ['details.newState'],
+      );
       const wrongType = await c.control('POST', '/provisioning/events', { resourceType: 'SENDER', resourceId: id, trigger: 'CHATA_TEMPLATE_APPROVED' });
       assert.equal(wrongType.status, 400);
-      assert.equal((await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: 'nope', trigger: 'CHATA_TEMPLATE_APPROVED' })).status, 404);
-      assert.equal((await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED' })).status, 400);
+      assert.equal(
+        (await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: 'nope', trigger: 'CHATA_TEMPLATE_APPROVED' })).status,
+        404,
+      );
+      assert.equal(
+        (await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED' })).status,
+        400,
+      );
       assert.equal((await c.api('GET', `/chata/templates/${id}`)).body.state, 'DRAFT');
       assert.equal((await c.control('GET', '/provisioning/events')).body.events.length, 0);
     });
@@ -162,17 +234,39 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal((await c.api('GET', `/chatb/senders/${chatb}`)).body.state, 'INACTIVE');
 
       const chata = (await c.api('POST', '/chata/senders', { phoneNumber: '+14155550111', displayName: 'Acme', status: 'DRAFT' })).body.id as string;
-      await c.control('POST', '/provisioning/events', { resourceType: 'SENDER', resourceId: chata, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', details: { state: 'REJECTED', errorCode: 'WABA_CONNECTED_TO_ANOTHER_PROJECT' } });
+      await c.control('POST', '/provisioning/events', {
+        resourceType: 'SENDER',
+        resourceId: chata,
+        trigger: 'CHATA_WABA_ACCOUNT_CHANGED',
+        details: { state: 'REJECTED', errorCode: 'WABA_CONNECTED_TO_ANOTHER_PROJECT' },
+      });
       const a = await c.api('GET', `/chata/senders/${chata}`);
       assert.deepEqual([a.body.state, a.body.errorCode], ['REJECTED', 'WABA_CONNECTED_TO_ANOTHER_PROJECT']);
 
-      const rcs = (await c.api('POST', '/rcs/senders', {
-        displayName: 'Acme', description: '', websites: [{ url: 'https://acme.example' }], brandPhoneNumber: '+33612345678',
-        banner: { url: 'https://acme.example/b.png', width: 1440, height: 448 }, useCase: 'OTP', countries: ['IT'],
-      })).body.id as string;
-      const badCountry = await c.control('POST', '/provisioning/events', { resourceType: 'SENDER', resourceId: rcs, trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED', details: { country: 'FR', operator: 'TIM', operatorStatus: 'LAUNCHED' } });
+      const rcs = (
+        await c.api('POST', '/rcs/senders', {
+          displayName: 'Acme',
+          description: '',
+          websites: [{ url: 'https://acme.example' }],
+          brandPhoneNumber: '+33612345678',
+          banner: { url: 'https://acme.example/b.png', width: 1440, height: 448 },
+          useCase: 'OTP',
+          countries: ['IT'],
+        })
+      ).body.id as string;
+      const badCountry = await c.control('POST', '/provisioning/events', {
+        resourceType: 'SENDER',
+        resourceId: rcs,
+        trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED',
+        details: { country: 'FR', operator: 'TIM', operatorStatus: 'LAUNCHED' },
+      });
       assert.equal(badCountry.status, 400);
-      await c.control('POST', '/provisioning/events', { resourceType: 'SENDER', resourceId: rcs, trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED', details: { country: 'IT', operator: 'TIM', operatorStatus: 'LAUNCHED' } });
+      await c.control('POST', '/provisioning/events', {
+        resourceType: 'SENDER',
+        resourceId: rcs,
+        trigger: 'RCS_SENDER_OPERATOR_STATUS_UPDATED',
+        details: { country: 'IT', operator: 'TIM', operatorStatus: 'LAUNCHED' },
+      });
       assert.equal((await c.api('GET', `/rcs/senders/${rcs}`)).body.countryStatus.IT.operators.TIM, 'LAUNCHED');
       await waitFor(() => receiver.received.length === 3, 'three events');
       assert.deepEqual(receiver.triggers().sort(), ['CHATA_WABA_ACCOUNT_CHANGED', 'CHATB_SENDER_INACTIVE', 'RCS_SENDER_OPERATOR_STATUS_UPDATED']);
@@ -188,7 +282,10 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal(set.status, 200);
       assert.deepEqual(set.body.chataSenders, { outcome: 'reject', errorCode: 'NO_PRICING_PLAN', delayMs: 20 });
       assert.equal(set.body.templates.outcome, 'approve');
-      const bad = await c.control('PUT', '/provisioning/reviewer', { templates: { outcome: 'maybe', rejectionCode: 'RUDE' }, rcs: { rejectCountries: ['France'] } });
+      const bad = await c.control('PUT', '/provisioning/reviewer', {
+        templates: { outcome: 'maybe', rejectionCode: 'RUDE' },
+        rcs: { rejectCountries: ['France'] },
+      });
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body.error.details.map((d: Body) => d.field).sort(), ['rcs.rejectCountries[0]', 'templates.outcome', 'templates.rejectionCode']);
     });

@@ -13,7 +13,10 @@ describe('senderId sandbox: requirements and registrations', () => {
     assert.equal(alpha.body.totalSize, 1);
     const mv = alpha.body.marketVersions[0];
     assert.equal(mv.registrationType, 'ALPHANUMERIC_SENDER_ID');
-    assert.deepEqual(mv.specialConditions.chainedSpecialConditions.map((s: Body) => s.policyId), ['pol-au-alpha-aggregator', 'pol-au-alpha-brand']);
+    assert.deepEqual(
+      mv.specialConditions.chainedSpecialConditions.map((s: Body) => s.policyId),
+      ['pol-au-alpha-aggregator', 'pol-au-alpha-brand'],
+    );
     const long = await c.api('GET', '/markets/details?marketCode=AU&registrationType=LONG_NUMBER');
     assert.equal(long.body.marketVersions[0].registrationType, 'LONG_NUMBER');
     assert.equal((await c.api('GET', '/markets/details?marketCode=SE')).body.totalSize, 0);
@@ -47,7 +50,9 @@ describe('senderId sandbox: requirements and registrations', () => {
   test('create refuses what the policy refuses, naming field and rule; nothing is created', async () => {
     const bad = await c.api('POST', '/registrations', {
       policyId: 'pol-au-alpha-aggregator',
-      requestDetails: [{ senderIdDetails: [{ senderId: 'THIS_IS_TOO_LONG' }], additionalDetails: [{ companyName: 'Acme', website: 'ftp://x', colour: 'red' }] }],
+      requestDetails: [
+        { senderIdDetails: [{ senderId: 'THIS_IS_TOO_LONG' }], additionalDetails: [{ companyName: 'Acme', website: 'ftp://x', colour: 'red' }] },
+      ],
     });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 400);
@@ -66,7 +71,10 @@ describe('senderId sandbox: requirements and registrations', () => {
       requestDetails: [{ senderIdDetails: [{ senderId: 'ACME' }], additionalDetails: [company, { useCase: 'OTP' }] }],
     });
     assert.equal(assigned.status, 400);
-    assert.deepEqual(assigned.body.error.details.map((d: Body) => d.rule), ['notAllowed']);
+    assert.deepEqual(
+      assigned.body.error.details.map((d: Body) => d.rule),
+      ['notAllowed'],
+    );
     assert.equal((await c.api('POST', '/registrations', { policyId: 'nope', requestDetails: [] })).status, 404);
     assert.equal((await c.api('POST', '/registrations', {})).body.error.details[0].field, 'policyId');
     assert.equal((await c.api('GET', '/registrations')).body.totalSize, 0);
@@ -82,7 +90,10 @@ describe('senderId sandbox: requirements and registrations', () => {
     assert.equal(r.marketCode, 'AU');
     assert.equal(r.registrationType, 'ALPHANUMERIC_SENDER_ID');
     assert.match(r.createTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
-    assert.deepEqual(r.logs.map((l: Body) => l.registrationState), ['IN_QUEUE']);
+    assert.deepEqual(
+      r.logs.map((l: Body) => l.registrationState),
+      ['IN_QUEUE'],
+    );
     assert.equal(r.etaDate, null);
     assert.equal((await c.api('GET', `/registrations/${r.id}`)).body.id, r.id);
 
@@ -91,7 +102,10 @@ describe('senderId sandbox: requirements and registrations', () => {
     assert.equal(upd.body.senderId, 'ACME2');
     assert.equal((await c.api('PUT', `/registrations/${r.id}`, { requestDetails: [{ senderIdDetails: [{}] }] })).status, 400);
 
-    const long = await c.api('POST', '/registrations', { policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company, { useCase: 'OTP' }] }] });
+    const long = await c.api('POST', '/registrations', {
+      policyId: 'pol-au-long-standard',
+      requestDetails: [{ additionalDetails: [company, { useCase: 'OTP' }] }],
+    });
     assert.equal(long.body.senderId, null);
     await c.api('POST', '/registrations', alphaBody(undefined, 'OTHER'));
     const page1 = await c.api('GET', '/registrations?pageSize=1');
@@ -114,9 +128,15 @@ describe('senderId sandbox: requirements and registrations', () => {
     const path = `/registrations/${r.id}/attachments/att-au-loa`;
     const wrong = await c.api('POST', path, { ...pdf(), mimeType: 'text/plain' });
     assert.equal(wrong.status, 400);
-    assert.deepEqual(wrong.body.error.details.map((d: Body) => `${d.field} ${d.rule}`), ['file.mimeType mimeType']);
+    assert.deepEqual(
+      wrong.body.error.details.map((d: Body) => `${d.field} ${d.rule}`),
+      ['file.mimeType mimeType'],
+    );
     const big = await c.api('POST', path, pdf(5 * 1024 * 1024 + 1));
-    assert.deepEqual(big.body.error.details.map((d: Body) => `${d.field} ${d.rule}`), ['file.content maxSize']);
+    assert.deepEqual(
+      big.body.error.details.map((d: Body) => `${d.field} ${d.rule}`),
+      ['file.content maxSize'],
+    );
     assert.equal((await c.api('POST', `/registrations/${r.id}/attachments/att-us-brief`, pdf())).status, 404);
     assert.equal((await c.api('GET', `/registrations/${r.id}`)).body.attachments.length, 0);
 

@@ -63,7 +63,12 @@ export const signatureOf = (secret: string, rawBody: string) => createHmac('sha1
 
 function client(sb: Sandbox, token: string) {
   const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-    const res = await sb.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+    const res = await sb.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    });
     const json = (res.headers['content-type'] ?? '').toString().includes('json');
     return { status: res.statusCode, body: (json && res.body ? res.json() : res.body) as Body, headers: res.headers, raw: res.rawPayload };
   };

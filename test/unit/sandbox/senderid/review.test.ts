@@ -36,7 +36,10 @@ describe('senderId sandbox: review walk and callbacks', () => {
     assert.equal((await c.api('PUT', `/registrations/${r.id}`, { notificationContacts: ['ops@acme.example'] })).status, 200);
     const done = await until(c, r.id, 'APPROVED');
     assert.equal(done.senderId, 'ACME');
-    assert.deepEqual(done.logs.map((l: Body) => l.registrationState), ['IN_QUEUE', 'IN_PROGRESS', 'PENDING_ATTACHMENTS', 'IN_PROGRESS', 'PENDING_APPROVAL', 'APPROVED']);
+    assert.deepEqual(
+      done.logs.map((l: Body) => l.registrationState),
+      ['IN_QUEUE', 'IN_PROGRESS', 'PENDING_ATTACHMENTS', 'IN_PROGRESS', 'PENDING_APPROVAL', 'APPROVED'],
+    );
 
     await waitFor(() => receiver.states().length === 5, 'five state callbacks');
     assert.deepEqual(receiver.states(), ['IN_PROGRESS', 'PENDING_ATTACHMENTS', 'IN_PROGRESS', 'PENDING_APPROVAL', 'APPROVED']);
@@ -58,10 +61,15 @@ describe('senderId sandbox: review walk and callbacks', () => {
 
   test('long number: the platform assigns the sender ID on approval; rejection ends REJECTED with the reason in logs', async () => {
     await c.control('PUT', '/senderId/reviewer', { pendingApproval: 'never' });
-    const long = (await c.api('POST', '/registrations', { policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company, { useCase: 'OTP' }] }] })).body;
+    const long = (
+      await c.api('POST', '/registrations', { policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company, { useCase: 'OTP' }] }] })
+    ).body;
     const approved = await until(c, long.id, 'APPROVED');
     assert.match(approved.senderId, /^\+614\d{8}$/);
-    assert.deepEqual(approved.logs.map((l: Body) => l.registrationState), ['IN_QUEUE', 'IN_PROGRESS', 'APPROVED']);
+    assert.deepEqual(
+      approved.logs.map((l: Body) => l.registrationState),
+      ['IN_QUEUE', 'IN_PROGRESS', 'APPROVED'],
+    );
 
     await c.control('PUT', '/senderId/reviewer', { outcome: 'reject', rejectionReason: 'Brand not verified.' });
     const brand = (await c.api('POST', '/registrations', { ...alphaBody(), policyId: 'pol-au-alpha-brand' })).body;

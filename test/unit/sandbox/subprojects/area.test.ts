@@ -121,7 +121,10 @@ describe('subprojects: validation', () => {
       assert.equal(body.error.code, 400);
       assert.equal(body.error.status, 'INVALID_ARGUMENT');
       assert.ok(body.error.message.includes(field), body.error.message);
-      assert.ok(body.error.details.some((d) => d.field === field && d.description.length > 0), JSON.stringify(body.error.details));
+      assert.ok(
+        body.error.details.some((d) => d.field === field && d.description.length > 0),
+        JSON.stringify(body.error.details),
+      );
     });
   }
 

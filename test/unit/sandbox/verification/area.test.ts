@@ -17,7 +17,13 @@ interface Answer {
 }
 
 /** A request signed as the application over the full sandbox path; `raw` is sent as is. */
-async function call(sb: Sandbox, method: string, url: string, body?: unknown, opts: { headers?: Record<string, string>; raw?: string; as?: SandboxAccount } = {}): Promise<Answer> {
+async function call(
+  sb: Sandbox,
+  method: string,
+  url: string,
+  body?: unknown,
+  opts: { headers?: Record<string, string>; raw?: string; as?: SandboxAccount } = {},
+): Promise<Answer> {
   const a = opts.as ?? account;
   const payload = opts.raw ?? (body === undefined ? '' : JSON.stringify(body));
   const signed = signApplicationRequest({ appKey: a.appKey, appSecret: a.appSecret, method, path: url, contentType: CONTENT_TYPE, body: payload });
@@ -29,7 +35,8 @@ const start = (sb: Sandbox, body: Record<string, unknown>, headers?: Record<stri
   call(sb, 'POST', BASE, { identity: { type: 'number', endpoint: NUMBER }, method: 'sms', ...body }, { ...(headers ? { headers } : {}) });
 const number = (endpoint: string) => encodeURIComponent(endpoint);
 
-async function phone(sb: Sandbox, endpoint = NUMBER): Promise<Record<string, any>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function phone(sb: Sandbox, endpoint = NUMBER): Promise<Record<string, any>[]> {
   const res = await sb.app.inject({ method: 'GET', url: `/_sandbox/verification/phones/${number(endpoint)}` });
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as { messages: Record<string, unknown>[] }).messages;
@@ -147,7 +154,13 @@ describe('verification languages', () => {
     try {
       const r = await call(other, 'POST', BASE, { identity: { type: 'number', endpoint: '+4915112345678' }, method: 'sms' }, { as: de });
       assert.equal(r.headers['content-language'], 'de-DE');
-      const sv = await call(other, 'POST', BASE, { identity: { type: 'number', endpoint: NUMBER }, method: 'sms' }, { as: de, headers: { 'accept-language': 'es-ES' } });
+      const sv = await call(
+        other,
+        'POST',
+        BASE,
+        { identity: { type: 'number', endpoint: NUMBER }, method: 'sms' },
+        { as: de, headers: { 'accept-language': 'es-ES' } },
+      );
       assert.equal(sv.headers['content-language'], 'sv-SE');
       const fr = await call(other, 'POST', BASE, { identity: { type: 'number', endpoint: '+33612345678' }, method: 'sms' }, { as: de });
       assert.equal(fr.headers['content-language'], 'de-DE', 'the +33 default is replaced by the configured overrides');
@@ -164,7 +177,12 @@ describe('verification validation and authentication', () => {
     ['no endpoint', { identity: { type: 'number' }, method: 'sms' }, 40002, /identity\.endpoint/],
     ['no method', { identity: { type: 'number', endpoint: NUMBER } }, 40002, /^method: missing parameter$/],
     ['an empty body', undefined, 40002, /identity.*method/],
-    ['a number that is not E.164', { identity: { type: 'number', endpoint: '0700000001' }, method: 'sms' }, 40001, /^identity\.endpoint: not a valid E\.164 number$/],
+    [
+      'a number that is not E.164',
+      { identity: { type: 'number', endpoint: '0700000001' }, method: 'sms' },
+      40001,
+      /^identity\.endpoint: not a valid E\.164 number$/,
+    ],
     ['too few digits', { identity: { type: 'number', endpoint: '+4670000' }, method: 'sms' }, 40001, /identity\.endpoint/],
     ['another identity type', { identity: { type: 'email', endpoint: NUMBER }, method: 'sms' }, 40001, /identity\.type/],
     ['an unknown method', { identity: { type: 'number', endpoint: NUMBER }, method: 'fax' }, 40001, /^method: /],
@@ -199,7 +217,15 @@ describe('verification validation and authentication', () => {
     assert.equal(none.statusCode, 401);
     assert.equal((none.json() as { errorCode: number }).errorCode, 40100);
     const sign = (over: Partial<Parameters<typeof signApplicationRequest>[0]>) =>
-      signApplicationRequest({ appKey: account.appKey, appSecret: account.appSecret, method: 'POST', path: BASE, contentType: CONTENT_TYPE, body: payload, ...over });
+      signApplicationRequest({
+        appKey: account.appKey,
+        appSecret: account.appSecret,
+        method: 'POST',
+        path: BASE,
+        contentType: CONTENT_TYPE,
+        body: payload,
+        ...over,
+      });
     const bad = await sb().app.inject({ method: 'POST', url: BASE, headers: sign({ appSecret: Buffer.alloc(32, 9).toString('base64') }), payload });
     assert.equal(bad.statusCode, 401);
     assert.equal((bad.json() as { errorCode: number }).errorCode, 40102);
@@ -257,7 +283,14 @@ describe('verification validation and authentication', () => {
   });
 
   test("another application does not see this application's verifications", async () => {
-    const other: SandboxAccount = { ...account, projectId: 'p2', keyId: 'k2', appKey: 'app-2', appSecret: Buffer.alloc(32, 3).toString('base64'), mmsApiKey: 'm2' };
+    const other: SandboxAccount = {
+      ...account,
+      projectId: 'p2',
+      keyId: 'k2',
+      appKey: 'app-2',
+      appSecret: Buffer.alloc(32, 3).toString('base64'),
+      mmsApiKey: 'm2',
+    };
     const two = await createSandbox({ accounts: [account, other] });
     try {
       const id = (await call(two, 'POST', BASE, { identity: { type: 'number', endpoint: NUMBER }, method: 'sms' })).body.id as string;
@@ -302,7 +335,15 @@ describe('verification reports and status', () => {
     const byId = await call(sb(), 'GET', `${BASE}/id/${id}`);
     assert.equal(byId.status, 200);
     const { createdAt, ...rest } = byId.body;
-    assert.deepEqual(rest, { id, method: 'sms', status: 'PENDING', reference: 'order-7', custom: 'tenant=a', identity: { type: 'number', endpoint: NUMBER }, language: 'sv-SE' });
+    assert.deepEqual(rest, {
+      id,
+      method: 'sms',
+      status: 'PENDING',
+      reference: 'order-7',
+      custom: 'tenant=a',
+      identity: { type: 'number', endpoint: NUMBER },
+      language: 'sv-SE',
+    });
     assert.ok(Math.abs(Date.parse(createdAt) - Date.now()) < 5000);
     assert.deepEqual((await call(sb(), 'GET', `${BASE}/sms/number/${number(NUMBER)}`)).body, byId.body);
     assert.deepEqual((await call(sb(), 'GET', `${BASE}/reference/order-7`)).body, byId.body);
@@ -393,7 +434,10 @@ describe('verification reports and status', () => {
     await call(sb(), 'PUT', `${BASE}/id/${id}`, { method: 'sms', sms: { code: await lastCode(sb()) } });
     const res = await sb().app.inject({ method: 'GET', url: '/_sandbox/requests?area=verification' });
     const requests = (res.json() as { requests: { method: string; path: string; status: number; body: { method?: string } }[] }).requests;
-    assert.deepEqual(requests.map((r) => `${r.method} ${r.path} ${r.status}`), [`POST ${BASE} 200`, `PUT ${BASE}/id/${id} 200`]);
+    assert.deepEqual(
+      requests.map((r) => `${r.method} ${r.path} ${r.status}`),
+      [`POST ${BASE} 200`, `PUT ${BASE}/id/${id} 200`],
+    );
     assert.equal(requests[1]!.body.method, 'sms');
   });
 

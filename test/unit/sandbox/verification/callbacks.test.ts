@@ -171,7 +171,13 @@ describe('verification callbacks', () => {
       status: 'SUCCESSFUL',
       source: 'manual',
     });
-    const ok = verifyApplicationRequest({ headers: received.headers, method: 'POST', path: HOOK_PATH, rawBody: received.raw, secretForKey: () => account.appSecret });
+    const ok = verifyApplicationRequest({
+      headers: received.headers,
+      method: 'POST',
+      path: HOOK_PATH,
+      rawBody: received.raw,
+      secretForKey: () => account.appSecret,
+    });
     assert.equal(ok.ok, true);
   });
 
@@ -239,7 +245,10 @@ describe('verification callbacks', () => {
     const answered = await sb.app.inject({ method: 'POST', url: `/_sandbox/verification/${id}/callout-answered`, payload: { code: await lastCode(sb) } });
     assert.equal((answered.json() as Event).status, 'SUCCESSFUL');
     await waitFor(() => receiver.events('VerificationResultEvent').length === 2);
-    assert.deepEqual(receiver.events('VerificationResultEvent').map((e) => e.source), ['intercepted', 'intercepted']);
+    assert.deepEqual(
+      receiver.events('VerificationResultEvent').map((e) => e.source),
+      ['intercepted', 'intercepted'],
+    );
     // The receiver sees the request before the dispatcher has read its answer.
     const isResult = (body: unknown) => (body as Event).event === 'VerificationResultEvent';
     await waitFor(() => sb.context.callbacks.list().some((c) => isResult(c.body) && c.outcome !== 'pending'));
@@ -248,7 +257,10 @@ describe('verification callbacks', () => {
     const callbacks = (res.json() as { callbacks: { body: Event; outcome: string; attempts: { status?: number }[] }[] }).callbacks;
     const result = callbacks.find((c) => c.body.event === 'VerificationResultEvent')!;
     assert.equal(result.outcome, 'delivered');
-    assert.deepEqual(result.attempts.map((a) => a.status), [500, 200]);
+    assert.deepEqual(
+      result.attempts.map((a) => a.status),
+      [500, 200],
+    );
     assert.ok(callbacks.some((c) => c.body.event === 'VerificationRequestEvent'));
   });
 

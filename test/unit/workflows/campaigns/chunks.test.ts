@@ -13,7 +13,7 @@ test('a slow campaign keeps chunkSize rows; chunkSeconds 0 always does', () => {
   assert.equal(chunkRowsFor(100_000, 200, 0, 800, 8), 200);
 });
 
-test('a fast campaign\'s chunks hold about chunkSeconds of sending, in whole windows', () => {
+test("a fast campaign's chunks hold about chunkSeconds of sending, in whole windows", () => {
   // 400/s, 4 at a time: 100/s a chunk, 2,000 rows for 20 s; 20,000 rows are 3 windows of 4 -> 12 chunks of 1,667.
   const rows = chunkRowsFor(20_000, 200, 20, 400, 4);
   assert.equal(rows, 1_667);
