@@ -32,6 +32,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createVerificationActivities(deps.clients),
     ...createSenderIdActivities(deps.clients),
     ...createVoiceActivities(deps.clients),
-    ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderId: deps.clients.senderId, temporal: deps.temporal }),
+    ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderid: deps.clients.senderid, temporal: deps.temporal }),
   };
 }

@@ -117,14 +117,14 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     secret: config.api.provisioningWebhookSecret,
     inboxIdleMs: config.processes.provisioning.inboxIdleMs,
   });
-  await app.register(senderIdRoutes, { client, processes, config, senderId: platform.senderId });
-  await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderId: platform.senderId, hashSubject });
+  await app.register(senderIdRoutes, { client, processes, config, senderid: platform.senderid });
+  await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderid: platform.senderid, hashSubject });
   await app.register(senderIdCallbackRoutes, {
     client,
     taskQueue: config.taskQueue,
     projectId: config.platform.credentials.projectId,
     secrets: config.api.senderIdCallbackSecrets,
-    senderId: platform.senderId,
+    senderid: platform.senderid,
     pollIntervalMs: config.processes.senderid.pollIntervalMs,
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
   });

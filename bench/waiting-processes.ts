@@ -22,7 +22,7 @@ export const waitingHarness: Pick<HarnessOptions, 'sandbox' | 'env'> = {
 
 /** The sender ID reviewer's settings (its own control route): a step an hour away. */
 export async function holdSenderIdReviews(sandboxUrl: string): Promise<void> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/senderId/reviewer`, {
+  const res = await fetch(`${sandboxUrl}/_sandbox/senderid/reviewer`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ stepMs: HOUR }),

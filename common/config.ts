@@ -14,7 +14,7 @@ export interface PlatformUrls {
   voice: string;
   voiceConfig: string;
   mms: string;
-  senderId: string;
+  senderid: string;
   provisioning: string;
   conversation: Record<Region, string>;
   template: Record<Region, string>;
@@ -204,7 +204,7 @@ export function sandboxPlatformUrls(baseUrl: string): PlatformUrls {
     voice: `${base}/voice`,
     voiceConfig: `${base}/voice-config`,
     mms: `${base}/mms`,
-    senderId: `${base}/senderid`,
+    senderid: `${base}/senderid`,
     provisioning: `${base}/provisioning`,
     conversation: regional('conversation'),
     template: regional('template'),
@@ -340,7 +340,7 @@ export const PLATFORM_DEFAULT_URLS: PlatformUrls = {
   // Application and number configuration is global and lives on its own host.
   voiceConfig: 'https://callingapi.sinch.com',
   mms: 'https://api.ci.mblox.com/ep/v2',
-  senderId: 'https://senderid.registrations.api.sinch.com',
+  senderid: 'https://senderid.registrations.api.sinch.com',
   provisioning: 'https://provisioning.api.sinch.com',
   conversation: { us: 'https://us.conversation.api.sinch.com', eu: 'https://eu.conversation.api.sinch.com', br: 'https://br.conversation.api.sinch.com' },
   template: { us: 'https://us.template.api.sinch.com', eu: 'https://eu.template.api.sinch.com', br: 'https://br.template.api.sinch.com' },
@@ -363,7 +363,7 @@ function platformUrls(env: Env): PlatformUrls {
     voice: url(env, 'PLATFORM_VOICE_URL', d.voice),
     voiceConfig: url(env, 'PLATFORM_VOICE_CONFIG_URL', d.voiceConfig),
     mms: url(env, 'PLATFORM_MMS_URL', d.mms),
-    senderId: url(env, 'PLATFORM_SENDERID_URL', d.senderId),
+    senderid: url(env, 'PLATFORM_SENDERID_URL', d.senderid),
     provisioning: url(env, 'PLATFORM_PROVISIONING_URL', d.provisioning),
     conversation: regional('CONVERSATION', d.conversation),
     template: regional('TEMPLATE', d.template),

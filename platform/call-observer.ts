@@ -37,7 +37,7 @@ const AREAS: Record<PlatformArea, PlatformCallArea> = {
   subprojects: 'subprojects',
   verification: 'verification',
   provisioning: 'provisioning',
-  senderId: 'senderid',
+  senderid: 'senderid',
   conversation: 'conversation',
   template: 'conversation',
   batch: 'conversation',

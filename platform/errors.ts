@@ -2,7 +2,7 @@
 // wait and retry, ...), so activities can map them to retryable / non-retryable failures.
 
 /** Which interface answered; selects the error-body parser. */
-export type PlatformArea = 'auth' | 'voice' | 'verification' | 'mms' | 'conversation' | 'template' | 'batch' | 'subprojects' | 'senderId' | 'provisioning';
+export type PlatformArea = 'auth' | 'voice' | 'verification' | 'mms' | 'conversation' | 'template' | 'batch' | 'subprojects' | 'senderid' | 'provisioning';
 
 export interface PlatformErrorInit {
   area: PlatformArea;
@@ -139,7 +139,7 @@ const PARSERS: Record<PlatformArea, (body: unknown) => ParsedErrorBody | undefin
   batch: parseConversationErrorBody,
   subprojects: parseConversationErrorBody,
   // Not specified; the platform's OAuth-fronted interfaces use the conversation shape.
-  senderId: parseConversationErrorBody,
+  senderid: parseConversationErrorBody,
   provisioning: parseProvisioningErrorBody,
 };
 

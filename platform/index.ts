@@ -19,7 +19,7 @@ export interface PlatformClients {
   subprojects: SubprojectsClient;
   provisioning: ProvisioningClient;
   verification: VerificationClient;
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   conversation: ConversationClient;
   mms: MmsClient;
   voice: VoiceClient;
@@ -57,7 +57,7 @@ export function createPlatformClients(config: PlatformConfig, opts: CreatePlatfo
     subprojects: new SubprojectsClient({ http, baseUrl: urls.subprojects, tokens }),
     provisioning: new ProvisioningClient({ http, baseUrl: urls.provisioning, projectId: credentials.projectId, tokens }),
     verification: new VerificationClient({ http, baseUrl: urls.verification, auth: new ApplicationSignedAuth(credentials.appKey, credentials.appSecret) }),
-    senderId: new SenderIdClient({ http, baseUrl: urls.senderId, projectId: credentials.projectId, tokens }),
+    senderid: new SenderIdClient({ http, baseUrl: urls.senderid, projectId: credentials.projectId, tokens }),
     conversation: new ConversationClient({ http, urls: urls.conversation, projectId: credentials.projectId, tokens }),
     mms: new MmsClient({ http, baseUrl: urls.mms, apiKey: credentials.mmsApiKey }),
     voice: new VoiceClient({

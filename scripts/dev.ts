@@ -153,8 +153,8 @@ async function main(): Promise<void> {
     const platform = createPlatformClients(config.platform, { logger });
     await platform.provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
     // Sender ID callbacks: signed with relayflow's current secret, sent to the API (registrations carry no callbackUrl here).
-    await platform.senderId.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
-    const res = await fetch(`${sandbox.url}/_sandbox/senderId/callback-url`, {
+    await platform.senderid.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
+    const res = await fetch(`${sandbox.url}/_sandbox/senderid/callback-url`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }),

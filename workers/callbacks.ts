@@ -42,7 +42,7 @@ export interface CallbackWiringDeps {
   publicUrl: string;
   provisioning: ProvisioningClient;
   /** Sets the platform's sender ID callback secret to relayflow's current one (RELAYFLOW_SENDERID_CALLBACK_SECRETS). */
-  senderId?: SenderIdClient;
+  senderid?: SenderIdClient;
   /** Sets the application's voice callback URL to relayflow's intake (the platform has an API for it). */
   voice?: VoiceClient;
   logger: Logger;
@@ -110,7 +110,7 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
   // Sender ID callbacks go to each registration's callbackUrl (set at create); the platform signs them with
   // the project's hmacSecret, which must be relayflow's current secret. Idempotent: read first, PUT only on a change.
   const senderIdSecret = async (): Promise<WiringOutcome | undefined> => {
-    const client = deps.senderId;
+    const client = deps.senderid;
     const enabled = !config.platform.areas || config.platform.areas.includes('senderid');
     if (!client || !enabled) return undefined;
     const target = `${publicUrl}${SENDERID_CALLBACK_PATH}`;

@@ -41,7 +41,7 @@ const wiring = publicUrl
         config,
         publicUrl,
         provisioning: platform.provisioning,
-        senderId: platform.senderId,
+        senderid: platform.senderid,
         voice: platform.voice,
         logger,
         signal: stopWiring.signal,

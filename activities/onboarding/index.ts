@@ -11,7 +11,7 @@ import { createWebhookActivity } from './webhook.js';
 
 export interface OnboardingDeps {
   provisioning: ProvisioningClient;
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   /** To read a step's resource ID from its child process when the step never reported it. */
   temporal?: Client | undefined;
 }

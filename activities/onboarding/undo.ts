@@ -12,7 +12,7 @@ import { createBundleActivities } from '../provisioning/bundles.js';
 
 export interface UndoDeps {
   provisioning: ProvisioningClient;
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   temporal?: Client | undefined;
 }
 
@@ -62,7 +62,7 @@ async function remove(what: string, del: () => Promise<unknown>, done: string): 
 }
 
 export function createUndoActivity(deps: UndoDeps) {
-  const { provisioning, senderId } = deps;
+  const { provisioning, senderid } = deps;
   // The bundle's delete is bundle provisioning's own activity, so both undo a bundle the same way.
   const { deleteBundle } = createBundleActivities({ provisioning });
 
@@ -118,7 +118,7 @@ export function createUndoActivity(deps: UndoDeps) {
 
   async function undoRegistration(id: string): Promise<Compensation> {
     const what = `Sender ID registration ${id}`;
-    const r = await read(() => senderId.getRegistration(id));
+    const r = await read(() => senderid.getRegistration(id));
     // Deleted registrations read 404; DELETED is checked too should the platform ever show one.
     if (!r || (r.status as string) === 'DELETED') return gone(what);
     if (r.status === 'APPROVED') {
@@ -126,7 +126,7 @@ export function createUndoActivity(deps: UndoDeps) {
         `${what} is APPROVED: approved registrations stay (the platform refuses to delete them); ask the account manager to withdraw the sender ID if it is no longer wanted.`,
       );
     }
-    return remove(what, () => senderId.deleteRegistration(id), `Deleted the ${r.status} sender ID registration ${id}.`);
+    return remove(what, () => senderid.deleteRegistration(id), `Deleted the ${r.status} sender ID registration ${id}.`);
   }
 
   async function undoWebhook(id: string, created: boolean | undefined): Promise<Compensation> {

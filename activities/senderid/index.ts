@@ -24,8 +24,8 @@ import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';
 
-export function createSenderIdActivities(clients: { senderId: SenderIdClient }): SenderIdActivities {
-  const { senderId } = clients;
+export function createSenderIdActivities(clients: { senderid: SenderIdClient }): SenderIdActivities {
+  const { senderid } = clients;
 
   /**
    * The registration an earlier attempt created for this key: listed by the policy's market and type (the list
@@ -34,17 +34,17 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
    */
   const findByKey = (key: string, policyId: string, marketCode: string, registrationType: Registration['registrationType']) => {
     const tag = senderIdKeyTag(key);
-    return findFirst(senderId.listAllRegistrations({ marketCode, registrationType }), (r) => r.policyId === policyId && r.tags.includes(tag));
+    return findFirst(senderid.listAllRegistrations({ marketCode, registrationType }), (r) => r.policyId === policyId && r.tags.includes(tag));
   };
 
   return withFailureMappingAll({
     // Reads: repeatable as they are.
     async getSenderIdPolicyRequirements(input: PolicyRef) {
-      return senderId.policyRequirements(input.policyId);
+      return senderid.policyRequirements(input.policyId);
     },
 
     async checkSenderIdRegistration(input: CheckRegistrationInput): Promise<CheckRegistrationResult> {
-      const policy = await senderId.policyRequirements(input.policyId);
+      const policy = await senderid.policyRequirements(input.policyId);
       return {
         policy,
         violations: validateRequestDetails(policy, input.requestDetails),
@@ -65,7 +65,7 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
       const { registrationKey, request } = input;
       let { marketCode, registrationType } = input;
       if (marketCode === undefined || registrationType === undefined) {
-        const policy = await senderId.policyRequirements(request.policyId);
+        const policy = await senderid.policyRequirements(request.policyId);
         marketCode = policy.marketCode;
         registrationType = policy.registrationType;
       }
@@ -75,12 +75,12 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
       const type = registrationType;
       return findOrCreate(
         () => findByKey(registrationKey, request.policyId, market, type),
-        () => senderId.createRegistration({ ...request, tags }),
+        () => senderid.createRegistration({ ...request, tags }),
       );
     },
 
     async getSenderIdRegistration(input: RegistrationRef) {
-      return senderId.getRegistration(input.registrationId);
+      return senderid.getRegistration(input.registrationId);
     },
 
     /**
@@ -90,10 +90,10 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
      */
     async updateSenderIdRegistration(input: UpdateRegistrationInput): Promise<UpdateRegistrationResult> {
       try {
-        return { ...(await senderId.updateRegistration(input.registrationId, input.changes)), updated: true };
+        return { ...(await senderid.updateRegistration(input.registrationId, input.changes)), updated: true };
       } catch (err) {
         if (!(err instanceof PlatformConflictError)) throw err;
-        const current = await senderId.getRegistration(input.registrationId);
+        const current = await senderid.getRegistration(input.registrationId);
         if (!containsSubset(current, normalisedChanges(input.changes))) throw err;
         return { ...current, updated: false };
       }
@@ -102,7 +102,7 @@ export function createSenderIdActivities(clients: { senderId: SenderIdClient }):
     /** A repeat after a lost answer gets 404: the registration is gone either way (`deleted: false`). */
     async deleteSenderIdRegistration(input: RegistrationRef): Promise<DeleteRegistrationResult> {
       try {
-        await senderId.deleteRegistration(input.registrationId);
+        await senderid.deleteRegistration(input.registrationId);
         return { deleted: true };
       } catch (err) {
         if (err instanceof PlatformNotFoundError) return { deleted: false };

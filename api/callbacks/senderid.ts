@@ -42,7 +42,7 @@ export interface SenderIdCallbackOptions {
   projectId: string;
   /** Accepted secrets, current first. */
   secrets: readonly string[];
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   pollIntervalMs: number;
   overdueGraceMs: number;
 }
@@ -50,7 +50,7 @@ export interface SenderIdCallbackOptions {
 const KEY_TAG = /^relayflow-key:(.+)$/;
 
 export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions> = async (app, opts) => {
-  const { client, taskQueue, projectId, secrets, senderId } = opts;
+  const { client, taskQueue, projectId, secrets, senderid } = opts;
 
   app.post(SENDERID_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const log = req.log as unknown as Logger;
@@ -82,7 +82,7 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
     // Whose registration: the key relayflow tagged it with when it created it (the platform's record is the truth).
     let key: string | undefined;
     try {
-      const registration = await senderId.getRegistration(body.registrationId);
+      const registration = await senderid.getRegistration(body.registrationId);
       key = registration.tags?.map((t) => KEY_TAG.exec(t)?.[1]).find((k) => k !== undefined);
     } catch (err) {
       if (err instanceof PlatformNotFoundError) {

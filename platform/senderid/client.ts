@@ -2,7 +2,7 @@
 // (OAuth 2.0 bearer from the shared token source). Markets, policy requirements, template download,
 // registrations (create, read, list following nextPageToken, update, delete), attachment upload and the
 // callback configuration. Contract: docs/senderid-wire.md. Errors are the typed PlatformErrors of
-// ../errors.ts (area 'senderId'); a validation 400 carries its violations (senderIdViolations()).
+// ../errors.ts (area 'senderid'); a validation 400 carries its violations (senderIdViolations()).
 import { OAuthBearerAuth, type OAuthTokenSource } from '../auth/oauth.js';
 import type { AuthRequest, AuthStrategy } from '../auth/strategy.js';
 import { PlatformNotFoundError, platformErrorFromResponse, platformErrorFromTransport } from '../errors.js';
@@ -25,7 +25,7 @@ import type {
 
 export interface SenderIdClientOptions {
   http: PlatformHttp;
-  /** urls.senderId */
+  /** urls.senderid */
   baseUrl: string;
   /** The project every path is scoped to (credentials.projectId); the key must own it (403 otherwise). */
   projectId: string;
@@ -82,12 +82,12 @@ export class SenderIdClient {
     // PlatformHttp reads answers as text; a template is a binary file, so it is read here as bytes,
     // with the same auth, one re-authentication after a 401, the same typed errors, and counted the same.
     const res = await this.#http.observed(
-      'senderId',
+      'senderid',
       async () => {
         let r = await this.#getBytes(url, opts.signal);
         if (r.status === 401 && this.#auth.onUnauthorized && (await this.#auth.onUnauthorized(r.sent))) r = await this.#getBytes(url, opts.signal);
         if (r.status < 200 || r.status > 299) {
-          throw platformErrorFromResponse({ area: 'senderId', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
+          throw platformErrorFromResponse({ area: 'senderid', status: r.status, headers: r.headers, body: parseMaybeJson(r.content) });
         }
         return r;
       },
@@ -186,7 +186,7 @@ export class SenderIdClient {
 
   async #call<T>(method: HttpMethod, path: string, opts: { json?: unknown; query?: Record<string, QueryValue> } = {}): Promise<T> {
     const res = await this.#http.request<T>({
-      area: 'senderId',
+      area: 'senderid',
       method,
       url: `${this.#projectBase}/${path}`,
       json: opts.json,
@@ -207,7 +207,7 @@ export class SenderIdClient {
       return { status: res.status, headers, content: Buffer.from(await res.arrayBuffer()), sent };
     } catch (err) {
       if (signal?.aborted) throw err;
-      throw platformErrorFromTransport('senderId', err, this.#http.timeoutMs);
+      throw platformErrorFromTransport('senderid', err, this.#http.timeoutMs);
     }
   }
 }

@@ -18,7 +18,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 /** The violations of a sender ID PlatformError (a 400); [] for anything else. */
 export function senderIdViolations(err: unknown): SenderIdViolation[] {
-  if (!(err instanceof PlatformError) || err.area !== 'senderId' || !Array.isArray(err.details)) return [];
+  if (!(err instanceof PlatformError) || err.area !== 'senderid' || !Array.isArray(err.details)) return [];
   return err.details
     .filter(isObj)
     .filter((d) => typeof d.field === 'string')

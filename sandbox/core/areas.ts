@@ -14,7 +14,7 @@ const FAMILIES: Record<AreaName, ErrorFamily> = {
   voice: voiceErrors,
   voiceConfig: voiceErrors,
   mms: mmsErrors,
-  senderId: oauthErrors,
+  senderid: oauthErrors,
   provisioning: provisioningErrors,
   conversation: oauthErrors,
   template: oauthErrors,

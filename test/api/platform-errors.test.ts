@@ -29,22 +29,22 @@ const init = (area: PlatformErrorInit['area'], httpStatus: number | undefined, e
 describe("platform errors in the API's words", () => {
   const cases: Array<[string, PlatformError, number, string, number | undefined]> = [
     ['not found', new PlatformNotFoundError(init('voice', 404)), 404, 'not_found', undefined],
-    ['conflict', new PlatformConflictError(init('senderId', 409)), 409, 'not_allowed', undefined],
+    ['conflict', new PlatformConflictError(init('senderid', 409)), 409, 'not_allowed', undefined],
     ['a refused request', new PlatformValidationError(init('voice', 400)), 422, 'platform_rejected', undefined],
     ["relayflow's credentials refused (voice)", new PlatformAuthError(init('voice', 401)), 502, 'platform_auth_failed', undefined],
-    ["relayflow's credentials refused (sender ID)", new PlatformAuthError(init('senderId', 403)), 502, 'platform_auth_failed', undefined],
+    ["relayflow's credentials refused (sender ID)", new PlatformAuthError(init('senderid', 403)), 502, 'platform_auth_failed', undefined],
     ["relayflow's token refused", new PlatformAuthError(init('auth', 401)), 502, 'platform_auth_failed', undefined],
     ['a verification denied', new PlatformDeniedError(init('verification', 403)), 422, 'platform_rejected', undefined],
     ["another 4xx (the platform router's 414)", new PlatformError(init('voice', 414)), 422, 'platform_rejected', undefined],
     [
       "rate limited, with the platform's wait",
-      new PlatformRateLimitError(init('senderId', 429, { retryAfterMs: 12_000 })),
+      new PlatformRateLimitError(init('senderid', 429, { retryAfterMs: 12_000 })),
       503,
       'platform_unavailable',
       12_000,
     ],
     ['unavailable', new PlatformUnavailableError(init('voice', 503)), 503, 'platform_unavailable', 5_000],
-    ['no answer at all', new PlatformUnavailableError(init('senderId', undefined, { code: 'TIMEOUT' })), 503, 'platform_unavailable', 5_000],
+    ['no answer at all', new PlatformUnavailableError(init('senderid', undefined, { code: 'TIMEOUT' })), 503, 'platform_unavailable', 5_000],
   ];
   for (const [name, err, status, code, retryAfterMs] of cases) {
     test(`${name}: ${status} ${code}`, () => {
@@ -58,7 +58,7 @@ describe("platform errors in the API's words", () => {
 
   test("sender ID violations name the request's fields (422 validation_failed)", () => {
     const err = new PlatformValidationError(
-      init('senderId', 400, { details: [{ field: 'requestDetails[0].value', rule: 'pattern', description: 'must be digits' }] }),
+      init('senderid', 400, { details: [{ field: 'requestDetails[0].value', rule: 'pattern', description: 'must be digits' }] }),
     );
     const mapped = platformError(err, 'registration') as ApiError;
     assert.equal(mapped.statusCode, 422);

@@ -31,7 +31,7 @@ describe('fault suite', () => {
       templates: { outcome: 'approve', delayMs: 1500 },
       chatbSenders: { outcome: 'activate', delayMs: 1500 },
     });
-    await rig.sandboxControl('PUT', '/senderId/reviewer', { stepMs: 500 });
+    await rig.sandboxControl('PUT', '/senderid/reviewer', { stepMs: 500 });
   });
 
   after(async () => {
@@ -42,7 +42,7 @@ describe('fault suite', () => {
   const clearFaults = async () => {
     await rig.sandboxControl('DELETE', '/faults');
     await rig.sandboxControl('PUT', '/provisioning/webhook-faults', {});
-    await rig.sandboxControl('PUT', '/senderId/callback-faults', {});
+    await rig.sandboxControl('PUT', '/senderid/callback-faults', {});
   };
 
   const scenario = (name: string, breakIt: (load: Load) => Promise<void>): void => {
@@ -102,7 +102,7 @@ describe('fault suite', () => {
 
   scenario('callbacks duplicated, reordered and dropped', async () => {
     await rig.sandboxControl('PUT', '/provisioning/webhook-faults', { duplicate: 4, reorder: true, drop: 2 });
-    await rig.sandboxControl('PUT', '/senderId/callback-faults', { duplicate: 2, reorder: true, drop: 1 });
+    await rig.sandboxControl('PUT', '/senderid/callback-faults', { duplicate: 2, reorder: true, drop: 1 });
     // The platform-wide fault hits whichever callback comes next (a verification's request event too, see
     // above), so it only duplicates; dropped and reordered ones are the areas' own faults.
     await rig.sandboxControl('POST', '/callback-faults', { duplicate: 3 });

@@ -143,7 +143,7 @@ const senderId: ProcessKind = {
   },
   count: (rig, s) =>
     countPaged(async (token) => {
-      const page = await rig.platform.senderId.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
+      const page = await rig.platform.senderid.listRegistrations({ senderId: s.name, pageSize: 100, ...(token ? { pageToken: token } : {}) });
       return { matching: page.registrations.length, next: page.nextPageToken };
     }),
 };

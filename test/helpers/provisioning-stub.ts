@@ -280,7 +280,7 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: `${base}/prov`,
       conversation: regional,
       template: regional,

@@ -29,7 +29,7 @@ export interface SenderIdView {
 }
 
 const sandboxSenderId = async (h: Harness, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${h.sandbox.url}/_sandbox/senderId${path}`, {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/senderid${path}`, {
     method,
     ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
@@ -45,7 +45,7 @@ export async function wireSenderId(h: Harness, secret = h.config.api.senderIdCal
 }
 
 export const setPlatformSecret = async (h: Harness, secret: string) => {
-  await createPlatformClients(h.config.platform).senderId.setCallbackConfiguration(secret);
+  await createPlatformClients(h.config.platform).senderid.setCallbackConfiguration(secret);
 };
 
 export const setReviewer = (h: Harness, settings: Record<string, unknown>) => sandboxSenderId(h, 'PUT', '/reviewer', settings);

@@ -13,7 +13,7 @@ export interface OnboardingRouteOptions {
   /** Read-only look-ups that make the items' errors precise (questionnaire, CHATB categories). */
   provisioning: ProvisioningClient;
   /** The policies the senderIds items are checked against. */
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   hashSubject: SubjectHasher;
 }
 

@@ -50,7 +50,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
     },
     async (req, reply) => {
       const b = req.body;
-      const lookups = await readLookups(b, { provisioning: opts.provisioning, senderId: opts.senderId, log: req.log });
+      const lookups = await readLookups(b, { provisioning: opts.provisioning, senderid: opts.senderid, log: req.log });
       const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
       if (plan.errors.length) throw invalid(plan.errors);
       const processId = workflowIds.onboarding(projectId, b.key);

@@ -11,13 +11,13 @@ import type { PlanLookups, StepItems } from './plan.js';
 
 export interface LookupClients {
   provisioning: ProvisioningClient;
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
   log: FastifyBaseLogger;
 }
 
 const questionKey = (useCase: string, countries: readonly string[]) => `${useCase}|${countries.join(',')}`;
 
-export async function readLookups(items: StepItems, { provisioning, senderId, log }: LookupClients): Promise<PlanLookups> {
+export async function readLookups(items: StepItems, { provisioning, senderid, log }: LookupClients): Promise<PlanLookups> {
   const questions = new Map((items.rcsSenders ?? []).map((s) => [questionKey(s.useCase, s.countries), s] as const));
   const policyIds = [...new Set((items.senderIds ?? []).map((s) => s.policyId))];
   const [questionnaires, categories, policies] = await Promise.all([
@@ -28,7 +28,7 @@ export async function readLookups(items: StepItems, { provisioning, senderId, lo
       ),
     ),
     items.chatbSenders?.length ? lookup(log, 'the CHATB categories', () => provisioning.chatbSenders.categories()) : undefined,
-    Promise.all(policyIds.map(async (id) => [id, await readPolicy(senderId, id)] as const)),
+    Promise.all(policyIds.map(async (id) => [id, await readPolicy(senderid, id)] as const)),
   ]);
   const byQuestion = new Map(questionnaires);
   const byPolicy = new Map(policies);

@@ -65,7 +65,7 @@ export const onboardingStepRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOpti
       const { processId } = req.params;
       const handle = handleOf(client, processId, [KIND], what);
       const existing = await currentSteps(processId);
-      const lookups = await readLookups(req.body, { provisioning: opts.provisioning, senderId: opts.senderId, log: req.log });
+      const lookups = await readLookups(req.body, { provisioning: opts.provisioning, senderid: opts.senderid, log: req.log });
       // With an Idempotency-Key, steps just like existing ones may be this request again: the process answers it.
       const plan = buildAddedSteps(req.body, { projectId, config, hashSubject, lookups }, existing, req.headers['idempotency-key'] !== undefined);
       if (plan.errors.length) throw invalid(plan.errors);

@@ -31,7 +31,7 @@ export interface SenderIdRouteOptions {
   client: Client;
   processes: ProcessService;
   config: Pick<Config, 'taskQueue' | 'platform' | 'processes' | 'api'>;
-  senderId: SenderIdClient;
+  senderid: SenderIdClient;
 }
 
 const KIND = 'senderid-registration' satisfies ProcessKind;
@@ -47,12 +47,12 @@ function acceptedOrThrow(o: SenderIdOperationOutcome): SenderIdOperationOutcome 
   throw new ApiError(409, 'not_allowed', o.reason ?? 'not allowed in the current state');
 }
 
-export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = async (app, { client, processes, config, senderId }) => {
+export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = async (app, { client, processes, config, senderid }) => {
   const projectId = config.platform.credentials.projectId;
 
   /** The policy, or a 422 naming `field` when the platform does not know it. */
   async function policyFor(policyId: string, field: string): Promise<Policy> {
-    const policy = await readPolicy(senderId, policyId);
+    const policy = await readPolicy(senderid, policyId);
     if (!policy) throw invalid([unknownPolicy(field, policyId)]);
     return policy;
   }
@@ -183,7 +183,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
       }));
       if (violations.length) throw invalid(violations);
       const attachment = await onPlatform(`registration ${details.registrationId}`, () =>
-        senderId.uploadAttachment(details.registrationId!, def.id, {
+        senderid.uploadAttachment(details.registrationId!, def.id, {
           fileName: b.fileName,
           mimeType: b.mimeType,
           content,
@@ -249,8 +249,8 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     async (req) => {
       const { marketCode, registrationType } = req.query;
       const type = registrationType ? { registrationType } : {};
-      if (marketCode) return { ...(await onPlatform(`market ${marketCode}`, () => senderId.marketRequirements({ marketCode, ...type }))) };
-      return { markets: await onPlatform('markets', () => senderId.marketAvailability(type)) };
+      if (marketCode) return { ...(await onPlatform(`market ${marketCode}`, () => senderid.marketRequirements({ marketCode, ...type }))) };
+      return { markets: await onPlatform('markets', () => senderid.marketAvailability(type)) };
     },
   );
 
@@ -266,7 +266,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     },
     async (req) => {
       platformIds({ policy: req.params.policyId });
-      return { ...(await onPlatform(`policy ${req.params.policyId}`, () => senderId.policyRequirements(req.params.policyId))) };
+      return { ...(await onPlatform(`policy ${req.params.policyId}`, () => senderid.policyRequirements(req.params.policyId))) };
     },
   );
 
@@ -286,7 +286,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     async (req, reply) => {
       const { policyId, attachmentDefinitionId } = req.params;
       platformIds({ policy: policyId, 'attachment definition': attachmentDefinitionId });
-      const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderId.downloadTemplate(policyId, attachmentDefinitionId));
+      const file = await onPlatform(`template of ${policyId} ${attachmentDefinitionId}`, () => senderid.downloadTemplate(policyId, attachmentDefinitionId));
       const name = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_') || 'template';
       return reply
         .header('content-type', file.contentType)

@@ -1,4 +1,4 @@
-// Control routes under /_sandbox/senderId (no authentication, like the rest of /_sandbox):
+// Control routes under /_sandbox/senderid (no authentication, like the rest of /_sandbox):
 //   GET|PUT /reviewer          review outcome, step delay, PENDING_APPROVAL, stop for attachments, uploads
 //   GET|PUT /callback-faults   {delayMs, duplicate, reorder, drop} (PUT replaces: fields left out clear)
 //   GET|PUT /callback-url      {url: string | null}: where callbacks go for registrations without callbackUrl

@@ -180,7 +180,7 @@ export class CallbackHub {
     if (record.delayMs > 0 && !(await this.timers.sleep(record.delayMs))) return;
     for (let copy = 0; copy < (record.duplicated ? 2 : 1); copy++) {
       if (generation !== this.timers.generation) return;
-      await this.ctx.callbacks.dispatch({ area: 'senderId', url: record.url!, body: record.event, signer: this.signer(record.event.projectId) });
+      await this.ctx.callbacks.dispatch({ area: 'senderid', url: record.url!, body: record.event, signer: this.signer(record.event.projectId) });
     }
   }
 }

@@ -1,6 +1,6 @@
 // Area F, sender ID registrations (docs/senderid-wire.md): markets, policies and templates,
 // registrations with attachments, callback configuration, a simulated review with configurable
-// timing, and signed callbacks with injectable faults (control routes under /_sandbox/senderId).
+// timing, and signed callbacks with injectable faults (control routes under /_sandbox/senderid).
 import type { SandboxArea } from '../../core/area.js';
 import { attachmentRoutes } from './attachments.js';
 import { callbackConfigRoutes } from './callback-config.js';
@@ -15,7 +15,7 @@ import { DueJobs, type DueJob } from '../../core/due-jobs.js';
 import { Timers } from '../../core/timers.js';
 
 export const senderIdArea: SandboxArea = {
-  name: 'senderId',
+  name: 'senderid',
   setup(ctx) {
     const timers = new Timers();
     const jobs = new DueJobs(timers);
@@ -33,7 +33,7 @@ export const senderIdArea: SandboxArea = {
     // Kept across restarts: registrations, callback configurations and URL, the callback log, the review's
     // pending steps and uploads. The reviewer settings and callback faults start afresh.
     ctx.persist({
-      name: 'senderId',
+      name: 'senderid',
       save: () => ({ store: store.save(), hub: hub.save(), review: reviewer.save(), jobs: jobs.save() }),
       load: (state) => {
         const saved = state as { store: Parameters<SenderIdStore['load']>[0]; hub: Parameters<CallbackHub['load']>[0]; review: SavedReview; jobs: DueJob[] };

@@ -2,7 +2,7 @@
 // is missing, until it is uploaded and the registration updated) -> (PENDING when the reviewer asks
 // for an update) -> PENDING_APPROVAL -> APPROVED (sender ID assigned for LONG_NUMBER / SHORT_CODE)
 // or REJECTED. Every change appends a log line and sends a callback. Uploads go WAITING -> COMPLETED
-// (or FAILED) after uploadMs. Settings come from PUT /_sandbox/senderId/reviewer. Each next step is a due
+// (or FAILED) after uploadMs. Settings come from PUT /_sandbox/senderid/reviewer. Each next step is a due
 // job (plain JSON), so a persistent sandbox takes it after a restart too.
 import { policyById } from './catalogue.js';
 import type { CallbackHub } from './delivery.js';

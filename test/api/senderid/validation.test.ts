@@ -51,7 +51,7 @@ describe('sender ID routes: validation', () => {
     const ours = (res.json().error.details as Detail[]).map((d) => `${d.field} ${d.rule}`);
     let platform: string[] = [];
     try {
-      await createPlatformClients(h.config.platform).senderId.createRegistration({ policyId: 'pol-au-alpha-brand', requestDetails });
+      await createPlatformClients(h.config.platform).senderid.createRegistration({ policyId: 'pol-au-alpha-brand', requestDetails });
       assert.fail('the platform accepted it');
     } catch (err) {
       platform = senderIdViolations(err).map((v) => `body.${v.field} ${v.rule}`);

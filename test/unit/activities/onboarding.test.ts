@@ -22,8 +22,8 @@ before(async () => {
   });
   await sb.listen();
   clients = sandboxClients(sb);
-  acts = createOnboardingActivities({ provisioning: clients.provisioning, senderId: clients.senderId });
-  await control('PUT', '/senderId/reviewer', { stepMs: 60_000 });
+  acts = createOnboardingActivities({ provisioning: clients.provisioning, senderid: clients.senderid });
+  await control('PUT', '/senderid/reviewer', { stepMs: 60_000 });
 });
 after(() => sb.close());
 
@@ -227,7 +227,7 @@ describe('undoStep', () => {
   });
 
   const registration = () =>
-    clients.senderId.createRegistration({
+    clients.senderid.createRegistration({
       policyId: 'pol-au-alpha-aggregator',
       requestDetails: [
         {
@@ -245,7 +245,7 @@ describe('undoStep', () => {
     );
 
     const approved = await registration();
-    await control('POST', `/senderId/registrations/${approved.id}/state`, { state: 'APPROVED' });
+    await control('POST', `/senderid/registrations/${approved.id}/state`, { state: 'APPROVED' });
     assertKept(
       await acts.undoStep({ kind: 'senderid-registration', resource: { registrationId: approved.id } }),
       approved.id,
@@ -253,7 +253,7 @@ describe('undoStep', () => {
     );
 
     const raced = await registration();
-    await fault('senderId', 'DELETE', raced.id, 409, {
+    await fault('senderid', 'DELETE', raced.id, 409, {
       error: { code: 409, message: `Registration ${raced.id} is APPROVED`, status: 'FAILED_PRECONDITION', details: [] },
     });
     assertKept(

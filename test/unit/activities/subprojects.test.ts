@@ -82,7 +82,7 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: base,
       conversation: regional,
       template: regional,

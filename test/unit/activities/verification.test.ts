@@ -167,7 +167,7 @@ function activitiesFor(base: string) {
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: base,
       conversation: regional,
       template: regional,

@@ -29,7 +29,7 @@ test('every call is reported once, by client folder, with why it failed', async 
 
   await http.request({ area: 'template', method: 'GET', url: `${base}/200` });
   assert.deepEqual(outcome(), ['conversation', 'ok', undefined], 'template and batch are the conversation folder');
-  await assert.rejects(http.request({ area: 'senderId', method: 'GET', url: `${base}/503` }));
+  await assert.rejects(http.request({ area: 'senderid', method: 'GET', url: `${base}/503` }));
   assert.deepEqual(outcome(), ['senderid', 'error', 'unavailable']);
   await assert.rejects(http.request({ area: 'voice', method: 'GET', url: `${base}/429` }));
   assert.deepEqual(outcome(), ['voice', 'error', 'rate_limited']);

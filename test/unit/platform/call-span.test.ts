@@ -42,7 +42,7 @@ test('each platform call is a client span with its method, host, status and fail
   );
   assert.equal(last().status.code, SpanStatusCode.UNSET);
 
-  await assert.rejects(http.request({ area: 'senderId', method: 'GET', url: `${base}/503` }));
+  await assert.rejects(http.request({ area: 'senderid', method: 'GET', url: `${base}/503` }));
   assert.equal(last().name, 'platform senderid GET');
   assert.equal(last().attributes['http.status_code'], 503);
   assert.equal(last().attributes['error.type'], 'unavailable');

@@ -77,7 +77,7 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: base,
       conversation: { us: `${base}/us/`, eu: `${base}/eu`, br: `${base}/br` },
       template: { us: base, eu: base, br: base },

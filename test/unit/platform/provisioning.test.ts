@@ -84,7 +84,7 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({}
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: `${base}/prov/`,
       conversation: regional,
       template: regional,

@@ -19,7 +19,7 @@ let receiverUrl: string;
 const received: Array<{ raw: string; headers: Record<string, string | string[] | undefined> }> = [];
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox/senderId${path}`, {
+  const res = await fetch(`${sb.url}/_sandbox/senderid${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -31,7 +31,7 @@ const control = async (method: string, path: string, body?: unknown) => {
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
-  client = sandboxClients(sb).senderId;
+  client = sandboxClients(sb).senderid;
   receiver = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');

@@ -82,7 +82,7 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: `${base}/sid/`,
+      senderid: `${base}/sid/`,
       provisioning: base,
       conversation: regional,
       template: regional,
@@ -90,7 +90,7 @@ async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ 
     },
     credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
-  const client: SenderIdClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).senderId;
+  const client: SenderIdClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).senderid;
   return { client, seen, tokenFetches: () => tokens };
 }
 
@@ -241,7 +241,7 @@ test('errors are typed: validation with its violations, not found, conflict, aut
   assert.ok(v instanceof PlatformValidationError);
   assert.equal(v.retryable, false);
   assert.equal(v.code, 'INVALID_ARGUMENT');
-  assert.equal(v.area, 'senderId');
+  assert.equal(v.area, 'senderid');
   assert.deepEqual(senderIdViolations(v), violations);
 
   const nf = await c.getRegistration('r404').catch((e: unknown) => e);
@@ -274,7 +274,7 @@ test('no answer at all is PlatformUnavailableError (retryable)', async () => {
       voice: dead,
       voiceConfig: dead,
       mms: dead,
-      senderId: dead,
+      senderid: dead,
       provisioning: dead,
       conversation: regional,
       template: regional,
@@ -283,7 +283,7 @@ test('no answer at all is PlatformUnavailableError (retryable)', async () => {
     credentials: { projectId: 'p', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
   };
   const err = await createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() })
-    .senderId.getRegistration('r1')
+    .senderid.getRegistration('r1')
     .catch((e: unknown) => e);
   assert.ok(err instanceof PlatformUnavailableError);
   assert.equal(err.retryable, true);

@@ -97,7 +97,7 @@ function configFor(base: string): PlatformConfig {
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: base,
       conversation: regional,
       template: regional,

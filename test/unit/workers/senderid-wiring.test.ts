@@ -26,11 +26,11 @@ test('sets the platform secret to the current one, idempotently, and follows a r
       config,
       publicUrl: PUBLIC_URL,
       provisioning: platform.provisioning,
-      senderId: platform.senderId,
+      senderid: platform.senderid,
       logger,
       retryDelaysMs: [10],
     });
-    return { out: out.senderIdCallback!, secret: (await platform.senderId.getCallbackConfiguration())?.hmacSecret };
+    return { out: out.senderIdCallback!, secret: (await platform.senderid.getCallbackConfiguration())?.hmacSecret };
   };
   const first = await wire('s-one');
   assert.equal(first.out.status, 'registered');

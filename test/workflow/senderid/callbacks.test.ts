@@ -125,7 +125,7 @@ describe('sender ID: secret rotation, bad signatures, adoption', () => {
   test('a callback for a registration relayflow did not create starts a process that adopts it', async () => {
     // IN_PROGRESS is asserted: it must last until the adopting process reads it.
     await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never' });
-    const platform = createPlatformClients(h.config.platform).senderId;
+    const platform = createPlatformClients(h.config.platform).senderid;
     const r = await platform.createRegistration({
       policyId: 'pol-au-long-standard',
       requestDetails: [{ additionalDetails: [company] }],

@@ -117,7 +117,7 @@ describe('sender ID registration (callbacks only)', () => {
 
   test('stop leaves the registration on the platform; delete removes it; both end the process', async () => {
     await setReviewer(h, { outcome: 'pending', stepMs: 150, pendingApproval: 'never', stopForAttachments: 'never' });
-    const platform = createPlatformClients(h.config.platform).senderId;
+    const platform = createPlatformClients(h.config.platform).senderid;
     const stopped = await startRegistration(h, brandRegistration(uniqueName('stop')));
     const deleted = await startRegistration(h, brandRegistration(uniqueName('del')));
     const s = await waitForView(h, stopped, (x) => x.state === 'PENDING', 'PENDING');

@@ -172,7 +172,7 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
       voice: base,
       voiceConfig: base,
       mms: base,
-      senderId: base,
+      senderid: base,
       provisioning: base,
       conversation: regional,
       template: regional,

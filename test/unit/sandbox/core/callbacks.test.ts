@@ -138,10 +138,10 @@ describe('callback dispatcher', () => {
 
   test('duplicate: the next N callbacks are sent twice', async () => {
     faults.set({ duplicate: 1 });
-    const result = await dispatcher.dispatch({ area: 'senderId', url: `${receiver.url}/d`, body: { i: 1 } });
+    const result = await dispatcher.dispatch({ area: 'senderid', url: `${receiver.url}/d`, body: { i: 1 } });
     assert.equal(result.outcome, 'delivered');
     assert.ok(result.duplicateId);
-    await dispatcher.dispatch({ area: 'senderId', url: `${receiver.url}/d`, body: { i: 2 } });
+    await dispatcher.dispatch({ area: 'senderid', url: `${receiver.url}/d`, body: { i: 2 } });
     assert.deepEqual(
       receiver.received.map((r) => JSON.parse(r.body)).sort((a, b) => a.i - b.i),
       [{ i: 1 }, { i: 1 }, { i: 2 }],
@@ -205,7 +205,7 @@ describe('callback dispatcher', () => {
 
   test('sender ID signer: X-Service-Signature is the hex HMAC-SHA1 of the raw body', async () => {
     await dispatcher.dispatch({
-      area: 'senderId',
+      area: 'senderid',
       url: `${receiver.url}/webhooks/senderid`,
       body: { registrationState: 'APPROVED' },
       signer: senderIdCallbackSigner('hmac-secret'),

@@ -61,7 +61,7 @@ describe('sandbox persistence: a restart on the same dataDir', () => {
     assert.equal(template.status, 200, JSON.stringify(template.body));
     assert.equal(template.body.state, 'IN_PROGRESS');
 
-    assert.equal((await c1.control('PUT', '/senderId/reviewer', { stepMs: PENDING_MS })).status, 200);
+    assert.equal((await c1.control('PUT', '/senderid/reviewer', { stepMs: PENDING_MS })).status, 200);
     assert.equal((await c1.oauth('PUT', `${SID}/callback-configuration`, { hmacSecret: 'senderid-secret-1' })).status, 200);
     const registration = await c1.oauth('POST', `${SID}/registrations`, {
       policyId: 'pol-au-alpha-aggregator',

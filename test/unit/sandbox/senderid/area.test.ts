@@ -81,7 +81,7 @@ describe('senderId sandbox: requirements and registrations', () => {
   });
 
   test('create answers 200 IN_QUEUE; get, update, list (type filter defaults to alphanumeric, pages), delete', async () => {
-    await c.control('PUT', '/senderId/reviewer', { stepMs: 60_000 });
+    await c.control('PUT', '/senderid/reviewer', { stepMs: 60_000 });
     const created = await c.api('POST', '/registrations', alphaBody());
     assert.equal(created.status, 200);
     const r = created.body;
@@ -123,7 +123,7 @@ describe('senderId sandbox: requirements and registrations', () => {
   });
 
   test('attachments: MIME and size checked first; WAITING then COMPLETED, or FAILED on demand; a new upload replaces the old', async () => {
-    await c.control('PUT', '/senderId/reviewer', { stepMs: 60_000 });
+    await c.control('PUT', '/senderid/reviewer', { stepMs: 60_000 });
     const r = (await c.api('POST', '/registrations', alphaBody())).body;
     const path = `/registrations/${r.id}/attachments/att-au-loa`;
     const wrong = await c.api('POST', path, { ...pdf(), mimeType: 'text/plain' });
@@ -152,7 +152,7 @@ describe('senderId sandbox: requirements and registrations', () => {
     }
     assert.equal(now.attachments[0].uploadStatus, 'COMPLETED');
 
-    await c.control('PUT', '/senderId/reviewer', { uploadOutcome: 'fail' });
+    await c.control('PUT', '/senderid/reviewer', { uploadOutcome: 'fail' });
     const again = await c.api('POST', path, pdf(10));
     for (let i = 0; i < 100; i++) {
       now = (await c.api('GET', `/registrations/${r.id}`)).body;
@@ -176,11 +176,11 @@ describe('senderId sandbox: requirements and registrations', () => {
   test('reset clears registrations, secrets, faults and reviewer settings', async () => {
     await c.api('POST', '/registrations', alphaBody());
     await c.api('PUT', '/callback-configuration', { hmacSecret: 'x' });
-    await c.control('PUT', '/senderId/callback-faults', { drop: 2 });
+    await c.control('PUT', '/senderid/callback-faults', { drop: 2 });
     await c.control('POST', '/reset');
     assert.equal((await c.api('GET', '/callback-configuration')).status, 404);
     assert.equal((await c.api('GET', '/registrations')).body.totalSize, 0);
-    assert.deepEqual((await c.control('GET', '/senderId/callback-faults')).body, { delayMs: 0, duplicate: 0, reorder: false, drop: 0 });
-    assert.equal((await c.control('GET', '/senderId/reviewer')).body.stepMs, 300);
+    assert.deepEqual((await c.control('GET', '/senderid/callback-faults')).body, { delayMs: 0, duplicate: 0, reorder: false, drop: 0 });
+    assert.equal((await c.control('GET', '/senderid/reviewer')).body.stepMs, 300);
   });
 });

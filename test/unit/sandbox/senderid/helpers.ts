@@ -97,7 +97,7 @@ export function senderIdSuite() {
   beforeEach(async () => {
     assert.equal((await c.control('POST', '/reset')).status, 200);
     await receiver.reset();
-    assert.equal((await c.control('PUT', '/senderId/reviewer', { stepMs: 20, uploadMs: 20 })).status, 200);
+    assert.equal((await c.control('PUT', '/senderid/reviewer', { stepMs: 20, uploadMs: 20 })).status, 200);
   });
   return { receiver, c };
 }

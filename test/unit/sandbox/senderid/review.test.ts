@@ -60,7 +60,7 @@ describe('senderId sandbox: review walk and callbacks', () => {
   });
 
   test('long number: the platform assigns the sender ID on approval; rejection ends REJECTED with the reason in logs', async () => {
-    await c.control('PUT', '/senderId/reviewer', { pendingApproval: 'never' });
+    await c.control('PUT', '/senderid/reviewer', { pendingApproval: 'never' });
     const long = (
       await c.api('POST', '/registrations', { policyId: 'pol-au-long-standard', requestDetails: [{ additionalDetails: [company, { useCase: 'OTP' }] }] })
     ).body;
@@ -71,7 +71,7 @@ describe('senderId sandbox: review walk and callbacks', () => {
       ['IN_QUEUE', 'IN_PROGRESS', 'APPROVED'],
     );
 
-    await c.control('PUT', '/senderId/reviewer', { outcome: 'reject', rejectionReason: 'Brand not verified.' });
+    await c.control('PUT', '/senderid/reviewer', { outcome: 'reject', rejectionReason: 'Brand not verified.' });
     const brand = (await c.api('POST', '/registrations', { ...alphaBody(), policyId: 'pol-au-alpha-brand' })).body;
     const rejected = await until(c, brand.id, 'REJECTED');
     assert.equal(rejected.logs.at(-1).message, 'Brand not verified.');
@@ -79,14 +79,14 @@ describe('senderId sandbox: review walk and callbacks', () => {
   });
 
   test('outcome pending: PENDING with the reviewer message until the caller updates; forced states reach the receiver', async () => {
-    await c.control('PUT', '/senderId/callback-url', { url: receiver.url });
-    await c.control('PUT', '/senderId/reviewer', { outcome: 'pending', pendingApproval: 'never', stopForAttachments: 'never' });
+    await c.control('PUT', '/senderid/callback-url', { url: receiver.url });
+    await c.control('PUT', '/senderid/reviewer', { outcome: 'pending', pendingApproval: 'never', stopForAttachments: 'never' });
     const r = (await c.api('POST', '/registrations', alphaBody())).body;
     const pending = await until(c, r.id, 'PENDING');
     assert.match(pending.logs.at(-1).message, /update the registration/);
     await c.api('PUT', `/registrations/${r.id}`, { requestDetails: alphaBody().requestDetails });
     await until(c, r.id, 'APPROVED');
-    const forced = await c.control('POST', `/senderId/registrations/${r.id}/state`, { state: 'ON_HOLD', message: 'Audit.' });
+    const forced = await c.control('POST', `/senderid/registrations/${r.id}/state`, { state: 'ON_HOLD', message: 'Audit.' });
     assert.equal(forced.body.status, 'ON_HOLD');
     await waitFor(() => receiver.states().at(-1) === 'ON_HOLD', 'the forced state');
     assert.equal(receiver.received.at(-1)!.headers['x-service-signature'], undefined, 'no secret configured: unsigned');
@@ -94,26 +94,26 @@ describe('senderId sandbox: review walk and callbacks', () => {
 
   test('faults: drop, duplicate (same eventId), reorder, delay; the area lists each fate', async () => {
     await c.api('PUT', '/callback-configuration', { hmacSecret: SECRET });
-    await c.control('PUT', '/senderId/reviewer', { pendingApproval: 'never', stopForAttachments: 'never' });
-    await c.control('PUT', '/senderId/callback-faults', { drop: 1, duplicate: 1 });
+    await c.control('PUT', '/senderid/reviewer', { pendingApproval: 'never', stopForAttachments: 'never' });
+    await c.control('PUT', '/senderid/callback-faults', { drop: 1, duplicate: 1 });
     const a = (await c.api('POST', '/registrations', alphaBody(receiver.url))).body;
     await until(c, a.id, 'APPROVED');
     await waitFor(() => receiver.received.length === 2, 'the duplicated APPROVED');
     await sleep(40);
     assert.deepEqual(receiver.states(), ['APPROVED', 'APPROVED']);
     assert.equal(receiver.received[0]!.body.eventId, receiver.received[1]!.body.eventId);
-    const fates = (await c.control('GET', '/senderId/callbacks')).body.callbacks.map((e: Body) => `${e.event.registrationState}:${e.delivery}:${e.duplicated}`);
+    const fates = (await c.control('GET', '/senderid/callbacks')).body.callbacks.map((e: Body) => `${e.event.registrationState}:${e.delivery}:${e.duplicated}`);
     assert.deepEqual(fates, ['IN_PROGRESS:dropped:false', 'APPROVED:sent:true']);
 
     await receiver.reset();
-    await c.control('PUT', '/senderId/callback-faults', { reorder: true });
+    await c.control('PUT', '/senderid/callback-faults', { reorder: true });
     const b = (await c.api('POST', '/registrations', alphaBody(receiver.url))).body;
     await until(c, b.id, 'APPROVED');
     await waitFor(() => receiver.received.length === 2, 'both callbacks');
     assert.deepEqual(receiver.states(), ['APPROVED', 'IN_PROGRESS']);
 
     await receiver.reset();
-    await c.control('PUT', '/senderId/callback-faults', { delayMs: 150 });
+    await c.control('PUT', '/senderid/callback-faults', { delayMs: 150 });
     const started = Date.now();
     const d = (await c.api('POST', '/registrations', alphaBody(receiver.url))).body;
     await until(c, d.id, 'APPROVED');
@@ -123,10 +123,10 @@ describe('senderId sandbox: review walk and callbacks', () => {
 
   test('a non-2xx answer is retried; a secret rotated meanwhile signs the retry', async () => {
     await c.api('PUT', '/callback-configuration', { hmacSecret: 'old-secret' });
-    await c.control('PUT', '/senderId/reviewer', { stopForAttachments: 'never', pendingApproval: 'never', stepMs: 60_000 });
+    await c.control('PUT', '/senderid/reviewer', { stopForAttachments: 'never', pendingApproval: 'never', stepMs: 60_000 });
     const r = (await c.api('POST', '/registrations', alphaBody(receiver.url))).body;
     receiver.script = [500];
-    await c.control('POST', `/senderId/registrations/${r.id}/state`, { state: 'ON_HOLD' });
+    await c.control('POST', `/senderid/registrations/${r.id}/state`, { state: 'ON_HOLD' });
     await waitFor(() => receiver.received.length === 1, 'the first attempt');
     await c.api('PUT', '/callback-configuration', { hmacSecret: 'new-secret' });
     await waitFor(() => receiver.received.length === 2, 'the retry', 5000);
