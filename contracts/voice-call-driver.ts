@@ -3,7 +3,7 @@
 // contracts/ because two sides run the same code: the callback intake answers from the plan as the callback
 // lands, and the call's process replays each event through its own driver to learn the answer (or answers
 // itself, through an update, where the intake holds no plan for the call).
-import { svamlViolations } from '../common/voice-svaml.js';
+import { svamlViolations } from '../common/wire/voice-svaml.js';
 import type { AmdOptions, CallAttempt, CallScript, IncomingRule, Svaml, VoiceCallbackEvent, VoiceRecordedEvent } from './voice.js';
 import { continueCall, hangup, MAX_MENU_ROUNDS, MENU_GIVE_UP_TEXT, runMenu, svamlOfStep } from './voice-script.js';
 

@@ -3,9 +3,11 @@
 // from what the call has done so far. Callouts follow their calls to an outcome and retry unanswered ones.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { VoiceRegionName } from '../platform/voice/regions.js';
-import type { CalloutRequest, CallInfo, Svaml } from '../platform/voice/types.js';
+import type { CalloutRequest, CallInfo } from '../common/wire/voice.js';
+import type { Svaml } from '../common/wire/voice-svaml.js';
 
-export type { CalloutRequest, CallInfo, Svaml } from '../platform/voice/types.js';
+export type { CalloutRequest, CallInfo } from '../common/wire/voice.js';
+export type { Svaml } from '../common/wire/voice-svaml.js';
 
 export const VOICE_CALLOUT_KIND = 'voice-callout';
 export const VOICE_INCOMING_KIND = 'voice-incoming';

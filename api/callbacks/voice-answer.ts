@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import { svamlViolations } from '../../common/voice-svaml.js';
+import { svamlViolations } from '../../common/wire/voice-svaml.js';
 import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../contracts/ids.js';
 import {

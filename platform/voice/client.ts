@@ -3,7 +3,8 @@
 // requests. docs/voice-wire.md.
 import type { AuthStrategy } from '../auth/strategy.js';
 import type { HttpMethod, PlatformHttp } from '../http.js';
-import type { CallbackUrls, CallInfo, CallLeg, CalloutRequest, ConferenceParticipant, ParticipantCommand, Svaml, VoiceNumber } from './types.js';
+import type { CallbackUrls, CallInfo, CallLeg, CalloutRequest, ConferenceParticipant, ParticipantCommand, VoiceNumber } from '../../common/wire/voice.js';
+import type { Svaml } from '../../common/wire/voice-svaml.js';
 
 export interface VoiceClientOptions {
   http: PlatformHttp;

@@ -3,7 +3,7 @@
 // global address. What the platform would refuse for certain is refused here first, naming the field.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { legInstructionViolations } from '../../../common/voice-svaml.js';
+import { legInstructionViolations } from '../../../common/wire/voice-svaml.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import { VOICE_INCOMING_KIND, type Svaml, type VoiceIncomingDetails, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';

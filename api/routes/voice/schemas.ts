@@ -2,7 +2,7 @@
 // bounded; the largest body the document allows (a CallScript of 20 menus of 12 options, all \u-escaped) fits
 // SCRIPT_BODY_LIMIT.
 import Type, { type TOptional } from 'typebox';
-import type { SvamlActionName, SvamlInstructionName } from '../../../common/voice-svaml.js';
+import type { SvamlActionName, SvamlInstructionName } from '../../../common/wire/voice-svaml.js';
 import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import { CALL_OUTCOMES, VOICE_REGIONS } from '../../../contracts/voice.js';
 

@@ -1,7 +1,7 @@
 // What an SVAML answer (ICE, ACE, PIE) or a call update (PATCH) does to a call: instructions are recorded as
 // played, and the action hangs up, continues, joins a conference, runs a menu or rings another number. Menus
 // live here too: keys pressed (control route) or the menu's timeout become a PIE whose answer is applied again.
-import type { Svaml } from '../../../common/voice-svaml.js';
+import type { Svaml } from '../../../common/wire/voice-svaml.js';
 import type { CallEngine } from './calls.js';
 import { currentMenu, press, promptText, startMenu, timeoutResult, waitMsOf, type MenuResult } from './menus.js';
 import { isoNow, type Call, type CallLeg } from './state.js';

@@ -5,7 +5,7 @@
 import { applicationCallbackSigner } from '../../core/callback-signers.js';
 import type { CallbackResult } from '../../core/callbacks.js';
 import type { SandboxContext } from '../../core/context.js';
-import type { Svaml } from '../../../common/voice-svaml.js';
+import type { Svaml } from '../../../common/wire/voice-svaml.js';
 import type { VoiceConfigState } from '../voice-config/state.js';
 import type { MenuResult } from './menus.js';
 import { durationOf, isoNow, type Call, type SentCallback, type VoiceState } from './state.js';

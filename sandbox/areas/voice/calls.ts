@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxAccount } from '../../core/accounts.js';
 import type { SandboxContext } from '../../core/context.js';
-import type { Svaml } from '../../../common/voice-svaml.js';
+import type { Svaml } from '../../../common/wire/voice-svaml.js';
 import type { VoiceConfigState } from '../voice-config/state.js';
 import { apply, CONTINUE } from './actions.js';
 import { VoiceCallbacks } from './callbacks.js';

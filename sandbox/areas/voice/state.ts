@@ -2,7 +2,7 @@
 // sent about it), the conferences by application and region, the callee rules and the settings tests change.
 // The shapes here are the sandbox's own (it shares nothing with relayflow but common/).
 import type { SandboxAccount } from '../../core/accounts.js';
-import type { Svaml } from '../../../common/voice-svaml.js';
+import type { Svaml } from '../../../common/wire/voice-svaml.js';
 import type { MenuState } from './menus.js';
 
 /** The platform's calling regions; `global` is also what the bare `/voice/calling/v1` address serves. */

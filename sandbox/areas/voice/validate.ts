@@ -2,7 +2,7 @@
 // bodies, call updates, participant commands; and what makes an application's SVAML answer unusable beyond the
 // legality table of common/voice-svaml.ts (a runMenu without menus, a connectConf without a conference).
 import { AreaError } from '../../core/errors.js';
-import { legInstructionViolations, svamlViolations, type Svaml } from '../../../common/voice-svaml.js';
+import { legInstructionViolations, svamlViolations, type Svaml } from '../../../common/wire/voice-svaml.js';
 import { menuProblems } from './menus.js';
 import type { CallKind, CalloutOptions } from './state.js';
 

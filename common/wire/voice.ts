@@ -1,6 +1,6 @@
-// Voice (area A) wire shapes: callouts, callbacks and SVAML, calls, conferences, configuration. docs/voice-wire.md.
-// SVAML's shape and legality live in common/voice-svaml.ts (the sandbox reads them too).
-
+// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
+// extend these), so it stays an independent check. Here: voice (area A), docs/voice-wire.md; SVAML in ./voice-svaml.ts.
 type VoiceDomain = 'pstn' | 'mxp';
 interface VoiceDestination {
   type: 'number' | 'username';
@@ -49,8 +49,6 @@ export type CalloutRequest =
   | { method: 'ttsCallout'; ttsCallout: TtsCallout }
   | { method: 'conferenceCallout'; conferenceCallout: ConferenceCallout }
   | { method: 'customCallout'; customCallout: CustomCallout };
-
-export type { Svaml } from '../../common/voice-svaml.js';
 
 export interface CallInfo {
   callId: string;
