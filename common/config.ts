@@ -33,7 +33,7 @@ export interface PlatformCredentials {
 
 /** The platform's interface areas a deployment can enable (RELAYFLOW_AREAS). */
 export const PLATFORM_AREAS = ['subprojects', 'verification', 'provisioning', 'voice', 'mms', 'conversation', 'senderid'] as const;
-type PlatformArea = (typeof PLATFORM_AREAS)[number];
+export type PlatformArea = (typeof PLATFORM_AREAS)[number];
 /** The areas relayflow's processes use today; others are opt-in so their credentials are not demanded. */
 const DEFAULT_PLATFORM_AREAS: readonly PlatformArea[] = ['subprojects', 'verification', 'provisioning'];
 

@@ -9,11 +9,11 @@ import {
   PlatformRateLimitError,
   PlatformUnavailableError,
   PlatformValidationError,
-  type PlatformArea,
+  type PlatformInterface,
 } from './errors.js';
 
 /** The client folder a call belongs to (platform/<area>/, and auth/ for OAuth tokens). */
-export type PlatformCallArea = 'auth' | 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'conversation' | 'mms' | 'voice';
+export type PlatformCallArea = Exclude<PlatformInterface, 'template' | 'batch'>;
 
 /** How a call ended: `cancelled` is the caller's own abort (an activity cancelled), not the platform's doing. */
 type PlatformCallOutcome = 'ok' | 'error' | 'cancelled';
@@ -32,7 +32,7 @@ export interface PlatformCall {
 export type PlatformCallObserver = (call: PlatformCall) => void;
 
 // The conversation family's template and batch interfaces live in conversation/; the error areas name them apart.
-const AREAS: Record<PlatformArea, PlatformCallArea> = {
+const AREAS: Record<PlatformInterface, PlatformCallArea> = {
   auth: 'auth',
   subprojects: 'subprojects',
   verification: 'verification',
@@ -46,7 +46,7 @@ const AREAS: Record<PlatformArea, PlatformCallArea> = {
 };
 
 /** The area a call is counted (and traced) under. */
-export const platformCallArea = (area: PlatformArea): PlatformCallArea => AREAS[area];
+export const platformCallArea = (area: PlatformInterface): PlatformCallArea => AREAS[area];
 
 export function platformCallErrorType(err: unknown): PlatformCallErrorType {
   if (err instanceof PlatformUnavailableError) return err.code === 'TIMEOUT' ? 'timeout' : err.code === 'NETWORK_ERROR' ? 'network' : 'unavailable';
@@ -60,7 +60,7 @@ export function platformCallErrorType(err: unknown): PlatformCallErrorType {
 }
 
 /** The observation of a call that started at `startedMs` (performance.now()) and ended now, with `err` when it threw. */
-export function platformCallOf(area: PlatformArea, startedMs: number, err?: unknown, signal?: AbortSignal): PlatformCall {
+export function platformCallOf(area: PlatformInterface, startedMs: number, err?: unknown, signal?: AbortSignal): PlatformCall {
   const base = { area: AREAS[area], durationMs: performance.now() - startedMs };
   if (err === undefined) return { ...base, outcome: 'ok' };
   // An abort by the caller is rethrown as-is (not a PlatformError): nothing the platform did.

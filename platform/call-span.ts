@@ -3,10 +3,10 @@
 // carry phone numbers and tokens) nor the error's message (it can quote what was sent).
 import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import { platformCallArea, platformCallErrorType } from './call-observer.js';
-import { PlatformError, type PlatformArea } from './errors.js';
+import { PlatformError, type PlatformInterface } from './errors.js';
 import type { ObservedCall } from './http.js';
 
-export function platformCallSpan(area: PlatformArea, call: ObservedCall): { name: string; options: { attributes: Attributes } } {
+export function platformCallSpan(area: PlatformInterface, call: ObservedCall): { name: string; options: { attributes: Attributes } } {
   const method = call.method ?? 'GET';
   const attributes: Attributes = { 'platform.area': platformCallArea(area), 'http.method': method };
   if (call.url !== undefined) {

@@ -1,11 +1,15 @@
 // Typed platform errors: one class per way a caller must react (fix the request, fix credentials,
 // wait and retry, ...), so activities can map them to retryable / non-retryable failures.
+import type { PlatformArea } from '../common/config.js';
 
-/** Which interface answered; selects the error-body parser. */
-export type PlatformArea = 'auth' | 'voice' | 'verification' | 'mms' | 'conversation' | 'template' | 'batch' | 'subprojects' | 'senderid' | 'provisioning';
+/**
+ * Which interface answered, which selects the error-body parser: a platform area, the token endpoint (auth), or
+ * conversation's template and batch interfaces, whose error bodies differ from the conversation API's.
+ */
+export type PlatformInterface = PlatformArea | 'auth' | 'template' | 'batch';
 
 export interface PlatformErrorInit {
-  area: PlatformArea;
+  area: PlatformInterface;
   /** Undefined when no HTTP answer arrived (network error, timeout). */
   httpStatus?: number;
   /** The platform's errorCode / status name / E-code; our own code for transport failures. */
@@ -18,7 +22,7 @@ export interface PlatformErrorInit {
 
 export class PlatformError extends Error {
   override name: string = 'PlatformError';
-  readonly area: PlatformArea;
+  readonly area: PlatformInterface;
   readonly httpStatus: number | undefined;
   readonly code: string;
   readonly details: unknown;
@@ -129,7 +133,7 @@ function parseGenericErrorBody(body: unknown): ParsedErrorBody | undefined {
   return { code: str(body.error) ?? str(body.code), message: str(body.error_description) ?? str(body.message) };
 }
 
-const PARSERS: Record<PlatformArea, (body: unknown) => ParsedErrorBody | undefined> = {
+const PARSERS: Record<PlatformInterface, (body: unknown) => ParsedErrorBody | undefined> = {
   auth: parseGenericErrorBody,
   voice: parseVoiceErrorBody,
   verification: parseVoiceErrorBody,
@@ -143,7 +147,7 @@ const PARSERS: Record<PlatformArea, (body: unknown) => ParsedErrorBody | undefin
   provisioning: parseProvisioningErrorBody,
 };
 
-export function parseErrorBody(area: PlatformArea, body: unknown): ParsedErrorBody {
+export function parseErrorBody(area: PlatformInterface, body: unknown): ParsedErrorBody {
   return PARSERS[area](body) ?? parseGenericErrorBody(body) ?? {};
 }
 
@@ -170,7 +174,7 @@ const APPLICATION_VALIDATION_CODES = new Set(['40001', '40002', '40003']);
 const VERIFICATION_DENIED_CODE = '40300';
 
 export interface ErrorResponse {
-  area: PlatformArea;
+  area: PlatformInterface;
   status: number;
   /** Lower-case header names. */
   headers?: Record<string, string>;
@@ -216,7 +220,7 @@ export function platformErrorFromResponse(res: ErrorResponse): PlatformError {
 }
 
 /** A request that got no HTTP answer: timeout or connection failure. */
-export function platformErrorFromTransport(area: PlatformArea, err: unknown, timeoutMs: number): PlatformUnavailableError {
+export function platformErrorFromTransport(area: PlatformInterface, err: unknown, timeoutMs: number): PlatformUnavailableError {
   const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
   const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
   return new PlatformUnavailableError({

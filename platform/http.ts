@@ -5,7 +5,7 @@
 // in a worker the activity's, in the API the request's.
 import { SpanKind, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../common/logger.js';
-import { PlatformError, platformErrorFromResponse, platformErrorFromTransport, type PlatformArea } from './errors.js';
+import { PlatformError, platformErrorFromResponse, platformErrorFromTransport, type PlatformInterface } from './errors.js';
 import { setHeader, type AuthRequest, type AuthStrategy } from './auth/strategy.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { platformCallOf, type PlatformCall, type PlatformCallObserver } from './call-observer.js';
@@ -16,7 +16,7 @@ export type QueryValue = string | number | boolean | undefined;
 
 export interface PlatformRequest {
   /** Selects the error-body parser and labels errors. */
-  area: PlatformArea;
+  area: PlatformInterface;
   method: HttpMethod;
   /** Absolute URL (the base address plus path). */
   url: string | URL;
@@ -82,7 +82,7 @@ export class PlatformHttp {
   }
 
   /** Runs one platform call and reports how it ended; for the few calls that cannot use request() (binary downloads). */
-  async observed<T>(area: PlatformArea, call: () => Promise<T>, opts: ObservedCall = {}): Promise<T> {
+  async observed<T>(area: PlatformInterface, call: () => Promise<T>, opts: ObservedCall = {}): Promise<T> {
     if (!this.#tracer) return this.#counted(area, call, opts);
     const { name, options } = platformCallSpan(area, opts);
     return this.#tracer.startActiveSpan(name, { ...options, kind: SpanKind.CLIENT }, async (span: Span) => {
@@ -97,7 +97,7 @@ export class PlatformHttp {
     });
   }
 
-  async #counted<T>(area: PlatformArea, call: () => Promise<T>, opts: ObservedCall): Promise<T> {
+  async #counted<T>(area: PlatformInterface, call: () => Promise<T>, opts: ObservedCall): Promise<T> {
     if (!this.#onCall) return call();
     const started = performance.now();
     let result: T;
