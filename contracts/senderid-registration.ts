@@ -2,9 +2,9 @@
 // Its input, the callback hint signal, the updates from the API and the status view. The platform's
 // resource types come from the client; the activities are in contracts/senderid.ts.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Attachment, RegistrationState, RegistrationType, RequestDetail, UploadStatus } from '../platform/senderid/types.js';
+import type { Attachment, RegistrationState, RegistrationType, RequestDetail, UploadStatus } from '../common/wire/senderid.js';
 
-export type { Attachment, RegistrationState } from '../platform/senderid/types.js';
+export type { Attachment, RegistrationState } from '../common/wire/senderid.js';
 
 export const SENDERID_REGISTRATION_KIND = 'senderid-registration';
 

@@ -9,10 +9,10 @@ import type {
   RegistrationType,
   RequestDetail,
   UpdateRegistrationRequest,
-} from '../platform/senderid/types.js';
+} from '../common/wire/senderid.js';
 import type { SenderIdViolation } from '../platform/senderid/errors.js';
 
-export type { Registration as SenderIdRegistration } from '../platform/senderid/types.js';
+export type { Registration as SenderIdRegistration } from '../common/wire/senderid.js';
 
 // ---------------------------------------------------------------------------------------------
 // Activities: each safe to repeat under Temporal retries (activities/senderid/)

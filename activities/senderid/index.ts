@@ -19,7 +19,7 @@ import type {
 } from '../../contracts/senderid.js';
 import { PlatformConflictError, PlatformNotFoundError } from '../../platform/errors.js';
 import type { SenderIdClient } from '../../platform/senderid/client.js';
-import type { Registration } from '../../platform/senderid/types.js';
+import type { Registration } from '../../common/wire/senderid.js';
 import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';

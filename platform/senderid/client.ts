@@ -9,7 +9,6 @@ import { PlatformNotFoundError, platformErrorFromResponse, platformErrorFromTran
 import type { HttpMethod, PlatformHttp, QueryValue } from '../http.js';
 import type {
   Attachment,
-  AttachmentUpload,
   CallbackConfiguration,
   CreateRegistrationRequest,
   Market,
@@ -19,9 +18,9 @@ import type {
   Registration,
   RegistrationListQuery,
   RegistrationPage,
-  TemplateFile,
   UpdateRegistrationRequest,
-} from './types.js';
+} from '../../common/wire/senderid.js';
+import type { AttachmentUpload, TemplateFile } from './types.js';
 
 export interface SenderIdClientOptions {
   http: PlatformHttp;

@@ -2,7 +2,7 @@
 // rules of docs/senderid-wire.md "Policy requirements", giving the same `field` + `rule` the platform
 // would, all at once, in the policy's field order, per requestDetails entry. Pure: usable anywhere.
 import type { SenderIdViolation } from './errors.js';
-import type { AttachmentDefinition, FieldSection, MarketVersion, Policy, PolicyField, SpecialCondition } from './types.js';
+import type { AttachmentDefinition, FieldSection, MarketVersion, Policy, PolicyField, SpecialCondition } from '../../common/wire/senderid.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SECTIONS: readonly FieldSection[] = ['senderIdDetails', 'additionalDetails'];

@@ -8,7 +8,7 @@ import type { SubjectHasher } from '../../../common/subject-hash.js';
 import type { StepDependency, StepKind, StepPlan } from '../../../contracts/onboarding.js';
 import type { ChatbCategory } from '../../../platform/provisioning/chat-senders.js';
 import type { RcsQuestionnaire } from '../../../platform/provisioning/rcs-senders.js';
-import type { Policy } from '../../../platform/senderid/client.js';
+import type { Policy } from '../../../common/wire/senderid.js';
 import type { ErrorDetail } from '../../errors.js';
 import type { BuiltProcess } from '../../processes/start.js';
 import { bundleInput, chataSenderInput, chatbSenderInput, rcsSenderInput, templateInput } from '../provisioning/inputs.js';

@@ -15,7 +15,8 @@ import {
   type SenderIdOperationOutcome,
   type SenderIdProcessState,
 } from '../../../contracts/senderid-registration.js';
-import { validateAttachment, validateRequestDetails, type Policy, type SenderIdClient } from '../../../platform/senderid/client.js';
+import type { Policy } from '../../../common/wire/senderid.js';
+import { validateAttachment, validateRequestDetails, type SenderIdClient } from '../../../platform/senderid/client.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import type { ProcessService } from '../../processes/find.js';

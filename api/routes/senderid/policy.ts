@@ -1,5 +1,6 @@
 // The policy look-up the sender ID start checks rely on: its route's and the onboarding's senderIds items.
-import type { Policy, SenderIdClient } from '../../../platform/senderid/client.js';
+import type { Policy } from '../../../common/wire/senderid.js';
+import type { SenderIdClient } from '../../../platform/senderid/client.js';
 import { ApiError } from '../../errors.js';
 import { onPlatform } from '../../platform-errors.js';
 

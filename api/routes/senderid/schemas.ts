@@ -1,6 +1,6 @@
 // Request schemas of the sender ID registration routes (also the onboarding's senderIds items).
 import Type from 'typebox';
-import { REGISTRATION_TYPES } from '../../../platform/senderid/client.js';
+import { REGISTRATION_TYPES } from '../../../common/wire/senderid.js';
 
 // Bounded so that no body the document allows exceeds the API's 1 MiB JSON limit, even all \u-escaped.
 const Value = Type.String({ maxLength: 256 });
