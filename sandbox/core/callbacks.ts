@@ -1,10 +1,10 @@
-// Sends the platform's callbacks: signed JSON POSTs, retried on the area's schedule, subject to
-// callback faults (drop / duplicate), every attempt recorded for GET /_sandbox/callbacks.
+// Sends the platform's callbacks: signed JSON POSTs, retried on the area's schedule, every attempt recorded for
+// GET /_sandbox/callbacks. Faults are not decided here: the callback hubs (callback-hub.ts) decide them and
+// record a dropped callback through dropped().
 // Nothing here survives a restart of a persistent sandbox: deliveries in flight (and their retries) are lost,
 // as the platform's callbacks are hints and relayflow re-reads the resources they announce.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CallbackFaults } from './faults.js';
 import { nodeTransport } from '../../common/http-transport.js';
 
 interface CallbackSignInput {
@@ -76,7 +76,6 @@ interface Sleeper {
 }
 
 export interface CallbackDispatcherOptions {
-  faults: CallbackFaults;
   logger?: Logger | undefined;
   /** Most recent records kept for inspection. */
   maxRecords?: number;
@@ -90,20 +89,30 @@ export class CallbackDispatcher {
   private generation = 0;
   private closed = false;
 
-  constructor(private readonly opts: CallbackDispatcherOptions) {}
+  constructor(private readonly opts: CallbackDispatcherOptions = {}) {}
 
-  /** Never rejects; resolves when the callback is delivered, given up, dropped or cancelled. */
+  /** Never rejects; resolves when the callback is delivered, given up or cancelled. */
   async dispatch(req: DispatchRequest): Promise<CallbackResult> {
     const record = this.newRecord(req);
     if (this.closed) return this.finish(record, 'cancelled');
-    const fault = this.opts.faults.take();
-    if (fault === 'drop') return this.finish(record, 'dropped');
-    if (fault === 'duplicate') {
-      const copy = this.newRecord(req, record.id);
-      const [first] = await Promise.all([this.deliver(record, req), this.deliver(copy, req)]);
-      return { ...first, duplicateId: copy.id };
-    }
     return this.deliver(record, req);
+  }
+
+  /** Sends `req` twice at once (a duplicate fault): the second copy is recorded as the first's duplicate. */
+  async duplicate(req: DispatchRequest): Promise<CallbackResult> {
+    const record = this.newRecord(req);
+    const copy = this.newRecord(req, record.id);
+    const [first] = await Promise.all([this.deliver(record, req), this.deliver(copy, req)]);
+    return { ...first, duplicateId: copy.id };
+  }
+
+  /** Records a callback a fault dropped: never sent. */
+  dropped(req: DispatchRequest): CallbackResult {
+    return this.finish(this.newRecord(req), 'dropped');
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   list(): CallbackRecord[] {

@@ -1,12 +1,28 @@
 // The state of one sandbox instance, shared by the core pipeline, the control routes and every area.
 import { randomBytes } from 'node:crypto';
 import { AccountDirectory } from './accounts.js';
+import { CallbackHub, SandboxCallbacks, type CallbackFate, type CallbackHubOptions } from './callback-hub.js';
 import { CallbackDispatcher } from './callbacks.js';
-import { CallbackFaults, FaultStore, LatencyStore } from './faults.js';
+import { FaultStore, LatencyStore } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { PersistedArea } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
+
+/** A piece of an area's state or machinery, handed to the core with SandboxContext.own. */
+export interface AreaPart {
+  /** POST /_sandbox/reset: forget everything, back to the options' defaults. */
+  reset?(): void;
+  /** The sandbox is closing: stop whatever runs on its own (timers, deliveries); what is pending stays for the final save. */
+  close?(): void;
+}
+
+export interface AreaParts {
+  /** Reset, and closed, in this order. */
+  parts: readonly AreaPart[];
+  /** What a sandbox with a dataDir keeps across restarts (see persistence.ts); without one, nothing calls it. */
+  persisted?: PersistedArea;
+}
 
 export class SandboxContext {
   readonly accounts: AccountDirectory;
@@ -18,20 +34,20 @@ export class SandboxContext {
   readonly requests = new RequestLog();
   readonly faults = new FaultStore();
   readonly latency = new LatencyStore();
-  readonly callbackFaults = new CallbackFaults();
   readonly rateLimiter = new RateLimiter();
-  readonly callbacks: CallbackDispatcher;
-  private readonly resetHooks: (() => void)[] = [];
+  /** Every callback goes out through here (the sandbox-wide drop and duplicate faults); areas' hubs included. */
+  readonly callbacks: SandboxCallbacks;
+  private readonly parts: AreaPart[] = [];
   private readonly persisted: PersistedArea[] = [];
   private readonly sleepers = new Set<() => void>();
 
   constructor(readonly options: ResolvedSandboxOptions) {
     this.accounts = new AccountDirectory(options.accounts);
-    this.callbacks = new CallbackDispatcher({ faults: this.callbackFaults, logger: options.logger });
-    this.persist({
+    this.callbacks = new SandboxCallbacks(new CallbackDispatcher({ logger: options.logger }));
+    this.addPersisted({
       name: 'tokens',
-      save: () => ({ tokenSecret: Buffer.from(this.tokenSecret).toString('base64') }),
-      load: (state) => {
+      persist: () => ({ tokenSecret: Buffer.from(this.tokenSecret).toString('base64') }),
+      restore: (state) => {
         const secret = Buffer.from(String((state as { tokenSecret?: unknown }).tokenSecret ?? ''), 'base64');
         if (secret.length !== this.tokenSecret.length) throw new Error('tokenSecret has the wrong length');
         this.tokenSecret.set(secret);
@@ -39,16 +55,22 @@ export class SandboxContext {
     });
   }
 
-  /** Areas register how to forget their state on POST /_sandbox/reset. */
-  onReset(fn: () => void): void {
-    this.resetHooks.push(fn);
+  /**
+   * The one way an area hands its parts to the core: their reset() on POST /_sandbox/reset, their close() when
+   * the sandbox closes, and what it keeps across restarts. Faults, the request log and callbacks in flight are
+   * never kept.
+   */
+  own({ parts, persisted }: AreaParts): void {
+    this.parts.push(...parts);
+    if (persisted) this.addPersisted(persisted);
   }
 
-  /**
-   * Areas register what a sandbox with a dataDir keeps across restarts (see persistence.ts); without one,
-   * nothing calls these. Faults, the request log and callbacks in flight are never kept.
-   */
-  persist(area: PersistedArea): void {
+  /** An area's callback hub, handing its callbacks on to the sandbox's. Reset it with the area's parts. */
+  callbackHub<F extends CallbackFate>(opts: CallbackHubOptions): CallbackHub<F> {
+    return new CallbackHub<F>(this.callbacks, opts);
+  }
+
+  private addPersisted(area: PersistedArea): void {
     if (this.persisted.some((a) => a.name === area.name)) throw new Error(`sandbox: persisted state ${area.name} registered twice`);
     this.persisted.push(area);
   }
@@ -60,11 +82,10 @@ export class SandboxContext {
   reset(): void {
     this.faults.clear();
     this.latency.clear();
-    this.callbackFaults.clear();
     this.requests.clear();
     this.rateLimiter.clear();
-    this.callbacks.clear();
-    for (const fn of this.resetHooks) fn();
+    this.callbacks.reset();
+    for (const part of this.parts) part.reset?.();
   }
 
   /** A delay that close() cuts short, so injected latency never holds up shutdown. */
@@ -81,6 +102,7 @@ export class SandboxContext {
   }
 
   close(): void {
+    for (const part of this.parts) part.close?.();
     this.callbacks.close();
     for (const done of [...this.sleepers]) done();
   }

@@ -59,14 +59,14 @@ export function controlRoutes(ctx: SandboxContext): FastifyPluginAsyncTypebox {
     app.get('/faults', async () => ({
       faults: ctx.faults.list(),
       latency: ctx.latency.list(),
-      callbackFaults: { drop: ctx.callbackFaults.drop, duplicate: ctx.callbackFaults.duplicate },
+      callbackFaults: { drop: ctx.callbacks.faults.drop, duplicate: ctx.callbacks.faults.duplicate },
     }));
 
     // Clears every kind of fault: request faults, latency and callback faults.
     app.delete('/faults', async () => {
       ctx.faults.clear();
       ctx.latency.clear();
-      ctx.callbackFaults.clear();
+      ctx.callbacks.clearFaults();
       return { cleared: true };
     });
 
@@ -76,8 +76,9 @@ export function controlRoutes(ctx: SandboxContext): FastifyPluginAsyncTypebox {
     });
 
     app.post('/callback-faults', { schema: { body: CallbackFaultsBody } }, async (request) => {
-      ctx.callbackFaults.set(request.body);
-      return { callbackFaults: { drop: ctx.callbackFaults.drop, duplicate: ctx.callbackFaults.duplicate } };
+      const f = ctx.callbacks.faults;
+      Object.assign(f, request.body);
+      return { callbackFaults: { drop: f.drop, duplicate: f.duplicate } };
     });
 
     app.post('/reset', async () => {

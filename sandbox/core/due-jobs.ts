@@ -2,7 +2,7 @@
 // job is plain JSON (its kind, its data, its due time in epoch ms) run by a handler the area registers at setup,
 // instead of a closure, so the area's PersistedArea can save the pending jobs and reschedule them after a
 // restore with what is left of their delay. The timers themselves are the area's Timers, so reset and close
-// still cancel them. Records outlive close() (the final flush saves them) and are dropped by clear() on reset.
+// still cancel them. Records outlive close() (the final flush saves them) and are dropped by reset().
 import type { Timers } from './timers.js';
 
 export interface DueJob {
@@ -36,8 +36,8 @@ export class DueJobs {
     for (const [id, job] of this.pending) if (job.key === key) this.pending.delete(id);
   }
 
-  /** On reset (with the Timers' clear): nothing pending any more. */
-  clear(): void {
+  /** On reset (with the Timers' reset): nothing pending any more. */
+  reset(): void {
     this.pending.clear();
   }
 

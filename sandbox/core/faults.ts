@@ -1,4 +1,4 @@
-// Injected faults, added latency and callback faults, set through /_sandbox control routes.
+// Injected faults and added latency, set through /_sandbox control routes (callback faults: callback-hub.ts).
 import type { AreaName } from './area-mount.js';
 
 export interface FaultRuleInput {
@@ -85,35 +85,5 @@ export class LatencyStore {
 
   clear(): void {
     this.byArea.clear();
-  }
-}
-
-export type CallbackFaultAction = 'drop' | 'duplicate';
-
-/** The next N callbacks are dropped, then the next M duplicated (drops are used up first). */
-export class CallbackFaults {
-  drop = 0;
-  duplicate = 0;
-
-  set(p: { drop?: number; duplicate?: number }): void {
-    if (p.drop !== undefined) this.drop = p.drop;
-    if (p.duplicate !== undefined) this.duplicate = p.duplicate;
-  }
-
-  take(): CallbackFaultAction | undefined {
-    if (this.drop > 0) {
-      this.drop--;
-      return 'drop';
-    }
-    if (this.duplicate > 0) {
-      this.duplicate--;
-      return 'duplicate';
-    }
-    return undefined;
-  }
-
-  clear(): void {
-    this.drop = 0;
-    this.duplicate = 0;
   }
 }

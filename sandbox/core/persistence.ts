@@ -1,5 +1,5 @@
-// The optional memory of a sandbox across restarts (createSandbox's dataDir). Areas register what they keep as
-// PersistedArea on the SandboxContext (like ctx.onReset); with a dataDir, createSandbox loads every area's saved
+// The optional memory of a sandbox across restarts (createSandbox's dataDir). Areas hand what they keep to the
+// SandboxContext as a PersistedArea (ctx.own, with their parts); with a dataDir, createSandbox loads every area's saved
 // state before listening, then flushes every FLUSH_INTERVAL_MS and once more in close(). A flush writes only the
 // areas whose JSON changed since their last write, in one transaction, so the store always holds a consistent
 // set. The loss window: a SIGKILL (or a crash) loses what changed since the last flush, at most one interval.
@@ -11,12 +11,12 @@ export interface PersistedArea {
   /** The row the state is kept under; unique per sandbox. */
   name: string;
   /** The area's durable records as plain JSON (no Maps, no timers). Runs at every flush: keep it a copy-out. */
-  save(): unknown;
+  persist(): unknown;
   /**
    * Replaces the area's empty state with a saved one, rebuilding its indexes, and reschedules what was pending
    * (due times are stored as epoch ms; what is overdue runs at once). Runs once, after setup, before listening.
    */
-  load(state: unknown): void;
+  restore(state: unknown): void;
 }
 
 export const FLUSH_INTERVAL_MS = 250;
@@ -71,14 +71,14 @@ export class SandboxPersistence {
       const state = saved.get(area.name);
       if (state === undefined) continue;
       try {
-        area.load(state);
+        area.restore(state);
       } catch (err) {
         throw new Error(
           `sandbox: the saved state of area ${area.name} under ${dir} could not be restored (${(err as Error).message}); remove that directory to start afresh`,
           { cause: err },
         );
       }
-      this.written.set(area.name, JSON.stringify(area.save()));
+      this.written.set(area.name, JSON.stringify(area.persist()));
     }
     this.logger?.info({ dir, areas: [...saved.keys()] }, 'sandbox state restored');
   }
@@ -86,7 +86,7 @@ export class SandboxPersistence {
   private async write(): Promise<void> {
     const changed: { name: string; json: string }[] = [];
     for (const area of this.areas) {
-      const json = JSON.stringify(area.save());
+      const json = JSON.stringify(area.persist());
       if (this.written.get(area.name) !== json) changed.push({ name: area.name, json });
     }
     if (changed.length === 0) return;

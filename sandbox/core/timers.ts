@@ -4,10 +4,10 @@
 export class Timers {
   private readonly pending = new Map<NodeJS.Timeout, () => void>();
   private readonly byKey = new Map<string, Set<NodeJS.Timeout>>();
-  /** Bumped by clear(): work started before it compares and stops. */
+  /** Bumped by reset(): work started before it compares and stops. */
   generation = 0;
 
-  /** Runs `fn` after `ms` unless cancelled first: by the returned function, cancel(key) or clear(). */
+  /** Runs `fn` after `ms` unless cancelled first: by the returned function, cancel(key), reset() or close(). */
   after(ms: number, fn: () => void, key?: string): () => void {
     const timer = setTimeout(() => {
       this.forget(timer, key);
@@ -22,12 +22,12 @@ export class Timers {
     };
   }
 
-  /** Resolves true after `ms`, or false as soon as clear() runs. */
+  /** Resolves true after `ms`, or false as soon as reset() runs. */
   sleep(ms: number): Promise<boolean> {
     return this.cancellableSleep(ms).done;
   }
 
-  /** `done` resolves true after `ms`, or false as soon as `cancel` or clear() runs. */
+  /** `done` resolves true after `ms`, or false as soon as `cancel` or reset() runs. */
   cancellableSleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
     let cancel: () => void = () => undefined;
     const done = new Promise<boolean>((resolve) => {
@@ -56,7 +56,8 @@ export class Timers {
     this.byKey.delete(key);
   }
 
-  clear(): void {
+  /** Cancels every timer; sleepers wake with false. */
+  reset(): void {
     this.generation++;
     const wake = [...this.pending];
     this.pending.clear();
@@ -65,6 +66,11 @@ export class Timers {
       clearTimeout(t);
       onCancel();
     }
+  }
+
+  /** On the sandbox's close: the same as reset(). */
+  close(): void {
+    this.reset();
   }
 
   private forget(timer: NodeJS.Timeout, key: string | undefined): void {

@@ -25,8 +25,8 @@ import {
   type DeliverySettings,
   type RetrySetting,
   type SendFaults,
-  type WebhookFaults,
 } from './settings.js';
+import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import { Fields, isObject, join, notFound } from './validate.js';
 
 const MAX_DELAY_MS = 600_000;
@@ -62,10 +62,10 @@ function count(f: Fields, body: Record<string, unknown>, key: string): number {
   return f.integer(body, key, '', { min: 0 }) ?? 0;
 }
 
-function checkWebhookFaults(input: unknown): WebhookFaults {
+function checkWebhookFaults(input: unknown): CallbackFaultSetting {
   const f = new Fields();
   const body = f.object(input ?? {}, '', ['drop', 'duplicate', 'reorder', 'delayMs']) ?? {};
-  const out: WebhookFaults = {
+  const out: CallbackFaultSetting = {
     drop: count(f, body, 'drop'),
     duplicate: count(f, body, 'duplicate'),
     reorder: f.boolean(body, 'reorder', '') ?? false,
@@ -168,11 +168,7 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
     return settings.delivery;
   });
 
-  app.get('/webhook-faults', async () => settings.webhookFaults);
-  app.put('/webhook-faults', async (request) => {
-    settings.webhookFaults = checkWebhookFaults(request.body);
-    return settings.webhookFaults;
-  });
+  callbackFaultRoutes(app, '/webhook-faults', reports.hub, checkWebhookFaults);
 
   app.get('/webhook-retry', async () => settings.retry);
   app.put('/webhook-retry', async (request) => {

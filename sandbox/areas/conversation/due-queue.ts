@@ -9,7 +9,7 @@ export class DueQueue {
   private items: { at: number; run: () => void }[] = [];
   private head = 0;
   private cancel: (() => void) | undefined;
-  /** The timers' generation when armed: a Timers.clear() since then has stopped our timer. */
+  /** The timers' generation when armed: a Timers.reset() since then has stopped our timer. */
   private armedIn = -1;
 
   constructor(private readonly timers: Timers) {}

@@ -21,7 +21,13 @@ export const conversationArea: SandboxArea = {
     const timers = new Timers();
     const store = new ConversationStore();
     const settings = new ConversationSettings(ctx.options.rateLimits.perProjectPerSecond);
-    const reports = new ReportHub(ctx, store, settings, timers);
+    const hub = ctx.callbackHub({
+      area: 'conversation',
+      timers,
+      reorder: 'each',
+      retry: () => ({ retrySchedule: settings.retry.scheduleMs, timeoutMs: settings.retry.timeoutMs }),
+    });
+    const reports = new ReportHub(store, settings, timers, hub);
     // The drain rate is read at every step, so a rate set by a control route applies at once.
     const queues = new MtQueues(
       timers,
@@ -30,40 +36,26 @@ export const conversationArea: SandboxArea = {
     );
     const stats = new SendStats();
     const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats };
-    ctx.onReset(() => {
-      timers.clear();
-      queues.clear();
-      reports.reset();
-      store.clear();
-      settings.reset();
-      stats.clear();
-    });
     // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
     // on the channel get their final report when due), webhooks and the send counts. The settings are the run's
     // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.
-    ctx.persist({
-      name: 'conversation',
-      save: () => ({ store: store.save(), stats: stats.save() }),
-      load: (state) => {
-        const saved = state as { store: SavedConversationStore; stats: Parameters<SendStats['load']>[0] };
-        store.load(saved.store);
-        stats.load(saved.stats);
-        for (const m of store.allMessages()) if (m.status === 'ACCEPTED') queues.enqueue(m);
-        reports.resumeFinals(store.allMessages());
+    ctx.own({
+      parts: [timers, queues, hub, reports, store, settings, stats],
+      persisted: {
+        name: 'conversation',
+        persist: () => ({ store: store.persist(), stats: stats.persist() }),
+        restore: (state) => {
+          const saved = state as { store: SavedConversationStore; stats: Parameters<SendStats['restore']>[0] };
+          store.restore(saved.store);
+          stats.restore(saved.stats);
+          for (const m of store.allMessages()) if (m.status === 'ACCEPTED') queues.enqueue(m);
+          reports.resumeFinals(store.allMessages());
+        },
       },
     });
-    let closing = false;
     return {
       routes: async (app, mount) => {
         const region = regionOf(mount.region);
-        // Three mounts share the state: the first to close stops the timers.
-        app.addHook('onClose', async () => {
-          if (closing) return;
-          closing = true;
-          timers.clear();
-          queues.clear();
-          reports.reset();
-        });
         await app.register(appRoutes(deps, region));
         await app.register(messageRoutes(deps, region));
         await app.register(webhookRoutes(deps, region));

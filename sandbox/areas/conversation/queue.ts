@@ -73,7 +73,7 @@ export class MtQueues {
     this.arm(m.appId, q);
   }
 
-  clear(): void {
+  reset(): void {
     for (const q of this.queues.values()) q.cancel?.();
     this.queues.clear();
   }

@@ -1,5 +1,5 @@
 // What the control routes set (all back to these defaults on reset): the project's request limit,
-// delivery outcomes, webhook faults and retry schedule, and "accept then time out" sends.
+// delivery outcomes, webhook retry schedule, and "accept then time out" sends (webhook faults: the area's hub).
 import { DEFAULT_RETRY_SCHEDULE } from '../../core/callbacks.js';
 
 export interface DeliveryRule {
@@ -16,17 +16,6 @@ export interface DeliverySettings {
   reportDelayMs: number;
   /** Whether QUEUED_ON_CHANNEL is reported at all. */
   queuedReport: boolean;
-}
-
-export interface WebhookFaults {
-  /** The next N reports are never sent. */
-  drop: number;
-  /** The next N reports are sent twice (identical bodies). */
-  duplicate: number;
-  /** While set, each message's QUEUED_ON_CHANNEL is held and sent after its final report. */
-  reorder: boolean;
-  /** Added before every report delivery while set. */
-  delayMs: number;
 }
 
 export interface RetrySetting {
@@ -56,14 +45,12 @@ const FAILURE_REASONS: Record<string, string> = {
 export const DEFAULT_FAILURE_REASON = 'RECIPIENT_NOT_REACHABLE';
 
 export const defaultDelivery = (): DeliverySettings => ({ rules: [], reportDelayMs: 0, queuedReport: true });
-const noWebhookFaults = (): WebhookFaults => ({ drop: 0, duplicate: 0, reorder: false, delayMs: 0 });
 export const defaultRetry = (): RetrySetting => ({ scheduleMs: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 10_000 });
 const noSendFaults = (): SendFaults => ({ acceptThenDelayMs: 0, count: 0 });
 
 export class ConversationSettings {
   projectRps: number;
   delivery = defaultDelivery();
-  webhookFaults = noWebhookFaults();
   retry = defaultRetry();
   sendFaults = noSendFaults();
 
@@ -97,7 +84,6 @@ export class ConversationSettings {
   reset(): void {
     this.projectRps = this.defaultProjectRps;
     this.delivery = defaultDelivery();
-    this.webhookFaults = noWebhookFaults();
     this.retry = defaultRetry();
     this.sendFaults = noSendFaults();
   }

@@ -84,17 +84,17 @@ export class SendStats {
     return Object.fromEntries(c?.recipients ?? []);
   }
 
-  clear(): void {
+  reset(): void {
     this.total = new Counters();
     this.byApp.clear();
   }
 
   /** Kept across restarts, so duplicate sends are still caught when a process resends after one. */
-  save(): { total: SavedCounters; byApp: Record<string, SavedCounters> } {
+  persist(): { total: SavedCounters; byApp: Record<string, SavedCounters> } {
     return { total: this.total.save(), byApp: Object.fromEntries([...this.byApp].map(([id, c]) => [id, c.save()])) };
   }
 
-  load(saved: { total: SavedCounters; byApp: Record<string, SavedCounters> }): void {
+  restore(saved: { total: SavedCounters; byApp: Record<string, SavedCounters> }): void {
     this.total = Counters.load(saved.total);
     this.byApp.clear();
     for (const [id, c] of Object.entries(saved.byApp)) this.byApp.set(id, Counters.load(c));

@@ -1,8 +1,9 @@
-// State of the conversation area: apps, contacts, conversations, messages and webhooks (save() and load()
+// State of the conversation area: apps, contacts, conversations, messages and webhooks (persist() and restore()
 // carry them across a restart of a persistent sandbox).
 // Messages are kept in id order (monotonic ULIDs) with indexes by app and by identity, so listing
 // newest first and paging by "older than this id" stay cheap with tens of thousands of messages.
 import { monotonicFactory } from 'ulid';
+import { ScopedTable } from '../../core/table.js';
 import type { App, ChannelIdentity, Contact, Message, Webhook } from './model.js';
 
 const identityKey = (projectId: string, c: ChannelIdentity) => `${projectId} ${c.channel} ${c.identity}`;
@@ -31,32 +32,30 @@ export interface SavedConversationStore {
 export class ConversationStore {
   /** One factory for every id, so message ids sort in acceptance order. */
   readonly newId = monotonicFactory();
-  private readonly apps = new Map<string, App>();
-  private readonly contacts = new Map<string, Contact>();
+  private readonly apps = new ScopedTable<App>({ scope: (a) => a.projectId });
+  private readonly contacts = new ScopedTable<Contact>({ scope: (c) => c.projectId });
   private readonly contactByIdentity = new Map<string, Contact>();
   private readonly conversations = new Map<string, string>();
   private readonly messagesById = new Map<string, Message>();
   private messages: Message[] = [];
   private readonly byApp = new Map<string, Message[]>();
   private readonly byIdentity = new Map<string, Message[]>();
-  private readonly webhooks = new Map<string, Webhook>();
+  private readonly webhooks = new ScopedTable<Webhook>({ scope: (w) => w.appId });
 
   addApp(app: App): App {
-    this.apps.set(app.id, app);
-    return app;
+    return this.apps.add(app);
   }
 
   app(id: string): App | undefined {
-    return this.apps.get(id);
+    return this.apps.find(id)?.item;
   }
 
   allApps(): App[] {
-    return [...this.apps.values()];
+    return this.apps.all();
   }
 
   contact(projectId: string, id: string): Contact | undefined {
-    const c = this.contacts.get(id);
-    return c && c.projectId === projectId ? c : undefined;
+    return this.contacts.get(projectId, id);
   }
 
   /** The contact owning any of these identities, else a new one with all of them (spec: made by the first message). */
@@ -65,9 +64,12 @@ export class ConversationStore {
       const found = this.contactByIdentity.get(identityKey(projectId, ci));
       if (found) return found;
     }
-    const contact: Contact = { id: this.newId(), projectId, identities: identities.map((c) => ({ ...c })) };
-    this.contacts.set(contact.id, contact);
-    for (const ci of identities) this.contactByIdentity.set(identityKey(projectId, ci), contact);
+    return this.addContact({ id: this.newId(), projectId, identities: identities.map((c) => ({ ...c })) });
+  }
+
+  private addContact(contact: Contact): Contact {
+    this.contacts.add(contact);
+    for (const ci of contact.identities) this.contactByIdentity.set(identityKey(contact.projectId, ci), contact);
     return contact;
   }
 
@@ -109,40 +111,36 @@ export class ConversationStore {
   }
 
   addWebhook(w: Webhook): Webhook {
-    this.webhooks.set(w.id, w);
-    return w;
+    return this.webhooks.add(w);
   }
 
   webhook(id: string): Webhook | undefined {
-    return this.webhooks.get(id);
+    return this.webhooks.find(id)?.item;
   }
 
   webhooksOf(appId: string): Webhook[] {
-    return [...this.webhooks.values()].filter((w) => w.appId === appId);
+    return [...this.webhooks.list(appId)];
   }
 
-  deleteWebhook(id: string): void {
-    this.webhooks.delete(id);
+  deleteWebhook(w: Webhook): void {
+    this.webhooks.remove(w.appId, w.id);
   }
 
-  save(): SavedConversationStore {
+  persist(): SavedConversationStore {
     return {
-      apps: [...this.apps.values()],
-      contacts: [...this.contacts.values()],
+      apps: this.apps.save(),
+      contacts: this.contacts.save(),
       conversations: Object.fromEntries(this.conversations),
       messages: this.messages,
-      webhooks: [...this.webhooks.values()],
+      webhooks: this.webhooks.save(),
     };
   }
 
   /** Replaces the state with a saved one, rebuilding every index as the live additions would have. */
-  load(saved: SavedConversationStore): void {
-    this.clear();
+  restore(saved: SavedConversationStore): void {
+    this.reset();
     for (const a of saved.apps) this.addApp(a);
-    for (const c of saved.contacts) {
-      this.contacts.set(c.id, c);
-      for (const ci of c.identities) this.contactByIdentity.set(identityKey(c.projectId, ci), c);
-    }
+    for (const c of saved.contacts) this.addContact(c);
     for (const [key, id] of Object.entries(saved.conversations)) this.conversations.set(key, id);
     for (const m of saved.messages) this.addMessage(m);
     for (const w of saved.webhooks) this.addWebhook(w);
@@ -153,16 +151,16 @@ export class ConversationStore {
     return this.messages;
   }
 
-  clear(): void {
-    this.apps.clear();
-    this.contacts.clear();
+  reset(): void {
+    this.apps.reset();
+    this.contacts.reset();
     this.contactByIdentity.clear();
     this.conversations.clear();
     this.messagesById.clear();
     this.messages = [];
     this.byApp.clear();
     this.byIdentity.clear();
-    this.webhooks.clear();
+    this.webhooks.reset();
   }
 }
 

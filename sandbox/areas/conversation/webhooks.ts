@@ -48,7 +48,7 @@ export function webhookRoutes(deps: ConversationDeps, region: Region) {
       const w = store.webhook(id.toUpperCase());
       const owner = w && store.app(w.appId);
       if (!w || !owner || w.projectId !== projectId || owner.region !== region) throw notFound(`Webhook ${id} not found in project ${projectId}`);
-      store.deleteWebhook(w.id);
+      store.deleteWebhook(w);
       return {};
     });
   };

@@ -16,11 +16,10 @@ export const mmsArea: SandboxArea = {
   setup(ctx) {
     const state = new MmsState(ctx);
     const media = new MediaChecker();
-    ctx.onReset(() => {
-      state.reset();
-      media.clear();
+    ctx.own({
+      parts: [state, media],
+      persisted: { name: 'mms', persist: () => state.persist(), restore: (saved) => state.restore(saved as SavedMmsState) },
     });
-    ctx.persist({ name: 'mms', save: () => state.save(), load: (saved) => state.load(saved as SavedMmsState) });
 
     async function handle(request: FastifyRequest, reply: FastifyReply) {
       state.stats.requests++;
@@ -81,7 +80,6 @@ export const mmsArea: SandboxArea = {
 
     return {
       routes: (app) => {
-        app.addHook('onClose', async () => state.stop());
         // Under a prefix Fastify serves '/' both with and without the trailing slash, as the platform
         // does for its base address ending in /ep/v2/.
         app.post('/', handle);

@@ -17,7 +17,7 @@ export class MediaChecker {
     return problem;
   }
 
-  clear(): void {
+  reset(): void {
     this.cache.clear();
   }
 }

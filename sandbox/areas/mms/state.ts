@@ -1,7 +1,7 @@
 // The MMS area's state: the account's settings (throughput, postback URL and retry gap, delivery rules,
 // faults), saved templates, accepted messages by client-reference, and the counts tests and benchmarks read
 // to prove no loss and no duplicate. Postbacks go through the core dispatcher (its retries and faults).
-// A persistent sandbox keeps all but the test knobs across a restart (save/load), final postbacks still due
+// A persistent sandbox keeps all but the test knobs across a restart (persist/restore), final postbacks still due
 // included: the platform has no status read for MMS, so the final code is relayflow's only news of it.
 import { ulid } from 'ulid';
 import type { SandboxContext } from '../../core/context.js';
@@ -136,12 +136,12 @@ export class MmsState {
   }
 
   /** On close: no postback leaves any more; the pending ones stay recorded for the final save. */
-  stop(): void {
+  close(): void {
     for (const t of this.finals.keys()) clearTimeout(t);
   }
 
   /** The postback URL is the account's (a dashboard setting); the other settings are the run's test knobs. */
-  save(): SavedMmsState {
+  persist(): SavedMmsState {
     return {
       postbackUrl: this.settings.postbackUrl ?? null,
       templates: Object.fromEntries(this.templates),
@@ -152,7 +152,7 @@ export class MmsState {
     };
   }
 
-  load(saved: SavedMmsState): void {
+  restore(saved: SavedMmsState): void {
     this.reset();
     if (saved.postbackUrl) this.settings.postbackUrl = saved.postbackUrl;
     for (const [id, t] of Object.entries(saved.templates)) this.templates.set(id, t);
@@ -163,7 +163,7 @@ export class MmsState {
   }
 
   reset(): void {
-    this.stop();
+    this.close();
     this.finals.clear();
     this.settings = defaults();
     this.templates.clear();

@@ -4,14 +4,14 @@ import { oauthAuth } from '../../core/auth-oauth.js';
 import { rejectUnparsedBody } from '../../core/body-parsers.js';
 import type { SandboxContext } from '../../core/context.js';
 import { projectRateLimit } from '../../core/guards.js';
-import type { WebhookHub } from './delivery.js';
+import type { WebhookEvents } from './delivery.js';
 import type { Reviewer } from './reviewer.js';
 import type { ProvisioningStore } from './store.js';
 
 export interface ProvisioningDeps {
   ctx: SandboxContext;
   store: ProvisioningStore;
-  hub: WebhookHub;
+  hub: WebhookEvents;
   reviewer: Reviewer;
 }
 

@@ -2,16 +2,16 @@
 // the rest of /_sandbox): the simulated reviewers, reviewer-made events, webhook faults, and the
 // webhook body's shape (the full envelope, or only the trigger, comment and resource JSON).
 import type { FastifyInstance } from 'fastify';
-import { noWebhookFaults, type WebhookFaults } from './delivery.js';
+import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
 import { checkEnvelope, fullEnvelope } from './envelope.js';
 import { Fields } from './validation.js';
 
-function checkFaults(input: unknown): WebhookFaults {
+function checkFaults(input: unknown): CallbackFaultSetting {
   const f = new Fields();
   const body = f.body(input ?? {}, ['delayMs', 'duplicate', 'reorder', 'drop']);
-  const out: WebhookFaults = {
+  const out: CallbackFaultSetting = {
     delayMs: f.integer(body, 'delayMs', '', { min: 0, max: 600_000 }) ?? 0,
     duplicate: f.integer(body, 'duplicate', '', { min: 0 }) ?? 0,
     reorder: f.boolean(body, 'reorder', '') ?? false,
@@ -31,12 +31,7 @@ export function provisioningControlRoutes(app: FastifyInstance, deps: Provisioni
   app.get('/events', async () => ({ events: hub.events() }));
   app.post('/events', async (request) => applyControlEvent(deps, request.body));
 
-  app.get('/webhook-faults', async () => hub.faults);
-  // PUT replaces the whole setting: fields left out are cleared.
-  app.put('/webhook-faults', async (request) => {
-    hub.faults = { ...noWebhookFaults(), ...checkFaults(request.body) };
-    return hub.faults;
-  });
+  callbackFaultRoutes(app, '/webhook-faults', hub.hub, checkFaults);
 
   app.get('/webhook-envelope', async () => hub.envelope);
   // Like webhook-faults: fields left out return to the full envelope's defaults. Applies to events emitted after it.

@@ -2,7 +2,7 @@
 // (pause a template, change its quality score or category, comment, reject a country...), applied
 // to the resource and emitted as its webhook event. Everything is checked before anything changes.
 import type { SandboxContext } from '../../core/context.js';
-import type { WebhookHub } from './delivery.js';
+import type { WebhookEvents } from './delivery.js';
 import { invalidInput, notFound } from './errors.js';
 import {
   CHATA_ERROR_CODES,
@@ -80,7 +80,7 @@ type Resource =
 export interface ControlEventDeps {
   ctx: SandboxContext;
   store: ProvisioningStore;
-  hub: WebhookHub;
+  hub: WebhookEvents;
   reviewer: Reviewer;
 }
 

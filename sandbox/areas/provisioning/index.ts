@@ -7,7 +7,7 @@ import { chataSenderRoutes } from './chata-senders.js';
 import { chatbSenderRoutes } from './chatb-senders.js';
 import type { ProvisioningDeps } from './context.js';
 import { provisioningControlRoutes } from './control.js';
-import { WebhookHub } from './delivery.js';
+import { WebhookEvents, type EventRecord } from './delivery.js';
 import { installProvisioningErrors } from './errors.js';
 import { rcsRoutes } from './rcs.js';
 import { Reviewer, startupReviewer } from './reviewer.js';
@@ -24,7 +24,8 @@ export const provisioningArea: SandboxArea = {
     const jobs = new DueJobs(timers);
     const store = new ProvisioningStore();
     const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), jobs);
-    const hub = new WebhookHub(ctx, store, timers);
+    const callbacks = ctx.callbackHub<EventRecord>({ area: 'provisioning', timers, reorder: 'next', maxHoldMs: 30_000, logSize: 10_000 });
+    const hub = new WebhookEvents(store, callbacks);
     const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
     const bundles = new BundleDesk(deps, jobs);
     // Built here, once: each registers its reviews' due-job handler, which a restore needs before it loads.
@@ -36,30 +37,24 @@ export const provisioningArea: SandboxArea = {
       chatbSenderRoutes(deps),
       bundleRoutes(deps, bundles),
     ];
-    ctx.onReset(() => {
-      timers.clear();
-      jobs.clear();
-      store.clear();
-      hub.reset();
-      reviewer.reset();
-      bundles.reset();
-    });
     // Kept across restarts: the resources, the event log and sequences, pending reviews and bundle ends. The
     // reviewer, bundle, fault and envelope settings are the run's test knobs: they start from the options again.
-    ctx.persist({
-      name: 'provisioning',
-      save: () => ({ store: store.save(), hub: hub.save(), jobs: jobs.save() }),
-      load: (state) => {
-        const saved = state as { store: Parameters<ProvisioningStore['load']>[0]; hub: Parameters<WebhookHub['load']>[0]; jobs: DueJob[] };
-        store.load(saved.store);
-        hub.load(saved.hub);
-        jobs.load(saved.jobs);
+    ctx.own({
+      parts: [timers, jobs, store, callbacks, hub, reviewer, bundles],
+      persisted: {
+        name: 'provisioning',
+        persist: () => ({ store: store.persist(), hub: hub.persist(), jobs: jobs.save() }),
+        restore: (state) => {
+          const saved = state as { store: Parameters<ProvisioningStore['restore']>[0]; hub: Parameters<WebhookEvents['restore']>[0]; jobs: DueJob[] };
+          store.restore(saved.store);
+          hub.restore(saved.hub);
+          jobs.load(saved.jobs);
+        },
       },
     });
     return {
       routes: async (app) => {
         installProvisioningErrors(app);
-        app.addHook('onClose', async () => timers.clear());
         for (const routes of routeSets) await app.register(routes);
       },
       control: (app) => {

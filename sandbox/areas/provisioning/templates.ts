@@ -7,14 +7,15 @@ import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
 import { TEMPLATE_STATES, type Channel, type Template, type Trigger } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
-import { nowIso, type Collection } from './store.js';
+import type { ScopedTable } from '../../core/table.js';
+import { nowIso } from './store.js';
 import { checkTemplateCreate, checkTemplatePatch } from './template-rules.js';
 
 export interface TemplateChannel {
   channel: Channel;
   /** Path segment: `chata` or `chatb`. */
   segment: string;
-  collection: Collection<Template>;
+  collection: ScopedTable<Template>;
   triggers: { approved: Trigger; rejected: Trigger; comment: Trigger; deleted?: Trigger };
 }
 

@@ -4,14 +4,14 @@ import { oauthAuth } from '../../core/auth-oauth.js';
 import { rejectUnparsedBody } from '../../core/body-parsers.js';
 import type { SandboxContext } from '../../core/context.js';
 import { projectRateLimit } from '../../core/guards.js';
-import type { CallbackHub } from './delivery.js';
+import type { SenderIdCallbacks } from './delivery.js';
 import type { Reviewer } from './review.js';
 import type { SenderIdStore } from './store.js';
 
 export interface SenderIdDeps {
   ctx: SandboxContext;
   store: SenderIdStore;
-  hub: CallbackHub;
+  hub: SenderIdCallbacks;
   reviewer: Reviewer;
 }
 

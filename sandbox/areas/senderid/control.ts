@@ -6,7 +6,7 @@
 //   POST /registrations/{id}/state {state, message?}: force a state (e.g. ON_HOLD), with its log and callback
 import type { FastifyInstance } from 'fastify';
 import type { SenderIdDeps } from './context.js';
-import { noCallbackFaults, type CallbackFaultSetting } from './delivery.js';
+import { callbackFaultRoutes, noCallbackFaults, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import { REGISTRATION_STATES, type RegistrationState } from './model.js';
 import { bodyObject, isObject, notFound, unknownKeys, Violations } from './validate.js';
 
@@ -36,11 +36,7 @@ export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps):
   app.get('/reviewer', async () => reviewer.config);
   app.put('/reviewer', async (request) => reviewer.set(request.body ?? {}));
 
-  app.get('/callback-faults', async () => hub.faults);
-  app.put('/callback-faults', async (request) => {
-    hub.faults = checkFaults(request.body);
-    return hub.faults;
-  });
+  callbackFaultRoutes(app, '/callback-faults', hub.hub, checkFaults);
 
   app.get('/callback-url', async () => ({ url: hub.defaultUrl ?? null }));
   app.put('/callback-url', async (request) => {

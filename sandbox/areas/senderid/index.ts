@@ -6,7 +6,7 @@ import { attachmentRoutes } from './attachments.js';
 import { callbackConfigRoutes } from './callback-config.js';
 import type { SenderIdDeps } from './context.js';
 import { senderIdControlRoutes } from './control.js';
-import { CallbackHub } from './delivery.js';
+import { SenderIdCallbacks, type EventRecord } from './delivery.js';
 import { marketRoutes } from './markets.js';
 import { registrationRoutes } from './registrations.js';
 import { Reviewer, type SavedReview } from './review.js';
@@ -20,32 +20,33 @@ export const senderIdArea: SandboxArea = {
     const timers = new Timers();
     const jobs = new DueJobs(timers);
     const store = new SenderIdStore();
-    const hub = new CallbackHub(ctx, store, timers);
+    const callbacks = ctx.callbackHub<EventRecord>({ area: 'senderid', timers, reorder: 'next', maxHoldMs: 30_000, logSize: 10_000 });
+    const hub = new SenderIdCallbacks(store, callbacks);
     const reviewer = new Reviewer(store, hub, jobs);
     const deps: SenderIdDeps = { ctx, store, hub, reviewer };
-    ctx.onReset(() => {
-      timers.clear();
-      jobs.clear();
-      store.clear();
-      hub.reset();
-      reviewer.reset();
-    });
     // Kept across restarts: registrations, callback configurations and URL, the callback log, the review's
     // pending steps and uploads. The reviewer settings and callback faults start afresh.
-    ctx.persist({
-      name: 'senderid',
-      save: () => ({ store: store.save(), hub: hub.save(), review: reviewer.save(), jobs: jobs.save() }),
-      load: (state) => {
-        const saved = state as { store: Parameters<SenderIdStore['load']>[0]; hub: Parameters<CallbackHub['load']>[0]; review: SavedReview; jobs: DueJob[] };
-        store.load(saved.store);
-        hub.load(saved.hub);
-        reviewer.load(saved.review);
-        jobs.load(saved.jobs);
+    ctx.own({
+      parts: [timers, jobs, store, callbacks, hub, reviewer],
+      persisted: {
+        name: 'senderid',
+        persist: () => ({ store: store.persist(), hub: hub.persist(), review: reviewer.save(), jobs: jobs.save() }),
+        restore: (state) => {
+          const saved = state as {
+            store: Parameters<SenderIdStore['restore']>[0];
+            hub: Parameters<SenderIdCallbacks['restore']>[0];
+            review: SavedReview;
+            jobs: DueJob[];
+          };
+          store.restore(saved.store);
+          hub.restore(saved.hub);
+          reviewer.load(saved.review);
+          jobs.load(saved.jobs);
+        },
       },
     });
     return {
       routes: async (app) => {
-        app.addHook('onClose', async () => timers.clear());
         await app.register(marketRoutes(deps));
         await app.register(registrationRoutes(deps));
         await app.register(attachmentRoutes(deps));

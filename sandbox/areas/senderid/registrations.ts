@@ -122,7 +122,7 @@ export function registrationRoutes(deps: SenderIdDeps) {
     app.delete<{ Params: ItemParams }>(`${base}/:registrationId`, { preValidation }, async (request) => {
       const r = find(request.params);
       if (r.status === 'APPROVED') throw conflict(`Registration ${r.id} is APPROVED and cannot be deleted`);
-      store.delete(r.id);
+      store.delete(r);
       reviewer.deleted(r.id);
       return {};
     });

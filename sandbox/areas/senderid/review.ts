@@ -5,7 +5,7 @@
 // (or FAILED) after uploadMs. Settings come from PUT /_sandbox/senderid/reviewer. Each next step is a due
 // job (plain JSON), so a persistent sandbox takes it after a restart too.
 import { policyById } from './catalogue.js';
-import type { CallbackHub } from './delivery.js';
+import type { SenderIdCallbacks } from './delivery.js';
 import { platformDate, platformTime, type Attachment, type Registration, type RegistrationState } from './model.js';
 import type { SenderIdStore } from './store.js';
 import type { DueJobs } from '../../core/due-jobs.js';
@@ -94,7 +94,7 @@ export class Reviewer {
 
   constructor(
     private readonly store: SenderIdStore,
-    private readonly hub: CallbackHub,
+    private readonly hub: SenderIdCallbacks,
     private readonly jobs: DueJobs,
   ) {
     // A step runs only if the registration still exists and is still in the state it was scheduled from.

@@ -1,6 +1,7 @@
-// State of the sender ID area: registrations (by project) and callback configurations; save() and load()
+// State of the sender ID area: registrations (by project) and callback configurations; persist() and restore()
 // carry them across a restart of a persistent sandbox.
 import { randomUUID } from 'node:crypto';
+import { ScopedTable } from '../../core/table.js';
 import type { Registration, RegistrationState, RegistrationType } from './model.js';
 
 export interface ListFilter {
@@ -11,7 +12,7 @@ export interface ListFilter {
 }
 
 export class SenderIdStore {
-  private readonly registrations = new Map<string, Registration>();
+  private readonly registrations = new ScopedTable<Registration>({ scope: (r) => r.projectId });
   /** projectId → hmacSecret. */
   private readonly secrets = new Map<string, string>();
 
@@ -20,31 +21,31 @@ export class SenderIdStore {
   }
 
   add(r: Registration): void {
-    this.registrations.set(r.id, r);
+    this.registrations.add(r);
   }
 
   get(projectId: string, id: string): Registration | undefined {
-    const r = this.registrations.get(id);
-    return r && r.projectId === projectId ? r : undefined;
+    return this.registrations.get(projectId, id);
   }
 
   byId(id: string): Registration | undefined {
-    return this.registrations.get(id);
+    return this.registrations.find(id)?.item;
   }
 
-  delete(id: string): void {
-    this.registrations.delete(id);
+  delete(r: Registration): void {
+    this.registrations.remove(r.projectId, r.id);
   }
 
   list(projectId: string, f: ListFilter): Registration[] {
-    return [...this.registrations.values()].filter(
-      (r) =>
-        r.projectId === projectId &&
-        r.registrationType === f.registrationType &&
-        (f.registrationState === undefined || r.status === f.registrationState) &&
-        (f.marketCode === undefined || r.marketCode === f.marketCode) &&
-        (f.senderId === undefined || r.senderId === f.senderId),
-    );
+    return this.registrations
+      .list(projectId)
+      .filter(
+        (r) =>
+          r.registrationType === f.registrationType &&
+          (f.registrationState === undefined || r.status === f.registrationState) &&
+          (f.marketCode === undefined || r.marketCode === f.marketCode) &&
+          (f.senderId === undefined || r.senderId === f.senderId),
+      );
   }
 
   secret(projectId: string): string | undefined {
@@ -55,18 +56,18 @@ export class SenderIdStore {
     this.secrets.set(projectId, secret);
   }
 
-  clear(): void {
-    this.registrations.clear();
+  reset(): void {
+    this.registrations.reset();
     this.secrets.clear();
   }
 
-  save(): { registrations: Registration[]; secrets: Record<string, string> } {
-    return { registrations: [...this.registrations.values()], secrets: Object.fromEntries(this.secrets) };
+  persist(): { registrations: Registration[]; secrets: Record<string, string> } {
+    return { registrations: this.registrations.save(), secrets: Object.fromEntries(this.secrets) };
   }
 
-  load(saved: { registrations: Registration[]; secrets: Record<string, string> }): void {
-    this.clear();
-    for (const r of saved.registrations) this.add(r);
+  restore(saved: { registrations: Registration[]; secrets: Record<string, string> }): void {
+    this.reset();
+    this.registrations.load(saved.registrations);
     for (const [projectId, secret] of Object.entries(saved.secrets)) this.setSecret(projectId, secret);
   }
 }

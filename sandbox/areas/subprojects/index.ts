@@ -71,11 +71,13 @@ export const subprojectsArea: SandboxArea = {
   name: 'subprojects',
   setup(ctx) {
     const store = new SubprojectStore();
-    ctx.onReset(() => store.clear());
-    ctx.persist({
-      name: 'subprojects',
-      save: () => ({ subprojects: store.entries() }),
-      load: (state) => store.restore((state as { subprojects: SubprojectEntry[] }).subprojects),
+    ctx.own({
+      parts: [store],
+      persisted: {
+        name: 'subprojects',
+        persist: () => ({ subprojects: store.persist() }),
+        restore: (state) => store.restore((state as { subprojects: SubprojectEntry[] }).subprojects),
+      },
     });
     return async (app) => {
       await app.register(routes(ctx, store));

@@ -1,6 +1,7 @@
 // Subprojects of one sandbox instance, in creation order per parent project. Readiness is computed from
 // createdAtMs, so a restored subproject needs nothing rescheduled.
 import { ulid } from 'ulid';
+import { ScopedTable } from '../../core/table.js';
 
 export interface Subproject {
   projectId: string;
@@ -16,8 +17,7 @@ export interface SubprojectEntry {
 }
 
 export class SubprojectStore {
-  private readonly byParent = new Map<string, SubprojectEntry[]>();
-  private readonly byId = new Map<string, SubprojectEntry>();
+  private readonly table = new ScopedTable<SubprojectEntry>({ id: (e) => e.resource.projectId, scope: (e) => e.resource.parentProjectId });
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -30,41 +30,31 @@ export class SubprojectStore {
       createTime: new Date(createdAtMs).toISOString(),
       state: 'ACTIVE',
     };
-    this.add({ resource, createdAtMs });
+    this.table.add({ resource, createdAtMs });
     return resource;
   }
 
   /** Every subproject in creation order (the saved state). */
-  entries(): SubprojectEntry[] {
-    return [...this.byId.values()];
+  persist(): SubprojectEntry[] {
+    return this.table.save();
   }
 
   /** Re-adds saved entries in their creation order, rebuilding the per-parent lists. */
   restore(entries: readonly SubprojectEntry[]): void {
-    this.clear();
-    for (const e of entries) this.add({ resource: { ...e.resource }, createdAtMs: e.createdAtMs });
-  }
-
-  private add(entry: SubprojectEntry): void {
-    this.byId.set(entry.resource.projectId, entry);
-    const list = this.byParent.get(entry.resource.parentProjectId) ?? [];
-    list.push(entry);
-    this.byParent.set(entry.resource.parentProjectId, list);
+    this.table.load(entries.map((e) => ({ resource: { ...e.resource }, createdAtMs: e.createdAtMs })));
   }
 
   page(parentProjectId: string, offset: number, size: number): { items: Subproject[]; total: number } {
-    const list = this.byParent.get(parentProjectId) ?? [];
+    const list = this.table.list(parentProjectId);
     return { items: list.slice(offset, offset + size).map((e) => e.resource), total: list.length };
   }
 
   get(parentProjectId: string, subprojectId: string): { resource: Subproject; ageMs: number } | undefined {
-    const entry = this.byId.get(subprojectId);
-    if (!entry || entry.resource.parentProjectId !== parentProjectId) return undefined;
-    return { resource: entry.resource, ageMs: this.now() - entry.createdAtMs };
+    const entry = this.table.get(parentProjectId, subprojectId);
+    return entry && { resource: entry.resource, ageMs: this.now() - entry.createdAtMs };
   }
 
-  clear(): void {
-    this.byParent.clear();
-    this.byId.clear();
+  reset(): void {
+    this.table.reset();
   }
 }

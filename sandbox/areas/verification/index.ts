@@ -123,27 +123,27 @@ export const verificationArea: SandboxArea = {
     const callbacks = new VerificationCallbacks(ctx, config);
     const service = new VerificationService({ ctx, store, phones, config, callbacks, timers });
     const state: VerificationArea = { ctx, store, phones, config, timers, service };
-    ctx.onReset(() => {
-      timers.clear();
-      store.clear();
-      phones.clear();
-      config.reset();
-    });
     // Kept across restarts: verifications (PENDING ones expire when they would have), what the phones received,
     // the dashboard settings.
-    ctx.persist({
-      name: 'verification',
-      save: () => ({ verifications: store.records(), phones: phones.save(), config: config.save() }),
-      load: (state) => {
-        const saved = state as { verifications: SavedVerification[]; phones: Parameters<Phones['load']>[0]; config: Parameters<VerificationConfig['load']>[0] };
-        for (const v of store.restore(saved.verifications)) service.armExpiry(v);
-        phones.load(saved.phones);
-        config.load(saved.config);
+    ctx.own({
+      parts: [timers, store, phones, config],
+      persisted: {
+        name: 'verification',
+        persist: () => ({ verifications: store.persist(), phones: phones.persist(), config: config.persist() }),
+        restore: (state) => {
+          const saved = state as {
+            verifications: SavedVerification[];
+            phones: Parameters<Phones['restore']>[0];
+            config: Parameters<VerificationConfig['restore']>[0];
+          };
+          for (const v of store.restore(saved.verifications)) service.armExpiry(v);
+          phones.restore(saved.phones);
+          config.restore(saved.config);
+        },
       },
     });
     return {
       routes: async (app, mount) => {
-        app.addHook('onClose', async () => timers.close());
         await app.register(routes(state, mount));
       },
       control: (app) => registerVerificationControl(app, state),

@@ -27,16 +27,16 @@ export class Phones {
     return (this.byNumber.get(endpoint) ?? []).map((m) => ({ ...m }));
   }
 
-  clear(): void {
+  reset(): void {
     this.byNumber.clear();
   }
 
-  save(): Record<string, PhoneMessage[]> {
+  persist(): Record<string, PhoneMessage[]> {
     return Object.fromEntries(this.byNumber);
   }
 
-  load(saved: Record<string, PhoneMessage[]>): void {
-    this.clear();
+  restore(saved: Record<string, PhoneMessage[]>): void {
+    this.reset();
     for (const [endpoint, list] of Object.entries(saved)) this.byNumber.set(endpoint, [...list]);
   }
 }

@@ -1,6 +1,7 @@
 // Verifications of one sandbox instance, and the timers (expiry, delivery receipts) that act on them;
 // everything here is forgotten on reset and the timers cleared on close. A persistent sandbox saves the
-// verifications (with expiresAt, so the expiry is rescheduled after a restart) through records()/restore().
+// verifications (with expiresAt, so the expiry is rescheduled after a restart) through persist()/restore().
+import { ScopedTable } from '../../core/table.js';
 
 export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 export type VerificationStatus = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
@@ -59,25 +60,25 @@ export function statusView(v: Verification): Record<string, unknown> {
 }
 
 export class VerificationStore {
-  private readonly byId = new Map<string, Verification>();
+  /** Scoped by the application that started each. */
+  private readonly byId = new ScopedTable<Verification>({ scope: (v) => v.appKey });
   /** Per app and number / reference, oldest first. */
   private readonly byNumber = new Map<string, Verification[]>();
   private readonly byReference = new Map<string, Verification[]>();
 
   add(v: Verification): void {
-    this.byId.set(v.id, v);
+    this.byId.add(v);
     push(this.byNumber, `${v.appKey}\u0000${v.identity.endpoint}`, v);
     if (v.reference !== undefined) push(this.byReference, `${v.appKey}\u0000${v.reference}`, v);
   }
 
   get(appKey: string, id: string): Verification | undefined {
-    const v = this.byId.get(id);
-    return v?.appKey === appKey ? v : undefined;
+    return this.byId.get(appKey, id);
   }
 
   /** For the unauthenticated device and test routes, which know only the id. */
   getAnyApp(id: string): Verification | undefined {
-    return this.byId.get(id);
+    return this.byId.find(id)?.item;
   }
 
   newestByNumber(appKey: string, endpoint: string, method?: VerificationMethod): Verification | undefined {
@@ -95,13 +96,13 @@ export class VerificationStore {
   }
 
   /** Every verification in the order added (the indexes' order), without timers. */
-  records(): SavedVerification[] {
-    return [...this.byId.values()].map(({ expiryTimer: _timer, ...v }) => v);
+  persist(): SavedVerification[] {
+    return this.byId.all().map(({ expiryTimer: _timer, ...v }) => v);
   }
 
   /** Re-adds saved verifications in their order, rebuilding the indexes. */
   restore(saved: readonly SavedVerification[]): Verification[] {
-    this.clear();
+    this.reset();
     return saved.map((s) => {
       const v: Verification = { ...s, identity: { ...s.identity } };
       this.add(v);
@@ -109,8 +110,8 @@ export class VerificationStore {
     });
   }
 
-  clear(): void {
-    this.byId.clear();
+  reset(): void {
+    this.byId.reset();
     this.byNumber.clear();
     this.byReference.clear();
   }
@@ -159,13 +160,13 @@ export class Timers {
     return this.live.size;
   }
 
-  clear(): void {
+  reset(): void {
     for (const t of this.live) clearTimeout(t);
     this.live.clear();
   }
 
   close(): void {
     this.closed = true;
-    this.clear();
+    this.reset();
   }
 }

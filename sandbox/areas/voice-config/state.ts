@@ -62,11 +62,11 @@ export class VoiceConfigState {
   }
 
   /** Per application key: its numbers with their assignments, and its callback URLs. */
-  save(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, { primary: string; fallback?: string }> } {
+  persist(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, { primary: string; fallback?: string }> } {
     return { numbers: Object.fromEntries(this.numbers), callbacks: Object.fromEntries(this.callbacks) };
   }
 
-  load(saved: ReturnType<VoiceConfigState['save']>): void {
+  restore(saved: ReturnType<VoiceConfigState['persist']>): void {
     this.reset();
     for (const [appKey, list] of Object.entries(saved.numbers))
       this.numbers.set(
@@ -84,8 +84,14 @@ export function voiceConfigStateOf(ctx: SandboxContext): VoiceConfigState {
   let state = states.get(ctx);
   if (!state) {
     const created = new VoiceConfigState(ctx.accounts);
-    ctx.onReset(() => created.reset());
-    ctx.persist({ name: 'voiceConfig', save: () => created.save(), load: (saved) => created.load(saved as ReturnType<VoiceConfigState['save']>) });
+    ctx.own({
+      parts: [created],
+      persisted: {
+        name: 'voiceConfig',
+        persist: () => created.persist(),
+        restore: (saved) => created.restore(saved as ReturnType<VoiceConfigState['persist']>),
+      },
+    });
     states.set(ctx, created);
     state = created;
   }

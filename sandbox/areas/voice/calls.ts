@@ -143,10 +143,14 @@ export class CallEngine {
     this.end(call, call.answeredAt !== undefined ? 'ANSWERED' : 'N/A', call.kind === 'incoming' ? 'CALLERHANGUP' : 'CALLEEHANGUP');
   }
 
-  /** Reset or close: every timer stops and running flows stand down at their next step. */
-  stop(): void {
-    this.timers.clear();
+  /** Every timer stops and running flows stand down at their next step. */
+  reset(): void {
+    this.timers.reset();
     this.conferences.clear();
+  }
+
+  close(): void {
+    this.reset();
   }
 
   private create(init: Omit<CalloutInput, 'kind'> & { kind: Call['kind']; account: SandboxAccount; region: VoiceRegion; voiceBase: string }): Call {

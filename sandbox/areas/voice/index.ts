@@ -17,19 +17,9 @@ export const voiceArea: SandboxArea = {
     const state = new VoiceState();
     const engine = new CallEngine(ctx, state, config);
     // Calls are marked ended first, so flows woken by the cancelled timers stand down.
-    const stop = () => {
-      state.reset();
-      engine.stop();
-    };
-    ctx.onReset(stop);
-    let closing = false;
+    ctx.own({ parts: [state, engine] });
     return {
       routes: async (app, mount) => {
-        app.addHook('onClose', async () => {
-          if (closing) return;
-          closing = true;
-          stop();
-        });
         await app.register(callingRoutes(ctx, engine, mount));
       },
       control: (app) => voiceControlRoutes(app, ctx, engine, config),

@@ -132,6 +132,11 @@ export class VoiceState {
     return c && c.account.appKey === appKey && c.region === region ? c : undefined;
   }
 
+  /** Reset or close: flows still running see FINAL at their next step and stop, sending nothing. */
+  close(): void {
+    this.reset();
+  }
+
   reset(): void {
     // Flows still running see FINAL at their next step and stop, sending nothing.
     for (const c of this.calls.values()) {

@@ -1,0 +1,103 @@
+// A Map-backed table of one kind of record, each kept under a scope (the project, parent project or application
+// that owns it): looked up by scope and id (another scope's record is not found), listed per scope in the order
+// added, saved and restored whole. What an area's store is made of; reset() empties it.
+
+/** A record with its scope, as entries() gives them (and as a table whose records do not carry it saves them). */
+export interface Scoped<T> {
+  projectId: string;
+  item: T;
+}
+
+export interface TableKeys<T> {
+  /** Default: the record's `id`. */
+  id?: (item: T) => string;
+  /** When the record names its own scope: add(item) finds it, and save() gives the bare records. */
+  scope?: (item: T) => string;
+}
+
+export class ScopedTable<T> {
+  private readonly byId = new Map<string, Scoped<T>>();
+  private readonly byScope = new Map<string, T[]>();
+  private readonly idOf: (item: T) => string;
+
+  constructor(private readonly keys: TableKeys<T> = {}) {
+    this.idOf = keys.id ?? ((item) => (item as { id: string }).id);
+  }
+
+  /** Adds (or replaces, keeping its place in the scope's list) under `scope`, or the record's own scope. */
+  add(scopeOrItem: string | T, maybeItem?: T): T {
+    const item = maybeItem ?? (scopeOrItem as T);
+    const scope = maybeItem === undefined ? this.scopeOf(item) : (scopeOrItem as string);
+    const id = this.idOf(item);
+    const old = this.byId.get(id);
+    this.byId.set(id, { projectId: scope, item });
+    const list = this.byScope.get(scope) ?? [];
+    const at = old && old.projectId === scope ? list.indexOf(old.item) : -1;
+    if (at >= 0) list[at] = item;
+    else list.push(item);
+    this.byScope.set(scope, list);
+    return item;
+  }
+
+  /** The record, if it is in `scope`. */
+  get(scope: string, id: string): T | undefined {
+    const e = this.byId.get(id);
+    return e && e.projectId === scope ? e.item : undefined;
+  }
+
+  /** Any scope's; for the control routes and unauthenticated routes, which name records by id only. */
+  find(id: string): Scoped<T> | undefined {
+    return this.byId.get(id);
+  }
+
+  list(scope: string): T[] {
+    return this.byScope.get(scope) ?? [];
+  }
+
+  /** Every record, in the order added. */
+  all(): T[] {
+    return [...this.byId.values()].map((e) => e.item);
+  }
+
+  remove(scope: string, id: string): boolean {
+    const item = this.get(scope, id);
+    if (item === undefined) return false;
+    this.byId.delete(id);
+    this.byScope.set(
+      scope,
+      this.list(scope).filter((i) => i !== item),
+    );
+    return true;
+  }
+
+  /** Every record with its scope, in the order added. */
+  entries(): Scoped<T>[] {
+    return [...this.byId.values()];
+  }
+
+  /** Re-adds saved entries in their order, rebuilding both indexes. */
+  restore(entries: readonly Scoped<T>[]): void {
+    this.reset();
+    for (const e of entries) this.add(e.projectId, e.item);
+  }
+
+  /** The saved form of a table whose records carry their scope: the records, in the order added. */
+  save(): T[] {
+    return this.all();
+  }
+
+  load(saved: readonly T[]): void {
+    this.reset();
+    for (const item of saved) this.add(item);
+  }
+
+  reset(): void {
+    this.byId.clear();
+    this.byScope.clear();
+  }
+
+  private scopeOf(item: T): string {
+    if (!this.keys.scope) throw new Error('sandbox: this table needs a scope for each record');
+    return this.keys.scope(item);
+  }
+}
