@@ -8,7 +8,7 @@ import type {
   ProvisioningWebhookEventDetails,
   TemplateCategory,
   TemplateChannel,
-} from '../platform/provisioning/types.js';
+} from '../common/wire/provisioning.js';
 import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../platform/provisioning/templates.js';
 import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber } from '../platform/provisioning/rcs-senders.js';
 import type {
@@ -18,13 +18,13 @@ import type {
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
 } from '../platform/provisioning/chat-senders.js';
-import type { RcsTestNumberFeature } from '../platform/provisioning/types.js';
+import type { RcsTestNumberFeature } from '../common/wire/provisioning.js';
 import type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
 
 /** The platform's resource shapes and states the provisioning workflows read (types only). */
 export type { Template } from '../platform/provisioning/templates.js';
 export type { RcsCountryStatus, RcsSender } from '../platform/provisioning/rcs-senders.js';
-export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../platform/provisioning/types.js';
+export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../common/wire/provisioning.js';
 
 /**
  * A provisioning webhook event as the intake normalised it (the signature already checked): the

@@ -2,7 +2,7 @@
 // with that target exists (the platform keeps targets unique per project).
 import type { EnsureWebhookResult, WebhookPlan } from '../../contracts/onboarding.js';
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
-import type { ProvisioningTrigger } from '../../platform/provisioning/types.js';
+import type { ProvisioningTrigger } from '../../common/wire/provisioning.js';
 
 export function createWebhookActivity(provisioning: ProvisioningClient) {
   return {

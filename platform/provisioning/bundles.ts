@@ -2,7 +2,14 @@
 // (an existing one, or a new one), a conversation app (processing mode, retention policy) and an SMS app.
 // Create, read, list, delete. Contract: docs/bundle-wire.md.
 import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
-import type { BundleProcessingMode, BundleRetentionType, BundleSmsAppStatus, BundleState, ConversationRegion, ProvisioningPage } from './types.js';
+import type {
+  BundleProcessingMode,
+  BundleRetentionType,
+  BundleSmsAppStatus,
+  BundleState,
+  ConversationRegion,
+  ProvisioningPage,
+} from '../../common/wire/provisioning.js';
 
 interface BundleRetentionPolicy {
   retentionType: BundleRetentionType;

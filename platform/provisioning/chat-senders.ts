@@ -11,7 +11,7 @@ import type {
   ProvisioningComment,
   ProvisioningPage,
   ProvisioningRequestStatus,
-} from './types.js';
+} from '../../common/wire/provisioning.js';
 
 // ---------------------------------------------------------------------------------------------
 // CHATA

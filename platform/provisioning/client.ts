@@ -9,7 +9,7 @@ import { ProvisioningRcsClient } from './rcs-senders.js';
 import { ProvisioningChataSendersClient, ProvisioningChatbSendersClient } from './chat-senders.js';
 import { ProvisioningWebhooksClient } from './webhooks.js';
 import { ProvisioningBundlesClient } from './bundles.js';
-import type { TemplateChannel } from './types.js';
+import type { TemplateChannel } from '../../common/wire/provisioning.js';
 
 export interface ProvisioningClientOptions {
   http: PlatformHttp;

@@ -1,7 +1,15 @@
 // RCS senders (`/v1/projects/{projectId}/rcs/...`): create, read, list, questionnaire, launch and
 // relaunch, test numbers, delete.
 import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
-import type { ProvisioningComment, ProvisioningPage, RcsCountryState, RcsOperatorState, RcsSenderState, RcsTestNumberFeature, RcsUseCase } from './types.js';
+import type {
+  ProvisioningComment,
+  ProvisioningPage,
+  RcsCountryState,
+  RcsOperatorState,
+  RcsSenderState,
+  RcsTestNumberFeature,
+  RcsUseCase,
+} from '../../common/wire/provisioning.js';
 
 export interface CreateRcsSenderRequest {
   /** 1..100 characters; relayflow's idempotency key for RCS senders. */

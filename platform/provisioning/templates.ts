@@ -10,7 +10,7 @@ import type {
   TemplateCategory,
   TemplateChannel,
   TemplateState,
-} from './types.js';
+} from '../../common/wire/provisioning.js';
 
 type TemplateComponentType = 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL';
 type TemplateHeaderFormat = 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' | 'TEXT';

@@ -2,7 +2,7 @@
 // paged lists that follow nextPageToken.
 import type { HttpMethod, PlatformHttp, QueryValue } from '../http.js';
 import type { AuthStrategy } from '../auth/strategy.js';
-import type { ProvisioningPage } from './types.js';
+import type { ProvisioningPage } from '../../common/wire/provisioning.js';
 
 export interface ProvisioningListQuery {
   pageSize?: number;

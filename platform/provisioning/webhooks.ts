@@ -1,6 +1,7 @@
 // Provisioning webhooks (`/v1/projects/{projectId}/webhooks`): at most 15 per project, target unique.
 import { seg, type ProvisioningTransport } from './transport.js';
-import { PROVISIONING_TRIGGERS, type ProvisioningTrigger } from './types.js';
+import type { ProvisioningTrigger } from '../../common/wire/provisioning.js';
+import { PROVISIONING_TRIGGERS } from './types.js';
 
 export interface CreateWebhookRequest {
   target: string;

@@ -3,7 +3,7 @@
 // on their own routes), sender ID policies (unknown: an error naming the item; the platform down: 503).
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
-import type { RcsUseCase } from '../../../platform/provisioning/types.js';
+import type { RcsUseCase } from '../../../common/wire/provisioning.js';
 import type { SenderIdClient } from '../../../platform/senderid/client.js';
 import { lookup } from '../provisioning/common.js';
 import { readPolicy } from '../senderid/policy.js';

@@ -1,35 +1,60 @@
-// The provisioning resources and their value sets, as docs/provisioning-wire.md names them.
+// The provisioning resources as the sandbox keeps them (docs/provisioning-wire.md). The value sets (states, enums,
+// trigger names) are the wire's, from common/wire/provisioning.ts (shared with relayflow's client); re-exported here
+// so the area's files keep one import. The sandbox's own: the triggers it accepts, the resource types its control
+// route emits for, and its records.
+import {
+  BUNDLE_TRIGGERS,
+  CHATA_TRIGGERS,
+  CHATB_TRIGGERS,
+  RCS_TRIGGERS,
+  type BundleProcessingMode,
+  type BundleRetentionType,
+  type BundleSmsAppStatus,
+  type BundleState,
+  type ChataSenderState,
+  type ChatbSenderState,
+  type ConversationRegion,
+  type ProvisioningComment,
+  type ProvisioningChannel,
+  type ProvisioningResourceType,
+  type ProvisioningTrigger,
+  type ProvisioningWebhookEventDetails,
+  type RcsCountryState,
+  type RcsOperatorState,
+  type RcsSenderState,
+  type TemplateCategory,
+  type TemplateState,
+} from '../../../common/wire/provisioning.js';
 
-export const CHATA_TRIGGERS = [
-  'CHATA_WABA_ACCOUNT_CHANGED',
-  'CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE',
-  'CHATA_TEMPLATE_CATEGORY_UPDATED',
-  'CHATA_TEMPLATE_STATUS_UPDATED',
-  'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
-  'CHATA_SENDER_DAILY_LIMIT_CHANGED',
-  'CHATA_SENDER_QUALITY_RATING_CHANGED',
-  'CHATA_TEMPLATE_COMMENT_ADDED',
-  'CHATA_ACCOUNT_COMMENT_ADDED',
-  'CHATA_TEMPLATE_DELETED',
-  'CHATA_TEMPLATE_APPROVED',
-  'CHATA_TEMPLATE_REJECTED',
-] as const;
-export const RCS_TRIGGERS = [
-  'RCS_SENDER_OPERATOR_STATUS_UPDATED',
-  'RCS_ACCOUNT_COMMENT_ADDED',
-  'RCS_SENDER_COMMENT_ADDED',
-  'RCS_SENDER_STATUS_UPDATED',
-  'RCS_SENDER_REJECTED',
-  'RCS_SENDER_CREATED',
-] as const;
-export const CHATB_TRIGGERS = [
-  'CHATB_SENDER_COMMENT_ADDED',
-  'CHATB_SENDER_REJECTED',
-  'CHATB_SENDER_INACTIVE',
-  'CHATB_TEMPLATE_COMMENT_ADDED',
-  'CHATB_TEMPLATE_REJECTED',
-  'CHATB_TEMPLATE_APPROVED',
-] as const;
+export {
+  BUNDLE_PROCESSING_MODES,
+  BUNDLE_RETENTION_TYPES,
+  BUNDLE_STATES,
+  CHATA_ERROR_CODES,
+  CHATA_SENDER_STATES,
+  CHATA_TRIGGERS,
+  CHATB_SENDER_STATES,
+  CHATB_TRIGGERS,
+  CONVERSATION_REGIONS as BUNDLE_REGIONS,
+  QUALITY_SCORES,
+  RCS_OPERATOR_STATUSES,
+  RCS_STATES,
+  RCS_TRIGGERS,
+  RCS_USE_CASES,
+  REJECTION_CODES,
+  SUBMIT_STATUSES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_NEW_STATES,
+  TEMPLATE_STATES,
+} from '../../../common/wire/provisioning.js';
+export type {
+  ProvisioningChannel as Channel,
+  ProvisioningResourceType as ResourceType,
+  ProvisioningTrigger as Trigger,
+  RcsSenderState as RcsState,
+  TemplateCategory,
+} from '../../../common/wire/provisioning.js';
+
 /** Accepted for subscription (spec part G) but never emitted by the sandbox. */
 const CONVERSATION_TRIGGERS = [
   'BILLING_CREDIT_LIMIT_BREACHED',
@@ -37,71 +62,9 @@ const CONVERSATION_TRIGGERS = [
   'BATCH_STATUS_UPDATE',
   'MESSAGE_INBOUND_SMART_CONVERSATION_REDACTION',
 ] as const;
-/** Bundles (docs/bundle-wire.md): emitted when a bundle's provisioning ends, ACTIVE or FAILED. */
-const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
 export const ALL_TRIGGERS: readonly string[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS, ...BUNDLE_TRIGGERS, ...CONVERSATION_TRIGGERS];
-export type Trigger = (typeof CHATA_TRIGGERS)[number] | (typeof RCS_TRIGGERS)[number] | (typeof CHATB_TRIGGERS)[number] | (typeof BUNDLE_TRIGGERS)[number];
 
-/** PROJECT: resources of no channel (bundles). */
-export type Channel = 'CHATA' | 'CHATB' | 'RCS' | 'PROJECT';
-export type ResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT' | 'BUNDLE';
-export const RESOURCE_TYPES: readonly ResourceType[] = ['TEMPLATE', 'SENDER', 'ACCOUNT'];
-
-export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
-export const TEMPLATE_STATES = ['DRAFT', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED', 'DELETED'] as const;
-type TemplateState = (typeof TEMPLATE_STATES)[number];
-export const REJECTION_CODES = ['ABUSIVE_CONTENT', 'INCORRECT_CATEGORY', 'INVALID_FORMAT', 'NONE', 'SCAM', 'UNRECOGNIZED'] as const;
-export const QUALITY_SCORES = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_UNKNOWN'] as const;
-export const TEMPLATE_NEW_STATES = ['DISABLED', 'PAUSED', 'REINSTATED', 'UNPAUSED'] as const;
-export const SUBMIT_STATUSES = ['DRAFT', 'SUBMIT'] as const;
-
-export const RCS_STATES = ['DRAFT', 'IN_REVIEW', 'LAUNCHED', 'REJECTED', 'PARTIALLY_LAUNCHED'] as const;
-export type RcsState = (typeof RCS_STATES)[number];
-export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
-type RcsCountryStatus = 'NOT_LAUNCHED' | 'PENDING' | 'LAUNCHED' | 'REJECTED' | 'INVALID_IN_GOOGLE_MY_BUSINESS';
-export const RCS_OPERATOR_STATUSES = ['PENDING', 'LAUNCHED', 'REJECTED'] as const;
-type RcsOperatorStatus = (typeof RCS_OPERATOR_STATUSES)[number];
-
-export const CHATA_SENDER_STATES = ['DRAFT', 'PENDING', 'ACTIVE', 'REJECTED', 'ERROR', 'DELETED'] as const;
-type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
-export const CHATA_ERROR_CODES = [
-  'NOVA_ACCOUNT_ID_CONFLICT',
-  'NO_NOVA_ACCOUNT_ID',
-  'PROJECT_ID_CONFLICT',
-  'NO_PROJECT_ID',
-  'CANNOT_ASSIGN_CREDIT_LINE',
-  'CANNOT_SUBSCRIBE_TO_WEBHOOK',
-  'NO_PRICING_PLAN',
-  'CANNOT_ASSIGN_SYSTEM_USER',
-  'NO_VERIFIED_PHONE_NUMBER',
-  'CANNOT_GET_WABA_DETAILS',
-  'MULTIPLE_WABA_FOR_PROJECT_ID',
-  'NOT_VERIFY_BUSINESS_VIA_CHATA',
-  'CANNOT_CREATE_NEW_CHATA_BOT',
-  'CANNOT_REGISTER_NEW_CHATA_BOT',
-  'FAILED_TO_FETCH_APPROVED_MESSAGE_TEMPLATES',
-  'NOT_VERIFIED_REQUESTED_PHONE_NUMBER',
-  'DUPLICATES_ON_SENDER_PHONE_NUMBER',
-  'CANNOT_CREATE_WABA_FOR_BUSINESS',
-  'CANNOT_SUBSCRIBE_TO_CLOUD_API',
-  'CANNOT_GET_DETAILS_FOR_CLOUD_API',
-  'CANNOT_REGISTER_TO_CLOUD_API',
-  'UNKNOWN_ERROR',
-  'NO_CERTIFICATE_AVAILABLE',
-  'UNRECOGNIZED',
-  'WABA_CONNECTED_TO_ANOTHER_PROJECT',
-  'SENDER_HAS_BEEN_DELETED',
-] as const;
-
-export const CHATB_SENDER_STATES = ['DRAFT', 'IN_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'] as const;
-type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
-
-interface Comment {
-  text: string;
-  at: string;
-  author: string;
-}
+export const RESOURCE_TYPES: readonly ProvisioningResourceType[] = ['TEMPLATE', 'SENDER', 'ACCOUNT'];
 
 export interface Template {
   id: string;
@@ -114,15 +77,15 @@ export interface Template {
   allowCategoryChange: boolean;
   messageSendTtlSeconds?: number;
   components: unknown[];
-  comments: Comment[];
+  comments: ProvisioningComment[];
   version: number;
   createTime: string;
   updateTime: string;
 }
 
 interface CountryStatus {
-  status: RcsCountryStatus;
-  operators: Record<string, RcsOperatorStatus>;
+  status: RcsCountryState;
+  operators: Record<string, RcsOperatorState>;
 }
 
 interface TestNumber {
@@ -142,11 +105,11 @@ export interface RcsSender {
   logo?: { url: string };
   useCase: string;
   countries: string[];
-  state: RcsState;
+  state: RcsSenderState;
   countryStatus: Record<string, CountryStatus>;
   questionnaire: { answers: Record<string, string> };
   contact?: { email?: string; phoneNumber?: string };
-  comments: Comment[];
+  comments: ProvisioningComment[];
   testNumbers: TestNumber[];
   createTime: string;
   updateTime: string;
@@ -168,7 +131,7 @@ export interface ChataSender {
   errorReason?: string;
   maxTps?: number;
   compatibleRegions: string[];
-  comments: Comment[];
+  comments: ProvisioningComment[];
   createTime: string;
   updateTime: string;
 }
@@ -180,32 +143,25 @@ export interface ChatbSender {
   subcategoryCode?: string;
   description?: string;
   state: ChatbSenderState;
-  comments: Comment[];
+  comments: ProvisioningComment[];
   createTime: string;
   updateTime: string;
 }
 
-export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
-type BundleState = (typeof BUNDLE_STATES)[number];
-export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
-export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
-export const BUNDLE_REGIONS = ['US', 'EU', 'BR'] as const;
-type SmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
-
 export interface Bundle {
   id: string;
   name: string;
-  region: (typeof BUNDLE_REGIONS)[number];
+  region: ConversationRegion;
   state: BundleState;
   labels: Record<string, string>;
   subproject: { id: string; name?: string; created: boolean };
   convApp?: {
     id: string;
     name: string;
-    processingMode: (typeof BUNDLE_PROCESSING_MODES)[number];
-    retentionPolicy: { retentionType: (typeof BUNDLE_RETENTION_TYPES)[number]; ttlDays: number };
+    processingMode: BundleProcessingMode;
+    retentionPolicy: { retentionType: BundleRetentionType; ttlDays: number };
   };
-  smsApp?: { id: string; name: string; status: SmsAppStatus };
+  smsApp?: { id: string; name: string; status: BundleSmsAppStatus };
   webhookDeliveryStatuses: { target: string; status: string; httpStatus?: number; message?: string; lastAttemptTime: string }[];
   errors?: { resource: string; code: string; message: string }[];
   createTime: string;
@@ -223,9 +179,9 @@ export interface Webhook {
 export interface WebhookEvent {
   eventId: string;
   projectId: string;
-  trigger: Trigger;
-  channel: Channel;
-  resourceType: ResourceType;
+  trigger: ProvisioningTrigger;
+  channel: ProvisioningChannel;
+  resourceType: ProvisioningResourceType;
   resourceId: string;
   sequence: number;
   eventTime: string;
@@ -233,15 +189,5 @@ export interface WebhookEvent {
   details: EventDetails;
 }
 
-export interface EventDetails {
-  state?: string;
-  newState?: string;
-  rejectionCode?: string;
-  qualityScore?: string;
-  category?: string;
-  country?: string;
-  operator?: string;
-  operatorStatus?: string;
-  errorCode?: string;
-  errorReason?: string;
-}
+/** The wire's detail fields; the values as the control route took them (events.ts checks them against the wire's sets). */
+export type EventDetails = { [K in keyof ProvisioningWebhookEventDetails]?: string };

@@ -1,0 +1,174 @@
+// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
+// extend these), so it stays an independent check. Here: provisioning (area G), docs/provisioning-wire.md and
+// docs/bundle-wire.md: the value sets (states, enums, trigger names) and the webhook event's details.
+
+/** PROJECT: resources of no channel (bundles). */
+export type ProvisioningChannel = 'CHATA' | 'CHATB' | 'RCS' | 'PROJECT';
+/** The two template channels. */
+export type TemplateChannel = 'CHATA' | 'CHATB';
+
+// ---------------------------------------------------------------------------------------------
+// Templates
+// ---------------------------------------------------------------------------------------------
+
+export const TEMPLATE_STATES = ['DRAFT', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED', 'DELETED'] as const;
+export type TemplateState = (typeof TEMPLATE_STATES)[number];
+export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export const REJECTION_CODES = ['ABUSIVE_CONTENT', 'INCORRECT_CATEGORY', 'INVALID_FORMAT', 'NONE', 'SCAM', 'UNRECOGNIZED'] as const;
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+/** UNRECOGNIZED as in ../shared/spec/platform-interfaces.md (docs/provisioning-wire.md lists the other four). */
+export const QUALITY_SCORES = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_UNKNOWN', 'UNRECOGNIZED'] as const;
+export type QualityScore = (typeof QUALITY_SCORES)[number];
+/** `newState` of CHATA_TEMPLATE_STATUS_UPDATED. */
+export const TEMPLATE_NEW_STATES = ['DISABLED', 'PAUSED', 'REINSTATED', 'UNPAUSED'] as const;
+type TemplateStatusUpdate = (typeof TEMPLATE_NEW_STATES)[number];
+/** Request field of creates and edits: keep as a draft, or submit for review (the default). */
+export const SUBMIT_STATUSES = ['DRAFT', 'SUBMIT'] as const;
+export type ProvisioningRequestStatus = (typeof SUBMIT_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Senders
+// ---------------------------------------------------------------------------------------------
+
+export const RCS_STATES = ['DRAFT', 'IN_REVIEW', 'LAUNCHED', 'REJECTED', 'PARTIALLY_LAUNCHED'] as const;
+export type RcsSenderState = (typeof RCS_STATES)[number];
+export type RcsCountryState = 'NOT_LAUNCHED' | 'PENDING' | 'LAUNCHED' | 'REJECTED' | 'INVALID_IN_GOOGLE_MY_BUSINESS';
+export const RCS_OPERATOR_STATUSES = ['PENDING', 'LAUNCHED', 'REJECTED'] as const;
+export type RcsOperatorState = (typeof RCS_OPERATOR_STATUSES)[number];
+export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
+export type RcsUseCase = (typeof RCS_USE_CASES)[number];
+/** Test-number features; the platform adds new ones over time, hence the open string. */
+export type RcsTestNumberFeature = 'ACTION_COMPOSE' | 'ACTION_OPEN_URL_IN_WEBVIEW' | (string & {});
+
+export const CHATA_SENDER_STATES = ['DRAFT', 'PENDING', 'ACTIVE', 'REJECTED', 'ERROR', 'DELETED'] as const;
+export type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
+export type ChataVertical = 'ALCOHOL' | 'ONLINE_GAMBLING' | 'OTC_DRUGS' | 'PHYSICAL_GAMBLING' | 'OTHER';
+export type ChataLocalStorage = 'AE' | 'AU' | 'BH' | 'CA' | 'CH' | 'GB' | 'ID' | 'IN' | 'JP' | 'KR' | 'SG' | 'ZA';
+export const CHATA_ERROR_CODES = [
+  'NOVA_ACCOUNT_ID_CONFLICT',
+  'NO_NOVA_ACCOUNT_ID',
+  'PROJECT_ID_CONFLICT',
+  'NO_PROJECT_ID',
+  'CANNOT_ASSIGN_CREDIT_LINE',
+  'CANNOT_SUBSCRIBE_TO_WEBHOOK',
+  'NO_PRICING_PLAN',
+  'CANNOT_ASSIGN_SYSTEM_USER',
+  'NO_VERIFIED_PHONE_NUMBER',
+  'CANNOT_GET_WABA_DETAILS',
+  'MULTIPLE_WABA_FOR_PROJECT_ID',
+  'NOT_VERIFY_BUSINESS_VIA_CHATA',
+  'CANNOT_CREATE_NEW_CHATA_BOT',
+  'CANNOT_REGISTER_NEW_CHATA_BOT',
+  'FAILED_TO_FETCH_APPROVED_MESSAGE_TEMPLATES',
+  'NOT_VERIFIED_REQUESTED_PHONE_NUMBER',
+  'DUPLICATES_ON_SENDER_PHONE_NUMBER',
+  'CANNOT_CREATE_WABA_FOR_BUSINESS',
+  'CANNOT_SUBSCRIBE_TO_CLOUD_API',
+  'CANNOT_GET_DETAILS_FOR_CLOUD_API',
+  'CANNOT_REGISTER_TO_CLOUD_API',
+  'UNKNOWN_ERROR',
+  'NO_CERTIFICATE_AVAILABLE',
+  'UNRECOGNIZED',
+  'WABA_CONNECTED_TO_ANOTHER_PROJECT',
+  'SENDER_HAS_BEEN_DELETED',
+] as const;
+export type ChataSenderErrorCode = (typeof CHATA_ERROR_CODES)[number];
+
+export const CHATB_SENDER_STATES = ['DRAFT', 'IN_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'] as const;
+export type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Bundles (docs/bundle-wire.md)
+// ---------------------------------------------------------------------------------------------
+
+export const CONVERSATION_REGIONS = ['US', 'EU', 'BR'] as const;
+export type ConversationRegion = (typeof CONVERSATION_REGIONS)[number];
+export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
+export type BundleState = (typeof BUNDLE_STATES)[number];
+export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
+export type BundleProcessingMode = (typeof BUNDLE_PROCESSING_MODES)[number];
+export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
+export type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
+/** The SMS app's statuses the spec names, and ACTIVE once it is provisioned. */
+export type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
+
+/** A reviewer's or the platform's comment on a template, sender or account. */
+export interface ProvisioningComment {
+  text: string;
+  at: string;
+  author: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook triggers and events
+// ---------------------------------------------------------------------------------------------
+
+export const CHATA_TRIGGERS = [
+  'CHATA_WABA_ACCOUNT_CHANGED',
+  'CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE',
+  'CHATA_TEMPLATE_CATEGORY_UPDATED',
+  'CHATA_TEMPLATE_STATUS_UPDATED',
+  'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
+  'CHATA_SENDER_DAILY_LIMIT_CHANGED',
+  'CHATA_SENDER_QUALITY_RATING_CHANGED',
+  'CHATA_TEMPLATE_COMMENT_ADDED',
+  'CHATA_ACCOUNT_COMMENT_ADDED',
+  'CHATA_TEMPLATE_DELETED',
+  'CHATA_TEMPLATE_APPROVED',
+  'CHATA_TEMPLATE_REJECTED',
+] as const;
+
+export const RCS_TRIGGERS = [
+  'RCS_SENDER_OPERATOR_STATUS_UPDATED',
+  'RCS_ACCOUNT_COMMENT_ADDED',
+  'RCS_SENDER_COMMENT_ADDED',
+  'RCS_SENDER_STATUS_UPDATED',
+  'RCS_SENDER_REJECTED',
+  'RCS_SENDER_CREATED',
+] as const;
+
+export const CHATB_TRIGGERS = [
+  'CHATB_SENDER_COMMENT_ADDED',
+  'CHATB_SENDER_REJECTED',
+  'CHATB_SENDER_INACTIVE',
+  'CHATB_TEMPLATE_COMMENT_ADDED',
+  'CHATB_TEMPLATE_REJECTED',
+  'CHATB_TEMPLATE_APPROVED',
+] as const;
+
+/** Bundles (docs/bundle-wire.md): BUNDLE_DONE when a bundle's provisioning has ended, ACTIVE or FAILED. */
+export const BUNDLE_TRIGGERS = ['BUNDLE_DONE'] as const;
+
+export type ProvisioningTrigger =
+  (typeof CHATA_TRIGGERS)[number] | (typeof RCS_TRIGGERS)[number] | (typeof CHATB_TRIGGERS)[number] | (typeof BUNDLE_TRIGGERS)[number];
+
+export type ProvisioningResourceType = 'TEMPLATE' | 'SENDER' | 'ACCOUNT' | 'BUNDLE';
+
+/** What changed, per trigger (see docs/provisioning-wire.md); every field is optional. */
+export interface ProvisioningWebhookEventDetails {
+  /** Sender state (RCS_SENDER_STATUS_UPDATED, CHATA_WABA_ACCOUNT_CHANGED, CHATB_SENDER_COMMENT_ADDED...). */
+  state?: string;
+  /** CHATA_TEMPLATE_STATUS_UPDATED. */
+  newState?: TemplateStatusUpdate;
+  rejectionCode?: RejectionCode;
+  qualityScore?: QualityScore;
+  category?: TemplateCategory;
+  country?: string;
+  operator?: string;
+  operatorStatus?: RcsOperatorState;
+  errorCode?: ChataSenderErrorCode | (string & {});
+  errorReason?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+// ---------------------------------------------------------------------------------------------
+
+/** One page of a list, with the items under the same key as on the wire (`templates`, `senders`...). */
+export type ProvisioningPage<K extends string, T> = { [P in K]: T[] } & {
+  /** '' on the last page. */
+  nextPageToken: string;
+  totalSize?: number;
+};
