@@ -4,7 +4,8 @@ import { OAuthBearerAuth, type OAuthTokenSource } from '../auth/oauth.js';
 import type { AuthStrategy } from '../auth/strategy.js';
 import type { Region } from '../../common/config.js';
 import type { HttpMethod, PlatformHttp, QueryValue } from '../http.js';
-import type { ConversationApp, SendMessageRequest, SentMessage, WireMessage } from './types.js';
+import type { WireMessage } from '../../common/wire/conversation.js';
+import type { ConversationApp, SendMessageRequest, SentMessage } from './types.js';
 import { ConversationWebhooks } from './webhooks.js';
 
 export interface ConversationClientOptions {

@@ -1,4 +1,5 @@
-// Conversation API shapes relayflow uses (docs/conversation-wire.md), on the wire (snake_case) and ours.
+// Conversation API shapes of relayflow's own (camelCase). The wire's (snake_case, docs/conversation-wire.md) are in
+// common/wire/conversation.ts, shared with the sandbox.
 
 export interface ConversationApp {
   id: string;
@@ -22,20 +23,4 @@ export interface SendMessageRequest {
 export interface SentMessage {
   messageId: string;
   acceptedTime: string;
-}
-
-export interface WireMessage {
-  id: string;
-  metadata?: string;
-  channel_identity?: { channel: string; identity: string; app_id?: string };
-  accept_time?: string;
-}
-
-export interface WireWebhook {
-  id: string;
-  app_id: string;
-  target: string;
-  target_type?: string;
-  secret?: string;
-  triggers: string[];
 }

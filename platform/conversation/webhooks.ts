@@ -2,7 +2,7 @@
 // one whose secret or triggers differ. A create whose answer was lost is found by the next read.
 import type { Region } from '../../common/config.js';
 import type { HttpMethod, QueryValue } from '../http.js';
-import type { WireWebhook } from './types.js';
+import type { WireWebhook } from '../../common/wire/conversation.js';
 
 type Call = <T>(region: Region, method: HttpMethod, path: string, o?: { json?: unknown; query?: Record<string, QueryValue> }) => Promise<T>;
 

@@ -1,6 +1,7 @@
 // The MMS rules of the spec (part C, Fields and Limits), checked before anything is sent so a campaign the
 // platform would refuse never starts. Pure: `now` is a parameter.
-import { MMS_MEDIA_KINDS, type MmsMessage } from './types.js';
+import { MMS_MEDIA_KINDS } from '../../common/wire/mms.js';
+import type { MmsMessage } from './types.js';
 
 export interface MmsViolation {
   field: string;

@@ -1,6 +1,6 @@
-// MMS JSON shapes (docs/mms-wire.md): ours in camelCase, turned into the wire's kebab-case by the client.
-export const MMS_MEDIA_KINDS = ['image', 'audio', 'video', 'contact', 'calendar', 'pdf', 'spreadsheet'] as const;
-type MmsMediaKind = (typeof MMS_MEDIA_KINDS)[number];
+// MMS JSON shapes (docs/mms-wire.md): ours in camelCase, turned into the wire's kebab-case by the client. The media
+// kinds are the wire's (common/wire/mms.ts).
+import type { MmsMediaKind } from '../../common/wire/mms.js';
 
 /** A slide: text and at most one media URL of each kind. */
 export type MmsSlide = { text?: string } & Partial<Record<MmsMediaKind, string>>;

@@ -1,37 +1,15 @@
-// The conversation area's resources as the sandbox keeps them (docs/conversation-wire.md).
+// The conversation area's resources as the sandbox keeps them (docs/conversation-wire.md), and their views in the
+// wire's shapes (common/wire/conversation.ts, shared with relayflow's client; its trigger names and delivery statuses
+// are re-exported here so the area's files keep one import).
 import type { Region } from '../../../common/config.js';
+import type { DeliveryStatus, WireApp, WireMessage, WireWebhook } from '../../../common/wire/conversation.js';
+
+export { CONVERSATION_TRIGGERS as TRIGGERS } from '../../../common/wire/conversation.js';
+export type { DeliveryStatus } from '../../../common/wire/conversation.js';
 
 /** Channels relayflow uses; anything else in a request is a 400 naming the field. */
 export const CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;
 export type Channel = (typeof CHANNELS)[number];
-
-/** Trigger names a webhook may subscribe to (the spec's and the public reference's). */
-export const TRIGGERS = [
-  'MESSAGE_DELIVERY',
-  'MESSAGE_INBOUND',
-  'MESSAGE_SUBMIT',
-  'EVENT_DELIVERY',
-  'EVENT_INBOUND',
-  'CONVERSATION_START',
-  'CONVERSATION_STOP',
-  'CONVERSATION_DELETE',
-  'CONTACT_CREATE',
-  'CONTACT_DELETE',
-  'CONTACT_MERGE',
-  'CONTACT_UPDATE',
-  'CONTACT_IDENTITIES_DUPLICATION',
-  'CAPABILITY',
-  'OPT_IN',
-  'OPT_OUT',
-  'UNSUPPORTED',
-  'SMART_CONVERSATION',
-  'BATCH_STATUS_UPDATE',
-  'BILLING_CREDIT_LIMIT_BREACHED',
-  'CONSENT_BATCH_COMPLETE',
-  'MESSAGE_INBOUND_SMART_CONVERSATION_REDACTION',
-] as const;
-
-export type DeliveryStatus = 'QUEUED_ON_CHANNEL' | 'DELIVERED' | 'READ' | 'FAILED' | 'SWITCHING_CHANNEL';
 
 /** Default of `rate_limits.outbound` (spec Limits: 20 messages per second). */
 export const DEFAULT_OUTBOUND_RATE = 20;
@@ -93,7 +71,7 @@ export interface Webhook {
 export const REGION_NAMES: Record<Region, 'US' | 'EU' | 'BR'> = { us: 'US', eu: 'EU', br: 'BR' };
 
 /** App as the wire shows it. */
-export function appView(a: App) {
+export function appView(a: App): WireApp {
   return {
     id: a.id,
     display_name: a.displayName,
@@ -103,7 +81,7 @@ export function appView(a: App) {
   };
 }
 
-export function messageView(m: Message) {
+export function messageView(m: Message): WireMessage {
   return {
     id: m.id,
     direction: 'TO_CONTACT',
@@ -116,7 +94,7 @@ export function messageView(m: Message) {
   };
 }
 
-export function webhookView(w: Webhook) {
+export function webhookView(w: Webhook): WireWebhook {
   return { id: w.id, app_id: w.appId, target: w.target, target_type: w.targetType, secret: w.secret, triggers: [...w.triggers] };
 }
 
