@@ -5,7 +5,8 @@ import type { Region } from '../../../common/config.js';
 import { authOf } from '../../core/request-state.js';
 import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
 import { appView, CHANNELS, DEFAULT_OUTBOUND_RATE, type App } from './model.js';
-import { Fields, join } from './validate.js';
+import { join } from '../../core/fields.js';
+import { fields } from './validate.js';
 
 /** Highest rate_limits.outbound an app may ask for (ours: far above any real channel). */
 export const MAX_OUTBOUND_RATE = 100_000;
@@ -36,20 +37,20 @@ export function appRoutes(deps: ConversationDeps, region: Region) {
     const preValidation = projectGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/apps`, { preValidation }, async (request) => {
-      const f = new Fields();
-      const body = f.object(request.body, '', ['display_name', 'channel_credentials', 'rate_limits']) ?? {};
+      const f = fields();
+      const body = f.body(request.body, ['display_name', 'channel_credentials', 'rate_limits']);
       const displayName = f.string(body, 'display_name', '', { required: true, min: 1, max: 100 });
       const channels: string[] = [];
       f.array(body, 'channel_credentials', '', { max: CHANNELS.length * 2 })?.forEach((c, i) => {
         const path = join('channel_credentials', i);
         // Credentials carry secrets the sandbox has no use for: only the channel is kept.
-        if (!f.object(c, path, Object.keys(c as object))) return;
-        const channel = f.oneOf((c as Record<string, unknown>).channel, join(path, 'channel'), CHANNELS);
+        if (!f.record(c, path, Object.keys(c as object))) return;
+        const channel = f.member((c as Record<string, unknown>).channel, join(path, 'channel'), CHANNELS);
         if (channel) channels.push(channel);
       });
       let outboundRate: number | undefined;
       if (body.rate_limits !== undefined) {
-        const limits = f.object(body.rate_limits, 'rate_limits', ['outbound', 'inbound', 'webhooks']);
+        const limits = f.record(body.rate_limits, 'rate_limits', ['outbound', 'inbound', 'webhooks']);
         if (limits) outboundRate = f.integer(limits, 'outbound', 'rate_limits', { min: 1, max: MAX_OUTBOUND_RATE });
       }
       f.check();
@@ -71,7 +72,7 @@ export function appRoutes(deps: ConversationDeps, region: Region) {
     }));
 
     app.get<{ Params: ProjectParams & { app_id: string } }>(`${PROJECT}/apps/:app_id`, { preValidation }, async (request) => {
-      const f = new Fields('params');
+      const f = fields('params');
       const appId = f.ulid(request.params, 'app_id', '');
       f.check();
       return appView(appOn(store, request.params.projectId, region, appId!));

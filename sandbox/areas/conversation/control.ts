@@ -27,21 +27,27 @@ import {
   type SendFaults,
 } from './settings.js';
 import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callback-hub.js';
-import { Fields, isObject, join, notFound } from './validate.js';
+import { type Fields, isObject, join } from '../../core/fields.js';
+import { fields, notFound } from './validate.js';
 
 const MAX_DELAY_MS = 600_000;
 
 function checkDelivery(input: unknown): DeliverySettings {
-  const f = new Fields();
-  const body = f.object(input ?? {}, '', ['rules', 'reportDelayMs', 'queuedReport']) ?? {};
+  const f = fields();
+  const body = f.body(input ?? {}, ['rules', 'reportDelayMs', 'queuedReport']);
   const rules: DeliveryRule[] = [];
   f.array(body, 'rules', '', { max: 1000 })?.forEach((r, i) => {
     const path = join('rules', i);
-    const rule = f.object(r, path, ['suffix', 'status', 'reasonCode']);
+    const rule = f.record(r, path, ['suffix', 'status', 'reasonCode']);
     if (!rule) return;
     const suffix = f.string(rule, 'suffix', path, { required: true, max: 64 });
-    const status = f.oneOf(rule.status, join(path, 'status'), ['DELIVERED', 'FAILED'] as const);
-    const reasonCode = f.string(rule, 'reasonCode', path, { min: 1, max: 64, pattern: /^[A-Z][A-Z0-9_]*$/, what: 'an upper-case code such as CHANNEL_REJECT' });
+    const status = f.member(rule.status, join(path, 'status'), ['DELIVERED', 'FAILED'] as const);
+    const reasonCode = f.string(rule, 'reasonCode', path, {
+      min: 1,
+      max: 64,
+      pattern: /^[A-Z][A-Z0-9_]*$/,
+      patternText: 'must be an upper-case code such as CHANNEL_REJECT',
+    });
     if (suffix === undefined || !status) return;
     rules.push({ suffix, status, ...(status === 'FAILED' ? { reasonCode: reasonCode ?? DEFAULT_FAILURE_REASON } : {}) });
   });
@@ -63,8 +69,8 @@ function count(f: Fields, body: Record<string, unknown>, key: string): number {
 }
 
 function checkWebhookFaults(input: unknown): CallbackFaultSetting {
-  const f = new Fields();
-  const body = f.object(input ?? {}, '', ['drop', 'duplicate', 'reorder', 'delayMs']) ?? {};
+  const f = fields();
+  const body = f.body(input ?? {}, ['drop', 'duplicate', 'reorder', 'delayMs']);
   const out: CallbackFaultSetting = {
     drop: count(f, body, 'drop'),
     duplicate: count(f, body, 'duplicate'),
@@ -76,8 +82,8 @@ function checkWebhookFaults(input: unknown): CallbackFaultSetting {
 }
 
 function checkRetry(input: unknown): RetrySetting {
-  const f = new Fields();
-  const body = f.object(input ?? {}, '', ['scheduleMs', 'timeoutMs']) ?? {};
+  const f = fields();
+  const body = f.body(input ?? {}, ['scheduleMs', 'timeoutMs']);
   const scheduleMs: number[] = [];
   f.array(body, 'scheduleMs', '', { required: true, max: 20 })?.forEach((ms, i) => {
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS)
@@ -90,8 +96,8 @@ function checkRetry(input: unknown): RetrySetting {
 }
 
 function checkSendFaults(input: unknown): SendFaults {
-  const f = new Fields();
-  const body = f.object(input ?? {}, '', ['acceptThenDelayMs', 'count', 'arriveAfterMs', 'arriveCount']) ?? {};
+  const f = fields();
+  const body = f.body(input ?? {}, ['acceptThenDelayMs', 'count', 'arriveAfterMs', 'arriveCount']);
   const out: SendFaults = {
     acceptThenDelayMs: f.integer(body, 'acceptThenDelayMs', '', { min: 0, max: MAX_DELAY_MS }) ?? 0,
     count: f.integer(body, 'count', '', { min: 0 }) ?? 0,
@@ -108,8 +114,8 @@ function checkSendFaults(input: unknown): SendFaults {
 /** `?appId=`: absent means every app. */
 function appIdQuery(query: unknown): string | undefined {
   const q = isObject(query) ? query : {};
-  const f = new Fields('querystring');
-  const appId = f.string(q, 'appId', '', { pattern: ULID_PATTERN, what: 'a ULID' });
+  const f = fields('querystring');
+  const appId = f.string(q, 'appId', '', { pattern: ULID_PATTERN, patternText: 'must be a ULID' });
   f.check();
   return appId?.toUpperCase();
 }
@@ -119,9 +125,9 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
   const withQueue = (a: App) => ({ ...appView(a), project_id: a.projectId, queue: queues.state(a.id) });
 
   app.post('/apps', async (request) => {
-    const f = new Fields();
-    const body = f.object(request.body, '', ['region', 'displayName', 'outboundRate', 'projectId']) ?? {};
-    const region = typeof body.region === 'string' ? f.oneOf(body.region.toLowerCase(), 'region', REGIONS) : f.oneOf(body.region, 'region', REGIONS);
+    const f = fields();
+    const body = f.body(request.body, ['region', 'displayName', 'outboundRate', 'projectId']);
+    const region = typeof body.region === 'string' ? f.member(body.region.toLowerCase(), 'region', REGIONS) : f.member(body.region, 'region', REGIONS);
     const displayName = f.string(body, 'displayName', '', { min: 1, max: 100 });
     const outboundRate = f.integer(body, 'outboundRate', '', { min: 1, max: MAX_OUTBOUND_RATE });
     const projectId = f.string(body, 'projectId', '', { min: 1 });
@@ -141,8 +147,8 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
   app.put<{ Params: { appId: string } }>('/apps/:appId', async (request) => {
     const target = store.app(request.params.appId.toUpperCase());
     if (!target) throw notFound(`App ${request.params.appId} not found`);
-    const f = new Fields();
-    const body = f.object(request.body, '', ['outboundRate', 'queueCapacity', 'paused']) ?? {};
+    const f = fields();
+    const body = f.body(request.body, ['outboundRate', 'queueCapacity', 'paused']);
     const outboundRate = f.integer(body, 'outboundRate', '', { min: 1, max: MAX_OUTBOUND_RATE });
     const capacity = f.integer(body, 'queueCapacity', '', { min: 1, max: 10_000_000 });
     const paused = f.boolean(body, 'paused', '');
@@ -154,8 +160,8 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
 
   app.get('/limits', async () => ({ projectRps: settings.projectRps }));
   app.put('/limits', async (request) => {
-    const f = new Fields();
-    const body = f.object(request.body, '', ['projectRps']) ?? {};
+    const f = fields();
+    const body = f.body(request.body, ['projectRps']);
     const rps = f.integer(body, 'projectRps', '', { required: true, min: 1, max: 1_000_000 });
     f.check();
     settings.projectRps = rps!;

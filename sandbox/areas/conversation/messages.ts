@@ -10,7 +10,8 @@ import { AreaError } from '../../core/errors.js';
 import { authOf } from '../../core/request-state.js';
 import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
 import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity, type Contact, type Message } from './model.js';
-import { Fields, isObject, join, notFound } from './validate.js';
+import { type Fields, isObject, join } from '../../core/fields.js';
+import { fields, notFound } from './validate.js';
 
 /** An SMS (and MMS) identity: E.164 with `+`. */
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -33,14 +34,14 @@ interface SendRequest {
 }
 
 function checkIdentities(f: Fields, value: unknown, path: string): ChannelIdentity[] {
-  const holder = f.object(value, path, ['channel_identities']);
+  const holder = f.record(value, path, ['channel_identities']);
   if (!holder) return [];
   const out: ChannelIdentity[] = [];
   f.array(holder, 'channel_identities', path, { required: true, min: 1, max: MAX_IDENTITIES })?.forEach((item, i) => {
     const at = join(join(path, 'channel_identities'), i);
-    const ci = f.object(item, at, ['channel', 'identity']);
+    const ci = f.record(item, at, ['channel', 'identity']);
     if (!ci) return;
-    const channel = ci.channel === undefined ? (f.add(join(at, 'channel'), 'is required'), undefined) : f.oneOf(ci.channel, join(at, 'channel'), CHANNELS);
+    const channel = ci.channel === undefined ? (f.add(join(at, 'channel'), 'is required'), undefined) : f.member(ci.channel, join(at, 'channel'), CHANNELS);
     const identity = f.string(ci, 'identity', at, { required: true, min: 1, max: 256 });
     if (channel === 'SMS' && identity !== undefined && !E164.test(identity)) f.add(join(at, 'identity'), 'must be an E.164 number with a leading +');
     if (channel && identity !== undefined) out.push({ channel, identity });
@@ -49,29 +50,29 @@ function checkIdentities(f: Fields, value: unknown, path: string): ChannelIdenti
 }
 
 function checkMessage(f: Fields, value: unknown): Record<string, unknown> {
-  const m = f.object(value, 'message', ['text_message', 'media_message']);
+  const m = f.record(value, 'message', ['text_message', 'media_message']);
   if (!m) return {};
   const kinds = ['text_message', 'media_message'].filter((k) => m[k] !== undefined);
   if (kinds.length !== 1)
     f.add('message', kinds.length === 0 ? 'must have one of text_message, media_message' : 'must have only one of text_message, media_message');
   if (m.text_message !== undefined) {
-    const t = f.object(m.text_message, 'message.text_message', ['text']);
+    const t = f.record(m.text_message, 'message.text_message', ['text']);
     if (t) f.string(t, 'text', 'message.text_message', { required: true, min: 1, max: 2048 });
   }
   if (m.media_message !== undefined) {
-    const media = f.object(m.media_message, 'message.media_message', ['url']);
+    const media = f.record(m.media_message, 'message.media_message', ['url']);
     if (media) f.url(media, 'url', 'message.media_message');
   }
   return m;
 }
 
 function checkSend(input: unknown): SendRequest {
-  const f = new Fields();
-  const body = f.object(input, '', SEND_FIELDS) ?? {};
+  const f = fields();
+  const body = f.body(input, SEND_FIELDS);
   const appId = f.ulid(body, 'app_id', '');
   let identities: ChannelIdentity[] | undefined;
   let contactId: string | undefined;
-  const recipient = f.object(body.recipient, 'recipient', ['identified_by', 'contact_id']);
+  const recipient = f.record(body.recipient, 'recipient', ['identified_by', 'contact_id']);
   if (recipient) {
     const forms = ['identified_by', 'contact_id'].filter((k) => recipient[k] !== undefined);
     if (forms.length !== 1)
@@ -82,13 +83,13 @@ function checkSend(input: unknown): SendRequest {
   const message = checkMessage(f, body.message);
   const priority: Channel[] = [];
   f.array(body, 'channel_priority_order', '', { max: CHANNELS.length })?.forEach((c, i) => {
-    const channel = f.oneOf(c, join('channel_priority_order', i), CHANNELS);
+    const channel = f.member(c, join('channel_priority_order', i), CHANNELS);
     if (channel) priority.push(channel);
   });
   const metadata = f.string(body, 'message_metadata', '', { max: 1024 }) ?? '';
   const correlationId = f.string(body, 'correlation_id', '', { max: 128 }) ?? '';
   f.url(body, 'callback_url', '', false);
-  f.string(body, 'ttl', '', { pattern: TTL, what: 'a duration in seconds such as "30s"' });
+  f.string(body, 'ttl', '', { pattern: TTL, patternText: 'must be a duration in seconds such as "30s"' });
   f.check();
   return {
     appId: appId!,
@@ -179,7 +180,7 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
 
     app.get<{ Params: ProjectParams; Querystring: Record<string, unknown> }>(`${PROJECT}/messages`, { preValidation }, async (request) => {
       const { projectId } = request.params;
-      const f = new Fields('querystring');
+      const f = fields('querystring');
       // Other query parameters (filters the sandbox does not implement) are ignored, not refused.
       const q = isObject(request.query) ? request.query : {};
       const appId = f.ulid(q, 'app_id', '', false);

@@ -5,7 +5,8 @@ import type { Region } from '../../../common/config.js';
 import { authOf } from '../../core/request-state.js';
 import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
 import { MAX_WEBHOOKS_PER_APP, TRIGGERS, webhookView } from './model.js';
-import { Fields, join, notFound } from './validate.js';
+import { join } from '../../core/fields.js';
+import { fields, notFound } from './validate.js';
 
 export function webhookRoutes(deps: ConversationDeps, region: Region) {
   const { store } = deps;
@@ -14,15 +15,15 @@ export function webhookRoutes(deps: ConversationDeps, region: Region) {
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/webhooks`, { preValidation }, async (request) => {
       const projectId = authOf(request).account.projectId;
-      const f = new Fields();
-      const body = f.object(request.body, '', ['app_id', 'target', 'target_type', 'secret', 'triggers']) ?? {};
+      const f = fields();
+      const body = f.body(request.body, ['app_id', 'target', 'target_type', 'secret', 'triggers']);
       const appId = f.ulid(body, 'app_id', '');
       const target = f.url(body, 'target', '');
-      if (body.target_type !== undefined) f.oneOf(body.target_type, 'target_type', ['HTTP']);
+      if (body.target_type !== undefined) f.member(body.target_type, 'target_type', ['HTTP']);
       const secret = f.string(body, 'secret', '', { required: true, min: 1, max: 256 });
       const triggers: string[] = [];
       f.array(body, 'triggers', '', { required: true, min: 1, max: TRIGGERS.length })?.forEach((t, i) => {
-        const trigger = f.oneOf(t, join('triggers', i), TRIGGERS);
+        const trigger = f.member(t, join('triggers', i), TRIGGERS);
         if (trigger && !triggers.includes(trigger)) triggers.push(trigger);
       });
       f.check();
@@ -36,7 +37,7 @@ export function webhookRoutes(deps: ConversationDeps, region: Region) {
     });
 
     app.get<{ Params: ProjectParams & { app_id: string } }>(`${PROJECT}/apps/:app_id/webhooks`, { preValidation }, async (request) => {
-      const f = new Fields('params');
+      const f = fields('params');
       const appId = f.ulid(request.params, 'app_id', '');
       f.check();
       const owner = appOn(store, request.params.projectId, region, appId!);

@@ -11,7 +11,8 @@ import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listPage, type ListQuery } from './lists.js';
 import { BUNDLE_PROCESSING_MODES, BUNDLE_REGIONS, BUNDLE_RETENTION_TYPES, BUNDLE_STATES, type Bundle } from './model.js';
 import { nowIso } from './store.js';
-import { Fields, isObject, ULID, type Json } from './validation.js';
+import { type Fields, isObject, type Json } from '../../core/fields.js';
+import { fields, ULID } from './validation.js';
 
 const BUNDLE_FAIL_RESOURCES = ['SUBPROJECT', 'CONVERSATION_APP', 'SMS_APP'] as const;
 type FailResource = (typeof BUNDLE_FAIL_RESOURCES)[number];
@@ -57,7 +58,7 @@ function labelsOf(f: Fields, obj: Json, key: string, prefix: string): Record<str
 type CreateFields = Omit<Bundle, 'id' | 'state' | 'createTime' | 'updateTime' | 'webhookDeliveryStatuses' | 'errors'>;
 
 function checkBundleCreate(input: unknown): CreateFields {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['name', 'region', 'subprojectId', 'subproject', 'convApp', 'smsApp', 'labels']);
   const name = f.string(body, 'name', '', { required: true, min: 1, max: 128 });
   const region = f.oneOf(body, 'region', '', BUNDLE_REGIONS, true);
@@ -109,7 +110,7 @@ function checkBundleCreate(input: unknown): CreateFields {
 }
 
 function parseBundleSettings(input: unknown): BundleSettings {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input ?? {}, ['outcome', 'delayMs', 'errorCode', 'errorReason', 'failResource']);
   const failResource = f.oneOf(body, 'failResource', '', BUNDLE_FAIL_RESOURCES);
   const out: BundleSettings = {
@@ -251,7 +252,7 @@ export function bundleControlRoutes(app: FastifyInstance, deps: ProvisioningDeps
 
   // Fails an IN_PROGRESS bundle now (BUNDLE_DONE with state FAILED); 409 once its provisioning has ended.
   app.post<{ Params: { bundleId: string } }>('/bundles/:bundleId/fail', async (request) => {
-    const f = new Fields();
+    const f = fields();
     const body = f.body(request.body ?? {}, ['errorCode', 'errorReason', 'resource']);
     const code = f.string(body, 'errorCode', '', { min: 1, max: 128 }) ?? desk.settings.errorCode;
     const message = f.string(body, 'errorReason', '', { min: 1, max: 1024 }) ?? desk.settings.errorReason;
@@ -265,7 +266,7 @@ export function bundleControlRoutes(app: FastifyInstance, deps: ProvisioningDeps
 
   // Records an unsuccessful conversation-app webhook delivery on the bundle (no event: the platform only reports it there).
   app.post<{ Params: { bundleId: string } }>('/bundles/:bundleId/webhook-delivery-statuses', async (request) => {
-    const f = new Fields();
+    const f = fields();
     const body = f.body(request.body ?? {}, ['target', 'status', 'httpStatus', 'message']);
     const target = f.string(body, 'target', '', { required: true, max: 2048, url: true });
     const status = f.string(body, 'status', '', { min: 1, max: 64 }) ?? 'FAILED';

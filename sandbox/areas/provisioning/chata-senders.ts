@@ -8,7 +8,7 @@ import { listPage, type ListQuery } from './lists.js';
 import { CHATA_SENDER_STATES, SUBMIT_STATUSES, type ChataSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
-import { E164, Fields, ULID } from './validation.js';
+import { E164, fields, ULID } from './validation.js';
 
 const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
 const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
@@ -21,7 +21,7 @@ const reasonOf = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().
 type Draft = Omit<ChataSender, 'id' | 'state' | 'comments' | 'createTime' | 'updateTime' | 'compatibleRegions'> & { submit: boolean };
 
 function checkCreate(input: unknown): Draft {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, [
     'phoneNumber',
     'displayName',
@@ -56,7 +56,7 @@ function checkCreate(input: unknown): Draft {
 }
 
 function checkEmbedded(input: unknown): Draft {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['businessAccountId', 'phoneNumberId']);
   const businessAccountId = f.string(body, 'businessAccountId', '', { required: true, min: 1, max: 64 });
   const phoneNumberId = f.string(body, 'phoneNumberId', '', { required: true, min: 1, max: 64 });

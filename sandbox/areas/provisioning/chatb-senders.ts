@@ -8,7 +8,8 @@ import { listPage, type ListQuery } from './lists.js';
 import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
-import { Fields, mustBeOneOf } from './validation.js';
+import { mustBeOneOf } from '../../core/fields.js';
+import { fields } from './validation.js';
 
 interface Category {
   code: string;
@@ -35,7 +36,7 @@ const DEFAULT_ACTIVATION = 'Sender approved and active';
 const DEFAULT_REJECTION = 'Rejected by the sandbox reviewer';
 
 function checkCreate(input: unknown): Omit<ChatbSender, 'id' | 'state' | 'comments' | 'createTime' | 'updateTime'> & { submit: boolean } {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['displayName', 'categoryCode', 'subcategoryCode', 'description', 'status']);
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 64 });
   const categoryCode = f.oneOf(

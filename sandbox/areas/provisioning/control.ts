@@ -6,10 +6,10 @@ import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callb
 import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
 import { checkEnvelope, fullEnvelope } from './envelope.js';
-import { Fields } from './validation.js';
+import { fields } from './validation.js';
 
 function checkFaults(input: unknown): CallbackFaultSetting {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input ?? {}, ['delayMs', 'duplicate', 'reorder', 'drop']);
   const out: CallbackFaultSetting = {
     delayMs: f.integer(body, 'delayMs', '', { min: 0, max: 600_000 }) ?? 0,

@@ -3,7 +3,7 @@
 // comment and the resource's JSON as it is at the event, so receivers can be tested without the rest.
 import type { ProvisioningStore } from './store.js';
 import type { WebhookEvent } from './model.js';
-import { Fields } from './validation.js';
+import { fields } from './validation.js';
 
 const ENVELOPE_SHAPES = ['full', 'minimal'] as const;
 /** Where a minimal body carries the resource: under `resource`, `payload`, its type's name, or as the body. */
@@ -17,7 +17,7 @@ export interface EnvelopeSetting {
 export const fullEnvelope = (): EnvelopeSetting => ({ shape: 'full', resourceAt: 'resource' });
 
 export function checkEnvelope(input: unknown): EnvelopeSetting {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input ?? {}, ['shape', 'resourceAt']);
   const out = { shape: f.oneOf(body, 'shape', '', ENVELOPE_SHAPES) ?? 'full', resourceAt: f.oneOf(body, 'resourceAt', '', RESOURCE_PLACES) ?? 'resource' };
   f.check();

@@ -30,7 +30,8 @@ import {
 } from './model.js';
 import type { Reviewer } from './reviewer.js';
 import { nowIso, type ProvisioningStore } from './store.js';
-import { Fields, type Json } from './validation.js';
+import { type Json } from '../../core/fields.js';
+import { fields } from './validation.js';
 
 const TRIGGERS: readonly Trigger[] = [...CHATA_TRIGGERS, ...RCS_TRIGGERS, ...CHATB_TRIGGERS];
 const DETAIL_KEYS = [
@@ -85,7 +86,7 @@ export interface ControlEventDeps {
 }
 
 export function applyControlEvent({ ctx, store, hub, reviewer }: ControlEventDeps, input: unknown): WebhookEvent {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['resourceType', 'resourceId', 'trigger', 'details', 'comment']);
   const resourceType = f.oneOf(body, 'resourceType', '', RESOURCE_TYPES, true);
   const id = f.string(body, 'resourceId', '', { required: true, min: 1 }) ?? '';

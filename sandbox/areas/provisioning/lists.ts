@@ -1,6 +1,7 @@
 // Paginated lists: `?pageSize=` (at most 1000) `&pageToken=` `&filterStates=A,B`, answered as
 // `{<items>: [...], nextPageToken ('' on the last page), totalSize}`.
-import { Fields, mustBeOneOf } from './validation.js';
+import { mustBeOneOf } from '../../core/fields.js';
+import { fields } from './validation.js';
 
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
@@ -31,7 +32,7 @@ export function listPage<T extends { state: string }>(
   query: ListQuery,
   opts: { list: string; key: string; states: readonly string[] },
 ): Record<string, unknown> {
-  const f = new Fields();
+  const f = fields();
   let size = DEFAULT_PAGE_SIZE;
   if (query.pageSize !== undefined && query.pageSize !== '') {
     const n = /^\d+$/.test(query.pageSize) ? Number(query.pageSize) : NaN;

@@ -2,7 +2,8 @@
 // (general questions plus per-country ones: FR adds siren, US adds us_*) and operators per country.
 import { ProvisioningError } from './errors.js';
 import { RCS_USE_CASES } from './model.js';
-import { COUNTRY, E164, Fields, isObject, join, type Json } from './validation.js';
+import { type Fields, isObject, join, type Json } from '../../core/fields.js';
+import { COUNTRY, E164, fields } from './validation.js';
 
 const BANNER = { width: 1440, height: 448 } as const;
 const BRAND_PHONE = /^(\+[1-9]\d{6,14}|\d{6,15})$/;
@@ -73,7 +74,7 @@ export function checkCountries(f: Fields, list: unknown[] | undefined, field: st
 }
 
 export function checkRcsCreate(input: unknown): RcsCreate {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['displayName', 'description', 'websites', 'brandPhoneNumber', 'banner', 'logo', 'useCase', 'countries', 'callbackUrl']);
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 100 });
   const description = f.string(body, 'description', '', { required: true, max: 512 });
@@ -121,7 +122,7 @@ export function checkRcsCreate(input: unknown): RcsCreate {
 
 /** `{contact: {email} | {phoneNumber}}`, exactly one of the two. */
 export function checkContact(input: unknown): { email: string } | { phoneNumber: string } {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['contact']);
   const contact = f.object(body, 'contact', '', ['email', 'phoneNumber'], true);
   let out: { email: string } | { phoneNumber: string } | undefined;
@@ -138,7 +139,7 @@ export function checkContact(input: unknown): { email: string } | { phoneNumber:
 
 /** `{answers: {[questionId]: string}}`: every required question of the sender's questionnaire answered. */
 export function checkAnswers(input: unknown, useCase: string, countries: readonly string[]): Record<string, string> {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['answers']);
   const answers = f.object(body, 'answers', '', undefined, true);
   if (answers) {

@@ -10,7 +10,8 @@ import { RCS_STATES, RCS_USE_CASES, type RcsSender, type RcsState, type Trigger 
 import { checkAnswers, checkContact, checkCountries, checkRcsCreate, missingAnswers, operatorsOf, questionsFor } from './rcs-rules.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
-import { E164, Fields, join } from './validation.js';
+import { join } from '../../core/fields.js';
+import { E164, fields } from './validation.js';
 
 type Params = { projectId: string; senderId: string };
 const FEATURE = /^[A-Z][A-Z0-9_]*$/;
@@ -104,7 +105,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
       `${PROJECT}/rcs/questionnaire/:useCase`,
       { preValidation },
       async (request) => {
-        const f = new Fields();
+        const f = fields();
         const useCase = f.oneOf({ useCase: request.params.useCase }, 'useCase', '', RCS_USE_CASES, true);
         const raw = request.query.countries
           ? request.query.countries
@@ -191,7 +192,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
 
     app.post<{ Params: Params }>(`${base}/:senderId/testNumbers`, { preValidation }, async (request) => {
       const s = find(request.params);
-      const f = new Fields();
+      const f = fields();
       const body = f.body(request.body, ['phoneNumber', 'features']);
       const phoneNumber = f.string(body, 'phoneNumber', '', { required: true, pattern: E164, patternText: 'must be an E.164 number such as +33612345678' });
       const features = f.array(body, 'features', '') ?? [];

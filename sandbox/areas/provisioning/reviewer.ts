@@ -5,7 +5,8 @@
 import type { ProvisioningReviewerOptions } from '../../core/options.js';
 import { CHATA_ERROR_CODES, REJECTION_CODES } from './model.js';
 import type { DueJobs } from '../../core/due-jobs.js';
-import { COUNTRY, Fields, isObject, join, type Json } from './validation.js';
+import { isObject, join, type Json } from '../../core/fields.js';
+import { COUNTRY, fields } from './validation.js';
 
 export interface ReviewerConfig {
   templates: { outcome: 'approve' | 'reject'; rejectionCode: string; delayMs: number; comment?: string };
@@ -26,7 +27,7 @@ const BUILTIN_REVIEWER: ReviewerConfig = {
 
 /** Each section given replaces that section, its missing fields taken from `base`; throws invalid_input. */
 function parseReviewer(input: unknown, base: ReviewerConfig): ReviewerConfig {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input ?? {}, ['templates', 'rcs', 'chataSenders', 'chatbSenders']);
   const out = structuredClone(base);
   const delay = (s: Json, p: string, fallback: number) => f.integer(s, 'delayMs', p, { min: 0, max: MAX_DELAY_MS }) ?? fallback;

@@ -1,7 +1,8 @@
 // Template body rules: name, language, category, components (a BODY required; header example
 // media types and sizes; at most 10 buttons, at most 2 URL buttons).
 import { TEMPLATE_CATEGORIES, SUBMIT_STATUSES, type TemplateCategory } from './model.js';
-import { Fields, isObject, join, mustBeOneOf, type Json } from './validation.js';
+import { type Fields, isObject, join, mustBeOneOf, type Json } from '../../core/fields.js';
+import { fields } from './validation.js';
 
 const MB = 1024 * 1024;
 const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
@@ -46,7 +47,7 @@ export interface TemplatePatch {
 }
 
 export function checkTemplateCreate(input: unknown): TemplateCreate {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['name', 'language', 'category', 'status', 'allowCategoryChange', 'messageSendTtlSeconds', 'components']);
   const name = f.string(body, 'name', '', { required: true, min: 1, max: 512, pattern: NAME, patternText: 'must contain only a-z, 0-9 and _' });
   const language = f.string(body, 'language', '', { required: true, pattern: LANGUAGE, patternText: 'must be a language code such as en_US' });
@@ -71,7 +72,7 @@ export function checkTemplateCreate(input: unknown): TemplateCreate {
 }
 
 export function checkTemplatePatch(input: unknown): TemplatePatch {
-  const f = new Fields();
+  const f = fields();
   const body = f.body(input, ['category', 'components', 'allowCategoryChange', 'status']);
   const category = f.oneOf(body, 'category', '', TEMPLATE_CATEGORIES);
   const allowCategoryChange = f.boolean(body, 'allowCategoryChange', '');

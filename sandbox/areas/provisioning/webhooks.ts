@@ -5,7 +5,8 @@ import { authOf } from '../../core/request-state.js';
 import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
 import { conflict, invalidInput, notFound } from './errors.js';
 import { ALL_TRIGGERS, type Webhook } from './model.js';
-import { Fields, join, mustBeOneOf } from './validation.js';
+import { join, mustBeOneOf } from '../../core/fields.js';
+import { fields } from './validation.js';
 
 const MAX_WEBHOOKS_PER_PROJECT = 15;
 
@@ -18,7 +19,7 @@ export function webhookRoutes({ ctx, store }: ProvisioningDeps) {
 
     app.post<{ Params: { projectId: string } }>(base, { preValidation }, async (request) => {
       const projectId = authOf(request).account.projectId;
-      const f = new Fields();
+      const f = fields();
       const body = f.body(request.body, ['target', 'secret', 'triggers']);
       const target = f.string(body, 'target', '', { required: true, max: 2048, url: true });
       const secret = f.string(body, 'secret', '', { required: true, min: 8, max: 256 });

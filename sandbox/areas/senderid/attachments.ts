@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
 import { FINAL_STATES, platformTime, type Attachment } from './model.js';
-import { bodyObject, conflict, notFound, optionalString, unknownKeys, Violations } from './validate.js';
+import { bodyObject, conflict, notFound, optionalString, unknownKeys, violations } from './validate.js';
 
 type Params = ProjectParams & { registrationId: string; attachmentId: string };
 
@@ -25,21 +25,21 @@ export function attachmentRoutes(deps: SenderIdDeps) {
         if (!def) throw notFound(`Attachment definition of policy ${r.policyId}`, attachmentId);
 
         const body = bodyObject(request.body);
-        const v = new Violations();
+        const v = violations();
         unknownKeys(v, body, ['fileName', 'mimeType', 'content', 'documentType']);
         const fileName = optionalString(v, body, 'fileName', { max: 255 });
-        if (body.fileName === undefined) v.add('file.fileName', 'required', 'fileName is required');
+        if (body.fileName === undefined) v.add('file.fileName', 'fileName is required', 'required');
         const documentType = optionalString(v, body, 'documentType', { max: 100 });
         const mimeType = body.mimeType;
-        if (typeof mimeType !== 'string' || mimeType === '') v.add('file.mimeType', 'required', 'mimeType is required');
-        else if (!def.acceptedMimeTypes.includes(mimeType)) v.add('file.mimeType', 'mimeType', `mimeType must be one of ${def.acceptedMimeTypes.join(', ')}`);
+        if (typeof mimeType !== 'string' || mimeType === '') v.add('file.mimeType', 'mimeType is required', 'required');
+        else if (!def.acceptedMimeTypes.includes(mimeType)) v.add('file.mimeType', `mimeType must be one of ${def.acceptedMimeTypes.join(', ')}`, 'mimeType');
         const content = body.content;
-        if (typeof content !== 'string' || content === '') v.add('file.content', 'required', 'content (the file in base64) is required');
-        else if (!BASE64.test(content)) v.add('file.content', 'type', 'content must be base64');
+        if (typeof content !== 'string' || content === '') v.add('file.content', 'content (the file in base64) is required', 'required');
+        else if (!BASE64.test(content)) v.add('file.content', 'content must be base64', 'type');
         else {
           const size = Buffer.from(content, 'base64').length;
-          if (size === 0) v.add('file.content', 'required', 'the file is empty');
-          else if (size > def.maxSizeBytes) v.add('file.content', 'maxSize', `the file has ${size} bytes; at most ${def.maxSizeBytes} are accepted`);
+          if (size === 0) v.add('file.content', 'the file is empty', 'required');
+          else if (size > def.maxSizeBytes) v.add('file.content', `the file has ${size} bytes; at most ${def.maxSizeBytes} are accepted`, 'maxSize');
         }
         v.check('Attachment validation error');
         if (FINAL_STATES.includes(r.status)) throw conflict(`Registration ${r.id} is ${r.status}; attachments can no longer be added`);

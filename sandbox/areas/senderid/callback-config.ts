@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AreaError } from '../../core/errors.js';
 import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
-import { bodyObject, unknownKeys, Violations } from './validate.js';
+import { bodyObject, unknownKeys, violations } from './validate.js';
 
 export function callbackConfigRoutes(deps: SenderIdDeps) {
   const { store } = deps;
@@ -20,11 +20,11 @@ export function callbackConfigRoutes(deps: SenderIdDeps) {
     app.put<{ Params: ProjectParams }>(path, { preValidation }, async (request) => {
       const { projectId } = request.params;
       const body = bodyObject(request.body);
-      const v = new Violations();
+      const v = violations();
       unknownKeys(v, body, ['hmacSecret']);
       const s = body.hmacSecret;
-      if (typeof s !== 'string' || s.length === 0) v.add('hmacSecret', 'required', 'hmacSecret is required');
-      else if (s.length > 256) v.add('hmacSecret', 'maxLength', 'hmacSecret must be at most 256 characters');
+      if (typeof s !== 'string' || s.length === 0) v.add('hmacSecret', 'hmacSecret is required', 'required');
+      else if (s.length > 256) v.add('hmacSecret', 'hmacSecret must be at most 256 characters', 'maxLength');
       v.check('Invalid request');
       store.setSecret(projectId, s as string);
       return { hmacSecret: s, projectId };

@@ -8,22 +8,23 @@ import type { FastifyInstance } from 'fastify';
 import type { SenderIdDeps } from './context.js';
 import { callbackFaultRoutes, noCallbackFaults, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import { REGISTRATION_STATES, type RegistrationState } from './model.js';
-import { bodyObject, isObject, notFound, unknownKeys, Violations } from './validate.js';
+import { isObject } from '../../core/fields.js';
+import { bodyObject, notFound, unknownKeys, violations } from './validate.js';
 
 function checkFaults(input: unknown): CallbackFaultSetting {
   const body = input === undefined ? {} : bodyObject(input);
-  const v = new Violations();
+  const v = violations();
   unknownKeys(v, body, ['delayMs', 'duplicate', 'reorder', 'drop']);
   const out = noCallbackFaults();
   for (const key of ['delayMs', 'duplicate', 'drop'] as const) {
     const value = body[key];
     if (value === undefined) continue;
     if (!Number.isInteger(value) || (value as number) < 0 || (key === 'delayMs' && (value as number) > 600_000))
-      v.add(key, 'range', `${key} must be a non-negative integer`);
+      v.add(key, `${key} must be a non-negative integer`, 'range');
     else out[key] = value as number;
   }
   if (body.reorder !== undefined) {
-    if (typeof body.reorder !== 'boolean') v.add('reorder', 'type', 'reorder must be a boolean');
+    if (typeof body.reorder !== 'boolean') v.add('reorder', 'reorder must be a boolean', 'type');
     else out.reorder = body.reorder;
   }
   v.check('Invalid callback faults');
@@ -41,10 +42,10 @@ export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps):
   app.get('/callback-url', async () => ({ url: hub.defaultUrl ?? null }));
   app.put('/callback-url', async (request) => {
     const body = bodyObject(request.body);
-    const v = new Violations();
+    const v = violations();
     unknownKeys(v, body, ['url']);
     if (body.url !== null && (typeof body.url !== 'string' || !/^https?:\/\/\S+$/.test(body.url)))
-      v.add('url', 'pattern', 'url must be an http(s) URL or null');
+      v.add('url', 'url must be an http(s) URL or null', 'pattern');
     v.check('Invalid request');
     hub.defaultUrl = (body.url as string | null) ?? undefined;
     return { url: hub.defaultUrl ?? null };
@@ -56,11 +57,11 @@ export function senderIdControlRoutes(app: FastifyInstance, deps: SenderIdDeps):
     const r = store.byId(request.params.registrationId);
     if (!r) throw notFound('Registration', request.params.registrationId);
     const body = isObject(request.body) ? request.body : {};
-    const v = new Violations();
+    const v = violations();
     unknownKeys(v, body, ['state', 'message']);
     if (!(REGISTRATION_STATES as readonly string[]).includes(body.state as string))
-      v.add('state', 'enum', `state must be one of ${REGISTRATION_STATES.join(', ')}`);
-    if (body.message !== undefined && typeof body.message !== 'string') v.add('message', 'type', 'message must be a string');
+      v.add('state', `state must be one of ${REGISTRATION_STATES.join(', ')}`, 'enum');
+    if (body.message !== undefined && typeof body.message !== 'string') v.add('message', 'message must be a string', 'type');
     v.check('Invalid request');
     reviewer.move(r, body.state as RegistrationState, (body.message as string | undefined) ?? `State set to ${String(body.state)} by the sandbox.`);
     return r;

@@ -3,15 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { MARKET_NAMES, marketVersions, policyById, templateFile } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
 import { REGISTRATION_TYPES, type RegistrationType } from './model.js';
-import { Violations, notFound } from './validate.js';
+import { violations, notFound } from './validate.js';
 
 type MarketQuery = { marketCode?: string; registrationType?: string; language?: string };
 
 function checkQuery(q: MarketQuery): { marketCode: string | undefined; registrationType: RegistrationType } {
-  const v = new Violations();
-  if (q.marketCode !== undefined && !/^[A-Z]{2}$/.test(q.marketCode)) v.add('marketCode', 'pattern', 'marketCode must be an ISO code of two capital letters');
+  const v = violations();
+  if (q.marketCode !== undefined && !/^[A-Z]{2}$/.test(q.marketCode)) v.add('marketCode', 'marketCode must be an ISO code of two capital letters', 'pattern');
   if (q.registrationType !== undefined && !(REGISTRATION_TYPES as readonly string[]).includes(q.registrationType)) {
-    v.add('registrationType', 'enum', `registrationType must be one of ${REGISTRATION_TYPES.join(', ')}`);
+    v.add('registrationType', `registrationType must be one of ${REGISTRATION_TYPES.join(', ')}`, 'enum');
   }
   v.check('Invalid request');
   return { marketCode: q.marketCode, registrationType: (q.registrationType as RegistrationType | undefined) ?? 'ALPHANUMERIC_SENDER_ID' };

@@ -11,7 +11,8 @@ import {
   type RegistrationState,
   type RegistrationType,
 } from './model.js';
-import { bodyObject, checkRequestDetails, conflict, notFound, optionalString, optionalStrings, unknownKeys, Violations } from './validate.js';
+import { type Fields } from '../../core/fields.js';
+import { bodyObject, checkRequestDetails, conflict, notFound, optionalString, optionalStrings, unknownKeys, violations } from './validate.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
@@ -22,14 +23,14 @@ type ListQuery = { registrationState?: string; marketCode?: string; senderId?: s
 
 const encodeToken = (projectId: string, offset: number) => Buffer.from(JSON.stringify({ p: projectId, o: offset })).toString('base64url');
 
-function decodeToken(v: Violations, projectId: string, token: string): number {
+function decodeToken(v: Fields, projectId: string, token: string): number {
   try {
     const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: unknown; o?: unknown };
     if (t.p === projectId && Number.isInteger(t.o) && (t.o as number) >= 0) return t.o as number;
   } catch {
     // the violation below
   }
-  v.add('pageToken', 'type', 'pageToken is not a token this list gave');
+  v.add('pageToken', 'pageToken is not a token this list gave', 'type');
   return 0;
 }
 
@@ -55,10 +56,10 @@ export function registrationRoutes(deps: SenderIdDeps) {
 
     app.post<{ Params: ProjectParams }>(base, { preValidation }, async (request) => {
       const body = bodyObject(request.body);
-      const v = new Violations();
+      const v = violations();
       unknownKeys(v, body, ['policyId', 'requestDetails', 'callbackUrl', 'notificationContacts', 'tags', 'owner']);
       if (typeof body.policyId !== 'string' || body.policyId === '') {
-        v.add('policyId', 'required', 'policyId is required');
+        v.add('policyId', 'policyId is required', 'required');
         v.check();
       }
       const policy = policyById(body.policyId as string);
@@ -100,7 +101,7 @@ export function registrationRoutes(deps: SenderIdDeps) {
     app.put<{ Params: ItemParams }>(`${base}/:registrationId`, { preValidation }, async (request) => {
       const r = find(request.params);
       const body = bodyObject(request.body);
-      const v = new Violations();
+      const v = violations();
       unknownKeys(v, body, ['callbackUrl', 'notificationContacts', 'requestDetails']);
       const policy = policyById(r.policyId)!;
       const requestDetails = body.requestDetails === undefined ? undefined : checkRequestDetails(v, policy, body.requestDetails);
@@ -129,18 +130,18 @@ export function registrationRoutes(deps: SenderIdDeps) {
 
     app.get<{ Params: ProjectParams; Querystring: ListQuery }>(base, { preValidation }, async (request) => {
       const q = request.query;
-      const v = new Violations();
+      const v = violations();
       if (q.registrationState !== undefined && !(REGISTRATION_STATES as readonly string[]).includes(q.registrationState)) {
-        v.add('registrationState', 'enum', `registrationState must be one of ${REGISTRATION_STATES.join(', ')}`);
+        v.add('registrationState', `registrationState must be one of ${REGISTRATION_STATES.join(', ')}`, 'enum');
       }
       if (q.registrationType !== undefined && !(REGISTRATION_TYPES as readonly string[]).includes(q.registrationType)) {
-        v.add('registrationType', 'enum', `registrationType must be one of ${REGISTRATION_TYPES.join(', ')}`);
+        v.add('registrationType', `registrationType must be one of ${REGISTRATION_TYPES.join(', ')}`, 'enum');
       }
-      if (q.marketCode !== undefined && !/^[A-Z]{2}$/.test(q.marketCode)) v.add('marketCode', 'pattern', 'marketCode must be two capital letters');
+      if (q.marketCode !== undefined && !/^[A-Z]{2}$/.test(q.marketCode)) v.add('marketCode', 'marketCode must be two capital letters', 'pattern');
       let size = DEFAULT_PAGE_SIZE;
       if (q.pageSize !== undefined) {
         size = Number(q.pageSize);
-        if (!/^[0-9]+$/.test(q.pageSize) || size < 1 || size > MAX_PAGE_SIZE) v.add('pageSize', 'range', `pageSize must be 1..${MAX_PAGE_SIZE}`);
+        if (!/^[0-9]+$/.test(q.pageSize) || size < 1 || size > MAX_PAGE_SIZE) v.add('pageSize', `pageSize must be 1..${MAX_PAGE_SIZE}`, 'range');
       }
       const offset = q.pageToken ? decodeToken(v, request.params.projectId, q.pageToken) : 0;
       v.check('Invalid request');

@@ -9,7 +9,8 @@ import type { SenderIdCallbacks } from './delivery.js';
 import { platformDate, platformTime, type Attachment, type Registration, type RegistrationState } from './model.js';
 import type { SenderIdStore } from './store.js';
 import type { DueJobs } from '../../core/due-jobs.js';
-import { Violations, isObject } from './validate.js';
+import { isObject } from '../../core/fields.js';
+import { violations } from './validate.js';
 
 export interface ReviewerSettings {
   outcome: 'approve' | 'reject' | 'pending';
@@ -49,20 +50,20 @@ const TEXTS: (keyof ReviewerSettings)[] = ['rejectionReason', 'pendingMessage'];
 
 /** Validates a partial setting; fields left out keep their value. */
 function checkReviewer(input: unknown): Partial<ReviewerSettings> {
-  const v = new Violations();
+  const v = violations();
   const body = isObject(input) ? input : {};
-  if (!isObject(input)) v.add('body', 'type', 'must be a JSON object');
+  if (!isObject(input)) v.add('body', 'must be a JSON object', 'type');
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const k = key as keyof ReviewerSettings;
     if (ENUMS[k]) {
-      if (!ENUMS[k].includes(value as string)) v.add(key, 'enum', `must be one of ${ENUMS[k].join(', ')}`);
+      if (!ENUMS[k].includes(value as string)) v.add(key, `must be one of ${ENUMS[k].join(', ')}`, 'enum');
     } else if (NUMBERS.includes(k)) {
-      if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 3_600_000) v.add(key, 'range', 'must be an integer 0..3600000');
+      if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 3_600_000) v.add(key, 'must be an integer 0..3600000', 'range');
     } else if (TEXTS.includes(k)) {
-      if (typeof value !== 'string' || value.length === 0) v.add(key, 'type', 'must be a non-empty string');
+      if (typeof value !== 'string' || value.length === 0) v.add(key, 'must be a non-empty string', 'type');
     } else {
-      v.add(key, 'unknownField', `${key} is not a reviewer setting`);
+      v.add(key, `${key} is not a reviewer setting`, 'unknownField');
     }
     out[key] = value;
   }
