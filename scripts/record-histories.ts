@@ -1,6 +1,6 @@
 // Records the replay fixtures: runs each workflow type's scenarios (happy path, failure, continue-as-new)
 // on a Temporal dev server against the sandbox, with the fixed test codec key, and writes each run's history
-// to test/fixtures/histories/<workflowType>/<case>.json. test/workflow/replay/replay.test.ts replays them.
+// to test/fixtures/histories/<workflowType>/<case>.json. test/workflows/replay/replay.test.ts replays them.
 //
 //   npx tsx scripts/record-histories.ts                      # every scenario
 //   npx tsx scripts/record-histories.ts templateApproval     # one workflow type's cases

@@ -1,6 +1,6 @@
 // `npm test`: fetch what the tests need, start one Temporal dev server for the suite and build the workflow
 // bundle once, then run every test file but the heaviest end-to-end ones (`npm run test:full` adds them; or
-// the files given: `npm test -- test/unit/common/config.test.ts`) side by side (scripts/lib/test-pool.ts).
+// the files given: `npm test -- test/common/config.test.ts`) side by side (scripts/lib/test-pool.ts).
 // Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -13,7 +13,8 @@ import { compileForTests } from './lib/test-compile.js';
 import { ensureTestDependencies } from './lib/test-deps.js';
 import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
-const SUITES = ['test/unit', 'test/api', 'test/workflow', 'test/e2e', 'test/faults'];
+/** Every `*.test.ts` under test/ (test/<layer>/<family>/, docs/testing.md); helpers and fixtures hold none. */
+const SUITES = ['test'];
 /**
  * Whole deployments started as separate processes (the fault suite; `npm start`, three times, and once more for
  * the web UI's codec): each costs as much CPU as a dozen other files, so they run in `npm run test:full`

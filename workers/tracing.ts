@@ -6,7 +6,7 @@
 // trace context (workflows/shared/tracing-interceptors.ts: a prebuilt bundle cannot depend on the environment),
 // so the worker always registers its `exporter` sink; while tracing is off, the sink drops any spans. The
 // interceptors only add the trace context to the headers of the commands a workflow sends, which replay does
-// not compare: a history replays the same with or without them (test/workflow/replay).
+// not compare: a history replays the same with or without them (test/workflows/replay).
 import { createRequire } from 'node:module';
 import type { ActivityInterceptorsFactory, InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import {

@@ -1,5 +1,5 @@
 // Runs test files side by side: each job is one `node --test` process (a heavy file alone, or a batch of
-// unit files), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
+// light files), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
 // once instead of ending the run alone). A job's output is printed whole when it ends, never interleaved.
 // Expected times come from the last run on this machine (kept in the cache, outside the repo).
 import { spawn } from 'node:child_process';
@@ -34,11 +34,18 @@ export interface PoolResult extends Tally {
 const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
 const IN_PROCESS = resolve('scripts/lib/test-in-process.ts');
 
+/**
+ * The folders of heavy files: they start relayflow's API or workers against the Temporal server, or whole
+ * deployments (test/api, test/workflows: Temporal; test/e2e, test/faults: processes). Every other file is light.
+ */
+const HEAVY_DIRS = ['test/api/', 'test/workflows/', 'test/e2e/', 'test/faults/'];
+const isHeavy = (file: string) => HEAVY_DIRS.some((dir) => file.startsWith(dir));
+
 /** Expected time of a file before this machine has run it: by how heavy its directory's files tend to be. */
 function guessMs(file: string): number {
   if (file.startsWith('test/faults/')) return 150_000;
   if (file.startsWith('test/e2e/')) return 60_000;
-  if (file.startsWith('test/workflow/')) return 20_000;
+  if (file.startsWith('test/workflows/')) return 20_000;
   if (file.startsWith('test/api/')) return 10_000;
   return 2_000;
 }
@@ -69,12 +76,12 @@ const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
 const hasTopLevelHooks = (file: string) => TOP_LEVEL_HOOK.test(readFileSync(file, 'utf8'));
 
 /**
- * Heavy files (anything outside test/unit) run one per job. Unit files run in `unitJobs` batches of about
+ * Heavy files (HEAVY_DIRS) run one per job. The light ones (unit files) run in `unitJobs` batches of about
  * equal expected time, each batch in one process; the few with top-level hooks in a batch of their own
  * under node --test.
  */
 export function planJobs(files: string[], times: TestTimes, unitJobs: number): Job[] {
-  const unit = files.filter((f) => f.startsWith('test/unit/')).sort((a, b) => times.expected(b) - times.expected(a));
+  const unit = files.filter((f) => !isHeavy(f)).sort((a, b) => times.expected(b) - times.expected(a));
   const isolated = unit.filter(hasTopLevelHooks);
   const shared = unit.filter((f) => !isolated.includes(f));
   const batches: Job[] = Array.from({ length: Math.min(unitJobs, shared.length) }, (_, i) => ({
@@ -97,13 +104,13 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
       expectedMs: isolated.reduce((sum, f) => sum + times.expected(f), 0),
     });
   }
-  const heavy = files.filter((f) => !f.startsWith('test/unit/')).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
+  const heavy = files.filter(isHeavy).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
   return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
 }
 
 export interface PoolOptions {
   concurrency: number;
-  /** Where scripts/lib/test-compile.ts put the compiled code: files outside test/unit run from there, without tsx. */
+  /** Where scripts/lib/test-compile.ts put the compiled code: heavy files run from there, without tsx. */
   compiledDir?: string;
   env: NodeJS.ProcessEnv;
   /** A job still running after this long is killed and counted as failed. */
@@ -147,7 +154,7 @@ function sourceOf(file: string, compiledDir: string | undefined): string {
 async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{ tally?: Tally; broken: boolean }> {
   const started = Date.now();
   // A compiled file runs as JavaScript; unit files (in-process batches, files that spawn .ts children) keep tsx.
-  const compiled = (f: string) => (opts.compiledDir && !f.startsWith('test/unit/') ? join(opts.compiledDir, f.replace(/\.ts$/, '.js')) : f);
+  const compiled = (f: string) => (opts.compiledDir && isHeavy(f) ? join(opts.compiledDir, f.replace(/\.ts$/, '.js')) : f);
   const files = job.files.map(compiled);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`];
   const args = job.inProcess

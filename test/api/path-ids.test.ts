@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { workflowIds } from '../../contracts/ids.js';
 import { StartTemplate } from '../../api/routes/provisioning/schemas.js';
 import { PROCESS_ID_MAX_LENGTH } from '../../api/schemas.js';
-import { offlineApp, type OfflineApp } from './offline-app.js';
+import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';
 
 interface Param {
   name: string;

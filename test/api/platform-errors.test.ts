@@ -16,7 +16,7 @@ import {
   PlatformValidationError,
   type PlatformErrorInit,
 } from '../../platform/errors.js';
-import { offlineApp, type OfflineApp } from './offline-app.js';
+import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';
 
 const init = (area: PlatformErrorInit['area'], httpStatus: number | undefined, extra: Partial<PlatformErrorInit> = {}): PlatformErrorInit => ({
   area,

@@ -1,5 +1,5 @@
 // Replay fixtures: recorded histories of every workflow type (scripts/record-histories.ts writes them,
-// test/workflow/replay/replay.test.ts replays them against the current workflow code).
+// test/workflows/replay/replay.test.ts replays them against the current workflow code).
 //
 // Histories are encrypted by relayflow's payload codec, so recording and replaying share one fixed key.
 // It protects nothing real: fixtures hold sandbox data only, and the key is here so anyone can re-record.

@@ -11,7 +11,7 @@ export const TRACE_HEADER = '_tracer-data';
 /**
  * Runs started before this ran with OpenTelemetry's interceptors always loaded, and some were started by code
  * older than the patches that made every workflow's commands independent of interceptor timing (fb328a1 and
- * the four before it, 2026-11-25 23:31 UTC; test/workflow/replay/interceptors.test.ts): they keep them, so they
+ * the four before it, 2026-11-25 23:31 UTC; test/workflows/replay/interceptors.test.ts): they keep them, so they
  * replay as they ran. Runs started since replay the same with or without them. A deployment that still ran code
  * from before those patches after this time must let those runs end before upgrading (docs/testing.md).
  */

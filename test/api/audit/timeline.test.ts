@@ -13,7 +13,7 @@ import { keyIdOf } from '../../../api/plugins/actor.js';
 import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../../helpers/harness.js';
 import { reviewerEvent, waitUntil } from '../../helpers/provisioning.js';
 import { freshNumber, messageFor, platformStarts, postCallback, report, startVerification } from '../../helpers/verification.js';
-import { parseCsv } from './csv.js';
+import { parseCsv } from '../../helpers/audit-csv.js';
 
 const AUDITOR_KEY = 'auditor-key-fedcba9876543210';
 

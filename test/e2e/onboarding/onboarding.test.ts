@@ -9,7 +9,7 @@ import type { StepView } from '../../../contracts/onboarding.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { rcsBody, sandboxEvents, setReviewer, templateBody, waitUntil, type View } from '../../helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../../helpers/senderid.js';
-import { parseCsv } from '../../api/audit/csv.js';
+import { parseCsv } from '../../helpers/audit-csv.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { PlatformNotFoundError } from '../../../platform/errors.js';
 
