@@ -15,7 +15,6 @@ import {
   isCancellation,
   patched,
   proxyActivities,
-  setHandler,
   sleep,
   workflowInfo,
   type ActivityOptions,
@@ -37,11 +36,12 @@ import {
   type CampaignState,
   type ChunkResult,
 } from '../../contracts/campaigns.js';
+import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 import { trackProcess } from '../shared/process-state.js';
 
 const KEEP_HISTORY = 100;
-const KEEP_OPERATIONS = 100;
 /** A chunk sends at most this many messages per second; faster campaigns run more chunks at once. */
 const MAX_CHUNK_RATE = 100;
 const MAX_WINDOW = 8;
@@ -105,21 +105,14 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const d = tracker.status.details;
   const state = () => tracker.status.state;
   const isFinal = () => FINAL_CAMPAIGN_STATES.includes(state());
-  const operations = new Map<string, CampaignOperationOutcome>(carried?.operations ?? []);
+  const operations = new HandledMemory(carried?.operations);
+  const operation = operationsOn(operations, 'remember');
   const todo: number[] = [...(carried?.todo ?? [])];
   const running = new Map<number, CancellationScope>();
   let paused = state() === 'PAUSED';
   let cancel: string | undefined;
   let changed = false;
 
-  async function remember(operationId: string, run: () => Promise<CampaignOperationOutcome> | CampaignOperationOutcome): Promise<CampaignOperationOutcome> {
-    const known = operations.get(operationId);
-    if (known) return known;
-    const outcome = await run();
-    operations.set(operationId, outcome);
-    if (operations.size > KEEP_OPERATIONS) operations.delete(operations.keys().next().value!);
-    return outcome;
-  }
   const refuse = (reason: string): CampaignOperationOutcome => ({ accepted: false, state: state(), reason });
 
   /**
@@ -140,52 +133,44 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     changed = true;
   }
 
-  setHandler(pauseCampaignUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-      if (state() === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
-      if (paused) return { accepted: true, state: state() };
-      pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
-      await halt('paused');
-      return { accepted: true, state: 'PAUSED' };
-    }),
-  );
+  operation(pauseCampaignUpdate, async (req) => {
+    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+    if (state() === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
+    if (paused) return { accepted: true, state: state() };
+    pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
+    await halt('paused');
+    return { accepted: true, state: 'PAUSED' };
+  });
 
-  setHandler(resumeCampaignUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-      if (!paused) return { accepted: true, state: state() };
-      await control.setCampaignHalt({ campaignId: input.campaignId, halt: null });
-      paused = false;
-      delete d.pausedBy;
-      tracker.moveTo(d.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
-      changed = true;
-      return { accepted: true, state: state() };
-    }),
-  );
+  operation(resumeCampaignUpdate, async () => {
+    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+    if (!paused) return { accepted: true, state: state() };
+    await control.setCampaignHalt({ campaignId: input.campaignId, halt: null });
+    paused = false;
+    delete d.pausedBy;
+    tracker.moveTo(d.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
+    changed = true;
+    return { accepted: true, state: state() };
+  });
 
-  setHandler(cancelCampaignUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-      if (state() === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
-      cancel = `cancelled through the API${req.reason ? `: ${req.reason}` : ''}`;
-      changed = true;
-      await halt('cancelled');
-      return { accepted: true, state: 'CANCELLED' };
-    }),
-  );
+  operation(cancelCampaignUpdate, async (req) => {
+    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+    if (state() === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
+    cancel = `cancelled through the API${req.reason ? `: ${req.reason}` : ''}`;
+    changed = true;
+    await halt('cancelled');
+    return { accepted: true, state: 'CANCELLED' };
+  });
 
-  setHandler(setCampaignRateUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return refuse(`the campaign has ended (${state()})`);
-      if (!(req.rate > 0)) return refuse('rate must be above 0');
-      const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
-      await control.setCampaignRate({ campaignId: input.campaignId, rate });
-      d.rate = rate;
-      tracker.moveTo(state(), `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);
-      return { accepted: true, state: state(), rate };
-    }),
-  );
+  operation(setCampaignRateUpdate, async (req) => {
+    if (isFinal()) return refuse(`the campaign has ended (${state()})`);
+    if (!(req.rate > 0)) return refuse('rate must be above 0');
+    const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
+    await control.setCampaignRate({ campaignId: input.campaignId, rate });
+    d.rate = rate;
+    tracker.moveTo(state(), `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);
+    return { accepted: true, state: state(), rate };
+  });
 
   function launch(chunk: number): void {
     const from = chunk * d.chunkSize;
@@ -263,7 +248,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
             history: tracker.status.history.slice(-KEEP_HISTORY),
             details: d,
             todo,
-            operations: [...operations.entries()],
+            operations: operations.toCarry(),
           };
           await continueAsNew<typeof campaign>({ ...input, carried: carry });
         }

@@ -19,7 +19,8 @@ import {
   type StepPlan,
 } from '../../contracts/onboarding.js';
 import { relaunchSignal, resubmitSignal } from '../../contracts/provisioning.js';
-import { OperationMemory } from '../shared/operations.js';
+import { operationsOn } from '../shared/actions.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 import { trackProcess } from '../shared/process-state.js';
 import { Board } from './board.js';
 import { compensate } from './compensation.js';
@@ -32,7 +33,8 @@ const SKIPPABLE = ['FAILED', 'BLOCKED', 'PENDING'];
 export async function onboarding(input: OnboardingInput): Promise<OnboardingResult> {
   const tracker = trackProcess<OnboardingState, OnboardingDetails>('onboarding', 'RUNNING', { key: input.key, planHash: input.planHash, steps: [] });
   const board = new Board(tracker, input.steps);
-  const operations = new OperationMemory();
+  const operations = new HandledMemory<OperationOutcome>();
+  const operation = operationsOn(operations);
   let cancelReason: string | undefined;
   const state = () => tracker.status.state;
   const cancelling = () => cancelReason !== undefined;
@@ -40,55 +42,44 @@ export async function onboarding(input: OnboardingInput): Promise<OnboardingResu
 
   setHandler(childStateSignal, (r) => applyReport(board, r));
 
-  setHandler(retryStepUpdate, (req) => operations.run(req.operationId, () => retry(req)), { validator: refuseUnlessStepIsOpen });
+  operation(retryStepUpdate, retry, refuseUnlessStepIsOpen);
 
-  setHandler(
+  operation(
     skipStepUpdate,
-    (req) =>
-      operations.run(req.operationId, (): OperationOutcome => {
-        const v = board.view(req.step)!;
-        if (!SKIPPABLE.includes(v.state))
-          return { accepted: false, state: v.state, reason: `step ${v.name} is ${v.state}; only a ${SKIPPABLE.join(', ')} step can be skipped` };
-        board.set(v, 'SKIPPED', `skipped by the caller${req.reason ? `: ${req.reason}` : ''}`);
-        return { accepted: true, state: 'SKIPPED' };
-      }),
-    { validator: refuseUnlessStepIsOpen },
+    (req): OperationOutcome => {
+      const v = board.view(req.step)!;
+      if (!SKIPPABLE.includes(v.state))
+        return { accepted: false, state: v.state, reason: `step ${v.name} is ${v.state}; only a ${SKIPPABLE.join(', ')} step can be skipped` };
+      board.set(v, 'SKIPPED', `skipped by the caller${req.reason ? `: ${req.reason}` : ''}`);
+      return { accepted: true, state: 'SKIPPED' };
+    },
+    refuseUnlessStepIsOpen,
   );
 
-  setHandler(
+  operation(
     cancelOnboardingUpdate,
-    (req) =>
-      operations.run(req.operationId, (): OperationOutcome => {
-        cancelReason = `cancelled by the caller${req.reason ? `: ${req.reason}` : ''}`;
-        board.touch();
-        return { accepted: true, state: 'CANCELLING' };
-      }),
-    {
-      validator: (req) => {
-        if (!operations.knows(req.operationId)) refuseWhenEnded();
-      },
+    (req): OperationOutcome => {
+      cancelReason = `cancelled by the caller${req.reason ? `: ${req.reason}` : ''}`;
+      board.touch();
+      return { accepted: true, state: 'CANCELLING' };
     },
+    refuseWhenEnded,
   );
 
-  setHandler(
+  operation(
     addStepsUpdate,
-    (req) =>
-      operations.run(req.operationId, (): OperationOutcome => {
-        board.add(req.steps);
-        return { accepted: true, state: state() };
-      }),
-    {
-      validator: (req) => {
-        if (operations.knows(req.operationId)) return;
-        refuseWhenEnded();
-        checkNewSteps(req.steps);
-      },
+    (req): OperationOutcome => {
+      board.add(req.steps);
+      return { accepted: true, state: state() };
+    },
+    (req) => {
+      refuseWhenEnded();
+      checkNewSteps(req.steps);
     },
   );
 
-  /** Retry and skip: a repeated operation is answered from memory; a new one needs a known step and a running onboarding. */
-  function refuseUnlessStepIsOpen(req: { operationId: string; step: string }): void {
-    if (operations.knows(req.operationId)) return;
+  /** Retry and skip: a new operation needs a known step and a running onboarding. */
+  function refuseUnlessStepIsOpen(req: { step: string }): void {
     refuseWhenEnded();
     if (!board.view(req.step)) throw new Error(`no step named ${req.step}; steps: ${board.views.map((v) => v.name).join(', ')}`);
   }

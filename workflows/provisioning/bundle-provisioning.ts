@@ -25,12 +25,13 @@ import {
   followUntilFinal,
   handleStop,
   interactive,
-  OperationMemory,
   platform,
   refused,
   resumeTracking,
   type ProcessCarry,
 } from './process.js';
+import { HandledMemory } from '../shared/handled-memory.js';
+import { operationsOn } from '../shared/actions.js';
 
 interface BundleDetails extends FollowDetails {
   projectId: string;
@@ -76,7 +77,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
   );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new OperationMemory(input.carried?.operations);
+  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
   let stopRequested = false;
   /** A decision (ACTIVE or FAILED) came by webhook: the bundle is read once for the whole picture. */
@@ -151,22 +152,17 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  setHandler(
+  operationsOn(operations)(
     deleteUpdate,
     (req) =>
-      operations.run(req.operationId, () =>
-        edits.run(async (): Promise<OperationOutcome> => {
-          if (!d.bundleId || !DELETABLE.includes(state()))
-            return { accepted: false, state: state(), reason: `a ${state()} bundle process has nothing to delete` };
-          return deleteBundle(`through the API, operation ${req.operationId}`, req.reason);
-        }),
-      ),
-    {
-      validator: (req) => {
-        if (operations.knows(req.operationId)) return;
+      edits.run(async (): Promise<OperationOutcome> => {
         if (!d.bundleId || !DELETABLE.includes(state()))
-          throw new Error(`a ${state()} bundle process cannot delete; delete needs one of ${DELETABLE.join(', ')} and a bundle`);
-      },
+          return { accepted: false, state: state(), reason: `a ${state()} bundle process has nothing to delete` };
+        return deleteBundle(`through the API, operation ${req.operationId}`, req.reason);
+      }),
+    () => {
+      if (!d.bundleId || !DELETABLE.includes(state()))
+        throw new Error(`a ${state()} bundle process cannot delete; delete needs one of ${DELETABLE.join(', ')} and a bundle`);
     },
   );
 

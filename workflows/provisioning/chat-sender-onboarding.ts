@@ -13,17 +13,8 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
-import {
-  attachToResource,
-  carryOf,
-  endOnError,
-  followUntilFinal,
-  OperationMemory,
-  platform,
-  resumeTracking,
-  type ProcessCarry,
-  handleStop,
-} from './process.js';
+import { attachToResource, carryOf, endOnError, followUntilFinal, platform, resumeTracking, type ProcessCarry, handleStop } from './process.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
@@ -183,7 +174,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   const tracker = resumeTracking<SenderProcessState, SenderDetails>(spec.kind, 'CREATING', { ...spec.details, ...initialFollowDetails() }, carried);
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, settings, carried?.follow);
-  const operations = new OperationMemory(carried?.operations);
+  const operations = new HandledMemory(carried?.operations);
   let stopRequested = false;
   let failure: Verdict['failure'];
 

@@ -11,6 +11,7 @@
 // An event without a sequence orders nothing (the platform does not promise one): it is a hint. Its
 // comment is kept, its fields change nothing, and the process reads the resource from the platform.
 import type { ProvisioningEvent, FollowSettings } from '../../contracts/provisioning.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 
 /** One event as the process saw it: applied, or kept without effect (and why). */
 interface EventNote {
@@ -83,27 +84,25 @@ const bySequence = (a: ProvisioningEvent, b: ProvisioningEvent) =>
   a.sequence === undefined ? (b.sequence === undefined ? 0 : 1) : b.sequence === undefined ? -1 : a.sequence - b.sequence;
 
 export class ResourceFollower {
-  private readonly seen: Set<string>;
-  private readonly carry: FollowCarry;
+  private readonly seen: HandledMemory<true>;
+  private readonly carry: Omit<FollowCarry, 'seenEventIds'>;
 
   constructor(
     private readonly d: FollowDetails,
     private readonly settings: FollowSettings,
     carried?: FollowCarry,
   ) {
-    this.carry = carried ?? { seenEventIds: [], aspects: {}, lastHeardAt: Date.now(), queued: [] };
-    this.seen = new Set(this.carry.seenEventIds);
+    const { seenEventIds, ...carry } = carried ?? { seenEventIds: [], aspects: {}, lastHeardAt: Date.now(), queued: [] };
+    this.seen = HandledMemory.ofIds(seenEventIds, KEEP_SEEN);
+    this.carry = carry;
   }
 
   /** Signal handler body: drops duplicates, queues the rest for the main loop. */
   receive(e: ProvisioningEvent): void {
-    if (this.seen.has(e.eventId)) {
+    if (!this.seen.firstTime(e.eventId)) {
       this.d.duplicateEvents += 1;
       return;
     }
-    this.seen.add(e.eventId);
-    this.carry.seenEventIds.push(e.eventId);
-    if (this.carry.seenEventIds.length > KEEP_SEEN) this.seen.delete(this.carry.seenEventIds.shift()!);
     this.carry.queued.push(e);
     this.carry.lastHeardAt = Date.now();
   }
@@ -228,6 +227,6 @@ export class ResourceFollower {
   }
 
   toCarry(): FollowCarry {
-    return { ...this.carry, seenEventIds: [...this.carry.seenEventIds], aspects: { ...this.carry.aspects }, queued: [...this.carry.queued] };
+    return { seenEventIds: this.seen.ids(), ...this.carry, aspects: { ...this.carry.aspects }, queued: [...this.carry.queued] };
   }
 }

@@ -1,15 +1,6 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import {
-  allHandlersFinished,
-  condition,
-  ContinueAsNew,
-  isCancellation,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-  type ActivityOptions,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
@@ -17,9 +8,8 @@ import { trackProcess, type ProcessState } from '../shared/process-state.js';
 import type { StateChange } from '../../contracts/process-status.js';
 import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
 import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './follow.js';
-import { OperationMemory } from '../shared/operations.js';
-
-export { OperationMemory };
+import { operationsOn } from '../shared/actions.js';
+import type { HandledMemory } from '../shared/handled-memory.js';
 
 /** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
 const interactiveActivityOptions: ActivityOptions = {
@@ -60,7 +50,11 @@ export function resumeTracking<S extends string, D extends FollowDetails>(
   return tracker;
 }
 
-export function carryOf<S extends string, D>(tracker: ProcessState<S, D>, follower: ResourceFollower, operations: OperationMemory): ProcessCarry<S, D> {
+export function carryOf<S extends string, D>(
+  tracker: ProcessState<S, D>,
+  follower: ResourceFollower,
+  operations: HandledMemory<OperationOutcome>,
+): ProcessCarry<S, D> {
   const s = tracker.status;
   return {
     state: s.state,
@@ -162,12 +156,14 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
  * The "stop watching" update every provisioning process answers the same way: refused once the process
  * has ended, otherwise `onStop` records why and the process's loop ends it as STOPPED.
  */
-export function handleStop(operations: OperationMemory, process: { isFinal(): boolean; state(): string }, onStop: (reason: string) => void): void {
-  setHandler(stopUpdate, (req) =>
-    operations.run(req.operationId, () => {
-      if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
-      onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
-      return { accepted: true, state: 'STOPPED' };
-    }),
-  );
+export function handleStop(
+  operations: HandledMemory<OperationOutcome>,
+  process: { isFinal(): boolean; state(): string },
+  onStop: (reason: string) => void,
+): void {
+  operationsOn(operations)(stopUpdate, (req): OperationOutcome => {
+    if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
+    onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
+    return { accepted: true, state: 'STOPPED' };
+  });
 }

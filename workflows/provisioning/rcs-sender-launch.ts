@@ -9,7 +9,6 @@ import {
   relaunchSignal,
   relaunchUpdate,
   type OperationOutcome,
-  type RelaunchRequest,
   type ProvisioningEvent,
   type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';
@@ -21,13 +20,14 @@ import {
   Exclusive,
   followUntilFinal,
   interactive,
-  OperationMemory,
   platform,
   refused,
   resumeTracking,
   type ProcessCarry,
   handleStop,
 } from './process.js';
+import { HandledMemory } from '../shared/handled-memory.js';
+import { handleAction } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 
 type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
@@ -87,7 +87,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new OperationMemory(input.carried?.operations);
+  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
   let stopRequested = false;
   /** The state and poll count at the last test-number attempt: retried when either moved on. */
@@ -194,9 +194,12 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  /** A relaunch asked through the API (an update) or by a parent process (a signal: `via` says which). */
-  const relaunch = (req: RelaunchRequest, via: string) =>
-    operations.run(req.operationId, () =>
+  /** A relaunch asked through the API (an update) or by a parent process (a signal). */
+  handleAction({
+    signal: relaunchSignal,
+    update: relaunchUpdate,
+    operations,
+    run: (req, via) =>
       edits.run(async (): Promise<OperationOutcome> => {
         if (!RELAUNCHABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} sender has no rejection to relaunch` };
         try {
@@ -214,19 +217,10 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
           return refused(state(), err);
         }
       }),
-    );
-
-  setHandler(relaunchSignal, async (req) => {
-    const outcome = await relaunch(req, "at the parent process's request");
-    // The parent learns only from reported states: a refusal is reported as one.
-    if (!outcome.accepted) tracker.moveTo(state(), `relaunch refused: ${outcome.reason ?? 'no reason given'}`);
-  });
-
-  setHandler(relaunchUpdate, (req) => relaunch(req, 'through the API'), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
+    check: () => {
       if (!RELAUNCHABLE.includes(state())) throw new Error(`a ${state()} sender cannot be relaunched; relaunch needs one of ${RELAUNCHABLE.join(', ')}`);
     },
+    refusedBySignal: (reason) => tracker.moveTo(state(), `relaunch refused: ${reason}`),
   });
 
   handleStop(operations, { isFinal, state }, (reason) => {

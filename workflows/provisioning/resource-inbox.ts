@@ -18,6 +18,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { attachSignal, inboxQuery, provisioningEventSignal, type InboxAttachment, type ResourceInboxInput } from '../../contracts/provisioning.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 
 const KEEP_EVENTS = 500;
 const KEEP_SEEN = 5_000;
@@ -36,8 +37,7 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
   const { resource } = input;
   const historyLimit = input.historyLimit ?? HISTORY_LIMIT;
   const kept = input.kept ?? [];
-  const seenIds = input.seenEventIds ?? [];
-  const seen = new Set(seenIds);
+  const seen = HandledMemory.ofIds(input.seenEventIds, KEEP_SEEN);
   const attached = input.attached ?? [];
   let received = input.received ?? 0;
   let duplicates = input.duplicates ?? 0;
@@ -48,13 +48,10 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
 
   setHandler(provisioningEventSignal, (event) => {
     lastArrival = Date.now();
-    if (seen.has(event.eventId)) {
+    if (!seen.firstTime(event.eventId)) {
       duplicates += 1;
       return;
     }
-    seen.add(event.eventId);
-    seenIds.push(event.eventId);
-    if (seenIds.length > KEEP_SEEN) seen.delete(seenIds.shift()!);
     received += 1;
     kept.push({ n: received, receivedAt: new Date().toISOString(), event });
     if (kept.length > KEEP_EVENTS) kept.shift();
@@ -114,7 +111,7 @@ export async function resourceInbox(input: ResourceInboxInput): Promise<void> {
       await continueAsNew<typeof resourceInbox>({
         resource,
         kept,
-        seenEventIds: seenIds,
+        seenEventIds: seen.ids(),
         attached,
         received,
         duplicates,

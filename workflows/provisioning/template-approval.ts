@@ -22,13 +22,14 @@ import {
   Exclusive,
   followUntilFinal,
   interactive,
-  OperationMemory,
   platform,
   refused,
   resumeTracking,
   type ProcessCarry,
   handleStop,
 } from './process.js';
+import { HandledMemory } from '../shared/handled-memory.js';
+import { handleAction } from '../shared/actions.js';
 
 type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
 
@@ -85,7 +86,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   );
   const d = tracker.status.details;
   const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new OperationMemory(input.carried?.operations);
+  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
   let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
   let stopRequested = false;
@@ -182,9 +183,12 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
 
-  /** A resubmission asked through the API (an update) or by a parent process (a signal: `via` says which). */
-  const resubmitAsked = (req: ResubmitRequest, via: string) =>
-    operations.run(req.operationId, () =>
+  /** A resubmission asked through the API (an update) or by a parent process (a signal). */
+  handleAction({
+    signal: resubmitSignal,
+    update: resubmitUpdate,
+    operations,
+    run: (req, via) =>
       edits.run(async (): Promise<OperationOutcome> => {
         if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
         try {
@@ -196,19 +200,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
           return refused(state(), err);
         }
       }),
-    );
-
-  setHandler(resubmitSignal, async (req) => {
-    const outcome = await resubmitAsked(req, "at the parent process's request");
-    // The parent learns only from reported states: a refusal is reported as one.
-    if (!outcome.accepted) tracker.moveTo(state(), `resubmission refused: ${outcome.reason ?? 'no reason given'}`);
-  });
-
-  setHandler(resubmitUpdate, (req) => resubmitAsked(req, 'through the API'), {
-    validator: (req) => {
-      if (operations.knows(req.operationId)) return;
+    check: () => {
       if (!d.templateId || !EDITABLE.includes(state())) throw new Error(`a ${state()} template cannot be edited; editable states: ${EDITABLE.join(', ')}`);
     },
+    refusedBySignal: (reason) => tracker.moveTo(state(), `resubmission refused: ${reason}`),
   });
 
   handleStop(operations, { isFinal, state }, (reason) => {

@@ -36,8 +36,10 @@ import {
   type SenderIdRegistrationResult,
 } from '../../contracts/senderid-registration.js';
 import type { SenderIdRegistration as Registration } from '../../contracts/senderid.js';
+import { operationsOn } from '../shared/actions.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 import { trackProcess } from '../shared/process-state.js';
 
 const interactiveOptions: ActivityOptions = {
@@ -51,7 +53,6 @@ const interactive = proxyActivities<SenderIdActivities>(interactiveOptions);
 const KEEP_HISTORY = 200;
 const KEEP_LOGS = 100;
 const KEEP_SEEN = 2_000;
-const KEEP_OPERATIONS = 100;
 /** While an upload is WAITING, read at least this often (its callback may be lost too). */
 const UPLOAD_READ_MS = 2_000;
 const WAITING_FOR_CUSTOMER: readonly RegistrationState[] = ['PENDING', 'PENDING_ATTACHMENTS', 'ON_HOLD'];
@@ -96,9 +97,9 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
   }
   const d = tracker.status.details;
-  const seen = new Set(carried?.seenEventIds ?? []);
-  const seenOrder = [...(carried?.seenEventIds ?? [])];
-  const operations = new Map<string, SenderIdOperationOutcome>(carried?.operations ?? []);
+  const seen = HandledMemory.ofIds(carried?.seenEventIds, KEEP_SEEN);
+  const operations = new HandledMemory(carried?.operations);
+  const operation = operationsOn(operations, 'remember');
   const queued: SenderIdCallbackHint[] = [];
   let lastHeardAt = carried?.lastHeardAt ?? Date.now();
   let lastUpdateMs = 0;
@@ -209,15 +210,6 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     }
   }
 
-  async function remember(operationId: string, fn: () => Promise<SenderIdOperationOutcome>): Promise<SenderIdOperationOutcome> {
-    const known = operations.get(operationId);
-    if (known) return known;
-    const outcome = await fn();
-    operations.set(operationId, outcome);
-    if (operations.size > KEEP_OPERATIONS) operations.delete(operations.keys().next().value!);
-    return outcome;
-  }
-
   const refused = (err: unknown): SenderIdOperationOutcome => {
     const errorType = failureType(err);
     const details = findDetails(err);
@@ -225,77 +217,65 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
   };
 
   setHandler(senderIdCallbackSignal, (hint) => {
-    if (seen.has(hint.eventId)) {
+    if (!seen.firstTime(hint.eventId)) {
       d.duplicateCallbacks += 1;
       return;
     }
-    seen.add(hint.eventId);
-    seenOrder.push(hint.eventId);
-    if (seenOrder.length > KEEP_SEEN) seen.delete(seenOrder.shift()!);
     d.callbacks += 1;
     queued.push(hint);
   });
 
-  setHandler(
+  operation(
     updateRegistrationUpdate,
     (req) =>
-      remember(req.operationId, () =>
-        exclusive(async () => {
-          if (isFinal() || !d.registrationId) return { accepted: false, state: state(), reason: `a ${state()} registration cannot be updated` };
-          try {
-            const { operationId, ...changes } = req;
-            apply(
-              await interactive.updateSenderIdRegistration({ registrationId: d.registrationId, changes }),
-              `updated through the API (operation ${operationId})`,
-            );
-            return { accepted: true, state: state() };
-          } catch (err) {
-            return refused(err);
-          }
-        }),
-      ),
-    {
-      validator: (req) => {
-        if (operations.has(req.operationId)) return;
-        if (isFinal() || !d.registrationId) throw new Error(`a ${state()} registration cannot be updated`);
-      },
-    },
-  );
-
-  setHandler(attachmentUploadedUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return { accepted: false, state: state(), reason: `the process has ended (${state()})` };
-      mergeAttachments([req.attachment]);
-      tracker.moveTo(state(), `attachment ${req.attachment.attachmentDefinitionId} uploaded (${req.attachment.fileName}, ${req.attachment.uploadStatus})`);
-      resubmittedInRound = false;
-      if (state() === 'PENDING_ATTACHMENTS') resubmitDue = true;
-      kick = true;
-      return { accepted: true, state: state() };
-    }),
-  );
-
-  setHandler(stopRegistrationUpdate, (req) =>
-    remember(req.operationId, async () => {
-      if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
-      const reason = req.reason ? `: ${req.reason}` : '';
-      // Not created yet: a stop now would leave the registration the create is making on the platform.
-      if (req.deleteRegistration && !d.registrationId)
-        return { accepted: false, state: state(), reason: 'the registration is still being created; retry in a moment' };
-      if (req.deleteRegistration && d.registrationId) {
+      exclusive(async (): Promise<SenderIdOperationOutcome> => {
+        if (isFinal() || !d.registrationId) return { accepted: false, state: state(), reason: `a ${state()} registration cannot be updated` };
         try {
-          await exclusive(() => interactive.deleteSenderIdRegistration({ registrationId: d.registrationId! }));
+          const { operationId, ...changes } = req;
+          apply(
+            await interactive.updateSenderIdRegistration({ registrationId: d.registrationId, changes }),
+            `updated through the API (operation ${operationId})`,
+          );
+          return { accepted: true, state: state() };
         } catch (err) {
           return refused(err);
         }
-        stop = { deleteRegistration: true, reason: `deleted through the API${reason}` };
-        kick = true;
-        return { accepted: true, state: 'DELETED' };
-      }
-      stop = { deleteRegistration: false, reason: `stopped through the API${reason}` };
-      kick = true;
-      return { accepted: true, state: 'STOPPED' };
-    }),
+      }),
+    () => {
+      if (isFinal() || !d.registrationId) throw new Error(`a ${state()} registration cannot be updated`);
+    },
   );
+
+  operation(attachmentUploadedUpdate, async (req) => {
+    if (isFinal()) return { accepted: false, state: state(), reason: `the process has ended (${state()})` };
+    mergeAttachments([req.attachment]);
+    tracker.moveTo(state(), `attachment ${req.attachment.attachmentDefinitionId} uploaded (${req.attachment.fileName}, ${req.attachment.uploadStatus})`);
+    resubmittedInRound = false;
+    if (state() === 'PENDING_ATTACHMENTS') resubmitDue = true;
+    kick = true;
+    return { accepted: true, state: state() };
+  });
+
+  operation(stopRegistrationUpdate, async (req) => {
+    if (isFinal()) return { accepted: false, state: state(), reason: `the process has already ended (${state()})` };
+    const reason = req.reason ? `: ${req.reason}` : '';
+    // Not created yet: a stop now would leave the registration the create is making on the platform.
+    if (req.deleteRegistration && !d.registrationId)
+      return { accepted: false, state: state(), reason: 'the registration is still being created; retry in a moment' };
+    if (req.deleteRegistration && d.registrationId) {
+      try {
+        await exclusive(() => interactive.deleteSenderIdRegistration({ registrationId: d.registrationId! }));
+      } catch (err) {
+        return refused(err);
+      }
+      stop = { deleteRegistration: true, reason: `deleted through the API${reason}` };
+      kick = true;
+      return { accepted: true, state: 'DELETED' };
+    }
+    stop = { deleteRegistration: false, reason: `stopped through the API${reason}` };
+    kick = true;
+    return { accepted: true, state: 'STOPPED' };
+  });
 
   /** Sends a PENDING_ATTACHMENTS registration back to review once every mandatory upload is COMPLETED. */
   async function react(): Promise<void> {
@@ -392,8 +372,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
             since: tracker.status.since,
             history: tracker.status.history.slice(-KEEP_HISTORY),
             details: d,
-            seenEventIds: seenOrder,
-            operations: [...operations.entries()],
+            seenEventIds: seen.ids(),
+            operations: operations.toCarry(),
             lastHeardAt,
           };
           await continueAsNew<typeof senderIdRegistration>({ ...input, carried: carry });

@@ -14,6 +14,7 @@ import {
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
+import { HandledMemory } from '../shared/handled-memory.js';
 import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
 import { trackProcess } from '../shared/process-state.js';
 import {
@@ -39,6 +40,8 @@ const { reportCode, getVerificationStatus } = proxyLocalActivities<VerificationA
 const startVerification = (input: Parameters<VerificationActivities['startVerification']>[0], withinMs?: number) =>
   proxyLocalActivities<VerificationActivities>(startActivityOptions(withinMs)).startVerification(input);
 
+/** How many platform event IDs a process remembers to drop repeated deliveries. */
+const KEEP_SEEN = 2_000;
 /** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
 const CONFIRMATION_WAIT_MS = 10_000;
 
@@ -82,8 +85,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     platformVerifications: [],
   });
   const d = tracker.status.details;
-  const seenEvents = new Set<string>();
-  const reportOutcomes = new Map<string, ReportOutcome>();
+  const seenEvents = HandledMemory.ofIds(undefined, KEEP_SEEN);
+  const reportOutcomes = new HandledMemory<ReportOutcome>();
   let stepOutcome: { status: string; reason?: string } | undefined; // the current platform verification ended
   let sendNo = 0;
   let lastSendAt = 0;
@@ -118,8 +121,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
   });
 
   setHandler(platformEventSignal, (e: PlatformVerificationEvent) => {
-    if (seenEvents.has(e.eventId)) return;
-    seenEvents.add(e.eventId);
+    if (!seenEvents.firstTime(e.eventId)) return;
     if (e.kind === 'sms-delivered') {
       if (e.verificationId === currentId()) d.smsDelivery = e.smsResult;
       if (e.verificationId === currentId() && e.smsResult === 'Failed') stepOutcome = { status: 'FAIL', reason: 'SMS delivery failure' };
@@ -173,7 +175,7 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     },
   );
 
-  const resendOutcomes = new Map<string, ResendOutcome>();
+  const resendOutcomes = new HandledMemory<ResendOutcome>();
   setHandler(resendUpdate, async ({ operationId }) => {
     const known = resendOutcomes.get(operationId);
     if (known) return answer(known);
