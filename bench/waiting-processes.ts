@@ -4,6 +4,7 @@
 import { ulid } from 'ulid';
 import type { HarnessOptions } from '../test/helpers/harness.js';
 import { uniqueName } from '../test/helpers/harness.js';
+import { rcsBody } from '../test/helpers/provisioning.js';
 
 const HOUR = 3_600_000;
 
@@ -60,17 +61,7 @@ export const PROVISIONING_KINDS: WaitingKind[] = [
     name: 'RCS sender',
     route: '/v1/senders/rcs',
     resource: { channel: 'RCS', resourceType: 'SENDER', idField: 'senderId', commentTrigger: 'RCS_SENDER_COMMENT_ADDED' },
-    body: () => ({
-      displayName: uniqueName('Bench sender'),
-      description: 'Order updates from a bench brand',
-      websites: [{ url: 'https://example.com' }],
-      brandPhoneNumber: '+33612345678',
-      banner: { url: 'https://example.com/banner.png', width: 1440, height: 448 },
-      useCase: 'MULTIUSE',
-      countries: ['FR'],
-      answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' },
-      contact: { email: 'launch@example.com' },
-    }),
+    body: () => rcsBody(uniqueName('Bench sender'), { description: 'Order updates from a bench brand' }),
   },
   {
     name: 'CHATA sender',

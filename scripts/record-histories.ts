@@ -15,17 +15,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { ulid } from 'ulid';
 import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { createLogger } from '../common/logger.js';
-import { KIND, STATE } from '../common/search-attributes.js';
 import { workflowIds } from '../contracts/ids.js';
-import {
-  attachSignal,
-  provisioningEventSignal,
-  stopUpdate,
-  type ProvisioningEvent,
-  type ResourceRef,
-  type TemplateApprovalInput,
-} from '../contracts/provisioning.js';
-import type { SenderIdRegistrationInput } from '../contracts/senderid-registration.js';
+import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
 import { admitUpdate } from '../contracts/verification.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
@@ -380,29 +371,8 @@ const scenarios: Scenario[] = [
     type: 'templateApproval',
     case: 'continue-as-new',
     async run(h) {
-      const projectId = h.config.platform.credentials.projectId;
-      const tname = name('can');
-      const id = workflowIds['chata-template'](projectId, tname, 'en_US');
-      const input: TemplateApprovalInput = {
-        channel: 'CHATA',
-        projectId,
-        template: { name: tname, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
-        pollIntervalMs: 60_000,
-        overdueAfterMs: 600_000,
-        historyLimit: 50,
-      };
       await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
-      const handle = await h.client.workflow.start('templateApproval', {
-        workflowId: id,
-        taskQueue: h.config.taskQueue,
-        args: [input],
-        typedSearchAttributes: [
-          { key: KIND, value: 'chata-template' },
-          { key: STATE, value: 'CREATING' },
-        ],
-      });
-      const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
-      const templateId = approved.details.templateId as string;
+      const { handle, processId: id, templateId } = await pv.startApprovedTemplate(h, name('can'));
       for (const qualityScore of [
         'QUALITY_SCORE_GREEN',
         'QUALITY_SCORE_YELLOW',
@@ -654,23 +624,7 @@ const scenarios: Scenario[] = [
     type: 'senderIdRegistration',
     case: 'continue-as-new',
     async run(h) {
-      await sid.setReviewer(h, {
-        outcome: 'pending',
-        stepMs: 150,
-        pendingApproval: 'never',
-        stopForAttachments: 'never',
-        pendingMessage: 'Please confirm the website.',
-      });
-      const key = uniqueName('can');
-      const id = workflowIds['senderid-registration']('sandbox-project', key);
-      const input: SenderIdRegistrationInput = {
-        projectId: 'sandbox-project',
-        key,
-        create: { policyId: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', requestDetails: [{ additionalDetails: [sid.company] }] },
-        pollIntervalMs: 150,
-        historyLimit: 40,
-      };
-      const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
+      const { id, first } = await sid.startPendingRegistration(h, uniqueName('can'));
       const runId = await continued(h, id, first.firstExecutionRunId);
       await h.client.workflow.getHandle(id).terminate('recorded');
       return { workflowId: id, runId };

@@ -1,14 +1,10 @@
 // The API's contract: authentication, validation that names the field and changes nothing, 404s, health, docs.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { startHarness, useHarness, TEST_API_KEY, uniqueName } from '../helpers/harness.js';
 
 describe('API', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  const h = useHarness();
 
   const subprojectPosts = async () =>
     ((await (await fetch(`${h.sandbox.url}/_sandbox/requests?area=subprojects&method=POST`)).json()) as { requests: unknown[] }).requests.length;

@@ -1,18 +1,14 @@
 // The API's GET /metrics, scraped before and after real traffic: requests by route pattern and status,
 // processes started, callbacks accepted and refused, the API's own platform calls, process metrics.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
-import { startHarness, uniqueName, type Harness } from '../helpers/harness.js';
+import { useHarness, uniqueName } from '../helpers/harness.js';
 import { scrape, total, type Sample } from '../helpers/metrics.js';
 import { postCallback } from '../helpers/verification.js';
 
 describe('API metrics', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  const h = useHarness();
 
   test('GET /metrics is public Prometheus text with process metrics, and not in the OpenAPI document', async () => {
     const res = await fetch(`${h.apiUrl}/metrics`);

@@ -14,3 +14,16 @@ export async function within<T, U = never>(promise: Promise<T>, ms: number, onTi
     clearTimeout(timer);
   }
 }
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `check` every `everyMs` until it gives a value (not undefined, not false); fails naming `what` after `ms`. */
+export async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 5000, everyMs = 10): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

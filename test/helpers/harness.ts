@@ -3,6 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { after, before } from 'node:test';
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../platform/index.js';
 import { buildApp } from '../../api/app.js';
@@ -200,4 +201,19 @@ async function wireSandbox(sandboxUrl: string, apiUrl: string, config: Config, l
     body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
   });
   if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
+}
+
+/**
+ * A harness for the enclosing describe block (or file): started before its tests, then `ready` runs (wiring,
+ * settings), closed after them. The value stands for that harness: read it only inside hooks and tests. `opts`
+ * may be a function, read when the harness starts (for values an earlier hook sets).
+ */
+export function useHarness(opts: HarnessOptions | (() => HarnessOptions) = {}, ready?: (h: Harness) => Promise<unknown>): Harness {
+  let started: Harness | undefined;
+  before(async () => {
+    started = await startHarness(typeof opts === 'function' ? opts() : opts);
+    await ready?.(started);
+  });
+  after(async () => started?.close());
+  return new Proxy({} as Harness, { get: (_target, key) => Reflect.get(started!, key) as unknown });
 }

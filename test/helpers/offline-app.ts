@@ -1,14 +1,14 @@
 // The API as production builds it, with no Temporal behind it (a lazy connection nothing may use) and a stub
 // platform that answers every request with `answer` and counts them: for routes whose answer must not depend
 // on either (validation, the mapping of platform errors).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
+import { startStub } from './stub-server.js';
 
 export interface OfflineApp {
   app: FastifyInstance;
@@ -22,15 +22,14 @@ export interface OfflineApp {
 export async function offlineApp(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<OfflineApp> {
   const key = 'offline-app-test-key-00000000001';
   let requests = 0;
-  const stub: Server = createServer((req, res) => {
+  const stub = await startStub((req, res) => {
     requests += 1;
     answer(req, res);
   });
-  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
   const config = loadConfig({
     RELAYFLOW_API_KEYS: key,
     RELAYFLOW_CODEC_KEYS: generateCodecKey('offline'),
-    PLATFORM_SANDBOX_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+    PLATFORM_SANDBOX_URL: stub.url,
   });
   const client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:9' }) });
   const app = await buildApp({
@@ -52,8 +51,7 @@ export async function offlineApp(answer: (req: IncomingMessage, res: ServerRespo
     close: async () => {
       await app.close();
       await client.connection.close();
-      stub.closeAllConnections();
-      stub.close();
+      await stub.close();
     },
   };
 }

@@ -1,7 +1,6 @@
 // A tiny OTLP/HTTP (JSON) traces receiver for tests: collects the spans POSTed to /v1/traces, each with its
 // resource's service.name.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startStub } from './stub-server.js';
 
 interface AnyValue {
   stringValue?: string;
@@ -54,42 +53,33 @@ const valueOf = (v: AnyValue) => v.stringValue ?? (v.intValue !== undefined ? Nu
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const receiver: OtlpReceiver = { url: '', spans: [], requests: 0, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      receiver.requests++;
-      if (req.method !== 'POST' || req.url !== '/v1/traces') {
-        res.writeHead(404).end();
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest;
-      for (const rs of body.resourceSpans ?? []) {
-        const service = String(rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '');
-        for (const ss of rs.scopeSpans ?? []) {
-          for (const s of ss.spans ?? []) {
-            receiver.spans.push({
-              service,
-              traceId: hexId(s.traceId),
-              spanId: hexId(s.spanId),
-              parentSpanId: hexId(s.parentSpanId),
-              name: s.name,
-              kind: s.kind,
-              attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
-              status: s.status ?? {},
-            });
-          }
+  const stub = await startStub((req, res) => {
+    receiver.requests++;
+    if (req.method !== 'POST' || req.url !== '/v1/traces') {
+      res.writeHead(404).end();
+      return;
+    }
+    const body = JSON.parse(req.text) as ExportRequest;
+    for (const rs of body.resourceSpans ?? []) {
+      const service = String(rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '');
+      for (const ss of rs.scopeSpans ?? []) {
+        for (const s of ss.spans ?? []) {
+          receiver.spans.push({
+            service,
+            traceId: hexId(s.traceId),
+            spanId: hexId(s.spanId),
+            parentSpanId: hexId(s.parentSpanId),
+            name: s.name,
+            kind: s.kind,
+            attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
+            status: s.status ?? {},
+          });
         }
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  receiver.url = stub.url;
+  receiver.close = stub.close;
   return receiver;
 }

@@ -2,13 +2,11 @@
 // docs/provisioning-wire.md for one project, with lost answers and concurrent creators on demand.
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
-import type { PlatformConfig } from '../../common/config.js';
 import { createActivities } from '../../activities/index.js';
-import { createPlatformClients } from '../../platform/index.js';
-import { OAuthTokenRegistry } from '../../platform/auth/oauth.js';
+import { oneUrlPlatformClients } from './platform-config.js';
+import { listenStub, sendJson } from './stub-server.js';
 import type { PlatformFailureDetails } from '../../activities/shared/failures.js';
 
 export type Obj = Record<string, unknown>;
@@ -38,10 +36,7 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
   };
   const seen: Array<{ method: string; path: string; query: Record<string, string>; authorization: string | undefined; body: unknown }> = [];
 
-  const send = (res: ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(body === undefined ? '' : JSON.stringify(body));
-  };
+  const send = (res: ServerResponse, status: number, body?: unknown) => sendJson(res, status, body);
   const fail = (res: ServerResponse, status: number, errorCode: string, extra: Obj = {}) =>
     send(res, status, { errorCode, message: errorCode.replace(/_/g, ' '), resolution: 'see the documentation', ...extra });
   const invalid = (res: ServerResponse, validationErrors: Array<{ field: string; description: string }>) =>
@@ -237,58 +232,29 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
     return void fail(res, 404, 'not_found');
   };
 
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url!, 'http://stub');
-      if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
-      const body = raw === '' ? {} : (JSON.parse(raw) as Obj);
-      const pm = /^\/prov\/v1\/projects\/([^/]+)\/(.+)$/.exec(url.pathname);
-      seen.push({
-        method: req.method!,
-        path: pm?.[2] ?? url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        authorization: req.headers.authorization,
-        body: raw === '' ? undefined : body,
-      });
-      if (req.headers.authorization !== 'Bearer tok') return fail(res, 401, 'unauthenticated');
-      if (!pm) return fail(res, 404, 'not_found');
-      if (pm[1] !== 'proj-1') return fail(res, 403, 'forbidden');
-      const answer = route(req, decodeURIComponent(pm[2]!), url.searchParams, body, res);
-      if (!answer) return;
-      const key = `${req.method} ${pm[2]}`;
-      if (lose.delete(key)) return req.socket.destroy();
-      send(res, answer[0], answer[1]);
+  const base = await listenStub(t, (req, res) => {
+    const raw = req.text;
+    const url = new URL(req.url!, 'http://stub');
+    if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
+    const body = raw === '' ? {} : (JSON.parse(raw) as Obj);
+    const pm = /^\/prov\/v1\/projects\/([^/]+)\/(.+)$/.exec(url.pathname);
+    seen.push({
+      method: req.method!,
+      path: pm?.[2] ?? url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body: raw === '' ? undefined : body,
     });
+    if (req.headers.authorization !== 'Bearer tok') return fail(res, 401, 'unauthenticated');
+    if (!pm) return fail(res, 404, 'not_found');
+    if (pm[1] !== 'proj-1') return fail(res, 403, 'forbidden');
+    const answer = route(req, decodeURIComponent(pm[2]!), url.searchParams, body, res);
+    if (!answer) return;
+    const key = `${req.method} ${pm[2]}`;
+    if (lose.delete(key)) return req.socket.destroy();
+    send(res, answer[0], answer[1]);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: `${base}/prov`,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'proj-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const clients = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() });
+  const clients = oneUrlPlatformClients(base, { urls: { provisioning: `${base}/prov` } });
   const activities = createActivities({ clients });
   /** Requests that change something (not GET). */
   const writes = () => seen.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);

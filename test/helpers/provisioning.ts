@@ -2,7 +2,10 @@
 // API shortcuts for the template and sender processes.
 import assert from 'node:assert/strict';
 import { ulid } from 'ulid';
+import { KIND, STATE } from '../../common/search-attributes.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
+import { workflowIds } from '../../contracts/ids.js';
+import type { TemplateApprovalInput } from '../../contracts/provisioning.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
 import type { Harness } from './harness.js';
 
@@ -96,7 +99,8 @@ export function templateBody(name: string, more: Record<string, unknown> = {}): 
   };
 }
 
-export function rcsBody(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+/** An RCS sender's own fields (FR, multi-use), without the questionnaire's answers or a launch contact. */
+export function rcsSenderFields(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     displayName,
     description: 'Order updates from a test brand',
@@ -105,10 +109,17 @@ export function rcsBody(displayName: string, more: Record<string, unknown> = {})
     banner: { url: 'https://example.com/banner.png', width: 1440, height: 448 },
     useCase: 'MULTIUSE',
     countries: ['FR'],
+    ...more,
+  };
+}
+
+/** A whole RCS sender start: its fields, the answers and a launch contact. */
+export function rcsBody(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return rcsSenderFields(displayName, {
     answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' },
     contact: { email: 'launch@example.com' },
     ...more,
-  };
+  });
 }
 
 let numberCounter = 0;
@@ -148,4 +159,32 @@ export function signedDelivery(secret: string, payload: unknown, opts: { nonce?:
 export async function deliverWebhook(h: Harness, event: Record<string, unknown>): Promise<number> {
   const res = await h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, event) });
   return res.statusCode;
+}
+
+/**
+ * Starts a CHATA template approval for `name` straight on the client, with a history limit of 50 (so it
+ * continues as new within a test), and waits until it is APPROVED: its handle, process ID and template ID.
+ */
+export async function startApprovedTemplate(h: Harness, name: string) {
+  const projectId = h.config.platform.credentials.projectId;
+  const processId = workflowIds['chata-template'](projectId, name, 'en_US');
+  const input: TemplateApprovalInput = {
+    channel: 'CHATA',
+    projectId,
+    template: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
+    pollIntervalMs: 60_000,
+    overdueAfterMs: 600_000,
+    historyLimit: 50,
+  };
+  const handle = await h.client.workflow.start('templateApproval', {
+    workflowId: processId,
+    taskQueue: h.config.taskQueue,
+    args: [input],
+    typedSearchAttributes: [
+      { key: KIND, value: 'chata-template' },
+      { key: STATE, value: 'CREATING' },
+    ],
+  });
+  const approved = await h.waitForState(processId, 'APPROVED');
+  return { handle, processId, templateId: (approved.details as { templateId: string }).templateId };
 }

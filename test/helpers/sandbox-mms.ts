@@ -2,11 +2,12 @@
 // URLs point at its own /_sandbox/mms/media routes), a postback receiver, calls to the MMS endpoint
 // with the account's x-api-key, the control routes, and bodies for the three actions.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { after, before, beforeEach } from 'node:test';
 import { createSandbox, defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
 import type { AcceptedMms } from '../../sandbox/areas/mms/state.js';
+import { pollUntil } from './deadline.js';
+import { Receiver, type Received } from './stub-server.js';
 
 export const API_KEY = defaultSandboxAccount().mmsApiKey;
 
@@ -55,49 +56,39 @@ export interface CallbackRecord {
   attempts: { status?: number; error?: string }[];
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep } from './deadline.js';
 
 /** Polls `cond` every 5 ms until it holds; fails after `ms`. */
-export async function waitFor(cond: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
+export const waitFor = (cond: () => boolean, what: string, ms = 3000): Promise<unknown> => pollUntil(cond, what, ms, 5);
 
 /** Polls the async `cond` every 10 ms until it holds; fails after `ms`. */
-export async function eventually(cond: () => Promise<boolean>, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
+export const eventually = (cond: () => Promise<boolean>, what: string, ms = 3000): Promise<unknown> => pollUntil(cond, what, ms, 10);
+
+interface Taken {
+  body: Postback;
+  headers: IncomingHttpHeaders;
+  at: number;
 }
 
 /** Records every postback; answers 500 while `failures[code]` is above zero (decremented per answer), else 200. */
-class PostbackReceiver {
-  received: { body: Postback; headers: IncomingHttpHeaders; at: number }[] = [];
+class PostbackReceiver extends Receiver<Taken> {
   failures: Record<string, number> = {};
-  url = '';
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Postback;
-      this.received.push({ body, headers: req.headers, at: Date.now() });
-      const left = this.failures[body.code] ?? 0;
-      if (left > 0) this.failures[body.code] = left - 1;
-      res.writeHead(left > 0 ? 500 : 200).end();
-    });
-  });
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callbacks/mms/token`;
+  constructor() {
+    super('/callbacks/mms/token');
   }
 
-  reset(): void {
+  protected override record(r: Received): Taken {
+    return { body: JSON.parse(r.raw) as Postback, headers: r.headers, at: r.at };
+  }
+
+  protected override reply(res: ServerResponse, kept: Taken): void {
+    const left = this.failures[kept.body.code] ?? 0;
+    if (left > 0) this.failures[kept.body.code] = left - 1;
+    res.writeHead(left > 0 ? 500 : 200).end();
+  }
+
+  override async reset(): Promise<void> {
     this.received = [];
     this.failures = {};
   }
@@ -109,11 +100,6 @@ class PostbackReceiver {
 
   codes(trackingId: string): string[] {
     return this.of(trackingId).map((p) => p.code);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -193,7 +179,7 @@ export function mmsSuite() {
   beforeEach(async () => {
     await settle();
     assert.equal((await control('POST', '/reset')).status, 200);
-    receiver.reset();
+    await receiver.reset();
   });
 
   return { receiver, sandbox, send, control, stats, recipients, messages, account, delivery, callbacks, media };

@@ -2,12 +2,12 @@
 // receiver for the webhooks and postbacks the sandbox sends, temporary data directories, and polling.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signApplicationRequest } from '../../common/signing.js';
 import { defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
+import { pollUntil } from './deadline.js';
+import { Receiver, type Received } from './stub-server.js';
 
 export const account = defaultSandboxAccount();
 // Bodies are whatever the sandbox answered; each test narrows what it reads.
@@ -18,16 +18,10 @@ export interface Answer {
   body: Body;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep } from './deadline.js';
 
 /** Polls until `cond` holds; fails the test naming `what` instead of hanging. */
-export async function eventually(cond: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+export const eventually = (cond: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<unknown> => pollUntil(cond, what, ms, 50);
 
 /** A fresh temporary directory, removed by the returned function. */
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
@@ -79,29 +73,12 @@ export function client(base: string, token: string) {
 }
 
 /** Keeps every JSON body POSTed to it, by path. */
-export class Receiver {
-  received: { path: string; body: Body }[] = [];
-  url = '';
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      this.received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(200).end();
-    });
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+export class BodyReceiver extends Receiver<{ path: string; body: Body }> {
+  protected override record(r: Received): { path: string; body: Body } {
+    return { path: r.path, body: JSON.parse(r.raw) };
   }
 
   at(path: string): Body[] {
     return this.received.filter((r) => r.path === path).map((r) => r.body);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -2,14 +2,19 @@
 // signed-in client for the provisioning area, and small waiting helpers.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyConversationWebhook } from '../../common/signing.js';
-import { createSandbox, defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
+import { createSandbox, defaultSandboxAccount, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { pollUntil, sleep } from './deadline.js';
+import { rcsSenderFields } from './provisioning.js';
+import { Receiver, type Received as StubReceived } from './stub-server.js';
 
 export const account = defaultSandboxAccount();
 export const SECRET = 'provisioning-webhook-secret';
 export const P = `/provisioning/v1/projects/${account.projectId}`;
+
+/** A valid RCS sender body (FR, multi-use); `over` replaces or adds fields. */
+export const rcsSenderBody = (over: Record<string, unknown> = {}) => rcsSenderFields('Acme Parcels', { description: 'Parcel tracking', ...over });
+
 /** Short reviewer delays so decisions come within the test. */
 const FAST = { templates: { delayMs: 20 }, rcs: { delayMs: 20 }, chataSenders: { delayMs: 20 }, chatbSenders: { delayMs: 20 } };
 
@@ -25,7 +30,7 @@ interface WebhookEvent {
   comment?: string;
   details: Record<string, string>;
 }
-export interface Received {
+interface Received {
   path: string;
   event: WebhookEvent;
   /** verifyConversationWebhook's verdict with the webhook's secret. */
@@ -36,35 +41,22 @@ export interface Received {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Body = any;
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from './deadline.js';
 
 /** Records every webhook delivery and checks its signature; answers with the scripted statuses, then 200. */
-export class Receiver {
-  received: Received[] = [];
-  script: number[] = [];
-  url = '';
+class ProvisioningReceiver extends Receiver<Received> {
   private since = 0;
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      const verified = verifyConversationWebhook({ headers: req.headers, rawBody, secret: SECRET }).ok;
-      const event = JSON.parse(rawBody) as WebhookEvent;
-      // A minimal body has no eventTime: its arrival time decides whether it came after the reset.
-      const at = Date.parse(event.eventTime);
-      if ((Number.isNaN(at) ? Date.now() : at) >= this.since) this.received.push({ path: req.url ?? '', event, verified, at: Date.now() });
-      res.writeHead(this.script.shift() ?? 200).end();
-    });
-  });
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  protected override record(r: StubReceived): Received | undefined {
+    const event = JSON.parse(r.raw) as WebhookEvent;
+    // A minimal body has no eventTime: its arrival time decides whether it came after the reset.
+    const at = Date.parse(event.eventTime);
+    if ((Number.isNaN(at) ? r.at : at) < this.since) return undefined;
+    return { path: r.path, event, verified: verifyConversationWebhook({ headers: r.headers, rawBody: r.raw, secret: SECRET }).ok, at: r.at };
   }
 
   /** Forgets what came so far; a delivery already on the wire before a sandbox reset is ignored. */
-  async reset(): Promise<void> {
+  override async reset(): Promise<void> {
     await sleep(25);
     this.since = Date.now();
     this.received = [];
@@ -74,21 +66,10 @@ export class Receiver {
   triggers(): string[] {
     return this.received.map((r) => r.event.trigger);
   }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
 }
 
 /** Polls until `cond` holds; fails the test instead of hanging when it never does. */
-export async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+export const waitFor = (cond: () => boolean, what: string, ms = 5000): Promise<unknown> => pollUntil(cond, what, ms, 5);
 
 export async function bearerToken(sb: Sandbox): Promise<string> {
   const res = await sb.app.inject({
@@ -104,9 +85,9 @@ export async function bearerToken(sb: Sandbox): Promise<string> {
   return (res.json() as { access_token: string }).access_token;
 }
 
-/** A request to the sandbox: `api` with the bearer token, `control` for /_sandbox routes. */
-export function client(sb: Sandbox, token: string) {
-  const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
+/** A request to the in-process sandbox (no network): the status, the JSON body (undefined when empty), the headers. */
+export function sandboxRequest(sb: Sandbox) {
+  return async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const res = await sb.app.inject({
       method: method as 'GET',
       url,
@@ -115,6 +96,11 @@ export function client(sb: Sandbox, token: string) {
     });
     return { status: res.statusCode, body: (res.body ? res.json() : undefined) as Body, headers: res.headers };
   };
+}
+
+/** A request to the sandbox: `api` with the bearer token, `control` for /_sandbox routes. */
+export function client(sb: Sandbox, token: string) {
+  const send = sandboxRequest(sb);
   return {
     api: (method: string, path: string, payload?: unknown) => send(method, `${P}${path}`, payload, { authorization: `Bearer ${token}` }),
     control: (method: string, path: string, payload?: unknown) => send(method, `/_sandbox${path}`, payload),
@@ -123,22 +109,22 @@ export function client(sb: Sandbox, token: string) {
 }
 
 /**
- * One sandbox (fast reviewer), webhook receiver and signed-in client for a describe block: started
- * before it, reset before each test, closed after. `c` stays valid across the block.
+ * One sandbox, receiver and signed-in client (`signIn`'s) for a describe block: started before it, reset
+ * before each test (the sandbox's POST /_sandbox/reset, then the receiver), closed after. `c` stays valid
+ * across the block: it stands for the client signed in once the sandbox runs.
  */
-export function provisioningSandboxSuite() {
-  const receiver = new Receiver();
+export function sandboxSuite<C extends { control: (method: string, path: string, payload?: unknown) => Promise<{ status: number }> }>(
+  receiver: { start(): Promise<unknown>; stop(): Promise<void>; reset(): Promise<void> },
+  signIn: (sb: Sandbox, token: string) => C,
+  opts: SandboxOptions = {},
+) {
   let sb: Sandbox | undefined;
-  let signedIn: ReturnType<typeof client> | undefined;
-  const c: ReturnType<typeof client> = {
-    api: (...args) => signedIn!.api(...args),
-    control: (...args) => signedIn!.control(...args),
-    raw: (...args) => signedIn!.raw(...args),
-  };
+  let signedIn: C | undefined;
+  const c = new Proxy({} as C, { get: (_target, key) => signedIn![key as keyof C] });
   before(async () => {
-    sb = await createSandbox({ provisioningReviewer: FAST });
+    sb = await createSandbox(opts);
     await receiver.start();
-    signedIn = client(sb, await bearerToken(sb));
+    signedIn = signIn(sb, await bearerToken(sb));
   });
   after(async () => {
     await sb?.close();
@@ -148,10 +134,16 @@ export function provisioningSandboxSuite() {
     assert.equal((await c.control('POST', '/reset')).status, 200);
     await receiver.reset();
   });
-  return { receiver, c, sandbox: () => sb! };
+  return { c, sandbox: () => sb! };
 }
 
-export async function subscribe(c: ReturnType<typeof client>, receiver: Receiver, triggers: string[], path = '/hook'): Promise<string> {
+/** One sandbox (fast reviewer), webhook receiver and signed-in client for a describe block (sandboxSuite). */
+export function provisioningSandboxSuite() {
+  const receiver = new ProvisioningReceiver();
+  return { receiver, ...sandboxSuite(receiver, client, { provisioningReviewer: FAST }) };
+}
+
+export async function subscribe(c: ReturnType<typeof client>, receiver: ProvisioningReceiver, triggers: string[], path = '/hook'): Promise<string> {
   const res = await c.api('POST', '/webhooks', { target: `${receiver.url}${path}`, secret: SECRET, triggers });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.id as string;

@@ -2,11 +2,11 @@
 // keeps raw bodies and headers, and valid registration bodies.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach } from 'node:test';
-import { createSandbox, type Sandbox } from '../../sandbox/index.js';
-import { account, bearerToken, sleep } from './sandbox-provisioning.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { beforeEach } from 'node:test';
+import type { Sandbox } from '../../sandbox/index.js';
+import { account, sandboxSuite } from './sandbox-provisioning.js';
+import { Receiver, type Received } from './stub-server.js';
 
 export { sleep, waitFor } from './sandbox-provisioning.js';
 const S = `/senderid/v1/projects/${account.projectId}`;
@@ -20,41 +20,17 @@ interface Delivery {
   headers: IncomingHttpHeaders;
 }
 
-class Receiver {
-  received: Delivery[] = [];
-  script: number[] = [];
-  url = '';
-  private open = true;
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      if (this.open) this.received.push({ path: req.url ?? '', rawBody, body: JSON.parse(rawBody), headers: req.headers });
-      res.writeHead(this.script.shift() ?? 200).end();
-    });
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callbacks/senderid`;
+class SenderIdReceiver extends Receiver<Delivery> {
+  constructor() {
+    super('/callbacks/senderid');
   }
 
-  async reset(): Promise<void> {
-    this.open = false;
-    await sleep(25);
-    this.received = [];
-    this.script = [];
-    this.open = true;
+  protected override record(r: Received): Delivery {
+    return { path: r.path, rawBody: r.raw, body: JSON.parse(r.raw), headers: r.headers };
   }
 
   states(): string[] {
     return this.received.filter((d) => d.body.eventType === 'REGISTRATION_STATE_CHANGED').map((d) => d.body.registrationState);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -81,22 +57,9 @@ export type Client = ReturnType<typeof client>;
 
 /** One sandbox, receiver and client per describe block; reset before each test, fast reviewer. */
 export function senderIdSuite() {
-  const receiver = new Receiver();
-  let sb: Sandbox | undefined;
-  let signedIn: Client | undefined;
-  const c: Client = { api: (...a) => signedIn!.api(...a), control: (...a) => signedIn!.control(...a) };
-  before(async () => {
-    sb = await createSandbox();
-    await receiver.start();
-    signedIn = client(sb, await bearerToken(sb));
-  });
-  after(async () => {
-    await sb?.close();
-    await receiver.stop();
-  });
+  const receiver = new SenderIdReceiver();
+  const { c } = sandboxSuite(receiver, client);
   beforeEach(async () => {
-    assert.equal((await c.control('POST', '/reset')).status, 200);
-    await receiver.reset();
     assert.equal((await c.control('PUT', '/senderid/reviewer', { stepMs: 20, uploadMs: 20 })).status, 200);
   });
   return { receiver, c };

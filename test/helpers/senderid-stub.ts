@@ -2,12 +2,10 @@
 // activities use, for project `proj-1`, 2 registrations per page whatever pageSize asks, with the token
 // service; lost answers (act, then drop the connection) on demand. Records every request.
 import type { TestContext } from 'node:test';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { PlatformConfig } from '../../common/config.js';
+import type { ServerResponse } from 'node:http';
 import { createActivities } from '../../activities/index.js';
-import { createPlatformClients } from '../../platform/index.js';
-import { OAuthTokenRegistry } from '../../platform/auth/oauth.js';
+import { oneUrlPlatformClients } from './platform-config.js';
+import { listenStub, sendJson } from './stub-server.js';
 import type { Policy, Registration } from '../../common/wire/senderid.js';
 import { EDITABLE_REGISTRATION_STATES } from '../../platform/senderid/types.js';
 
@@ -64,10 +62,7 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
   let ids = 0;
   const seen: Array<{ method: string; path: string; query: Record<string, string>; body: unknown }> = [];
 
-  const send = (res: ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(body === undefined ? '' : JSON.stringify(body));
-  };
+  const send = (res: ServerResponse, status: number, body?: unknown) => sendJson(res, status, body);
   const error = (code: number, status: string, message: string, details: unknown[] = []) =>
     [code, { error: { code, message, status, details } }] as [number, unknown];
   const merged = (arr: unknown): Obj => Object.assign({}, ...((arr as Obj[] | undefined) ?? []));
@@ -140,47 +135,18 @@ export async function startSenderIdStub(t: TestContext, opts: StubOptions = {}) 
     return error(404, 'NOT_FOUND', `no route ${m} ${path}`);
   };
 
-  const server = createServer((req: IncomingMessage, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url!, 'http://stub');
-      if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
-      const path = url.pathname.replace(/^\/v1\/projects\/proj-1\//, '');
-      const body = raw === '' ? {} : (JSON.parse(raw) as Obj);
-      seen.push({ method: req.method!, path, query: Object.fromEntries(url.searchParams), body: raw === '' ? undefined : body });
-      const [status, answer] = route(req.method!, path, url.searchParams, body);
-      const key = `${req.method} ${path}`;
-      if (lose.delete(key)) return res.destroy();
-      send(res, status, answer);
-    });
+  const base = await listenStub(t, (req, res) => {
+    const raw = req.text;
+    const url = new URL(req.url!, 'http://stub');
+    if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
+    const path = url.pathname.replace(/^\/v1\/projects\/proj-1\//, '');
+    const body = raw === '' ? {} : (JSON.parse(raw) as Obj);
+    seen.push({ method: req.method!, path, query: Object.fromEntries(url.searchParams), body: raw === '' ? undefined : body });
+    const [status, answer] = route(req.method!, path, url.searchParams, body);
+    const key = `${req.method} ${path}`;
+    if (lose.delete(key)) return res.destroy();
+    send(res, status, answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'proj-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const clients = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() });
+  const clients = oneUrlPlatformClients(base);
   return { activities: createActivities({ clients }), registrations, seen };
 }

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { createPlatformClients } from '../../platform/index.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
+import { workflowIds } from '../../contracts/ids.js';
+import type { SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
 import { signSenderIdCallback } from '../../common/signing.js';
 import type { Harness } from './harness.js';
 
@@ -127,4 +129,28 @@ export async function postCallback(h: Harness, body: unknown, secret: string | u
     headers: { 'content-type': 'application/json', ...(secret ? signSenderIdCallback(secret, raw) : {}) },
     payload: raw,
   });
+}
+
+/**
+ * A registration the reviewer keeps PENDING ("Please confirm the website."), started straight on the client
+ * with a history limit of 40 and 150 ms polls, so it continues as new soon: its ID and first run's handle.
+ */
+export async function startPendingRegistration(h: Harness, key: string) {
+  await setReviewer(h, {
+    outcome: 'pending',
+    stepMs: 150,
+    pendingApproval: 'never',
+    stopForAttachments: 'never',
+    pendingMessage: 'Please confirm the website.',
+  });
+  const id = workflowIds['senderid-registration']('sandbox-project', key);
+  const input: SenderIdRegistrationInput = {
+    projectId: 'sandbox-project',
+    key,
+    create: { policyId: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', requestDetails: [{ additionalDetails: [company] }] },
+    pollIntervalMs: 150,
+    historyLimit: 40,
+  };
+  const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
+  return { id, first };
 }

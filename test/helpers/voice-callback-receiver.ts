@@ -1,9 +1,9 @@
 // A tiny local HTTP server standing in for an application's voice callback URL: it checks each callback's
 // application signature (common/signing.ts), records it, and answers with what the test chooses (SVAML, a
 // status, a delay), so tests can drive the sandbox's voice switch and see everything it sent.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyApplicationRequest, type ApplicationVerifyFailure } from '../../common/signing.js';
+import { startStub, type Stub, type StubRequest } from './stub-server.js';
 
 export type VoiceEvent = 'ice' | 'ace' | 'pie' | 'dice' | 'notify';
 
@@ -41,19 +41,16 @@ export class VoiceCallbackReceiver {
   private readonly waiters = new Set<() => void>();
   private readonly delays = new Set<NodeJS.Timeout>();
 
-  private readonly server: Server;
+  private stub?: Stub;
   private address = '';
 
-  private constructor(private readonly secretForKey: (key: string) => string | undefined) {
-    this.server = createServer((req, res) => this.handle(req, res));
-  }
+  private constructor(private readonly secretForKey: (key: string) => string | undefined) {}
 
   /** Listens on 127.0.0.1; `url` is where callbacks should go (path /callbacks/voice). */
   static async start(secretForKey: (key: string) => string | undefined): Promise<VoiceCallbackReceiver> {
     const receiver = new VoiceCallbackReceiver(secretForKey);
-    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.server.address() as AddressInfo;
-    receiver.address = `http://127.0.0.1:${port}/callbacks/voice`;
+    receiver.stub = await startStub((req, res) => receiver.handle(req, res));
+    receiver.address = `${receiver.stub.url}/callbacks/voice`;
     return receiver;
   }
 
@@ -103,47 +100,42 @@ export class VoiceCallbackReceiver {
   async close(): Promise<void> {
     for (const t of this.delays) clearTimeout(t);
     this.delays.clear();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.stub?.close();
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const path = (req.url ?? '/').split('?')[0]!;
-      const verified = verifyApplicationRequest({ headers: req.headers, method: req.method ?? 'POST', path, rawBody: raw, secretForKey: this.secretForKey });
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        // recorded with an empty body; the test sees event undefined
-      }
-      const cb: ReceivedCallback = {
-        event: body.event as VoiceEvent,
-        callid: String(body.callid ?? ''),
-        body,
-        headers: req.headers,
-        path,
-        signatureOk: verified.ok,
-        ...(verified.ok ? {} : { signatureFailure: verified.reason }),
-        receivedAt: Date.now(),
-      };
-      this.received.push(cb);
-      for (const w of [...this.waiters]) w();
-      const reply = (verified.ok ? this.answer(cb) : { status: 401, json: { error: 'bad signature' } }) ?? {};
-      const send = () => {
-        const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
-        res.writeHead(reply.status ?? 200, reply.json !== undefined ? { 'content-type': 'application/json' } : {});
-        res.end(text);
-      };
-      if (!reply.delayMs) return send();
-      const t = setTimeout(() => {
-        this.delays.delete(t);
-        send();
-      }, reply.delayMs);
-      this.delays.add(t);
-    });
+  private handle(req: StubRequest, res: ServerResponse): void {
+    const raw = req.body;
+    const path = (req.url ?? '/').split('?')[0]!;
+    const verified = verifyApplicationRequest({ headers: req.headers, method: req.method ?? 'POST', path, rawBody: raw, secretForKey: this.secretForKey });
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      // recorded with an empty body; the test sees event undefined
+    }
+    const cb: ReceivedCallback = {
+      event: body.event as VoiceEvent,
+      callid: String(body.callid ?? ''),
+      body,
+      headers: req.headers,
+      path,
+      signatureOk: verified.ok,
+      ...(verified.ok ? {} : { signatureFailure: verified.reason }),
+      receivedAt: Date.now(),
+    };
+    this.received.push(cb);
+    for (const w of [...this.waiters]) w();
+    const reply = (verified.ok ? this.answer(cb) : { status: 401, json: { error: 'bad signature' } }) ?? {};
+    const send = () => {
+      const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
+      res.writeHead(reply.status ?? 200, reply.json !== undefined ? { 'content-type': 'application/json' } : {});
+      res.end(text);
+    };
+    if (!reply.delayMs) return send();
+    const t = setTimeout(() => {
+      this.delays.delete(t);
+      send();
+    }, reply.delayMs);
+    this.delays.add(t);
   }
 }

@@ -1,7 +1,5 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyApplicationRequest } from '../../common/signing.js';
 import { PlatformHttp } from '../../platform/http.js';
 import { OAuthBearerAuth, OAuthTokenRegistry, OAuthTokenSource, oauthTokenUrl } from '../../platform/auth/oauth.js';
@@ -9,37 +7,7 @@ import { ApplicationSignedAuth } from '../../platform/auth/application.js';
 import { ApiKeyAuth } from '../../platform/auth/api-key.js';
 import { BasicAuth } from '../../platform/auth/basic.js';
 import { PlatformAuthError } from '../../platform/errors.js';
-
-type StubRequest = IncomingMessage & { body: Buffer };
-type Handler = (req: StubRequest, res: ServerResponse) => void | Promise<void>;
-
-/** A stub platform on a random local port; every request is recorded with its raw body. */
-async function startStub(t: TestContext, handler: Handler) {
-  const requests: StubRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = Object.assign(req, { body: Buffer.concat(chunks) });
-      requests.push(r);
-      Promise.resolve(handler(r, res)).catch((err: unknown) => {
-        res.statusCode = 599;
-        res.end(String(err));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
+import { recordingStub, sendJson as json, type StubRequest } from '../helpers/stub-server.js';
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const jwt = (payload: Record<string, unknown>) => `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(payload)}.sig`;
@@ -48,7 +16,7 @@ const jwt = (payload: Record<string, unknown>) => `${b64url({ alg: 'none', typ: 
 async function startOAuthStub(t: TestContext, opts: { expiresIn?: number; tokenDelayMs?: number; rejectAll?: boolean } = {}) {
   let issued = 0;
   let valid = '';
-  const stub = await startStub(t, async (req, res) => {
+  const stub = await recordingStub(t, async (req, res) => {
     if (req.url === '/oauth2/token') {
       assert.equal(req.method, 'POST');
       assert.equal(req.headers.authorization, `Basic ${Buffer.from('key-id:key-secret').toString('base64')}`);
@@ -115,7 +83,7 @@ test('short-lived token: refreshed at half its life rather than on every call', 
 
 test('JWT exp is honoured when it ends before expires_in', async (t) => {
   const now = 1_700_000_000_000;
-  const stub = await startStub(t, (_req, res) => json(res, 200, { access_token: jwt({ exp: now / 1000 + 600 }), expires_in: 3600 }));
+  const stub = await recordingStub(t, (_req, res) => json(res, 200, { access_token: jwt({ exp: now / 1000 + 600 }), expires_in: 3600 }));
   let clock = now;
   const { tokens } = tokenSource(stub.url, () => clock);
   const first = await tokens.getToken();
@@ -128,7 +96,7 @@ test('JWT exp is honoured when it ends before expires_in', async (t) => {
 
 test('JWT exp alone (no expires_in) sets the lifetime', async (t) => {
   const now = 1_700_000_000_000;
-  const stub = await startStub(t, (_req, res) => json(res, 200, { access_token: jwt({ exp: now / 1000 + 300 }) }));
+  const stub = await recordingStub(t, (_req, res) => json(res, 200, { access_token: jwt({ exp: now / 1000 + 300 }) }));
   let clock = now;
   const { tokens } = tokenSource(stub.url, () => clock);
   await tokens.getToken();
@@ -155,7 +123,7 @@ test('5 concurrent callers share one token request', async (t) => {
 
 test('a failed refresh is not cached: the next caller tries again', async (t) => {
   let calls = 0;
-  const stub = await startStub(t, (_req, res) => {
+  const stub = await recordingStub(t, (_req, res) => {
     calls += 1;
     if (calls === 1) return json(res, 503, { error: 'temporarily_unavailable' });
     return json(res, 200, { access_token: 'ok-token', expires_in: 3600 });
@@ -166,7 +134,7 @@ test('a failed refresh is not cached: the next caller tries again', async (t) =>
 });
 
 test('wrong key: the token endpoint 401 becomes PlatformAuthError without a retry', async (t) => {
-  const stub = await startStub(t, (_req, res) => json(res, 401, { error: 'invalid_client', error_description: 'bad client' }));
+  const stub = await recordingStub(t, (_req, res) => json(res, 401, { error: 'invalid_client', error_description: 'bad client' }));
   const { tokens } = tokenSource(stub.url);
   await assert.rejects(tokens.getToken(), (err: unknown) => {
     assert.ok(err instanceof PlatformAuthError);
@@ -234,7 +202,7 @@ test('application signature is verifiable over the bytes the server received', a
   const appKey = 'app-key-1';
   const appSecret = Buffer.from('0123456789abcdef').toString('base64');
   const results: unknown[] = [];
-  const stub = await startStub(t, (req, res) => {
+  const stub = await recordingStub(t, (req, res) => {
     results.push(
       verifyApplicationRequest({
         headers: req.headers,
@@ -282,7 +250,7 @@ test('application signature is verifiable over the bytes the server received', a
 });
 
 test('x-api-key is sent as a header and never in the query string or body', async (t) => {
-  const stub = await startStub(t, (_req, res) => json(res, 200, { status: 'Success', 'tracking-id': 't1' }));
+  const stub = await recordingStub(t, (_req, res) => json(res, 200, { status: 'Success', 'tracking-id': 't1' }));
   const http = new PlatformHttp({ timeoutMs: 2000 });
   await http.request({
     area: 'mms',
@@ -300,7 +268,7 @@ test('x-api-key is sent as a header and never in the query string or body', asyn
 });
 
 test('basic auth header, and caller headers cannot duplicate the auth header', async (t) => {
-  const stub = await startStub(t, (_req, res) => json(res, 200, {}));
+  const stub = await recordingStub(t, (_req, res) => json(res, 200, {}));
   const http = new PlatformHttp({ timeoutMs: 2000 });
   await http.request({
     area: 'subprojects',

@@ -5,82 +5,27 @@
 // callback route does, with common/signing.ts verifyConversationWebhook).
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SANDBOX_CREDENTIALS, type PlatformConfig, type Region } from '../../common/config.js';
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature, verifyConversationWebhook } from '../../common/signing.js';
-import { createPlatformClients } from '../../platform/index.js';
-import { OAuthTokenRegistry } from '../../platform/auth/oauth.js';
 import { PlatformAuthError, PlatformNotFoundError, PlatformRateLimitError, PlatformUnavailableError, PlatformValidationError } from '../../platform/errors.js';
 import type { ConversationClient } from '../../platform/conversation/client.js';
 import type { WireMessage, WireWebhook } from '../../common/wire/conversation.js';
 import { classifySendError } from '../../platform/send-errors.js';
 import { createSandbox, type Sandbox } from '../../sandbox/index.js';
+import { scriptedPlatform, type Answer, type Seen } from '../helpers/platform-config.js';
+import { pollUntil } from '../helpers/deadline.js';
+import { Receiver } from '../helpers/stub-server.js';
+import { sandboxClients, sandboxControl } from '../helpers/sandbox-clients.js';
 
 const APP = '01HZX3Y4Z5A6B7C8D9E0F1G2H3';
 
-interface Seen {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: unknown;
-}
-
-type Answer = { status?: number; body?: unknown };
-
 /** Token service plus a conversation interface under /{region}/ answering `answer(request)`. */
 async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ body: {} })) {
-  const seen: Seen[] = [];
-  const handle = (req: IncomingMessage, raw: string): Answer => {
-    const url = new URL(req.url!, 'http://stub');
-    if (url.pathname === '/auth/oauth2/token') return { body: { access_token: 'tok-1', expires_in: 3600 } };
-    const r: Seen = {
-      method: req.method!,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
-    };
-    seen.push(r);
-    return answer(r);
-  };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const a = handle(req, raw);
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json' });
-      res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-    });
+  const { clients, seen } = await scriptedPlatform(t, answer, {
+    urls: (base) => ({ conversation: { us: `${base}/us/`, eu: `${base}/eu`, br: `${base}/br` } }),
+    credentials: { projectId: 'proj 1' },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: base,
-      conversation: { us: `${base}/us/`, eu: `${base}/eu`, br: `${base}/br` },
-      template: { us: base, eu: base, br: base },
-      batch: { us: base, eu: base, br: base },
-    },
-    credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const client = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).conversation;
-  return { client, seen };
+  return { client: clients.conversation, seen };
 }
 
 const P = (region: Region) => `/${region}/v1/projects/proj%201`;
@@ -280,67 +225,30 @@ test('webhooks.ensure: a create whose answer was lost is found by the next read;
 
 const SECRET = 'conversation-webhook-secret';
 
-interface Delivery {
-  raw: string;
-  headers: IncomingHttpHeaders;
-}
-
 let sb: Sandbox;
 let conversation: ConversationClient;
-let receiver: Server;
+const receiver = new Receiver('/callbacks/conversation');
+const received = receiver.received;
 let receiverUrl: string;
-const received: Delivery[] = [];
 
-const clientsFor = (over: Partial<PlatformConfig> = {}, credentials = SANDBOX_CREDENTIALS) =>
-  createPlatformClients(
-    { mode: 'sandbox', requestTimeoutMs: 5000, urls: sb.platformUrls(), credentials, ...over },
-    { tokenRegistry: new OAuthTokenRegistry() },
-  );
-
-const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox/conversation${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
-  return res.json() as Promise<unknown>;
-};
+const clientsFor = (over: Partial<PlatformConfig> = {}, credentials = SANDBOX_CREDENTIALS) => sandboxClients(sb, { credentials, ...over });
+const control = sandboxControl(() => sb, '/conversation');
 
 /** A new app (each test its own, so counts and rates do not mix). */
 const newApp = async (region: Region = 'us', outboundRate?: number) =>
   ((await control('POST', '/apps', { region, displayName: `app ${region}`, ...(outboundRate ? { outboundRate } : {}) })) as { id: string }).id;
 
-const waitFor = async <T>(get: () => T | undefined, ms = 5000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitFor = <T>(get: () => T | undefined, ms = 5000): Promise<T> => pollUntil(get, 'a delivery', ms, 20);
 
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
   conversation = clientsFor().conversation;
-  receiver = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      received.push({ raw, headers: req.headers });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks/conversation`;
+  receiverUrl = (await receiver.start()).url;
 });
 
 after(async () => {
-  receiver.closeAllConnections();
-  receiver.close();
+  await receiver.stop();
   await sb.close();
 });
 

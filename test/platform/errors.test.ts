@@ -1,7 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { PlatformHttp } from '../../platform/http.js';
 import {
   PlatformAuthError,
@@ -16,20 +15,10 @@ import {
   platformErrorFromResponse,
   type PlatformInterface,
 } from '../../platform/errors.js';
+import { closedPort, listenStub } from '../helpers/stub-server.js';
 
 /** Stub that answers every request with the given status, headers and body. */
-async function startStub(t: TestContext, reply: (res: ServerResponse) => void) {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => reply(res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const startStub = (t: TestContext, reply: (res: ServerResponse) => void) => listenStub(t, (_req, res) => reply(res));
 
 const conversationError = (code: number, status: string) => ({ error: { code, message: `${status} happened`, status, details: [{ '@type': 'x' }] } });
 
@@ -169,10 +158,7 @@ test('timeouts and connection failures are retryable PlatformUnavailableErrors',
   });
 
   // A port that was just free: nothing listens there any more.
-  const gone = createServer();
-  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-  const port = (gone.address() as AddressInfo).port;
-  await new Promise((resolve) => gone.close(resolve));
+  const port = await closedPort();
   await assert.rejects(new PlatformHttp({ timeoutMs: 2000 }).request({ area: 'voice', method: 'GET', url: `http://127.0.0.1:${port}/` }), (err: unknown) => {
     assert.ok(err instanceof PlatformUnavailableError);
     assert.equal(err.code, 'NETWORK_ERROR');
@@ -196,17 +182,11 @@ test('caller cancellation is rethrown as-is, not as a platform error', async (t)
 
 test('2xx answers resolve with status, lower-case headers and parsed body; query params are encoded', async (t) => {
   let seenUrl = '';
-  const server = createServer((req, res) => {
+  const url = `${await listenStub(t, (req, res) => {
     seenUrl = req.url!;
     res.writeHead(201, { 'Content-Type': 'application/json', 'X-Thing': 'yes' });
     res.end('{"a":1}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/p`;
+  })}/p`;
   const res = await new PlatformHttp({ timeoutMs: 2000 }).request({ area: 'batch', method: 'GET', url, query: { a: 'x y', b: 2, c: undefined, d: true } });
   assert.equal(res.status, 201);
   assert.equal(res.headers['x-thing'], 'yes');

@@ -3,8 +3,7 @@
 // MMS area, whose refusals relayflow's pre-check (mmsViolations) must agree with.
 import { after, before, beforeEach, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { PlatformHttp } from '../../platform/http.js';
 import { PlatformAuthError, PlatformError, PlatformRateLimitError, PlatformValidationError } from '../../platform/errors.js';
 import { MmsClient } from '../../platform/mms/client.js';
@@ -12,7 +11,8 @@ import { mmsViolations, toMmsNumber } from '../../platform/mms/rules.js';
 import type { MmsMessage } from '../../platform/mms/types.js';
 import { classifySendError } from '../../platform/send-errors.js';
 import { createSandbox, type Sandbox } from '../../sandbox/index.js';
-import { sandboxClients } from '../helpers/sandbox-clients.js';
+import { sandboxClients, sandboxControl } from '../helpers/sandbox-clients.js';
+import { listenStub, sendJson } from '../helpers/stub-server.js';
 
 interface Seen {
   method: string;
@@ -27,24 +27,12 @@ async function startStub(
   answer: (r: Seen) => { status?: number; body: unknown } = () => ({ body: { status: 'Success', 'tracking-id': 'trk-1' } }),
 ) {
   const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: JSON.parse(raw) as Record<string, unknown> };
-      seen.push(r);
-      const a = answer(r);
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(a.body));
-    });
+  const base = await listenStub(t, (req, res) => {
+    const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: JSON.parse(req.text) as Record<string, unknown> };
+    seen.push(r);
+    const a = answer(r);
+    sendJson(res, a.status ?? 200, a.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new MmsClient({ http: new PlatformHttp({ timeoutMs: 2000 }), baseUrl: `${base}/ep/v2//`, apiKey: 'mms-key-1' });
   return { client, seen };
 }
@@ -155,15 +143,7 @@ let sb: Sandbox;
 let mms: MmsClient;
 let media: string;
 
-const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
-  return res.json() as Promise<unknown>;
-};
+const control = sandboxControl(() => sb);
 
 const sandboxMessage = (over: Partial<MmsMessage> = {}): MmsMessage => ({
   serviceId: 'svc-1',

@@ -6,8 +6,7 @@
 // PlatformHttp requests against a local stub for answers that never came.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PlatformHttp } from '../../platform/http.js';
 import {
   PlatformAuthError,
@@ -20,6 +19,7 @@ import {
   type PlatformInterface,
 } from '../../platform/errors.js';
 import { classifySendError, type SendErrorClass, type SendErrorKind } from '../../platform/send-errors.js';
+import { closedPort, listenStub } from '../helpers/stub-server.js';
 
 const conversation = (status: number, statusName: string, message: string, details: unknown[] = [], headers: Record<string, string> = {}) =>
   platformErrorFromResponse({ area: 'conversation', status, headers, body: { error: { code: status, message, status: statusName, details } } });
@@ -30,18 +30,7 @@ const mms = (status: number, code: string, info = `${code} happened`, headers: R
 const kindOf = (err: unknown): SendErrorKind => classifySendError(err).kind;
 
 /** Stub answering every request with `reply` (which may leave it unanswered or hang up). */
-async function startStub(t: TestContext, reply: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => reply(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const startStub = (t: TestContext, reply: (req: IncomingMessage, res: ServerResponse) => void) => listenStub(t, reply);
 
 /** What PlatformHttp throws for one POST (the way a client sends a message). */
 async function sendError(url: string, area: PlatformInterface = 'conversation', timeoutMs = 2000): Promise<unknown> {
@@ -132,10 +121,7 @@ test('connection reset after the request was read: in doubt; connection refused:
   assert.deepEqual([classifySendError(reset).kind, classifySendError(reset).code], ['in_doubt', 'NETWORK_ERROR']);
 
   // A port nobody listens on: the request never left this machine.
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const port = await closedPort();
   const refused = await sendError(`http://127.0.0.1:${port}/`);
   assert.ok(refused instanceof PlatformUnavailableError, `expected a PlatformUnavailableError, got ${String(refused)}`);
   assert.deepEqual([classifySendError(refused).kind, classifySendError(refused).code], ['not_sent', 'NETWORK_ERROR']);

@@ -1,21 +1,22 @@
 // The worker's metrics port taken: an explicit RELAYFLOW_WORKER_METRICS_PORT stops start-up naming it; the
 // default only warns, and the worker runs without metrics (a second worker on one machine).
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, test } from 'node:test';
 import { Runtime } from '@temporalio/worker';
 import { createLogger } from '../../common/logger.js';
 import { installRuntime } from '../../workers/runtime.js';
+import { startStub, type Stub } from '../helpers/stub-server.js';
 
-const taken = createServer();
+let taken: Stub | undefined;
 after(async () => {
-  taken.close();
+  await taken?.close();
   await Runtime._instance?.shutdown();
 });
 
 test('a taken metrics port: an error naming the variable when explicit, a warning when the default', async () => {
-  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-  const port = (taken.address() as { port: number }).port;
+  // Any server on the port takes it: a stub that answers nothing.
+  taken = await startStub(() => undefined);
+  const port = taken.port;
   const lines: string[] = [];
   const logger = createLogger({ name: 'test', level: 'warn', destination: { write: (line: string) => lines.push(line) } as never });
 

@@ -10,7 +10,7 @@ import { createLogger } from '../../common/logger.js';
 import { flushTracing, isTracing, shutdownTracing } from '../../common/tracing.js';
 import { TRACE_HEADER as OTEL_TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation.js';
 import { TRACE_HEADER as DEFERRED_TRACE_HEADER } from '../../workflows/shared/tracing-interceptors.js';
-import { startHarness, uniqueName, type Harness } from '../helpers/harness.js';
+import { startHarness, useHarness, uniqueName, type Harness } from '../helpers/harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const TRACE_HEADER = '_tracer-data';
@@ -97,11 +97,7 @@ describe('traces', () => {
   });
 
   describe('with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startHarness({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
-    });
-    after(async () => h.close());
+    const h = useHarness(() => ({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } }));
 
     test('one trace: API request -> StartWorkflow -> RunWorkflow -> StartActivity -> RunActivity -> platform call', async () => {
       assert.equal(h.config.tracing?.tracesUrl, `${receiver.url}/v1/traces`);

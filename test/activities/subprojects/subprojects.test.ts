@@ -1,12 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import type { PlatformConfig } from '../../../common/config.js';
 import { createActivities } from '../../../activities/index.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
+import { oneUrlPlatformClients } from '../../helpers/platform-config.js';
+import { listenStub, sendJson } from '../../helpers/stub-server.js';
 
 interface StubSubproject {
   projectId: string;
@@ -24,73 +21,43 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
   const getAnswers = [...(opts.getAnswers ?? [])];
   let loseNext = opts.loseCreateAnswer ?? false;
   const posts: string[] = [];
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const url = new URL(req.url!, 'http://stub');
-      if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
-      if (req.headers.authorization !== 'Bearer tok') return send(res, 401, { error: { code: 401, message: 'no', status: 'UNAUTHENTICATED' } });
-      const m = /^\/sub\/v1alpha1\/projects\/([^/]+)\/subprojects(?:\/([^/]+))?$/.exec(url.pathname);
-      if (!m) return send(res, 404, { error: { code: 404, message: 'no route', status: 'NOT_FOUND' } });
-      const parent = m[1]!;
-      if (req.method === 'POST') {
-        posts.push(body);
-        const { displayName } = JSON.parse(body) as { displayName: string };
-        const created = { projectId: `sp-new-${posts.length}`, displayName, parentProjectId: parent, createTime: '2025-06-01T00:00:00Z' };
-        subprojects.push(created);
-        if (loseNext) {
-          loseNext = false;
-          return req.socket.destroy();
-        }
-        return send(res, 200, { ...created, state: 'ACTIVE' });
+  const send = sendJson;
+  const base = await listenStub(t, (req, res) => {
+    const body = req.text;
+    const url = new URL(req.url!, 'http://stub');
+    if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
+    if (req.headers.authorization !== 'Bearer tok') return send(res, 401, { error: { code: 401, message: 'no', status: 'UNAUTHENTICATED' } });
+    const m = /^\/sub\/v1alpha1\/projects\/([^/]+)\/subprojects(?:\/([^/]+))?$/.exec(url.pathname);
+    if (!m) return send(res, 404, { error: { code: 404, message: 'no route', status: 'NOT_FOUND' } });
+    const parent = m[1]!;
+    if (req.method === 'POST') {
+      posts.push(body);
+      const { displayName } = JSON.parse(body) as { displayName: string };
+      const created = { projectId: `sp-new-${posts.length}`, displayName, parentProjectId: parent, createTime: '2025-06-01T00:00:00Z' };
+      subprojects.push(created);
+      if (loseNext) {
+        loseNext = false;
+        return req.socket.destroy();
       }
-      if (m[2] !== undefined) {
-        const [status, code] = getAnswers.shift() ?? [200, 'OK'];
-        if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
-        return send(
-          res,
-          200,
-          subprojects.find((s) => s.projectId === m[2]),
-        );
-      }
-      const mine = subprojects.filter((s) => s.parentProjectId === parent);
-      const start = Number(url.searchParams.get('pageToken') ?? 0);
-      const next = start + 2 < mine.length ? String(start + 2) : '';
-      return send(res, 200, { subprojects: mine.slice(start, start + 2), nextPageToken: next });
-    });
+      return send(res, 200, { ...created, state: 'ACTIVE' });
+    }
+    if (m[2] !== undefined) {
+      const [status, code] = getAnswers.shift() ?? [200, 'OK'];
+      if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
+      return send(
+        res,
+        200,
+        subprojects.find((s) => s.projectId === m[2]),
+      );
+    }
+    const mine = subprojects.filter((s) => s.parentProjectId === parent);
+    const start = Number(url.searchParams.get('pageToken') ?? 0);
+    const next = start + 2 < mine.length ? String(start + 2) : '';
+    return send(res, 200, { subprojects: mine.slice(start, start + 2), nextPageToken: next });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
+  const activities = createActivities({
+    clients: oneUrlPlatformClients(base, { urls: { subprojects: `${base}/sub` }, credentials: { projectId: 'parent-1' } }),
   });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: `${base}/sub`,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'parent-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const activities = createActivities({ clients: createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }) });
   return { activities, posts, subprojects };
 }
 

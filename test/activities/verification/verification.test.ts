@@ -1,15 +1,12 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { PlatformConfig } from '../../../common/config.js';
-import { verifyApplicationRequest } from '../../../common/signing.js';
 import { createActivities } from '../../../activities/index.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import type { ReportableVerificationMethod } from '../../../platform/verification/client.js';
+import { applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
+import { listenStub } from '../../helpers/stub-server.js';
 
 const APP_KEY = 'app-key-1';
 const APP_SECRET = Buffer.from('a-test-application-secret-32byte').toString('base64');
@@ -59,123 +56,91 @@ async function startStub(t: TestContext, opts: StubOptions = {}) {
     return rest;
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const body = raw.toString('utf8');
-      const path = req.url!;
-      seen.push({ method: req.method!, path, body });
-      const auth = verifyApplicationRequest({
-        headers: req.headers,
-        method: req.method!,
-        path,
-        rawBody: raw,
-        secretForKey: (k) => (k === APP_KEY ? APP_SECRET : undefined),
-      });
-      if (!auth.ok) return err(res, 401, 40102, `Invalid signature (${auth.reason})`);
+  const base = await listenStub(t, (req, res) => {
+    const body = req.text;
+    const path = req.url!;
+    seen.push({ method: req.method!, path, body });
+    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
+    if (!auth.ok) return err(res, 401, 40102, `Invalid signature (${auth.reason})`);
 
-      const prefix = '/verification/verification/v1/verifications';
-      if (!path.startsWith(prefix)) return err(res, 404, 40400, 'no route');
-      const rest = path.slice(prefix.length);
+    const prefix = '/verification/verification/v1/verifications';
+    if (!path.startsWith(prefix)) return err(res, 404, 40400, 'no route');
+    const rest = path.slice(prefix.length);
 
-      if (req.method === 'POST' && rest === '') {
-        const input = JSON.parse(body) as { identity: { endpoint: string }; method: string; reference?: string; custom?: string };
-        if (!/^\+\d{8,15}$/.test(input.identity.endpoint)) return err(res, 400, 40001, 'identity.endpoint: not a valid E.164 number');
-        const v: StubVerification = {
-          id: `v-${verifications.length + 1}`,
-          method: input.method,
-          status: opts.deny ? 'DENIED' : 'PENDING',
-          ...(opts.deny ? { reason: 'Denied by callback' } : {}),
-          reference: input.reference,
-          ...(input.custom !== undefined ? { custom: input.custom } : {}),
-          identity: { type: 'number', endpoint: input.identity.endpoint },
-          code: '4321',
-          language: req.headers['accept-language'] === 'es-ES' ? 'es-ES' : 'en-US',
-          createdAt: '2025-06-01T00:00:00.000Z',
-        };
-        verifications.push(v);
-        if (opts.deny) return err(res, 403, 40300, 'Denied by callback');
-        if (loseNext) {
-          loseNext = false;
-          return req.socket.destroy();
-        }
-        const details: Record<string, unknown> = {
-          sms: { sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298, codeType: 'Numeric' } },
-          flashcall: { flashCall: { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 } },
-          callout: { callout: { startPollingAfter: 1, stopPollingAfter: 60, pollingInterval: 2 } },
-          seamless: { seamless: { targetUri: `http://stub/verification/v1/seamless/${v.id}/tok` } },
-        };
-        return send(res, 200, { id: v.id, method: v.method, _links: [], ...(details[v.method] as object) }, { 'content-language': v.language });
+    if (req.method === 'POST' && rest === '') {
+      const input = JSON.parse(body) as { identity: { endpoint: string }; method: string; reference?: string; custom?: string };
+      if (!/^\+\d{8,15}$/.test(input.identity.endpoint)) return err(res, 400, 40001, 'identity.endpoint: not a valid E.164 number');
+      const v: StubVerification = {
+        id: `v-${verifications.length + 1}`,
+        method: input.method,
+        status: opts.deny ? 'DENIED' : 'PENDING',
+        ...(opts.deny ? { reason: 'Denied by callback' } : {}),
+        reference: input.reference,
+        ...(input.custom !== undefined ? { custom: input.custom } : {}),
+        identity: { type: 'number', endpoint: input.identity.endpoint },
+        code: '4321',
+        language: req.headers['accept-language'] === 'es-ES' ? 'es-ES' : 'en-US',
+        createdAt: '2025-06-01T00:00:00.000Z',
+      };
+      verifications.push(v);
+      if (opts.deny) return err(res, 403, 40300, 'Denied by callback');
+      if (loseNext) {
+        loseNext = false;
+        return req.socket.destroy();
       }
+      const details: Record<string, unknown> = {
+        sms: { sms: { template: 'Your verification code is {{CODE}}', interceptionTimeout: 298, codeType: 'Numeric' } },
+        flashcall: { flashCall: { cliFilter: '^\\+46700(\\d{6})$', interceptionTimeout: 45, reportTimeout: 75, denyCallAfter: 0 } },
+        callout: { callout: { startPollingAfter: 1, stopPollingAfter: 60, pollingInterval: 2 } },
+        seamless: { seamless: { targetUri: `http://stub/verification/v1/seamless/${v.id}/tok` } },
+      };
+      return send(res, 200, { id: v.id, method: v.method, _links: [], ...(details[v.method] as object) }, { 'content-language': v.language });
+    }
 
-      let m = /^\/reference\/([^/]+)$/.exec(rest);
-      if (req.method === 'GET' && m) {
-        const fault = referenceFaults.shift();
-        if (fault !== undefined) return err(res, fault, fault * 100, 'injected');
-        const v = [...verifications].reverse().find((x) => x.reference === decodeURIComponent(m![1]!)); // the newest, as the platform
-        return v ? send(res, 200, status(v)) : err(res, 404, 40400, 'Verification not found');
+    let m = /^\/reference\/([^/]+)$/.exec(rest);
+    if (req.method === 'GET' && m) {
+      const fault = referenceFaults.shift();
+      if (fault !== undefined) return err(res, fault, fault * 100, 'injected');
+      const v = [...verifications].reverse().find((x) => x.reference === decodeURIComponent(m![1]!)); // the newest, as the platform
+      return v ? send(res, 200, status(v)) : err(res, 404, 40400, 'Verification not found');
+    }
+    m = /^\/id\/([^/]+)$/.exec(rest);
+    if (m) {
+      const v = verifications.find((x) => x.id === decodeURIComponent(m![1]!));
+      if (!v) return err(res, 404, 40400, 'Verification not found');
+      if (req.method === 'GET') return send(res, 200, status(v));
+      if (req.method === 'PUT') {
+        const report = JSON.parse(body) as { method: string; sms?: { code: string }; callout?: { code: string }; flashCall?: { cli: string } };
+        if (report.method !== v.method) return err(res, 400, 40001, 'method: does not match the verification');
+        if (v.status !== 'PENDING')
+          return send(res, 200, { id: v.id, method: v.method, status: v.status, reason: v.reason, reference: v.reference, source: 'manual' });
+        const given = report.sms?.code ?? report.callout?.code ?? report.flashCall?.cli;
+        const expected = v.method === 'flashcall' ? '+46700123456' : v.code;
+        if (given !== expected)
+          return send(res, 200, {
+            id: v.id,
+            method: v.method,
+            status: 'FAIL',
+            reason: v.method === 'flashcall' ? 'Invalid CLI' : 'Invalid code',
+            reference: v.reference,
+            source: 'manual',
+          });
+        v.status = 'SUCCESSFUL';
+        return send(res, 200, { id: v.id, method: v.method, status: 'SUCCESSFUL', reference: v.reference, source: 'manual' });
       }
-      m = /^\/id\/([^/]+)$/.exec(rest);
-      if (m) {
-        const v = verifications.find((x) => x.id === decodeURIComponent(m![1]!));
-        if (!v) return err(res, 404, 40400, 'Verification not found');
-        if (req.method === 'GET') return send(res, 200, status(v));
-        if (req.method === 'PUT') {
-          const report = JSON.parse(body) as { method: string; sms?: { code: string }; callout?: { code: string }; flashCall?: { cli: string } };
-          if (report.method !== v.method) return err(res, 400, 40001, 'method: does not match the verification');
-          if (v.status !== 'PENDING')
-            return send(res, 200, { id: v.id, method: v.method, status: v.status, reason: v.reason, reference: v.reference, source: 'manual' });
-          const given = report.sms?.code ?? report.callout?.code ?? report.flashCall?.cli;
-          const expected = v.method === 'flashcall' ? '+46700123456' : v.code;
-          if (given !== expected)
-            return send(res, 200, {
-              id: v.id,
-              method: v.method,
-              status: 'FAIL',
-              reason: v.method === 'flashcall' ? 'Invalid CLI' : 'Invalid code',
-              reference: v.reference,
-              source: 'manual',
-            });
-          v.status = 'SUCCESSFUL';
-          return send(res, 200, { id: v.id, method: v.method, status: 'SUCCESSFUL', reference: v.reference, source: 'manual' });
-        }
-      }
-      return err(res, 404, 40400, 'no route');
-    });
+    }
+    return err(res, 404, 40400, 'no route');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const posts = () => seen.filter((s) => s.method === 'POST');
   return { base, seen, posts, verifications };
 }
 
 function activitiesFor(base: string) {
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: `${base}/verification`,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'p', keyId: 'k', keySecret: 's', appKey: APP_KEY, appSecret: APP_SECRET, mmsApiKey: 'm' },
-  };
-  return createActivities({ clients: createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }) });
+  const clients = oneUrlPlatformClients(base, {
+    urls: { verification: `${base}/verification` },
+    credentials: { projectId: 'p', appKey: APP_KEY, appSecret: APP_SECRET },
+  });
+  return createActivities({ clients });
 }
 
 const existing = (over: Partial<StubVerification> = {}): StubVerification => ({

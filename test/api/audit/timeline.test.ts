@@ -5,13 +5,10 @@
 // continue-as-new runs joined in order; and the list's new filters.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { KIND, STATE } from '../../../common/search-attributes.js';
-import { workflowIds } from '../../../contracts/ids.js';
-import type { TemplateApprovalInput } from '../../../contracts/provisioning.js';
+import { describe, test } from 'node:test';
 import { keyIdOf } from '../../../api/plugins/actor.js';
-import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../../helpers/harness.js';
-import { reviewerEvent, waitUntil } from '../../helpers/provisioning.js';
+import { useHarness, TEST_API_KEY, uniqueName } from '../../helpers/harness.js';
+import { reviewerEvent, startApprovedTemplate, waitUntil } from '../../helpers/provisioning.js';
 import { freshNumber, messageFor, platformStarts, postCallback, report, startVerification } from '../../helpers/verification.js';
 import { parseCsv } from '../../helpers/audit-csv.js';
 
@@ -32,18 +29,14 @@ interface Page {
 }
 
 describe('process timeline', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      env: {
-        RELAYFLOW_API_KEYS: `${TEST_API_KEY},${AUDITOR_KEY}`,
-        RELAYFLOW_AUDIT_UNMASK_KEY_IDS: keyIdOf(AUDITOR_KEY),
-        RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000',
-      },
-      sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 100 } } },
-    });
+  const h = useHarness({
+    env: {
+      RELAYFLOW_API_KEYS: `${TEST_API_KEY},${AUDITOR_KEY}`,
+      RELAYFLOW_AUDIT_UNMASK_KEY_IDS: keyIdOf(AUDITOR_KEY),
+      RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000',
+    },
+    sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 100 } } },
   });
-  after(async () => h.close());
 
   const timelineUrl = (id: string, q = '') => `/v1/processes/${encodeURIComponent(id)}/timeline${q}`;
   async function timeline(id: string, q = '', key = TEST_API_KEY): Promise<{ page: Page; body: string }> {
@@ -208,28 +201,7 @@ describe('process timeline', () => {
   });
 
   test('continue-as-new runs are joined in order', async () => {
-    const projectId = h.config.platform.credentials.projectId;
-    const name = uniqueName('audit').replace(/-/g, '_');
-    const processId = workflowIds['chata-template'](projectId, name, 'en_US');
-    const input: TemplateApprovalInput = {
-      channel: 'CHATA',
-      projectId,
-      template: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
-      pollIntervalMs: 60_000,
-      overdueAfterMs: 600_000,
-      historyLimit: 50,
-    };
-    const handle = await h.client.workflow.start('templateApproval', {
-      workflowId: processId,
-      taskQueue: h.config.taskQueue,
-      args: [input],
-      typedSearchAttributes: [
-        { key: KIND, value: 'chata-template' },
-        { key: STATE, value: 'CREATING' },
-      ],
-    });
-    const approved = await h.waitForState(processId, 'APPROVED');
-    const templateId = (approved.details as { templateId: string }).templateId;
+    const { handle, processId, templateId } = await startApprovedTemplate(h, uniqueName('audit').replace(/-/g, '_'));
     const scores = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED'];
     for (const qualityScore of scores) {
       await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });

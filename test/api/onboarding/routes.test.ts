@@ -3,8 +3,8 @@
 // (202, then 200 for the same plan, 409 for another); the step operations answer 404 / 400 / 422 / 409 as
 // declared, and steps are added to a running onboarding.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import { freshMobile, rcsBody, setReviewer, templateBody } from '../../helpers/provisioning.js';
 
 interface ErrorReply {
@@ -27,13 +27,10 @@ const template = (step: string, sender: string, name = uniqueName('t').replace(/
 const chatb = (step: string, more: Record<string, unknown> = {}) => ({ step, displayName: uniqueName('B'), categoryCode: 'RETAIL', ...more });
 
 describe('onboarding API', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
+  const h = useHarness({}, async (h) => {
     // CHATB senders stay in review: the onboarding is still running when steps are added to it.
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
   });
-  after(async () => h.close());
 
   const post = (url: string, payload: unknown, key?: string) =>
     h.api({ method: 'POST', url, payload: payload as never, ...(key ? { headers: { 'idempotency-key': key } } : {}) });

@@ -2,9 +2,9 @@
 // answers it (200, created: false); once it has ended (stopped, deleted, active) the same request starts a
 // new run under the same key (202, created: true) and the old run stays readable in Temporal's history.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { processStatusQuery } from '../../../contracts/process-status.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { freshMobile, reviewerEvent, sandboxRequests, setReviewer, templateBody, update, view, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
@@ -16,11 +16,7 @@ async function post(h: Harness, url: string, body: Record<string, unknown>) {
 }
 
 describe('business keys after a final state', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
 
   test('a stopped template: the same POST starts a new run (202), the old run stays in history', async () => {
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });

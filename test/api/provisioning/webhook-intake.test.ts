@@ -4,13 +4,13 @@
 // that are not ours acknowledged and ignored. Parsing is tested directly, routing against Temporal.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { parseProvisioningEvent } from '../../../api/callbacks/provisioning.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
 import type { ProvisioningEvent } from '../../../contracts/provisioning.js';
 import { ApiError } from '../../../api/errors.js';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { useHarness } from '../../helpers/harness.js';
 import { signedDelivery } from '../../helpers/provisioning.js';
 
 const parse = (body: unknown) => parseProvisioningEvent(body, Buffer.from(JSON.stringify(body)), new Date('2026-01-02T03:04:05.000Z'));
@@ -120,11 +120,7 @@ describe('provisioning webhook intake: reading a delivery', () => {
 });
 
 describe('provisioning webhook intake: routing', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  const h = useHarness();
 
   const post = (body: unknown) =>
     h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, body) });

@@ -2,21 +2,17 @@
 // 422 naming the field and rule exactly as the platform would (checked against the sandbox's own answer), and
 // starts nothing. Look-ups of markets and policies pass through.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { senderIdViolations } from '../../../platform/senderid/client.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import { brandRegistration, company } from '../../helpers/senderid.js';
 
 type Detail = { field: string; rule: string };
 
 describe('sender ID routes: validation', () => {
-  let h: Harness;
-  before(async () => {
-    // With a worker: a file whose only harness never starts one leaves Temporal's native runtime up and never exits.
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  // With a worker: a file whose only harness never starts one leaves Temporal's native runtime up and never exits.
+  const h = useHarness();
 
   const post = (payload: unknown) => h.api({ method: 'POST', url: '/v1/senderid/registrations', payload: payload as Record<string, unknown> });
 

@@ -1,16 +1,12 @@
 // POST /callbacks/verification: signature first, then one schema per event (400 naming the field; extra
 // fields allowed); both names of the SMS receipt; an unknown event is acknowledged and changes nothing.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, setSandboxVerificationConfig } from '../../helpers/harness.js';
 import { freshNumber, platformStarts, postCallback, startVerification, statusOf } from '../../helpers/verification.js';
 
 describe('verification callbacks', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  const h = useHarness();
 
   /** A running SMS process and the fields its callbacks carry. */
   async function running() {

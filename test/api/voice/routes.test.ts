@@ -4,9 +4,9 @@
 // kept in the store. (Calls placed and followed end to end: test/e2e/voice.)
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { VoiceRuleStore } from '../../../store/index.js';
-import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, TEST_API_KEY, uniqueName } from '../../helpers/harness.js';
 
 type Detail = { field: string; rule: string; message: string };
 type Summary = { processId: string };
@@ -14,12 +14,8 @@ const fields = (res: { json(): { error: { details?: Detail[] } } }) => (res.json
 const path = (id: string) => encodeURIComponent(id);
 
 describe('voice routes', () => {
-  let h: Harness;
-  before(async () => {
-    // Calls are read soon after they are placed, so a busy callee ends its attempt within a second.
-    h = await startHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '300' } });
-  });
-  after(async () => h.close());
+  // Calls are read soon after they are placed, so a busy callee ends its attempt within a second.
+  const h = useHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '300' } });
 
   const rawRequest = (method: string, url: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -4,9 +4,9 @@
 // its compensation checked against the sandbox's own state; the template's timeline as CSV naming every
 // webhook event.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { StepView } from '../../../contracts/onboarding.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import { rcsBody, sandboxEvents, setReviewer, templateBody, waitUntil, type View } from '../../helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../../helpers/senderid.js';
 import { parseCsv } from '../../helpers/audit-csv.js';
@@ -28,13 +28,10 @@ async function read<T>(get: () => Promise<T>): Promise<T | 404> {
 }
 
 describe('customer onboarding through the API', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1500' } });
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1500' } }, async (h) => {
     await wireSenderId(h);
     await setSenderIdReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
   });
-  after(async () => h.close());
 
   const fast = {
     templates: { outcome: 'approve', delayMs: 200 },

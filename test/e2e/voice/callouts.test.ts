@@ -2,8 +2,8 @@
 // answered by the call's process (never by a fallback while the worker is up), each call is followed to its
 // outcome, an unanswered call is retried on the caller's schedule, and a conference is managed through the API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import {
   callout,
   eventually,
@@ -18,13 +18,10 @@ import {
 } from '../../helpers/voice.js';
 
 describe('voice callouts', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '1000', RELAYFLOW_VOICE_IN_DOUBT_WAIT_MS: '2000' } });
+  const h = useHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '1000', RELAYFLOW_VOICE_IN_DOUBT_WAIT_MS: '2000' } }, async (h) => {
     await wireVoice(h);
     await voiceSettings(h, { noAnswerMs: 500, sayMs: 200 });
   });
-  after(async () => h?.close());
 
   test('a text-to-speech callout is answered: the process answers the ACE, the text is played, the outcome is answered', async () => {
     const destination = phone();

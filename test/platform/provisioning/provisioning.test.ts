@@ -1,12 +1,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { PlatformConfig } from '../../../common/config.js';
-import { createPlatformClients } from '../../../platform/index.js';
 import { createSandbox } from '../../../sandbox/index.js';
 import { sandboxClients } from '../../helpers/sandbox-clients.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
+import { scriptedClient, type Answer, type Seen } from '../../helpers/platform-config.js';
 import {
   PlatformAuthError,
   PlatformConflictError,
@@ -20,81 +16,14 @@ import {
   isProvisioningTrigger,
   PROVISIONING_TRIGGERS,
   provisioningErrorDetails,
-  type ProvisioningClient,
   type Template,
 } from '../../../platform/provisioning/client.js';
 
-interface Seen {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: unknown;
-}
-
-type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
-
 /**
  * Scripted stub: the token service (a new token per fetch: tok-1, tok-2, ...) plus a provisioning
- * interface under /prov that answers with `answer(request)` (200 `{}` by default) and records what it got.
+ * interface under /prov that answers with `answer(request)` (200 with no body by default) and records what it got.
  */
-async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({})) {
-  const seen: Seen[] = [];
-  let tokens = 0;
-  const handle = (req: IncomingMessage, raw: string) => {
-    const url = new URL(req.url!, 'http://stub');
-    if (url.pathname === '/auth/oauth2/token') {
-      tokens += 1;
-      return { status: 200, body: { access_token: `tok-${tokens}`, expires_in: 3600 } };
-    }
-    const r: Seen = {
-      method: req.method!,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
-    };
-    seen.push(r);
-    return answer(r);
-  };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const a = handle(req, raw);
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
-      res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: `${base}/prov/`,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const client: ProvisioningClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).provisioning;
-  return { client, seen, tokenFetches: () => tokens };
-}
+const startStub = (t: TestContext, answer: (r: Seen) => Answer = () => ({})) => scriptedClient(t, 'provisioning', '/prov/', answer);
 
 const P = '/prov/v1/projects/proj%201';
 

@@ -1,10 +1,5 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { PlatformConfig } from '../../../common/config.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import {
   PlatformAuthError,
   PlatformConflictError,
@@ -20,78 +15,12 @@ import {
   senderIdViolations,
   validateAttachment,
   validateRequestDetails,
-  type SenderIdClient,
 } from '../../../platform/senderid/client.js';
 import type { MarketVersion, Policy } from '../../../common/wire/senderid.js';
-
-interface Seen {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: unknown;
-}
-
-type Answer = { status?: number; body?: unknown; raw?: Buffer; headers?: Record<string, string> };
+import { oneUrlPlatformClients, scriptedClient, type Answer, type Seen } from '../../helpers/platform-config.js';
 
 /** Token service (tok-1, tok-2, ... one per fetch) and a sender ID interface under /sid answering `answer(request)`. */
-async function startStub(t: TestContext, answer: (r: Seen) => Answer = () => ({ body: {} })) {
-  const seen: Seen[] = [];
-  let tokens = 0;
-  const handle = (req: IncomingMessage, raw: string): Answer => {
-    const url = new URL(req.url!, 'http://stub');
-    if (url.pathname === '/auth/oauth2/token') {
-      tokens += 1;
-      return { body: { access_token: `tok-${tokens}`, expires_in: 3600 } };
-    }
-    const r: Seen = {
-      method: req.method!,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body: raw === '' ? undefined : (JSON.parse(raw) as unknown),
-    };
-    seen.push(r);
-    return answer(r);
-  };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      const a = handle(req, raw);
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
-      res.end(a.raw ?? (a.body === undefined ? '' : JSON.stringify(a.body)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const regional = { us: base, eu: base, br: base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: base,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: `${base}/sid/`,
-      provisioning: base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'proj 1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const client: SenderIdClient = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() }).senderid;
-  return { client, seen, tokenFetches: () => tokens };
-}
+const startStub = (t: TestContext, answer?: (r: Seen) => Answer) => scriptedClient(t, 'senderid', '/sid/', answer);
 
 const P = '/sid/v1/projects/proj%201';
 const oauthError = (code: number, status: string, message: string, details: unknown[] = []) => ({ error: { code, message, status, details } });
@@ -261,27 +190,11 @@ test('errors are typed: validation with its violations, not found, conflict, aut
 });
 
 test('no answer at all is PlatformUnavailableError (retryable)', async () => {
-  const regional = { us: 'http://127.0.0.1:1', eu: 'http://127.0.0.1:1', br: 'http://127.0.0.1:1' };
-  const dead = 'http://127.0.0.1:1';
-  const config: PlatformConfig = {
-    mode: 'sandbox',
+  const err = await oneUrlPlatformClients('http://127.0.0.1:1', {
+    urls: { auth: 'http://127.0.0.1:1' },
+    credentials: { projectId: 'p' },
     requestTimeoutMs: 500,
-    urls: {
-      auth: dead,
-      subprojects: dead,
-      verification: dead,
-      voice: dead,
-      voiceConfig: dead,
-      mms: dead,
-      senderid: dead,
-      provisioning: dead,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'p', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' },
-  };
-  const err = await createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() })
+  })
     .senderid.getRegistration('r1')
     .catch((e: unknown) => e);
   assert.ok(err instanceof PlatformUnavailableError);

@@ -1,13 +1,13 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { PlatformConfig } from '../../../common/config.js';
+import type { ServerResponse } from 'node:http';
 import { createPlatformClients } from '../../../platform/index.js';
 import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { SubprojectsClient, type Subproject } from '../../../platform/subprojects/client.js';
 import { PlatformAuthError, PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
+import { oneUrlPlatformClients, oneUrlPlatformConfig, type OneUrlOptions } from '../../helpers/platform-config.js';
+import { listenStub, sendJson } from '../../helpers/stub-server.js';
 
 interface Seen {
   method: string;
@@ -22,13 +22,11 @@ async function startSubprojectsStub(t: TestContext, opts: { existing?: Subprojec
   const subprojects = [...(opts.existing ?? [])];
   let deniedGets = opts.deniedGets ?? 0;
   const seen: Seen[] = [];
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
+  const send = sendJson;
   const error = (res: ServerResponse, code: number, status: string) => send(res, code, { error: { code, message: status.toLowerCase(), status, details: [] } });
 
-  const handle = (req: IncomingMessage, body: string, res: ServerResponse) => {
+  const base = await listenStub(t, (req, res) => {
+    const body = req.text;
     const url = new URL(req.url!, 'http://stub');
     seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, accept: req.headers.accept, body });
     if (url.pathname === '/auth/oauth2/token') return send(res, 200, { access_token: 'tok', expires_in: 3600 });
@@ -68,44 +66,16 @@ async function startSubprojectsStub(t: TestContext, opts: { existing?: Subprojec
       return send(res, 200, found);
     }
     return error(res, 404, 'NOT_FOUND');
-  };
-
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => handle(req, body, res));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, seen, subprojects };
 }
 
-function configFor(base: string): PlatformConfig {
-  const regional = { us: `${base}/us`, eu: `${base}/eu`, br: `${base}/br` };
-  return {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${base}/auth`,
-      subprojects: `${base}/sub/`,
-      verification: base,
-      voice: base,
-      voiceConfig: base,
-      mms: base,
-      senderid: base,
-      provisioning: base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'parent-1', keyId: 'key-id', keySecret: 'key-secret', appKey: 'app', appSecret: 'c2VjcmV0', mmsApiKey: 'mms' },
-  };
-}
+const options = (base: string): OneUrlOptions => ({
+  urls: { subprojects: `${base}/sub/` },
+  credentials: { projectId: 'parent-1', keyId: 'key-id', keySecret: 'key-secret', appKey: 'app', mmsApiKey: 'mms' },
+});
+const configFor = (base: string) => oneUrlPlatformConfig(base, options(base));
+const clientsFor = (base: string) => oneUrlPlatformClients(base, options(base));
 
 const sp = (n: number, parent = 'parent-1'): Subproject => ({
   projectId: `existing-${n}`,
@@ -116,7 +86,7 @@ const sp = (n: number, parent = 'parent-1'): Subproject => ({
 
 test('listAll follows pagination across 3 pages', async (t) => {
   const stub = await startSubprojectsStub(t, { existing: [sp(1), sp(2), sp(3), sp(4), sp(5), sp(6, 'other-parent')] });
-  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const { subprojects } = clientsFor(stub.base);
   const all: Subproject[] = [];
   for await (const s of subprojects.listAll('parent-1')) all.push(s);
   assert.deepEqual(
@@ -142,7 +112,7 @@ test('listAll follows pagination across 3 pages', async (t) => {
 
 test('listPage passes pageSize and pageToken and normalises a missing nextPageToken to ""', async (t) => {
   const stub = await startSubprojectsStub(t, { existing: [sp(1), sp(2), sp(3)] });
-  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const { subprojects } = clientsFor(stub.base);
   const first = await subprojects.listPage('parent-1', { pageSize: 2 });
   assert.equal(first.subprojects.length, 2);
   assert.equal(first.nextPageToken, '2');
@@ -152,20 +122,11 @@ test('listPage passes pageSize and pageToken and normalises a missing nextPageTo
 });
 
 test('listAll stops on a repeated page token instead of looping', async (t) => {
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ subprojects: [sp(1)], nextPageToken: 'same' }));
-    req.resume();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  const baseUrl = await listenStub(t, (_req, res) => sendJson(res, 200, { subprojects: [sp(1)], nextPageToken: 'same' }));
   const http = new PlatformHttp({ timeoutMs: 2000 });
   const client = new SubprojectsClient({
     http,
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl,
     credentials: { keyId: 'k', keySecret: 's' },
     basicAuth: true,
   });
@@ -176,7 +137,7 @@ test('listAll stops on a repeated page token instead of looping', async (t) => {
 
 test('create posts the displayName and returns the resource', async (t) => {
   const stub = await startSubprojectsStub(t);
-  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const { subprojects } = clientsFor(stub.base);
   const created = await subprojects.create('parent-1', { displayName: 'acme' });
   assert.equal(created.displayName, 'acme');
   assert.equal(created.parentProjectId, 'parent-1');
@@ -189,7 +150,7 @@ test('create posts the displayName and returns the resource', async (t) => {
 
 test('get: 200 resource, 403 PERMISSION_DENIED while not usable, 404 unknown', async (t) => {
   const stub = await startSubprojectsStub(t, { existing: [sp(1)], deniedGets: 1 });
-  const { subprojects } = createPlatformClients(configFor(stub.base), { tokenRegistry: new OAuthTokenRegistry() });
+  const { subprojects } = clientsFor(stub.base);
   await assert.rejects(subprojects.get('parent-1', 'existing-1'), (err: unknown) => {
     assert.ok(err instanceof PlatformAuthError);
     assert.equal(err.httpStatus, 403);

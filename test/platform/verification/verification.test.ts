@@ -1,11 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { PlatformConfig } from '../../../common/config.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import { verifyApplicationRequest, type ApplicationVerifyResult } from '../../../common/signing.js';
-import { createPlatformClients } from '../../../platform/index.js';
-import { OAuthTokenRegistry } from '../../../platform/auth/oauth.js';
 import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { VerificationClient, type VerificationReport } from '../../../platform/verification/client.js';
@@ -19,6 +15,8 @@ import {
   PlatformValidationError,
   platformErrorFromResponse,
 } from '../../../platform/errors.js';
+import { applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
+import { listenStub, sendJson } from '../../helpers/stub-server.js';
 
 const APP_KEY = 'app-key-1';
 const APP_SECRET = Buffer.from('a-test-application-secret-32byte').toString('base64');
@@ -41,31 +39,13 @@ interface Answer {
 /** A stub verification interface: records each request with its signature check over the bytes received; `answer` decides the reply. */
 async function startStub(t: TestContext, answer: (req: Seen) => Answer) {
   const seen: Seen[] = [];
-  const server = createServer((req, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const auth = verifyApplicationRequest({
-        headers: req.headers,
-        method: req.method!,
-        path: req.url!,
-        rawBody: raw,
-        secretForKey: (key) => (key === APP_KEY ? APP_SECRET : undefined),
-      });
-      const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, raw, auth };
-      seen.push(s);
-      const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
-      res.writeHead(a.status, { 'content-type': 'application/json; charset=utf-8', ...(a.headers ?? {}) });
-      res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-    });
+  const base = await listenStub(t, (req, res) => {
+    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
+    const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, raw: req.body, auth };
+    seen.push(s);
+    const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
+    sendJson(res, a.status, a.body, { 'content-type': 'application/json; charset=utf-8', ...(a.headers ?? {}) });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, seen };
 }
 
@@ -327,26 +307,10 @@ test('a 2xx answer that is not a verification is a retryable INVALID_RESPONSE er
 
 test('createPlatformClients builds the verification client on urls.verification, signed with the configured application key', async (t) => {
   const stub = await startStub(t, () => ({ status: 200, body: statusBody }));
-  const regional = { us: stub.base, eu: stub.base, br: stub.base };
-  const config: PlatformConfig = {
-    mode: 'sandbox',
-    requestTimeoutMs: 2000,
-    urls: {
-      auth: `${stub.base}/auth`,
-      subprojects: stub.base,
-      verification: `${stub.base}/verification`,
-      voice: stub.base,
-      voiceConfig: stub.base,
-      mms: stub.base,
-      senderid: stub.base,
-      provisioning: stub.base,
-      conversation: regional,
-      template: regional,
-      batch: regional,
-    },
-    credentials: { projectId: 'p', keyId: 'k', keySecret: 's', appKey: APP_KEY, appSecret: APP_SECRET, mmsApiKey: 'm' },
-  };
-  const { verification } = createPlatformClients(config, { tokenRegistry: new OAuthTokenRegistry() });
+  const { verification } = oneUrlPlatformClients(stub.base, {
+    urls: { verification: `${stub.base}/verification` },
+    credentials: { projectId: 'p', appKey: APP_KEY, appSecret: APP_SECRET },
+  });
   assert.deepEqual(await verification.statusByReference('ref-1'), statusBody);
   assert.equal(stub.seen[0]!.url, `${COLLECTION}/reference/ref-1`);
   assert.deepEqual(stub.seen[0]!.auth, { ok: true, appKey: APP_KEY });

@@ -3,14 +3,13 @@
 // platform's error codes as typed errors. And which SVAML answers each callback may take.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { verifyApplicationRequest } from '../../../common/signing.js';
 import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { PlatformAuthError, PlatformNotFoundError, PlatformUnavailableError, PlatformValidationError } from '../../../platform/errors.js';
 import { callingBaseOf, VoiceClient } from '../../../platform/voice/client.js';
 import { legInstructionViolations, svamlViolations } from '../../../common/wire/voice-svaml.js';
+import { applicationSignature } from '../../helpers/platform-config.js';
+import { listenStub, sendJson } from '../../helpers/stub-server.js';
 
 const APP_KEY = 'voice-app-key';
 const APP_SECRET = Buffer.from('a-test-voice-application-secret!').toString('base64');
@@ -23,31 +22,14 @@ interface Seen {
 
 async function startStub(t: TestContext, answer: (req: Seen) => { status: number; body?: unknown }) {
   const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const auth = verifyApplicationRequest({
-        headers: req.headers,
-        method: req.method!,
-        path: req.url!,
-        rawBody: raw,
-        secretForKey: (k) => (k === APP_KEY ? APP_SECRET : undefined),
-      });
-      const s: Seen = { method: req.method!, url: req.url!, body: raw.length ? JSON.parse(raw.toString('utf8')) : undefined };
-      seen.push(s);
-      const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
-      res.writeHead(a.status, { 'content-type': 'application/json' });
-      res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-    });
+  const base = await listenStub(t, (req, res) => {
+    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
+    const s: Seen = { method: req.method!, url: req.url!, body: req.body.length ? JSON.parse(req.text) : undefined };
+    seen.push(s);
+    const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
+    sendJson(res, a.status, a.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { base, seen };
 }
 
 const clientFor = (base: string, secret = APP_SECRET) =>

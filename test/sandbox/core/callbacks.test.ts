@@ -1,71 +1,53 @@
 // The sandbox's callback dispatcher against a tiny local HTTP server.
 import { test, describe, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { verifyApplicationRequest, verifyConversationWebhook, verifyHmacSha1Hex } from '../../../common/signing.js';
 import { CallbackDispatcher } from '../../../sandbox/core/callbacks.js';
 import { applicationCallbackSigner, conversationWebhookSigner, senderIdCallbackSigner } from '../../../sandbox/core/callback-signers.js';
 import { SandboxCallbacks } from '../../../sandbox/core/callback-hub.js';
 import { createSandbox, defaultSandboxAccount } from '../../../sandbox/index.js';
+import { pollUntil } from '../../helpers/deadline.js';
+import { Receiver, type Received } from '../../helpers/stub-server.js';
 
-interface Received {
+interface Taken {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
-/** Answers with the scripted statuses in turn (then 200); `hang` never answers. */
-class Receiver {
-  received: Received[] = [];
-  script: (number | 'hang')[] = [];
-  private server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      this.received.push({ method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const next = this.script.shift() ?? 200;
-      if (next === 'hang') return;
-      res.writeHead(next, { 'content-type': 'application/json' }).end(JSON.stringify({ answer: next }));
-    });
-  });
-  url = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+/** Answers with the scripted statuses in turn (then 200), a JSON body naming the status; `hang` never answers. */
+class DispatchReceiver extends Receiver<Taken> {
+  protected override record(r: Received): Taken {
+    return { method: r.method, path: r.path, headers: r.headers, body: r.raw };
   }
 
-  reset(): void {
+  protected override reply(res: ServerResponse): void {
+    const next = this.script.shift() ?? 200;
+    if (next === 'hang') return;
+    res.writeHead(next, { 'content-type': 'application/json' }).end(JSON.stringify({ answer: next }));
+  }
+
+  /** Forgets at once (no callback is on its way between these tests). */
+  override async reset(): Promise<void> {
     this.received = [];
     this.script = [];
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
 const account = defaultSandboxAccount();
 
 /** Polls until `cond` holds; fails the test instead of hanging when it never does. */
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const waitFor = (cond: () => boolean, ms = 5000) => pollUntil(cond, 'the callbacks', ms, 5);
 
 describe('callback dispatcher', () => {
-  const receiver = new Receiver();
+  const receiver = new DispatchReceiver();
   let dispatcher: SandboxCallbacks;
   before(() => receiver.start());
   after(() => receiver.stop());
-  beforeEach(() => {
-    receiver.reset();
+  beforeEach(async () => {
+    await receiver.reset();
     dispatcher?.close();
     dispatcher = new SandboxCallbacks(new CallbackDispatcher());
   });
@@ -217,7 +199,7 @@ describe('callback dispatcher', () => {
 });
 
 describe('callbacks through a sandbox', () => {
-  const receiver = new Receiver();
+  const receiver = new DispatchReceiver();
   before(() => receiver.start());
   after(() => receiver.stop());
 

@@ -4,8 +4,8 @@
 // and sendsavedmms does not fetch again.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closedPort, startStub, type Stub } from '../../helpers/stub-server.js';
 import { assertRefused, assertSuccess, mmsSuite, saveBody, sendBody, sendSavedBody } from '../../helpers/sandbox-mms.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -16,7 +16,9 @@ class MediaHost {
   /** Paths answered 404 from now on. */
   gone = new Set<string>();
   base = '';
-  private readonly server: Server = createServer((req, res) => {
+  private stub?: Stub;
+
+  private answer(req: IncomingMessage, res: ServerResponse) {
     const path = req.url ?? '';
     this.hits[path] = (this.hits[path] ?? 0) + 1;
     if (this.gone.has(path)) return res.writeHead(404).end();
@@ -34,26 +36,16 @@ class MediaHost {
       default:
         return res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
     }
-  });
+  }
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.stub = await startStub((req, res) => this.answer(req, res));
+    this.base = this.stub.url;
   }
 
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.stub?.close();
   }
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 describe('MMS sandbox: media the platform must fetch', () => {

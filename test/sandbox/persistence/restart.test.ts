@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
-import { account, bearerToken, client, eventually, Receiver, savedStates, tempDir, type Body } from '../../helpers/sandbox-persistence.js';
+import { account, BodyReceiver, bearerToken, client, eventually, savedStates, tempDir, type Body } from '../../helpers/sandbox-persistence.js';
 
 const P = account.projectId;
 const SUB = `/subprojects/v1alpha1/projects/${P}/subprojects`;
@@ -19,7 +19,7 @@ const PENDING_MS = 10_000;
 const expiry = `00:00:${String(PENDING_MS / 1000).padStart(2, '0')}`;
 
 describe('sandbox persistence: a restart on the same dataDir', () => {
-  const receiver = new Receiver();
+  const receiver = new BodyReceiver();
   const data = tempDir('sandbox-persist-');
   const open: Sandbox[] = [];
   const start = async (opts: Parameters<typeof createSandbox>[0] = {}) => {

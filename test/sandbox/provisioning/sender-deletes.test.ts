@@ -3,18 +3,9 @@
 // DELETED sender readable, RCS and CHATB remove it; no webhook; a pending review is dropped.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { P, type Body, sleep, waitFor, bearerToken, provisioningSandboxSuite, subscribe } from '../../helpers/sandbox-provisioning.js';
+import { P, type Body, sleep, waitFor, bearerToken, provisioningSandboxSuite, rcsSenderBody, subscribe } from '../../helpers/sandbox-provisioning.js';
 
-const rcsSender = (over: Record<string, unknown> = {}) => ({
-  displayName: 'Acme Parcels',
-  description: 'Parcel tracking',
-  websites: [{ url: 'https://acme.example' }],
-  brandPhoneNumber: '+33612345678',
-  banner: { url: 'https://acme.example/banner.png', width: 1440, height: 448 },
-  useCase: 'MULTIUSE',
-  countries: ['GB'],
-  ...over,
-});
+const rcsSender = (over: Record<string, unknown> = {}) => rcsSenderBody({ countries: ['GB'], ...over });
 const ANSWERS = { brand_description: 'Parcels', message_types: 'Tracking updates', opt_in: 'At checkout', opt_out: 'Send STOP' };
 
 /** The 409 of a sender that cannot be deleted, in the area's error format. */

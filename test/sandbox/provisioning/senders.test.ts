@@ -2,7 +2,7 @@
 // relaunch, test numbers, banner size), CHATA senders (normal and embedded) and CHATB senders.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Body, sleep, waitFor, provisioningSandboxSuite, subscribe } from '../../helpers/sandbox-provisioning.js';
+import { type Body, sleep, waitFor, provisioningSandboxSuite, rcsSenderBody, subscribe } from '../../helpers/sandbox-provisioning.js';
 
 const fieldsOf = (body: Body): string[] => (body.validationErrors as { field: string }[]).map((v) => v.field);
 const descriptionOf = (body: Body, field: string): string =>
@@ -15,17 +15,7 @@ const RCS_TRIGGERS = [
   'RCS_SENDER_REJECTED',
   'RCS_SENDER_COMMENT_ADDED',
 ];
-const rcsSender = (over: Record<string, unknown> = {}) => ({
-  displayName: 'Acme Parcels',
-  description: 'Parcel tracking',
-  websites: [{ url: 'https://acme.example' }],
-  brandPhoneNumber: '+33612345678',
-  banner: { url: 'https://acme.example/banner.png', width: 1440, height: 448 },
-  logo: { url: 'https://acme.example/logo.png' },
-  useCase: 'MULTIUSE',
-  countries: ['FR'],
-  ...over,
-});
+const rcsSender = (over: Record<string, unknown> = {}) => rcsSenderBody({ logo: { url: 'https://acme.example/logo.png' }, ...over });
 const GENERAL_ANSWERS = { brand_description: 'Parcels', message_types: 'Tracking updates', opt_in: 'At checkout', opt_out: 'Send STOP' };
 
 describe('provisioning sandbox: senders', () => {

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../../sandbox/index.js';
-import { account, P, type Body, sleep, waitFor, provisioningSandboxSuite, subscribe } from '../../helpers/sandbox-provisioning.js';
+import { account, P, type Body, sleep, waitFor, provisioningSandboxSuite, rcsSenderBody, subscribe } from '../../helpers/sandbox-provisioning.js';
 
 const template = (name = 'order_update', status = 'SUBMIT') => ({
   name,
@@ -244,15 +244,17 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.deepEqual([a.body.state, a.body.errorCode], ['REJECTED', 'WABA_CONNECTED_TO_ANOTHER_PROJECT']);
 
       const rcs = (
-        await c.api('POST', '/rcs/senders', {
-          displayName: 'Acme',
-          description: '',
-          websites: [{ url: 'https://acme.example' }],
-          brandPhoneNumber: '+33612345678',
-          banner: { url: 'https://acme.example/b.png', width: 1440, height: 448 },
-          useCase: 'OTP',
-          countries: ['IT'],
-        })
+        await c.api(
+          'POST',
+          '/rcs/senders',
+          rcsSenderBody({
+            displayName: 'Acme',
+            description: '',
+            banner: { url: 'https://acme.example/b.png', width: 1440, height: 448 },
+            useCase: 'OTP',
+            countries: ['IT'],
+          }),
+        )
       ).body.id as string;
       const badCountry = await c.control('POST', '/provisioning/events', {
         resourceType: 'SENDER',

@@ -3,63 +3,38 @@
 // field + rule, and the sandbox's signed callbacks verify with common/signing.ts (rotation included).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
 import { verifySenderIdCallback } from '../../../common/signing.js';
 import { PlatformNotFoundError, PlatformValidationError } from '../../../platform/errors.js';
 import { policyIdForAnswers, senderIdViolations, validateRequestDetails, type SenderIdClient } from '../../../platform/senderid/client.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
-import { sandboxClients } from '../../helpers/sandbox-clients.js';
+import { sandboxClients, sandboxControl } from '../../helpers/sandbox-clients.js';
+import { pollUntil } from '../../helpers/deadline.js';
+import { Receiver } from '../../helpers/stub-server.js';
 
 let sb: Sandbox;
 let client: SenderIdClient;
-let receiver: Server;
+const receiver = new Receiver('/callbacks/senderid');
+const received = receiver.received;
 let receiverUrl: string;
-const received: Array<{ raw: string; headers: Record<string, string | string[] | undefined> }> = [];
 
-const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}/_sandbox/senderid${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.equal(res.status, 200, `${method} ${path}: ${await res.clone().text()}`);
-  return res.json() as Promise<unknown>;
-};
+const control = sandboxControl(() => sb, '/senderid');
 
 before(async () => {
   sb = await createSandbox();
   await sb.listen();
   client = sandboxClients(sb).senderid;
-  receiver = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      received.push({ raw, headers: req.headers });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks/senderid`;
+  receiverUrl = (await receiver.start()).url;
   // Registrations stay where the test puts them: the simulated review waits a minute per step.
   await control('PUT', '/reviewer', { stepMs: 60_000 });
 });
 
 after(async () => {
-  receiver.closeAllConnections();
-  receiver.close();
+  await receiver.stop();
   await sb.close();
 });
 
-const waitFor = async (pred: () => boolean, ms = 3000) => {
-  const until = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitFor = (pred: () => boolean, ms = 3000) => pollUntil(pred, 'the callbacks', ms, 20);
 
 test('requirements: market, the policy the answers lead to, its template as bytes', async () => {
   assert.ok((await client.marketAvailability()).some((m) => m.marketCode === 'AU'));

@@ -2,10 +2,11 @@
 // (allow, deny, no answer), VerificationResultEvent, SmsDeliveredEvent, signatures and retries.
 import { test, describe, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { signApplicationRequest, verifyApplicationRequest } from '../../../common/signing.js';
 import { createSandbox, defaultSandboxAccount, type Sandbox } from '../../../sandbox/index.js';
+import { pollUntil } from '../../helpers/deadline.js';
+import { Receiver, type Received } from '../../helpers/stub-server.js';
 
 const account = defaultSandboxAccount();
 const BASE = '/verification/verification/v1/verifications';
@@ -14,7 +15,7 @@ const NUMBER = '+46700000001';
 const HOOK_PATH = '/hooks/verification';
 
 type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Received {
+interface Callback {
   path: string;
   headers: IncomingHttpHeaders;
   raw: string;
@@ -23,44 +24,24 @@ interface Received {
 type Reply = { status: number; body: string } | 'hang';
 
 /** Records every callback; `answer` decides the reply per event (default: 200, allow). */
-class Receiver {
-  received: Received[] = [];
+class CallbackReceiver extends Receiver<Callback> {
   answer: (event: Event) => Reply = () => ({ status: 200, body: JSON.stringify({ action: 'allow' }) });
-  url = '';
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const body = JSON.parse(raw) as Event;
-      this.received.push({ path: req.url!, headers: req.headers, raw, body });
-      const reply = this.answer(body);
-      if (reply !== 'hang') res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
-    });
-  });
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  protected override record(r: Received): Callback {
+    return { path: r.path, headers: r.headers, raw: r.raw, body: JSON.parse(r.raw) as Event };
+  }
+
+  protected override reply(res: ServerResponse, kept: Callback): void {
+    const reply = this.answer(kept.body);
+    if (reply !== 'hang') res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
   }
 
   events(name: string): Event[] {
     return this.received.filter((r) => r.body.event === name).map((r) => r.body);
   }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
 }
 
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const waitFor = (cond: () => boolean, ms = 5000) => pollUntil(cond, 'the callbacks', ms, 5);
 
 async function call(sb: Sandbox, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const payload = body === undefined ? '' : JSON.stringify(body);
@@ -79,7 +60,7 @@ async function lastCode(sb: Sandbox): Promise<string> {
 }
 
 describe('verification callbacks', () => {
-  const receiver = new Receiver();
+  const receiver = new CallbackReceiver();
   let sb: Sandbox;
   before(async () => {
     await receiver.start();

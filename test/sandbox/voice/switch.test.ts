@@ -11,6 +11,7 @@ import type { CalloutRequest } from '../../../common/wire/voice.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { VoiceCallbackReceiver, type ReceivedCallback } from '../../helpers/voice-callback-receiver.js';
 import { sandboxClients } from '../../helpers/sandbox-clients.js';
+import { pollUntil } from '../../helpers/deadline.js';
 
 interface Played {
   kind: string;
@@ -76,15 +77,7 @@ async function control(method: string, path: string, body?: unknown): Promise<{ 
 const record = async (callId: string) => (await control('GET', `/calls/${callId}`)).body as CallRecord;
 const region = (r: string) => `${sb.platformUrls().voice}/${r}`;
 
-async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 4000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 4000): Promise<T> => pollUntil(fn, what, timeoutMs, 25);
 const inPhase = (callId: string, phase: string) =>
   until(async () => ((await record(callId)).phase === phase ? true : undefined), `${callId} in phase ${phase}`);
 

@@ -2,10 +2,10 @@
 // once (the sandbox counts), through 429 and 5xx storms, lost answers, pause, resume, cancel, rate changes
 // and continue-as-new.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../contracts/campaigns.js';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { useHarness } from '../../helpers/harness.js';
 import { campaignMessageToken } from '../../../contracts/campaigns.js';
 import {
   conversationStats,
@@ -19,11 +19,7 @@ import {
 } from '../../helpers/campaigns.js';
 
 describe('conversation campaign', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { PLATFORM_REQUEST_TIMEOUT_MS: '1000', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' } });
-  });
-  after(async () => h?.close());
+  const h = useHarness({ env: { PLATFORM_REQUEST_TIMEOUT_MS: '1000', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' } });
 
   const conversation = (appId: string) => ({ appId, region: 'eu' as const, channel: 'SMS' as const, text: 'Your order has shipped' });
 

@@ -2,26 +2,26 @@
 // template sent per recipient, lost answers settled by the postback that names them, and a campaign whose
 // media the platform cannot fetch paused with the reason.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, type Harness } from '../../helpers/harness.js';
 import { mmsStats, numbers, sandboxJson, startCampaign, waitForCampaign, waitForCounts } from '../../helpers/campaigns.js';
 
 describe('MMS campaign', () => {
-  let h: Harness;
-  before(async () => {
-    // relayflow believes the account takes 60/s; the sandbox's account takes 10 (low enough that relayflow
-    // exceeds it even on a loaded machine, where 25 was not always reached): E113 has to slow it down.
-    h = await startHarness({
+  // relayflow believes the account takes 60/s; the sandbox's account takes 10 (low enough that relayflow
+  // exceeds it even on a loaded machine, where 25 was not always reached): E113 has to slow it down.
+  const h = useHarness(
+    {
       env: {
         PLATFORM_REQUEST_TIMEOUT_MS: '1000',
         RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50',
         RELAYFLOW_MMS_THROUGHPUT_PER_SECOND: '60',
         RELAYFLOW_CAMPAIGN_IN_DOUBT_WAIT_MS: '20000',
       },
-    });
-    await sandboxJson(h, 'PUT', '/_sandbox/mms/account', { throughputPerSecond: 10 });
-  });
-  after(async () => h?.close());
+    },
+    async (h) => {
+      await sandboxJson(h, 'PUT', '/_sandbox/mms/account', { throughputPerSecond: 10 });
+    },
+  );
 
   const mms = (h: Harness, extra: Record<string, unknown> = {}) => ({
     serviceId: 'svc-1',

@@ -2,10 +2,10 @@
 // reaches ACTIVE by BUNDLE_DONE, one FAILED with the platform's reason, a lost webhook caught by polling,
 // and delete (the update while running, a delete-only run once ended). Bad input is a 400 naming the field.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import type { BundleProvisioningResult } from '../../../contracts/provisioning.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { setWebhookEnvelope, setWebhookFaults, stateChanges, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const completed = (v: View) => v.execution.status === 'COMPLETED';
@@ -30,17 +30,14 @@ const deleteBundle = (h: Harness, id: string, key?: string) =>
   h.api({ method: 'POST', url: `/v1/bundles/${encodeURIComponent(id)}/delete`, payload: {}, headers: key ? { 'idempotency-key': key } : {} });
 
 describe('bundle provisioning', () => {
-  let h: Harness;
-  before(async () => {
-    // Polls every 8 s: decisions come by webhook well before (the sandbox decides in 300 ms; a loaded machine
-    // delivers it seconds later, and at 1.5 s a poll sometimes read the decision first), a lost one is caught.
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: String(POLL_MS) } });
+  // Polls every 8 s: decisions come by webhook well before (the sandbox decides in 300 ms; a loaded machine
+  // delivers it seconds later, and at 1.5 s a poll sometimes read the decision first), a lost one is caught.
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: String(POLL_MS) } }, async (h) => {
     // The shape the public description promises (trigger + the bundle's JSON as payload): the intake routes it to
     // resource:PROJECT:BUNDLE:<id> by the trigger, and the process reads the bundle. (The sandbox's full envelope
     // names channel PROJECT / resourceType BUNDLE, which the intake's schema does not list yet: docs/bundle-wire.md.)
     await setWebhookEnvelope(h, { shape: 'minimal', resourceAt: 'payload' });
   });
-  after(async () => h.close());
 
   test('bad input: 400 naming the field (422 for a rule between fields)', async () => {
     const missing = await h.api({ method: 'POST', url: '/v1/bundles', payload: { key: 'k1', displayName: 'Acme' } });

@@ -3,8 +3,8 @@
 // what to do, instead of polling the draft forever. The same request after the draft was submitted on the
 // platform starts a new run that follows the existing sender to ACTIVE, without creating a second one.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, type Harness } from '../../helpers/harness.js';
 import { freshMobile, reviewerEvent, sandboxRequests, setReviewer, start, stateChanges, view, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const completed = (v: View) => v.execution.status === 'COMPLETED';
@@ -12,12 +12,8 @@ const runOf = (v: View) => (v.execution as { runId?: string }).runId;
 const chataCreates = async (h: Harness) => (await sandboxRequests(h, 'POST', '/chata/senders')).filter((r) => r.status === 200).length;
 
 describe('CHATA sender onboarding: a sender saved as a draft', () => {
-  let h: Harness;
-  before(async () => {
-    // Polling every second: on the old code the process kept reading the draft and never ended.
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' } });
-  });
-  after(async () => h.close());
+  // Polling every second: on the old code the process kept reading the draft and never ended.
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' } });
 
   test('a failure the platform saved as a DRAFT ends the process DRAFT_SAVED with the errorCode and the next step', async () => {
     await setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'CANNOT_GET_WABA_DETAILS', delayMs: 200 } });

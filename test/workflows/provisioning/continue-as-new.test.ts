@@ -2,48 +2,22 @@
 // quality, seen events: a duplicate from before is still dropped) and a resource inbox (kept events,
 // duplicates). Started with a low history limit so a new run begins within the test.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { KIND, STATE } from '../../../common/search-attributes.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import { inboxQuery, provisioningEventSignal, type ProvisioningEvent, type TemplateApprovalInput } from '../../../contracts/provisioning.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { reviewerEvent, sandboxEvents, setReviewer, stateChanges, waitUntil, type View } from '../../helpers/provisioning.js';
+import { inboxQuery, provisioningEventSignal, type ProvisioningEvent } from '../../../contracts/provisioning.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
+import { reviewerEvent, sandboxEvents, setReviewer, startApprovedTemplate, stateChanges, waitUntil } from '../../helpers/provisioning.js';
 
 describe('continue-as-new of provisioning workflows', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' },
-      sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 200 } } },
-    });
+  const h = useHarness({
+    env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' },
+    sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 200 } } },
   });
-  after(async () => h.close());
 
   test('a template process continues as new with its history, details and seen events', async () => {
-    const projectId = h.config.platform.credentials.projectId;
-    const name = uniqueName('can').replace(/-/g, '_');
-    const processId = workflowIds['chata-template'](projectId, name, 'en_US');
-    const input: TemplateApprovalInput = {
-      channel: 'CHATA',
-      projectId,
-      template: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your code is ready' }] },
-      pollIntervalMs: 60_000,
-      overdueAfterMs: 600_000,
-      historyLimit: 50,
-    };
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
-    const handle = await h.client.workflow.start('templateApproval', {
-      workflowId: processId,
-      taskQueue: h.config.taskQueue,
-      args: [input],
-      typedSearchAttributes: [
-        { key: KIND, value: 'chata-template' },
-        { key: STATE, value: 'CREATING' },
-      ],
-    });
-    const approved = (await h.waitForState(processId, 'APPROVED')) as unknown as View;
-    const templateId = approved.details.templateId as string;
+    const { handle, processId, templateId } = await startApprovedTemplate(h, uniqueName('can').replace(/-/g, '_'));
     const scores = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED'];
     for (const qualityScore of scores) {
       await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });

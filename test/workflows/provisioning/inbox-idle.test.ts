@@ -2,22 +2,18 @@
 // running while events arrive or an attached process runs. A short idleMs in the input stands in for
 // RELAYFLOW_INBOX_IDLE_MS.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../contracts/ids.js';
 import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
 import { within } from '../../helpers/deadline.js';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { useHarness } from '../../helpers/harness.js';
 
 const IDLE_MS = 1_500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('resource inbox ends when idle', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness();
-  });
-  after(async () => h.close());
+  const h = useHarness();
 
   const newResource = (): ResourceRef => ({ channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() });
   const inboxIdOf = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);

@@ -4,9 +4,9 @@
 // (with a short poll interval) a lost webhook, an overdue review and a worker restart.
 import { subjectHasher } from '../../../common/subject-hash.js';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import {
   freshMobile,
   rcsBody,
@@ -30,11 +30,7 @@ const fast = {
 const completed = (v: View) => v.execution.status === 'COMPLETED';
 
 describe('sender onboarding (webhooks only: polling every minute)', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' }, sandbox: { provisioningReviewer: fast } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' }, sandbox: { provisioningReviewer: fast } });
 
   test('RCS: created, questionnaire answered, launched; the test number refused before the launch is added after it', async () => {
     await setReviewer(h, fast);
@@ -160,11 +156,7 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
 });
 
 describe('sender onboarding with lost webhooks, deadlines and restarts (polling every second)', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: fast } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: fast } });
 
   test('CHATB: the activation webhook dropped, the poll finds the sender ACTIVE', async () => {
     await setWebhookFaults(h, { drop: 1 });

@@ -3,9 +3,9 @@
 // duplicate and out-of-order webhooks, an event before the process, an overdue review, a worker
 // restart mid-wait, stopping, and (with a short poll interval) a dropped webhook caught by polling.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
   deliverWebhook,
   reviewerEvent,
@@ -35,11 +35,7 @@ async function inbox(h: Harness, channel: string, type: string, id: string) {
 }
 
 describe('template approval (webhooks only: polling every minute)', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
 
   test('CHATA: approved, then watched (quality, pause, unpause) until deleted; a second start returns the same process', async () => {
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 300, comment: 'Looks good to us' } });
@@ -335,11 +331,7 @@ describe('template approval (webhooks only: polling every minute)', () => {
 });
 
 describe('template approval with a lost webhook (polling every second)', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: approve } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: approve } });
 
   test('the APPROVED webhook dropped: the poll reads the decision within the interval', async () => {
     await setWebhookFaults(h, { drop: 1 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { startHarness, useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import {
   brandRegistration,
   callbackAnswers,
@@ -24,12 +24,9 @@ import {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('sender ID: a dropped callback is caught by the periodic read', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '1000' } });
+  const h = useHarness({ env: { RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '1000' } }, async (h) => {
     await wireSenderId(h);
   });
-  after(async () => h.close());
 
   test('every callback dropped: the process still ends APPROVED, by reads alone', async () => {
     await setReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });

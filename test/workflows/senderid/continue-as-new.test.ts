@@ -1,37 +1,16 @@
 // A long wait continues as new and carries everything: the history of states, the registration, the seen
 // callbacks and the answers to repeated operations; an update through the API after it still works.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { workflowIds } from '../../../contracts/ids.js';
-import type { SenderIdRegistrationInput } from '../../../contracts/senderid-registration.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { company, senderIdView, setReviewer, states, waitForView, wireSenderId } from '../../helpers/senderid.js';
+import { test } from 'node:test';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
+import { company, senderIdView, setReviewer, startPendingRegistration, states, waitForView, wireSenderId } from '../../helpers/senderid.js';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
+const h = useHarness({}, async (h) => {
   await wireSenderId(h);
 });
-after(async () => h.close());
 
 test('PENDING with frequent reads: continues as new, then an update through the API sends it back to review and it is approved', async () => {
-  await setReviewer(h, {
-    outcome: 'pending',
-    stepMs: 150,
-    pendingApproval: 'never',
-    stopForAttachments: 'never',
-    pendingMessage: 'Please confirm the website.',
-  });
-  const key = uniqueName('can');
-  const id = workflowIds['senderid-registration']('sandbox-project', key);
-  const input: SenderIdRegistrationInput = {
-    projectId: 'sandbox-project',
-    key,
-    create: { policyId: 'pol-au-long-standard', marketCode: 'AU', registrationType: 'LONG_NUMBER', requestDetails: [{ additionalDetails: [company] }] },
-    pollIntervalMs: 150,
-    historyLimit: 40,
-  };
-  const first = await h.client.workflow.start('senderIdRegistration', { workflowId: id, taskQueue: h.config.taskQueue, args: [input] });
+  const { id, first } = await startPendingRegistration(h, uniqueName('can'));
   const pending = await waitForView(h, id, (v) => v.state === 'PENDING', 'PENDING');
   assert.ok(
     pending.details.missing?.some((m) => /confirm the website/.test(m)),

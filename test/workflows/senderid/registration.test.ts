@@ -3,9 +3,9 @@
 // resolved by an upload through the API, duplicated and reordered callbacks. Callbacks only (the periodic
 // read is an hour away), so every step here came by a callback.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
 import {
   brandRegistration,
   company,
@@ -21,12 +21,9 @@ import {
 } from '../../helpers/senderid.js';
 
 describe('sender ID registration (callbacks only)', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '3600000' } });
+  const h = useHarness({ env: { RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '3600000' } }, async (h) => {
     await wireSenderId(h);
   });
-  after(async () => h.close());
 
   test('AU alphanumeric: approved; the history carries the log messages and etaDate; a second start is the same process', async () => {
     await setReviewer(h, { outcome: 'approve', stepMs: SEEN_STEP_MS, pendingApproval: 'never' });

@@ -1,8 +1,8 @@
 // Subproject provisioning on the real Temporal dev server against the sandbox, including outages,
 // token expiry and a worker restart mid-process.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 
 interface SandboxRequest {
   method: string;
@@ -29,11 +29,7 @@ async function fault(h: Harness, body: Record<string, unknown>) {
 }
 
 describe('subproject provisioning', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ sandbox: { subprojectReadyAfterMs: 1_500 } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ sandbox: { subprojectReadyAfterMs: 1_500 } });
 
   test('creates once and completes only when the subproject is usable with its parent', async () => {
     const before = Date.now();
@@ -107,11 +103,7 @@ describe('subproject provisioning', () => {
 });
 
 describe('subproject provisioning across token expiry and a worker restart', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ sandbox: { subprojectReadyAfterMs: 4_000, tokenLifetimeSeconds: 1 } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ sandbox: { subprojectReadyAfterMs: 4_000, tokenLifetimeSeconds: 1 } });
 
   test('an access token expiring mid-process is refreshed and the process completes', async () => {
     const id = await start(h, uniqueName('token-expiry'));

@@ -2,20 +2,16 @@
 // and routes callbacks; a resend with the same reference is a new platform verification; the guard knows
 // relayflow's own verifications by the token.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { createPlatformClients } from '../../../platform/index.js';
-import { startHarness, type Harness } from '../../helpers/harness.js';
+import { useHarness } from '../../helpers/harness.js';
 import { freshNumber, messageFor, platformStarts, postCallback, report, startOnPlatform, startVerification, statusOf } from '../../helpers/verification.js';
 
 const TOKEN = /^rf-[0-9A-Z]{26}\.0\.1$/;
 
 describe('verification reference and routing token', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '2' } });
-  });
-  after(async () => h.close());
+  const h = useHarness({ env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '2' } });
 
   test("the platform gets the caller's reference and the token as custom; the caller's custom stays in relayflow", async () => {
     const identity = freshNumber();

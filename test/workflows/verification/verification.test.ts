@@ -1,20 +1,17 @@
 // Phone verification through the API on the real Temporal dev server against the sandbox: every method,
 // the fallback chain, attempts, expiry, resend, cancel, the guard, callbacks and platform faults.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
+import { describe, test } from 'node:test';
+import { useHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
 import { freshNumber, messageFor, phoneInbox, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
 
 const sandboxPost = (h: Harness, path: string, body: unknown) =>
   fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('verification', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '3' } });
+  const h = useHarness({ env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '3' } }, async (h) => {
     await setSandboxVerificationConfig(h.sandbox.url, { callout: { startPollingAfter: 0, stopPollingAfter: 60, pollingInterval: 1 } });
   });
-  after(async () => h.close());
 
   test('SMS: the start answers with what the client needs; the right code verifies', async () => {
     const identity = freshNumber();
