@@ -863,18 +863,7 @@ function resource(): ResourceRef {
   return { channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() };
 }
 const inboxId = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);
-function event(r: ResourceRef, sequence: number): ProvisioningEvent {
-  return {
-    eventId: ulid(),
-    projectId: 'sandbox-project',
-    trigger: 'RCS_SENDER_COMMENT_ADDED',
-    ...r,
-    sequence,
-    eventTime: new Date().toISOString(),
-    comment: `c${sequence}`,
-    details: {},
-  };
-}
+const event = (r: ResourceRef, sequence: number): ProvisioningEvent => pv.commentEvent(r, sequence);
 let inboxHarness: Harness;
 function inboxSend(h: Harness, r: ResourceRef, e: ProvisioningEvent, idleMs = 1_000, historyLimit?: number) {
   inboxHarness = h;

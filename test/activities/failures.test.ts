@@ -2,16 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { toActivityFailure, withFailureMapping, withFailureMappingAll } from '../../activities/shared/failures.js';
-import {
-  PlatformAuthError,
-  PlatformConflictError,
-  PlatformError,
-  PlatformNotFoundError,
-  PlatformRateLimitError,
-  PlatformUnavailableError,
-  PlatformValidationError,
-  platformErrorFromResponse,
-} from '../../platform/errors.js';
+import * as errors from '../../platform/errors.js';
 
 const init = {
   area: 'conversation' as const,
@@ -22,7 +13,13 @@ const init = {
 };
 
 test('non-retryable platform errors become non-retryable ApplicationFailures typed by class', () => {
-  for (const Cls of [PlatformValidationError, PlatformAuthError, PlatformNotFoundError, PlatformConflictError, PlatformError]) {
+  for (const Cls of [
+    errors.PlatformValidationError,
+    errors.PlatformAuthError,
+    errors.PlatformNotFoundError,
+    errors.PlatformConflictError,
+    errors.PlatformError,
+  ]) {
     const failure = toActivityFailure(new Cls(init));
     assert.ok(failure instanceof ApplicationFailure, Cls.name);
     assert.equal(failure.type, Cls.name);
@@ -35,7 +32,7 @@ test('non-retryable platform errors become non-retryable ApplicationFailures typ
 });
 
 test('rate limits are retryable with nextRetryDelay from Retry-After', () => {
-  const err = platformErrorFromResponse({
+  const err = errors.platformErrorFromResponse({
     area: 'conversation',
     status: 429,
     headers: { 'retry-after': '7' },
@@ -48,14 +45,14 @@ test('rate limits are retryable with nextRetryDelay from Retry-After', () => {
   assert.equal(failure.nextRetryDelay, 7000);
   assert.deepEqual(failure.details, [{ httpStatus: 429, code: 'RESOURCE_EXHAUSTED', details: undefined }]);
 
-  const e113 = toActivityFailure(new PlatformRateLimitError({ area: 'mms', httpStatus: 200, code: 'E113', message: 'throughput' }));
+  const e113 = toActivityFailure(new errors.PlatformRateLimitError({ area: 'mms', httpStatus: 200, code: 'E113', message: 'throughput' }));
   assert.ok(e113 instanceof ApplicationFailure);
   assert.equal(e113.nonRetryable, false);
   assert.equal(e113.nextRetryDelay, undefined, 'no Retry-After: Temporal backoff applies');
 });
 
 test('unavailable errors are retryable ApplicationFailures with their type', () => {
-  const failure = toActivityFailure(new PlatformUnavailableError({ area: 'voice', code: 'TIMEOUT', message: 'voice: no answer' }));
+  const failure = toActivityFailure(new errors.PlatformUnavailableError({ area: 'voice', code: 'TIMEOUT', message: 'voice: no answer' }));
   assert.ok(failure instanceof ApplicationFailure);
   assert.equal(failure.type, 'PlatformUnavailableError');
   assert.equal(failure.nonRetryable, false);
@@ -72,7 +69,7 @@ test('other errors pass through unchanged', () => {
 
 test('withFailureMapping maps what an activity throws and passes results through', async () => {
   const failing = withFailureMapping(async (_x: number) => {
-    throw new PlatformValidationError(init);
+    throw new errors.PlatformValidationError(init);
   });
   await assert.rejects(failing(1), (err: unknown) => {
     assert.ok(err instanceof ApplicationFailure);
@@ -88,7 +85,7 @@ test('withFailureMapping maps what an activity throws and passes results through
       return x.toUpperCase();
     },
     async bad() {
-      throw new PlatformNotFoundError({ ...init, httpStatus: 404, code: 'NOT_FOUND' });
+      throw new errors.PlatformNotFoundError({ ...init, httpStatus: 404, code: 'NOT_FOUND' });
     },
   });
   assert.equal(await all.good('a'), 'A');

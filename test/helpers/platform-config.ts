@@ -1,11 +1,12 @@
 // A platform config for tests whose every area points at one base URL (a local stub), the clients over it,
 // and a scripted stub platform: the token service plus one answer function for every other request.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { TestContext } from 'node:test';
 import type { PlatformConfig, PlatformCredentials, PlatformUrls } from '../../common/config.js';
 import { verifyApplicationRequest, type ApplicationVerifyResult } from '../../common/signing.js';
 import { OAuthTokenRegistry } from '../../platform/auth/oauth.js';
 import { createPlatformClients, type PlatformClients } from '../../platform/index.js';
-import { listenStub, type StubRequest } from './stub-server.js';
+import { listenStub, sendJson, type StubRequest } from './stub-server.js';
 
 /** Credentials a stub takes as they come (appSecret is base64 of "secret"). */
 const STUB_CREDENTIALS: PlatformCredentials = { projectId: 'proj-1', keyId: 'k', keySecret: 's', appKey: 'a', appSecret: 'c2VjcmV0', mmsApiKey: 'm' };
@@ -113,4 +114,47 @@ export async function scriptedClient<K extends 'senderid' | 'provisioning'>(t: T
     credentials: { projectId: 'proj 1' },
   });
   return { client: clients[area], seen, tokenFetches };
+}
+
+/** The application key and secret (base64) a signedStub checks requests against. */
+export const APP_KEY = 'app-key-1';
+export const APP_SECRET = Buffer.from('a-test-application-secret-32byte').toString('base64');
+
+/** A request a signedStub took: the raw target and bytes, the JSON body (undefined if none) and the signature check. */
+export interface SignedSeen {
+  method: string;
+  /** Raw request target, as received (still percent-encoded). */
+  url: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  body: unknown;
+  auth: ApplicationVerifyResult;
+}
+
+/**
+ * A stub of an application-signed platform interface: checks each request's signature (APP_KEY, APP_SECRET)
+ * over the bytes received and records it; answers 401 when it does not verify, else `answer`'s status,
+ * JSON body and headers (content type `contentType`).
+ */
+export async function signedStub(
+  t: TestContext,
+  answer: (r: SignedSeen) => { status: number; body?: unknown; headers?: Record<string, string> },
+  contentType = 'application/json',
+) {
+  const seen: SignedSeen[] = [];
+  const base = await listenStub(t, (req, res) => {
+    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
+    const s: SignedSeen = {
+      method: req.method!,
+      url: req.url!,
+      headers: req.headers,
+      raw: req.body,
+      body: req.body.length ? JSON.parse(req.text) : undefined,
+      auth,
+    };
+    seen.push(s);
+    const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
+    sendJson(res, a.status, a.body, { 'content-type': contentType, ...a.headers });
+  });
+  return { base, seen };
 }

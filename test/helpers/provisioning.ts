@@ -5,7 +5,8 @@ import { ulid } from 'ulid';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../contracts/ids.js';
-import type { TemplateApprovalInput } from '../../contracts/provisioning.js';
+import type { ProvisioningEvent, ResourceRef, TemplateApprovalInput } from '../../contracts/provisioning.js';
+import type { CreateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
 import type { Harness } from './harness.js';
 
@@ -100,7 +101,7 @@ export function templateBody(name: string, more: Record<string, unknown> = {}): 
 }
 
 /** An RCS sender's own fields (FR, multi-use), without the questionnaire's answers or a launch contact. */
-export function rcsSenderFields(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+export function rcsSenderFields(displayName: string, more: Record<string, unknown> = {}): CreateRcsSenderRequest {
   return {
     displayName,
     description: 'Order updates from a test brand',
@@ -115,11 +116,12 @@ export function rcsSenderFields(displayName: string, more: Record<string, unknow
 
 /** A whole RCS sender start: its fields, the answers and a launch contact. */
 export function rcsBody(displayName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  return rcsSenderFields(displayName, {
+  return {
+    ...rcsSenderFields(displayName),
     answers: { brand_description: 'A shop', message_types: 'Order updates', opt_in: 'At checkout', opt_out: 'Reply STOP', siren: '123456789' },
     contact: { email: 'launch@example.com' },
     ...more,
-  });
+  };
 }
 
 let numberCounter = 0;
@@ -188,3 +190,15 @@ export async function startApprovedTemplate(h: Harness, name: string) {
   const approved = await h.waitForState(processId, 'APPROVED');
   return { handle, processId, templateId: (approved.details as { templateId: string }).templateId };
 }
+
+/** A comment event on resource `r`, number `sequence` of its events, as the platform sends it. */
+export const commentEvent = (r: ResourceRef, sequence: number): ProvisioningEvent => ({
+  eventId: ulid(),
+  projectId: 'sandbox-project',
+  trigger: 'RCS_SENDER_COMMENT_ADDED',
+  ...r,
+  sequence,
+  eventTime: new Date().toISOString(),
+  comment: `c${sequence}`,
+  details: {},
+});

@@ -10,6 +10,7 @@ import type { PlatformClients } from '../../../platform/index.js';
 import { PROVISIONING_TRIGGERS } from '../../../platform/provisioning/types.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { sandboxClients } from '../../helpers/sandbox-clients.js';
+import { rcsSenderFields } from '../../helpers/provisioning.js';
 
 let sb: Sandbox;
 let clients: PlatformClients;
@@ -166,15 +167,9 @@ describe('undoStep', () => {
   });
 
   const rcsSender = (displayName: string) =>
-    clients.provisioning.rcs.createSender({
-      displayName,
-      description: 'Parcel tracking',
-      websites: [{ url: 'https://acme.example' }],
-      brandPhoneNumber: '+447700900123',
-      banner: { url: 'https://acme.example/banner.png', width: 1440, height: 448 },
-      useCase: 'MULTIUSE',
-      countries: ['GB'],
-    });
+    clients.provisioning.rcs.createSender(
+      rcsSenderFields(displayName, { description: 'Parcel tracking', brandPhoneNumber: '+447700900123', countries: ['GB'] }),
+    );
 
   test('rcs-sender: a DRAFT is deleted; a LAUNCHED one stays; a 409 from the delete is not undone, in the platform words', async () => {
     const draft = await rcsSender('Draft');

@@ -5,11 +5,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
 import type { ReportableVerificationMethod } from '../../../platform/verification/client.js';
-import { applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
+import { APP_KEY, APP_SECRET, applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
 import { listenStub } from '../../helpers/stub-server.js';
-
-const APP_KEY = 'app-key-1';
-const APP_SECRET = Buffer.from('a-test-application-secret-32byte').toString('base64');
 
 interface StubVerification {
   id: string;

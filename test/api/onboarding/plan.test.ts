@@ -16,6 +16,7 @@ import {
   type PlanLookups,
 } from '../../../api/routes/onboarding/plan.js';
 import { chataSenderInput, rcsSenderInput, templateInput } from '../../../api/routes/provisioning/inputs.js';
+import { rcsSenderFields } from '../../helpers/provisioning.js';
 
 const config = loadConfig({
   RELAYFLOW_API_KEYS: 'a-very-long-api-key-for-tests-000',
@@ -41,13 +42,7 @@ const ctx: PlanContext = { projectId: 'proj', config, hashSubject: (s) => `h${s.
 
 const rcs = (step: string, more: Record<string, unknown> = {}) => ({
   step,
-  displayName: `Brand ${step}`,
-  description: 'd',
-  websites: [{ url: 'https://example.com' }],
-  brandPhoneNumber: '+33612345678',
-  banner: { url: 'https://example.com/b.png', width: 1440, height: 448 },
-  useCase: 'MULTIUSE' as const,
-  countries: ['FR'],
+  ...rcsSenderFields(`Brand ${step}`, { description: 'd' }),
   answers: { q1: 'orders' },
   contact: { email: 'a@example.com' },
   ...more,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createSandbox } from '../../../sandbox/index.js';
 import { sandboxClients } from '../../helpers/sandbox-clients.js';
 import { scriptedClient, type Answer, type Seen } from '../../helpers/platform-config.js';
+import { rcsSenderFields } from '../../helpers/provisioning.js';
 import {
   PlatformAuthError,
   PlatformConflictError,
@@ -57,15 +58,7 @@ test('every operation uses its contract path, method and body, with the OAuth be
     status: 'DRAFT' as const,
     components: [{ type: 'BODY' as const, text: 'Hi {{1}}' }],
   };
-  const rcs = {
-    displayName: 'Acme',
-    description: 'Acme agent',
-    websites: [{ url: 'https://acme.test' }],
-    brandPhoneNumber: '+33612345678',
-    banner: { url: 'https://acme.test/b.png', width: 1440, height: 448 },
-    useCase: 'MULTIUSE' as const,
-    countries: ['FR'],
-  };
+  const rcs = rcsSenderFields('Acme', { description: 'Acme agent' });
   const chata = {
     phoneNumber: '+15550001111',
     displayName: 'Acme',
@@ -320,15 +313,7 @@ test('sender and template deletes against the sandbox: not launched or active is
   await until(() => c.chatbSenders.get(activeB.id), 'ACTIVE');
   await assert.rejects(c.chatbSenders.delete(activeB.id), conflict);
 
-  const rcs = {
-    displayName: 'Acme',
-    description: 'Acme agent',
-    websites: [{ url: 'https://acme.test' }],
-    brandPhoneNumber: '+4470000000',
-    banner: { url: 'https://acme.test/b.png', width: 1440, height: 448 },
-    useCase: 'MULTIUSE' as const,
-    countries: ['GB'],
-  };
+  const rcs = rcsSenderFields('Acme', { description: 'Acme agent', brandPhoneNumber: '+4470000000', countries: ['GB'] });
   const draftR = await c.rcs.createSender(rcs);
   await c.rcs.deleteSender(draftR.id);
   await assert.rejects(c.rcs.getSender(draftR.id), PlatformNotFoundError);

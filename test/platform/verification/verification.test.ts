@@ -1,53 +1,17 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { IncomingHttpHeaders } from 'node:http';
-import { verifyApplicationRequest, type ApplicationVerifyResult } from '../../../common/signing.js';
+import { verifyApplicationRequest } from '../../../common/signing.js';
 import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
 import { VerificationClient, type VerificationReport } from '../../../platform/verification/client.js';
-import {
-  PlatformAuthError,
-  PlatformDeniedError,
-  PlatformError,
-  PlatformNotFoundError,
-  PlatformRateLimitError,
-  PlatformUnavailableError,
-  PlatformValidationError,
-  platformErrorFromResponse,
-} from '../../../platform/errors.js';
-import { applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
-import { listenStub, sendJson } from '../../helpers/stub-server.js';
+import * as errors from '../../../platform/errors.js';
+import { APP_KEY, APP_SECRET, oneUrlPlatformClients, signedStub, type SignedSeen } from '../../helpers/platform-config.js';
 
-const APP_KEY = 'app-key-1';
-const APP_SECRET = Buffer.from('a-test-application-secret-32byte').toString('base64');
-
-interface Seen {
-  method: string;
-  /** Raw request target, as received (still percent-encoded). */
-  url: string;
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  auth: ApplicationVerifyResult;
-}
-
-interface Answer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+type Seen = SignedSeen;
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** A stub verification interface: records each request with its signature check over the bytes received; `answer` decides the reply. */
-async function startStub(t: TestContext, answer: (req: Seen) => Answer) {
-  const seen: Seen[] = [];
-  const base = await listenStub(t, (req, res) => {
-    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
-    const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, raw: req.body, auth };
-    seen.push(s);
-    const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
-    sendJson(res, a.status, a.body, { 'content-type': 'application/json; charset=utf-8', ...(a.headers ?? {}) });
-  });
-  return { base, seen };
-}
+const startStub = (t: TestContext, answer: (req: Seen) => Answer) => signedStub(t, answer, 'application/json; charset=utf-8');
 
 function clientFor(base: string): VerificationClient {
   return new VerificationClient({
@@ -239,8 +203,8 @@ test('error answers map to typed errors', async (t) => {
 
   answers.push({ status: 403, body: { errorCode: 40300, message: 'Denied by callback', reference: 'ref-1' } });
   await assert.rejects(start(), (err: unknown) => {
-    assert.ok(err instanceof PlatformDeniedError);
-    assert.equal(err instanceof PlatformAuthError, false);
+    assert.ok(err instanceof errors.PlatformDeniedError);
+    assert.equal(err instanceof errors.PlatformAuthError, false);
     assert.equal(err.name, 'PlatformDeniedError');
     assert.equal(err.retryable, false);
     assert.equal(err.httpStatus, 403);
@@ -251,11 +215,14 @@ test('error answers map to typed errors', async (t) => {
   });
 
   answers.push({ status: 403, body: { errorCode: 40301, message: 'Forbidden' } });
-  await assert.rejects(start(), (err: unknown) => err instanceof PlatformAuthError && !(err instanceof PlatformDeniedError) && err.code === '40301');
+  await assert.rejects(
+    start(),
+    (err: unknown) => err instanceof errors.PlatformAuthError && !(err instanceof errors.PlatformDeniedError) && err.code === '40301',
+  );
 
   answers.push({ status: 400, body: { errorCode: 40001, message: 'identity.endpoint: not a valid E.164 number' } });
   await assert.rejects(start(), (err: unknown) => {
-    assert.ok(err instanceof PlatformValidationError);
+    assert.ok(err instanceof errors.PlatformValidationError);
     assert.equal(err.retryable, false);
     assert.equal(err.code, '40001');
     assert.match(err.message, /identity\.endpoint: not a valid E\.164 number/);
@@ -263,15 +230,18 @@ test('error answers map to typed errors', async (t) => {
   });
 
   answers.push({ status: 404, body: { errorCode: 40400, message: 'Verification not found' } });
-  await assert.rejects(client.statusByReference('nope'), (err: unknown) => err instanceof PlatformNotFoundError && err.code === '40400' && !err.retryable);
+  await assert.rejects(
+    client.statusByReference('nope'),
+    (err: unknown) => err instanceof errors.PlatformNotFoundError && err.code === '40400' && !err.retryable,
+  );
 
   answers.push({ status: 503, body: { errorCode: 50300, message: 'Temporarily down' } });
-  await assert.rejects(client.statusById('v-1'), (err: unknown) => err instanceof PlatformUnavailableError && err.retryable && err.code === '50300');
+  await assert.rejects(client.statusById('v-1'), (err: unknown) => err instanceof errors.PlatformUnavailableError && err.retryable && err.code === '50300');
 
   answers.push({ status: 429, headers: { 'retry-after': '3' }, body: { errorCode: 42900, message: 'Too many requests' } });
   await assert.rejects(
     client.reportById('v-1', { method: 'sms', sms: { code: '1' } }),
-    (err: unknown) => err instanceof PlatformRateLimitError && err.retryable && err.retryAfterMs === 3000,
+    (err: unknown) => err instanceof errors.PlatformRateLimitError && err.retryable && err.retryAfterMs === 3000,
   );
 
   assert.equal(answers.length, 0);
@@ -281,18 +251,28 @@ test('error answers map to typed errors', async (t) => {
 test('errorCode 40001/40002/40003 are validation errors whatever the 4xx status; 40300 is denial only for verification', () => {
   for (const code of [40001, 40002, 40003]) {
     for (const area of ['verification', 'voice'] as const) {
-      const err = platformErrorFromResponse({ area, status: 415, body: { errorCode: code, message: 'bad' } });
-      assert.ok(err instanceof PlatformValidationError, `${area} ${code}`);
+      const err = errors.platformErrorFromResponse({ area, status: 415, body: { errorCode: code, message: 'bad' } });
+      assert.ok(err instanceof errors.PlatformValidationError, `${area} ${code}`);
     }
   }
   // Without one of those codes a 415 stays unclassified.
-  assert.equal(platformErrorFromResponse({ area: 'verification', status: 415, body: { errorCode: 41500, message: 'x' } }).constructor, PlatformError);
+  assert.equal(
+    errors.platformErrorFromResponse({ area: 'verification', status: 415, body: { errorCode: 41500, message: 'x' } }).constructor,
+    errors.PlatformError,
+  );
   // A 5xx is transient even if it carries a validation-looking code.
-  assert.ok(platformErrorFromResponse({ area: 'verification', status: 503, body: { errorCode: 40001, message: 'x' } }) instanceof PlatformUnavailableError);
-  assert.ok(platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof PlatformAuthError);
-  assert.equal(platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof PlatformDeniedError, false);
   assert.ok(
-    platformErrorFromResponse({ area: 'verification', status: 403, body: { errorCode: 40300, message: 'Denied by guard' } }) instanceof PlatformDeniedError,
+    errors.platformErrorFromResponse({ area: 'verification', status: 503, body: { errorCode: 40001, message: 'x' } }) instanceof
+      errors.PlatformUnavailableError,
+  );
+  assert.ok(errors.platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof errors.PlatformAuthError);
+  assert.equal(
+    errors.platformErrorFromResponse({ area: 'voice', status: 403, body: { errorCode: 40300, message: 'x' } }) instanceof errors.PlatformDeniedError,
+    false,
+  );
+  assert.ok(
+    errors.platformErrorFromResponse({ area: 'verification', status: 403, body: { errorCode: 40300, message: 'Denied by guard' } }) instanceof
+      errors.PlatformDeniedError,
   );
 });
 
@@ -301,7 +281,7 @@ test('a 2xx answer that is not a verification is a retryable INVALID_RESPONSE er
   const stub = await startStub(t, () => ({ status: 200, body: bodies.shift() }));
   const client = clientFor(stub.base);
   for (const call of [() => client.statusById('a'), () => client.statusById('b'), () => client.statusById('c')]) {
-    await assert.rejects(call(), (err: unknown) => err instanceof PlatformUnavailableError && err.code === 'INVALID_RESPONSE' && err.retryable);
+    await assert.rejects(call(), (err: unknown) => err instanceof errors.PlatformUnavailableError && err.code === 'INVALID_RESPONSE' && err.retryable);
   }
 });
 

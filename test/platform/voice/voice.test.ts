@@ -8,29 +8,9 @@ import { PlatformHttp } from '../../../platform/http.js';
 import { PlatformAuthError, PlatformNotFoundError, PlatformUnavailableError, PlatformValidationError } from '../../../platform/errors.js';
 import { callingBaseOf, VoiceClient } from '../../../platform/voice/client.js';
 import { legInstructionViolations, svamlViolations } from '../../../common/wire/voice-svaml.js';
-import { applicationSignature } from '../../helpers/platform-config.js';
-import { listenStub, sendJson } from '../../helpers/stub-server.js';
+import { APP_KEY, APP_SECRET, signedStub, type SignedSeen } from '../../helpers/platform-config.js';
 
-const APP_KEY = 'voice-app-key';
-const APP_SECRET = Buffer.from('a-test-voice-application-secret!').toString('base64');
-
-interface Seen {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-async function startStub(t: TestContext, answer: (req: Seen) => { status: number; body?: unknown }) {
-  const seen: Seen[] = [];
-  const base = await listenStub(t, (req, res) => {
-    const auth = applicationSignature(req, APP_KEY, APP_SECRET);
-    const s: Seen = { method: req.method!, url: req.url!, body: req.body.length ? JSON.parse(req.text) : undefined };
-    seen.push(s);
-    const a = auth.ok ? answer(s) : { status: 401, body: { errorCode: 40102, message: 'Invalid signature' } };
-    sendJson(res, a.status, a.body);
-  });
-  return { base, seen };
-}
+const startStub = (t: TestContext, answer: (req: SignedSeen) => { status: number; body?: unknown }) => signedStub(t, answer);
 
 const clientFor = (base: string, secret = APP_SECRET) =>
   new VoiceClient({

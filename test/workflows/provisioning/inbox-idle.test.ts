@@ -6,27 +6,18 @@ import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../contracts/ids.js';
 import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
-import { within } from '../../helpers/deadline.js';
+import { sleep, within } from '../../helpers/deadline.js';
 import { useHarness } from '../../helpers/harness.js';
+import { commentEvent } from '../../helpers/provisioning.js';
 
 const IDLE_MS = 1_500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('resource inbox ends when idle', () => {
   const h = useHarness();
 
   const newResource = (): ResourceRef => ({ channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() });
   const inboxIdOf = (r: ResourceRef) => workflowIds.resourceInbox(r.channel, r.resourceType, r.resourceId);
-  const event = (r: ResourceRef, sequence: number): ProvisioningEvent => ({
-    eventId: ulid(),
-    projectId: 'sandbox-project',
-    trigger: 'RCS_SENDER_COMMENT_ADDED',
-    ...r,
-    sequence,
-    eventTime: new Date().toISOString(),
-    comment: `c${sequence}`,
-    details: {},
-  });
+  const event = commentEvent;
   const send = (r: ResourceRef, e: ProvisioningEvent, idleMs = IDLE_MS) =>
     h.client.workflow.signalWithStart('resourceInbox', {
       workflowId: inboxIdOf(r),
