@@ -24,6 +24,9 @@ const TEMPLATE_TRIGGERS = [
 
 describe('provisioning sandbox: webhook faults and control routes', () => {
   const { receiver, c } = provisioningSandboxSuite();
+  /** A reviewer-made event on a template (POST /_sandbox/provisioning/events). */
+  const templateEvent = (resourceId: string, trigger: string, details: Record<string, string>) =>
+    c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId, trigger, details });
 
   describe('webhook faults', () => {
     test('duplicate: the next event arrives twice with the same eventId, both signed; later ones once', async () => {
@@ -127,12 +130,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       const id = (await c.api('POST', '/chata/templates', template())).body.id as string;
       await waitFor(() => receiver.received.length === 1, 'the approval');
 
-      const paused = await c.control('POST', '/provisioning/events', {
-        resourceType: 'TEMPLATE',
-        resourceId: id,
-        trigger: 'CHATA_TEMPLATE_STATUS_UPDATED',
-        details: { newState: 'PAUSED' },
-      });
+      const paused = await templateEvent(id, 'CHATA_TEMPLATE_STATUS_UPDATED', { newState: 'PAUSED' });
       assert.equal(paused.status, 200);
       assert.equal(paused.body.trigger, 'CHATA_TEMPLATE_STATUS_UPDATED');
       assert.equal(paused.body.sequence, 2);
@@ -141,18 +139,8 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal(receiver.received[1]!.event.eventId, paused.body.eventId);
       assert.equal(receiver.received[1]!.event.details.newState, 'PAUSED');
 
-      await c.control('POST', '/provisioning/events', {
-        resourceType: 'TEMPLATE',
-        resourceId: id,
-        trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED',
-        details: { qualityScore: 'QUALITY_SCORE_RED' },
-      });
-      await c.control('POST', '/provisioning/events', {
-        resourceType: 'TEMPLATE',
-        resourceId: id,
-        trigger: 'CHATA_TEMPLATE_CATEGORY_UPDATED',
-        details: { category: 'MARKETING' },
-      });
+      await templateEvent(id, 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', { qualityScore: 'QUALITY_SCORE_RED' });
+      await templateEvent(id, 'CHATA_TEMPLATE_CATEGORY_UPDATED', { category: 'MARKETING' });
       const got = await c.api('GET', `/chata/templates/${id}`);
       assert.equal(got.body.qualityScore, 'QUALITY_SCORE_RED');
       assert.equal(got.body.category, 'MARKETING');
@@ -165,12 +153,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
     test('rejection, comment and an account comment', async () => {
       await subscribe(c, receiver, TEMPLATE_TRIGGERS);
       const id = (await c.api('POST', '/chata/templates', template('draft_one', 'DRAFT'))).body.id as string;
-      const rej = await c.control('POST', '/provisioning/events', {
-        resourceType: 'TEMPLATE',
-        resourceId: id,
-        trigger: 'CHATA_TEMPLATE_REJECTED',
-        details: { rejectionCode: 'ABUSIVE_CONTENT' },
-      });
+      const rej = await templateEvent(id, 'CHATA_TEMPLATE_REJECTED', { rejectionCode: 'ABUSIVE_CONTENT' });
       assert.deepEqual(rej.body.details, { state: 'REJECTED', rejectionCode: 'ABUSIVE_CONTENT' });
       const t = await c.api('GET', `/chata/templates/${id}`);
       assert.deepEqual([t.body.state, t.body.rejectionCode], ['REJECTED', 'ABUSIVE_CONTENT']);
@@ -200,12 +183,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
 
     test('bad events change nothing: wrong values, wrong resource type, unknown resource, missing comment', async () => {
       const id = (await c.api('POST', '/chata/templates', template('draft_two', 'DRAFT'))).body.id as string;
-      const badState = await c.control('POST', '/provisioning/events', {
-        resourceType: 'TEMPLATE',
-        resourceId: id,
-        trigger: 'CHATA_TEMPLATE_STATUS_UPDATED',
-        details: { newState: 'ASLEEP' },
-      });
+      const badState = await templateEvent(id, 'CHATA_TEMPLATE_STATUS_UPDATED', { newState: 'ASLEEP' });
       assert.equal(badState.status, 400);
       assert.match(badState.body.error.details[0].description, /DISABLED, PAUSED, REINSTATED, UNPAUSED/);
       const missing = await c.control('POST', '/provisioning/events', { resourceType: 'TEMPLATE', resourceId: id, trigger: 'CHATA_TEMPLATE_STATUS_UPDATED' });
