@@ -107,6 +107,9 @@ export interface CallbackHubOptions {
   logSize?: number;
 }
 
+/** Resource events (provisioning, sender ID): a reorder holds the next one, at most 30 s; the last 10,000 are kept. */
+export const EVENT_CALLBACKS = { reorder: 'next', maxHoldMs: 30_000, logSize: 10_000 } as const;
+
 /** An area's callbacks: signed, ordered, with the area's faults. */
 export class CallbackHub<F extends CallbackFate = CallbackFate> {
   faults = noCallbackFaults();

@@ -1,7 +1,9 @@
 // The state of one sandbox instance, shared by the core pipeline, the control routes and every area.
 import { randomBytes } from 'node:crypto';
 import { AccountDirectory } from './accounts.js';
-import { CallbackHub, SandboxCallbacks, type CallbackFate, type CallbackHubOptions } from './callback-hub.js';
+import { CallbackHub, EVENT_CALLBACKS, SandboxCallbacks, type CallbackFate, type CallbackHubOptions } from './callback-hub.js';
+import { DueJobs } from './due-jobs.js';
+import { Timers } from './timers.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { FaultStore, LatencyStore } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
@@ -68,6 +70,18 @@ export class SandboxContext {
   /** An area's callback hub, handing its callbacks on to the sandbox's. Reset it with the area's parts. */
   callbackHub<F extends CallbackFate>(opts: CallbackHubOptions): CallbackHub<F> {
     return new CallbackHub<F>(this.callbacks, opts);
+  }
+
+  /**
+   * The machinery of an area whose resources change later (reviews) and announce it by callbacks: its timers, due
+   * jobs and event hub (EVENT_CALLBACKS), already handed over for reset and close (the area's other parts after).
+   */
+  resourceEvents<F extends CallbackFate>(area: string): { timers: Timers; jobs: DueJobs; callbacks: CallbackHub<F> } {
+    const timers = new Timers();
+    const jobs = new DueJobs(timers);
+    const callbacks = this.callbackHub<F>({ area, timers, ...EVENT_CALLBACKS });
+    this.own({ parts: [timers, jobs, callbacks] });
+    return { timers, jobs, callbacks };
   }
 
   private addPersisted(area: PersistedArea): void {

@@ -50,6 +50,13 @@ export class ScopedTable<T> {
     return this.byId.get(id);
   }
 
+  /** The record in `scope`, or `missing()` thrown (the area's 404). */
+  mustGet(scope: string, id: string, missing: () => Error): T {
+    const item = this.get(scope, id);
+    if (item === undefined) throw missing();
+    return item;
+  }
+
   list(scope: string): T[] {
     return this.byScope.get(scope) ?? [];
   }
@@ -99,5 +106,24 @@ export class ScopedTable<T> {
   private scopeOf(item: T): string {
     if (!this.keys.scope) throw new Error('sandbox: this table needs a scope for each record');
     return this.keys.scope(item);
+  }
+}
+
+/** A secondary index of a store: the records under each key (a number, a reference, an app), in the order added. */
+export class Lists<T> {
+  private readonly byKey = new Map<string, T[]>();
+
+  add(key: string, item: T): void {
+    const list = this.byKey.get(key);
+    if (list) list.push(item);
+    else this.byKey.set(key, [item]);
+  }
+
+  get(key: string): readonly T[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  reset(): void {
+    this.byKey.clear();
   }
 }

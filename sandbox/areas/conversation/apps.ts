@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Region } from '../../../common/config.js';
 import { authOf } from '../../core/request-state.js';
-import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
+import { PROJECT, type ProjectParams } from '../../core/guards.js';
+import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { appView, CHANNELS, DEFAULT_OUTBOUND_RATE, type App } from './model.js';
 import { join } from '../../core/fields.js';
 import { fields } from './validate.js';
@@ -34,7 +35,7 @@ export function createApp(deps: ConversationDeps, a: NewApp): App {
 export function appRoutes(deps: ConversationDeps, region: Region) {
   const { store } = deps;
   return async (app: FastifyInstance): Promise<void> => {
-    const preValidation = projectGuard(deps);
+    const preValidation = conversationGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/apps`, { preValidation }, async (request) => {
       const f = fields();

@@ -1,12 +1,8 @@
 // What every conversation route module shares: the area's state, the guard every platform route
 // passes, and the app look-up that makes an app answer only on its own region.
-import type { FastifyRequest } from 'fastify';
 import type { Region } from '../../../common/config.js';
-import { oauthAuth } from '../../core/auth-oauth.js';
-import { rejectUnparsedBody } from '../../core/body-parsers.js';
 import type { SandboxContext } from '../../core/context.js';
-import { projectRateKey } from '../../core/rate-limit.js';
-import { authOf } from '../../core/request-state.js';
+import { projectGuard } from '../../core/guards.js';
 import type { ReportHub } from './delivery.js';
 import { REGION_NAMES, type App } from './model.js';
 import type { MtQueues } from './queue.js';
@@ -24,20 +20,8 @@ export interface ConversationDeps {
   stats: SendStats;
 }
 
-/**
- * The key must own the project in the path (403 otherwise); then the project's limit, which the
- * control routes can change (so not the core's fixed projectRateLimit, though on the same window);
- * then the body must have parsed.
- */
-export function projectGuard(deps: ConversationDeps): ((request: FastifyRequest) => Promise<void>)[] {
-  const projectLimit = async (request: FastifyRequest) => {
-    deps.ctx.rateLimiter.enforce(projectRateKey(authOf(request).account.projectId), deps.settings.projectRps);
-  };
-  return [oauthAuth(deps.ctx, { projectParam: 'projectId' }), projectLimit, rejectUnparsedBody];
-}
-
-export const PROJECT = '/v1/projects/:projectId';
-export type ProjectParams = { projectId: string };
+/** The core's project guard, with the project's limit the control routes can change. */
+export const conversationGuard = (deps: ConversationDeps) => projectGuard(deps.ctx, { rps: () => deps.settings.projectRps });
 
 /** The app, if it is in the project and was created on this region; 404 otherwise (spec: both cases). */
 export function appOn(store: ConversationStore, projectId: string, region: Region, appId: string): App {

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Region } from '../../../common/config.js';
 import { AreaError } from '../../core/errors.js';
 import { authOf } from '../../core/request-state.js';
-import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
+import { PROJECT, type ProjectParams } from '../../core/guards.js';
+import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity, type Contact, type Message } from './model.js';
 import { type Fields, isObject, join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
@@ -131,7 +132,7 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
   };
 
   return async (app: FastifyInstance): Promise<void> => {
-    const preValidation = projectGuard(deps);
+    const preValidation = conversationGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/messages::send`, { onRequest: watchHangUp, preValidation, onResponse: countAnswer }, async (request) => {
       // A late arrival: the platform sees the request only now, whether or not its caller still waits.

@@ -3,7 +3,7 @@
 // Messages are kept in id order (monotonic ULIDs) with indexes by app and by identity, so listing
 // newest first and paging by "older than this id" stay cheap with tens of thousands of messages.
 import { monotonicFactory } from 'ulid';
-import { ScopedTable } from '../../core/table.js';
+import { Lists, ScopedTable } from '../../core/table.js';
 import type { App, ChannelIdentity, Contact, Message, Webhook } from './model.js';
 
 const identityKey = (projectId: string, c: ChannelIdentity) => `${projectId} ${c.channel} ${c.identity}`;
@@ -38,8 +38,8 @@ export class ConversationStore {
   private readonly conversations = new Map<string, string>();
   private readonly messagesById = new Map<string, Message>();
   private messages: Message[] = [];
-  private readonly byApp = new Map<string, Message[]>();
-  private readonly byIdentity = new Map<string, Message[]>();
+  private readonly byApp = new Lists<Message>();
+  private readonly byIdentity = new Lists<Message>();
   private readonly webhooks = new ScopedTable<Webhook>({ scope: (w) => w.appId });
 
   addApp(app: App): App {
@@ -87,8 +87,8 @@ export class ConversationStore {
   addMessage(m: Message): void {
     this.messagesById.set(m.id, m);
     this.messages.push(m);
-    push(this.byApp, m.appId, m);
-    push(this.byIdentity, m.identity, m);
+    this.byApp.add(m.appId, m);
+    this.byIdentity.add(m.identity, m);
   }
 
   message(projectId: string, id: string): Message | undefined {
@@ -98,7 +98,7 @@ export class ConversationStore {
 
   /** Newest first; `more` tells whether older matching messages remain. */
   listMessages(f: MessageFilter): { messages: Message[]; more: boolean } {
-    const base = f.identity !== undefined ? (this.byIdentity.get(f.identity) ?? []) : f.appId !== undefined ? (this.byApp.get(f.appId) ?? []) : this.messages;
+    const base = f.identity !== undefined ? this.byIdentity.get(f.identity) : f.appId !== undefined ? this.byApp.get(f.appId) : this.messages;
     const out: Message[] = [];
     let i = f.before === undefined ? base.length - 1 : firstAtOrAfter(base, f.before) - 1;
     for (; i >= 0; i--) {
@@ -158,16 +158,10 @@ export class ConversationStore {
     this.conversations.clear();
     this.messagesById.clear();
     this.messages = [];
-    this.byApp.clear();
-    this.byIdentity.clear();
+    this.byApp.reset();
+    this.byIdentity.reset();
     this.webhooks.reset();
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** Index of the first message whose id is >= `id` (the arrays are in id order). */

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Region } from '../../../common/config.js';
 import { authOf } from '../../core/request-state.js';
-import { appOn, PROJECT, projectGuard, type ConversationDeps, type ProjectParams } from './context.js';
+import { PROJECT, type ProjectParams } from '../../core/guards.js';
+import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { MAX_WEBHOOKS_PER_APP, TRIGGERS, webhookView } from './model.js';
 import { join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
@@ -11,7 +12,7 @@ import { fields, notFound } from './validate.js';
 export function webhookRoutes(deps: ConversationDeps, region: Region) {
   const { store } = deps;
   return async (app: FastifyInstance): Promise<void> => {
-    const preValidation = projectGuard(deps);
+    const preValidation = conversationGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/webhooks`, { preValidation }, async (request) => {
       const projectId = authOf(request).account.projectId;

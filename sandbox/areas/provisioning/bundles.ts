@@ -6,9 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import type { DueJobs } from '../../core/due-jobs.js';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
-import { listPage, type ListQuery } from './lists.js';
+import { listRoute } from './lists.js';
 import { BUNDLE_PROCESSING_MODES, BUNDLE_REGIONS, BUNDLE_RETENTION_TYPES, BUNDLE_STATES, type Bundle } from './model.js';
 import { nowIso } from './store.js';
 import { type Fields, isObject, type Json } from '../../core/fields.js';
@@ -214,13 +215,7 @@ export function bundleRoutes(deps: ProvisioningDeps, desk: BundleDesk) {
       return b;
     });
 
-    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(store.bundles.list(request.params.projectId), request.query, {
-        list: `bundles:${request.params.projectId}`,
-        key: 'bundles',
-        states: BUNDLE_STATES,
-      }),
-    );
+    listRoute(app, base, preValidation, store.bundles, { name: 'bundles', key: 'bundles', states: BUNDLE_STATES });
 
     app.get<{ Params: Params }>(`${base}/:bundleId`, { preValidation }, async (request) => find(request.params.projectId, request.params.bundleId));
 

@@ -2,9 +2,10 @@
 // the simulated CHATA reviewer and reported through CHATA_WABA_ACCOUNT_CHANGED (details.state).
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { notFound, ProvisioningError } from './errors.js';
-import { listPage, type ListQuery } from './lists.js';
+import { listRoute } from './lists.js';
 import { CHATA_SENDER_STATES, SUBMIT_STATUSES, type ChataSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
@@ -114,19 +115,9 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       create(request.params.projectId, checkEmbedded(request.body)),
     );
 
-    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(store.chataSenders.list(request.params.projectId), request.query, {
-        list: `chata-senders:${request.params.projectId}`,
-        key: 'senders',
-        states: CHATA_SENDER_STATES,
-      }),
-    );
+    listRoute(app, base, preValidation, store.chataSenders, { name: 'chata-senders', key: 'senders', states: CHATA_SENDER_STATES });
 
-    const find = (p: Params): ChataSender => {
-      const s = store.chataSenders.get(p.projectId, p.senderId);
-      if (!s) throw notFound('CHATA sender', p.senderId);
-      return s;
-    };
+    const find = (p: Params): ChataSender => store.chataSenders.mustGet(p.projectId, p.senderId, () => notFound('CHATA sender', p.senderId));
 
     app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
 

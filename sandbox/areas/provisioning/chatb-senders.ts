@@ -2,9 +2,10 @@
 // resource and through CHATB_SENDER_COMMENT_ADDED with details.state ACTIVE (no dedicated trigger).
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { notFound, ProvisioningError } from './errors.js';
-import { listPage, type ListQuery } from './lists.js';
+import { listRoute } from './lists.js';
 import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbSender } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
@@ -101,19 +102,9 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       return s;
     });
 
-    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(store.chatbSenders.list(request.params.projectId), request.query, {
-        list: `chatb-senders:${request.params.projectId}`,
-        key: 'senders',
-        states: CHATB_SENDER_STATES,
-      }),
-    );
+    listRoute(app, base, preValidation, store.chatbSenders, { name: 'chatb-senders', key: 'senders', states: CHATB_SENDER_STATES });
 
-    const find = (p: Params): ChatbSender => {
-      const s = store.chatbSenders.get(p.projectId, p.senderId);
-      if (!s) throw notFound('CHATB sender', p.senderId);
-      return s;
-    };
+    const find = (p: Params): ChatbSender => store.chatbSenders.mustGet(p.projectId, p.senderId, () => notFound('CHATB sender', p.senderId));
 
     app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
 

@@ -30,7 +30,7 @@ export class WebhookEvents {
 
   constructor(
     private readonly store: ProvisioningStore,
-    /** The area's callbacks: a held event goes out alone after 30 s; the log keeps the last 10,000. */
+    /** The area's callbacks (EVENT_CALLBACKS). */
     readonly hub: CallbackHub<EventRecord>,
   ) {}
 

@@ -13,18 +13,15 @@ import { rcsRoutes } from './rcs.js';
 import { Reviewer, startupReviewer } from './reviewer.js';
 import { ProvisioningStore } from './store.js';
 import { templateChannels, templateRoutes } from './templates.js';
-import { DueJobs, type DueJob } from '../../core/due-jobs.js';
-import { Timers } from '../../core/timers.js';
+import type { DueJob } from '../../core/due-jobs.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const provisioningArea: SandboxArea = {
   name: 'provisioning',
   setup(ctx) {
-    const timers = new Timers();
-    const jobs = new DueJobs(timers);
+    const { jobs, callbacks } = ctx.resourceEvents<EventRecord>('provisioning');
     const store = new ProvisioningStore();
     const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), jobs);
-    const callbacks = ctx.callbackHub<EventRecord>({ area: 'provisioning', timers, reorder: 'next', maxHoldMs: 30_000, logSize: 10_000 });
     const hub = new WebhookEvents(store, callbacks);
     const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
     const bundles = new BundleDesk(deps, jobs);
@@ -40,7 +37,7 @@ export const provisioningArea: SandboxArea = {
     // Kept across restarts: the resources, the event log and sequences, pending reviews and bundle ends. The
     // reviewer, bundle, fault and envelope settings are the run's test knobs: they start from the options again.
     ctx.own({
-      parts: [timers, jobs, store, callbacks, hub, reviewer, bundles],
+      parts: [store, hub, reviewer, bundles],
       persisted: {
         name: 'provisioning',
         persist: () => ({ store: store.persist(), hub: hub.persist(), jobs: jobs.save() }),

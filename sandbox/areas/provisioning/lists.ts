@@ -1,12 +1,14 @@
 // Paginated lists: `?pageSize=` (at most 1000) `&pageToken=` `&filterStates=A,B`, answered as
 // `{<items>: [...], nextPageToken ('' on the last page), totalSize}`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mustBeOneOf } from '../../core/fields.js';
+import type { ScopedTable } from '../../core/table.js';
 import { fields } from './validation.js';
 
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
 
-export interface ListQuery {
+interface ListQuery {
   pageSize?: string;
   pageToken?: string;
   filterStates?: string;
@@ -27,7 +29,7 @@ function decodeToken(list: string, token: string): number | undefined {
   return undefined;
 }
 
-export function listPage<T extends { state: string }>(
+function listPage<T extends { state: string }>(
   items: readonly T[],
   query: ListQuery,
   opts: { list: string; key: string; states: readonly string[] },
@@ -60,4 +62,17 @@ export function listPage<T extends { state: string }>(
   const page = matching.slice(offset, offset + size);
   const next = offset + page.length;
   return { [opts.key]: page, nextPageToken: next < matching.length ? encodeToken(opts.list, next) : '', totalSize: matching.length };
+}
+
+/** GET `path`: a page of the project's records in `table`; `name` binds page tokens to this list, `key` names the items. */
+export function listRoute<T extends { state: string }>(
+  app: FastifyInstance,
+  path: string,
+  preValidation: ((request: FastifyRequest) => Promise<void>)[],
+  table: ScopedTable<T>,
+  opts: { name: string; key: string; states: readonly string[] },
+): void {
+  app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(path, { preValidation }, async (request) =>
+    listPage(table.list(request.params.projectId), request.query, { list: `${opts.name}:${request.params.projectId}`, key: opts.key, states: opts.states }),
+  );
 }

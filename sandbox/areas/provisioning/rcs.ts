@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
-import { listPage, type ListQuery } from './lists.js';
+import { listRoute } from './lists.js';
 import { RCS_STATES, RCS_USE_CASES, type RcsSender, type RcsState, type Trigger } from './model.js';
 import { checkAnswers, checkContact, checkCountries, checkRcsCreate, missingAnswers, operatorsOf, questionsFor } from './rcs-rules.js';
 import type { ReviewerConfig } from './reviewer.js';
@@ -91,11 +92,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
     review(s.id, { projectId, id: s.id });
   };
 
-  const find = (p: Params): RcsSender => {
-    const s = store.rcsSenders.get(p.projectId, p.senderId);
-    if (!s) throw notFound('RCS sender', p.senderId);
-    return s;
-  };
+  const find = (p: Params): RcsSender => store.rcsSenders.mustGet(p.projectId, p.senderId, () => notFound('RCS sender', p.senderId));
 
   return async (app: FastifyInstance): Promise<void> => {
     const preValidation = projectGuard(ctx);
@@ -143,13 +140,7 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
       return s;
     });
 
-    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(store.rcsSenders.list(request.params.projectId), request.query, {
-        list: `rcs-senders:${request.params.projectId}`,
-        key: 'senders',
-        states: RCS_STATES,
-      }),
-    );
+    listRoute(app, base, preValidation, store.rcsSenders, { name: 'rcs-senders', key: 'senders', states: RCS_STATES });
 
     app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
 

@@ -2,9 +2,10 @@
 // resubmit), DELETE. Submitted templates are decided by the simulated template reviewer.
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
-import { listPage, type ListQuery } from './lists.js';
+import { listRoute } from './lists.js';
 import { TEMPLATE_STATES, type Channel, type Template, type Trigger } from './model.js';
 import type { ReviewerConfig } from './reviewer.js';
 import type { ScopedTable } from '../../core/table.js';
@@ -87,11 +88,7 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
     review(t.id, { projectId, id: t.id, version: t.version });
   };
 
-  const find = (p: Params): Template => {
-    const t = ch.collection.get(p.projectId, p.templateId);
-    if (!t) throw notFound('Template', p.templateId);
-    return t;
-  };
+  const find = (p: Params): Template => ch.collection.mustGet(p.projectId, p.templateId, () => notFound('Template', p.templateId));
 
   return async (app: FastifyInstance): Promise<void> => {
     const preValidation = projectGuard(ctx);
@@ -122,13 +119,7 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
       return t;
     });
 
-    app.get<{ Params: { projectId: string }; Querystring: ListQuery }>(base, { preValidation }, async (request) =>
-      listPage(ch.collection.list(request.params.projectId), request.query, {
-        list: `${ch.segment}-templates:${request.params.projectId}`,
-        key: 'templates',
-        states: TEMPLATE_STATES,
-      }),
-    );
+    listRoute(app, base, preValidation, ch.collection, { name: `${ch.segment}-templates`, key: 'templates', states: TEMPLATE_STATES });
 
     app.get<{ Params: Params }>(`${base}/:templateId`, { preValidation }, async (request) => find(request.params));
 

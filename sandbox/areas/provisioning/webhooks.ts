@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { authOf } from '../../core/request-state.js';
-import { PROJECT, projectGuard, type ProvisioningDeps } from './context.js';
+import { PROJECT, projectGuard } from '../../core/guards.js';
+import { type ProvisioningDeps } from './context.js';
 import { conflict, invalidInput, notFound } from './errors.js';
 import { ALL_TRIGGERS, type Webhook } from './model.js';
 import { join, mustBeOneOf } from '../../core/fields.js';

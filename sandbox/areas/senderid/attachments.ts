@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
-import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
+import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
+import { type SenderIdDeps } from './context.js';
 import { FINAL_STATES, platformTime, type Attachment } from './model.js';
 import { bodyObject, conflict, notFound, optionalString, unknownKeys, violations } from './validate.js';
 

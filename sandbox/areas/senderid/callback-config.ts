@@ -1,7 +1,8 @@
 // Callback configuration: GET / PUT {hmacSecret} -> {hmacSecret, projectId} (spec part F).
 import type { FastifyInstance } from 'fastify';
 import { AreaError } from '../../core/errors.js';
-import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
+import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
+import { type SenderIdDeps } from './context.js';
 import { bodyObject, unknownKeys, violations } from './validate.js';
 
 export function callbackConfigRoutes(deps: SenderIdDeps) {

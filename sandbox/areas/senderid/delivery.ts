@@ -52,7 +52,7 @@ export class SenderIdCallbacks {
 
   constructor(
     private readonly store: SenderIdStore,
-    /** A held callback goes out alone after 30 s; the log keeps the last 10,000. */
+    /** The area's callbacks (EVENT_CALLBACKS). */
     readonly hub: CallbackHub<EventRecord>,
   ) {}
 

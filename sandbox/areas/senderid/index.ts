@@ -11,23 +11,20 @@ import { marketRoutes } from './markets.js';
 import { registrationRoutes } from './registrations.js';
 import { Reviewer, type SavedReview } from './review.js';
 import { SenderIdStore } from './store.js';
-import { DueJobs, type DueJob } from '../../core/due-jobs.js';
-import { Timers } from '../../core/timers.js';
+import type { DueJob } from '../../core/due-jobs.js';
 
 export const senderIdArea: SandboxArea = {
   name: 'senderid',
   setup(ctx) {
-    const timers = new Timers();
-    const jobs = new DueJobs(timers);
+    const { jobs, callbacks } = ctx.resourceEvents<EventRecord>('senderid');
     const store = new SenderIdStore();
-    const callbacks = ctx.callbackHub<EventRecord>({ area: 'senderid', timers, reorder: 'next', maxHoldMs: 30_000, logSize: 10_000 });
     const hub = new SenderIdCallbacks(store, callbacks);
     const reviewer = new Reviewer(store, hub, jobs);
     const deps: SenderIdDeps = { ctx, store, hub, reviewer };
     // Kept across restarts: registrations, callback configurations and URL, the callback log, the review's
     // pending steps and uploads. The reviewer settings and callback faults start afresh.
     ctx.own({
-      parts: [timers, jobs, store, callbacks, hub, reviewer],
+      parts: [store, hub, reviewer],
       persisted: {
         name: 'senderid',
         persist: () => ({ store: store.persist(), hub: hub.persist(), review: reviewer.save(), jobs: jobs.save() }),

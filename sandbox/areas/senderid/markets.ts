@@ -1,7 +1,8 @@
 // Markets, policies and templates (docs/senderid-wire.md "Markets", "Policy requirements").
 import type { FastifyInstance } from 'fastify';
 import { MARKET_NAMES, marketVersions, policyById, templateFile } from './catalogue.js';
-import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
+import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
+import { type SenderIdDeps } from './context.js';
 import { REGISTRATION_TYPES, type RegistrationType } from './model.js';
 import { violations, notFound } from './validate.js';
 

@@ -1,7 +1,8 @@
 // Registrations: create, get, list, update, delete (docs/senderid-wire.md "Registrations").
 import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
-import { PROJECT, projectGuard, type ProjectParams, type SenderIdDeps } from './context.js';
+import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
+import { type SenderIdDeps } from './context.js';
 import {
   EDITABLE_STATES,
   REGISTRATION_STATES,

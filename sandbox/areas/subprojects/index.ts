@@ -2,11 +2,9 @@
 // parent until subprojectReadyAfterMs has passed (the real platform: up to 30 s).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { oauthAuth } from '../../core/auth-oauth.js';
-import { rejectUnparsedBody } from '../../core/body-parsers.js';
 import type { SandboxContext } from '../../core/context.js';
 import { AreaError } from '../../core/errors.js';
-import { projectRateLimit } from '../../core/guards.js';
+import { projectGuard } from '../../core/guards.js';
 import { invalidArgument } from '../../core/validation.js';
 import type { SandboxArea } from '../../core/area.js';
 import { SubprojectStore, type SubprojectEntry } from './store.js';
@@ -39,7 +37,7 @@ function decodePageToken(parent: string, token: string): number {
 
 function routes(ctx: SandboxContext, store: SubprojectStore): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const guard = [oauthAuth(ctx, { projectParam: 'parentProjectId' }), projectRateLimit(ctx), rejectUnparsedBody];
+    const guard = projectGuard(ctx, { param: 'parentProjectId' });
     const base = '/v1alpha1/projects/:parentProjectId/subprojects';
 
     app.post(base, { preValidation: guard, schema: { params: ParentParams, body: CreateBody } }, async (request) =>

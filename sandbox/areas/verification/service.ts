@@ -9,7 +9,7 @@ import type { VerificationCallbacks } from './callbacks.js';
 import type { VerificationConfig } from './config.js';
 import { chooseLanguage, renderTemplate } from './language.js';
 import { generateCli, generateCode, sameCli, sameCode, type Phones } from './phone.js';
-import type { Timers, Verification, VerificationStatus, VerificationStore } from './store.js';
+import { present, type Timers, type Verification, type VerificationStatus, type VerificationStore } from './store.js';
 import { ERROR_CODES, invalidParameter, type ReportInput, type StartInput } from './validate.js';
 
 const REASONS = {
@@ -157,8 +157,6 @@ function answer(v: Verification): ReportAnswer {
     id: v.id,
     method: v.method,
     status: v.status,
-    ...(v.reason !== undefined ? { reason: v.reason } : {}),
-    ...(v.reference !== undefined ? { reference: v.reference } : {}),
-    ...(v.source !== undefined ? { source: v.source } : {}),
+    ...present(v, 'reason', 'reference', 'source'),
   };
 }

@@ -1,7 +1,7 @@
 // Verifications of one sandbox instance, and the timers (expiry, delivery receipts) that act on them;
 // everything here is forgotten on reset and the timers cleared on close. A persistent sandbox saves the
 // verifications (with expiresAt, so the expiry is rescheduled after a restart) through persist()/restore().
-import { ScopedTable } from '../../core/table.js';
+import { Lists, ScopedTable } from '../../core/table.js';
 
 export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
 export type VerificationStatus = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
@@ -43,17 +43,20 @@ export interface Verification {
 /** A verification as saved: everything but its live timer. */
 export type SavedVerification = Omit<Verification, 'expiryTimer'>;
 
+/** The fields of `v` named, those it has (answers leave the others out). */
+export function present<K extends keyof Verification>(v: Verification, ...keys: K[]): Pick<Verification, K> {
+  return Object.fromEntries(keys.filter((k) => v[k] !== undefined).map((k) => [k, v[k]])) as Pick<Verification, K>;
+}
+
 /** The status answer of GET .../verifications/... */
 export function statusView(v: Verification): Record<string, unknown> {
   return {
     id: v.id,
     method: v.method,
     status: v.status,
-    ...(v.reason !== undefined ? { reason: v.reason } : {}),
-    ...(v.reference !== undefined ? { reference: v.reference } : {}),
-    ...(v.custom !== undefined ? { custom: v.custom } : {}),
+    ...present(v, 'reason', 'reference', 'custom'),
     identity: { ...v.identity },
-    ...(v.source !== undefined ? { source: v.source } : {}),
+    ...present(v, 'source'),
     language: v.language,
     createdAt: v.createdAt,
   };
@@ -63,13 +66,13 @@ export class VerificationStore {
   /** Scoped by the application that started each. */
   private readonly byId = new ScopedTable<Verification>({ scope: (v) => v.appKey });
   /** Per app and number / reference, oldest first. */
-  private readonly byNumber = new Map<string, Verification[]>();
-  private readonly byReference = new Map<string, Verification[]>();
+  private readonly byNumber = new Lists<Verification>();
+  private readonly byReference = new Lists<Verification>();
 
   add(v: Verification): void {
     this.byId.add(v);
-    push(this.byNumber, `${v.appKey}\u0000${v.identity.endpoint}`, v);
-    if (v.reference !== undefined) push(this.byReference, `${v.appKey}\u0000${v.reference}`, v);
+    this.byNumber.add(`${v.appKey}\u0000${v.identity.endpoint}`, v);
+    if (v.reference !== undefined) this.byReference.add(`${v.appKey}\u0000${v.reference}`, v);
   }
 
   get(appKey: string, id: string): Verification | undefined {
@@ -82,16 +85,16 @@ export class VerificationStore {
   }
 
   newestByNumber(appKey: string, endpoint: string, method?: VerificationMethod): Verification | undefined {
-    const list = this.byNumber.get(`${appKey}\u0000${endpoint}`) ?? [];
+    const list = this.byNumber.get(`${appKey}\u0000${endpoint}`);
     return findLast(list, (v) => method === undefined || v.method === method);
   }
 
   pendingByNumber(appKey: string, endpoint: string): Verification[] {
-    return (this.byNumber.get(`${appKey}\u0000${endpoint}`) ?? []).filter((v) => v.status === 'PENDING');
+    return this.byNumber.get(`${appKey}\u0000${endpoint}`).filter((v) => v.status === 'PENDING');
   }
 
   newestByReference(appKey: string, reference: string): Verification | undefined {
-    const list = this.byReference.get(`${appKey}\u0000${reference}`) ?? [];
+    const list = this.byReference.get(`${appKey}\u0000${reference}`);
     return list[list.length - 1];
   }
 
@@ -112,15 +115,9 @@ export class VerificationStore {
 
   reset(): void {
     this.byId.reset();
-    this.byNumber.clear();
-    this.byReference.clear();
+    this.byNumber.reset();
+    this.byReference.reset();
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function findLast<T>(list: readonly T[], pred: (t: T) => boolean): T | undefined {
