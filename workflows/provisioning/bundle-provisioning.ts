@@ -16,21 +16,20 @@ import {
   type OperationOutcome,
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
-import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import {
   attachToResource,
   carryOf,
   endOnError,
   Exclusive,
   followUntilFinal,
-  handleStop,
   interactive,
   platform,
   refused,
-  resumeTracking,
+  resumeProcess,
+  StopRequest,
   type ProcessCarry,
 } from './process.js';
-import { HandledMemory } from '../shared/handled-memory.js';
 import { operationsOn } from '../shared/actions.js';
 
 interface BundleDetails extends FollowDetails {
@@ -59,7 +58,7 @@ const PLATFORM_STATES: readonly string[] = ['IN_PROGRESS', 'ACTIVE', 'FAILED', '
 const errorText = (errors: BundleDetails['errors']) => errors.map((e) => `${e.resource}: ${e.code}: ${e.message}`).join('; ');
 
 export async function bundleProvisioning(input: BundleProvisioningInput & { carried?: Carry }): Promise<BundleProvisioningResult> {
-  const tracker = resumeTracking<BundleProcessState, BundleDetails>(
+  const { tracker, follower, operations } = resumeProcess<BundleProcessState, BundleDetails>(
     'bundle-provisioning',
     input.deleteBundleId ? 'DELETING' : 'CREATING',
     {
@@ -73,13 +72,12 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
       errors: [],
       ...initialFollowDetails(),
     },
+    input,
     input.carried,
   );
   const d = tracker.status.details;
-  const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
-  let stopRequested = false;
+  const stop = new StopRequest(tracker);
   /** A decision (ACTIVE or FAILED) came by webhook: the bundle is read once for the whole picture. */
   let decisionRead = input.carried?.decisionRead ?? false;
 
@@ -127,7 +125,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
   }
 
   async function react(): Promise<void> {
-    if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+    stop.endIfAsked(isFinal);
     // The event says ACTIVE or FAILED; the bundle says the rest (the SMS app's status, every reason, delivery statuses).
     if ((state() === 'ACTIVE' || state() === 'FAILED') && d.bundleId && !decisionRead) {
       decisionRead = true;
@@ -166,10 +164,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
     },
   );
 
-  handleStop(operations, { isFinal, state }, (reason) => {
-    stopRequested = true;
-    d.stopReason = reason;
-  });
+  stop.handle(operations, { isFinal, state });
 
   try {
     if (input.deleteBundleId) {
@@ -189,7 +184,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
         follower,
         isFinal,
         awaiting: () => state() === 'IN_PROGRESS',
-        wake: () => stopRequested,
+        wake: () => stop.requested,
         applyEvent,
         react,
         historyLimit: input.historyLimit,

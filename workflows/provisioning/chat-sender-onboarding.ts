@@ -12,9 +12,8 @@ import {
   type FollowSettings,
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
-import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, carryOf, endOnError, followUntilFinal, platform, resumeTracking, type ProcessCarry, handleStop } from './process.js';
-import { HandledMemory } from '../shared/handled-memory.js';
+import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
+import { attachToResource, carryOf, endOnError, followUntilFinal, platform, resumeProcess, StopRequest, type ProcessCarry } from './process.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
@@ -171,11 +170,15 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
 }
 
 async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Carry): Promise<SenderResult> {
-  const tracker = resumeTracking<SenderProcessState, SenderDetails>(spec.kind, 'CREATING', { ...spec.details, ...initialFollowDetails() }, carried);
+  const { tracker, follower, operations } = resumeProcess<SenderProcessState, SenderDetails>(
+    spec.kind,
+    'CREATING',
+    { ...spec.details, ...initialFollowDetails() },
+    settings,
+    carried,
+  );
   const d = tracker.status.details;
-  const follower = new ResourceFollower(d, settings, carried?.follow);
-  const operations = new HandledMemory(carried?.operations);
-  let stopRequested = false;
+  const stop = new StopRequest(tracker);
   let failure: Verdict['failure'];
 
   const state = () => tracker.status.state;
@@ -209,10 +212,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   }
 
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
-  handleStop(operations, { isFinal, state }, (reason) => {
-    stopRequested = true;
-    d.stopReason = reason;
-  });
+  stop.handle(operations, { isFinal, state });
 
   try {
     if (!carried) {
@@ -225,10 +225,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       follower,
       isFinal,
       awaiting: () => ['PENDING', 'IN_REVIEW', 'ERROR'].includes(state()),
-      wake: () => stopRequested,
+      wake: () => stop.requested,
       applyEvent,
       react: async () => {
-        if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+        stop.endIfAsked(isFinal);
       },
       historyLimit: settings.historyLimit,
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),

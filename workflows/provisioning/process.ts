@@ -7,9 +7,10 @@ import { rootMessage, failureType } from '../shared/failure-text.js';
 import { trackProcess, type ProcessState } from '../shared/process-state.js';
 import type { StateChange } from '../../contracts/process-status.js';
 import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
-import type { FollowCarry, FollowDetails, ResourceFollower, Take } from './follow.js';
+import { ResourceFollower, type FollowCarry, type FollowDetails, type Take } from './follow.js';
 import { operationsOn } from '../shared/actions.js';
-import type { HandledMemory } from '../shared/handled-memory.js';
+import { HandledMemory } from '../shared/handled-memory.js';
+import type { FollowSettings } from '../../contracts/provisioning.js';
 
 /** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
 const interactiveActivityOptions: ActivityOptions = {
@@ -35,19 +36,23 @@ export interface ProcessCarry<S extends string, D> {
   operations: [string, OperationOutcome][];
 }
 
-/** trackProcess, resumed from a previous run's status when there is one. */
-export function resumeTracking<S extends string, D extends FollowDetails>(
+/**
+ * What every provisioning process starts with, resumed from a previous run's carry when there is one: its status
+ * (trackProcess), the follower of its resource and its memory of operations.
+ */
+export function resumeProcess<S extends string, D extends FollowDetails>(
   kind: string,
   initial: S,
   details: D,
+  settings: FollowSettings,
   carried?: ProcessCarry<S, D>,
-): ProcessState<S, D> {
+): { tracker: ProcessState<S, D>; follower: ResourceFollower; operations: HandledMemory<OperationOutcome> } {
   const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
   if (carried) {
     tracker.status.since = carried.since;
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
   }
-  return tracker;
+  return { tracker, follower: new ResourceFollower(tracker.status.details, settings, carried?.follow), operations: new HandledMemory(carried?.operations) };
 }
 
 export function carryOf<S extends string, D>(
@@ -153,17 +158,26 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
 }
 
 /**
- * The "stop watching" update every provisioning process answers the same way: refused once the process
- * has ended, otherwise `onStop` records why and the process's loop ends it as STOPPED.
+ * The "stop watching" request every provisioning process takes the same way: `handle` installs its update (refused
+ * once the process has ended, otherwise the reason goes to the details), `requested` wakes the process's loop, and
+ * `endIfAsked` in the loop's react ends the process as STOPPED.
  */
-export function handleStop(
-  operations: HandledMemory<OperationOutcome>,
-  process: { isFinal(): boolean; state(): string },
-  onStop: (reason: string) => void,
-): void {
-  operationsOn(operations)(stopUpdate, (req): OperationOutcome => {
-    if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
-    onStop(req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API');
-    return { accepted: true, state: 'STOPPED' };
-  });
+export class StopRequest {
+  requested = false;
+
+  constructor(private readonly tracker: { readonly status: { details: { stopReason?: string } }; moveTo(state: 'STOPPED', reason: string): void }) {}
+
+  handle(operations: HandledMemory<OperationOutcome>, process: { isFinal(): boolean; state(): string }): void {
+    operationsOn(operations)(stopUpdate, (req): OperationOutcome => {
+      if (process.isFinal()) return { accepted: false, state: process.state(), reason: `the process has already ended (${process.state()})` };
+      this.requested = true;
+      this.tracker.status.details.stopReason = req.reason ? `stopped through the API: ${req.reason}` : 'stopped through the API';
+      return { accepted: true, state: 'STOPPED' };
+    });
+  }
+
+  /** A stop asked ends the process as STOPPED, unless it has `ended` already. */
+  endIfAsked(ended: () => boolean): void {
+    if (this.requested && !ended()) this.tracker.moveTo('STOPPED', this.tracker.status.details.stopReason ?? 'stopped through the API');
+  }
 }

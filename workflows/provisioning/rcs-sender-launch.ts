@@ -12,7 +12,7 @@ import {
   type ProvisioningEvent,
   type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';
-import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import {
   attachToResource,
   carryOf,
@@ -22,11 +22,10 @@ import {
   interactive,
   platform,
   refused,
-  resumeTracking,
+  resumeProcess,
+  StopRequest,
   type ProcessCarry,
-  handleStop,
 } from './process.js';
-import { HandledMemory } from '../shared/handled-memory.js';
 import { handleAction } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 
@@ -69,7 +68,7 @@ const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', '
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
 
 export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
-  const tracker = resumeTracking<RcsProcessState, RcsDetails>(
+  const { tracker, follower, operations } = resumeProcess<RcsProcessState, RcsDetails>(
     'rcs-sender',
     'CREATING',
     {
@@ -83,13 +82,12 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       relaunches: 0,
       ...initialFollowDetails(),
     },
+    input,
     input.carried,
   );
   const d = tracker.status.details;
-  const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
-  let stopRequested = false;
+  const stop = new StopRequest(tracker);
   /** The state and poll count at the last test-number attempt: retried when either moved on. */
   let testNumbersTriedAt = input.carried?.testNumbersTriedAt;
   /** The decision (state and relaunch count) the sender was last read after. */
@@ -176,7 +174,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   }
 
   async function react(): Promise<void> {
-    if (stopRequested && !FINAL.includes(state())) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+    stop.endIfAsked(() => FINAL.includes(state()));
     if (FINAL.includes(state()) || !d.senderId) return;
     // Country and operator events may still be on their way when the sender's decision arrives: one read
     // after each decision makes the per-country view whole (late events then find it newer and change nothing).
@@ -223,10 +221,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     refusedBySignal: (reason) => tracker.moveTo(state(), `relaunch refused: ${reason}`),
   });
 
-  handleStop(operations, { isFinal, state }, (reason) => {
-    stopRequested = true;
-    d.stopReason = reason;
-  });
+  stop.handle(operations, { isFinal, state });
 
   try {
     if (!input.carried) {
@@ -247,7 +242,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       follower,
       isFinal,
       awaiting: () => state() === 'IN_REVIEW',
-      wake: () => stopRequested,
+      wake: () => stop.requested,
       applyEvent,
       react,
       historyLimit: input.historyLimit,

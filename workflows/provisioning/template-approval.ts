@@ -14,7 +14,7 @@ import {
   type ResubmitRequest,
   type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
-import { initialFollowDetails, ResourceFollower, type FollowDetails, type Take } from './follow.js';
+import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import {
   attachToResource,
   carryOf,
@@ -24,11 +24,10 @@ import {
   interactive,
   platform,
   refused,
-  resumeTracking,
+  resumeProcess,
+  StopRequest,
   type ProcessCarry,
-  handleStop,
 } from './process.js';
-import { HandledMemory } from '../shared/handled-memory.js';
 import { handleAction } from '../shared/actions.js';
 
 type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
@@ -68,7 +67,7 @@ const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUS
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
   const { channel } = input;
-  const tracker = resumeTracking<TemplateProcessState, TemplateDetails>(
+  const { tracker, follower, operations } = resumeProcess<TemplateProcessState, TemplateDetails>(
     channel === 'CHATA' ? 'chata-template' : 'chatb-template',
     'CREATING',
     {
@@ -82,14 +81,13 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       autoResubmits: 0,
       ...initialFollowDetails(),
     },
+    input,
     input.carried,
   );
   const d = tracker.status.details;
-  const follower = new ResourceFollower(d, input, input.carried?.follow);
-  const operations = new HandledMemory(input.carried?.operations);
   const edits = new Exclusive();
   let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
-  let stopRequested = false;
+  const stop = new StopRequest(tracker);
 
   const state = () => tracker.status.state;
   const isFinal = () => FINAL.includes(state());
@@ -164,7 +162,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   }
 
   async function react(): Promise<void> {
-    if (stopRequested && !isFinal()) tracker.moveTo('STOPPED', d.stopReason ?? 'stopped through the API');
+    stop.endIfAsked(isFinal);
     if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
     if (!input.template.allowCategoryChange || autoResubmittedVersion === d.version) return;
     autoResubmittedVersion = d.version; // once per rejected version: a second rejection waits for the caller
@@ -206,10 +204,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     refusedBySignal: (reason) => tracker.moveTo(state(), `resubmission refused: ${reason}`),
   });
 
-  handleStop(operations, { isFinal, state }, (reason) => {
-    stopRequested = true;
-    d.stopReason = reason;
-  });
+  stop.handle(operations, { isFinal, state });
 
   try {
     if (!input.carried) {
@@ -227,7 +222,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       follower,
       isFinal,
       awaiting: () => state() === 'IN_PROGRESS',
-      wake: () => stopRequested,
+      wake: () => stop.requested,
       applyEvent,
       react,
       historyLimit: input.historyLimit,
