@@ -2,6 +2,7 @@
 // folder under contracts/ (file), workflows/, activities/, api/routes/, docs/processes/ and test/<layer>/.
 // Kinds (workflow ID prefixes) and workflow types are persisted in running processes' IDs and histories,
 // so they keep the names they were born with; this is the one place that pairs them with their family.
+import { REGISTRATION_STATES } from '../common/wire/senderid.js';
 import type { CampaignState } from './campaigns.js';
 import type { ProcessKind } from './ids.js';
 import type { OnboardingState } from './onboarding.js';
@@ -130,22 +131,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       {
         kind: 'senderid-registration',
         workflowType: 'senderIdRegistration',
-        states: states<SenderIdProcessState>()([
-          'VALIDATING',
-          'CREATING',
-          'DRAFT',
-          'IN_QUEUE',
-          'IN_PROGRESS',
-          'PENDING',
-          'ON_HOLD',
-          'PENDING_APPROVAL',
-          'PENDING_ATTACHMENTS',
-          'APPROVED',
-          'REJECTED',
-          'DELETED',
-          'STOPPED',
-          'FAILED',
-        ]),
+        states: states<SenderIdProcessState>()(['VALIDATING', 'CREATING', ...REGISTRATION_STATES, 'DELETED', 'STOPPED', 'FAILED']),
       },
     ],
     collections: [{ path: '/v1/senderid/registrations', tag: 'senderid', kinds: ['senderid-registration'] }],
