@@ -22,8 +22,8 @@ interface AreaSetup {
 export interface SandboxArea {
   name: AreaName;
   /**
-   * Called once per sandbox instance: create the area's in-memory state here (register its
-   * clearing with ctx.onReset) and return its route registrations. A bare AreaRoutes means the
+   * Called once per sandbox instance: create the area's in-memory state here (hand its parts to the
+   * core with ctx.own: reset, close, persisted state) and return its route registrations. A bare AreaRoutes means the
    * area has no control routes.
    */
   setup(ctx: SandboxContext): AreaSetup | AreaRoutes;

@@ -20,7 +20,7 @@ export class DueJobs {
 
   constructor(private readonly timers: Timers) {}
 
-  /** What a job of `kind` does when due; registered once, at setup, before any load. */
+  /** What a job of `kind` does when due; registered once, at setup, before any restore. */
   handle<D>(kind: string, run: (data: D) => void): void {
     if (this.handlers.has(kind)) throw new Error(`sandbox: due job kind ${kind} registered twice`);
     this.handlers.set(kind, run as (data: never) => void);
@@ -42,12 +42,12 @@ export class DueJobs {
   }
 
   /** The pending jobs, soonest first. */
-  save(): DueJob[] {
+  persist(): DueJob[] {
     return [...this.pending.values()].sort((a, b) => a.dueAt - b.dueAt);
   }
 
   /** Reschedules saved jobs; an overdue one runs at once. */
-  load(jobs: readonly DueJob[]): void {
+  restore(jobs: readonly DueJob[]): void {
     for (const job of jobs) this.start(job);
   }
 

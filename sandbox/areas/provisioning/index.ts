@@ -40,12 +40,12 @@ export const provisioningArea: SandboxArea = {
       parts: [store, hub, reviewer, bundles],
       persisted: {
         name: 'provisioning',
-        persist: () => ({ store: store.persist(), hub: hub.persist(), jobs: jobs.save() }),
+        persist: () => ({ store: store.persist(), hub: hub.persist(), jobs: jobs.persist() }),
         restore: (state) => {
           const saved = state as { store: Parameters<ProvisioningStore['restore']>[0]; hub: Parameters<WebhookEvents['restore']>[0]; jobs: DueJob[] };
           store.restore(saved.store);
           hub.restore(saved.hub);
-          jobs.load(saved.jobs);
+          jobs.restore(saved.jobs);
         },
       },
     });

@@ -27,7 +27,7 @@ export const senderIdArea: SandboxArea = {
       parts: [store, hub, reviewer],
       persisted: {
         name: 'senderid',
-        persist: () => ({ store: store.persist(), hub: hub.persist(), review: reviewer.save(), jobs: jobs.save() }),
+        persist: () => ({ store: store.persist(), hub: hub.persist(), review: reviewer.persist(), jobs: jobs.persist() }),
         restore: (state) => {
           const saved = state as {
             store: Parameters<SenderIdStore['restore']>[0];
@@ -37,8 +37,8 @@ export const senderIdArea: SandboxArea = {
           };
           store.restore(saved.store);
           hub.restore(saved.hub);
-          reviewer.load(saved.review);
-          jobs.load(saved.jobs);
+          reviewer.restore(saved.review);
+          jobs.restore(saved.jobs);
         },
       },
     });

@@ -120,11 +120,11 @@ export class Reviewer {
   }
 
   /** The review's own memory across a restart (its settings are the run's test knobs and start afresh). */
-  save(): SavedReview {
+  persist(): SavedReview {
     return { stops: Object.fromEntries(this.stops), assigned };
   }
 
-  load(saved: SavedReview): void {
+  restore(saved: SavedReview): void {
     this.stops.clear();
     for (const [id, s] of Object.entries(saved.stops)) this.stops.set(id, { ...s });
     assigned = Math.max(assigned, saved.assigned);
