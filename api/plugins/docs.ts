@@ -8,6 +8,27 @@ import { requiredScope } from './scopes.js';
 
 type RouteSchema = FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
 
+/** `chata/embedded` -> `ChataEmbedded`: the words of a path in an operationId. */
+export const pascal = (words: string) =>
+  words
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * The operationId of a route that does not name its own (the process routes do, api/routes/process-routes.ts):
+ * the method and the path's words, each parameter as `By<Name>`, e.g. `patchVoiceCallsByCallIdLegsByLeg`.
+ * Unique because a method and a path are.
+ */
+const operationIdOf = (method: string, url: string) =>
+  method.toLowerCase() +
+  url
+    .split('/')
+    .filter((s) => s && s !== 'v1')
+    .map((s) => (s.startsWith(':') ? `By${pascal(s.slice(1))}` : pascal(s)))
+    .join('');
+
 /**
  * What every route can answer because of the app around it, not its handler: 401 from the auth hook, 403
  * where the route needs more than the read-only scope, 429 from the per-key rate limit, 400 from validation,
@@ -39,7 +60,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     for (const status of frameworkStatuses(route)) response[status] ??= ErrorBody;
     // Public routes take no credentials: an empty security list overrides the document-wide one.
     const isPublic = (route.config as { auth?: string } | undefined)?.auth === 'public';
-    route.schema = { ...schema, response, ...(isPublic ? { security: [] } : {}) };
+    const operationId = schema.operationId ?? operationIdOf([route.method].flat()[0]!, route.url);
+    route.schema = { ...schema, operationId, response, ...(isPublic ? { security: [] } : {}) };
   });
   await app.register(swagger, {
     openapi: {

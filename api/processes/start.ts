@@ -1,6 +1,7 @@
 // Starting a process by its business key: the workflow ID is the key, so a second request finds the first
 // process instead of creating a second. What a closed process means for a new request is per process kind.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { workflowTypeOf } from '../../contracts/families.js';
 import type { ProcessKind } from '../../contracts/ids.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import type { ErrorDetail } from '../errors.js';
@@ -15,7 +16,7 @@ import { callTemporal } from './temporal-errors.js';
  * - `never`: one run per ID, ever; any later request answers that run, ended or not (onboardings: the key
  *   names one plan, compared by the route).
  */
-type ReusePolicy = 'after-final' | 'after-failure' | 'never';
+export type ReusePolicy = 'after-final' | 'after-failure' | 'never';
 
 const TEMPORAL_REUSE = { 'after-final': 'ALLOW_DUPLICATE', 'after-failure': 'ALLOW_DUPLICATE_FAILED_ONLY', never: 'REJECT_DUPLICATE' } as const;
 
@@ -26,13 +27,12 @@ const TEMPORAL_REUSE = { 'after-final': 'ALLOW_DUPLICATE', 'after-failure': 'ALL
 export interface BuiltProcess<I = unknown, K extends ProcessKind = ProcessKind> {
   errors: ErrorDetail[];
   processId: string;
-  workflowType: string;
   kind: K;
   input: I;
 }
 
+/** The workflow that runs it is the kind's (contracts/families.ts). */
 export interface StartRequest {
-  workflowType: string;
   kind: ProcessKind;
   processId: string;
   taskQueue: string;
@@ -60,7 +60,7 @@ export async function startProcess(client: Client, req: StartRequest): Promise<{
   const body = (created: boolean): Started => ({ processId: req.processId, kind: req.kind, created, links });
   try {
     await callTemporal(client, req.processId, () =>
-      client.workflow.start(req.workflowType, {
+      client.workflow.start(workflowTypeOf(req.kind), {
         workflowId: req.processId,
         taskQueue: req.taskQueue,
         args: req.args,

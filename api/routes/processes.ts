@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { PROCESS_KINDS } from '../../contracts/ids.js';
 import { errorResponses } from '../errors.js';
 import type { ProcessService } from '../processes/find.js';
+import { PROCESS_OPERATIONS } from './process-routes.js';
 import { Paging, PROCESS_ID_MAX_LENGTH, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
 
 export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessService }> = async (app, { processes }) => {
@@ -12,6 +13,7 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
     {
       schema: {
         tags: ['processes'],
+        operationId: 'listProcesses',
         summary: 'List processes by kind, state, start time and business key, newest first',
         querystring: Type.Object(
           {
@@ -43,6 +45,7 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
     {
       schema: {
         tags: ['processes'],
+        operationId: PROCESS_OPERATIONS.read,
         summary: 'Where a process is, how it got there, and what it is waiting on',
         params: Type.Object({ processId: ProcessId }),
         response: { 200: ProcessView, ...errorResponses(401, 404) },

@@ -10,6 +10,7 @@ import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js'
 import { keyIdOf } from '../../plugins/actor.js';
 import { presentedKey } from '../../plugins/auth.js';
 import { ProcessId } from '../../schemas.js';
+import { PROCESS_OPERATIONS } from '../process-routes.js';
 import { toCsv } from './csv.js';
 import { Decoder, maskPhones, noMask } from './decode.js';
 import { readRuns } from './history.js';
@@ -54,6 +55,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
     {
       schema: {
         tags: ['processes'],
+        operationId: PROCESS_OPERATIONS.timeline,
         summary: 'The whole story of a process: state changes, callbacks, platform calls, caller actions, children',
         description:
           "From the process's Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked " +

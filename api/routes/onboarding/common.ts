@@ -1,4 +1,4 @@
-// What the onboarding routes share: their options, the kind and the route of a process.
+// What the onboarding routes share: their options and the kind of process.
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
@@ -18,4 +18,3 @@ export interface OnboardingRouteOptions {
 }
 
 export const KIND = 'onboarding' as const;
-export const self = (processId: string) => `/v1/onboardings/${encodeURIComponent(processId)}`;

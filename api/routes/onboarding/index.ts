@@ -3,20 +3,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onboarding.js';
-import { ApiError, errorResponses, invalid } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import { PLATFORM_STATUSES } from '../../platform-errors.js';
-import { startProcess } from '../../processes/start.js';
-import { STARTED_RESPONSES } from '../../schemas.js';
-import { listRoute, readRoute } from '../process-routes.js';
-import { KIND, self, type OnboardingRouteOptions } from './common.js';
+import { processRouter } from '../process-routes.js';
+import { KIND, type OnboardingRouteOptions } from './common.js';
 import { readLookups } from './lookups.js';
 import { buildOnboardingPlan, planHash } from './plan.js';
 import { StartOnboarding } from './schemas.js';
-import { onboardingStepRoutes } from './steps.js';
+import { onboardingStepActions } from './steps.js';
 
 export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions> = async (app, opts) => {
   const { client, processes, config, hashSubject } = opts;
   const projectId = config.platform.credentials.projectId;
+  const onboardings = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/onboardings', 'onboarding');
 
   /** An onboarding that already holds the key: the same plan is the same request again; another is a 409. */
   async function samePlanOrThrow(processId: string, key: string, hash: string): Promise<void> {
@@ -32,64 +31,33 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
       );
     }
     if (existing !== hash) {
-      const message = `already names another plan (${processId}): use a new key for a new plan, or add steps to it with POST ${self(processId)}/steps`;
+      const message = `already names another plan (${processId}): use a new key for a new plan, or add steps to it with POST ${onboardings.self(processId)}/steps`;
       throw new ApiError(409, 'key_in_use', `the key ${key} ${message}`, [{ field: 'body.key', rule: 'key_in_use', message }]);
     }
   }
 
-  app.post(
-    '/v1/onboardings',
-    {
-      schema: {
-        tags: ['onboardings'],
-        summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
-        body: StartOnboarding,
-        // The sender ID policies are read from the platform first (api/platform-errors.ts).
-        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
-    },
-    async (req, reply) => {
-      const b = req.body;
-      const lookups = await readLookups(b, { provisioning: opts.provisioning, senderid: opts.senderid, log: req.log });
+  onboardings.start({
+    summary: 'Onboard a customer: subproject, bundle, webhook, senders, templates and sender IDs, run in dependency order as one process',
+    body: StartOnboarding,
+    // The sender ID policies are read from the platform first (api/platform-errors.ts).
+    errors: [400, 401, ...PLATFORM_STATUSES],
+    build: async ({ body: b, log }) => {
+      const lookups = await readLookups(b, { provisioning: opts.provisioning, senderid: opts.senderid, log });
       const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
-      if (plan.errors.length) throw invalid(plan.errors);
-      const processId = workflowIds.onboarding(projectId, b.key);
-      const hash = planHash(b);
-      const input: OnboardingInput = { projectId, key: b.key, planHash: hash, steps: plan.steps };
-      // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
-      const started = await startProcess(client, {
-        workflowType: 'onboarding',
-        kind: KIND,
-        processId,
-        taskQueue: config.taskQueue,
-        args: [input],
-        reuse: 'never',
-        initialState: 'RUNNING',
-        self,
-      });
-      if (!started.body.created) await samePlanOrThrow(processId, b.key, hash);
-      return reply.status(started.status).send(started.body);
+      const input: OnboardingInput = { projectId, key: b.key, planHash: planHash(b), steps: plan.steps };
+      return { errors: plan.errors, kind: KIND, processId: workflowIds.onboarding(projectId, b.key), input };
     },
-  );
-
-  listRoute(app, processes, {
-    path: '/v1/onboardings',
-    tag: 'onboardings',
-    kind: KIND,
-    summary: 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)',
+    // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
+    reuse: 'never',
+    initialState: 'RUNNING',
+    existing: ({ processId, input }) => samePlanOrThrow(processId, input.key, input.planHash),
   });
 
-  readRoute(
-    app,
-    { client, processes },
-    {
-      path: '/v1/onboardings/:processId',
-      tag: 'onboardings',
-      kinds: [KIND],
-      what: 'onboarding',
-      summary: "An onboarding process: state, history, and in details.steps each step's state, reason, child process, resource IDs, attempts and compensation",
-    },
-  );
+  onboardings.list({ summary: () => 'List onboarding processes, optionally by state (RUNNING, WAITING_FOR_CALLER, COMPLETED, CANCELLING, CANCELLED)' });
 
-  await app.register(onboardingStepRoutes, opts);
+  onboardings.read({
+    summary: "An onboarding process: state, history, and in details.steps each step's state, reason, child process, resource IDs, attempts and compensation",
+  });
+
+  onboardingStepActions(onboardings, opts);
 };

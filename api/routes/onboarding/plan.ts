@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
+import { workflowTypeOf } from '../../../contracts/families.js';
 import type { StepDependency, StepKind, StepPlan } from '../../../contracts/onboarding.js';
 import type { ChatbCategory } from '../../../platform/provisioning/chat-senders.js';
 import type { RcsQuestionnaire } from '../../../platform/provisioning/rcs-senders.js';
@@ -59,7 +60,7 @@ const KEY_FIELD = { rcsSenders: 'displayName', chataSenders: 'phoneNumber', chat
 export function buildOnboardingPlan(body: OnboardingBody, ctx: PlanContext): BuiltPlan {
   const errors: ErrorDetail[] = [];
   const steps: StepPlan[] = [];
-  const process = (b: BuiltProcess) => ({ workflowType: b.workflowType, processId: b.processId, input: b.input });
+  const process = (b: BuiltProcess) => ({ workflowType: workflowTypeOf(b.kind), processId: b.processId, input: b.input });
   if (body.subproject) {
     const built = subprojectInput(body.subproject, 'body.subproject', ctx);
     errors.push(...built.errors);
@@ -146,7 +147,7 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
     // The first holder of a name or a process is the one later items are compared with (and templates refer to).
     if (!same && !reserved) byName.set(name, { name, kind: built.kind, processId: built.processId });
     if (other === undefined) byProcess.set(built.processId, name);
-    steps.push({ name, kind: built.kind, process: { workflowType: built.workflowType, processId: built.processId, input: built.input }, after });
+    steps.push({ name, kind: built.kind, process: { workflowType: workflowTypeOf(built.kind), processId: built.processId, input: built.input }, after });
   };
 
   items.rcsSenders?.forEach(({ step, ...b }, i) => {

@@ -71,7 +71,7 @@ export function templateInput(
     ...(b.alternativeCategory ? { alternativeCategory: b.alternativeCategory } : {}),
     ...followSettings(ctx.config, b.overdueAfterSeconds),
   };
-  return { errors, processId: workflowIds[kind](ctx.projectId, b.name, b.language), workflowType: 'templateApproval', kind, input };
+  return { errors, processId: workflowIds[kind](ctx.projectId, b.name, b.language), kind, input };
 }
 
 /** `questionnaire`: the platform's for the use case and countries; undefined when it could not be read (the platform checks later). */
@@ -104,7 +104,7 @@ export function rcsSenderInput(
     ...(testNumbers ? { testNumbers } : {}),
     ...followSettings(ctx.config, overdueAfterSeconds),
   };
-  return { errors, processId: workflowIds['rcs-sender'](ctx.projectId, b.displayName), workflowType: 'rcsSenderLaunch', kind: 'rcs-sender', input };
+  return { errors, processId: workflowIds['rcs-sender'](ctx.projectId, b.displayName), kind: 'rcs-sender', input };
 }
 
 /** A standard CHATA sender; its process ID holds the keyed hash of the number, never the number. */
@@ -129,7 +129,6 @@ export function chataSenderInput(
   return {
     errors,
     processId: workflowIds['chata-sender'](ctx.projectId, ctx.hashSubject(`+${phoneNumber.replace(/\D/g, '')}`)),
-    workflowType: 'chataSenderOnboarding',
     kind: 'chata-sender',
     input,
   };
@@ -157,7 +156,6 @@ export function chatbSenderInput(
   return {
     errors,
     processId: workflowIds['chatb-sender'](ctx.projectId, sender.displayName),
-    workflowType: 'chatbSenderOnboarding',
     kind: 'chatb-sender',
     input,
   };
@@ -200,7 +198,6 @@ export function bundleInput(
   return {
     errors,
     processId: workflowIds['bundle-provisioning'](ctx.projectId, ctx.key),
-    workflowType: 'bundleProvisioning',
     kind: 'bundle-provisioning',
     input,
   };

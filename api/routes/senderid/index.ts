@@ -20,10 +20,9 @@ import { validateAttachment, validateRequestDetails, type SenderIdClient } from 
 import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import type { ProcessService } from '../../processes/find.js';
-import { startProcess } from '../../processes/start.js';
-import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
-import { Outcome, ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
-import { listRoute, readRoute } from '../process-routes.js';
+import { handleOf } from '../../processes/update.js';
+import { Outcome } from '../../schemas.js';
+import { processRouter, reasonAction } from '../process-routes.js';
 import { fromViolations, registrationInput, reservedKeyErrors, unknownPolicy } from './inputs.js';
 import { readPolicy } from './policy.js';
 import { ATTACHMENT_BODY_LIMIT, PlatformId, RegistrationTypeSchema, StartRegistration, UpdateBody, UploadBody } from './schemas.js';
@@ -36,8 +35,6 @@ export interface SenderIdRouteOptions {
 }
 
 const KIND = 'senderid-registration' satisfies ProcessKind;
-const KINDS: readonly ProcessKind[] = [KIND];
-const self = (processId: string) => `/v1/senderid/registrations/${encodeURIComponent(processId)}`;
 
 const UploadOutcome = Type.Object({ ...Outcome.properties, attachment: Type.Record(Type.String(), Type.Unknown()) });
 
@@ -50,6 +47,8 @@ function acceptedOrThrow(o: SenderIdOperationOutcome): SenderIdOperationOutcome 
 
 export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = async (app, { client, processes, config, senderid }) => {
   const projectId = config.platform.credentials.projectId;
+  const what = 'sender ID registration';
+  const registrations = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/senderid/registrations', what);
 
   /** The policy, or a 422 naming `field` when the platform does not know it. */
   async function policyFor(policyId: string, field: string): Promise<Policy> {
@@ -60,7 +59,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
 
   /** The running process's details, or 404 / 409 when it has ended. */
   async function running(processId: string) {
-    handleOf(client, processId, KINDS, 'sender ID registration');
+    handleOf(client, processId, [KIND], what);
     const view = await processes.get(processId, KIND);
     if (view.execution.status !== 'RUNNING' || FINAL_PROCESS_STATES.includes(view.state as SenderIdProcessState)) {
       throw new ApiError(409, 'process_ended', `the sender ID registration process ${processId} has already ended (${view.state})`);
@@ -68,104 +67,61 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     return view.details as { registrationId?: string; policyId?: string };
   }
 
-  app.post(
-    '/v1/senderid/registrations',
-    {
-      schema: {
-        tags: ['senderid'],
-        summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
-        body: StartRegistration,
-        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
-    },
-    async (req, reply) => {
-      const b = req.body;
+  registrations.start({
+    summary: 'Check a sender ID registration against its policy, create it and follow it to APPROVED or REJECTED',
+    body: StartRegistration,
+    errors: [400, 401, ...PLATFORM_STATUSES],
+    build: async ({ body: b }) => {
       // A reserved key is refused before the policy is read (which may fail or be unknown).
       const reserved = reservedKeyErrors(b.key, 'body.key');
       if (reserved.length) throw invalid(reserved);
       const policy = await policyFor(b.policyId, 'body.policyId');
-      const built = registrationInput(b, 'body', { projectId, config, policy });
-      if (built.errors.length) throw invalid(built.errors);
-      const started = await startProcess(client, {
-        workflowType: built.workflowType,
-        kind: built.kind,
-        processId: built.processId,
-        taskQueue: config.taskQueue,
-        args: [built.input],
-        // The same key is the same registration: only a failed process may start again.
-        reuse: 'after-failure',
-        initialState: 'VALIDATING',
-        self,
-      });
-      return reply.status(started.status).send(started.body);
+      return registrationInput(b, 'body', { projectId, config, policy });
     },
-  );
-
-  listRoute(app, processes, {
-    path: '/v1/senderid/registrations',
-    tag: 'senderid',
-    kind: KIND,
-    summary: 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)',
+    // The same key is the same registration: only a failed process may start again.
+    reuse: 'after-failure',
+    initialState: 'VALIDATING',
   });
 
-  readRoute(
-    app,
-    { client, processes },
-    {
-      path: '/v1/senderid/registrations/:processId',
-      tag: 'senderid',
-      kinds: KINDS,
-      what: 'sender ID registration',
-      summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
-    },
-  );
+  registrations.list({
+    summary: () => 'List sender ID registration processes, optionally by state (IN_PROGRESS, PENDING_ATTACHMENTS, APPROVED, ...)',
+  });
 
-  app.post(
-    '/v1/senderid/registrations/:processId/update',
-    {
-      schema: {
-        tags: ['senderid'],
-        summary: 'Update the registration (details checked against the policy first); a PENDING one goes back to review',
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        body: UpdateBody,
-        response: { 200: Outcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
-    },
-    async (req) => {
-      const { processId } = req.params;
-      const details = await running(processId);
+  registrations.read({
+    summary: "A registration process: state, history with the platform's log messages and etaDate, sender ID, attachments, what is missing",
+  });
+
+  registrations.action({
+    action: 'update',
+    summary: 'Update the registration (details checked against the policy first); a PENDING one goes back to review',
+    body: UpdateBody,
+    errors: [400, 401, ...PLATFORM_STATUSES],
+    update: updateRegistrationUpdate,
+    request: async (req, operationId) => {
+      const details = await running(req.params.processId);
       if (req.body.requestDetails && details.policyId) {
         const policy = await policyFor(details.policyId, 'body.requestDetails');
         const errors = fromViolations(validateRequestDetails(policy, req.body.requestDetails));
         if (errors.length) throw invalid(errors);
       }
-      const handle = handleOf(client, processId, KINDS, 'sender ID registration');
-      return acceptedOrThrow(
-        await runUpdate(client, handle, updateRegistrationUpdate, [{ operationId: operationId(req.headers), ...req.body }], { what: 'sender ID registration' }),
-      );
+      return { operationId, ...req.body };
     },
-  );
+    answer: acceptedOrThrow,
+  });
 
-  app.post(
-    '/v1/senderid/registrations/:processId/attachments',
-    {
-      bodyLimit: ATTACHMENT_BODY_LIMIT,
-      schema: {
-        tags: ['senderid'],
-        summary:
-          "Upload an attachment (MIME type and size checked against the policy's definition before anything is sent); the process waits until its upload is final",
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        body: UploadBody,
-        response: { 200: UploadOutcome, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
-    },
-    async (req) => {
-      const { processId } = req.params;
-      const b = req.body;
+  registrations.action({
+    action: 'attachments',
+    operationId: 'uploadRegistrationAttachment',
+    bodyLimit: ATTACHMENT_BODY_LIMIT,
+    summary:
+      "Upload an attachment (MIME type and size checked against the policy's definition before anything is sent); the process waits until its upload is final",
+    body: UploadBody,
+    responses: { 200: UploadOutcome },
+    errors: [400, 401, ...PLATFORM_STATUSES],
+    update: attachmentUploadedUpdate,
+    request: async ({ params, body: b }, operationId) => {
       const content = Buffer.from(b.content, 'base64');
-      const details = await running(processId);
+      const details = await running(params.processId);
       if (!details.registrationId || !details.policyId) throw new ApiError(409, 'not_allowed', 'the registration has not been created yet; retry in a moment');
       const policy = await policyFor(details.policyId, 'body.attachmentDefinitionId');
       const def = policy.attachmentDefinitions.find((d) => d.id === b.attachmentDefinitionId);
@@ -191,43 +147,26 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
           ...(b.documentType ? { documentType: b.documentType } : {}),
         }),
       );
-      const handle = handleOf(client, processId, KINDS, 'sender ID registration');
-      const outcome = await runUpdate(client, handle, attachmentUploadedUpdate, [{ operationId: operationId(req.headers), attachment }], {
-        what: 'sender ID registration',
-      });
-      return { ...acceptedOrThrow(outcome), attachment: { ...attachment } };
+      return { operationId, attachment };
     },
-  );
+    answer: (outcome, { attachment }) => ({ ...acceptedOrThrow(outcome), attachment: { ...attachment } }),
+  });
 
-  for (const [segment, deleteRegistration, summary] of [
+  for (const [action, deleteRegistration, summary] of [
     ['delete', true, 'Delete the registration on the platform (refused once APPROVED) and end the process as DELETED'],
     ['stop', false, 'Stop following the registration (it stays on the platform as it is)'],
   ] as const) {
-    app.post(
-      `/v1/senderid/registrations/:processId/${segment}`,
-      {
-        schema: {
-          tags: ['senderid'],
-          summary,
-          params: Type.Object({ processId: ProcessId }),
-          headers: IdempotencyKey,
-          body: Type.Optional(ReasonBody),
-          response: { 200: Outcome, ...errorResponses(400, 401, 404, 409) },
+    registrations.action(
+      reasonAction({
+        action,
+        summary,
+        update: stopRegistrationUpdate,
+        with: { deleteRegistration },
+        answer: (outcome) => {
+          if (!outcome.accepted) throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
+          return { accepted: true, state: outcome.state };
         },
-      },
-      async (req) => {
-        const handle = handleOf(client, req.params.processId, KINDS, 'sender ID registration');
-        const reason = req.body?.reason;
-        const outcome = await runUpdate(
-          client,
-          handle,
-          stopRegistrationUpdate,
-          [{ operationId: operationId(req.headers), deleteRegistration, ...(reason ? { reason } : {}) }],
-          { what: 'sender ID registration' },
-        );
-        if (!outcome.accepted) throw new ApiError(409, 'not_allowed', outcome.reason ?? 'not allowed in the current state');
-        return { accepted: true, state: outcome.state };
-      },
+      }),
     );
   }
 

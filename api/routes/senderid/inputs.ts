@@ -63,7 +63,6 @@ export function registrationInput(
   return {
     errors,
     processId: workflowIds['senderid-registration'](ctx.projectId, b.key),
-    workflowType: 'senderIdRegistration',
     kind: 'senderid-registration',
     input,
   };

@@ -19,7 +19,6 @@ export function subprojectInput(
   return {
     errors: [],
     processId: workflowIds.subproject(parentProjectId, b.displayName),
-    workflowType: 'subprojectProvisioning',
     kind: 'subproject',
     input: { parentProjectId, displayName: b.displayName, ...ctx.config.processes.subproject },
   };

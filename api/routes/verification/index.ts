@@ -8,8 +8,8 @@ import { ApiError, errorResponses, notFound, unprocessable } from '../../errors.
 import { onPlatform, PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
 import type { ProcessService } from '../../processes/find.js';
-import { e164, PhoneNumber, ProcessId, ProcessView } from '../../schemas.js';
-import { readRoute } from '../process-routes.js';
+import { e164, PhoneNumber, ProcessView } from '../../schemas.js';
+import { processRouter } from '../process-routes.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(
@@ -65,74 +65,56 @@ export interface VerificationRouteOptions {
   platform: VerificationClient;
 }
 
-export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications, platform }) => {
-  const handle = (processId: string) => handleOf(client, processId, ['verification'], 'verification');
-  const reportReply = (outcome: ReportOutcome) => {
-    if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
-    return outcome;
-  };
+const reportReply = (outcome: ReportOutcome) => {
+  if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
+  return outcome;
+};
 
-  app.post(
-    '/v1/verifications',
-    {
-      schema: {
-        tags: ['verifications'],
-        summary: 'Start verifying a phone number; answers once the platform accepted it',
-        description:
-          'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), ' +
-          'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. ' +
-          '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
-        headers: IdempotencyKey,
-        body: StartBody,
-        response: {
-          201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }),
-          ...errorResponses(400, 401, 409, 422, 429, 503, 504),
-        },
-      },
+export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications: service, platform }) => {
+  // Its start goes through the number guard (VerificationService), not a start by key: no task queue.
+  const verifications = processRouter(app, { client, processes }, '/v1/verifications', 'verification');
+
+  verifications.start({
+    summary: 'Start verifying a phone number; answers once the platform accepted it',
+    description:
+      'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), ' +
+      'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. ' +
+      '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
+    idempotencyKey: true,
+    body: StartBody,
+    responses: {
+      201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }),
     },
-    async (req, reply) => {
-      const b = req.body;
+    errors: [400, 401, 409, 422, 429, 503, 504],
+    start: async ({ body: b, headers }) => {
       if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
       const identity = e164(b.identity, 'body.identity');
       const steps = b.fallback ?? [{ method: b.method! }];
-      const { processId, outcome } = await verifications.start({
+      const { processId, outcome } = await service.start({
         identity,
         steps,
         ...(b.reference ? { reference: b.reference } : {}),
         ...(b.custom ? { custom: b.custom } : {}),
         ...(b.language ? { language: b.language } : {}),
         ...(b.policy ? { policy: b.policy } : {}),
-        ...(req.headers['idempotency-key'] ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
+        ...(headers['idempotency-key'] ? { idempotencyKey: headers['idempotency-key'] } : {}),
       });
-      return reply.status(201).send({ processId, ...outcome });
+      return { status: 201, body: { processId, ...outcome } };
     },
-  );
+  });
 
-  readRoute(
-    app,
-    { client, processes },
-    { path: '/v1/verifications/:processId', tag: 'verifications', kinds: ['verification'], what: 'verification', summary: 'A verification process' },
-  );
+  verifications.read({ summary: 'A verification process' });
 
-  app.post(
-    '/v1/verifications/:processId/report',
-    {
-      schema: {
-        tags: ['verifications'],
-        summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt',
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        body: Code,
-        response: { 200: Type.Unknown(), ...errorResponses(400, 401, 404, 409) },
-      },
-    },
-    async (req) =>
-      reportReply(
-        await runUpdate(client, handle(req.params.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], {
-          what: 'verification',
-        }),
-      ),
-  );
+  verifications.action({
+    action: 'report',
+    summary: 'Report the code (SMS, Phone Call) or CLI (FlashCall); a wrong one counts as an attempt',
+    body: Code,
+    responses: { 200: Type.Unknown() },
+    errors: [400, 401, 404, 409],
+    update: reportUpdate,
+    request: (req, operationId) => ({ code: req.body.code, operationId }),
+    answer: reportReply,
+  });
 
   app.post(
     '/v1/verifications/by-identity/:identity/report',
@@ -148,51 +130,38 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     },
     async (req) => {
       const identity = e164(req.params.identity, 'path.identity');
-      const newest = (await verifications.recent(identity))[0];
+      const newest = (await service.recent(identity))[0];
       if (!newest) throw notFound('a verification for this number');
-      return reportReply(
-        await runUpdate(client, handle(newest.processId), reportUpdate, [{ code: req.body.code, operationId: operationId(req.headers) }], {
-          what: 'verification',
-        }),
-      );
+      const handle = handleOf(client, newest.processId, ['verification'], 'verification');
+      const request = { code: req.body.code, operationId: operationId(req.headers) };
+      return reportReply(await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' }));
     },
   );
 
-  app.post(
-    '/v1/verifications/:processId/resend',
-    {
-      schema: {
-        tags: ['verifications'],
-        summary: 'Send the code again (cooldown and limit apply)',
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        response: { 200: Type.Unknown(), ...errorResponses(401, 404, 409, 429) },
-      },
-    },
-    async (req) => {
-      const outcome = await runUpdate(client, handle(req.params.processId), resendUpdate, [{ operationId: operationId(req.headers) }], {
-        what: 'verification',
-      });
+  verifications.action({
+    action: 'resend',
+    summary: 'Send the code again (cooldown and limit apply)',
+    responses: { 200: Type.Unknown() },
+    errors: [401, 404, 409, 429],
+    update: resendUpdate,
+    request: (_req, operationId) => ({ operationId }),
+    answer: (outcome) => {
       if (!outcome.resent && outcome.retryAfterMs)
         throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
       if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
       return outcome;
     },
-  );
+  });
 
-  app.post(
-    '/v1/verifications/:processId/cancel',
-    {
-      schema: {
-        tags: ['verifications'],
-        summary: 'Cancel a verification',
-        params: Type.Object({ processId: ProcessId }),
-        headers: IdempotencyKey,
-        response: { 200: Type.Object({ state: Type.String() }), ...errorResponses(401, 404, 409) },
-      },
-    },
-    async (req) => runUpdate(client, handle(req.params.processId), cancelUpdate, [{ operationId: operationId(req.headers) }], { what: 'verification' }),
-  );
+  verifications.action({
+    action: 'cancel',
+    summary: 'Cancel a verification',
+    responses: { 200: Type.Object({ state: Type.String() }) },
+    errors: [401, 404, 409],
+    update: cancelUpdate,
+    request: (_req, operationId) => ({ operationId }),
+    answer: (outcome) => outcome,
+  });
 
   app.get(
     '/v1/verifications',
@@ -220,13 +189,13 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     async (req) => {
       const q = req.query;
       if (q.reference && !q.identity) {
-        const processId = await verifications.byReference(q.reference);
+        const processId = await service.byReference(q.reference);
         if (processId) return { source: 'process', process: await processes.get(processId, 'verification') };
         return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByReference(q.reference!)) };
       }
       if (!q.identity || !q.method) throw unprocessable('query.identity', 'required', 'give identity and method, or reference');
       const identity = e164(q.identity, 'query.identity');
-      const match = (await verifications.recent(identity)).find((a) => a.methods.includes(q.method!));
+      const match = (await service.recent(identity)).find((a) => a.methods.includes(q.method!));
       if (match) return { source: 'process', process: await processes.get(match.processId, 'verification') };
       return { source: 'platform', platform: await onPlatform('a verification', () => platform.statusByIdentity(q.method!, identity)) };
     },

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
+import { workflowTypeOf } from '../../../contracts/families.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { numberGuard } from '../../../workflows/verification/number-guard.js';
 import {
@@ -140,7 +141,7 @@ export class VerificationService {
       processId,
       () =>
         this.client.workflow.executeUpdateWithStart(startedUpdate, {
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>('verification', {
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof verification>(workflowTypeOf('verification'), {
             workflowId: processId,
             taskQueue: this.config.taskQueue,
             args: [input],

@@ -2,23 +2,18 @@
 // following every call through its callbacks to an outcome, with the caller's retries. A custom script is
 // checked before anything starts: a script the process could not carry out is a 422 naming the field.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { ulid } from 'ulid';
 import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
 import { stopCalloutUpdate, VOICE_CALLOUT_KIND, type VoiceCalloutInput, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
 import { scriptViolations } from '../../../contracts/voice-script.js';
-import { ApiError, errorResponses } from '../../errors.js';
-import { startProcess } from '../../processes/start.js';
-import { handleOf, runUpdate } from '../../processes/update.js';
-import { ProcessId, ReasonBody, STARTED_RESPONSES } from '../../schemas.js';
-import { listRoute, readRoute } from '../process-routes.js';
+import type { BuiltProcess } from '../../processes/start.js';
+import { ReasonBody } from '../../schemas.js';
+import { processRouter } from '../process-routes.js';
 import type { VoiceRouteOptions } from './index.js';
 import { SCRIPT_BODY_LIMIT, StartConferenceCallout, StartCustomCallout, StartTtsCallout, Stopped } from './schemas.js';
 
 const KIND = VOICE_CALLOUT_KIND satisfies ProcessKind;
-const KINDS: readonly ProcessKind[] = [KIND];
-const self = (processId: string) => `/v1/voice/callouts/${encodeURIComponent(processId)}`;
 
 type Common = {
   key?: string | undefined;
@@ -32,8 +27,13 @@ type Common = {
 
 export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { client, processes, config }) => {
   const settings = config.processes.voice;
+  const callouts = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/voice/callouts', 'voice callout');
 
-  async function start(kind: VoiceCalloutInput['kind'], b: Common, rest: Pick<VoiceCalloutInput, 'destinations' | 'text' | 'conference' | 'script'>) {
+  function built(
+    kind: VoiceCalloutInput['kind'],
+    b: Common,
+    rest: Pick<VoiceCalloutInput, 'destinations' | 'text' | 'conference' | 'script'>,
+  ): BuiltProcess<VoiceCalloutInput> {
     const key = b.key ?? ulid();
     const region = b.region ?? 'global';
     const input: VoiceCalloutInput = {
@@ -50,118 +50,64 @@ export const calloutRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async
       ...(b.retry ? { retry: { delaysSeconds: b.retry.delaysSeconds, ...(b.retry.on ? { on: b.retry.on } : {}) } } : {}),
       ...(b.maxDurationSeconds ? { maxDurationSeconds: b.maxDurationSeconds } : {}),
     };
-    // The same key is the same callout, ended or not: only a failed process may start again.
-    return startProcess(client, {
-      workflowType: 'voiceCallout',
-      kind: KIND,
-      processId: workflowIds[KIND](key),
-      taskQueue: config.taskQueue,
-      args: [input],
-      reuse: 'after-failure',
-      initialState: 'CALLING',
-      self,
-    });
+    return { errors: [], kind: KIND, processId: workflowIds[KIND](key), input };
   }
+  // The same key is the same callout, ended or not: only a failed process may start again.
+  const byKey = { errors: [400, 401], reuse: 'after-failure', initialState: 'CALLING' } as const;
 
-  app.post(
-    '/v1/voice/callouts/tts',
-    {
-      schema: {
-        tags: ['voice'],
-        summary: 'Call a number and speak a text; the process follows the call to its outcome and retries as asked',
-        body: StartTtsCallout,
-        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
-      },
-    },
-    async (req, reply) => {
-      const { destination, text, ...common } = req.body;
-      const r = await start('tts', common, { destinations: [destination], text });
-      return reply.status(r.status).send(r.body);
-    },
-  );
-
-  app.post(
-    '/v1/voice/callouts/conference',
-    {
-      schema: {
-        tags: ['voice'],
-        summary: "Call up to 10 numbers into one conference (in the request's region); each call is followed and retried on its own",
-        body: StartConferenceCallout,
-        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401) },
-      },
-    },
-    async (req, reply) => {
-      const { conferenceId, destinations, greeting, moh, ...common } = req.body;
-      const r = await start('conference', common, { destinations, conference: { conferenceId, ...(greeting ? { greeting } : {}), ...(moh ? { moh } : {}) } });
-      return reply.status(r.status).send(r.body);
-    },
-  );
-
-  app.post(
-    '/v1/voice/callouts/custom',
-    {
-      bodyLimit: SCRIPT_BODY_LIMIT,
-      schema: {
-        tags: ['voice'],
-        summary: 'Call a number and, once answered, run a call script (play, connect a conference, menus); the script is checked before the call',
-        body: StartCustomCallout,
-        response: { ...STARTED_RESPONSES, ...errorResponses(400, 401, 422) },
-      },
-    },
-    async (req, reply) => {
-      const { destination, script, ...common } = req.body;
-      const violations = scriptViolations(script, 'ace').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message }));
-      if (violations.length) throw new ApiError(422, 'validation_failed', violations.map((v) => `${v.field}: ${v.message}`).join('; '), violations);
-      const r = await start('custom', common, { destinations: [destination], script });
-      return reply.status(r.status).send(r.body);
-    },
-  );
-
-  listRoute(app, processes, {
-    path: '/v1/voice/callouts',
-    tag: 'voice',
-    kind: KIND,
-    summary: 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)',
+  callouts.start({
+    segment: 'tts',
+    summary: 'Call a number and speak a text; the process follows the call to its outcome and retries as asked',
+    body: StartTtsCallout,
+    ...byKey,
+    build: ({ body: { destination, text, ...common } }) => built('tts', common, { destinations: [destination], text }),
   });
 
-  // The same list under each start route's path, which is also a process path (/v1/voice/callouts/{processId}):
-  // GET there must mean something, as on /v1/campaigns/conversation. Callouts of every kind are one process kind.
-  for (const segment of ['tts', 'conference', 'custom'] as const) {
-    listRoute(app, processes, {
-      path: `/v1/voice/callouts/${segment}`,
-      tag: 'voice',
-      kind: KIND,
-      summary: 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state',
-    });
-  }
+  callouts.start({
+    segment: 'conference',
+    summary: "Call up to 10 numbers into one conference (in the request's region); each call is followed and retried on its own",
+    body: StartConferenceCallout,
+    ...byKey,
+    build: ({ body: { conferenceId, destinations, greeting, moh, ...common } }) =>
+      built('conference', common, { destinations, conference: { conferenceId, ...(greeting ? { greeting } : {}), ...(moh ? { moh } : {}) } }),
+  });
 
-  readRoute(
-    app,
-    { client, processes },
-    {
-      path: '/v1/voice/callouts/:processId',
-      tag: 'voice',
-      kinds: KINDS,
-      what: 'voice callout',
-      summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome',
-    },
-  );
+  callouts.start({
+    segment: 'custom',
+    bodyLimit: SCRIPT_BODY_LIMIT,
+    summary: 'Call a number and, once answered, run a call script (play, connect a conference, menus); the script is checked before the call',
+    body: StartCustomCallout,
+    ...byKey,
+    errors: [400, 401, 422],
+    build: ({ body: { destination, script, ...common } }) => ({
+      ...built('custom', common, { destinations: [destination], script }),
+      errors: scriptViolations(script, 'ace').map((v) => ({ field: `body.script.${v.field}`, rule: v.rule, message: v.message })),
+    }),
+  });
 
-  app.post(
-    '/v1/voice/callouts/:processId/stop',
-    {
-      schema: {
-        tags: ['voice'],
-        summary: 'Stop a callout: pending retries are dropped and calls under way hung up',
-        params: Type.Object({ processId: ProcessId }),
-        body: Type.Optional(ReasonBody),
-        response: { 200: Stopped, ...errorResponses(400, 401, 404, 409) },
-      },
-    },
-    async (req) => {
-      const handle = handleOf(client, req.params.processId, KINDS, 'voice callout');
-      const reason = req.body?.reason;
-      return runUpdate(client, handle, stopCalloutUpdate, [reason ? { reason } : {}], { what: 'voice callout', waitMs: 10_000 });
-    },
-  );
+  // At /v1/voice/callouts, and the same list under each start route's path, which is also a process path
+  // (/v1/voice/callouts/{processId}): GET there must mean something. Callouts of every kind are one process kind.
+  callouts.list({
+    summary: (segment) =>
+      segment
+        ? 'List callout processes of every kind (as GET /v1/voice/callouts), optionally by state'
+        : 'List callout processes, optionally by state (CALLING, WAITING_RETRY, COMPLETED, FAILED, STOPPED)',
+  });
+
+  callouts.read({ summary: 'A callout: state and history, and per destination every attempt with its call ID, callbacks answered and outcome' });
+
+  callouts.action({
+    action: 'stop',
+    summary: 'Stop a callout: pending retries are dropped and calls under way hung up',
+    body: ReasonBody,
+    optionalBody: true,
+    // The update carries no operation ID: stopping twice stops once.
+    idempotencyKey: false,
+    responses: { 200: Stopped },
+    errors: [400, 401, 404, 409],
+    update: stopCalloutUpdate,
+    request: (req) => (req.body?.reason ? { reason: req.body.reason } : {}),
+    answer: (outcome) => outcome,
+    waitMs: 10_000,
+  });
 };
