@@ -18,7 +18,7 @@ export type FamilyName = (typeof FAMILY_NAMES)[number];
 /** The platform areas (common/config.ts PLATFORM_AREAS, the sandbox's areas) a family's processes talk to. */
 type PlatformAreaName = 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'conversation' | 'mms' | 'voice';
 
-export interface KindEntry {
+interface KindEntry {
   kind: ProcessKind;
   /** The workflow function the worker registers (workflows/index.ts) and the API starts by name. */
   workflowType: string;

@@ -95,14 +95,14 @@ export function createUndoActivity(deps: UndoDeps) {
 
   async function undoRcsSender(id: string): Promise<Compensation> {
     const what = `RCS sender ${id}`;
-    const s = await read(() => provisioning.rcs.getSender(id));
+    const s = await read(() => provisioning.rcs.get(id));
     if (!s) return gone(what);
     if (RCS_KEPT.includes(s.state)) {
       return kept(
         `${what} is ${s.state}: a launched sender cannot be deleted, so it stays; ask the platform's support to take it down if it is no longer wanted.`,
       );
     }
-    return remove(what, () => provisioning.rcs.deleteSender(id), `Deleted the ${s.state} RCS sender ${id}.`);
+    return remove(what, () => provisioning.rcs.delete(id), `Deleted the ${s.state} RCS sender ${id}.`);
   }
 
   async function undoChatSender(channel: 'CHATA' | 'CHATB', id: string): Promise<Compensation> {

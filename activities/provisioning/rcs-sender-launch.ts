@@ -24,13 +24,13 @@ export function createRcsSenderLaunchActivities(clients: { provisioning: Provisi
   return withFailureMappingAll({
     async createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult> {
       return findOrCreate(
-        () => findFirst(rcs.listAllSenders({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
-        () => rcs.createSender(input),
+        () => findFirst(rcs.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
+        () => rcs.create(input),
       );
     },
 
     async getRcsSender(input: RcsSenderRef): Promise<RcsSender> {
-      return rcs.getSender(input.senderId);
+      return rcs.get(input.senderId);
     },
 
     async answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult> {
@@ -40,19 +40,19 @@ export function createRcsSenderLaunchActivities(clients: { provisioning: Provisi
 
     async launchRcsSender(input: LaunchRcsSenderInput): Promise<LaunchRcsSenderResult> {
       // Look first: launching is one-shot, and an earlier attempt may have launched and lost the answer.
-      const current = await rcs.getSender(input.senderId);
+      const current = await rcs.get(input.senderId);
       if (current.state !== 'DRAFT') return { ...current, launched: false };
       return { ...(await rcs.launch(input.senderId, input.contact)), launched: true };
     },
 
     async relaunchRcsSender(input: LaunchRcsSenderInput): Promise<RelaunchRcsSenderResult> {
-      const current = await rcs.getSender(input.senderId);
+      const current = await rcs.get(input.senderId);
       if (!hasRejection(current)) return { ...current, relaunched: false };
       return { ...(await rcs.relaunch(input.senderId, input.contact)), relaunched: true };
     },
 
     async addRcsTestNumber(input: AddRcsTestNumberInput): Promise<AddRcsTestNumberResult> {
-      const current = await rcs.getSender(input.senderId);
+      const current = await rcs.get(input.senderId);
       if (current.testNumbers?.some((n) => samePhoneNumber(n.phoneNumber, input.phoneNumber))) {
         return { added: true, testNumbers: current.testNumbers };
       }
@@ -65,7 +65,7 @@ export function createRcsSenderLaunchActivities(clients: { provisioning: Provisi
         }
         if (err instanceof PlatformConflictError) {
           // Added concurrently (or by an attempt whose answer was lost).
-          const after = await rcs.getSender(input.senderId);
+          const after = await rcs.get(input.senderId);
           if (after.testNumbers?.some((n) => samePhoneNumber(n.phoneNumber, input.phoneNumber))) return { added: true, testNumbers: after.testNumbers };
         }
         throw err;

@@ -1,15 +1,9 @@
 // Bundles (`/v1/projects/{projectId}/bundles`): a work order that sets up, in one region, a subproject
 // (an existing one, or a new one), a conversation app (processing mode, retention policy) and an SMS app.
 // Create, read, list, delete. Contract: docs/bundle-wire.md.
-import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
-import type {
-  BundleProcessingMode,
-  BundleRetentionType,
-  BundleSmsAppStatus,
-  BundleState,
-  ConversationRegion,
-  ProvisioningPage,
-} from '../../common/wire/provisioning.js';
+import { ProvisioningResources } from './resources.js';
+import type { ProvisioningTransport } from './transport.js';
+import type { BundleProcessingMode, BundleRetentionType, BundleSmsAppStatus, BundleState, ConversationRegion } from '../../common/wire/provisioning.js';
 
 interface BundleRetentionPolicy {
   retentionType: BundleRetentionType;
@@ -64,35 +58,17 @@ export interface Bundle {
   updateTime?: string;
 }
 
-export type BundlePage = ProvisioningPage<'bundles', Bundle>;
-
-export class ProvisioningBundlesClient {
-  readonly #t: ProvisioningTransport;
-
+/**
+ * `create` answers at once with state IN_PROGRESS; BUNDLE_DONE (and the bundle's state) tell the outcome. `get`: 400
+ * invalid_bundle_id for a malformed ID, 404 for an unknown one.
+ */
+export class ProvisioningBundlesClient extends ProvisioningResources<Bundle, 'bundles', CreateBundleRequest> {
   constructor(transport: ProvisioningTransport) {
-    this.#t = transport;
-  }
-
-  /** Answers at once with state IN_PROGRESS; BUNDLE_DONE (and the bundle's state) tell the outcome. */
-  create(request: CreateBundleRequest): Promise<Bundle> {
-    return this.#t.call<Bundle>('POST', 'bundles', { json: request });
-  }
-
-  /** 400 invalid_bundle_id for a malformed ID, 404 for an unknown one. */
-  get(bundleId: string): Promise<Bundle> {
-    return this.#t.call<Bundle>('GET', `bundles/${seg(bundleId)}`);
-  }
-
-  listPage(query: ProvisioningListQuery = {}): Promise<BundlePage> {
-    return this.#t.page<'bundles', Bundle>('bundles', 'bundles', query);
-  }
-
-  listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<Bundle> {
-    return this.#t.all<'bundles', Bundle>('bundles', 'bundles', query);
+    super(transport, 'bundles', 'bundles');
   }
 
   /** The bundle becomes DELETED (its apps are removed; a subproject it did not create stays). 404 when already deleted. */
   delete(bundleId: string): Promise<Bundle> {
-    return this.#t.call<Bundle>('DELETE', `bundles/${seg(bundleId)}`);
+    return this.t.call<Bundle>('DELETE', this.item(bundleId));
   }
 }

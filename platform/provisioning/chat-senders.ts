@@ -1,6 +1,7 @@
 // CHATA senders (`.../chata/senders`, normal and embedded creation) and CHATB senders and categories
 // (`.../chatb/...`): create, read, list, delete.
-import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
+import { ProvisioningResources } from './resources.js';
+import type { ProvisioningTransport } from './transport.js';
 import type {
   ChataLocalStorage,
   ChataSenderErrorCode,
@@ -9,7 +10,6 @@ import type {
   ChatbSenderState,
   ConversationRegion,
   ProvisioningComment,
-  ProvisioningPage,
   ProvisioningRequestStatus,
 } from '../../common/wire/provisioning.js';
 
@@ -54,33 +54,13 @@ export interface ChataSender {
   phoneNumberId?: string;
 }
 
-export type ChataSenderPage = ProvisioningPage<'senders', ChataSender>;
-
-export class ProvisioningChataSendersClient {
-  readonly #t: ProvisioningTransport;
-
+export class ProvisioningChataSendersClient extends ProvisioningResources<ChataSender, 'senders', CreateChataSenderRequest> {
   constructor(transport: ProvisioningTransport) {
-    this.#t = transport;
-  }
-
-  create(request: CreateChataSenderRequest): Promise<ChataSender> {
-    return this.#t.call<ChataSender>('POST', 'chata/senders', { json: request });
+    super(transport, 'chata/senders', 'senders');
   }
 
   createEmbedded(request: CreateEmbeddedChataSenderRequest): Promise<ChataSender> {
-    return this.#t.call<ChataSender>('POST', 'chata/senders:embedded', { json: request });
-  }
-
-  get(senderId: string): Promise<ChataSender> {
-    return this.#t.call<ChataSender>('GET', `chata/senders/${seg(senderId)}`);
-  }
-
-  listPage(query: ProvisioningListQuery = {}): Promise<ChataSenderPage> {
-    return this.#t.page<'senders', ChataSender>('chata/senders', 'senders', query);
-  }
-
-  listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<ChataSender> {
-    return this.#t.all<'senders', ChataSender>('chata/senders', 'senders', query);
+    return this.t.call<ChataSender>('POST', `${this.collection}:embedded`, { json: request });
   }
 
   /**
@@ -88,7 +68,7 @@ export class ProvisioningChataSendersClient {
    * deleted sender when the platform sends one.
    */
   delete(senderId: string): Promise<ChataSender | undefined> {
-    return this.#t.call<ChataSender | undefined>('DELETE', `chata/senders/${seg(senderId)}`);
+    return this.t.call<ChataSender | undefined>('DELETE', this.item(senderId));
   }
 }
 
@@ -128,39 +108,19 @@ export interface ChatbSender {
   updateTime?: string;
 }
 
-export type ChatbSenderPage = ProvisioningPage<'senders', ChatbSender>;
-
-export class ProvisioningChatbSendersClient {
-  readonly #t: ProvisioningTransport;
-
+/** `create`: 400 invalid_input when categoryCode is unknown. */
+export class ProvisioningChatbSendersClient extends ProvisioningResources<ChatbSender, 'senders', CreateChatbSenderRequest> {
   constructor(transport: ProvisioningTransport) {
-    this.#t = transport;
+    super(transport, 'chatb/senders', 'senders');
   }
 
   async categories(): Promise<ChatbCategory[]> {
-    const body = await this.#t.call<{ categories?: ChatbCategory[] } | undefined>('GET', 'chatb/categories');
+    const body = await this.t.call<{ categories?: ChatbCategory[] } | undefined>('GET', 'chatb/categories');
     return body?.categories ?? [];
-  }
-
-  /** 400 invalid_input when categoryCode is unknown. */
-  create(request: CreateChatbSenderRequest): Promise<ChatbSender> {
-    return this.#t.call<ChatbSender>('POST', 'chatb/senders', { json: request });
-  }
-
-  get(senderId: string): Promise<ChatbSender> {
-    return this.#t.call<ChatbSender>('GET', `chatb/senders/${seg(senderId)}`);
-  }
-
-  listPage(query: ProvisioningListQuery = {}): Promise<ChatbSenderPage> {
-    return this.#t.page<'senders', ChatbSender>('chatb/senders', 'senders', query);
-  }
-
-  listAll(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<ChatbSender> {
-    return this.#t.all<'senders', ChatbSender>('chatb/senders', 'senders', query);
   }
 
   /** An ACTIVE sender answers 409 conflict; any other is removed (reads and a second delete answer 404). */
   async delete(senderId: string): Promise<void> {
-    await this.#t.call<unknown>('DELETE', `chatb/senders/${seg(senderId)}`);
+    await this.t.call<unknown>('DELETE', this.item(senderId));
   }
 }

@@ -1,9 +1,9 @@
 // RCS senders (`/v1/projects/{projectId}/rcs/...`): create, read, list, questionnaire, launch and
 // relaunch, test numbers, delete.
-import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
+import { ProvisioningResources } from './resources.js';
+import { seg, type ProvisioningTransport } from './transport.js';
 import type {
   ProvisioningComment,
-  ProvisioningPage,
   RcsCountryState,
   RcsOperatorState,
   RcsSenderState,
@@ -55,8 +55,6 @@ export interface RcsSender {
   countries?: string[];
 }
 
-export type RcsSenderPage = ProvisioningPage<'senders', RcsSender>;
-
 interface RcsQuestion {
   id: string;
   text: string;
@@ -78,67 +76,45 @@ export interface AddRcsTestNumberRequest {
   features?: RcsTestNumberFeature[];
 }
 
-export class ProvisioningRcsClient {
-  readonly #t: ProvisioningTransport;
-
+/** `create`: 400 file_has_wrong_dimensions when the banner is not 1440 x 448 (additionalInformation says so). */
+export class ProvisioningRcsClient extends ProvisioningResources<RcsSender, 'senders', CreateRcsSenderRequest> {
   constructor(transport: ProvisioningTransport) {
-    this.#t = transport;
-  }
-
-  #sender(senderId: string, suffix = ''): string {
-    return `rcs/senders/${seg(senderId)}${suffix}`;
-  }
-
-  /** 400 file_has_wrong_dimensions when the banner is not 1440 x 448 (additionalInformation says so). */
-  createSender(request: CreateRcsSenderRequest): Promise<RcsSender> {
-    return this.#t.call<RcsSender>('POST', 'rcs/senders', { json: request });
-  }
-
-  getSender(senderId: string): Promise<RcsSender> {
-    return this.#t.call<RcsSender>('GET', this.#sender(senderId));
-  }
-
-  listSendersPage(query: ProvisioningListQuery = {}): Promise<RcsSenderPage> {
-    return this.#t.page<'senders', RcsSender>('rcs/senders', 'senders', query);
-  }
-
-  listAllSenders(query: Omit<ProvisioningListQuery, 'pageToken'> = {}): AsyncGenerator<RcsSender> {
-    return this.#t.all<'senders', RcsSender>('rcs/senders', 'senders', query);
+    super(transport, 'rcs/senders', 'senders');
   }
 
   /**
    * Deletes a sender that is not launched; LAUNCHED or PARTIALLY_LAUNCHED answers 409 conflict. The sender is
    * gone afterwards: reads and a second delete answer 404.
    */
-  async deleteSender(senderId: string): Promise<void> {
-    await this.#t.call<unknown>('DELETE', this.#sender(senderId));
+  async delete(senderId: string): Promise<void> {
+    await this.t.call<unknown>('DELETE', this.item(senderId));
   }
 
   /** The questions to answer before a launch; `countries` adds their country questions. */
   getQuestionnaire(useCase: RcsUseCase, countries: readonly string[] = []): Promise<RcsQuestionnaire> {
-    return this.#t.call<RcsQuestionnaire>('GET', `rcs/questionnaire/${seg(useCase)}`, {
+    return this.t.call<RcsQuestionnaire>('GET', `rcs/questionnaire/${seg(useCase)}`, {
       query: { countries: countries.length ? countries.join(',') : undefined },
     });
   }
 
   /** Replaces the answers; 400 invalid_input names each missing required question. */
   answerQuestionnaire(senderId: string, answers: Record<string, string>): Promise<unknown> {
-    return this.#t.call<unknown>('PUT', this.#sender(senderId, '/questionnaire'), { json: { answers } });
+    return this.t.call<unknown>('PUT', this.item(senderId, '/questionnaire'), { json: { answers } });
   }
 
   /** DRAFT → IN_REVIEW, each country PENDING; 400 questionnaire_incomplete when answers are missing. */
   launch(senderId: string, contact: RcsLaunchContact): Promise<RcsSender> {
-    return this.#t.call<RcsSender>('POST', this.#sender(senderId, ':launch'), { json: { contact } });
+    return this.t.call<RcsSender>('POST', this.item(senderId, ':launch'), { json: { contact } });
   }
 
   /** After a rejection (the sender or one of its countries REJECTED): back to IN_REVIEW. */
   relaunch(senderId: string, contact: RcsLaunchContact): Promise<RcsSender> {
-    return this.#t.call<RcsSender>('POST', this.#sender(senderId, ':relaunch'), { json: { contact } });
+    return this.t.call<RcsSender>('POST', this.item(senderId, ':relaunch'), { json: { contact } });
   }
 
   /** Before the launch (DRAFT) the platform answers 400 add_test_number_not_allowed_before_launch. */
   async addTestNumber(senderId: string, request: AddRcsTestNumberRequest): Promise<{ testNumbers: RcsTestNumber[] }> {
-    const body = await this.#t.call<{ testNumbers?: RcsTestNumber[] } | undefined>('POST', this.#sender(senderId, '/testNumbers'), { json: request });
+    const body = await this.t.call<{ testNumbers?: RcsTestNumber[] } | undefined>('POST', this.item(senderId, '/testNumbers'), { json: request });
     return { testNumbers: body?.testNumbers ?? [] };
   }
 }

@@ -1,9 +1,9 @@
 // CHATA and CHATB templates (`/v1/projects/{projectId}/{chata|chatb}/templates`): the same shapes on both
 // channels. Create, read, list (paged, by state), submit a draft, edit (and resubmit), delete.
-import { seg, type ProvisioningListQuery, type ProvisioningTransport } from './transport.js';
+import { ProvisioningResources } from './resources.js';
+import type { ProvisioningListQuery, ProvisioningTransport } from './transport.js';
 import type {
   ProvisioningComment,
-  ProvisioningPage,
   ProvisioningRequestStatus,
   QualityScore,
   RejectionCode,
@@ -74,49 +74,22 @@ export interface Template {
   updateTime: string;
 }
 
-export type TemplatePage = ProvisioningPage<'templates', Template>;
-
 export interface TemplateListQuery extends ProvisioningListQuery {
   filterStates?: readonly TemplateState[];
 }
 
-export class ProvisioningTemplatesClient {
-  readonly #t: ProvisioningTransport;
-  readonly #collection: string;
-
+/** `create`: 409 conflict when a template with this name and language exists. Lists may filter by state. */
+export class ProvisioningTemplatesClient extends ProvisioningResources<Template, 'templates', CreateTemplateRequest, TemplateListQuery> {
   constructor(
     transport: ProvisioningTransport,
     readonly channel: TemplateChannel,
   ) {
-    this.#t = transport;
-    this.#collection = `${channel.toLowerCase()}/templates`;
-  }
-
-  #item(templateId: string, suffix = ''): string {
-    return `${this.#collection}/${seg(templateId)}${suffix}`;
-  }
-
-  /** 409 conflict when a template with this name and language exists. */
-  create(request: CreateTemplateRequest): Promise<Template> {
-    return this.#t.call<Template>('POST', this.#collection, { json: request });
-  }
-
-  get(templateId: string): Promise<Template> {
-    return this.#t.call<Template>('GET', this.#item(templateId));
-  }
-
-  listPage(query: TemplateListQuery = {}): Promise<TemplatePage> {
-    return this.#t.page<'templates', Template>(this.#collection, 'templates', query);
-  }
-
-  /** Every template (optionally only these states), following nextPageToken. */
-  listAll(query: Omit<TemplateListQuery, 'pageToken'> = {}): AsyncGenerator<Template> {
-    return this.#t.all<'templates', Template>(this.#collection, 'templates', query);
+    super(transport, `${channel.toLowerCase()}/templates`, 'templates');
   }
 
   /** Submits a DRAFT (→ IN_PROGRESS); any other state answers 400 template_not_updatable. */
   submit(templateId: string): Promise<Template> {
-    return this.#t.call<Template>('POST', this.#item(templateId, ':submit'));
+    return this.t.call<Template>('POST', this.item(templateId, ':submit'));
   }
 
   /**
@@ -124,11 +97,11 @@ export class ProvisioningTemplatesClient {
    * template_not_updatable); with status SUBMIT (the default) it goes back to review.
    */
   update(templateId: string, changes: UpdateTemplateRequest): Promise<Template> {
-    return this.#t.call<Template>('PATCH', this.#item(templateId), { json: changes });
+    return this.t.call<Template>('PATCH', this.item(templateId), { json: changes });
   }
 
   /** The template moves to DELETED; the answer is the deleted template when the platform sends one. */
   delete(templateId: string): Promise<Template | undefined> {
-    return this.#t.call<Template | undefined>('DELETE', this.#item(templateId));
+    return this.t.call<Template | undefined>('DELETE', this.item(templateId));
   }
 }

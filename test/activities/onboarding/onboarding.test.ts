@@ -167,9 +167,7 @@ describe('undoStep', () => {
   });
 
   const rcsSender = (displayName: string) =>
-    clients.provisioning.rcs.createSender(
-      rcsSenderFields(displayName, { description: 'Parcel tracking', brandPhoneNumber: '+447700900123', countries: ['GB'] }),
-    );
+    clients.provisioning.rcs.create(rcsSenderFields(displayName, { description: 'Parcel tracking', brandPhoneNumber: '+447700900123', countries: ['GB'] }));
 
   test('rcs-sender: a DRAFT is deleted; a LAUNCHED one stays; a 409 from the delete is not undone, in the platform words', async () => {
     const draft = await rcsSender('Draft');
@@ -183,7 +181,7 @@ describe('undoStep', () => {
       opt_out: 'STOP',
     });
     await clients.provisioning.rcs.launch(launched.id, { email: 'ops@acme.example' });
-    await until(() => clients.provisioning.rcs.getSender(launched.id), 'LAUNCHED');
+    await until(() => clients.provisioning.rcs.get(launched.id), 'LAUNCHED');
     assertKept(
       await acts.undoStep({ kind: 'rcs-sender', resource: { senderId: launched.id } }),
       launched.id,

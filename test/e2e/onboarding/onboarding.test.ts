@@ -215,7 +215,7 @@ describe('customer onboarding through the API', () => {
       const p = createPlatformClients(h.config.platform).provisioning;
       const template = await read(() => p.chatbTemplates.get(step(done, 'welcome').resource.templateId!));
       assert.ok(template === 404 || template.state === 'DELETED', JSON.stringify(template));
-      assert.equal(await read(() => p.rcs.getSender(step(done, 'rcs').resource.senderId!)), 404);
+      assert.equal(await read(() => p.rcs.get(step(done, 'rcs').resource.senderId!)), 404);
       const chatb = await read(() => p.chatbSenders.get(step(done, 'chatb').resource.senderId!));
       assert.equal(chatb !== 404 && chatb.state, 'ACTIVE');
       const bundle = await read(() => p.bundles.get(step(done, 'bundle').resource.bundleId!));

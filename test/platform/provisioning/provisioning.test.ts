@@ -80,8 +80,8 @@ test('every operation uses its contract path, method and body, with the OAuth be
       { components: tpl.components, status: 'SUBMIT' },
     ],
     [() => c.chatbTemplates.delete('t1'), 'DELETE', `${P}/chatb/templates/t1`, undefined],
-    [() => c.rcs.createSender(rcs), 'POST', `${P}/rcs/senders`, rcs],
-    [() => c.rcs.getSender('s1'), 'GET', `${P}/rcs/senders/s1`, undefined],
+    [() => c.rcs.create(rcs), 'POST', `${P}/rcs/senders`, rcs],
+    [() => c.rcs.get('s1'), 'GET', `${P}/rcs/senders/s1`, undefined],
     [() => c.rcs.answerQuestionnaire('s1', { siren: '123' }), 'PUT', `${P}/rcs/senders/s1/questionnaire`, { answers: { siren: '123' } }],
     [() => c.rcs.launch('s1', { email: 'ops@acme.test' }), 'POST', `${P}/rcs/senders/s1:launch`, { contact: { email: 'ops@acme.test' } }],
     [() => c.rcs.relaunch('s1', { phoneNumber: '+33600000000' }), 'POST', `${P}/rcs/senders/s1:relaunch`, { contact: { phoneNumber: '+33600000000' } }],
@@ -107,7 +107,7 @@ test('every operation uses its contract path, method and body, with the OAuth be
       { displayName: 'Acme', categoryCode: 'RETAIL' },
     ],
     [() => c.chatbSenders.get('s3'), 'GET', `${P}/chatb/senders/s3`, undefined],
-    [() => c.rcs.deleteSender('s 1'), 'DELETE', `${P}/rcs/senders/s%201`, undefined],
+    [() => c.rcs.delete('s 1'), 'DELETE', `${P}/rcs/senders/s%201`, undefined],
     [() => c.chataSenders.delete('s2'), 'DELETE', `${P}/chata/senders/s2`, undefined],
     [() => c.chatbSenders.delete('s3'), 'DELETE', `${P}/chatb/senders/s3`, undefined],
   ];
@@ -154,7 +154,7 @@ test('template lists: listAll follows nextPageToken with pageSize and filterStat
 
 test('list pages: keyed items, totalSize kept, a missing nextPageToken read as ""', async (t) => {
   const stub = await startStub(t, (r) => (r.path.endsWith('/rcs/senders') ? { body: { senders: [{ id: 's1' }], totalSize: 1 } } : { body: {} }));
-  assert.deepEqual(await stub.client.rcs.listSendersPage({ pageToken: 'abc' }), { senders: [{ id: 's1' }], nextPageToken: '', totalSize: 1 });
+  assert.deepEqual(await stub.client.rcs.listPage({ pageToken: 'abc' }), { senders: [{ id: 's1' }], nextPageToken: '', totalSize: 1 });
   assert.deepEqual(stub.seen[0]!.query, { pageToken: 'abc' });
   assert.deepEqual(await stub.client.chatbSenders.listPage(), { senders: [], nextPageToken: '' });
   assert.deepEqual(await stub.client.chatbSenders.categories(), []);
@@ -209,7 +209,7 @@ test('named 400 codes come through as PlatformValidationError with their code an
   const cases: Array<[() => Promise<unknown>, string]> = [
     [
       () =>
-        c.rcs.createSender({
+        c.rcs.create({
           displayName: 'A',
           description: '',
           websites: [],
@@ -249,8 +249,8 @@ test('other statuses: 403, 404, 409, 429 with Retry-After, 503', async (t) => {
   };
   const stub = await startStub(t, (r) => byPath[r.path] ?? {});
   const c = stub.client;
-  await assert.rejects(c.rcs.getSender('forbidden'), (e: unknown) => e instanceof PlatformAuthError && e.code === 'forbidden');
-  await assert.rejects(c.rcs.getSender('missing'), (e: unknown) => e instanceof PlatformNotFoundError && e.code === 'not_found');
+  await assert.rejects(c.rcs.get('forbidden'), (e: unknown) => e instanceof PlatformAuthError && e.code === 'forbidden');
+  await assert.rejects(c.rcs.get('missing'), (e: unknown) => e instanceof PlatformNotFoundError && e.code === 'not_found');
   await assert.rejects(
     c.webhooks.create({ target: 'https://x.test', secret: '12345678', triggers: [] }),
     (e: unknown) => e instanceof PlatformConflictError && e.code === 'conflict',
@@ -314,15 +314,15 @@ test('sender and template deletes against the sandbox: not launched or active is
   await assert.rejects(c.chatbSenders.delete(activeB.id), conflict);
 
   const rcs = rcsSenderFields('Acme', { description: 'Acme agent', brandPhoneNumber: '+4470000000', countries: ['GB'] });
-  const draftR = await c.rcs.createSender(rcs);
-  await c.rcs.deleteSender(draftR.id);
-  await assert.rejects(c.rcs.getSender(draftR.id), PlatformNotFoundError);
-  await assert.rejects(c.rcs.deleteSender(draftR.id), PlatformNotFoundError);
-  const launched = await c.rcs.createSender(rcs);
+  const draftR = await c.rcs.create(rcs);
+  await c.rcs.delete(draftR.id);
+  await assert.rejects(c.rcs.get(draftR.id), PlatformNotFoundError);
+  await assert.rejects(c.rcs.delete(draftR.id), PlatformNotFoundError);
+  const launched = await c.rcs.create(rcs);
   await c.rcs.answerQuestionnaire(launched.id, { brand_description: 'Shop', message_types: 'Orders', opt_in: 'Checkout', opt_out: 'STOP' });
   await c.rcs.launch(launched.id, { email: 'ops@acme.test' });
-  await until(() => c.rcs.getSender(launched.id), 'LAUNCHED');
-  await assert.rejects(c.rcs.deleteSender(launched.id), (e: unknown) => conflict(e) && provisioningErrorDetails(e).additionalInformation?.state === 'LAUNCHED');
+  await until(() => c.rcs.get(launched.id), 'LAUNCHED');
+  await assert.rejects(c.rcs.delete(launched.id), (e: unknown) => conflict(e) && provisioningErrorDetails(e).additionalInformation?.state === 'LAUNCHED');
 
   const tpl = await c.chatbTemplates.create({
     name: 'hello',

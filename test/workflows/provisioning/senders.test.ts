@@ -57,7 +57,7 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
       listed.json().processes.some((p: { processId: string }) => p.processId === id),
       'listed by kind and state',
     );
-    const sender = await createPlatformClients(h.config.platform).provisioning.rcs.getSender(done.details.senderId as string);
+    const sender = await createPlatformClients(h.config.platform).provisioning.rcs.get(done.details.senderId as string);
     assert.deepEqual(
       sender.testNumbers.map((t) => t.phoneNumber),
       [testNumber],
