@@ -43,7 +43,7 @@ export class VoiceClient {
     await this.#calling('PATCH', `calls/id/${seg(callId)}`, opts.baseUrl, svaml);
   }
 
-  /** Only playFiles and say (common/voice-svaml.ts legInstructionViolations). */
+  /** Only playFiles and say (common/wire/voice-svaml.ts legInstructionViolations). */
   async updateCallLeg(callId: string, leg: CallLeg, instructions: Svaml['instructions'], opts: { baseUrl?: string } = {}): Promise<void> {
     await this.#calling('PATCH', `calls/id/${seg(callId)}/leg/${seg(leg)}`, opts.baseUrl, { instructions });
   }

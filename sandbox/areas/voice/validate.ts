@@ -1,6 +1,6 @@
 // What the calling address refuses (400, errorCode 40001, the message naming the field and the rule): callout
 // bodies, call updates, participant commands; and what makes an application's SVAML answer unusable beyond the
-// legality table of common/voice-svaml.ts (a runMenu without menus, a connectConf without a conference).
+// legality table of common/wire/voice-svaml.ts (a runMenu without menus, a connectConf without a conference).
 import { AreaError } from '../../core/errors.js';
 import { legInstructionViolations, svamlViolations, type Svaml } from '../../../common/wire/voice-svaml.js';
 import { menuProblems } from './menus.js';
