@@ -4,8 +4,7 @@ import { defineUpdate } from '@temporalio/workflow';
 import type { Region } from '../common/config.js';
 import type { MmsMessage } from '../platform/mms/types.js';
 
-export const CAMPAIGN_KINDS = ['conversation-campaign', 'mms-campaign'] as const;
-export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
 
 /**
  * PREPARING (reading the app's limits, saving the MMS template), SENDING, PAUSED (by the caller, or because the

@@ -97,9 +97,9 @@ try {
     'all',
     '-H',
     `Authorization: Bearer ${TEST_API_KEY}`,
-    // Not stateful: it chains requests along links, and the document declares none.
+    // Stateful too: it chains a start to its read and actions along the document's links (derived from the family registry).
     '--phases',
-    'examples,coverage,fuzzing',
+    'examples,coverage,fuzzing,stateful',
     '--max-examples',
     String(maxExamples),
     '--seed',

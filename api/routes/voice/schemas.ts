@@ -228,7 +228,7 @@ export const CallInfoView = Type.Object(
   { additionalProperties: true, description: "The platform's call information, as it gave it" },
 );
 
-/** The SVAML names, checked complete against common/voice-svaml.ts at compile time. */
+/** The SVAML names, checked complete against common/wire/voice-svaml.ts at compile time. */
 const SVAML_ACTIONS = [
   'hangup',
   'continue',
