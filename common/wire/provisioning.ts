@@ -86,13 +86,13 @@ export type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
 export const CONVERSATION_REGIONS = ['US', 'EU', 'BR'] as const;
 export type ConversationRegion = (typeof CONVERSATION_REGIONS)[number];
 export const BUNDLE_STATES = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'] as const;
-export type BundleState = (typeof BUNDLE_STATES)[number];
+type BundleState = (typeof BUNDLE_STATES)[number];
 export const BUNDLE_PROCESSING_MODES = ['DISPATCH', 'CONVERSATION'] as const;
 export type BundleProcessingMode = (typeof BUNDLE_PROCESSING_MODES)[number];
 export const BUNDLE_RETENTION_TYPES = ['MESSAGE_EXPIRE_POLICY', 'CONVERSATION_EXPIRE_POLICY', 'PERSIST_RETENTION_POLICY'] as const;
-export type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
+type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
 /** The SMS app's statuses the spec names, and ACTIVE once it is provisioned. */
-export type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
+type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
 
 /** A reviewer's or the platform's comment on a template, sender or account. */
 export interface ProvisioningComment {
@@ -172,3 +172,43 @@ export type ProvisioningPage<K extends string, T> = { [P in K]: T[] } & {
   nextPageToken: string;
   totalSize?: number;
 };
+
+// --- bundles (docs/bundle-wire.md) ---------------------------------------------------------
+
+export interface BundleRetentionPolicy {
+  retentionType: BundleRetentionType;
+  /** 1..3650 */
+  ttlDays: number;
+}
+
+/** Unsuccessful conversation-app webhook deliveries, as the platform reports them on the bundle. */
+interface BundleWebhookDeliveryStatus {
+  target: string;
+  status: string;
+  httpStatus?: number;
+  message?: string;
+  lastAttemptTime?: string;
+}
+
+interface BundleError {
+  /** SUBPROJECT, CONVERSATION_APP or SMS_APP: the resource whose provisioning failed. */
+  resource: string;
+  code: string;
+  message: string;
+}
+
+export interface Bundle {
+  id: string;
+  name: string;
+  region: ConversationRegion;
+  state: BundleState;
+  labels: Record<string, string>;
+  subproject: { id: string; name?: string; created: boolean };
+  convApp?: { id: string; name: string; processingMode: BundleProcessingMode; retentionPolicy: BundleRetentionPolicy };
+  smsApp?: { id: string; name: string; status: BundleSmsAppStatus };
+  webhookDeliveryStatuses: BundleWebhookDeliveryStatus[];
+  /** Set when FAILED: what failed, in the platform's words. */
+  errors?: BundleError[];
+  createTime?: string;
+  updateTime?: string;
+}

@@ -3,13 +3,9 @@
 // Create, read, list, delete. Contract: docs/bundle-wire.md.
 import { ProvisioningResources } from './resources.js';
 import type { ProvisioningTransport } from './transport.js';
-import type { BundleProcessingMode, BundleRetentionType, BundleSmsAppStatus, BundleState, ConversationRegion } from '../../common/wire/provisioning.js';
+import type { BundleProcessingMode, ConversationRegion, Bundle, BundleRetentionPolicy } from '../../common/wire/provisioning.js';
 
-interface BundleRetentionPolicy {
-  retentionType: BundleRetentionType;
-  /** 1..3650 */
-  ttlDays: number;
-}
+export type { Bundle } from '../../common/wire/provisioning.js';
 
 export interface CreateBundleRequest {
   /** 1..128 characters; the default name of the resources it creates. */
@@ -24,38 +20,6 @@ export interface CreateBundleRequest {
   smsApp?: { name?: string };
   /** Echoed on the bundle (at most 10; keys and values 1..128 characters): relayflow keys its bundles here. */
   labels?: Record<string, string>;
-}
-
-/** Unsuccessful conversation-app webhook deliveries, as the platform reports them on the bundle. */
-interface BundleWebhookDeliveryStatus {
-  target: string;
-  status: string;
-  httpStatus?: number;
-  message?: string;
-  lastAttemptTime?: string;
-}
-
-interface BundleError {
-  /** SUBPROJECT, CONVERSATION_APP or SMS_APP: the resource whose provisioning failed. */
-  resource: string;
-  code: string;
-  message: string;
-}
-
-export interface Bundle {
-  id: string;
-  name: string;
-  region: ConversationRegion;
-  state: BundleState;
-  labels: Record<string, string>;
-  subproject: { id: string; name?: string; created: boolean };
-  convApp?: { id: string; name: string; processingMode: BundleProcessingMode; retentionPolicy: BundleRetentionPolicy };
-  smsApp?: { id: string; name: string; status: BundleSmsAppStatus };
-  webhookDeliveryStatuses: BundleWebhookDeliveryStatus[];
-  /** Set when FAILED: what failed, in the platform's words. */
-  errors?: BundleError[];
-  createTime?: string;
-  updateTime?: string;
 }
 
 /**

@@ -7,13 +7,9 @@ import {
   CHATA_TRIGGERS,
   CHATB_TRIGGERS,
   RCS_TRIGGERS,
-  type BundleProcessingMode,
-  type BundleRetentionType,
-  type BundleSmsAppStatus,
-  type BundleState,
+  type Bundle as WireBundle,
   type ChataSenderState,
   type ChatbSenderState,
-  type ConversationRegion,
   type ProvisioningComment,
   type ProvisioningChannel,
   type ProvisioningResourceType,
@@ -148,22 +144,8 @@ export interface ChatbSender {
   updateTime: string;
 }
 
-export interface Bundle {
-  id: string;
-  name: string;
-  region: ConversationRegion;
-  state: BundleState;
-  labels: Record<string, string>;
-  subproject: { id: string; name?: string; created: boolean };
-  convApp?: {
-    id: string;
-    name: string;
-    processingMode: BundleProcessingMode;
-    retentionPolicy: { retentionType: BundleRetentionType; ttlDays: number };
-  };
-  smsApp?: { id: string; name: string; status: BundleSmsAppStatus };
-  webhookDeliveryStatuses: { target: string; status: string; httpStatus?: number; message?: string; lastAttemptTime: string }[];
-  errors?: { resource: string; code: string; message: string }[];
+/** The wire's bundle, as the sandbox keeps it: its times always set. */
+export interface Bundle extends WireBundle {
   createTime: string;
   updateTime: string;
 }

@@ -93,7 +93,11 @@ describe('voice incoming calls', () => {
       return c.connectedTo === sales ? c : undefined;
     });
     assert.match(playedText(call), /Press 1 for opening hours.*That is not one of the choices.*Press 1 to speak to sales/s);
-    const v = await view(callId);
+    // The ACE of the connected leg reaches the process after the sandbox connects it: wait for its answer.
+    const v = await eventually('the ACE answered', async () => {
+      const r = await view(callId);
+      return r.details.call.answers.some((a) => a.event === 'ace') ? r : undefined;
+    });
     assert.deepEqual(
       v.details.call.answers.map((a) => [a.event, a.action, a.input]),
       [

@@ -1,5 +1,6 @@
 // The audit page: lists processes and tells one's timeline, from the API's own routes with the key the person
-// pastes (kept for this tab only). `#key=...&process=...` in the address opens a process directly.
+// pastes (kept for this tab only). `#key=...&process=...` in the address opens a process directly; `&kind=` and
+// `&state=` set the list's filters.
 (() => {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -122,6 +123,8 @@
   $('timeline-more').addEventListener('click', () => timeline(current.id, true));
   $('csv').addEventListener('click', exportCsv);
   for (const k of (document.body.dataset.kinds || '').split(',').filter(Boolean)) $('kind').append(new Option(k, k));
+  $('kind').value = params.get('kind') || '';
+  $('state').value = params.get('state') || '';
   if (key) {
     sessionStorage.setItem('relayflow-key', key);
     list(false);
