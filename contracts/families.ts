@@ -43,8 +43,6 @@ export interface Collection {
 
 export interface Family {
   name: FamilyName;
-  /** What a person calls one process of the family. */
-  title: string;
   kinds: readonly KindEntry[];
   collections: readonly Collection[];
   /** The contract files (under contracts/) the API, the workflows and the activities share. */
@@ -69,7 +67,6 @@ const PROVISIONING_SIGNALS = ['provisioningEvent', 'attach', 'resubmitRequested'
 export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   subprojects: {
     name: 'subprojects',
-    title: 'subproject',
     kinds: [
       {
         kind: 'subproject',
@@ -85,7 +82,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   verification: {
     name: 'verification',
-    title: 'verification',
     kinds: [
       {
         kind: 'verification',
@@ -102,7 +98,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   provisioning: {
     name: 'provisioning',
-    title: 'template, sender or bundle',
     kinds: [
       ...TEMPLATE_KINDS.map((kind) => ({ kind, workflowType: 'templateApproval' })),
       { kind: 'rcs-sender', workflowType: 'rcsSenderLaunch' },
@@ -126,7 +121,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   senderid: {
     name: 'senderid',
-    title: 'sender ID registration',
     kinds: [
       {
         kind: 'senderid-registration',
@@ -142,7 +136,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   campaigns: {
     name: 'campaigns',
-    title: 'campaign',
     kinds: (['conversation-campaign', 'mms-campaign'] as const).map((kind) => ({
       kind,
       workflowType: 'campaign',
@@ -158,7 +151,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   voice: {
     name: 'voice',
-    title: 'callout or incoming call',
     kinds: [
       {
         kind: 'voice-callout',
@@ -175,7 +167,6 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   onboarding: {
     name: 'onboarding',
-    title: 'customer onboarding',
     kinds: [
       {
         kind: 'onboarding',
