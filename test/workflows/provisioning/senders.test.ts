@@ -86,7 +86,10 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
     await setReviewer(h, fast);
     const first = await update(h, id, 'senders', 'relaunch', { contact: { phoneNumber: '+33612345678' } }, 'relaunch-1');
     assert.equal(first.statusCode, 200, first.body);
-    assert.deepEqual(first.json(), { accepted: true, state: 'IN_REVIEW' });
+    // The answer is the state once the relaunch is applied: IN_REVIEW, or already LAUNCHED when the
+    // reviewer's events reached the process before the relaunch call's reply did (a loaded machine).
+    assert.equal(first.json().accepted, true, first.body);
+    assert.ok(['IN_REVIEW', 'LAUNCHED'].includes(first.json().state), first.body);
     assert.deepEqual((await update(h, id, 'senders', 'relaunch', {}, 'relaunch-1')).json(), first.json(), 'answered from memory');
     const done = await waitUntil(h, id, completed, 'completed');
     assert.equal(done.state, 'LAUNCHED');
