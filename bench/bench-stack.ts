@@ -1,7 +1,10 @@
 // What the webhook-intake, memory and actions benchmarks share: the profile they run (RELAYFLOW_BENCH_PROFILE=
 // short|full), a timed log, and the stack they measure (a Temporal dev server, the workflow bundle, the sandbox,
 // a worker and the API in this process) with a shutdown that cannot hang the command.
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
+import { ulid } from 'ulid';
+import { createDataConverter } from '../common/data-converter.js';
 import { startDevServer, type DevServer } from '../scripts/lib/dev-server.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startHarness, type Harness, type HarnessOptions } from '../test/helpers/harness.js';
@@ -44,6 +47,35 @@ export async function startStack(harness: HarnessOptions = {}): Promise<Stack> {
     await server.stop();
     throw err;
   }
+}
+
+export interface BaselineWorker {
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A bare worker for a benchmark's baseline workflows (`workflowsPath`), on the stack's server and with relayflow's
+ * codec, so the baseline pays for encryption too. It lives through the warm-up and the measured runs, like relayflow's.
+ */
+export async function startBaselineWorker({ server, h }: Stack, workflowsPath: URL): Promise<BaselineWorker> {
+  const taskQueue = `bench-baseline-${ulid()}`;
+  const connection = await NativeConnection.connect({ address: server.address });
+  const worker = await Worker.create({
+    connection,
+    taskQueue,
+    workflowsPath: fileURLToPath(workflowsPath),
+    dataConverter: createDataConverter(h.config.codecKeys),
+  });
+  const running = worker.run();
+  return {
+    taskQueue,
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await connection.close(); // an open connection would keep the process alive
+    },
+  };
 }
 
 /**

@@ -6,10 +6,7 @@
 //   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/verification.ts [total] [concurrency] [rounds]
 //   short: 30 verifications, 2 rounds (within 40 s with the start on this loaded 2-core machine); full (default): 200, 3 rounds
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import { createDataConverter } from '../common/data-converter.js';
 import { figures, pool, type RunFigures, type Samples } from './stats.js';
 import { baselineAnswer, baselineStarted } from './baseline-workflow.js';
 import { TEST_API_KEY } from '../test/helpers/harness.js';
@@ -18,7 +15,7 @@ import { nodeTransport } from '../common/http-transport.js';
 import { countTasks, perUnit, type TaskCounts } from './task-counts.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { workflowIds } from '../contracts/ids.js';
-import { benchProfile, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { benchProfile, log, shutdown, sleep, startBaselineWorker, startStack } from './bench-stack.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profile = benchProfile();
@@ -28,10 +25,11 @@ const total = Number(process.argv[2] ?? P.total);
 const concurrency = Number(process.argv[3] ?? 20);
 const rounds = Number(process.argv[4] ?? P.rounds);
 
-const { server, h } = await startStack({
+const stack = await startStack({
   sandbox: { rateLimits: { perProjectPerSecond: 100_000 } },
   env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
 });
+const { server, h } = stack;
 
 /** Workflows of each run, for counting the tasks behind a verification (guards: one per fresh number). */
 const sampled = { relayflow: [] as string[], guards: [] as string[], baseline: [] as string[] };
@@ -81,17 +79,7 @@ async function relayflowRun(n: number): Promise<Samples> {
   return { startMs, answerMs, seconds: (performance.now() - t0) / 1000 };
 }
 
-// The baseline's worker lives through its warm-up and measured runs, like relayflow's.
-const baselineQueue = `bench-baseline-${ulid()}`;
-const baselineConnection = await NativeConnection.connect({ address: server.address });
-const baselineWorker = await Worker.create({
-  connection: baselineConnection,
-  taskQueue: baselineQueue,
-  workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)),
-  // Same client, same codec: the baseline pays for encryption too.
-  dataConverter: createDataConverter(h.config.codecKeys),
-});
-const baselineRunning = baselineWorker.run();
+const baseline = await startBaselineWorker(stack, new URL('./baseline-workflow.ts', import.meta.url));
 
 async function baselineRun(n: number): Promise<Samples> {
   const sample = n >= total;
@@ -102,7 +90,7 @@ async function baselineRun(n: number): Promise<Samples> {
     let t = performance.now();
     const workflowId = `baseline:${ulid()}`;
     if (sample && sampled.baseline.length < P.sample) sampled.baseline.push(workflowId);
-    const op = new WithStartWorkflowOperation('baselineVerification', { workflowId, taskQueue: baselineQueue, workflowIdConflictPolicy: 'FAIL' });
+    const op = new WithStartWorkflowOperation('baselineVerification', { workflowId, taskQueue: baseline.taskQueue, workflowIdConflictPolicy: 'FAIL' });
     await h.client.workflow.executeUpdateWithStart(baselineStarted, { startWorkflowOperation: op });
     startMs.push(performance.now() - t);
     const handle = await op.workflowHandle();
@@ -216,14 +204,7 @@ try {
   });
 } finally {
   await shutdown([
-    [
-      'baseline worker',
-      async () => {
-        baselineWorker.shutdown();
-        await baselineRunning;
-        await baselineConnection.close(); // an open connection would keep the process alive
-      },
-    ],
+    ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
     ['Temporal dev server', () => server.stop()],
   ]);

@@ -19,7 +19,7 @@ import { figures, percentile, pool, type Samples } from './stats.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { nodeTransport } from '../common/http-transport.js';
-import { signApplicationRequest, verifyApplicationRequest } from '../common/signing.js';
+import { signApplicationRequest, verifyApplicationCallback } from '../common/signing.js';
 import { installRawBodyJsonParser } from '../api/plugins/raw-body.js';
 import { VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../contracts/ids.js';
@@ -60,13 +60,7 @@ const signed = (url: string, payload: Record<string, unknown>) => {
 const baseline = Fastify({ logger: false });
 installRawBodyJsonParser(baseline);
 baseline.post(VOICE_CALLBACK_PATH, async (req, reply) => {
-  const ok = verifyApplicationRequest({
-    headers: req.headers,
-    method: 'POST',
-    path: req.url.split('?')[0]!,
-    rawBody: req.rawBody ?? Buffer.alloc(0),
-    secretForKey: (key) => (key === appKey ? appSecret : undefined),
-  });
+  const ok = verifyApplicationCallback(req, appKey, appSecret);
   if (!ok.ok) return reply.status(401).send({ error: ok.reason });
   const event = (req.body as { event?: string }).event;
   return event === 'ice' ? { action: { name: 'connectPstn', number: CONNECT_TO } } : { action: { name: 'continue' } };

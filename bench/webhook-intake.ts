@@ -6,17 +6,14 @@
 // (bench/baseline-signal-workflow.ts). Rounds alternate which side goes first.
 // Rows: webhooks taken in per second (ratio to the baseline, target >= 0.8), answer p99 (target <= 250 ms).
 //   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/webhook-intake.ts
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { setMaxListeners } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import { createDataConverter } from '../common/data-converter.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature } from '../common/signing.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../contracts/ids.js';
 import { inboxQuery } from '../contracts/provisioning.js';
-import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { benchProfile, exitWhenDone, log, shutdown, sleep, startBaselineWorker, startStack } from './bench-stack.js';
 import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 import { percentile, pool } from './stats.js';
@@ -29,7 +26,8 @@ const P =
     ? { processes: 15, webhooks: 400, warmup: 40, rounds: 3, concurrency: 20 }
     : { processes: 90, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
-const { server, h } = await startStack(waitingHarness);
+const stack = await startStack(waitingHarness);
+const { server, h } = stack;
 const never = new AbortController().signal;
 setMaxListeners(0, never); // one abort listener per request in flight
 
@@ -128,15 +126,7 @@ async function relayflowRun(targets: Target[], n: number): Promise<Run> {
 }
 
 // The baseline's worker and its bare waiting workflows (one per resource, as relayflow has one inbox per resource).
-const baselineQueue = `bench-baseline-signal-${ulid()}`;
-const baselineConnection = await NativeConnection.connect({ address: server.address });
-const baselineWorker = await Worker.create({
-  connection: baselineConnection,
-  taskQueue: baselineQueue,
-  workflowsPath: fileURLToPath(new URL('./baseline-signal-workflow.ts', import.meta.url)),
-  dataConverter: createDataConverter(h.config.codecKeys), // same codec: the baseline pays for encryption too
-});
-const baselineRunning = baselineWorker.run();
+const baseline = await startBaselineWorker(stack, new URL('./baseline-signal-workflow.ts', import.meta.url));
 const baselineIds = Array.from({ length: P.processes }, () => `bench-baseline-signal:${ulid()}`);
 const baselineSent = new Map<string, number>();
 
@@ -150,7 +140,7 @@ async function baselineRun(n: number): Promise<Run> {
     try {
       await h.client.workflow.signalWithStart('baselineWaiter', {
         workflowId,
-        taskQueue: baselineQueue,
+        taskQueue: baseline.taskQueue,
         args: [],
         signal: baselineEventSignal,
         signalArgs: [{ eventId, trigger: 'CHATA_TEMPLATE_COMMENT_ADDED', comment: `bench comment ${eventId}` }],
@@ -212,7 +202,7 @@ try {
   log(`${targets.length} processes waiting, each attached to its resource's inbox`);
   // The baseline's workflows wait before the run, as relayflow's inboxes and processes do.
   await pool(baselineIds.length, 10, async (i) => {
-    await h.client.workflow.start('baselineWaiter', { workflowId: baselineIds[i]!, taskQueue: baselineQueue, args: [] });
+    await h.client.workflow.start('baselineWaiter', { workflowId: baselineIds[i]!, taskQueue: baseline.taskQueue, args: [] });
   });
   // What each side makes the server and worker do: workflow tasks and history events, counted before and after.
   const relayflowWorkflows = targets.flatMap((t) => [t.processId, workflowIds.resourceInbox(t.channel, t.resourceType, t.resourceId)]);
@@ -283,14 +273,7 @@ try {
   );
 } finally {
   await shutdown([
-    [
-      'baseline worker',
-      async () => {
-        baselineWorker.shutdown();
-        await baselineRunning;
-        await baselineConnection.close();
-      },
-    ],
+    ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
     ['Temporal dev server', () => server.stop()],
   ]);

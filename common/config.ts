@@ -191,7 +191,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /** Paths under which the sandbox mounts each area; one table so sandbox and config agree. */
 export function sandboxPlatformUrls(baseUrl: string): PlatformUrls {
@@ -229,14 +229,17 @@ function str(env: Env, name: string, fallback?: string): string {
   throw new ConfigError(name, 'is required');
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** A whole number between min and max, or undefined when the variable is unset (the standalone sandbox reads its own this way). */
+export function wholeNumber(env: Env, name: string, min: number, max: number): number | undefined {
   const raw = env[name]?.trim();
-  if (!raw) return fallback;
+  if (!raw) return undefined;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number (got "${raw}")`);
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${n})`);
   return n;
 }
+
+const int = (env: Env, name: string, fallback: number, min: number, max: number): number => wholeNumber(env, name, min, max) ?? fallback;
 
 function url(env: Env, name: string, fallback?: string): string {
   const v = str(env, name, fallback);

@@ -103,6 +103,21 @@ export interface VerifyApplicationRequestParams {
   now?: number;
 }
 
+/** A platform callback POSTed to relayflow, checked against the one application it was sent for. */
+export function verifyApplicationCallback(
+  req: { headers: HeaderBag; url: string; rawBody?: Buffer },
+  appKey: string,
+  appSecret: string,
+): ApplicationVerifyResult {
+  return verifyApplicationRequest({
+    headers: req.headers,
+    method: 'POST',
+    path: req.url.split('?')[0]!,
+    rawBody: req.rawBody ?? Buffer.alloc(0),
+    secretForKey: (key) => (key === appKey ? appSecret : undefined),
+  });
+}
+
 const DEFAULT_APPLICATION_SKEW_MS = 15 * 60 * 1000;
 
 /** Verifies `Application key:signature` (or prototyping-only `Basic base64(key:secret)`) over the raw bytes. */

@@ -3,6 +3,7 @@
 import { defineUpdate } from '@temporalio/workflow';
 import type { Region } from '../common/config.js';
 import type { MmsMessage } from '../platform/mms/types.js';
+import type { TrackedCarry } from './process-status.js';
 
 export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
 
@@ -78,14 +79,9 @@ export interface CampaignDetails {
   lastError?: string;
 }
 
-export interface CampaignCarry {
-  state: CampaignState;
-  since: string;
-  history: { state: CampaignState; at: string; reason?: string }[];
-  details: CampaignDetails;
+export interface CampaignCarry extends TrackedCarry<CampaignState, CampaignDetails, CampaignOperationOutcome> {
   /** Chunks not yet done, in the order they will run. */
   todo: number[];
-  operations: [string, CampaignOperationOutcome][];
 }
 
 export interface CampaignResult {

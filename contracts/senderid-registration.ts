@@ -3,6 +3,7 @@
 // resource types come from the client; the activities are in contracts/senderid.ts.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Attachment, RegistrationState, RegistrationType, RequestDetail, UploadStatus } from '../common/wire/senderid.js';
+import type { TrackedCarry } from './process-status.js';
 
 export type { Attachment, RegistrationState } from '../common/wire/senderid.js';
 
@@ -143,13 +144,8 @@ export interface SenderIdRegistrationDetails {
   violations?: { field: string; rule: string; description: string }[];
 }
 
-export interface SenderIdCarry {
-  state: SenderIdProcessState;
-  since: string;
-  history: { state: SenderIdProcessState; at: string; reason?: string }[];
-  details: SenderIdRegistrationDetails;
+export interface SenderIdCarry extends TrackedCarry<SenderIdProcessState, SenderIdRegistrationDetails, SenderIdOperationOutcome> {
   seenEventIds: string[];
-  operations: [string, SenderIdOperationOutcome][];
   lastHeardAt: number;
 }
 

@@ -1,7 +1,7 @@
 // Environment of the standalone sandbox (npm run sandbox), read and validated once.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../common/config.js';
+import { ConfigError, wholeNumber, type Env } from '../common/config.js';
 
 export interface SandboxMainConfig {
   port: number;
@@ -10,17 +10,6 @@ export interface SandboxMainConfig {
   subprojectReadyAfterMs: number | undefined;
   /** SANDBOX_DATA_DIR: keep the state under `<dir>/sandbox` across restarts; unset: in memory. */
   dataDir: string | undefined;
-}
-
-type Env = Record<string, string | undefined>;
-
-function wholeNumber(env: Env, name: string, min: number, max: number): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number (got "${raw}")`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${n})`);
-  return n;
 }
 
 function directory(env: Env, name: string): string | undefined {

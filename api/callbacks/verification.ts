@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static, type TSchema } from 'typebox';
-import { verifyApplicationRequest } from '../../common/signing.js';
+import { verifyApplicationCallback } from '../../common/signing.js';
 import type { Logger } from '../../common/logger.js';
 import { verificationIdOfEvent } from '../../contracts/ids.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
@@ -88,13 +88,7 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
   { client, verifications, appKey, appSecret, decideWaitMs = 4_000 },
 ) => {
   app.post(VERIFICATION_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    const signed = verifyApplicationRequest({
-      headers: req.headers,
-      method: 'POST',
-      path: req.url.split('?')[0]!,
-      rawBody: req.rawBody ?? Buffer.alloc(0),
-      secretForKey: (key) => (key === appKey ? appSecret : undefined),
-    });
+    const signed = verifyApplicationCallback(req, appKey, appSecret);
     if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
     const log = req.log as unknown as Logger;
     const { event } = check.envelope(req.body);

@@ -11,7 +11,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { VoiceSettings } from '../../common/config.js';
 import type { Logger } from '../../common/logger.js';
-import { verifyApplicationRequest } from '../../common/signing.js';
+import { verifyApplicationCallback } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { parseCallToken, voiceCallEndedSignal, type CallInfo, type VoiceCallbackEvent, type VoiceCallEnded } from '../../contracts/voice.js';
@@ -66,13 +66,7 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
   const planDeadlineMs = Math.floor(settings.answerDeadlineMs / 2);
 
   app.post(VOICE_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    const signed = verifyApplicationRequest({
-      headers: req.headers,
-      method: 'POST',
-      path: req.url.split('?')[0]!,
-      rawBody: req.rawBody ?? Buffer.alloc(0),
-      secretForKey: (key) => (key === opts.appKey ? opts.appSecret : undefined),
-    });
+    const signed = verifyApplicationCallback(req, opts.appKey, opts.appSecret);
     if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
     const log = req.log as unknown as Logger;
     const body = isObj(req.body) ? req.body : {};

@@ -1,14 +1,7 @@
 // The accounts the sandbox knows, and the look-ups every authentication scheme needs.
-import { SANDBOX_CREDENTIALS } from '../../common/config.js';
+import { SANDBOX_CREDENTIALS, type PlatformCredentials } from '../../common/config.js';
 
-export interface SandboxAccount {
-  projectId: string;
-  keyId: string;
-  keySecret: string;
-  appKey: string;
-  /** base64, as the platform's dashboard shows it */
-  appSecret: string;
-  mmsApiKey: string;
+export interface SandboxAccount extends PlatformCredentials {
   /** The application's default SMS language for verifications; en-US when unset. */
   verificationDefaultLanguage?: string;
 }

@@ -38,8 +38,7 @@ import {
 } from '../../contracts/campaigns.js';
 import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
-import { HandledMemory } from '../shared/handled-memory.js';
-import { trackProcess } from '../shared/process-state.js';
+import { carryTracked, resumeTracked } from '../shared/process-state.js';
 
 const KEEP_HISTORY = 100;
 /** A chunk sends at most this many messages per second; faster campaigns run more chunks at once. */
@@ -82,10 +81,10 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const sends = proxyActivities<CampaignActivities>(sendOptions);
 
   const carried = input.carried;
-  const tracker = trackProcess<CampaignState, CampaignDetails>(
+  const { tracker, operations } = resumeTracked<CampaignState, CampaignDetails, CampaignOperationOutcome>(
     input.kind,
-    carried?.state ?? 'PREPARING',
-    carried?.details ?? {
+    'PREPARING',
+    {
       campaignId: input.campaignId,
       rate: 0,
       platformRate: 0,
@@ -97,15 +96,11 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       throttledAttempts: 0,
       retriedAttempts: 0,
     },
+    carried,
   );
-  if (carried) {
-    tracker.status.since = carried.since;
-    tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
-  }
   const d = tracker.status.details;
   const state = () => tracker.status.state;
   const isFinal = () => FINAL_CAMPAIGN_STATES.includes(state());
-  const operations = new HandledMemory(carried?.operations);
   const operation = operationsOn(operations, 'remember');
   const todo: number[] = [...(carried?.todo ?? [])];
   const running = new Map<number, CancellationScope>();
@@ -242,14 +237,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
         if (!todo.length) break;
         if (continueNow) {
           await condition(allHandlersFinished);
-          const carry: CampaignCarry = {
-            state: state(),
-            since: tracker.status.since,
-            history: tracker.status.history.slice(-KEEP_HISTORY),
-            details: d,
-            todo,
-            operations: operations.toCarry(),
-          };
+          const carry: CampaignCarry = { ...carryTracked(tracker, operations, KEEP_HISTORY), todo };
           await continueAsNew<typeof campaign>({ ...input, carried: carry });
         }
         if (paused) {

@@ -17,19 +17,7 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import {
-  attachToResource,
-  carryOf,
-  endOnError,
-  Exclusive,
-  followUntilFinal,
-  interactive,
-  platform,
-  refused,
-  resumeProcess,
-  StopRequest,
-  type ProcessCarry,
-} from './process.js';
+import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
 
 interface BundleDetails extends FollowDetails {
@@ -58,7 +46,7 @@ const PLATFORM_STATES: readonly string[] = ['IN_PROGRESS', 'ACTIVE', 'FAILED', '
 const errorText = (errors: BundleDetails['errors']) => errors.map((e) => `${e.resource}: ${e.code}: ${e.message}`).join('; ');
 
 export async function bundleProvisioning(input: BundleProvisioningInput & { carried?: Carry }): Promise<BundleProvisioningResult> {
-  const { tracker, follower, operations } = resumeProcess<BundleProcessState, BundleDetails>(
+  const { tracker, follower, operations, edits, stop, state, move, carry, follow, fail } = resumeProcess<BundleProcessState, BundleDetails>(
     'bundle-provisioning',
     input.deleteBundleId ? 'DELETING' : 'CREATING',
     {
@@ -76,15 +64,9 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
     input.carried,
   );
   const d = tracker.status.details;
-  const edits = new Exclusive();
-  const stop = new StopRequest(tracker);
   /** A decision (ACTIVE or FAILED) came by webhook: the bundle is read once for the whole picture. */
   let decisionRead = input.carried?.decisionRead ?? false;
 
-  const state = () => tracker.status.state;
-  const move = (s: BundleProcessState, reason: string) => {
-    if (s !== state()) tracker.moveTo(s, reason);
-  };
   const isFinal = () => FINAL.includes(state());
 
   function failedWords(errors: BundleDetails['errors']): string {
@@ -179,21 +161,17 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
         if (!created.created && isFinal()) decisionRead = true;
         await attachToResource({ channel: 'PROJECT', resourceType: 'BUNDLE', resourceId: created.id });
       }
-      await followUntilFinal({
-        tracker,
-        follower,
+      await follow({
         isFinal,
         awaiting: () => state() === 'IN_PROGRESS',
-        wake: () => stop.requested,
         applyEvent,
         react,
-        historyLimit: input.historyLimit,
         poll: async (reason) => applyBundle(await platform.getBundle({ bundleId: d.bundleId! }), reason),
-        continueAsNew: () => continueAsNew<typeof bundleProvisioning>({ ...input, carried: { ...carryOf(tracker, follower, operations), decisionRead } }),
+        continueAsNew: () => continueAsNew<typeof bundleProvisioning>({ ...input, carried: { ...carry(), decisionRead } }),
       });
     }
   } catch (err) {
-    endOnError(tracker, err);
+    fail(err);
   }
   await condition(allHandlersFinished);
   const reason = tracker.status.history.at(-1)?.reason;

@@ -13,7 +13,7 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, carryOf, endOnError, followUntilFinal, platform, resumeProcess, StopRequest, type ProcessCarry } from './process.js';
+import { attachToResource, platform, resumeProcess, type ProcessCarry } from './process.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
@@ -170,7 +170,7 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
 }
 
 async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Carry): Promise<SenderResult> {
-  const { tracker, follower, operations } = resumeProcess<SenderProcessState, SenderDetails>(
+  const { tracker, follower, operations, stop, state, carry, follow, fail } = resumeProcess<SenderProcessState, SenderDetails>(
     spec.kind,
     'CREATING',
     { ...spec.details, ...initialFollowDetails() },
@@ -178,10 +178,8 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     carried,
   );
   const d = tracker.status.details;
-  const stop = new StopRequest(tracker);
   let failure: Verdict['failure'];
 
-  const state = () => tracker.status.state;
   const isFinal = () => FINAL.includes(state());
   const judge = (r: PlatformReading, reason: string, comment?: string) => {
     const v = spec.judge(r, comment);
@@ -220,19 +218,15 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       applySender(created, created.created ? 'created' : 'found an existing sender');
       await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
     }
-    await followUntilFinal({
-      tracker,
-      follower,
+    await follow({
       isFinal,
       awaiting: () => ['PENDING', 'IN_REVIEW', 'ERROR'].includes(state()),
-      wake: () => stop.requested,
       applyEvent,
       react: async () => {
         stop.endIfAsked(isFinal);
       },
-      historyLimit: settings.historyLimit,
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
-      continueAsNew: () => spec.continueAsNew(carryOf(tracker, follower, operations)),
+      continueAsNew: () => spec.continueAsNew(carry()),
     });
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).
     if (state() === 'ACTIVE' && d.maxTps === undefined) {
@@ -243,7 +237,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       });
     }
   } catch (err) {
-    endOnError(tracker, err);
+    fail(err);
   }
   await condition(allHandlersFinished);
   if (state() === 'FAILED' && failure) throw ApplicationFailure.nonRetryable(failure.message, failure.type, { senderId: d.senderId, errorCode: d.errorCode });

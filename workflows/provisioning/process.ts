@@ -4,8 +4,8 @@ import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyAct
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
-import { trackProcess, type ProcessState } from '../shared/process-state.js';
-import type { StateChange } from '../../contracts/process-status.js';
+import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
+import type { TrackedCarry } from '../../contracts/process-status.js';
 import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
 import { ResourceFollower, type FollowCarry, type FollowDetails, type Take } from './follow.js';
 import { operationsOn } from '../shared/actions.js';
@@ -24,55 +24,65 @@ export const interactive = proxyActivities<ProvisioningActivities>(interactiveAc
 /** A quick Temporal call: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
 const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
 
-const KEEP_HISTORY = 200;
-
-/** Everything a process hands to its next run. */
-export interface ProcessCarry<S extends string, D> {
-  state: S;
-  since: string;
-  history: StateChange<S>[];
-  details: D;
+/** Everything a process hands to its next run: its tracked status and operations, and its follower's marks. */
+export interface ProcessCarry<S extends string, D> extends TrackedCarry<S, D, OperationOutcome> {
   follow: FollowCarry;
-  operations: [string, OperationOutcome][];
+}
+
+/** A provisioning process's frame: what `resumeProcess` hands the workflow. */
+export interface ProvisioningProcess<S extends string, D> {
+  tracker: ProcessState<S, D>;
+  follower: ResourceFollower;
+  operations: HandledMemory<OperationOutcome>;
+  /** One change to the platform resource at a time. */
+  edits: Exclusive;
+  stop: StopRequest;
+  state(): S;
+  /** Moves to `s` unless the process is there already (a repeated platform state adds no history). */
+  move(s: S, reason: string): void;
+  /** The carry for the next run (the workflow adds its own fields). */
+  carry(): ProcessCarry<S, D>;
+  /** followUntilFinal with this process's tracker, follower, stop request and history limit. */
+  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'wake' | 'historyLimit'>): Promise<void>;
+  /** endOnError: records why the process ends and rethrows. */
+  fail(err: unknown): never;
 }
 
 /**
  * What every provisioning process starts with, resumed from a previous run's carry when there is one: its status
- * (trackProcess), the follower of its resource and its memory of operations.
+ * (trackProcess), the follower of its resource, its memory of operations, its edit lock and its stop request.
  */
-export function resumeProcess<S extends string, D extends FollowDetails>(
-  kind: string,
+export function resumeProcess<S extends string, D extends FollowDetails & { stopReason?: string }>(
+  /** Every provisioning process can end STOPPED or FAILED: a state type without them does not compile. */
+  kind: 'STOPPED' | 'FAILED' extends S ? string : never,
   initial: S,
   details: D,
   settings: FollowSettings,
   carried?: ProcessCarry<S, D>,
-): { tracker: ProcessState<S, D>; follower: ResourceFollower; operations: HandledMemory<OperationOutcome> } {
-  const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
-  if (carried) {
-    tracker.status.since = carried.since;
-    tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
-  }
-  return { tracker, follower: new ResourceFollower(tracker.status.details, settings, carried?.follow), operations: new HandledMemory(carried?.operations) };
-}
-
-export function carryOf<S extends string, D>(
-  tracker: ProcessState<S, D>,
-  follower: ResourceFollower,
-  operations: HandledMemory<OperationOutcome>,
-): ProcessCarry<S, D> {
-  const s = tracker.status;
+): ProvisioningProcess<S, D> {
+  const { tracker, operations } = resumeTracked(kind, initial, details, carried);
+  const follower = new ResourceFollower(tracker.status.details, settings, carried?.follow);
+  const state = () => tracker.status.state;
+  const ending = tracker as unknown as ProcessState<'STOPPED' | 'FAILED', D>; // S includes both (the kind's type says so)
+  const stop = new StopRequest(ending);
   return {
-    state: s.state,
-    since: s.since,
-    history: s.history.slice(-KEEP_HISTORY),
-    details: s.details,
-    follow: follower.toCarry(),
-    operations: operations.toCarry(),
+    tracker,
+    follower,
+    operations,
+    edits: new Exclusive(),
+    stop,
+    state,
+    move: (s, reason) => {
+      if (s !== state()) tracker.moveTo(s, reason);
+    },
+    carry: () => ({ ...carryTracked(tracker, operations), follow: follower.toCarry() }),
+    follow: (loop) => followUntilFinal({ tracker, follower, wake: () => stop.requested, historyLimit: settings.historyLimit, ...loop }),
+    fail: (err) => endOnError(ending, err),
   };
 }
 
 /** One change to the platform resource at a time (an automatic resubmission and an API one never race). */
-export class Exclusive {
+class Exclusive {
   private busy = false;
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -90,7 +100,7 @@ export class Exclusive {
  * Records why the process ends on an error and rethrows it: a platform refusal (a failed activity) fails
  * the execution, so the same business key may be started again. Continue-as-new passes through.
  */
-export function endOnError(tracker: { moveTo(state: 'FAILED' | 'STOPPED', reason?: string): void }, err: unknown): never {
+function endOnError(tracker: { moveTo(state: 'FAILED' | 'STOPPED', reason?: string): void }, err: unknown): never {
   if (err instanceof ContinueAsNew) throw err;
   if (isCancellation(err)) tracker.moveTo('STOPPED', 'the process was cancelled');
   else tracker.moveTo('FAILED', rootMessage(err));
@@ -107,7 +117,7 @@ export async function attachToResource(resource: ResourceRef): Promise<void> {
   await inbox.attachToInbox({ resource, processId: workflowInfo().workflowId });
 }
 
-export interface FollowLoop<S extends string> {
+interface FollowLoop<S extends string> {
   tracker: ProcessState<S, FollowDetails>;
   follower: ResourceFollower;
   isFinal(): boolean;
@@ -126,7 +136,7 @@ export interface FollowLoop<S extends string> {
 }
 
 /** Runs until the process is final: events as they come, a poll when none came for a while, the deadline. */
-export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<void> {
+async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<void> {
   const { tracker, follower } = loop;
   for (;;) {
     follower.drain((e, take) => loop.applyEvent(e, take));
@@ -162,7 +172,7 @@ export async function followUntilFinal<S extends string>(loop: FollowLoop<S>): P
  * once the process has ended, otherwise the reason goes to the details), `requested` wakes the process's loop, and
  * `endIfAsked` in the loop's react ends the process as STOPPED.
  */
-export class StopRequest {
+class StopRequest {
   requested = false;
 
   constructor(private readonly tracker: { readonly status: { details: { stopReason?: string } }; moveTo(state: 'STOPPED', reason: string): void }) {}

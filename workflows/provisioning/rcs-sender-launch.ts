@@ -13,19 +13,7 @@ import {
   type RcsSenderLaunchInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import {
-  attachToResource,
-  carryOf,
-  endOnError,
-  Exclusive,
-  followUntilFinal,
-  interactive,
-  platform,
-  refused,
-  resumeProcess,
-  StopRequest,
-  type ProcessCarry,
-} from './process.js';
+import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 
@@ -68,7 +56,7 @@ const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', '
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
 
 export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
-  const { tracker, follower, operations } = resumeProcess<RcsProcessState, RcsDetails>(
+  const { tracker, follower, operations, edits, stop, state, move, carry, follow, fail } = resumeProcess<RcsProcessState, RcsDetails>(
     'rcs-sender',
     'CREATING',
     {
@@ -86,17 +74,11 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     input.carried,
   );
   const d = tracker.status.details;
-  const edits = new Exclusive();
-  const stop = new StopRequest(tracker);
   /** The state and poll count at the last test-number attempt: retried when either moved on. */
   let testNumbersTriedAt = input.carried?.testNumbersTriedAt;
   /** The decision (state and relaunch count) the sender was last read after. */
   let decisionReadAt = input.carried?.decisionReadAt;
 
-  const state = () => tracker.status.state;
-  const move = (s: RcsProcessState, reason: string) => {
-    if (s !== state()) tracker.moveTo(s, reason);
-  };
   const pendingNumbers = () => d.testNumbers.filter((t) => t.status === 'WAITING_FOR_LAUNCH');
   const launchedEverywhere = () => state() === 'LAUNCHED';
   const isFinal = () => FINAL.includes(state()) || (launchedEverywhere() && pendingNumbers().length === 0);
@@ -237,21 +219,16 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
         applySender(launched, launched.launched ? `launched (${contactWords(input.contact)})` : `already launched (${launched.state})`);
       }
     }
-    await followUntilFinal({
-      tracker,
-      follower,
+    await follow({
       isFinal,
       awaiting: () => state() === 'IN_REVIEW',
-      wake: () => stop.requested,
       applyEvent,
       react,
-      historyLimit: input.historyLimit,
       poll: async (reason) => applySender(await platform.getRcsSender({ senderId: d.senderId! }), reason),
-      continueAsNew: () =>
-        continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carryOf(tracker, follower, operations), testNumbersTriedAt, decisionReadAt } }),
+      continueAsNew: () => continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carry(), testNumbersTriedAt, decisionReadAt } }),
     });
   } catch (err) {
-    endOnError(tracker, err);
+    fail(err);
   }
   await condition(allHandlersFinished);
   return {

@@ -15,19 +15,7 @@ import {
   type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import {
-  attachToResource,
-  carryOf,
-  endOnError,
-  Exclusive,
-  followUntilFinal,
-  interactive,
-  platform,
-  refused,
-  resumeProcess,
-  StopRequest,
-  type ProcessCarry,
-} from './process.js';
+import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
 
 type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
@@ -67,7 +55,7 @@ const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUS
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
   const { channel } = input;
-  const { tracker, follower, operations } = resumeProcess<TemplateProcessState, TemplateDetails>(
+  const { tracker, follower, operations, edits, stop, state, move, carry, follow, fail } = resumeProcess<TemplateProcessState, TemplateDetails>(
     channel === 'CHATA' ? 'chata-template' : 'chatb-template',
     'CREATING',
     {
@@ -85,15 +73,9 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     input.carried,
   );
   const d = tracker.status.details;
-  const edits = new Exclusive();
   let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
-  const stop = new StopRequest(tracker);
 
-  const state = () => tracker.status.state;
   const isFinal = () => FINAL.includes(state());
-  const move = (s: TemplateProcessState, reason: string) => {
-    if (s !== state()) tracker.moveTo(s, reason);
-  };
   const ref = () => ({ channel, templateId: d.templateId! });
 
   /** A template read from the platform (create, submit, edit, poll). */
@@ -217,15 +199,11 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
     }
-    await followUntilFinal({
-      tracker,
-      follower,
+    await follow({
       isFinal,
       awaiting: () => state() === 'IN_PROGRESS',
-      wake: () => stop.requested,
       applyEvent,
       react,
-      historyLimit: input.historyLimit,
       poll: async (reason) => {
         try {
           applyTemplate(await platform.getTemplate(ref()), reason);
@@ -234,10 +212,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
           move('DELETED', 'the template no longer exists on the platform');
         }
       },
-      continueAsNew: () => continueAsNew<typeof templateApproval>({ ...input, carried: { ...carryOf(tracker, follower, operations), autoResubmittedVersion } }),
+      continueAsNew: () => continueAsNew<typeof templateApproval>({ ...input, carried: { ...carry(), autoResubmittedVersion } }),
     });
   } catch (err) {
-    endOnError(tracker, err);
+    fail(err);
   }
   await condition(allHandlersFinished);
   return {

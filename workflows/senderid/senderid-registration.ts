@@ -40,7 +40,7 @@ import { operationsOn } from '../shared/actions.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { HandledMemory } from '../shared/handled-memory.js';
-import { trackProcess } from '../shared/process-state.js';
+import { carryTracked, resumeTracked } from '../shared/process-state.js';
 
 const interactiveOptions: ActivityOptions = {
   ...platformActivityOptions,
@@ -50,7 +50,6 @@ const interactiveOptions: ActivityOptions = {
 const platform = proxyActivities<SenderIdActivities>(platformActivityOptions);
 const interactive = proxyActivities<SenderIdActivities>(interactiveOptions);
 
-const KEEP_HISTORY = 200;
 const KEEP_LOGS = 100;
 const KEEP_SEEN = 2_000;
 /** While an upload is WAITING, read at least this often (its callback may be lost too). */
@@ -87,18 +86,14 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     duplicateCallbacks: 0,
     reads: 0,
   };
-  const tracker = trackProcess<SenderIdProcessState, SenderIdRegistrationDetails>(
+  const { tracker, operations } = resumeTracked<SenderIdProcessState, SenderIdRegistrationDetails, SenderIdOperationOutcome>(
     SENDERID_REGISTRATION_KIND,
-    carried?.state ?? 'VALIDATING',
-    carried?.details ?? initialDetails,
+    'VALIDATING',
+    initialDetails,
+    carried,
   );
-  if (carried) {
-    tracker.status.since = carried.since;
-    tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
-  }
   const d = tracker.status.details;
   const seen = HandledMemory.ofIds(carried?.seenEventIds, KEEP_SEEN);
-  const operations = new HandledMemory(carried?.operations);
   const operation = operationsOn(operations, 'remember');
   const queued: SenderIdCallbackHint[] = [];
   let lastHeardAt = carried?.lastHeardAt ?? Date.now();
@@ -367,15 +362,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
       if (info.continueAsNewSuggested || (input.historyLimit !== undefined && info.historyLength >= input.historyLimit)) {
         await condition(allHandlersFinished);
         if (!queued.length && !busy) {
-          const carry: SenderIdCarry = {
-            state: state(),
-            since: tracker.status.since,
-            history: tracker.status.history.slice(-KEEP_HISTORY),
-            details: d,
-            seenEventIds: seen.ids(),
-            operations: operations.toCarry(),
-            lastHeardAt,
-          };
+          const carry: SenderIdCarry = { ...carryTracked(tracker, operations), seenEventIds: seen.ids(), lastHeardAt };
           await continueAsNew<typeof senderIdRegistration>({ ...input, carried: carry });
         }
         continue;

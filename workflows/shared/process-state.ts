@@ -2,7 +2,8 @@
 import { getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
-import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
+import { processStatusQuery, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
+import { HandledMemory } from './handled-memory.js';
 
 export interface ProcessState<S extends string, D> {
   readonly status: ProcessStatus<S, D>;
@@ -38,6 +39,37 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
       Object.assign(status.details, more);
     },
   };
+}
+
+/** How many state changes a carry keeps (the oldest are dropped: the history of a years-long watch stays bounded). */
+const KEEP_HISTORY = 200;
+
+/**
+ * trackProcess for a process that continues as new: resumed from the previous run's carry when there is one (its
+ * state, details, history and memory of operations), or started at `initial` with `details`.
+ */
+export function resumeTracked<S extends string, D extends object, O>(
+  kind: string,
+  initial: S,
+  details: D,
+  carried?: TrackedCarry<S, D, O>,
+): { tracker: ProcessState<S, D>; operations: HandledMemory<O> } {
+  const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
+  if (carried) {
+    tracker.status.since = carried.since;
+    tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
+  }
+  return { tracker, operations: new HandledMemory(carried?.operations) };
+}
+
+/** The part of a carry every tracked process hands on; `keepHistory` bounds the state changes kept. */
+export function carryTracked<S extends string, D, O>(
+  tracker: ProcessState<S, D>,
+  operations: HandledMemory<O>,
+  keepHistory = KEEP_HISTORY,
+): TrackedCarry<S, D, O> {
+  const s = tracker.status;
+  return { state: s.state, since: s.since, history: s.history.slice(-keepHistory), details: s.details, operations: operations.toCarry() };
 }
 
 /**
