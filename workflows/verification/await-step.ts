@@ -1,0 +1,52 @@
+// Waiting for a step: for the current platform verification to end, within the step's time and the code's
+// expiry, resending when the API asks and polling the platform for the methods that want it.
+import { condition, proxyLocalActivities } from '@temporalio/workflow';
+import type { VerificationActivities } from '../../contracts/verification.js';
+import { platformLocalActivityOptions } from '../shared/activity-options.js';
+import { applyStatus } from './platform-answers.js';
+import { send } from './send-step.js';
+import type { VerificationState } from './verification-state.js';
+
+// A local activity: the read runs inside the workflow task that needs it (see activity-options).
+const { getVerificationStatus } = proxyLocalActivities<VerificationActivities>(platformLocalActivityOptions);
+
+const POLLED_METHODS = ['callout', 'seamless'];
+
+/** Waits for the current platform verification to end, for the step's time, polling where the platform wants it. */
+export async function awaitStep(v: VerificationState, step: number): Promise<void> {
+  const { method, timeoutMs } = v.input.steps[step]!;
+  const polled = POLLED_METHODS.includes(method);
+  const stepEndsAt = Date.now() + timeoutMs;
+  const callout = v.details.current?.callout;
+  const pollEvery = polled ? Math.max(1, callout?.pollingInterval ?? 2) * 1000 : 0;
+  let nextPoll = polled ? v.lastSendAt + Math.max(0, callout?.startPollingAfter ?? 1) * 1000 : Infinity;
+  for (;;) {
+    if (v.final() || v.stepOutcome) return;
+    if (v.resendRequested) {
+      const sent = await send(v, step);
+      v.resendRequested = false; // only now: the resend update waits for the new verification
+      if (!sent) return;
+      nextPoll = polled ? Date.now() + pollEvery : Infinity;
+      continue;
+    }
+    const now = Date.now();
+    if (now >= v.waitEnds(stepEndsAt)) {
+      await pollOnce(v); // a lost callback delays nothing: ask the platform before giving up on the step
+      if (!v.final() && !v.stepOutcome) v.stepOutcome = { status: 'FAIL', reason: 'Expired' };
+      return;
+    }
+    const wake = Math.min(v.waitEnds(stepEndsAt), nextPoll) - now;
+    // A resend waits for the loop, so it wakes the loop at once; an outcome waits for the handlers' answers.
+    const woke = await condition(() => ((v.final() || !!v.stepOutcome) && v.answered()) || v.resendRequested, Math.max(1, wake));
+    if (!woke && Date.now() >= nextPoll) {
+      await pollOnce(v);
+      nextPoll = Date.now() + pollEvery;
+    }
+  }
+}
+
+async function pollOnce(v: VerificationState): Promise<void> {
+  const id = v.currentId();
+  if (!id) return;
+  applyStatus(v, id, await getVerificationStatus({ verificationId: id }));
+}
