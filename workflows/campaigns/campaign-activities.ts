@@ -1,0 +1,21 @@
+// The campaign's activities: the store's control operations on their own queue, and chunk sends on the send queue.
+import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, type CampaignActivities, type CampaignSettings } from '../../contracts/campaigns.js';
+
+export function campaignActivities(s: CampaignSettings) {
+  const control = proxyActivities<CampaignActivities>({
+    taskQueue: s.controlTaskQueue ?? s.sendTaskQueue,
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+  });
+  const sendOptions: ActivityOptions = {
+    taskQueue: s.sendTaskQueue,
+    // A chunk takes chunkSize / (rate / window) seconds plus back-off; the heartbeat, not this, detects a dead worker.
+    startToCloseTimeout: '2 hours',
+    heartbeatTimeout: s.heartbeatTimeoutMs,
+    // Pause must not return while a chunk may still send: wait until the activity has stopped.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: [CAMPAIGN_REFUSED, CAMPAIGN_HALTED] },
+  };
+  return { control, sends: proxyActivities<CampaignActivities>(sendOptions) };
+}

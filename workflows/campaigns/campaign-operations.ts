@@ -1,0 +1,53 @@
+// The campaign's API operations (pause, resume, cancel, rate), each answered once per operationId.
+import {
+  cancelCampaignUpdate,
+  FINAL_CAMPAIGN_STATES,
+  pauseCampaignUpdate,
+  resumeCampaignUpdate,
+  setCampaignRateUpdate,
+  type CampaignOperationOutcome,
+} from '../../contracts/campaigns.js';
+import { operationsOn } from '../shared/actions.js';
+import type { CampaignRun } from './campaign-state.js';
+
+export function handleCampaignOperations(run: CampaignRun): void {
+  const { details: d, tracker } = run;
+  const refuse = (reason: string): CampaignOperationOutcome => ({ accepted: false, state: run.state, reason });
+  const ended = () => FINAL_CAMPAIGN_STATES.includes(run.state);
+  const operation = operationsOn(run.operations, 'remember');
+
+  operation(pauseCampaignUpdate, async (req) => {
+    if (ended()) return refuse(`the campaign has ended (${run.state})`);
+    if (run.state === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
+    if (run.paused) return { accepted: true, state: run.state };
+    run.pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
+    await run.halt('paused');
+    return { accepted: true, state: 'PAUSED' };
+  });
+
+  operation(resumeCampaignUpdate, async () => {
+    if (ended()) return refuse(`the campaign has ended (${run.state})`);
+    if (!run.paused) return { accepted: true, state: run.state };
+    await run.control.setCampaignHalt({ campaignId: run.campaignId, halt: null });
+    run.resumed();
+    return { accepted: true, state: run.state };
+  });
+
+  operation(cancelCampaignUpdate, async (req) => {
+    if (ended()) return refuse(`the campaign has ended (${run.state})`);
+    if (run.state === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
+    run.cancel(`cancelled through the API${req.reason ? `: ${req.reason}` : ''}`);
+    await run.halt('cancelled');
+    return { accepted: true, state: 'CANCELLED' };
+  });
+
+  operation(setCampaignRateUpdate, async (req) => {
+    if (ended()) return refuse(`the campaign has ended (${run.state})`);
+    if (!(req.rate > 0)) return refuse('rate must be above 0');
+    const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
+    await run.control.setCampaignRate({ campaignId: run.campaignId, rate });
+    d.rate = rate;
+    tracker.moveTo(run.state, `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);
+    return { accepted: true, state: run.state, rate };
+  });
+}
