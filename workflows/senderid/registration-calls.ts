@@ -1,0 +1,53 @@
+// A sender ID registration process's calls to the platform (activities): its own at the platform's pace, the API's
+// (an update, a delete) with a short deadline so the caller gets an answer in time. Reading the registration, and
+// what the main loop does when woken: end as a stop asked, or send the registration back to review.
+import { proxyActivities } from '@temporalio/workflow';
+import type { CheckRegistrationResult, CreateRegistrationInput, SenderIdActivities } from '../../contracts/senderid.js';
+import type { SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
+import { platformActivityOptions } from '../shared/activity-options.js';
+import { failureType } from '../shared/failure-text.js';
+import type { RegistrationProcess } from './registration-process.js';
+
+export const platform = proxyActivities<SenderIdActivities>(platformActivityOptions);
+/** The API's calls: its caller is waiting, so they give up (and say why) within a minute. */
+export const interactive = proxyActivities<SenderIdActivities>({
+  ...platformActivityOptions,
+  scheduleToCloseTimeout: '1 minute',
+  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
+});
+
+/** The create the policy pre-check cleared, tagged with the caller's key (a retried create finds the first). */
+export function createRequest(input: SenderIdRegistrationInput, { policy }: CheckRegistrationResult): CreateRegistrationInput {
+  const c = input.create!;
+  return {
+    registrationKey: input.key,
+    marketCode: policy.marketCode,
+    registrationType: policy.registrationType,
+    request: {
+      policyId: c.policyId,
+      requestDetails: c.requestDetails,
+      ...(c.notificationContacts ? { notificationContacts: c.notificationContacts } : {}),
+      ...(c.callbackUrl ? { callbackUrl: c.callbackUrl } : {}),
+      ...(c.tags ? { tags: c.tags } : {}),
+    },
+  };
+}
+
+/** Reads the registration and applies it; one gone from the platform ends the process DELETED. */
+export async function read(p: RegistrationProcess, why: string): Promise<void> {
+  try {
+    p.apply(await platform.getSenderIdRegistration({ registrationId: p.details.registrationId! }), why);
+  } catch (err) {
+    if (failureType(err) !== 'PlatformNotFoundError') throw err;
+    if (!p.isFinal) p.tracker.moveTo('DELETED', 'the registration no longer exists on the platform');
+  }
+  p.readDone();
+}
+
+/** Ends the process when a stop was asked; else sends a PENDING_ATTACHMENTS registration back to review once every mandatory upload is COMPLETED. */
+export async function react(p: RegistrationProcess): Promise<void> {
+  if (p.stopIfAsked() || !p.attachments.takeResubmission(p.state)) return;
+  await p.exclusive(async () =>
+    p.apply(await platform.updateSenderIdRegistration({ registrationId: p.details.registrationId!, changes: {} }), 'attachments complete: sent back to review'),
+  );
+}
