@@ -1,6 +1,6 @@
 // API entry point: `npm run api` (dev) or `node dist/api/main.js` (production image).
 import { countByScope } from '../common/api-keys.js';
-import { loadConfig } from '../common/config.js';
+import { loadConfigOrExit } from '../common/config.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
 import { createLogger } from '../common/logger.js';
 import { shutdownTracing } from '../common/tracing.js';
@@ -11,14 +11,7 @@ import { reloadApiKeysOnSighup } from './key-reload.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { apiClientInterceptors } from './temporal-actor.js';
 
-const config = (() => {
-  try {
-    return loadConfig();
-  } catch (err) {
-    console.error(`relayflow api: configuration error: ${(err as Error).message}`);
-    process.exit(1);
-  }
-})();
+const config = loadConfigOrExit('api');
 const logger = createLogger({ name: 'relayflow-api', level: config.logLevel });
 const client = await connectClient(config, apiClientInterceptors());
 // The embedded store serves one process only (npm start); a separate API needs the shared database.

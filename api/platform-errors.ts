@@ -4,10 +4,21 @@
 // PLATFORM_STATUSES, so the document names each status one of these can become.
 import { PlatformAuthError, PlatformConflictError, PlatformError, PlatformNotFoundError, PlatformValidationError } from '../platform/errors.js';
 import { senderIdViolations } from '../platform/senderid/errors.js';
-import { ApiError, invalid, notFound } from './errors.js';
+import { ApiError, errorResponses, invalid, notFound } from './errors.js';
 
 /** 404, 409, 422 and 502; 503 (retry) is declared for every /v1 route (api/plugins/docs.ts). */
 export const PLATFORM_STATUSES = [404, 409, 422, 502] as const;
+
+/**
+ * The schema of a route passed through to the platform: its tag and summary, its own parts (params, querystring,
+ * body), its answers (`ok`) and the errors any such route may answer: the request's own (400 only where it takes input)
+ * and the platform's in the API's words.
+ */
+export function passThroughSchema<P extends object, R extends object>(tag: string, summary: string, parts: P, ok: R) {
+  const errors = Object.keys(parts).length ? errorResponses(400, 401, ...PLATFORM_STATUSES) : errorResponses(401, ...PLATFORM_STATUSES);
+  // Typed as `ok` alone: the handlers return only those; the errors are thrown and answered by the error handler.
+  return { tags: [tag], summary, ...parts, response: { ...ok, ...errors } as R };
+}
 
 /** Retry-After on a 503 when the platform did not say how long to wait. */
 const RETRY_AFTER_MS = 5_000;

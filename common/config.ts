@@ -610,3 +610,13 @@ export function loadConfig(env: Env = process.env): Config {
     tracing: loadTracingConfig(env),
   };
 }
+
+/** loadConfig for an entry point: a configuration error ends the process with one line naming the variable. */
+export function loadConfigOrExit(program: string): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(`relayflow ${program}: configuration error: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -776,12 +776,7 @@ const scenarios: Scenario[] = [
     async run(h) {
       const [connectNumber] = vc.OWN_NUMBERS;
       const agent = vc.phone();
-      const rule = await h.api({
-        method: 'PUT',
-        url: `/v1/voice/incoming-rules/${encodeURIComponent(connectNumber)}`,
-        payload: { script: { start: { type: 'connect', number: agent, cli: connectNumber } } },
-      });
-      if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
+      await vc.putIncomingRule(h, connectNumber, { start: { type: 'connect', number: agent, cli: connectNumber } });
       const { callId } = await vc.incomingCall(h, vc.phone(), connectNumber);
       const id = `voice-incoming:${callId}`;
       await h.waitForState(id, 'CONNECTED', 20_000);
@@ -799,17 +794,10 @@ const scenarios: Scenario[] = [
     async run(h) {
       const [, menuNumber] = vc.OWN_NUMBERS;
       const agent = vc.phone();
-      const rule = await h.api({
-        method: 'PUT',
-        url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
-        payload: {
-          script: {
-            start: { type: 'menu', menu: 'main' },
-            menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } },
-          },
-        },
+      await vc.putIncomingRule(h, menuNumber, {
+        start: { type: 'menu', menu: 'main' },
+        menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } },
       });
-      if (rule.statusCode !== 200) throw new Error(`rule: ${rule.statusCode} ${rule.body}`);
       const { callId } = await vc.incomingCall(h, vc.phone(), menuNumber);
       const id = `voice-incoming:${callId}`;
       await h.waitForState(id, 'CONNECTED', 20_000);

@@ -1,5 +1,5 @@
 // Worker entry point: `npm run worker` (dev) or `node dist/workers/main.js` (production image).
-import { loadConfig } from '../common/config.js';
+import { loadConfigOrExit } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
 import { shutdownTracing, tracerOf } from '../common/tracing.js';
 import { connectClient } from '../common/temporal.js';
@@ -12,14 +12,7 @@ import { WORKER_SERVICE } from './tracing.js';
 import { createWorker } from './worker.js';
 import { openCampaignStore } from '../store/index.js';
 
-const config = (() => {
-  try {
-    return loadConfig();
-  } catch (err) {
-    console.error(`relayflow worker: configuration error: ${(err as Error).message}`);
-    process.exit(1);
-  }
-})();
+const config = loadConfigOrExit('worker');
 const logger = createLogger({ name: 'relayflow-worker', level: config.logLevel });
 // The runtime handles SIGINT/SIGTERM: the worker stops polling, drains its tasks, then run() returns.
 // It also serves the worker's /metrics (RELAYFLOW_WORKER_METRICS_PORT).

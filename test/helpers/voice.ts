@@ -113,6 +113,12 @@ export async function callout(h: Harness, processId: string): Promise<CalloutVie
   return res.json();
 }
 
+/** What an incoming call to `number` does (PUT /v1/voice/incoming-rules/{number}); throws unless the API took it. */
+export async function putIncomingRule(h: Harness, number: string, script: unknown): Promise<void> {
+  const res = await h.api({ method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(number)}`, payload: { script } });
+  assert.equal(res.statusCode, 200, res.body);
+}
+
 export async function startCallout(h: Harness, kind: 'tts' | 'conference' | 'custom', body: Record<string, unknown>): Promise<string> {
   const res = await h.api({ method: 'POST', url: `/v1/voice/callouts/${kind}`, payload: body });
   assert.equal(res.statusCode, 202, res.body);

@@ -36,6 +36,36 @@ export interface TimelineEntry {
   details: Record<string, unknown>;
 }
 
+/** How an activity ended, by the attributes its event carries. */
+const ACTIVITY_ENDS = [
+  ['activityTaskCompletedEventAttributes', 'completed'],
+  ['activityTaskFailedEventAttributes', 'failed'],
+  ['activityTaskTimedOutEventAttributes', 'timed out'],
+  ['activityTaskCanceledEventAttributes', 'cancelled'],
+] as const;
+/** What happened to a child process after it was asked for. */
+const CHILD_CHANGES = [
+  ['startChildWorkflowExecutionFailedEventAttributes', 'not started'],
+  ['childWorkflowExecutionStartedEventAttributes', 'running'],
+  ['childWorkflowExecutionCompletedEventAttributes', 'completed'],
+  ['childWorkflowExecutionFailedEventAttributes', 'failed'],
+  ['childWorkflowExecutionCanceledEventAttributes', 'cancelled'],
+  ['childWorkflowExecutionTimedOutEventAttributes', 'timed out'],
+  ['childWorkflowExecutionTerminatedEventAttributes', 'terminated'],
+] as const;
+
+/** The first of `table`'s attributes the event carries, with its word. */
+function outcomeOf<K extends keyof HistoryEvent>(
+  e: HistoryEvent,
+  table: readonly (readonly [K, string])[],
+): { attrs: NonNullable<HistoryEvent[K]>; outcome: string } | undefined {
+  for (const [key, outcome] of table) {
+    const attrs = e[key];
+    if (attrs) return { attrs: attrs as NonNullable<HistoryEvent[K]>, outcome };
+  }
+  return undefined;
+}
+
 type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;
 const ms = (t: Timestamp) => (t?.seconds != null ? Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : 0);
 const iso = (t: Timestamp) => new Date(ms(t)).toISOString();
@@ -83,6 +113,8 @@ export class TimelineBuilder {
     };
 
     for (const e of run.events) {
+      const activityEnd = outcomeOf(e, ACTIVITY_ENDS);
+      const childChange = outcomeOf(e, CHILD_CHANGES);
       if (e.workflowExecutionStartedEventAttributes) {
         const a = e.workflowExecutionStartedEventAttributes;
         const actor = this.decoder.header(a.header, ACTOR_HEADER);
@@ -173,26 +205,10 @@ export class TimelineBuilder {
         call.lastFailure = (await this.decoder.failure(a.lastFailure))?.message;
         call.entry.details.attempts = call.attempt;
         call.entry.summary = `${String(call.entry.details.activity)}: running (attempt ${call.attempt})`;
-      } else if (
-        e.activityTaskCompletedEventAttributes ||
-        e.activityTaskFailedEventAttributes ||
-        e.activityTaskTimedOutEventAttributes ||
-        e.activityTaskCanceledEventAttributes
-      ) {
-        const a =
-          e.activityTaskCompletedEventAttributes ??
-          e.activityTaskFailedEventAttributes ??
-          e.activityTaskTimedOutEventAttributes ??
-          e.activityTaskCanceledEventAttributes!;
+      } else if (activityEnd) {
+        const { attrs: a, outcome } = activityEnd;
         const call = activities.get(String(a.scheduledEventId));
         if (!call) continue;
-        const outcome = e.activityTaskCompletedEventAttributes
-          ? 'completed'
-          : e.activityTaskFailedEventAttributes
-            ? 'failed'
-            : e.activityTaskTimedOutEventAttributes
-              ? 'timed out'
-              : 'cancelled';
         const failure = await this.decoder.failure(e.activityTaskFailedEventAttributes?.failure ?? e.activityTaskTimedOutEventAttributes?.failure);
         const [result] = await this.decoder.values(e.activityTaskCompletedEventAttributes?.result);
         const took = ms(e.eventTime) - call.scheduledAt;
@@ -261,37 +277,10 @@ export class TimelineBuilder {
           outcome: 'starting',
         });
         children.set(String(e.eventId), entry);
-      } else if (
-        e.startChildWorkflowExecutionFailedEventAttributes ||
-        e.childWorkflowExecutionStartedEventAttributes ||
-        e.childWorkflowExecutionCompletedEventAttributes ||
-        e.childWorkflowExecutionFailedEventAttributes ||
-        e.childWorkflowExecutionCanceledEventAttributes ||
-        e.childWorkflowExecutionTimedOutEventAttributes ||
-        e.childWorkflowExecutionTerminatedEventAttributes
-      ) {
-        const a = (e.startChildWorkflowExecutionFailedEventAttributes ??
-          e.childWorkflowExecutionStartedEventAttributes ??
-          e.childWorkflowExecutionCompletedEventAttributes ??
-          e.childWorkflowExecutionFailedEventAttributes ??
-          e.childWorkflowExecutionCanceledEventAttributes ??
-          e.childWorkflowExecutionTimedOutEventAttributes ??
-          e.childWorkflowExecutionTerminatedEventAttributes)!;
+      } else if (childChange) {
+        const { attrs: a, outcome } = childChange;
         const entry = children.get(String(a.initiatedEventId));
         if (!entry) continue;
-        const outcome = e.startChildWorkflowExecutionFailedEventAttributes
-          ? 'not started'
-          : e.childWorkflowExecutionStartedEventAttributes
-            ? 'running'
-            : e.childWorkflowExecutionCompletedEventAttributes
-              ? 'completed'
-              : e.childWorkflowExecutionFailedEventAttributes
-                ? 'failed'
-                : e.childWorkflowExecutionCanceledEventAttributes
-                  ? 'cancelled'
-                  : e.childWorkflowExecutionTimedOutEventAttributes
-                    ? 'timed out'
-                    : 'terminated';
         const failure = await this.decoder.failure(e.childWorkflowExecutionFailedEventAttributes?.failure);
         const runId = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.runId || undefined;
         const failureText = failure

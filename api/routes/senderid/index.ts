@@ -18,7 +18,7 @@ import {
 import type { Policy } from '../../../common/wire/senderid.js';
 import { validateAttachment, validateRequestDetails, type SenderIdClient } from '../../../platform/senderid/client.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
-import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
+import { onPlatform, passThroughSchema, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
 import type { ProcessService } from '../../processes/find.js';
 import { handleOf } from '../../processes/update.js';
 import { Outcome } from '../../schemas.js';
@@ -173,18 +173,17 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
   app.get(
     '/v1/senderid/markets',
     {
-      schema: {
-        tags: ['senderid'],
-        summary: "Markets open for a registration type; with marketCode, the market's requirements (the questions that lead to a policy)",
-        querystring: Type.Object(
-          {
-            marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
-            registrationType: Type.Optional(RegistrationTypeSchema),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'senderid',
+        "Markets open for a registration type; with marketCode, the market's requirements (the questions that lead to a policy)",
+        {
+          querystring: Type.Object(
+            { marketCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })), registrationType: Type.Optional(RegistrationTypeSchema) },
+            { additionalProperties: false },
+          ),
+        },
+        { 200: Type.Record(Type.String(), Type.Unknown()) },
+      ),
     },
     async (req) => {
       const { marketCode, registrationType } = req.query;
@@ -197,12 +196,12 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
   app.get(
     '/v1/senderid/policies/:policyId',
     {
-      schema: {
-        tags: ['senderid'],
-        summary: "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
-        params: Type.Object({ policyId: PlatformId() }),
-        response: { 200: Type.Record(Type.String(), Type.Unknown()), ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'senderid',
+        "A policy's requirements: fields with their validations, attachment definitions (MIME types, size, template)",
+        { params: Type.Object({ policyId: PlatformId() }) },
+        { 200: Type.Record(Type.String(), Type.Unknown()) },
+      ),
     },
     async (req) => {
       platformIds({ policy: req.params.policyId });

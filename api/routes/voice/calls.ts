@@ -7,10 +7,10 @@ import { legInstructionViolations } from '../../../common/wire/voice-svaml.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import { VOICE_INCOMING_KIND, type Svaml, type VoiceIncomingDetails, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
-import { ApiError, errorResponses, type ErrorDetail } from '../../errors.js';
+import { ApiError, type ErrorDetail } from '../../errors.js';
 import { callTemporal } from '../../processes/temporal-errors.js';
 import type { VoiceRouteOptions } from './index.js';
-import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
+import { onPlatform, passThroughSchema, platformIds } from '../../platform-errors.js';
 import { CallId, CallInfoView, CallLegParam, CallUpdateBody, LegUpdateBody, MANAGE_CALL_ACTIONS, NoContent, CallRegionQuery } from './schemas.js';
 
 const invalid = (details: ErrorDetail[]) => new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
@@ -39,13 +39,12 @@ export const callRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (a
   app.get(
     '/v1/voice/calls/:callId',
     {
-      schema: {
-        tags: ['voice'],
-        summary: 'A call as the platform has it: from, to, status (ONGOING, FINAL), result, reason, duration',
-        params: CallParams,
-        querystring: CallRegionQuery,
-        response: { 200: CallInfoView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        'A call as the platform has it: from, to, status (ONGOING, FINAL), result, reason, duration',
+        { params: CallParams, querystring: CallRegionQuery },
+        { 200: CallInfoView },
+      ),
     },
     async (req) => {
       const { callId } = req.params;
@@ -57,14 +56,12 @@ export const callRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (a
   app.patch(
     '/v1/voice/calls/:callId',
     {
-      schema: {
-        tags: ['voice'],
-        summary: `Manage a connected call with SVAML: instructions, then ${MANAGE_CALL_ACTIONS.join(', ')}`,
-        params: CallParams,
-        querystring: CallRegionQuery,
-        body: CallUpdateBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        `Manage a connected call with SVAML: instructions, then ${MANAGE_CALL_ACTIONS.join(', ')}`,
+        { params: CallParams, querystring: CallRegionQuery, body: CallUpdateBody },
+        { 204: NoContent },
+      ),
     },
     async (req, reply) => {
       const { callId } = req.params;
@@ -91,14 +88,12 @@ export const callRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (a
   app.patch(
     '/v1/voice/calls/:callId/legs/:leg',
     {
-      schema: {
-        tags: ['voice'],
-        summary: 'Play to one leg of a connected call (caller, callee or both): say and playFiles only',
-        params: Type.Object({ callId: CallId, leg: CallLegParam }),
-        querystring: CallRegionQuery,
-        body: LegUpdateBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        'Play to one leg of a connected call (caller, callee or both): say and playFiles only',
+        { params: Type.Object({ callId: CallId, leg: CallLegParam }), querystring: CallRegionQuery, body: LegUpdateBody },
+        { 204: NoContent },
+      ),
     },
     async (req, reply) => {
       const { callId, leg } = req.params;

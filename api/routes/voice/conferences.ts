@@ -3,9 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
-import { errorResponses } from '../../errors.js';
 import type { VoiceRouteOptions } from './index.js';
-import { onPlatform, PLATFORM_STATUSES, platformIds } from '../../platform-errors.js';
+import { onPlatform, passThroughSchema, platformIds } from '../../platform-errors.js';
 import { CallId, ConferenceId, ConferenceView, NoContent, ParticipantCommandBody, RegionQuery } from './schemas.js';
 
 export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { config, voice }) => {
@@ -19,13 +18,12 @@ export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = as
   app.get(
     '/v1/voice/conferences/:conferenceId',
     {
-      schema: {
-        tags: ['voice'],
-        summary: "A conference's participants (call ID, caller ID, seconds in it, muted, on hold), from the region's address",
-        params: ConferenceParams,
-        querystring: RegionQuery,
-        response: { 200: ConferenceView, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        "A conference's participants (call ID, caller ID, seconds in it, muted, on hold), from the region's address",
+        { params: ConferenceParams, querystring: RegionQuery },
+        { 200: ConferenceView },
+      ),
     },
     async (req) => {
       const { conferenceId } = req.params;
@@ -39,14 +37,12 @@ export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = as
   app.post(
     '/v1/voice/conferences/:conferenceId/participants/:callId/commands',
     {
-      schema: {
-        tags: ['voice'],
-        summary: 'Mute, unmute, hold or resume one participant of a conference',
-        params: ParticipantParams,
-        querystring: RegionQuery,
-        body: ParticipantCommandBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        'Mute, unmute, hold or resume one participant of a conference',
+        { params: ParticipantParams, querystring: RegionQuery, body: ParticipantCommandBody },
+        { 204: NoContent },
+      ),
     },
     async (req, reply) => {
       const { conferenceId, callId } = req.params;
@@ -63,13 +59,12 @@ export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = as
   app.delete(
     '/v1/voice/conferences/:conferenceId/participants/:callId',
     {
-      schema: {
-        tags: ['voice'],
-        summary: 'Remove one participant from a conference (its call ends)',
-        params: ParticipantParams,
-        querystring: RegionQuery,
-        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        'Remove one participant from a conference (its call ends)',
+        { params: ParticipantParams, querystring: RegionQuery },
+        { 204: NoContent },
+      ),
     },
     async (req, reply) => {
       const { conferenceId, callId } = req.params;
@@ -85,13 +80,12 @@ export const conferenceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = as
   app.delete(
     '/v1/voice/conferences/:conferenceId/participants',
     {
-      schema: {
-        tags: ['voice'],
-        summary: 'Remove every participant from a conference (their calls end)',
-        params: ConferenceParams,
-        querystring: RegionQuery,
-        response: { 204: NoContent, ...errorResponses(400, 401, ...PLATFORM_STATUSES) },
-      },
+      schema: passThroughSchema(
+        'voice',
+        'Remove every participant from a conference (their calls end)',
+        { params: ConferenceParams, querystring: RegionQuery },
+        { 204: NoContent },
+      ),
     },
     async (req, reply) => {
       const { conferenceId } = req.params;

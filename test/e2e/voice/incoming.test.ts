@@ -8,7 +8,19 @@ import { after, before, describe, test } from 'node:test';
 import { VOICE_CALLBACK_PATH } from '../../../contracts/callbacks.js';
 import { signApplicationRequest } from '../../../common/signing.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
-import { eventually, hangUp, incomingCall, OWN_NUMBERS, phone, playedText, pressKeys, sandboxCall, voiceClient, wireVoice } from '../../helpers/voice.js';
+import {
+  eventually,
+  hangUp,
+  incomingCall,
+  OWN_NUMBERS,
+  phone,
+  playedText,
+  pressKeys,
+  putIncomingRule,
+  sandboxCall,
+  voiceClient,
+  wireVoice,
+} from '../../helpers/voice.js';
 
 interface IncomingView {
   state: string;
@@ -28,10 +40,7 @@ describe('voice incoming calls', () => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
-  const putRule = async (number: string, script: unknown) => {
-    const res = await h.api({ method: 'PUT', url: `/v1/voice/incoming-rules/${encodeURIComponent(number)}`, payload: { script } });
-    assert.equal(res.statusCode, 200, res.body);
-  };
+  const putRule = (number: string, script: unknown) => putIncomingRule(h, number, script);
 
   before(async () => {
     h = await startHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '1000' } });

@@ -10,7 +10,19 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, startDevServer, type DevServer } from '../../../scripts/lib/dev-server.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
-import { eventually, hangUp, incomingCall, OWN_NUMBERS, phone, pressKeys, sandboxCall, voiceClient, wireVoice, type SandboxCall } from '../../helpers/voice.js';
+import {
+  eventually,
+  hangUp,
+  incomingCall,
+  OWN_NUMBERS,
+  phone,
+  pressKeys,
+  putIncomingRule,
+  sandboxCall,
+  voiceClient,
+  wireVoice,
+  type SandboxCall,
+} from '../../helpers/voice.js';
 
 interface IncomingView {
   state: string;
@@ -58,23 +70,16 @@ describe('voice incoming calls while the Temporal server is away', () => {
 
   test('calls keep being answered from their plan while the server is down, and every answer is recorded once it is back', async () => {
     const agent = phone();
-    const rule = await h.api({
-      method: 'PUT',
-      url: `/v1/voice/incoming-rules/${encodeURIComponent(menuNumber)}`,
-      payload: {
-        script: {
-          start: { type: 'menu', menu: 'main' },
-          menus: {
-            main: {
-              prompt: 'Press 1 for an agent, 2 for opening hours.',
-              options: { 1: { type: 'connect', number: agent }, 2: { type: 'menu', menu: 'hours' } },
-            },
-            hours: { prompt: 'Press 1 to hear our opening hours.', options: { 1: { type: 'play', text: 'We are open from nine to five.' } } },
-          },
+    await putIncomingRule(h, menuNumber, {
+      start: { type: 'menu', menu: 'main' },
+      menus: {
+        main: {
+          prompt: 'Press 1 for an agent, 2 for opening hours.',
+          options: { 1: { type: 'connect', number: agent }, 2: { type: 'menu', menu: 'hours' } },
         },
+        hours: { prompt: 'Press 1 to hear our opening hours.', options: { 1: { type: 'play', text: 'We are open from nine to five.' } } },
       },
     });
-    assert.equal(rule.statusCode, 200, rule.body);
 
     // A call begun while the server is up: its process is running.
     const { callId: first } = await incomingCall(h, phone(), menuNumber);
