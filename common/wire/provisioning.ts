@@ -1,7 +1,8 @@
 // Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
-// extend these), so it stays an independent check. Here: provisioning (area G), docs/provisioning-wire.md and
-// docs/bundle-wire.md: the value sets (states, enums, trigger names) and the webhook event's details.
+// may extend or narrow these), so it stays an independent check. Here: provisioning (area G), docs/provisioning-wire.md
+// and docs/bundle-wire.md: the value sets (states, enums, trigger names), the webhook event's details, and the
+// resources (templates, senders, bundles, webhooks) with their request bodies.
 
 /** PROJECT: resources of no channel (bundles). */
 export type ProvisioningChannel = 'CHATA' | 'CHATB' | 'RCS' | 'PROJECT';
@@ -27,6 +28,10 @@ type TemplateStatusUpdate = (typeof TEMPLATE_NEW_STATES)[number];
 /** Request field of creates and edits: keep as a draft, or submit for review (the default). */
 export const SUBMIT_STATUSES = ['DRAFT', 'SUBMIT'] as const;
 export type ProvisioningRequestStatus = (typeof SUBMIT_STATUSES)[number];
+export const TEMPLATE_COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
+type TemplateComponentType = (typeof TEMPLATE_COMPONENT_TYPES)[number];
+export const TEMPLATE_HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
+type TemplateHeaderFormat = (typeof TEMPLATE_HEADER_FORMATS)[number];
 
 // ---------------------------------------------------------------------------------------------
 // Senders
@@ -34,18 +39,20 @@ export type ProvisioningRequestStatus = (typeof SUBMIT_STATUSES)[number];
 
 export const RCS_STATES = ['DRAFT', 'IN_REVIEW', 'LAUNCHED', 'REJECTED', 'PARTIALLY_LAUNCHED'] as const;
 export type RcsSenderState = (typeof RCS_STATES)[number];
-export type RcsCountryState = 'NOT_LAUNCHED' | 'PENDING' | 'LAUNCHED' | 'REJECTED' | 'INVALID_IN_GOOGLE_MY_BUSINESS';
+type RcsCountryState = 'NOT_LAUNCHED' | 'PENDING' | 'LAUNCHED' | 'REJECTED' | 'INVALID_IN_GOOGLE_MY_BUSINESS';
 export const RCS_OPERATOR_STATUSES = ['PENDING', 'LAUNCHED', 'REJECTED'] as const;
-export type RcsOperatorState = (typeof RCS_OPERATOR_STATUSES)[number];
+type RcsOperatorState = (typeof RCS_OPERATOR_STATUSES)[number];
 export const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
 export type RcsUseCase = (typeof RCS_USE_CASES)[number];
 /** Test-number features; the platform adds new ones over time, hence the open string. */
 export type RcsTestNumberFeature = 'ACTION_COMPOSE' | 'ACTION_OPEN_URL_IN_WEBVIEW' | (string & {});
 
 export const CHATA_SENDER_STATES = ['DRAFT', 'PENDING', 'ACTIVE', 'REJECTED', 'ERROR', 'DELETED'] as const;
-export type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
-export type ChataVertical = 'ALCOHOL' | 'ONLINE_GAMBLING' | 'OTC_DRUGS' | 'PHYSICAL_GAMBLING' | 'OTHER';
-export type ChataLocalStorage = 'AE' | 'AU' | 'BH' | 'CA' | 'CH' | 'GB' | 'ID' | 'IN' | 'JP' | 'KR' | 'SG' | 'ZA';
+type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
+export const CHATA_VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
+type ChataVertical = (typeof CHATA_VERTICALS)[number];
+export const CHATA_LOCAL_STORAGES = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
+type ChataLocalStorage = (typeof CHATA_LOCAL_STORAGES)[number];
 export const CHATA_ERROR_CODES = [
   'NOVA_ACCOUNT_ID_CONFLICT',
   'NO_NOVA_ACCOUNT_ID',
@@ -77,7 +84,7 @@ export const CHATA_ERROR_CODES = [
 export type ChataSenderErrorCode = (typeof CHATA_ERROR_CODES)[number];
 
 export const CHATB_SENDER_STATES = ['DRAFT', 'IN_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'] as const;
-export type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
+type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];
 
 // ---------------------------------------------------------------------------------------------
 // Bundles (docs/bundle-wire.md)
@@ -95,7 +102,7 @@ type BundleRetentionType = (typeof BUNDLE_RETENTION_TYPES)[number];
 type BundleSmsAppStatus = 'PROVISIONING_ADD' | 'PROVISIONING_UPDATE' | 'PROVISIONING_ADD_FAILED' | 'PROVISIONING_UPDATE_FAILED' | 'ACTIVE';
 
 /** A reviewer's or the platform's comment on a template, sender or account. */
-export interface ProvisioningComment {
+interface ProvisioningComment {
   text: string;
   at: string;
   author: string;
@@ -211,4 +218,216 @@ export interface Bundle {
   errors?: BundleError[];
   createTime?: string;
   updateTime?: string;
+}
+
+// --- templates (CHATA and CHATB alike) -----------------------------------------------------
+
+/** Example media of a HEADER (limits: image 5 MB, video 16 MB, document 100 MB). */
+interface TemplateMediaExample {
+  mediaType: string;
+  sizeBytes: number;
+}
+
+/**
+ * One component. Only `type` is fixed; the rest (text, buttons, cards, `format` and `example` of a
+ * HEADER, ...) passes through as the platform defines it.
+ */
+export interface TemplateComponent {
+  type: TemplateComponentType;
+  format?: TemplateHeaderFormat;
+  text?: string;
+  example?: TemplateMediaExample | Record<string, unknown>;
+  buttons?: Array<Record<string, unknown>>;
+  [field: string]: unknown;
+}
+
+export interface CreateTemplateRequest {
+  /** 1..512 characters of [a-z0-9_]; name + language is unique per channel. */
+  name: string;
+  /** e.g. en_US */
+  language: string;
+  category: TemplateCategory;
+  /** DRAFT keeps it editable; SUBMIT (the default) sends it to review. */
+  status?: ProvisioningRequestStatus;
+  allowCategoryChange?: boolean;
+  /** AUTHENTICATION templates only. */
+  messageSendTtlSeconds?: number;
+  /** A BODY component is required. */
+  components: TemplateComponent[];
+}
+
+export interface UpdateTemplateRequest {
+  category?: TemplateCategory;
+  components?: TemplateComponent[];
+  allowCategoryChange?: boolean;
+  /** SUBMIT (the default) sends the edit to review: state IN_PROGRESS, version + 1. */
+  status?: ProvisioningRequestStatus;
+}
+
+export interface Template {
+  id: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  state: TemplateState;
+  rejectionCode?: RejectionCode;
+  qualityScore?: QualityScore;
+  allowCategoryChange: boolean;
+  messageSendTtlSeconds?: number;
+  components: TemplateComponent[];
+  comments: ProvisioningComment[];
+  version: number;
+  createTime?: string;
+  updateTime: string;
+}
+
+// --- RCS senders ---------------------------------------------------------------------------
+
+export interface CreateRcsSenderRequest {
+  /** 1..100 characters; relayflow's idempotency key for RCS senders. */
+  displayName: string;
+  /** At most 512 characters. */
+  description: string;
+  /** http(s) URLs of at most 255 characters. */
+  websites: Array<{ url: string }>;
+  /** E.164 or unformatted digits. */
+  brandPhoneNumber: string;
+  /** Must be 1440 x 448 (400 file_has_wrong_dimensions otherwise). */
+  banner: { url: string; width: number; height: number };
+  logo?: { url: string };
+  useCase: RcsUseCase;
+  /** ISO 3166-1 alpha-2. */
+  countries: string[];
+}
+
+export interface RcsCountryStatus {
+  status: RcsCountryState;
+  operators: Record<string, RcsOperatorState>;
+}
+
+export interface RcsTestNumber {
+  phoneNumber: string;
+  features: RcsTestNumberFeature[];
+  state: string;
+}
+
+export interface RcsSender {
+  id: string;
+  agentId: string;
+  displayName: string;
+  state: RcsSenderState;
+  countryStatus: Record<string, RcsCountryStatus>;
+  comments: ProvisioningComment[];
+  testNumbers: RcsTestNumber[];
+  createTime?: string;
+  updateTime?: string;
+  // Echoed by the platform when present; not guaranteed.
+  description?: string;
+  useCase?: RcsUseCase;
+  countries?: string[];
+}
+
+export interface RcsQuestion {
+  id: string;
+  text: string;
+  required: boolean;
+  /** Set on country questions (e.g. FR `siren`, US `us_*`). */
+  country?: string;
+}
+
+export interface RcsQuestionnaire {
+  useCase: RcsUseCase;
+  questions: RcsQuestion[];
+}
+
+/** The contact of a launch or relaunch: exactly one of the two. */
+export type RcsLaunchContact = { email: string; phoneNumber?: never } | { phoneNumber: string; email?: never };
+
+// --- CHATA senders -------------------------------------------------------------------------
+
+export interface CreateChataSenderRequest {
+  /** E.164; relayflow's idempotency key for CHATA senders. */
+  phoneNumber: string;
+  displayName: string;
+  /** At most 512 characters. */
+  description?: string;
+  vertical?: ChataVertical;
+  /** The connected conversation app; `region` must be the app's region. */
+  conversationApiAppDetails?: { appId: string; region: ConversationRegion };
+  platformLocalStorage?: ChataLocalStorage;
+  status?: ProvisioningRequestStatus;
+  saveDraftOnFailure?: boolean;
+}
+
+/** Embedded sign-up: both fields required (the older access-token/code body is deprecated). */
+export interface CreateEmbeddedChataSenderRequest {
+  businessAccountId: string;
+  phoneNumberId: string;
+}
+
+export interface ChataSender {
+  id: string;
+  phoneNumber?: string;
+  displayName?: string;
+  state: ChataSenderState;
+  errorCode?: ChataSenderErrorCode;
+  errorReason?: string;
+  maxTps?: number;
+  compatibleRegions: string[];
+  comments: ProvisioningComment[];
+  createTime?: string;
+  updateTime?: string;
+  // Echoed for embedded senders when the platform sends them; not guaranteed.
+  businessAccountId?: string;
+  phoneNumberId?: string;
+}
+
+// --- CHATB senders -------------------------------------------------------------------------
+
+interface ChatbSubcategory {
+  code: string;
+  name: string;
+  nameEnglish: string;
+}
+
+export interface ChatbCategory extends ChatbSubcategory {
+  subcategories: ChatbSubcategory[];
+}
+
+export interface CreateChatbSenderRequest {
+  /** 1..64 characters; relayflow's idempotency key for CHATB senders. */
+  displayName: string;
+  /** Must be a code from the categories list. */
+  categoryCode: string;
+  subcategoryCode?: string;
+  /** At most 512 characters. */
+  description?: string;
+  status?: ProvisioningRequestStatus;
+}
+
+export interface ChatbSender {
+  id: string;
+  displayName?: string;
+  categoryCode?: string;
+  subcategoryCode?: string;
+  state: ChatbSenderState;
+  comments: ProvisioningComment[];
+  createTime?: string;
+  updateTime?: string;
+}
+
+// --- webhooks ------------------------------------------------------------------------------
+
+export interface CreateWebhookRequest {
+  target: string;
+  /** At least 8 characters; the HMAC key of the deliveries. */
+  secret: string;
+  triggers: ProvisioningTrigger[];
+}
+
+/** The platform never returns the secret. */
+export interface Webhook {
+  id: string;
+  target: string;
+  triggers: ProvisioningTrigger[];
 }

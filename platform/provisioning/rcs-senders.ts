@@ -3,73 +3,16 @@
 import { ProvisioningResources } from './resources.js';
 import { seg, type ProvisioningTransport } from './transport.js';
 import type {
-  ProvisioningComment,
-  RcsCountryState,
-  RcsOperatorState,
-  RcsSenderState,
+  CreateRcsSenderRequest,
+  RcsLaunchContact,
+  RcsQuestionnaire,
+  RcsSender,
+  RcsTestNumber,
   RcsTestNumberFeature,
   RcsUseCase,
 } from '../../common/wire/provisioning.js';
 
-export interface CreateRcsSenderRequest {
-  /** 1..100 characters; relayflow's idempotency key for RCS senders. */
-  displayName: string;
-  /** At most 512 characters. */
-  description: string;
-  /** http(s) URLs of at most 255 characters. */
-  websites: Array<{ url: string }>;
-  /** E.164 or unformatted digits. */
-  brandPhoneNumber: string;
-  /** Must be 1440 x 448 (400 file_has_wrong_dimensions otherwise). */
-  banner: { url: string; width: number; height: number };
-  logo?: { url: string };
-  useCase: RcsUseCase;
-  /** ISO 3166-1 alpha-2. */
-  countries: string[];
-}
-
-export interface RcsCountryStatus {
-  status: RcsCountryState;
-  operators: Record<string, RcsOperatorState>;
-}
-
-export interface RcsTestNumber {
-  phoneNumber: string;
-  features: RcsTestNumberFeature[];
-  state: string;
-}
-
-export interface RcsSender {
-  id: string;
-  agentId: string;
-  displayName: string;
-  state: RcsSenderState;
-  countryStatus: Record<string, RcsCountryStatus>;
-  comments: ProvisioningComment[];
-  testNumbers: RcsTestNumber[];
-  createTime?: string;
-  updateTime?: string;
-  // Echoed by the platform when present; not guaranteed.
-  description?: string;
-  useCase?: RcsUseCase;
-  countries?: string[];
-}
-
-interface RcsQuestion {
-  id: string;
-  text: string;
-  required: boolean;
-  /** Set on country questions (e.g. FR `siren`, US `us_*`). */
-  country?: string;
-}
-
-export interface RcsQuestionnaire {
-  useCase: RcsUseCase;
-  questions: RcsQuestion[];
-}
-
-/** Exactly one of the two. */
-export type RcsLaunchContact = { email: string; phoneNumber?: never } | { phoneNumber: string; email?: never };
+export type { CreateRcsSenderRequest, RcsCountryStatus, RcsLaunchContact, RcsSender, RcsTestNumber } from '../../common/wire/provisioning.js';
 
 export interface AddRcsTestNumberRequest {
   phoneNumber: string;

@@ -2,77 +2,9 @@
 // channels. Create, read, list (paged, by state), submit a draft, edit (and resubmit), delete.
 import { ProvisioningResources } from './resources.js';
 import type { ProvisioningListQuery, ProvisioningTransport } from './transport.js';
-import type {
-  ProvisioningComment,
-  ProvisioningRequestStatus,
-  QualityScore,
-  RejectionCode,
-  TemplateCategory,
-  TemplateChannel,
-  TemplateState,
-} from '../../common/wire/provisioning.js';
+import type { CreateTemplateRequest, Template, TemplateChannel, TemplateState, UpdateTemplateRequest } from '../../common/wire/provisioning.js';
 
-type TemplateComponentType = 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL';
-type TemplateHeaderFormat = 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' | 'TEXT';
-
-/** Example media of a HEADER (limits: image 5 MB, video 16 MB, document 100 MB). */
-interface TemplateMediaExample {
-  mediaType: string;
-  sizeBytes: number;
-}
-
-/**
- * One component. Only `type` is fixed; the rest (text, buttons, cards, `format` and `example` of a
- * HEADER, ...) passes through as the platform defines it.
- */
-export interface TemplateComponent {
-  type: TemplateComponentType;
-  format?: TemplateHeaderFormat;
-  text?: string;
-  example?: TemplateMediaExample | Record<string, unknown>;
-  buttons?: Array<Record<string, unknown>>;
-  [field: string]: unknown;
-}
-
-export interface CreateTemplateRequest {
-  /** 1..512 characters of [a-z0-9_]; name + language is unique per channel. */
-  name: string;
-  /** e.g. en_US */
-  language: string;
-  category: TemplateCategory;
-  /** DRAFT keeps it editable; SUBMIT (the default) sends it to review. */
-  status?: ProvisioningRequestStatus;
-  allowCategoryChange?: boolean;
-  /** AUTHENTICATION templates only. */
-  messageSendTtlSeconds?: number;
-  /** A BODY component is required. */
-  components: TemplateComponent[];
-}
-
-export interface UpdateTemplateRequest {
-  category?: TemplateCategory;
-  components?: TemplateComponent[];
-  allowCategoryChange?: boolean;
-  /** SUBMIT (the default) sends the edit to review: state IN_PROGRESS, version + 1. */
-  status?: ProvisioningRequestStatus;
-}
-
-export interface Template {
-  id: string;
-  name: string;
-  language: string;
-  category: TemplateCategory;
-  state: TemplateState;
-  rejectionCode?: RejectionCode;
-  qualityScore?: QualityScore;
-  allowCategoryChange: boolean;
-  messageSendTtlSeconds?: number;
-  components: TemplateComponent[];
-  comments: ProvisioningComment[];
-  version: number;
-  createTime?: string;
-  updateTime: string;
-}
+export type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../../common/wire/provisioning.js';
 
 export interface TemplateListQuery extends ProvisioningListQuery {
   filterStates?: readonly TemplateState[];

@@ -1,21 +1,7 @@
 // Provisioning webhooks (`/v1/projects/{projectId}/webhooks`): at most 15 per project, target unique.
 import { seg, type ProvisioningTransport } from './transport.js';
-import type { ProvisioningTrigger } from '../../common/wire/provisioning.js';
+import type { CreateWebhookRequest, ProvisioningTrigger, Webhook } from '../../common/wire/provisioning.js';
 import { PROVISIONING_TRIGGERS } from './types.js';
-
-export interface CreateWebhookRequest {
-  target: string;
-  /** At least 8 characters; the HMAC key of the deliveries. */
-  secret: string;
-  triggers: ProvisioningTrigger[];
-}
-
-/** The platform never returns the secret. */
-export interface Webhook {
-  id: string;
-  target: string;
-  triggers: ProvisioningTrigger[];
-}
 
 export class ProvisioningWebhooksClient {
   readonly #t: ProvisioningTransport;

@@ -15,9 +15,7 @@ import type {
   RcsSenderLaunchInput,
   TemplateApprovalInput,
 } from '../../../contracts/provisioning.js';
-import type { ChatbCategory } from '../../../platform/provisioning/chat-senders.js';
-import type { RcsQuestionnaire } from '../../../platform/provisioning/rcs-senders.js';
-import type { TemplateChannel } from '../../../common/wire/provisioning.js';
+import type { ChatbCategory, RcsQuestionnaire, TemplateChannel } from '../../../common/wire/provisioning.js';
 import type { ErrorDetail } from '../../errors.js';
 import type { BuiltProcess } from '../../processes/start.js';
 import { followSettings } from './common.js';

@@ -6,14 +6,12 @@ import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
 import { notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
-import { CHATA_SENDER_STATES, SUBMIT_STATUSES, type ChataSender } from './model.js';
+import type { ChataSender } from './model.js';
+import { CHATA_LOCAL_STORAGES, CHATA_SENDER_STATES, CHATA_VERTICALS, CONVERSATION_REGIONS, SUBMIT_STATUSES } from '../../../common/wire/provisioning.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { E164, fields, ULID } from './validation.js';
 
-const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
-const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
-const REGIONS = ['US', 'EU', 'BR'] as const;
 const ACTIVE_MAX_TPS = 80;
 
 /** NO_VERIFIED_PHONE_NUMBER -> "No verified phone number". */
@@ -36,11 +34,11 @@ function checkCreate(input: unknown): Draft {
   const phoneNumber = f.string(body, 'phoneNumber', '', { required: true, pattern: E164, patternText: 'must be an E.164 number such as +14155550100' });
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 256 });
   const description = f.string(body, 'description', '', { max: 512 });
-  const vertical = f.oneOf(body, 'vertical', '', VERTICALS);
+  const vertical = f.oneOf(body, 'vertical', '', CHATA_VERTICALS);
   const app = f.object(body, 'conversationApiAppDetails', '', ['appId', 'region']);
   const appId = app && f.string(app, 'appId', 'conversationApiAppDetails', { required: true, pattern: ULID, patternText: 'must be a ULID' });
-  const region = app && f.oneOf(app, 'region', 'conversationApiAppDetails', REGIONS, true);
-  const platformLocalStorage = f.oneOf(body, 'platformLocalStorage', '', LOCAL_STORAGE);
+  const region = app && f.oneOf(app, 'region', 'conversationApiAppDetails', CONVERSATION_REGIONS, true);
+  const platformLocalStorage = f.oneOf(body, 'platformLocalStorage', '', CHATA_LOCAL_STORAGES);
   const status = f.oneOf(body, 'status', '', SUBMIT_STATUSES) ?? 'SUBMIT';
   const saveDraftOnFailure = f.boolean(body, 'saveDraftOnFailure', '') ?? false;
   f.check();
@@ -94,7 +92,7 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
       id: ulid(),
       ...fields,
       state: submit ? 'PENDING' : 'DRAFT',
-      compatibleRegions: region ? [region] : [...REGIONS],
+      compatibleRegions: region ? [region] : [...CONVERSATION_REGIONS],
       comments: [],
       createTime: now,
       updateTime: now,

@@ -6,22 +6,16 @@ import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
 import { notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
-import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbSender } from './model.js';
+import type { ChatbSender } from './model.js';
+import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbCategory } from '../../../common/wire/provisioning.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { mustBeOneOf } from '../../core/fields.js';
 import { fields } from './validation.js';
 
-interface Category {
-  code: string;
-  name: string;
-  nameEnglish: string;
-  subcategories: { code: string; name: string; nameEnglish: string }[];
-}
-
 const sub = (code: string, name: string, nameEnglish: string) => ({ code, name, nameEnglish });
 
-const CHATB_CATEGORIES: readonly Category[] = [
+const CHATB_CATEGORIES: readonly ChatbCategory[] = [
   {
     code: 'RETAIL',
     name: '小売',

@@ -4,6 +4,7 @@
 import type { SandboxContext } from '../../core/context.js';
 import type { WebhookEvents } from './delivery.js';
 import { invalidInput, notFound } from './errors.js';
+import { RESOURCE_TYPES, type ChataSender, type ChatbSender, type EventDetails, type RcsSender, type Template, type WebhookEvent } from './model.js';
 import {
   CHATA_ERROR_CODES,
   CHATA_SENDER_STATES,
@@ -15,19 +16,12 @@ import {
   RCS_STATES,
   RCS_TRIGGERS,
   REJECTION_CODES,
-  RESOURCE_TYPES,
   TEMPLATE_CATEGORIES,
   TEMPLATE_NEW_STATES,
-  type ChataSender,
-  type ChatbSender,
-  type Channel,
-  type EventDetails,
-  type RcsSender,
-  type ResourceType,
-  type Template,
-  type Trigger,
-  type WebhookEvent,
-} from './model.js';
+  type ProvisioningChannel as Channel,
+  type ProvisioningResourceType as ResourceType,
+  type ProvisioningTrigger as Trigger,
+} from '../../../common/wire/provisioning.js';
 import type { Reviewer } from './reviewer.js';
 import { nowIso, type ProvisioningStore } from './store.js';
 import { type Json } from '../../core/fields.js';

@@ -1,54 +1,25 @@
-// The provisioning resources as the sandbox keeps them (docs/provisioning-wire.md). The value sets (states, enums,
-// trigger names) are the wire's, from common/wire/provisioning.ts (shared with relayflow's client); re-exported here
-// so the area's files keep one import. The sandbox's own: the triggers it accepts, the resource types its control
-// route emits for, and its records.
+// The provisioning resources as the sandbox keeps them (docs/provisioning-wire.md). The wire's shapes and value sets
+// (states, enums, trigger names) are in common/wire/provisioning.ts (shared with relayflow's client); the records
+// here extend or narrow them. The sandbox's own: the triggers it accepts, the resource types its control route
+// emits for, and its records.
 import {
   BUNDLE_TRIGGERS,
   CHATA_TRIGGERS,
   CHATB_TRIGGERS,
   RCS_TRIGGERS,
   type Bundle as WireBundle,
-  type ChataSenderState,
-  type ChatbSenderState,
-  type ProvisioningComment,
+  type ChataSender as WireChataSender,
+  type ChatbSender as WireChatbSender,
+  type CreateChataSenderRequest,
+  type CreateRcsSenderRequest,
   type ProvisioningChannel,
   type ProvisioningResourceType,
   type ProvisioningTrigger,
   type ProvisioningWebhookEventDetails,
-  type RcsCountryState,
-  type RcsOperatorState,
-  type RcsSenderState,
-  type TemplateCategory,
-  type TemplateState,
-} from '../../../common/wire/provisioning.js';
-
-export {
-  BUNDLE_PROCESSING_MODES,
-  BUNDLE_RETENTION_TYPES,
-  BUNDLE_STATES,
-  CHATA_ERROR_CODES,
-  CHATA_SENDER_STATES,
-  CHATA_TRIGGERS,
-  CHATB_SENDER_STATES,
-  CHATB_TRIGGERS,
-  CONVERSATION_REGIONS as BUNDLE_REGIONS,
-  QUALITY_SCORES,
-  RCS_OPERATOR_STATUSES,
-  RCS_STATES,
-  RCS_TRIGGERS,
-  RCS_USE_CASES,
-  REJECTION_CODES,
-  SUBMIT_STATUSES,
-  TEMPLATE_CATEGORIES,
-  TEMPLATE_NEW_STATES,
-  TEMPLATE_STATES,
-} from '../../../common/wire/provisioning.js';
-export type {
-  ProvisioningChannel as Channel,
-  ProvisioningResourceType as ResourceType,
-  ProvisioningTrigger as Trigger,
-  RcsSenderState as RcsState,
-  TemplateCategory,
+  type RcsLaunchContact,
+  type RcsSender as WireRcsSender,
+  type Template as WireTemplate,
+  type Webhook as WireWebhook,
 } from '../../../common/wire/provisioning.js';
 
 /** Accepted for subscription (spec part G) but never emitted by the sandbox. */
@@ -62,84 +33,41 @@ export const ALL_TRIGGERS: readonly string[] = [...CHATA_TRIGGERS, ...RCS_TRIGGE
 
 export const RESOURCE_TYPES: readonly ProvisioningResourceType[] = ['TEMPLATE', 'SENDER', 'ACCOUNT'];
 
-export interface Template {
-  id: string;
-  name: string;
-  language: string;
-  category: TemplateCategory;
-  state: TemplateState;
+/**
+ * The wire's template as the sandbox keeps it: components as the create or edit gave them (template-rules.ts checks
+ * what it must), the codes as its reviewer and control route set them (checked against the wire's sets), times always set.
+ */
+export interface Template extends Omit<WireTemplate, 'components' | 'rejectionCode' | 'qualityScore'> {
+  components: unknown[];
   rejectionCode?: string;
   qualityScore?: string;
-  allowCategoryChange: boolean;
-  messageSendTtlSeconds?: number;
-  components: unknown[];
-  comments: ProvisioningComment[];
-  version: number;
   createTime: string;
-  updateTime: string;
 }
 
-interface CountryStatus {
-  status: RcsCountryState;
-  operators: Record<string, RcsOperatorState>;
-}
-
-interface TestNumber {
-  phoneNumber: string;
-  features: string[];
-  state: string;
-}
-
-export interface RcsSender {
-  id: string;
-  agentId: string;
-  displayName: string;
-  description: string;
-  websites: { url: string }[];
-  brandPhoneNumber: string;
-  banner: { url: string; width: number; height: number };
-  logo?: { url: string };
-  useCase: string;
-  countries: string[];
-  state: RcsSenderState;
-  countryStatus: Record<string, CountryStatus>;
+/** The wire's RCS sender with all its create body, the questionnaire's answers and the launch's contact; times always set. */
+export interface RcsSender extends Omit<WireRcsSender, 'description' | 'useCase' | 'countries'>, CreateRcsSenderRequest {
   questionnaire: { answers: Record<string, string> };
-  contact?: { email?: string; phoneNumber?: string };
-  comments: ProvisioningComment[];
-  testNumbers: TestNumber[];
+  contact?: RcsLaunchContact;
   createTime: string;
   updateTime: string;
 }
 
-export interface ChataSender {
-  id: string;
-  phoneNumber?: string;
-  displayName?: string;
-  description?: string;
-  vertical?: string;
-  conversationApiAppDetails?: { appId: string; region: string };
-  platformLocalStorage?: string;
-  businessAccountId?: string;
-  phoneNumberId?: string;
+/** The wire's CHATA sender with what its create took; the error code as the reviewer or control route set it; times always set. */
+export interface ChataSender
+  extends
+    Omit<WireChataSender, 'errorCode'>,
+    Pick<CreateChataSenderRequest, 'description' | 'vertical' | 'conversationApiAppDetails' | 'platformLocalStorage'> {
   saveDraftOnFailure: boolean;
-  state: ChataSenderState;
   errorCode?: string;
-  errorReason?: string;
-  maxTps?: number;
-  compatibleRegions: string[];
-  comments: ProvisioningComment[];
   createTime: string;
   updateTime: string;
 }
 
-export interface ChatbSender {
-  id: string;
+/** The wire's CHATB sender with what its create took; times always set. */
+export interface ChatbSender extends WireChatbSender {
   displayName: string;
   categoryCode: string;
-  subcategoryCode?: string;
   description?: string;
-  state: ChatbSenderState;
-  comments: ProvisioningComment[];
   createTime: string;
   updateTime: string;
 }
@@ -150,11 +78,9 @@ export interface Bundle extends WireBundle {
   updateTime: string;
 }
 
-export interface Webhook {
-  id: string;
-  target: string;
+/** The wire's webhook with its secret (never returned by the API); triggers include the conversation ones it accepts. */
+export interface Webhook extends Omit<WireWebhook, 'triggers'> {
   triggers: string[];
-  /** Never returned by the API. */
   secret: string;
 }
 

@@ -1,7 +1,7 @@
 // RCS sender rules: the create body, the banner's required size, contacts, the questionnaire
 // (general questions plus per-country ones: FR adds siren, US adds us_*) and operators per country.
 import { ProvisioningError } from './errors.js';
-import { RCS_USE_CASES } from './model.js';
+import { RCS_USE_CASES, type CreateRcsSenderRequest, type RcsLaunchContact, type RcsQuestion } from '../../../common/wire/provisioning.js';
 import { type Fields, isObject, join, type Json } from '../../core/fields.js';
 import { COUNTRY, E164, fields } from './validation.js';
 
@@ -9,14 +9,7 @@ const BANNER = { width: 1440, height: 448 } as const;
 const BRAND_PHONE = /^(\+[1-9]\d{6,14}|\d{6,15})$/;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-export interface Question {
-  id: string;
-  text: string;
-  required: boolean;
-  country?: string;
-}
-
-const GENERAL: readonly Question[] = [
+const GENERAL: readonly RcsQuestion[] = [
   { id: 'brand_description', text: 'What does the brand do, and who are its customers?', required: true },
   { id: 'message_types', text: 'Which messages will the agent send, and when?', required: true },
   { id: 'opt_in', text: 'How do users agree to receive messages from the agent?', required: true },
@@ -24,7 +17,7 @@ const GENERAL: readonly Question[] = [
   { id: 'screenshotUris', text: 'Links to screenshots of the opt-in flow, comma-separated.', required: false },
 ];
 
-const BY_COUNTRY: Record<string, readonly Question[]> = {
+const BY_COUNTRY: Record<string, readonly RcsQuestion[]> = {
   FR: [{ id: 'siren', text: 'SIREN number of the company (9 digits).', required: true, country: 'FR' }],
   US: [
     { id: 'us_brand_ein', text: 'Employer Identification Number (EIN) of the brand.', required: true, country: 'US' },
@@ -33,12 +26,12 @@ const BY_COUNTRY: Record<string, readonly Question[]> = {
   ],
 };
 
-export function questionsFor(countries: readonly string[]): Question[] {
+export function questionsFor(countries: readonly string[]): RcsQuestion[] {
   return [...GENERAL, ...[...new Set(countries)].flatMap((c) => BY_COUNTRY[c] ?? [])];
 }
 
 /** The required questions without a non-empty answer. */
-export function missingAnswers(countries: readonly string[], answers: Record<string, string>): Question[] {
+export function missingAnswers(countries: readonly string[], answers: Record<string, string>): RcsQuestion[] {
   return questionsFor(countries).filter((q) => q.required && !answers[q.id]?.trim());
 }
 
@@ -55,17 +48,6 @@ const OPERATORS: Record<string, readonly string[]> = {
 
 export const operatorsOf = (country: string): readonly string[] => OPERATORS[country] ?? [`${country}-MNO-1`, `${country}-MNO-2`];
 
-export interface RcsCreate {
-  displayName: string;
-  description: string;
-  websites: { url: string }[];
-  brandPhoneNumber: string;
-  banner: { url: string; width: number; height: number };
-  logo?: { url: string };
-  useCase: string;
-  countries: string[];
-}
-
 export function checkCountries(f: Fields, list: unknown[] | undefined, field: string): string[] {
   list?.forEach((c, i) => {
     if (typeof c !== 'string' || !COUNTRY.test(c)) f.add(join(field, i), 'must be an ISO 3166-1 alpha-2 code such as FR');
@@ -73,7 +55,7 @@ export function checkCountries(f: Fields, list: unknown[] | undefined, field: st
   return [...new Set((list ?? []).filter((c): c is string => typeof c === 'string'))];
 }
 
-export function checkRcsCreate(input: unknown): RcsCreate {
+export function checkRcsCreate(input: unknown): CreateRcsSenderRequest {
   const f = fields();
   const body = f.body(input, ['displayName', 'description', 'websites', 'brandPhoneNumber', 'banner', 'logo', 'useCase', 'countries', 'callbackUrl']);
   const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 100 });
@@ -101,7 +83,7 @@ export function checkRcsCreate(input: unknown): RcsCreate {
   const useCase = f.oneOf(body, 'useCase', '', RCS_USE_CASES, true);
   const countries = checkCountries(f, f.array(body, 'countries', '', { required: true, min: 1 }), 'countries');
   f.check();
-  const b = banner as RcsCreate['banner'];
+  const b = banner as CreateRcsSenderRequest['banner'];
   if (b.width !== BANNER.width || b.height !== BANNER.height) {
     throw new ProvisioningError(400, 'file_has_wrong_dimensions', `banner must be ${BANNER.width}x${BANNER.height} pixels (got ${b.width}x${b.height})`, {
       resolution: `Upload a banner of exactly ${BANNER.width}x${BANNER.height} pixels.`,
@@ -121,11 +103,11 @@ export function checkRcsCreate(input: unknown): RcsCreate {
 }
 
 /** `{contact: {email} | {phoneNumber}}`, exactly one of the two. */
-export function checkContact(input: unknown): { email: string } | { phoneNumber: string } {
+export function checkContact(input: unknown): RcsLaunchContact {
   const f = fields();
   const body = f.body(input, ['contact']);
   const contact = f.object(body, 'contact', '', ['email', 'phoneNumber'], true);
-  let out: { email: string } | { phoneNumber: string } | undefined;
+  let out: RcsLaunchContact | undefined;
   if (contact) {
     const email = f.string(contact, 'email', 'contact', { pattern: EMAIL, patternText: 'must be an e-mail address' });
     const phoneNumber = f.string(contact, 'phoneNumber', 'contact', { pattern: E164, patternText: 'must be an E.164 number such as +33612345678' });

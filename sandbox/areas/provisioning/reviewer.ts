@@ -3,7 +3,7 @@
 // create time, so changing the settings later affects only later submissions. Pending decisions are
 // due jobs (plain JSON with the decision), so a persistent sandbox still makes them after a restart.
 import type { ProvisioningReviewerOptions } from '../../core/options.js';
-import { CHATA_ERROR_CODES, REJECTION_CODES } from './model.js';
+import { CHATA_ERROR_CODES, REJECTION_CODES } from '../../../common/wire/provisioning.js';
 import type { DueJobs } from '../../core/due-jobs.js';
 import { isObject, join, type Json } from '../../core/fields.js';
 import { COUNTRY, fields } from './validation.js';

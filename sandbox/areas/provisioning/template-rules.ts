@@ -1,6 +1,14 @@
 // Template body rules: name, language, category, components (a BODY required; header example
 // media types and sizes; at most 10 buttons, at most 2 URL buttons).
-import { TEMPLATE_CATEGORIES, SUBMIT_STATUSES, type TemplateCategory } from './model.js';
+import {
+  SUBMIT_STATUSES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_COMPONENT_TYPES,
+  TEMPLATE_HEADER_FORMATS,
+  type CreateTemplateRequest,
+  type ProvisioningRequestStatus,
+  type UpdateTemplateRequest,
+} from '../../../common/wire/provisioning.js';
 import { type Fields, isObject, join, mustBeOneOf, type Json } from '../../core/fields.js';
 import { fields } from './validation.js';
 
@@ -22,28 +30,22 @@ const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] 
     ],
   },
 };
-const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
-const HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
 const MAX_BUTTONS = 10;
 const MAX_URL_BUTTONS = 2;
 const NAME = /^[a-z0-9_]+$/;
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
 
-export interface TemplateCreate {
-  name: string;
-  language: string;
-  category: TemplateCategory;
-  status: 'DRAFT' | 'SUBMIT';
+/** A create body as checked: its defaults filled in, its components as given (checked here for what the rules need). */
+export interface TemplateCreate extends Omit<CreateTemplateRequest, 'status' | 'allowCategoryChange' | 'components'> {
+  status: ProvisioningRequestStatus;
   allowCategoryChange: boolean;
-  messageSendTtlSeconds?: number;
   components: unknown[];
 }
 
-export interface TemplatePatch {
-  category?: TemplateCategory;
+/** An edit as checked: its status defaulted, its components as given. */
+export interface TemplatePatch extends Omit<UpdateTemplateRequest, 'status' | 'components'> {
+  status: ProvisioningRequestStatus;
   components?: unknown[];
-  allowCategoryChange?: boolean;
-  status: 'DRAFT' | 'SUBMIT';
 }
 
 export function checkTemplateCreate(input: unknown): TemplateCreate {
@@ -97,7 +99,7 @@ function checkComponents(f: Fields, body: Json, required: boolean): unknown[] | 
   list.forEach((c, i) => {
     const p = join('components', i);
     if (!isObject(c)) return f.add(p, 'must be an object');
-    const type = f.oneOf(c, 'type', p, COMPONENT_TYPES, true);
+    const type = f.oneOf(c, 'type', p, TEMPLATE_COMPONENT_TYPES, true);
     if (!type) return;
     if (seen.has(type)) f.add(join(p, 'type'), `at most one ${type} component is allowed`);
     seen.add(type);
@@ -122,7 +124,7 @@ function checkComponents(f: Fields, body: Json, required: boolean): unknown[] | 
 }
 
 function checkHeader(f: Fields, c: Json, p: string): void {
-  const format = f.oneOf(c, 'format', p, HEADER_FORMATS, true);
+  const format = f.oneOf(c, 'format', p, TEMPLATE_HEADER_FORMATS, true);
   if (format === 'TEXT') f.string(c, 'text', p, { max: 60 });
   const media = format ? HEADER_MEDIA[format] : undefined;
   if (!media) return;
