@@ -4,20 +4,7 @@ import type { PlatformHttp } from '../http.js';
 import { BasicAuth } from '../auth/basic.js';
 import { OAuthBearerAuth, type OAuthTokenSource } from '../auth/oauth.js';
 import type { AuthStrategy } from '../auth/strategy.js';
-
-export interface Subproject {
-  projectId: string;
-  displayName: string;
-  parentProjectId: string;
-  createTime: string;
-  state?: string;
-}
-
-export interface SubprojectPage {
-  subprojects: Subproject[];
-  /** '' on the last page. */
-  nextPageToken: string;
-}
+import type { Subproject, SubprojectPage } from '../../common/wire/subprojects.js';
 
 export type SubprojectsClientOptions = {
   http: PlatformHttp;

@@ -2,12 +2,10 @@
 // createdAtMs, so a restored subproject needs nothing rescheduled.
 import { ulid } from 'ulid';
 import { ScopedTable } from '../../core/table.js';
+import type { Subproject as WireSubproject } from '../../../common/wire/subprojects.js';
 
-export interface Subproject {
-  projectId: string;
-  displayName: string;
-  parentProjectId: string;
-  createTime: string;
+/** The wire's subproject as the sandbox keeps it: always ACTIVE. */
+interface Subproject extends WireSubproject {
   state: 'ACTIVE';
 }
 
