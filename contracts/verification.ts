@@ -8,12 +8,12 @@ import type {
   SeamlessStartDetails,
   SmsCodeType,
   SmsStartDetails,
+  VerificationMethod,
   VerificationStatusValue,
   VerificationStatus,
-} from '../platform/verification/client.js';
+} from '../common/wire/verification.js';
 
-export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
-export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
+export { VERIFICATION_METHODS, type VerificationMethod } from '../common/wire/verification.js';
 
 /** Process states: the platform's final states, plus where the process is while it runs. */
 export type VerificationProcessState = 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED' | 'ABANDONED';

@@ -10,7 +10,7 @@ import type {
   StartVerificationRequest,
   VerificationReport,
   VerificationStatus,
-} from '../../platform/verification/client.js';
+} from '../../common/wire/verification.js';
 import type {
   GetVerificationStatusInput,
   ReportCodeInput,

@@ -3,111 +3,27 @@
 import type { PlatformHttp } from '../http.js';
 import { PlatformUnavailableError } from '../errors.js';
 import type { AuthStrategy } from '../auth/strategy.js';
+import {
+  VERIFICATION_METHODS,
+  VERIFICATION_STATUSES,
+  type ReportResult,
+  type SmsCodeType,
+  type StartVerificationRequest,
+  type StartVerificationResponse,
+  type VerificationMethod,
+  type VerificationReport,
+  type VerificationSource,
+  type VerificationStatus,
+  type VerificationStatusValue,
+} from '../../common/wire/verification.js';
 
-export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
-/** The methods whose code (sms, callout) or CLI (flashcall) can be reported. */
-export type ReportableVerificationMethod = Exclude<VerificationMethod, 'seamless'>;
-export type VerificationStatusValue = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
-type VerificationSource = 'intercepted' | 'manual';
-export type SmsCodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
-
-interface VerificationIdentity {
-  type: 'number';
-  /** E.164, e.g. `+46700000001`. */
-  endpoint: string;
-}
-
-export interface StartVerificationRequest {
-  identity: VerificationIdentity;
-  method: VerificationMethod;
-  /** At most 128 characters; what statusByReference finds the verification by. */
-  reference?: string;
-  /** At most 4096 characters; echoed in callbacks and status answers. */
-  custom?: string;
-  sms?: {
-    /** `HH:MM:SS`. */
-    expiry?: string;
-    codeType?: SmsCodeType;
-  };
-}
-
-interface VerificationLink {
-  rel?: string;
-  href?: string;
-  method?: string;
-}
-
-export interface SmsStartDetails {
-  /** Contains the placeholder `{{CODE}}`; in the language of Content-Language. */
-  template: string;
-  /** Seconds. */
-  interceptionTimeout: number;
-  codeType?: SmsCodeType;
-}
-
-export interface FlashCallStartDetails {
-  /** Regular expression the calling number (CLI) matches. */
-  cliFilter: string;
-  /** Seconds. */
-  interceptionTimeout: number;
-  reportTimeout: number;
-  denyCallAfter: number;
-}
-
-export interface CalloutStartDetails {
-  /** Seconds. */
-  startPollingAfter: number;
-  stopPollingAfter: number;
-  pollingInterval: number;
-}
-
-export interface SeamlessStartDetails {
-  targetUri: string;
-}
-
-interface StartVerificationResponse {
-  id: string;
-  method: VerificationMethod;
-  _links?: VerificationLink[];
-  sms?: SmsStartDetails;
-  flashCall?: FlashCallStartDetails;
-  callout?: CalloutStartDetails;
-  seamless?: SeamlessStartDetails;
-}
+// What relayflow's workflows import from the client (they keep their import paths).
+export type { ReportResult, VerificationStatus } from '../../common/wire/verification.js';
 
 export interface StartVerificationResult {
   verification: StartVerificationResponse;
   /** The language the platform actually used (response header Content-Language). */
   contentLanguage?: string;
-}
-
-/** Report bodies, exactly as sent. */
-export type VerificationReport =
-  { method: 'sms'; sms: { code: string } } | { method: 'flashcall'; flashCall: { cli: string } } | { method: 'callout'; callout: { code: string } };
-
-export interface ReportResult {
-  id: string;
-  method: VerificationMethod;
-  /** SUCCESSFUL or FAIL for a PENDING verification (FAIL "Invalid code" leaves it PENDING); the final status, unchanged, for a finished one. */
-  status: VerificationStatusValue;
-  reason?: string;
-  reference?: string;
-  source?: VerificationSource;
-}
-
-export interface VerificationStatus {
-  id: string;
-  method: VerificationMethod;
-  status: VerificationStatusValue;
-  reason?: string;
-  reference?: string;
-  custom?: string;
-  identity: VerificationIdentity;
-  source?: VerificationSource;
-  /** The language used (sandbox and current platform; not in the public documentation). */
-  language?: string;
-  /** ISO-8601. */
-  createdAt?: string;
 }
 
 export interface VerificationClientOptions {
@@ -118,8 +34,8 @@ export interface VerificationClientOptions {
   auth: AuthStrategy;
 }
 
-const METHODS: ReadonlySet<string> = new Set<VerificationMethod>(['sms', 'flashcall', 'callout', 'seamless']);
-const STATES: ReadonlySet<string> = new Set<VerificationStatusValue>(['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR']);
+const METHODS: ReadonlySet<string> = new Set(VERIFICATION_METHODS);
+const STATES: ReadonlySet<string> = new Set(VERIFICATION_STATUSES);
 
 export class VerificationClient {
   readonly #http: PlatformHttp;

@@ -2,12 +2,7 @@
 // PUT /_sandbox/verification/config, back to the options on reset.
 import type { VerificationOptions } from '../../core/options.js';
 import { templateLanguage } from './language.js';
-
-interface CalloutPolling {
-  startPollingAfter: number;
-  stopPollingAfter: number;
-  pollingInterval: number;
-}
+import type { CalloutStartDetails as CalloutPolling } from '../../../common/wire/verification.js';
 
 /** The spec calls the SMS receipt SmsDeliveredEvent; the platform sends VerificationSmsDeliveredEvent (the default). */
 export const SMS_DELIVERED_EVENT_NAMES = ['VerificationSmsDeliveredEvent', 'SmsDeliveredEvent'] as const;

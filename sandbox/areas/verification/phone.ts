@@ -1,7 +1,7 @@
 // The simulated phones: what each number received (SMS, flash call, spoken code), read by tests
 // through GET /_sandbox/verification/phones/{endpoint}; and the codes and CLIs they receive.
 import { randomInt } from 'node:crypto';
-import type { CodeType, VerificationMethod } from './store.js';
+import type { SmsCodeType as CodeType, VerificationMethod } from '../../../common/wire/verification.js';
 
 export interface PhoneMessage {
   verificationId: string;

@@ -9,7 +9,8 @@ import type { VerificationCallbacks } from './callbacks.js';
 import type { VerificationConfig } from './config.js';
 import { chooseLanguage, renderTemplate } from './language.js';
 import { generateCli, generateCode, sameCli, sameCode, type Phones } from './phone.js';
-import { present, type Timers, type Verification, type VerificationStatus, type VerificationStore } from './store.js';
+import { present, type Timers, type Verification, type VerificationStore } from './store.js';
+import type { ReportResult, VerificationSource, VerificationStatusValue } from '../../../common/wire/verification.js';
 import { ERROR_CODES, invalidParameter, type ReportInput, type StartInput } from './validate.js';
 
 const REASONS = {
@@ -20,15 +21,6 @@ const REASONS = {
   replaced: 'Replaced by a newer verification',
   unreachable: 'Network error or number unreachable',
 } as const;
-
-export interface ReportAnswer {
-  id: string;
-  method: string;
-  status: VerificationStatus;
-  reason?: string;
-  reference?: string;
-  source?: string;
-}
 
 export interface Deps {
   ctx: SandboxContext;
@@ -95,7 +87,7 @@ export class VerificationService {
   }
 
   /** A wrong code answers FAIL but leaves the verification PENDING; a final one answers unchanged. */
-  report(v: Verification, input: ReportInput): ReportAnswer {
+  report(v: Verification, input: ReportInput): ReportResult {
     if (input.method !== v.method) throw invalidParameter('method', `the verification was started with method ${v.method}`);
     if (v.status !== 'PENDING') return answer(v);
     const right = input.method === 'flashcall' ? sameCli(v.cli!, v.cliDigits!, input.cli) : sameCode(v.code!, input.code);
@@ -141,7 +133,7 @@ export class VerificationService {
     }
   }
 
-  private finish(v: Verification, status: Exclude<VerificationStatus, 'PENDING'>, reason?: string, source?: 'intercepted' | 'manual'): void {
+  private finish(v: Verification, status: Exclude<VerificationStatusValue, 'PENDING'>, reason?: string, source?: VerificationSource): void {
     this.d.timers.cancel(v.expiryTimer);
     delete v.expiryTimer;
     v.status = status;
@@ -152,7 +144,7 @@ export class VerificationService {
   }
 }
 
-function answer(v: Verification): ReportAnswer {
+function answer(v: Verification): ReportResult {
   return {
     id: v.id,
     method: v.method,

@@ -2,34 +2,17 @@
 // everything here is forgotten on reset and the timers cleared on close. A persistent sandbox saves the
 // verifications (with expiresAt, so the expiry is rescheduled after a restart) through persist()/restore().
 import { Lists, ScopedTable } from '../../core/table.js';
+import type { SmsCodeType, VerificationMethod, VerificationStatus } from '../../../common/wire/verification.js';
 
-export type VerificationMethod = 'sms' | 'flashcall' | 'callout' | 'seamless';
-export type VerificationStatus = 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR';
-export type CodeType = 'Numeric' | 'Alpha' | 'Alphanumeric';
-
-export const METHODS: readonly VerificationMethod[] = ['sms', 'flashcall', 'callout', 'seamless'];
-
-interface Identity {
-  type: 'number';
-  endpoint: string;
-}
-
-export interface Verification {
-  id: string;
+/** The wire's status answer as the sandbox keeps it, with what only the sandbox knows (the code, the timers...). */
+export interface Verification extends VerificationStatus {
   /** The application that started it: lookups are scoped to it and callbacks signed with it. */
   appKey: string;
-  method: VerificationMethod;
-  status: VerificationStatus;
-  reason?: string;
-  reference?: string;
-  custom?: string;
-  identity: Identity;
-  source?: 'intercepted' | 'manual';
   language: string;
   createdAt: string;
   /** sms and callout: the code the phone receives. */
   code?: string;
-  codeType?: CodeType;
+  codeType?: SmsCodeType;
   /** flashcall: the calling number, and the digits its cliFilter captures. */
   cli?: string;
   cliDigits?: string;
@@ -49,7 +32,7 @@ export function present<K extends keyof Verification>(v: Verification, ...keys: 
 }
 
 /** The status answer of GET .../verifications/... */
-export function statusView(v: Verification): Record<string, unknown> {
+export function statusView(v: Verification): VerificationStatus {
   return {
     id: v.id,
     method: v.method,

@@ -3,13 +3,17 @@
 import type { FastifyRequest } from 'fastify';
 import { AreaError } from '../../core/errors.js';
 import { requestState } from '../../core/request-state.js';
-import { METHODS, type CodeType, type VerificationMethod } from './store.js';
+import {
+  SMS_CODE_TYPES as CODE_TYPES,
+  VERIFICATION_METHODS as METHODS,
+  type SmsCodeType as CodeType,
+  type VerificationMethod,
+} from '../../../common/wire/verification.js';
 
 export const ERROR_CODES = { invalid: 40001, missing: 40002, json: 40003, denied: 40300 } as const;
 
 const E164 = /^\+\d{8,15}$/;
 const EXPIRY = /^(\d{2}):([0-5]\d):([0-5]\d)$/;
-const CODE_TYPES: readonly CodeType[] = ['Numeric', 'Alpha', 'Alphanumeric'];
 const REPORT_KEYS = { sms: 'sms', flashcall: 'flashCall', callout: 'callout' } as const;
 
 type Obj = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
-import type { ReportableVerificationMethod } from '../../../platform/verification/client.js';
+import type { ReportableVerificationMethod } from '../../../common/wire/verification.js';
 import { APP_KEY, APP_SECRET, applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
 import { listenStub } from '../../helpers/stub-server.js';
 

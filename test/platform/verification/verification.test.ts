@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { verifyApplicationRequest } from '../../../common/signing.js';
 import { ApplicationSignedAuth } from '../../../platform/auth/application.js';
 import { PlatformHttp } from '../../../platform/http.js';
-import { VerificationClient, type VerificationReport } from '../../../platform/verification/client.js';
+import { VerificationClient } from '../../../platform/verification/client.js';
+import type { VerificationReport } from '../../../common/wire/verification.js';
 import * as errors from '../../../platform/errors.js';
 import { APP_KEY, APP_SECRET, oneUrlPlatformClients, signedStub, type SignedSeen } from '../../helpers/platform-config.js';
 
