@@ -2,8 +2,7 @@
 // call should do (a CallScript); the process answers each callback with SVAML decided from that description and
 // from what the call has done so far. Callouts follow their calls to an outcome and retry unanswered ones.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { VoiceRegionName } from '../platform/voice/regions.js';
-import type { CalloutRequest, CallInfo } from '../common/wire/voice.js';
+import type { CalloutRequest, CallInfo, VoiceRegion } from '../common/wire/voice.js';
 import type { Svaml } from '../common/wire/voice-svaml.js';
 
 export type { CalloutRequest, CallInfo } from '../common/wire/voice.js';
@@ -12,9 +11,8 @@ export type { Svaml } from '../common/wire/voice-svaml.js';
 export const VOICE_CALLOUT_KIND = 'voice-callout';
 export const VOICE_INCOMING_KIND = 'voice-incoming';
 
-/** The regional calling addresses (platform/voice/regions.ts); a conference lives in one of them. */
-export { VOICE_REGION_NAMES as VOICE_REGIONS } from '../platform/voice/regions.js';
-export type VoiceRegion = VoiceRegionName;
+/** The regional calling addresses (common/wire/voice.ts); a conference lives in one of them. */
+export { VOICE_REGIONS, type VoiceRegion } from '../common/wire/voice.js';
 
 // ---------------------------------------------------------------------------------------------
 // What a call does once it is connected: custom callouts after the answer, incoming calls, menu options

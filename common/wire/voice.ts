@@ -1,8 +1,12 @@
 // Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
 // extend these), so it stays an independent check. Here: voice (area A), docs/voice-wire.md; SVAML in ./voice-svaml.ts.
-type VoiceDomain = 'pstn' | 'mxp';
-interface VoiceDestination {
+/** The calling addresses: `global`, and the regions a conference or call can live in (docs/voice-wire.md "Addresses"). */
+export const VOICE_REGIONS = ['global', 'euc1', 'use1', 'sae1', 'apse1', 'apse2'] as const;
+export type VoiceRegion = (typeof VOICE_REGIONS)[number];
+
+export type VoiceDomain = 'pstn' | 'mxp';
+export interface VoiceDestination {
   type: 'number' | 'username';
   /** E.164 with + for `number`. */
   endpoint: string;
@@ -50,13 +54,16 @@ export type CalloutRequest =
   | { method: 'conferenceCallout'; conferenceCallout: ConferenceCallout }
   | { method: 'customCallout'; customCallout: CustomCallout };
 
+export type CallStatus = 'ONGOING' | 'FINAL';
+export type CallResult = 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
+
 export interface CallInfo {
   callId: string;
   from?: string;
   to?: string;
   domain?: string;
-  status?: 'ONGOING' | 'FINAL';
-  result?: 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
+  status?: CallStatus;
+  result?: CallResult;
   reason?: string;
   duration?: number;
   custom?: string;
@@ -70,12 +77,15 @@ export interface ConferenceParticipant {
   onhold?: boolean;
 }
 
-export type ParticipantCommand = 'mute' | 'unmute' | 'onhold' | 'resume';
+export const PARTICIPANT_COMMANDS = ['mute', 'unmute', 'onhold', 'resume'] as const;
+export type ParticipantCommand = (typeof PARTICIPANT_COMMANDS)[number];
 export type CallLeg = 'caller' | 'callee' | 'both';
+
+export type VoiceNumberCapability = 'voice' | 'sms';
 
 export interface VoiceNumber {
   number: string;
-  capability: 'voice' | 'sms';
+  capability: VoiceNumberCapability;
   applicationKey?: string;
 }
 

@@ -6,7 +6,8 @@ import type { SandboxArea } from '../../core/area.js';
 import { applicationAuth } from '../../core/auth-application.js';
 import { AreaError } from '../../core/errors.js';
 import { authOf } from '../../core/request-state.js';
-import { voiceConfigStateOf, type Capability } from './state.js';
+import { voiceConfigStateOf } from './state.js';
+import type { VoiceNumberCapability as Capability } from '../../../common/wire/voice.js';
 
 const bad = (message: string) => new AreaError(400, message, { code: 40001 });
 type Obj = Record<string, unknown>;

@@ -5,14 +5,7 @@
 // A persistent sandbox keeps both across restarts (the 'voiceConfig' state).
 import type { AccountDirectory, SandboxAccount } from '../../core/accounts.js';
 import type { SandboxContext } from '../../core/context.js';
-
-export type Capability = 'voice' | 'sms';
-
-export interface OwnedNumber {
-  number: string;
-  capability: Capability;
-  applicationKey?: string;
-}
+import type { CallbackUrls, VoiceNumber as OwnedNumber } from '../../../common/wire/voice.js';
 
 /** The numbers of the account at `accountIndex` (1-based, the directory's order): +468500<index, 2 digits>01..03 voice, 09 SMS. */
 function numbersFor(accountIndex: number): OwnedNumber[] {
@@ -29,7 +22,7 @@ export class VoiceConfigState {
   constructor(private readonly accounts: AccountDirectory) {}
 
   private readonly numbers = new Map<string, OwnedNumber[]>();
-  readonly callbacks = new Map<string, { primary: string; fallback?: string }>();
+  readonly callbacks = new Map<string, CallbackUrls>();
 
   numbersOf(account: SandboxAccount): OwnedNumber[] {
     let list = this.numbers.get(account.appKey);
@@ -62,7 +55,7 @@ export class VoiceConfigState {
   }
 
   /** Per application key: its numbers with their assignments, and its callback URLs. */
-  persist(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, { primary: string; fallback?: string }> } {
+  persist(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, CallbackUrls> } {
     return { numbers: Object.fromEntries(this.numbers), callbacks: Object.fromEntries(this.callbacks) };
   }
 

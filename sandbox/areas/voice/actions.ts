@@ -4,7 +4,8 @@
 import type { Svaml } from '../../../common/wire/voice-svaml.js';
 import type { CallEngine } from './calls.js';
 import { currentMenu, press, promptText, startMenu, timeoutResult, waitMsOf, type MenuResult } from './menus.js';
-import { isoNow, type Call, type CallLeg } from './state.js';
+import { isoNow, type Call } from './state.js';
+import type { CallLeg } from '../../../common/wire/voice.js';
 
 type Obj = Record<string, unknown>;
 export type ApplyEvent = 'ice' | 'ace' | 'pie' | 'patch';

@@ -11,17 +11,8 @@ import { apply, CONTINUE } from './actions.js';
 import { VoiceCallbacks } from './callbacks.js';
 import { Conferences } from './conferences.js';
 import { calloutFlow, customFlow, incomingFlow } from './flows.js';
-import {
-  DEFAULT_ANSWER_AFTER_MS,
-  DEFAULT_REFUSE_AFTER_MS,
-  isoNow,
-  type Call,
-  type CalleeRule,
-  type CallResult,
-  type Played,
-  type VoiceRegion,
-  type VoiceState,
-} from './state.js';
+import { DEFAULT_ANSWER_AFTER_MS, DEFAULT_REFUSE_AFTER_MS, isoNow, type Call, type CalleeRule, type Played, type VoiceState } from './state.js';
+import type { CallResult, VoiceRegion } from '../../../common/wire/voice.js';
 import { Timers } from '../../core/timers.js';
 import type { CalloutInput } from './validate.js';
 

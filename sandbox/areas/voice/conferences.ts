@@ -1,8 +1,8 @@
 // Conferences: regional and per application (one application's `room1` on euc1 is not another's, nor the same
 // name on use1). Created by the first call that joins, gone when the last one leaves; participants can be muted
 // and held. Ending calls is the switch's business (calls.ts); this only keeps who is where.
-import { durationOf, type Call, type VoiceRegion } from './state.js';
-import type { ParticipantCommand } from './validate.js';
+import { durationOf, type Call } from './state.js';
+import type { ParticipantCommand, VoiceRegion } from '../../../common/wire/voice.js';
 
 export interface Participant {
   call: Call;

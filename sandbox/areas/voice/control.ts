@@ -7,7 +7,8 @@ import { AreaError } from '../../core/errors.js';
 import type { VoiceConfigState } from '../voice-config/state.js';
 import { pressKeys } from './actions.js';
 import type { CallEngine } from './calls.js';
-import { VOICE_REGIONS, type CalleeRule, type VoiceRegion, type VoiceSettings } from './state.js';
+import type { CalleeRule, VoiceSettings } from './state.js';
+import { VOICE_REGIONS, type VoiceRegion } from '../../../common/wire/voice.js';
 import { E164, isObj } from './validate.js';
 import { callRecord, callSummary } from './views.js';
 

@@ -10,7 +10,8 @@ import { AreaError } from '../../core/errors.js';
 import { authOf } from '../../core/request-state.js';
 import { apply, recordInstructions } from './actions.js';
 import type { CallEngine } from './calls.js';
-import { REGION_PREFIXES, type Call, type VoiceRegion } from './state.js';
+import { REGION_PREFIXES, type Call } from './state.js';
+import type { VoiceRegion } from '../../../common/wire/voice.js';
 import { bad, parseCallout, parseCallUpdate, parseLegUpdate, parseParticipantCommand } from './validate.js';
 import { callInfo } from './views.js';
 

@@ -1,23 +1,27 @@
 // What the voice switch keeps per sandbox: the calls (each with everything played to it and every callback
 // sent about it), the conferences by application and region, the callee rules and the settings tests change.
-// The shapes here are the sandbox's own (it shares nothing with relayflow but common/).
+// The call is the sandbox's own record; its parts on the wire (regions, destination, status, result, legs) are the
+// wire's, from common/wire/voice.ts (shared with relayflow's client).
 import type { SandboxAccount } from '../../core/accounts.js';
-import type { Svaml } from '../../../common/wire/voice-svaml.js';
+import type { CallbackEventName, Svaml } from '../../../common/wire/voice-svaml.js';
+import {
+  VOICE_REGIONS,
+  type CallLeg,
+  type CallResult,
+  type CallStatus,
+  type VoiceDestination,
+  type VoiceDomain,
+  type VoiceRegion,
+} from '../../../common/wire/voice.js';
 import type { MenuState } from './menus.js';
 
-/** The platform's calling regions; `global` is also what the bare `/voice/calling/v1` address serves. */
-export const VOICE_REGIONS = ['global', 'euc1', 'use1', 'sae1', 'apse1', 'apse2'] as const;
-export type VoiceRegion = (typeof VOICE_REGIONS)[number];
-/** Path prefixes inside the `/voice` mount and the region each serves. */
+/** Path prefixes (`global` is also what the bare `/voice/calling/v1` address serves) inside the `/voice` mount and the region each serves. */
 export const REGION_PREFIXES: ReadonlyArray<readonly [string, VoiceRegion]> = [['', 'global'], ...VOICE_REGIONS.map((r) => [`/${r}`, r] as const)];
 
 export type CallKind = 'tts' | 'conference' | 'custom' | 'incoming';
-export type CallResult = 'N/A' | 'ANSWERED' | 'BUSY' | 'NOANSWER' | 'FAILED';
-export type CallLeg = 'caller' | 'callee' | 'both';
 type CalleeOutcome = 'answer' | 'busy' | 'noanswer' | 'failed' | 'machine';
 /** What the call is doing now; `ice`/`ace`/`pie`: waiting for the application's answer. */
 type CallPhase = 'ice' | 'ringing' | 'ace' | 'playing' | 'menu' | 'pie' | 'conference' | 'connected' | 'parked' | 'ended';
-type EventName = 'ice' | 'ace' | 'pie' | 'dice' | 'notify';
 
 export interface Played {
   at: string;
@@ -30,7 +34,7 @@ export interface Played {
 }
 
 export interface SentCallback {
-  event: EventName;
+  event: CallbackEventName;
   sentAt: string;
   /** False when there was nowhere to send it (no callback URL) or an inline SVAML answer stood in for it. */
   sent: boolean;
@@ -64,11 +68,11 @@ export interface Call {
   /** `<sandbox>/voice`: where callResourceUrl points. */
   voiceBase: string;
   from: string;
-  to: { type: 'number' | 'username'; endpoint: string };
-  domain: 'pstn' | 'mxp';
+  to: VoiceDestination;
+  domain: VoiceDomain;
   custom: string;
   options: CalloutOptions;
-  status: 'ONGOING' | 'FINAL';
+  status: CallStatus;
   result: CallResult;
   reason: string;
   phase: CallPhase;

@@ -3,6 +3,7 @@
 // legality table of common/wire/voice-svaml.ts (a runMenu without menus, a connectConf without a conference).
 import { AreaError } from '../../core/errors.js';
 import { legInstructionViolations, svamlViolations, type Svaml } from '../../../common/wire/voice-svaml.js';
+import { PARTICIPANT_COMMANDS, type ParticipantCommand } from '../../../common/wire/voice.js';
 import { menuProblems } from './menus.js';
 import type { CallKind, CalloutOptions } from './state.js';
 
@@ -164,9 +165,6 @@ export function parseLegUpdate(leg: string, body: unknown): Svaml['instructions'
   if (problems.length) throw bad(problems.join('; '));
   return instructions as NonNullable<Svaml['instructions']>;
 }
-
-const PARTICIPANT_COMMANDS = ['mute', 'unmute', 'onhold', 'resume'] as const;
-export type ParticipantCommand = (typeof PARTICIPANT_COMMANDS)[number];
 
 export function parseParticipantCommand(body: unknown): { command: ParticipantCommand; moh?: string } {
   const b = isObj(body) ? body : {};
