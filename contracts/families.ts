@@ -33,11 +33,11 @@ export interface Collection {
   tag: string;
   kinds: readonly ProcessKind[];
   /**
-   * Where processes start and are listed by style (`/v1/senders/rcs`): one segment per style. Without segments
-   * they start (POST) and are listed (GET) at `path` itself.
+   * Where processes start and are listed by style (`/v1/senders/rcs`): each style's path segment and the kind it
+   * starts. Without styles they start (POST) and are listed (GET) at `path` itself.
    */
-  segments?: readonly string[];
-  /** A GET at `path` lists every style (where there are segments). */
+  styles?: readonly { segment: string; kind: ProcessKind }[];
+  /** A GET at `path` lists every style (where there are styles). */
   listsAll?: boolean;
 }
 
@@ -110,8 +110,25 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       },
     ],
     collections: [
-      { path: '/v1/templates', tag: 'templates', kinds: TEMPLATE_KINDS, segments: ['chata', 'chatb'] },
-      { path: '/v1/senders', tag: 'senders', kinds: SENDER_KINDS, segments: ['rcs', 'chata', 'chatb'] },
+      {
+        path: '/v1/templates',
+        tag: 'templates',
+        kinds: TEMPLATE_KINDS,
+        styles: [
+          { segment: 'chata', kind: 'chata-template' },
+          { segment: 'chatb', kind: 'chatb-template' },
+        ],
+      },
+      {
+        path: '/v1/senders',
+        tag: 'senders',
+        kinds: SENDER_KINDS,
+        styles: [
+          { segment: 'rcs', kind: 'rcs-sender' },
+          { segment: 'chata', kind: 'chata-sender' },
+          { segment: 'chatb', kind: 'chatb-sender' },
+        ],
+      },
       { path: '/v1/bundles', tag: 'bundles', kinds: ['bundle-provisioning'] },
     ],
     contracts: ['provisioning.ts'],
@@ -142,7 +159,16 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       states: states<CampaignState>()(['PREPARING', 'SENDING', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED']),
     })),
     collections: [
-      { path: '/v1/campaigns', tag: 'campaigns', kinds: ['conversation-campaign', 'mms-campaign'], segments: ['conversation', 'mms'], listsAll: true },
+      {
+        path: '/v1/campaigns',
+        tag: 'campaigns',
+        kinds: ['conversation-campaign', 'mms-campaign'],
+        styles: [
+          { segment: 'conversation', kind: 'conversation-campaign' },
+          { segment: 'mms', kind: 'mms-campaign' },
+        ],
+        listsAll: true,
+      },
     ],
     contracts: ['campaigns.ts'],
     areas: ['conversation', 'mms'],
@@ -159,7 +185,15 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       },
       { kind: 'voice-incoming', workflowType: 'voiceIncomingCall', states: states<VoiceIncomingState>()(['RINGING', 'CONNECTED', 'ENDED']) },
     ],
-    collections: [{ path: '/v1/voice/callouts', tag: 'voice', kinds: ['voice-callout'], segments: ['tts', 'conference', 'custom'], listsAll: true }],
+    collections: [
+      {
+        path: '/v1/voice/callouts',
+        tag: 'voice',
+        kinds: ['voice-callout'],
+        styles: (['tts', 'conference', 'custom'] as const).map((segment) => ({ segment, kind: 'voice-callout' as const })),
+        listsAll: true,
+      },
+    ],
     contracts: ['voice.ts', 'voice-call-driver.ts', 'voice-script.ts'],
     areas: ['voice'],
     signals: ['voiceCallEnded', 'voiceEvents', 'voiceFallback'],

@@ -55,7 +55,7 @@ export interface RouterDeps {
 }
 
 interface StartCommon<B extends TSchema> {
-  /** The style it starts, one of the collection's segments (with a sub-path: `chata/embedded`); none: the collection itself. */
+  /** The style it starts, one of the collection's styles' segments (with a sub-path: `chata/embedded`); none: the collection itself. */
   segment?: string;
   summary: string;
   description?: string;
@@ -160,7 +160,6 @@ export function processRouter(app: App, { client, processes, taskQueue }: Router
   const link = (id: string) => (links[id] = { operationId: id, parameters: byProcess });
   link(PROCESS_OPERATIONS.read);
   link(PROCESS_OPERATIONS.timeline);
-  const styleKind = (i: number): ProcessKind => (kinds.length === 1 ? kinds[0]! : kinds[i]!);
 
   async function startBuilt<I>(built: BuiltProcess<I>, how: { reuse: ReusePolicy; initialState?: string }) {
     if (built.errors.length) throw invalid(built.errors);
@@ -213,7 +212,7 @@ export function processRouter(app: App, { client, processes, taskQueue }: Router
     },
 
     list({ summary }) {
-      const styles = collection.segments?.map((segment, i) => ({ segment, kind: styleKind(i) })) ?? [{ segment: undefined, kind: kinds[0]! }];
+      const styles: readonly { segment?: string; kind: ProcessKind }[] = collection.styles ?? [{ kind: kinds[0]! }];
       for (const { segment, kind } of styles) {
         app.get(
           segment ? `${path}/${segment}` : path,

@@ -68,7 +68,7 @@ describe('OpenAPI links', () => {
             assert.deepEqual(Object.keys(response.links ?? {}).sort(), expected, `POST ${path} ${status}`);
           }
         }
-        const styles = c.segments?.length ?? 1;
+        const styles = c.styles?.length ?? 1;
         assert.ok(startPaths.length >= styles, `${c.path}: ${styles} starts expected`);
       }
     }

@@ -90,7 +90,7 @@ describe('the family registry', () => {
     test("every collection's starts, lists and read are in the document under its tag", () => {
       for (const f of FAMILY_NAMES) {
         for (const c of FAMILIES[f].collections) {
-          const styles = c.segments?.map((s) => `${c.path}/${s}`) ?? [c.path];
+          const styles = c.styles?.map((s) => `${c.path}/${s.segment}`) ?? [c.path];
           const expected: [string, string][] = [
             ...styles.flatMap((p): [string, string][] => [
               ['post', p],
