@@ -1,8 +1,9 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
-import { platformActivityOptions } from '../shared/activity-options.js';
+import { interactiveActivityOptions, platformActivityOptions } from '../shared/activity-options.js';
+import { Exclusive } from '../shared/exclusive.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
 import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
 import type { TrackedCarry } from '../../contracts/process-status.js';
@@ -11,13 +12,6 @@ import { ResourceFollower, type FollowCarry, type FollowDetails, type Take } fro
 import { operationsOn } from '../shared/actions.js';
 import { HandledMemory } from '../shared/handled-memory.js';
 import type { FollowSettings } from '../../contracts/provisioning.js';
-
-/** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
-const interactiveActivityOptions: ActivityOptions = {
-  ...platformActivityOptions,
-  scheduleToCloseTimeout: '1 minute',
-  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
-};
 
 export const platform = proxyActivities<ProvisioningActivities>(platformActivityOptions);
 export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
@@ -82,20 +76,6 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
 }
 
 /** One change to the platform resource at a time (an automatic resubmission and an API one never race). */
-class Exclusive {
-  private busy = false;
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await condition(() => !this.busy);
-    this.busy = true;
-    try {
-      return await fn();
-    } finally {
-      this.busy = false;
-    }
-  }
-}
-
 /**
  * Records why the process ends on an error and rethrows it: a platform refusal (a failed activity) fails
  * the execution, so the same business key may be started again. Continue-as-new passes through.

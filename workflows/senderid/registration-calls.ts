@@ -4,17 +4,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { CheckRegistrationResult, CreateRegistrationInput, SenderIdActivities } from '../../contracts/senderid.js';
 import type { SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
-import { platformActivityOptions } from '../shared/activity-options.js';
+import { interactiveActivityOptions, platformActivityOptions } from '../shared/activity-options.js';
 import { failureType } from '../shared/failure-text.js';
 import type { RegistrationProcess } from './registration-process.js';
 
 export const platform = proxyActivities<SenderIdActivities>(platformActivityOptions);
-/** The API's calls: its caller is waiting, so they give up (and say why) within a minute. */
-export const interactive = proxyActivities<SenderIdActivities>({
-  ...platformActivityOptions,
-  scheduleToCloseTimeout: '1 minute',
-  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
-});
+export const interactive = proxyActivities<SenderIdActivities>(interactiveActivityOptions);
 
 /** The create the policy pre-check cleared, tagged with the caller's key (a retried create finds the first). */
 export function createRequest(input: SenderIdRegistrationInput, { policy }: CheckRegistrationResult): CreateRegistrationInput {

@@ -2,7 +2,7 @@
 // the platform (forward only), a stop asked, when to read next, one change to the registration at a time, and the
 // carry for continue-as-new. Its parts: attachments.ts, callback-inbox.ts, eta-watch.ts; platform calls are in
 // registration-calls.ts.
-import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import { REFERENCE } from '../../common/search-attributes.js';
 import type { CheckRegistrationResult, SenderIdRegistration as Registration } from '../../contracts/senderid.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../contracts/senderid-registration.js';
 import type { HandledMemory } from '../shared/handled-memory.js';
 import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
+import { Exclusive } from '../shared/exclusive.js';
 import { Attachments } from './attachments.js';
 import { CallbackInbox } from './callback-inbox.js';
 import { EtaWatch } from './eta-watch.js';
@@ -36,7 +37,7 @@ export class RegistrationProcess {
   /** The newest updateTime applied: an older answer is dropped. */
   private lastUpdateMs = 0;
   private stop: { deleteRegistration: boolean; reason: string } | undefined;
-  private busy = false;
+  private readonly edits = new Exclusive();
   /** Something for the main loop to look at (an update, a stop): consumed when it wakes. */
   kick = false;
 
@@ -127,14 +128,8 @@ export class RegistrationProcess {
   }
 
   /** One change to the registration at a time (an update from the API and the process's own resubmission). */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    await condition(() => !this.busy);
-    this.busy = true;
-    try {
-      return await fn();
-    } finally {
-      this.busy = false;
-    }
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.edits.run(fn);
   }
 
   checkOverdue(): void {
@@ -152,7 +147,7 @@ export class RegistrationProcess {
 
   /** What the next run resumes from; undefined while a callback waits for its read or a change is under way. */
   carry(): SenderIdCarry | undefined {
-    if (this.callbacks.waiting || this.busy) return undefined;
+    if (this.callbacks.waiting || this.edits.busy) return undefined;
     return { ...carryTracked(this.tracker, this.operations), seenEventIds: this.callbacks.seenIds(), lastHeardAt: this.lastHeardAt };
   }
 }

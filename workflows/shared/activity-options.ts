@@ -12,6 +12,13 @@ export const platformActivityOptions: ActivityOptions = {
   },
 };
 
+/** Calls made for an API request: the caller is waiting, so they give up (and say why) within a minute. */
+export const interactiveActivityOptions: ActivityOptions = {
+  ...platformActivityOptions,
+  scheduleToCloseTimeout: '1 minute',
+  retry: { ...platformActivityOptions.retry, maximumAttempts: 5 },
+};
+
 /**
  * The same retries for short platform calls run as local activities: the call happens inside the workflow
  * task that asked for it, so an answer costs one task instead of three (schedule, run, resume). Retries
