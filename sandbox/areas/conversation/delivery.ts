@@ -9,7 +9,8 @@ import type { CallbackFate, CallbackHub } from '../../core/callback-hub.js';
 import { conversationWebhookSigner } from '../../core/callback-signers.js';
 import type { Timers } from '../../core/timers.js';
 import { DueQueue } from './due-queue.js';
-import type { DeliveryStatus, Message } from './model.js';
+import type { Message } from './model.js';
+import type { DeliveryStatus } from '../../../common/wire/conversation.js';
 import type { ConversationSettings } from './settings.js';
 import type { ConversationStore } from './store.js';
 

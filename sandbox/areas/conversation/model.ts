@@ -1,11 +1,7 @@
 // The conversation area's resources as the sandbox keeps them (docs/conversation-wire.md), and their views in the
-// wire's shapes (common/wire/conversation.ts, shared with relayflow's client; its trigger names and delivery statuses
-// are re-exported here so the area's files keep one import).
+// wire's shapes (common/wire/conversation.ts, shared with relayflow's client).
 import type { Region } from '../../../common/config.js';
 import type { DeliveryStatus, WireApp, WireMessage, WireWebhook } from '../../../common/wire/conversation.js';
-
-export { CONVERSATION_TRIGGERS as TRIGGERS } from '../../../common/wire/conversation.js';
-export type { DeliveryStatus } from '../../../common/wire/conversation.js';
 
 /** Channels relayflow uses; anything else in a request is a 400 naming the field. */
 export const CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;

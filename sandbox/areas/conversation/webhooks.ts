@@ -5,7 +5,8 @@ import type { Region } from '../../../common/config.js';
 import { authOf } from '../../core/request-state.js';
 import { PROJECT, type ProjectParams } from '../../core/guards.js';
 import { appOn, type ConversationDeps, conversationGuard } from './context.js';
-import { MAX_WEBHOOKS_PER_APP, TRIGGERS, webhookView } from './model.js';
+import { MAX_WEBHOOKS_PER_APP, webhookView } from './model.js';
+import { CONVERSATION_TRIGGERS as TRIGGERS } from '../../../common/wire/conversation.js';
 import { join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
 

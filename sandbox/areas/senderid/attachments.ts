@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
 import { type SenderIdDeps } from './context.js';
-import { FINAL_STATES, platformTime, type Attachment } from './model.js';
+import { FINAL_STATES, platformTime } from './model.js';
+import type { Attachment } from '../../../common/wire/senderid.js';
 import { bodyObject, conflict, notFound, optionalString, unknownKeys, violations } from './validate.js';
 
 type Params = ProjectParams & { registrationId: string; attachmentId: string };

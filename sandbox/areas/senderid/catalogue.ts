@@ -1,6 +1,6 @@
 // The markets and policies the sandbox serves (docs/senderid-wire.md "Markets"): AU alphanumeric
 // (aggregator and brand-owner policies), AU long number and US short code (sender ID assigned).
-import type { AttachmentDefinition, Field, MarketVersion, Policy, RegistrationType } from './model.js';
+import type { AttachmentDefinition, PolicyField as Field, MarketVersion, Policy, RegistrationType } from '../../../common/wire/senderid.js';
 
 const MB = 1024 * 1024;
 const DOCS = ['application/pdf', 'image/png', 'image/jpeg'];

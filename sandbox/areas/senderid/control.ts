@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SenderIdDeps } from './context.js';
 import { callbackFaultRoutes, noCallbackFaults, type CallbackFaultSetting } from '../../core/callback-hub.js';
-import { REGISTRATION_STATES, type RegistrationState } from './model.js';
+import { REGISTRATION_STATES, type RegistrationState } from '../../../common/wire/senderid.js';
 import { isObject } from '../../core/fields.js';
 import { bodyObject, notFound, unknownKeys, violations } from './validate.js';
 

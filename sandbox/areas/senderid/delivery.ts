@@ -8,7 +8,8 @@ import { ulid } from 'ulid';
 import { senderIdCallbackSigner } from '../../core/callback-signers.js';
 import type { CallbackFate, CallbackHub } from '../../core/callback-hub.js';
 import type { CallbackSigner } from '../../core/callbacks.js';
-import type { Registration, RegistrationState, UploadStatus } from './model.js';
+import type { Registration } from './model.js';
+import type { RegistrationState, UploadStatus } from '../../../common/wire/senderid.js';
 import type { SenderIdStore } from './store.js';
 
 type EventType = 'REGISTRATION_STATE_CHANGED' | 'ATTACHMENT_STATUS_CHANGED';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { MARKET_NAMES, marketVersions, policyById, templateFile } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
 import { type SenderIdDeps } from './context.js';
-import { REGISTRATION_TYPES, type RegistrationType } from './model.js';
+import { REGISTRATION_TYPES, type RegistrationType } from '../../../common/wire/senderid.js';
 import { violations, notFound } from './validate.js';
 
 type MarketQuery = { marketCode?: string; registrationType?: string; language?: string };

@@ -1,19 +1,7 @@
 // Area F, sender ID registrations: the resources of docs/senderid-wire.md. Their wire shapes are common/wire/senderid.ts
-// (shared with relayflow's client); re-exported here so the area's files keep one import. What is the sandbox's own:
-// the states its rules use, and a registration as it keeps it.
+// (shared with relayflow's client). What is the sandbox's own: the states its rules use, and a registration as it
+// keeps it.
 import type { RegistrationState, Registration as WireRegistration, RequestDetail as WireRequestDetail } from '../../../common/wire/senderid.js';
-
-export { REGISTRATION_STATES, REGISTRATION_TYPES } from '../../../common/wire/senderid.js';
-export type {
-  Attachment,
-  AttachmentDefinition,
-  MarketVersion,
-  Policy,
-  PolicyField as Field,
-  RegistrationState,
-  RegistrationType,
-  UploadStatus,
-} from '../../../common/wire/senderid.js';
 
 export const FINAL_STATES: readonly RegistrationState[] = ['APPROVED', 'REJECTED'];
 export const EDITABLE_STATES: readonly RegistrationState[] = ['IN_QUEUE', 'PENDING', 'ON_HOLD', 'PENDING_ATTACHMENTS'];

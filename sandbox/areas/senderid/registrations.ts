@@ -3,15 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { policyById } from './catalogue.js';
 import { PROJECT, projectGuard, type ProjectParams } from '../../core/guards.js';
 import { type SenderIdDeps } from './context.js';
-import {
-  EDITABLE_STATES,
-  REGISTRATION_STATES,
-  REGISTRATION_TYPES,
-  platformTime,
-  type Registration,
-  type RegistrationState,
-  type RegistrationType,
-} from './model.js';
+import { EDITABLE_STATES, platformTime, type Registration } from './model.js';
+import { REGISTRATION_STATES, REGISTRATION_TYPES, type RegistrationState, type RegistrationType } from '../../../common/wire/senderid.js';
 import { type Fields } from '../../core/fields.js';
 import { bodyObject, checkRequestDetails, conflict, notFound, optionalString, optionalStrings, unknownKeys, violations } from './validate.js';
 

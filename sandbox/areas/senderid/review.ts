@@ -6,7 +6,8 @@
 // job (plain JSON), so a persistent sandbox takes it after a restart too.
 import { policyById } from './catalogue.js';
 import type { SenderIdCallbacks } from './delivery.js';
-import { platformDate, platformTime, type Attachment, type Registration, type RegistrationState } from './model.js';
+import { platformDate, platformTime, type Registration } from './model.js';
+import type { Attachment, RegistrationState } from '../../../common/wire/senderid.js';
 import type { SenderIdStore } from './store.js';
 import type { DueJobs } from '../../core/due-jobs.js';
 import { isObject } from '../../core/fields.js';

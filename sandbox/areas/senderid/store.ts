@@ -2,7 +2,8 @@
 // carry them across a restart of a persistent sandbox.
 import { randomUUID } from 'node:crypto';
 import { ScopedTable } from '../../core/table.js';
-import type { Registration, RegistrationState, RegistrationType } from './model.js';
+import type { Registration } from './model.js';
+import type { RegistrationState, RegistrationType } from '../../../common/wire/senderid.js';
 
 export interface ListFilter {
   registrationType: RegistrationType;

@@ -2,7 +2,8 @@
 // item, each naming the field (dotted path) and the rule (docs/senderid-wire.md "Policy requirements").
 import { AreaError } from '../../core/errors.js';
 import { Fields, isObject } from '../../core/fields.js';
-import type { Field, Policy, RequestDetail } from './model.js';
+import type { RequestDetail } from './model.js';
+import type { PolicyField as Field, Policy } from '../../../common/wire/senderid.js';
 
 /**
  * A validator whose 400 names each field and the rule it breaks ({field, rule, description}; the OAuth error family
