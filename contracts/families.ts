@@ -61,6 +61,9 @@ const states =
 
 const TEMPLATE_KINDS = ['chata-template', 'chatb-template'] as const;
 const SENDER_KINDS = ['rcs-sender', 'chata-sender', 'chatb-sender'] as const;
+const CAMPAIGN_KINDS = ['conversation-campaign', 'mms-campaign'] as const;
+/** Styles named by their kind's first word: `/v1/senders/rcs` starts an `rcs-sender`. */
+const styledByPrefix = (kinds: readonly ProcessKind[]) => kinds.map((kind) => ({ segment: kind.split('-')[0]!, kind }));
 const PROVISIONING_UPDATES = ['resubmit', 'relaunch', 'stop'];
 const PROVISIONING_SIGNALS = ['provisioningEvent', 'attach', 'resubmitRequested', 'relaunchRequested'];
 
@@ -110,25 +113,8 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       },
     ],
     collections: [
-      {
-        path: '/v1/templates',
-        tag: 'templates',
-        kinds: TEMPLATE_KINDS,
-        styles: [
-          { segment: 'chata', kind: 'chata-template' },
-          { segment: 'chatb', kind: 'chatb-template' },
-        ],
-      },
-      {
-        path: '/v1/senders',
-        tag: 'senders',
-        kinds: SENDER_KINDS,
-        styles: [
-          { segment: 'rcs', kind: 'rcs-sender' },
-          { segment: 'chata', kind: 'chata-sender' },
-          { segment: 'chatb', kind: 'chatb-sender' },
-        ],
-      },
+      { path: '/v1/templates', tag: 'templates', kinds: TEMPLATE_KINDS, styles: styledByPrefix(TEMPLATE_KINDS) },
+      { path: '/v1/senders', tag: 'senders', kinds: SENDER_KINDS, styles: styledByPrefix(SENDER_KINDS) },
       { path: '/v1/bundles', tag: 'bundles', kinds: ['bundle-provisioning'] },
     ],
     contracts: ['provisioning.ts'],
@@ -153,7 +139,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
   },
   campaigns: {
     name: 'campaigns',
-    kinds: (['conversation-campaign', 'mms-campaign'] as const).map((kind) => ({
+    kinds: CAMPAIGN_KINDS.map((kind) => ({
       kind,
       workflowType: 'campaign',
       states: states<CampaignState>()(['PREPARING', 'SENDING', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED']),
@@ -162,11 +148,8 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       {
         path: '/v1/campaigns',
         tag: 'campaigns',
-        kinds: ['conversation-campaign', 'mms-campaign'],
-        styles: [
-          { segment: 'conversation', kind: 'conversation-campaign' },
-          { segment: 'mms', kind: 'mms-campaign' },
-        ],
+        kinds: CAMPAIGN_KINDS,
+        styles: styledByPrefix(CAMPAIGN_KINDS),
         listsAll: true,
       },
     ],
