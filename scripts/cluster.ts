@@ -142,17 +142,27 @@ async function main(): Promise<void> {
   );
 }
 
-// npm may pass one Ctrl-C on more than once: the first signal stops, later ones are not a second request.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stops.stopping) return;
-    say(`\n${signal}: stopping the cluster...`);
-    void stops.stopAll(say).then(() => process.exit(0));
-  });
-}
-
-main().catch(async (err) => {
-  process.stderr.write(`the cluster could not start: ${(err as Error).stack ?? String(err)}\n`);
+// Settles when the start is over, whether it finished or failed; a failure is reported unless a signal caused it.
+const started = main().then(
+  () => true,
+  (err: unknown) => {
+    if (!stops.stopping) process.stderr.write(`the cluster could not start: ${(err as Error).stack ?? String(err)}\n`);
+    return false;
+  },
+);
+void started.then(async (ok) => {
+  if (ok || stops.stopping) return;
   await stops.stopAll(() => undefined);
   process.exit(1);
 });
+
+// npm may pass one Ctrl-C on more than once: the first signal stops, later ones are not a second request. A signal
+// during the start ends it at the next step (StopList.add refuses), then everything started so far is stopped.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stops.stopping) return;
+    stops.stopping = true;
+    say(`\n${signal}: stopping the cluster...`);
+    void started.then(() => stops.stopAll(say)).then(() => process.exit(0));
+  });
+}

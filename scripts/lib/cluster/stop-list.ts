@@ -4,8 +4,10 @@ export class StopList {
   private readonly entries: Array<[name: string, stop: () => Promise<unknown>]> = [];
   stopping = false;
 
+  /** Adds what was just started; once stopping, it throws, so a start under way ends at its next step. */
   add(entry: [name: string, stop: () => Promise<unknown>]): void {
     this.entries.unshift(entry);
+    if (this.stopping) throw new Error(`stopping: ${entry[0]} started as the stop was asked`);
   }
 
   /** Runs every stop once, each even when an earlier one failed; `say` hears how each went. */

@@ -52,7 +52,9 @@ export async function findTemporalServerBin(opts: { env?: Env; log?: (msg: strin
   if ((await isExecutable(server)) && (await isExecutable(sqlTool))) return { server, sqlTool, schema: await schemaDirs(env), source: `cached in ${dir}` };
 
   await mkdir(dir, { recursive: true });
-  log(`building Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool into ${dir} (go install; about 3 min on 2 cores, once)...`);
+  log(
+    `building Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool into ${dir} (go install, once: minutes on 2 cores, 10 min under load; seconds when Go's build cache has it)...`,
+  );
   const start = Date.now();
   try {
     const pkgs = ['cmd/server', 'cmd/tools/sql'].map((p) => `${MODULE}/${p}@v${TEMPORAL_SERVER_VERSION}`);
