@@ -72,12 +72,20 @@ try {
 mkdirSync(resolve('.relayflow/test'), { recursive: true });
 const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
 const compiledDir = process.env.RELAYFLOW_TEST_TSX ? undefined : join(runDir, 'js');
-const [server, postgres, bundle, compiledFiles] = await Promise.all([
-  startDevServer({ log }),
-  startSharedPostgres(),
+const serverStarting = startDevServer({ log });
+const postgresStarting = startSharedPostgres();
+const ready = Promise.all([
+  serverStarting,
+  postgresStarting,
   buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
   compiledDir ? compileForTests(compiledDir) : 0,
 ]);
+// A tree that does not compile (or a server that did not start) must not leave the other servers running.
+const [server, postgres, bundle, compiledFiles] = await ready.catch(async (err: unknown) => {
+  await Promise.allSettled([serverStarting.then((s) => s.stop()), postgresStarting.then((p) => p.stop())]);
+  rmSync(runDir, { recursive: true, force: true });
+  throw err;
+});
 log(
   `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
 );
