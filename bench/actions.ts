@@ -178,12 +178,13 @@ try {
 } finally {
   await shutdown([
     ['worker, API and sandbox', () => h.close()],
-    ['Temporal dev server', () => server.stop()],
+    [`Temporal server (${server.target})`, () => server.stop()],
   ]);
 }
 
 emitBenchResult({
   bench: 'actions',
+  target: server.target,
   rounds: ROUNDS,
   rows: Object.entries(totals).map(([name, values]): BenchRow => ({
     figure: `Temporal actions per ${name}`,

@@ -3,7 +3,8 @@
 // a value with a target moved 30% the wrong way, or a bench timed out or gave no result. It catches
 // regressions; whether the targets are met is the table's business, not the alarm's.
 //   npx tsx bench/alarm.ts [--result <run.json>] [--recorded <run.json>]
-// --result compares a table already run instead of running one.
+// --result compares a table already run instead of running one. Only dev-target runs are compared: the recorded
+// table is the dev server's, and a cluster run (bench/target.ts) measures another server; it is refused.
 import { parseArgs } from 'node:util';
 import { compareRuns, failed } from './table/compare.js';
 import { latestFile, readRun, writeRun } from './table/record.js';
@@ -14,14 +15,21 @@ import { stopOnSignal } from './table/signals.js';
 const { values } = parseArgs({ args: process.argv.slice(2), options: { result: { type: 'string' }, recorded: { type: 'string' } } });
 const recordedFile = values.recorded ?? latestFile('short');
 const recorded = await readRun(recordedFile);
+const refuseCluster = (what: string, run: { target?: string } | undefined) => {
+  if (run?.target !== 'cluster') return;
+  process.stderr.write(`bench alarm: ${what} ran on the cluster target; the alarm compares dev-server runs only (bench/target.ts)\n`);
+  process.exit(2);
+};
+refuseCluster(recordedFile, recorded);
 
 let now;
 if (values.result) {
   now = await readRun(values.result);
   if (!now) throw new Error(`${values.result}: no such file`);
+  refuseCluster(values.result, now);
 } else {
   stopOnSignal();
-  now = await runTable({ profile: 'short' });
+  now = await runTable({ profile: 'short', target: 'dev' }); // whatever RELAYFLOW_BENCH_TARGET says
   const files = await writeRun(now, { record: false });
   process.stdout.write(`\nwritten: ${files.join(', ')}\n\n${renderText(now)}\n`);
 }

@@ -1,13 +1,13 @@
 // What the webhook-intake, memory and actions benchmarks share: the profile they run (RELAYFLOW_BENCH_PROFILE=
-// short|full), a timed log, and the stack they measure (a Temporal dev server, the workflow bundle, the sandbox,
-// a worker and the API in this process) with a shutdown that cannot hang the command.
+// short|full), a timed log, and the stack they measure (a Temporal server of RELAYFLOW_BENCH_TARGET, bench/target.ts,
+// the workflow bundle, the sandbox, a worker and the API in this process) with a shutdown that cannot hang the command.
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { createDataConverter } from '../common/data-converter.js';
-import { startDevServer, type DevServer } from '../scripts/lib/dev-server.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startHarness, type Harness, type HarnessOptions } from '../test/helpers/harness.js';
+import { benchTarget, startBenchTemporal, type BenchTemporal } from './target.js';
 
 export type BenchProfile = 'short' | 'full';
 
@@ -25,17 +25,18 @@ export const elapsedSeconds = () => (Date.now() - t00) / 1000;
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface Stack {
-  server: DevServer;
+  server: BenchTemporal;
   h: Harness;
 }
 
-/** The dev server, the bundle (the path the other benchmarks build too) and the harness (sandbox, worker unless told, API). */
+/** The Temporal server, the bundle (the path the other benchmarks build too) and the harness (sandbox, worker unless told, API). */
 export async function startStack(harness: HarnessOptions = {}): Promise<Stack> {
   // The bundle does not need the server: both at once.
-  log('starting the Temporal dev server and building the workflow bundle');
+  log(`starting the Temporal server (target ${benchTarget()}) and building the workflow bundle`);
   const bundle = buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
   bundle.catch(() => undefined); // awaited below; a server that fails first must not leave it unhandled
-  const server = await startDevServer({ log });
+  const server = await startBenchTemporal({ log });
+  log(`target: ${server.describe}`);
   process.env.TEMPORAL_ADDRESS = server.address;
   try {
     process.env.RELAYFLOW_WORKFLOW_BUNDLE = await bundle;

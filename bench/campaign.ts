@@ -16,7 +16,6 @@
 //   200/s, 3 rounds (under 4 minutes). Arguments override the profile.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startDevServer } from '../scripts/lib/dev-server.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { generateCodecKey } from '../common/codec.js';
 import { createLogger } from '../common/logger.js';
@@ -27,6 +26,7 @@ import { conversationStats, createApp, numbers, sandboxJson } from '../test/help
 import { countActions, type ActionCounts } from './action-counts.js';
 import { pacedLoop } from './paced-loop.js';
 import { benchProfile } from './bench-stack.js';
+import { benchTarget, startBenchTemporal } from './target.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profile = benchProfile() === 'short' ? { recipients: 2_000, rate: 200, rounds: 1 } : { recipients: 8_000, rate: 200, rounds: 3 };
@@ -36,8 +36,9 @@ const rounds = Number(process.argv[4] ?? profile.rounds);
 const baselineCount = Math.max(500, Math.min(5_000, Math.round(recipients / 4)));
 const log = (m: string) => process.stdout.write(`${m}\n`);
 
-log('starting the Temporal dev server and PostgreSQL');
-const server = await startDevServer({ log });
+log(`starting the Temporal server (target ${benchTarget()}) and PostgreSQL`);
+const server = await startBenchTemporal({ log });
+log(`target: ${server.describe}`);
 process.env.TEMPORAL_ADDRESS = server.address;
 const pg = await startPostgres();
 process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
@@ -215,7 +216,7 @@ try {
   for (const row of rows) log(`${row.figure}: ${row.relayflow.join(', ')} ${row.unit}${row.ratios.length ? ` (ratios ${row.ratios.join(', ')})` : ''}`);
   for (const n of notes) log(n);
   log(`wall time so far: ${(performance.now() / 1000).toFixed(1)} s since this process started`);
-  emitBenchResult({ bench: 'campaign', rounds, rows, notes });
+  emitBenchResult({ bench: 'campaign', target: server.target, rounds, rows, notes });
 } finally {
   setTimeout(() => {
     log('shutdown took over 60 s; exiting anyway');

@@ -229,12 +229,13 @@ try {
   await shutdown([
     ...(worker ? [['worker process', () => worker!.stop()] as [string, () => Promise<void>]] : []),
     ['API and sandbox', () => h.close()],
-    ['Temporal dev server', () => server.stop()],
+    [`Temporal server (${server.target})`, () => server.stop()],
   ]);
 }
 
 emitBenchResult({
   bench: 'memory',
+  target: server.target,
   rounds: P.rounds,
   rows: [
     {

@@ -2,6 +2,7 @@
 // end of its output, with a row per figure and, per round, relayflow's value, the baseline's value measured in
 // the same round, and their ratio. The table shows min / median / max over the rounds; a target is met only
 // when every round meets it.
+import type { BenchTarget } from './target.js';
 
 /** How a round's figure is judged: a ratio against the baseline, or a value with a unit of its own. */
 export interface Target {
@@ -28,6 +29,8 @@ export interface BenchRow {
 
 export interface BenchResult {
   bench: string;
+  /** The Temporal server it ran on (bench/target.ts); absent in results from before there was a choice (dev). */
+  target?: BenchTarget;
   rounds: number;
   rows: BenchRow[];
   /** Anything the reader needs next to the figures (e.g. fallbacks, duplicates, tasks per process). */

@@ -2,8 +2,9 @@
 // in the same run, then one table (figure, relayflow, baseline, ratio min / median / max over the rounds,
 // target, met in every round). Writes the run to bench/results/; --record also makes it the recorded table
 // (bench/results/latest-<profile>.json and docs/benchmarks.md). See docs/benchmarks.md.
-//   npm run bench -- [--profile short|full] [--only name[,name]] [--record] [--from <run.json>]
-// --from shows (and with --record records) a run already made instead of running the benches.
+//   npm run bench -- [--profile short|full] [--target dev|cluster] [--only name[,name]] [--record] [--from <run.json>]
+// --from shows (and with --record records) a run already made instead of running the benches. --target cluster runs
+// them on the Temporal server on PostgreSQL (bench/target.ts) and records into files of its own (table/record.ts).
 import { parseTableArgs } from './table/args.js';
 import { readRun, writeRun } from './table/record.js';
 import { renderText } from './table/render.js';

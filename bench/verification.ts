@@ -183,6 +183,7 @@ try {
   const tp = perRound((r) => r.perSecond);
   emitBenchResult({
     bench: 'verification',
+    target: server.target,
     rounds,
     rows: [
       {
@@ -206,6 +207,6 @@ try {
   await shutdown([
     ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
-    ['Temporal dev server', () => server.stop()],
+    [`Temporal server (${server.target})`, () => server.stop()],
   ]);
 }

@@ -13,7 +13,6 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import { startDevServer } from '../scripts/lib/dev-server.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { figures, percentile, pool, type Samples } from './stats.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
@@ -26,6 +25,7 @@ import { workflowIds } from '../contracts/ids.js';
 import { processStatusQuery } from '../contracts/process-status.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
 import { benchProfile } from './bench-stack.js';
+import { benchTarget, startBenchTemporal } from './target.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profileName = benchProfile();
@@ -39,8 +39,9 @@ const CONNECT_TO = '+46700000002';
 const t00 = Date.now();
 const log = (m: string) => process.stdout.write(`${process.env.BENCH_TIMES ? `[${((Date.now() - t00) / 1000).toFixed(1)}s] ` : ''}${m}\n`);
 
-log('starting the Temporal dev server and PostgreSQL');
-const [server, pg] = await Promise.all([startDevServer({ log }), startPostgres()]);
+log(`starting the Temporal server (target ${benchTarget()}) and PostgreSQL`);
+const [server, pg] = await Promise.all([startBenchTemporal({ log }), startPostgres()]);
+log(`target: ${server.describe}`);
 process.env.TEMPORAL_ADDRESS = server.address;
 log('building the workflow bundle');
 process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
@@ -303,6 +304,7 @@ try {
   const byProcess = rf.reduce((s, x) => s + x.byProcess, 0);
   emitBenchResult({
     bench: 'voice-callbacks',
+    target: server.target,
     rounds: rf.length,
     rows,
     notes: [
@@ -317,7 +319,7 @@ try {
     log('shutdown took over 60 s; exiting anyway');
     process.exit(1);
   }, 60_000).unref();
-  log('stopping: baseline server, relayflow worker, API and sandbox, Temporal dev server');
+  log(`stopping: baseline server, relayflow worker, API and sandbox, Temporal server (${server.target})`);
   await baseline.close();
   await h.close();
   await Promise.all([server.stop(), pg.stop()]);

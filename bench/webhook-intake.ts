@@ -275,7 +275,7 @@ try {
   await shutdown([
     ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
-    ['Temporal dev server', () => server.stop()],
+    [`Temporal server (${server.target})`, () => server.stop()],
   ]);
 }
 
@@ -298,6 +298,7 @@ const row = (
 });
 emitBenchResult({
   bench: 'webhook-intake',
+  target: server.target,
   rounds: P.rounds,
   rows: [
     row('provisioning webhooks taken in', '/s', 'signalWithStart from a Temporal client to a bare waiting workflow', rows.rate, {

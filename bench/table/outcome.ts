@@ -2,6 +2,7 @@
 // machine it ran on, and the profile. This is the shape of bench/results/*.json.
 import type { BenchResult } from '../result.js';
 import type { Profile } from '../suite.js';
+import type { BenchTarget } from '../target.js';
 
 type BenchStatus = 'ok' | 'timed out' | 'no result';
 
@@ -27,6 +28,8 @@ export interface Machine {
 
 export interface TableRun {
   profile: Profile;
+  /** The Temporal server the benches ran on; absent in runs from before there was a choice (dev). */
+  target?: BenchTarget;
   startedAt: string;
   wallSeconds: number;
   machine: Machine;

@@ -59,12 +59,14 @@ export function markdownTable(cells: readonly string[][]): string {
   return [line(HEADER), `|${HEADER.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n');
 }
 
-function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'startedAt' | 'wallSeconds'>): string {
+function machineLine(run: Pick<TableRun, 'machine' | 'profile' | 'target' | 'startedAt' | 'wallSeconds'>): string {
   const m = run.machine;
-  const cli = m.temporalCli ? `, Temporal CLI ${m.temporalCli.version ?? '(version unknown)'} from ${m.temporalCli.source}` : '';
+  // The dev target's line stays as it was (the recorded tables); the cluster's says where it ran.
+  const target = run.target === 'cluster' ? ', target cluster (Temporal server on PostgreSQL, as npm run cluster runs it)' : '';
+  const cli = m.temporalCli && run.target !== 'cluster' ? `, Temporal CLI ${m.temporalCli.version ?? '(version unknown)'} from ${m.temporalCli.source}` : '';
   const git = m.git ? `, commit ${m.git.commit.slice(0, 10)}${m.git.dirty ? ' (with uncommitted changes)' : ''}` : '';
   return (
-    `${run.profile} profile, ${run.startedAt}, ${Math.round(run.wallSeconds)} s wall; ${m.cpus.count} × ${m.cpus.model}, ` +
+    `${run.profile} profile${target}, ${run.startedAt}, ${Math.round(run.wallSeconds)} s wall; ${m.cpus.count} × ${m.cpus.model}, ` +
     `${m.totalMemoryGiB} GiB, Node ${m.node}, ${m.platform} ${m.release}${cli}${git}`
   );
 }

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { BenchResult, BenchRow } from '../../bench/result.js';
 import { compareRuns, failed } from '../../bench/table/compare.js';
 import type { BenchOutcome, TableRun } from '../../bench/table/outcome.js';
-import { replaceSection } from '../../bench/table/record.js';
+import { latestFile, replaceSection } from '../../bench/table/record.js';
 import { markdownTable, renderText, tableCells } from '../../bench/table/render.js';
 import { cpuProfileFor } from '../../bench/table/run-table.js';
 import { median, num, summarise } from '../../bench/table/summary.js';
@@ -90,6 +90,21 @@ describe('the table', () => {
     assert.ok(lines.includes('- campaign: left out of the short table (needs 100 s)'));
     assert.equal(lines.at(-1), 'targets met in every round: 1 of 2; 1 bench without a result');
     assert.match(lines.at(-2)!, /^short profile, 2026-11-26T02:00:00.000Z, 95 s wall; 2 × Test CPU, 8 GiB, Node v22.0.0, linux 6.1$/);
+  });
+
+  test('a cluster run says so in its machine line, without the dev server CLI it did not use', () => {
+    const cluster = { ...table, target: 'cluster' as const, machine: { ...table.machine, temporalCli: { source: 'cached', version: '1.9.1' } } };
+    assert.match(
+      renderText(cluster).split('\n').at(-2)!,
+      /^short profile, target cluster \(Temporal server on PostgreSQL, as npm run cluster runs it\), 2026-11-26T02:00:00.000Z, 95 s wall; 2 × Test CPU, 8 GiB, Node v22.0.0, linux 6.1$/,
+    );
+    assert.equal(renderText({ ...table, target: 'dev' }), renderText(table));
+  });
+
+  test('a cluster run is recorded beside the dev tables, never over them', () => {
+    assert.equal(latestFile('full'), 'bench/results/latest-full.json');
+    assert.equal(latestFile('short', 'dev'), 'bench/results/latest-short.json');
+    assert.equal(latestFile('full', 'cluster'), 'bench/results/latest-full-cluster.json');
   });
 
   test('markdown escapes pipes in cells', () => {
