@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(client, logger);
 
   // One process runs the API and the worker, so the embedded store (under the data directory) serves both.
-  const store = await openCampaignStore({ url: config.database.url, dataDir: config.dataDir });
+  const store = await openCampaignStore({ url: config.database.url, dataDir: config.dataDir, logger });
   stops.unshift(['campaign store', () => store.sql.close()]);
   const prebuilt = workerBundlePath();
   if (!prebuilt) say('bundling the workflows (webpack; its module list at RELAYFLOW_LOG_LEVEL=debug)...');

@@ -1,6 +1,7 @@
 // `npm test`: fetch what the tests need, start one Temporal dev server for the suite and build the workflow
 // bundle once, then run every test file but the heaviest end-to-end ones (`npm run test:full` adds them; or
 // the files given: `npm test -- test/common/config.test.ts`) side by side (scripts/lib/test-pool.ts).
+// `npm run test:cluster` (--cluster) runs the files that start the production topology of their own instead.
 // Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -20,17 +21,22 @@ const SUITES = ['test'];
  * the web UI's codec): each costs as much CPU as a dozen other files, so they run in `npm run test:full`
  * (.ci/run), not in every `npm test` on two cores.
  */
-const FULL_ONLY = ['test/faults/', 'test/e2e/npm-start.test.ts', 'test/e2e/web-ui-codec.test.ts'];
+const FULL_ONLY = ['test/e2e/npm-start.test.ts', 'test/e2e/web-ui-codec.test.ts'];
+/** The fault suite starts a whole cluster (`npm run cluster`'s topology) and breaks it: `npm run test:cluster`, alone. */
+const CLUSTER_ONLY = ['test/faults/'];
+
+const cluster = process.argv.includes('--cluster');
 
 function testFiles(): string[] {
   const args = process.argv.slice(2);
   const full = args.includes('--full');
-  const given = args.filter((a) => a !== '--full');
+  const given = args.filter((a) => a !== '--full' && a !== '--cluster');
+  if (cluster) return CLUSTER_ONLY.flatMap((dir) => testFilesUnder(dir));
   // A directory given stands for every test file under it; a file given runs even if only test:full has it.
   if (given.length) return given.map((f) => relative(process.cwd(), resolve(f))).flatMap((f) => (statSync(f).isDirectory() ? testFilesUnder(f) : [f]));
   return SUITES.flatMap((dir) => {
     try {
-      return testFilesUnder(dir).filter((f) => full || !FULL_ONLY.some((only) => f.startsWith(only)));
+      return testFilesUnder(dir).filter((f) => !CLUSTER_ONLY.some((only) => f.startsWith(only)) && (full || !FULL_ONLY.some((only) => f.startsWith(only))));
     } catch {
       return [];
     }
@@ -99,7 +105,8 @@ try {
     concurrency,
     env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle, [SHARED_PG_ENV]: postgres.url },
     ...(compiledDir ? { compiledDir } : {}),
-    jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', 10 * 60_000),
+    // The cluster's file runs every row of the fault table one after another.
+    jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', (cluster ? 20 : 10) * 60_000),
     workDir: join(runDir, 'tallies'),
     log,
   });

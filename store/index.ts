@@ -1,5 +1,6 @@
 // The campaign store: opened once per process (the embedded database allows one process only), migrated at open.
 import { join } from 'node:path';
+import type { Logger } from '../common/logger.js';
 import { CampaignStore } from './campaign-store.js';
 import { migrate } from './schema.js';
 import { openSql } from './sql.js';
@@ -17,10 +18,17 @@ export interface OpenStoreOptions {
   inMemory?: boolean;
   /** With inMemory: start from this copy of a fresh data directory (embeddedSnapshot(), store/sql.ts). */
   embeddedFrom?: Blob;
+  /** Hears a connection the database server dropped while idle (a restart, a failover); the pool opens a new one. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export async function openCampaignStore(opts: OpenStoreOptions): Promise<CampaignStore> {
-  const sql = await openSql({ url: opts.url, embeddedDir: opts.inMemory ? 'memory' : join(opts.dataDir, 'campaign-db'), embeddedFrom: opts.embeddedFrom });
+  const sql = await openSql({
+    url: opts.url,
+    embeddedDir: opts.inMemory ? 'memory' : join(opts.dataDir, 'campaign-db'),
+    embeddedFrom: opts.embeddedFrom,
+    onIdleError: (err) => opts.logger?.warn({ err }, 'campaign store: the database dropped an idle connection; the next query opens another'),
+  });
   await migrate(sql);
   return new CampaignStore(sql);
 }

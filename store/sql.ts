@@ -26,10 +26,12 @@ export interface OpenSqlOptions {
    * creating a new one: creating one runs initdb, seconds each time, where loading a copy is a fraction of that.
    */
   embeddedFrom?: Blob;
+  /** Hears a connection the server dropped while idle (a restart, a failover): logged, not fatal. */
+  onIdleError?: (err: Error) => void;
 }
 
 export async function openSql(opts: OpenSqlOptions): Promise<Sql> {
-  if (opts.url) return postgres(opts.url);
+  if (opts.url) return postgres(opts.url, opts.onIdleError ?? (() => undefined));
   return embedded(opts.embeddedDir ?? 'memory', opts.embeddedFrom);
 }
 
@@ -43,13 +45,16 @@ export async function embeddedSnapshot(): Promise<Blob> {
   }
 }
 
-function postgres(url: string): Sql {
+function postgres(url: string, onIdleError: (err: Error) => void): Sql {
   // int8 (count(*)) arrives as a string by default; counts here stay far below 2^53.
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     types: { getTypeParser: (oid, format) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
   });
+  // A restarted or failed-over server ends idle connections; without a listener the pool's 'error' event would
+  // end the process. The pool drops that client and the next query opens a new connection.
+  pool.on('error', onIdleError);
   return {
     driver: 'postgres',
     async query<T>(text: string, params?: unknown[]) {
@@ -57,16 +62,18 @@ function postgres(url: string): Sql {
     },
     async transaction(fn) {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn({ query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[] });
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A ROLLBACK that fails too means the connection itself is gone: it must not go back to the pool.
+        await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),

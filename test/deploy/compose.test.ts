@@ -153,7 +153,7 @@ describe('docker-compose.yml', () => {
     assert.ok((api.RELAYFLOW_CODEC_CORS_ORIGINS ?? '').split(',').includes(uiOrigin), `api must allow the UI origin ${uiOrigin}`);
   });
 
-  it('gives api and workers one public URL that defaults to the api service and its port', () => {
+  it('gives api and workers one public URL that defaults to the front and its port (callbacks reach a live instance)', () => {
     const value = env('api').RELAYFLOW_PUBLIC_URL;
     assert.equal(env('worker').RELAYFLOW_PUBLIC_URL, value, 'api and worker must share RELAYFLOW_PUBLIC_URL');
     // Overridable from .env (a proxy's public address), with a default that works inside the compose network.
@@ -161,8 +161,12 @@ describe('docker-compose.yml', () => {
     assert.ok(m, `RELAYFLOW_PUBLIC_URL must be \${RELAYFLOW_PUBLIC_URL:-default} (got "${value}")`);
     const url = new URL(m[1]!);
     assert.equal(url.protocol, 'http:');
-    assert.equal(url.hostname, 'api', 'the default must name the api service');
-    assert.equal(Number(url.port), Number(env('api').RELAYFLOW_API_PORT), 'the default must use the port the api listens on');
+    assert.equal(url.hostname, 'front', 'the default must name the front service');
+    assert.equal(Number(url.port), Number(env('front').FRONT_PORT), 'the default must use the port the front listens on');
+    for (const target of (env('front').FRONT_TARGETS ?? '').split(',')) {
+      const t = new URL(target);
+      assert.equal(Number(t.port), Number(env(t.hostname).RELAYFLOW_API_PORT), `the front's target ${target} must be where ${t.hostname} listens`);
+    }
   });
 
   it('gives api and workers one campaign store: a database on the postgresql service that its init script creates', () => {

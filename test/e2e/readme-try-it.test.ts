@@ -3,7 +3,7 @@
 // helpers) before each of the others. The port and the key reach the text only through the variables the first block
 // itself reads (API, SBX, KEY); the test adds `set -eo pipefail`, so a `curl -f` that meets an HTTP error or a
 // `wait_for STATE` that does not see its process reach STATE fails the block. The blocks run side by side (each
-// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process family (KINDS).
+// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process family (TRY_IT_KINDS, test/helpers/try-it.ts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,44 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { npmStartEnv } from '../helpers/npm-start.js';
-
-/** The process kinds the README's blocks must start, each at least once: every family is among them. */
-const KINDS = [
-  'subproject',
-  'verification',
-  'chata-template',
-  'chatb-sender',
-  'bundle-provisioning',
-  'onboarding',
-  'senderid-registration',
-  'conversation-campaign',
-  'mms-campaign',
-  'voice-callout',
-  'voice-incoming',
-];
-
-/** The ```sh try-it blocks of a Markdown text, in order. */
-function tryItBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh try-it\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function bash(script: string, env: Record<string, string>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+import { kindsNotStarted, runTryIts, tryItBlocks, tryItProblems } from '../helpers/try-it.js';
 
 describe('the README try-it blocks', () => {
   let dataDir = '';
@@ -59,9 +22,9 @@ describe('the README try-it blocks', () => {
   });
 
   test('each runs as written against npm start', { timeout: 240_000 }, async (t) => {
-    const blocks = tryItBlocks(await readFile('README.md', 'utf8'));
+    const markdown = await readFile('README.md', 'utf8');
+    const blocks = tryItBlocks(markdown);
     assert.ok(blocks.length >= 10, `the set-up and a block per process family: found ${blocks.length}`);
-    const [setup, ...tries] = blocks as [string, ...string[]];
 
     const began = Date.now();
     dataDir = await mkdtemp(join(tmpdir(), 'relayflow-readme-'));
@@ -97,21 +60,9 @@ describe('the README try-it blocks', () => {
       KEY: key,
     };
     const ran = Date.now();
-    const runs = await Promise.all(tries.map((block) => bash(`${setup}\n${block}`, shellEnv)));
-    t.diagnostic(`${tries.length} blocks side by side in ${((Date.now() - ran) / 1000).toFixed(1)} s`);
-    runs.forEach((run, i) => {
-      const block = tries[i]!;
-      assert.equal(run.code, 0, `block ${i + 1} failed (exit ${run.code}):\n${block}\nstderr:\n${run.err}\nstdout:\n${run.out.slice(-2000)}`);
-      for (const [, state] of block.matchAll(/^wait_for (\w+) /gm)) {
-        assert.match(run.out, new RegExp(`"state":"${state}"`), `block ${i + 1} printed its process in ${state}`);
-      }
-    });
-
-    for (const kind of KINDS) {
-      const res = await fetch(`${api}/v1/processes?kind=${kind}`, { headers: { authorization: `Bearer ${key}` } });
-      assert.equal(res.status, 200, await res.clone().text());
-      const { processes } = (await res.json()) as { processes: unknown[] };
-      assert.ok(processes.length > 0, `the README starts a ${kind} process`);
-    }
+    const results = await runTryIts(markdown, shellEnv);
+    t.diagnostic(`${results.length} blocks side by side in ${((Date.now() - ran) / 1000).toFixed(1)} s`);
+    assert.deepEqual(tryItProblems(results), []);
+    assert.deepEqual(await kindsNotStarted(api, key), [], 'the README starts a process of every kind');
   });
 });

@@ -1,155 +1,112 @@
-// The fault suite's relayflow, deployed as it runs in production: the API (api/main.ts) and the worker
-// (workers/main.ts) in their own processes, so a test can SIGKILL them; a Temporal dev server of its own
-// on a SQLite file, so a test can stop it and start it again on the same history; and the sandbox in this
-// process, so a test can inject the platform's faults and count what the platform received.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The fault suite's relayflow, deployed as production runs it: `npm run cluster`'s topology (scripts/lib/cluster/
+// start.ts) on ports and a data directory of its own: PostgreSQL, the Temporal server on it, the sandbox, two
+// workers, two API instances and the front the platform's callbacks come through. A scenario kills and restarts
+// any of them; the count reads the sandbox's records through its control routes.
+import { appendFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import { ulid } from 'ulid';
-import { generateCodecKey } from '../../common/codec.js';
-import { loadConfig } from '../../common/config.js';
-import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
+import { createLogger } from '../../common/logger.js';
 import { createPlatformClients, type PlatformClients } from '../../platform/index.js';
-import { createSandbox, setSandboxVerificationConfig, type Sandbox } from '../../sandbox/index.js';
-import { freePort, startDevServer, type DevServer } from '../../scripts/lib/dev-server.js';
-import { waitForOutput } from '../helpers/child-output.js';
-import { startPostgres } from '../helpers/postgres.js';
-
-const FAULT_API_KEY = 'fault-suite-key-0123456789abcdef';
+import { startCluster, type Cluster } from '../../scripts/lib/cluster/start.js';
+import { StopList } from '../../scripts/lib/cluster/stop-list.js';
+import { MAX_TEMPORAL_BASE_PORT, type ClusterPorts } from '../../scripts/lib/cluster/topology.js';
+import { freePort } from '../../scripts/lib/dev-server.js';
 
 export interface Rig {
+  /** The front: the API as a client and the platform reach it. */
   apiUrl: string;
-  sandbox: Sandbox;
+  cluster: Cluster;
   /** The platform as relayflow sees it, for counting what the sandbox holds. */
   platform: PlatformClients;
+  /** Where the cluster keeps its data and logs (logs/). */
+  dir: string;
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
-  startWorker(): Promise<void>;
-  killWorker(): void;
-  startApi(): Promise<void>;
-  killApi(): void;
-  /** Stops the Temporal server (SIGTERM) and starts it again on the same port and SQLite file. */
-  restartTemporal(downMs: number): Promise<void>;
   sandboxControl(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
-  close(): Promise<void>;
+  /** Stops everything; the data directory is removed unless `keep` (a failed run's logs are worth reading). */
+  close(opts?: { keep?: boolean }): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts a child and resolves once it prints a line matching `ready` (its JSON logs). */
-async function spawnUntil(script: string, env: Record<string, string>, ready: RegExp, what: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A deadline for a stuck start: on a loaded machine (files side by side on two cores) a start can take a minute.
-  await waitForOutput(child, ready, 120_000, what);
-  return child;
+function canBind(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.once('error', () => res(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+  });
 }
 
-export async function startRig(opts: { env?: Record<string, string>; sandbox?: Parameters<typeof createSandbox>[0] } = {}): Promise<Rig> {
-  const dir = await mkdtemp(join(tmpdir(), 'relayflow-faults-'));
-  const temporalPort = await freePort();
-  const dbFilename = join(dir, 'temporal.db');
-  // The three do not depend on one another: they start together (each stopped again if another fails).
-  // The campaign store the API and the worker share is a PostgreSQL, as in production (campaigns need it).
-  const parts = await Promise.allSettled([
-    startDevServer({ dbFilename, port: temporalPort }),
-    startPostgres(),
-    createSandbox(opts.sandbox).then(async (sb) => (await sb.listen(), sb)),
-  ] as const);
-  const [startedTemporal, pg, sandbox] = parts.map((p) => (p.status === 'fulfilled' ? p.value : undefined)) as [
-    DevServer?,
-    Awaited<ReturnType<typeof startPostgres>>?,
-    Sandbox?,
-  ];
-  const failed = parts.find((p) => p.status === 'rejected');
-  if (failed || !startedTemporal || !pg || !sandbox) {
-    await Promise.allSettled([startedTemporal?.stop(), pg?.stop(), sandbox?.close()]);
-    await rm(dir, { recursive: true, force: true });
-    throw (failed as PromiseRejectedResult | undefined)?.reason ?? new Error('the fault rig did not start');
+/** The Temporal server takes a block of ports from its base (scripts/lib/cluster/temporal-server.ts): all must be free. */
+async function freeTemporalBase(): Promise<number> {
+  const offsets = [0, 1, 2, 6, 10, 100, 101, 102, 103, 104, 105, 106];
+  for (let tries = 0; tries < 50; tries++) {
+    const base = 20_000 + Math.floor(Math.random() * (MAX_TEMPORAL_BASE_PORT - 20_000));
+    if ((await Promise.all(offsets.map((o) => canBind(base + o)))).every(Boolean)) return base;
   }
-  let temporal: DevServer = startedTemporal;
-  const apiPort = await freePort();
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    TEMPORAL_ADDRESS: temporal.address,
-    RELAYFLOW_TASK_QUEUE: `faults-${ulid()}`,
-    RELAYFLOW_API_KEYS: FAULT_API_KEY,
-    RELAYFLOW_CODEC_KEYS: generateCodecKey('faults'),
-    PLATFORM_SANDBOX_URL: sandbox.url,
-    RELAYFLOW_API_HOST: '127.0.0.1',
-    RELAYFLOW_API_PORT: String(apiPort),
-    RELAYFLOW_PUBLIC_URL: apiUrl,
-    RELAYFLOW_DATA_DIR: dir,
-    RELAYFLOW_WORKER_METRICS_PORT: 'off',
-    RELAYFLOW_LOG_LEVEL: 'info',
-    RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000',
-    RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
-    RELAYFLOW_DATABASE_URL: pg.url,
-    ...opts.env,
-  };
-  const config = loadConfig(env);
-  const platform = createPlatformClients(config.platform);
-  await setSandboxVerificationConfig(sandbox.url, { callbackUrl: `${apiUrl}${VERIFICATION_CALLBACK_PATH}` });
+  throw new Error('no free block of ports for the Temporal server');
+}
 
-  let worker: ChildProcess | undefined;
-  let api: ChildProcess | undefined;
-  const kill = (child: ChildProcess | undefined) => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
+async function freeClusterPorts(): Promise<ClusterPorts> {
+  const [postgres, sandbox, front, api1, api2, temporal] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freeTemporalBase()]);
+  return { postgres, temporal, sandbox, front, apis: [api1, api2], workerMetrics: [0, 0] };
+}
 
-  const rig: Rig = {
-    apiUrl,
-    sandbox,
+export async function startRig(opts: { env?: Record<string, string>; sandboxEnv?: Record<string, string>; workflowBundle?: string } = {}): Promise<Rig> {
+  const repo = resolve('.');
+  // Under the repo, not /tmp: PostgreSQL runs as another user when the tests run as root, and must reach its directory.
+  const dir = join(repo, '.relayflow', 'test-cluster', ulid().toLowerCase());
+  await mkdir(join(dir, 'logs'), { recursive: true });
+  const say = (msg: string) => appendFileSync(join(dir, 'logs', 'cluster.log'), `${new Date().toISOString()} ${msg}\n`);
+  const stops = new StopList();
+  const logLevel = 'info';
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster({
+      repo,
+      dir,
+      ports: await freeClusterPorts(),
+      logLevel,
+      logger: createLogger({ name: 'fault-rig', level: 'silent' }),
+      say,
+      stops,
+      baseEnv: process.env as Record<string, string>,
+      relayflowEnv: { RELAYFLOW_WORKER_METRICS_PORT: 'off', RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000', ...opts.env },
+      ...(opts.sandboxEnv ? { sandboxEnv: opts.sandboxEnv } : {}),
+      workflowBundle: opts.workflowBundle ?? process.env.RELAYFLOW_WORKFLOW_BUNDLE,
+    });
+  } catch (err) {
+    await stops.stopAll(say);
+    throw new Error(`the cluster did not start (logs in ${join(dir, 'logs')}): ${(err as Error).message}`);
+  }
+  const platform = createPlatformClients(cluster.config.platform);
+  return {
+    apiUrl: cluster.frontUrl,
+    cluster,
     platform,
+    dir,
     async api(method, path, body, headers = {}) {
-      const res = await fetch(`${apiUrl}${path}`, {
+      const res = await fetch(`${cluster.frontUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${FAULT_API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: { authorization: `Bearer ${cluster.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(30_000),
       });
       const text = await res.text();
       return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     },
-    async startWorker() {
-      // Ready once the worker has said so and told the platform where relayflow is (the callback wiring).
-      worker = await spawnUntil('workers/main.ts', env, /"msg":"worker ready"/, 'worker');
-    },
-    killWorker: () => kill(worker),
-    async startApi() {
-      api = await spawnUntil('api/main.ts', env, /Server listening/, 'API');
-    },
-    killApi: () => kill(api),
-    async restartTemporal(downMs) {
-      await temporal.stop();
-      await sleep(downMs);
-      temporal = await startDevServer({ dbFilename, port: temporalPort });
-    },
     async sandboxControl(method, path, body) {
-      const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
+      const res = await fetch(`${cluster.sandboxUrl}/_sandbox${path}`, {
         method,
         ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
       });
       const text = await res.text();
       if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${text}`);
       return JSON.parse(text) as Record<string, unknown>;
     },
-    async close() {
-      kill(worker);
-      kill(api);
-      await sandbox.close();
-      await temporal.stop();
-      await pg.stop();
-      await rm(dir, { recursive: true, force: true });
+    async close({ keep = false } = {}) {
+      await stops.stopAll(say);
+      if (!keep) await rm(dir, { recursive: true, force: true });
     },
   };
-  try {
-    // One after the other: on a machine busy with other test files, two starting at once only slow each other.
-    await rig.startApi();
-    await rig.startWorker();
-  } catch (err) {
-    await rig.close();
-    throw err;
-  }
-  return rig;
 }

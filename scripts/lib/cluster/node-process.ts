@@ -6,7 +6,11 @@ import { createWriteStream } from 'node:fs';
 export interface NodeProcess {
   name: string;
   pid: number;
+  /** Whether it still runs (a process killed or crashed does not). */
+  running(): boolean;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an OOM kill would end it: no draining. Resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 export interface NodeProcessOptions {
@@ -30,8 +34,14 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
   const exited = exitOf(child);
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const kill = async () => {
+    if (running()) child.kill('SIGKILL');
+    await exited;
+    log.end();
+  };
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (running()) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       await exited;
@@ -64,5 +74,5 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   } finally {
     clearTimeout(timer);
   }
-  return { name: opts.name, pid: child.pid!, stop };
+  return { name: opts.name, pid: child.pid!, running, stop, kill };
 }

@@ -20,7 +20,8 @@ export interface ClusterPostgres {
   created: string[];
   source: string;
   url(database: string): string;
-  stop(): Promise<void>;
+  /** `fast` ends sessions and shuts down cleanly; `immediate` is what a crash looks like to its clients. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
 }
 
 const quiet = () => undefined;
@@ -86,12 +87,12 @@ export async function startClusterPostgres(opts: { dir: string; port: number; lo
     { stdio: ['ignore', logFd, logFd], detached: true },
   );
   const url = (database: string) => `postgres://${CLUSTER_DB_USER}:${CLUSTER_DB_PASSWORD}@127.0.0.1:${opts.port}/${database}`;
-  const stop = async () => {
+  const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     if (server.exitCode !== null) return;
     const exited = new Promise((r) => server.once('exit', r));
-    // runuser does not pass signals on: pg_ctl stops the server itself (fast: active sessions are ended, data kept).
+    // runuser does not pass signals on: pg_ctl stops the server itself (data kept either way).
     try {
-      execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']), { stdio: 'ignore' });
+      execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', mode, '-w']), { stdio: 'ignore' });
     } catch {
       server.kill('SIGKILL');
     }

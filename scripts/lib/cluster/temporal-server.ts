@@ -56,6 +56,8 @@ export interface ClusterTemporal {
   address: string;
   namespace: 'created' | 'reused';
   stop(): Promise<void>;
+  /** SIGKILL, as a crashed host would end it. Resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 async function connectWhenUp(address: string, exited: () => boolean): Promise<Connection> {
@@ -114,11 +116,16 @@ export async function startClusterTemporal(
     await exited;
     clearTimeout(timer);
   };
+  const kill = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    server.kill('SIGKILL');
+    await exited;
+  };
   const address = `127.0.0.1:${opts.basePort}`;
   try {
     const connection = await connectWhenUp(address, () => server.exitCode !== null);
     try {
-      return { address, namespace: await ensureNamespace(connection, opts.namespace), stop };
+      return { address, namespace: await ensureNamespace(connection, opts.namespace), stop, kill };
     } finally {
       await connection.close();
     }

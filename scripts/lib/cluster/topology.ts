@@ -12,20 +12,26 @@ export interface ClusterPorts {
   workerMetrics: number[];
 }
 
+/**
+ * The Temporal server keeps its membership ports (base + 100..106) in a PostgreSQL smallint column: a base above
+ * this fails at start with "out of range for type smallint" (seen with 1.29.1).
+ */
+export const MAX_TEMPORAL_BASE_PORT = 32_767 - 106;
+
 /** Defaults apart from `npm start`'s (7233, 3000, 4010, 9464), so both can run at once; RELAYFLOW_CLUSTER_* move them. */
 export function clusterPorts(env: Env = process.env): ClusterPorts {
-  const port = (name: string, fallback: number) => {
+  const port = (name: string, fallback: number, max = 65535) => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < 1 || n > 65535) throw new Error(`${name} must be a port (1 to 65535), got "${raw}"`);
+    if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new Error(`${name} must be a port (1 to ${max}), got "${raw}"`);
     return n;
   };
   const front = port('RELAYFLOW_CLUSTER_PORT', 3100);
   const metrics = port('RELAYFLOW_CLUSTER_WORKER_METRICS_PORT', 9565);
   return {
     postgres: port('RELAYFLOW_CLUSTER_PG_PORT', 5532),
-    temporal: port('RELAYFLOW_CLUSTER_TEMPORAL_PORT', 7433),
+    temporal: port('RELAYFLOW_CLUSTER_TEMPORAL_PORT', 7433, MAX_TEMPORAL_BASE_PORT),
     sandbox: port('RELAYFLOW_CLUSTER_SANDBOX_PORT', 4110),
     front,
     apis: [front + 1, front + 2],

@@ -1,0 +1,230 @@
+// The cluster started in order, each step waited for: PostgreSQL, Temporal's schemas, the Temporal server, the
+// search attributes, the sandbox, the workflow bundle, two workers, two API instances, the front. `npm run cluster`
+// prints what it did; the cluster tests and `npm run soak` (test/faults/rig.ts) also kill and restart its parts.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../../common/config.js';
+import type { Logger } from '../../../common/logger.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../../common/search-attributes.js';
+import { ensureSearchAttributes } from '../../../workers/search-attributes.js';
+import { workflowBundleOptions } from '../../../workers/workflow-options.js';
+import { devSecrets } from '../dev-secrets.js';
+import { secondsSince } from '../local-tools.js';
+import { startFront } from './front.js';
+import { startNodeProcess, type NodeProcess, type NodeProcessOptions } from './node-process.js';
+import { CLUSTER_DATABASES, startClusterPostgres, type ClusterPostgres } from './postgres.js';
+import { pointSandboxAt } from './sandbox-urls.js';
+import type { StopList } from './stop-list.js';
+import { applySchemas, startClusterTemporal, type ClusterTemporal } from './temporal-server.js';
+import { findTemporalServerBin, TEMPORAL_SERVER_VERSION } from './temporal-server-bin.js';
+import { apiEnv, CLUSTER_NAMESPACE, sandboxEnv, workerEnv, type ClusterEnvInputs, type ClusterPorts } from './topology.js';
+
+export interface ClusterOptions {
+  repo: string;
+  /** Data and logs (`.relayflow/cluster/` for `npm run cluster`). */
+  dir: string;
+  ports: ClusterPorts;
+  logLevel: string;
+  logger: Logger;
+  /** Hears each step as it is done. */
+  say(msg: string): void;
+  /** Each part is added as it starts, so a stop asked half-way stops what runs. */
+  stops: StopList;
+  /** The environment the children inherit, before their own. */
+  baseEnv: Record<string, string>;
+  /** More environment for the workers and APIs (tests: shorter timeouts) and for the sandbox. */
+  relayflowEnv?: Record<string, string>;
+  sandboxEnv?: Record<string, string>;
+  /** A workflow bundle already built (`npm test` builds one); otherwise it is built into `dir`. */
+  workflowBundle?: string;
+}
+
+/** One of the cluster's parts that a fault can take down and bring back: the same command, the same data. */
+interface Part {
+  name: string;
+  running(): boolean;
+  start(): Promise<void>;
+  /** SIGKILL (PostgreSQL: an immediate shutdown, which is what its crash looks like to its clients). */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface Cluster {
+  frontUrl: string;
+  apiUrls: string[];
+  sandboxUrl: string;
+  temporalAddress: string;
+  apiKey: string;
+  /** The configuration every worker and API instance loads (the platform's address, the callback secrets). */
+  config: Config;
+  postgres: Part & { url(database: string): string };
+  temporal: Part;
+  sandbox: Part;
+  workers: Part[];
+  apis: Part[];
+}
+
+/** What the steps share: the options and the databases this run created. */
+type StartOptions = ClusterOptions & { created: string[] };
+
+/** A node process that can be started again after a kill, with what it had. */
+function nodePart(opts: NodeProcessOptions): Part {
+  let current: NodeProcess | undefined;
+  return {
+    name: opts.name,
+    running: () => current?.running() ?? false,
+    async start() {
+      current = await startNodeProcess(opts);
+    },
+    kill: async () => current?.kill(),
+    stop: async () => current?.stop(),
+  };
+}
+
+async function searchAttributes(address: string, logger: Logger): Promise<string> {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection, namespace: CLUSTER_NAMESPACE });
+    const existing = await connection.operatorService.listSearchAttributes({ namespace: CLUSTER_NAMESPACE });
+    const missing = SEARCH_ATTRIBUTE_KEYS.filter((k) => !(k.name in (existing.customAttributes ?? {})));
+    await ensureSearchAttributes(client, logger);
+    return missing.length ? `created ${missing.map((k) => k.name).join(', ')}` : 'reused';
+  } finally {
+    await connection.close();
+  }
+}
+
+async function startPostgresPart(o: StartOptions): Promise<Cluster['postgres'] & { first: ClusterPostgres }> {
+  const start = () => startClusterPostgres({ dir: join(o.dir, 'postgres'), port: o.ports.postgres, log: o.say });
+  let pg = await start();
+  let up = true;
+  o.stops.add(['PostgreSQL', () => (up ? pg.stop() : Promise.resolve())]);
+  const down = async (how: 'fast' | 'immediate') => {
+    if (!up) return;
+    await pg.stop(how);
+    up = false;
+  };
+  return {
+    first: pg,
+    name: 'PostgreSQL',
+    url: (db) => pg.url(db),
+    running: () => up,
+    async start() {
+      pg = await start();
+      up = true;
+    },
+    kill: () => down('immediate'),
+    stop: () => down('fast'),
+  };
+}
+
+async function startTemporalPart(o: StartOptions, pgPort: number): Promise<Part & { first: ClusterTemporal }> {
+  const bin = await findTemporalServerBin({ log: o.say });
+  o.say(`Temporal server ${TEMPORAL_SERVER_VERSION}: ${bin.source}`);
+  o.say(`Temporal schemas: ${(await applySchemas(bin, { pgPort, created: o.created })).join(', ')}`);
+  const start = () =>
+    startClusterTemporal(bin, { repo: o.repo, pgPort, basePort: o.ports.temporal, logFile: join(o.dir, 'logs', 'temporal.log'), namespace: CLUSTER_NAMESPACE });
+  let server = await start();
+  let up = true;
+  o.stops.add(['Temporal server', () => (up ? server.stop() : Promise.resolve())]);
+  return {
+    first: server,
+    name: 'Temporal server',
+    running: () => up,
+    async start() {
+      server = await start();
+      up = true;
+    },
+    async kill() {
+      await server.kill();
+      up = false;
+    },
+    async stop() {
+      await server.stop();
+      up = false;
+    },
+  };
+}
+
+/** The bundle both workers load: given, or built once here (without webpack's module list: warnings only). */
+async function workflowBundle(o: StartOptions): Promise<string> {
+  if (o.workflowBundle) return o.workflowBundle;
+  o.say('bundling the workflows once for both workers (webpack)...');
+  const began = Date.now();
+  const bundle = join(o.dir, 'workflow-bundle.js');
+  await writeFile(bundle, (await bundleWorkflowCode({ ...workflowBundleOptions(), logger: new DefaultLogger('WARN') })).code);
+  o.say(`workflow bundle ${bundle} (${secondsSince(began)} s)`);
+  return bundle;
+}
+
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const logs = join(opts.dir, 'logs');
+  await mkdir(logs, { recursive: true });
+  const secrets = await devSecrets(opts.dir);
+  const o: StartOptions = { ...opts, created: [] };
+
+  const postgres = await startPostgresPart(o);
+  const pg = postgres.first;
+  o.created = pg.created;
+  const reused = CLUSTER_DATABASES.filter((db) => !pg.created.includes(db));
+  const dbs = [pg.created.length ? `created ${pg.created.join(', ')}` : '', reused.length ? `reused ${reused.join(', ')}` : ''].filter(Boolean);
+  o.say(`PostgreSQL on 127.0.0.1:${pg.port} (${pg.source}): data ${pg.data}; databases ${dbs.join('; ')}`);
+
+  const temporal = await startTemporalPart(o, pg.port);
+  const temporalAddress = temporal.first.address;
+  o.say(`Temporal server at ${temporalAddress} (config deploy/temporal/docker.yaml); namespace ${CLUSTER_NAMESPACE} ${temporal.first.namespace}`);
+  o.say(`search attributes: ${await searchAttributes(temporalAddress, opts.logger)}`);
+
+  const childEnv = (own: Record<string, string>, extra: Record<string, string> = {}) => ({ ...opts.baseEnv, ...own, ...extra });
+  const sandbox = nodePart({
+    name: 'sandbox',
+    script: 'sandbox/main.ts',
+    env: childEnv(sandboxEnv(opts.ports, join(opts.dir, 'sandbox'), opts.logLevel), opts.sandboxEnv),
+    logFile: join(logs, 'sandbox.log'),
+    ready: /sandbox listening on/,
+  });
+  await sandbox.start();
+  opts.stops.add(['sandbox', () => sandbox.stop()]);
+
+  const inputs: ClusterEnvInputs = {
+    ports: opts.ports,
+    apiKeys: secrets.apiKey,
+    codecKeys: secrets.codecKeys,
+    databaseUrl: pg.url('relayflow'),
+    logLevel: opts.logLevel,
+  };
+  const bundle = await workflowBundle(o);
+  const workers = [0, 1].map((n) =>
+    nodePart({
+      name: `worker ${n + 1}`,
+      script: 'workers/main.ts',
+      env: childEnv(workerEnv(inputs, n, bundle), opts.relayflowEnv),
+      logFile: join(logs, `worker-${n + 1}.log`),
+      ready: /"msg":"worker ready"/,
+    }),
+  );
+  const apis = [0, 1].map((n) =>
+    nodePart({
+      name: `API ${n + 1}`,
+      script: 'api/main.ts',
+      env: childEnv(apiEnv(inputs, n), opts.relayflowEnv),
+      logFile: join(logs, `api-${n + 1}.log`),
+      ready: /Server listening/,
+    }),
+  );
+  // One at a time: on 2 cores, starting both at once only makes each slower.
+  for (const part of [...workers, ...apis]) {
+    await part.start();
+    opts.stops.add([part.name, () => part.stop()]);
+  }
+  const apiUrls = opts.ports.apis.map((p) => `http://127.0.0.1:${p}`);
+  const front = await startFront({ targets: apiUrls, port: opts.ports.front, log: opts.say });
+  opts.stops.add(['front', () => front.close()]);
+
+  const config = loadConfig(childEnv(apiEnv(inputs, 0), opts.relayflowEnv));
+  const sandboxUrl = `http://127.0.0.1:${opts.ports.sandbox}`;
+  await pointSandboxAt({ sandboxUrl, publicUrl: front.url, mmsPostbackToken: config.api.mmsPostbackToken! });
+  return { frontUrl: front.url, apiUrls, sandboxUrl, temporalAddress, apiKey: secrets.apiKey, config, postgres, temporal, sandbox, workers, apis };
+}

@@ -1,0 +1,139 @@
+// The fault table's rows: what each breaks, on the cluster (test/faults/rig.ts) or on the platform (the sandbox's
+// fault routes), and what it brings back once the load has settled. `npm run test:cluster` runs them in order;
+// `npm run soak` draws them at random (scripts/soak.ts).
+import type { Rig } from './rig.js';
+import { settle, startLoad, type Load, type Row } from './scenario.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the workers and APIs run with under the fault suite. */
+export const FAULT_ENV: Record<string, string> = {
+  // Short enough for a slow answer to outlast it (the classic duplicate), and polls that find what a dropped
+  // callback did not say within the scenario.
+  PLATFORM_REQUEST_TIMEOUT_MS: '2000',
+  RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '3000',
+  RELAYFLOW_SENDERID_POLL_INTERVAL_MS: '3000',
+  // A killed worker's campaign chunk is retried elsewhere once its heartbeat is this late.
+  RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS: '3000',
+  RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '20',
+  RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
+};
+
+export interface Fault {
+  name: string;
+  /** Runs once the load is started; the load's starts go on meanwhile. */
+  breakIt(rig: Rig, load: Load): Promise<void>;
+}
+
+/** Reviews long enough that every fault lands while processes are in the middle of them (the try-it blocks change them). */
+async function prepareReviewers(rig: Rig): Promise<void> {
+  await rig.sandboxControl('PUT', '/provisioning/reviewer', {
+    templates: { outcome: 'approve', delayMs: 1500 },
+    chatbSenders: { outcome: 'activate', delayMs: 1500 },
+  });
+  await rig.sandboxControl('PUT', '/senderid/reviewer', { stepMs: 500 });
+}
+
+async function clearFaults(rig: Rig): Promise<void> {
+  await rig.sandboxControl('DELETE', '/faults');
+  await rig.sandboxControl('PUT', '/provisioning/webhook-faults', {});
+  await rig.sandboxControl('PUT', '/senderid/callback-faults', {});
+}
+
+/** Every part of the cluster running again: after a row, whatever it left down is started. */
+async function mendCluster(rig: Rig): Promise<void> {
+  const { postgres, temporal, sandbox, workers, apis } = rig.cluster;
+  for (const part of [postgres, temporal, sandbox, ...workers, ...apis]) if (!part.running()) await part.start();
+}
+
+// Each waits for every start to be answered first: a worker or server down past a verification's start deadline
+// ends it ABANDONED (its caller got a 504), and a keyed retry is then rightly a 409, not a start. The faults
+// still land while every process is mid-way (reviews, codes awaited, sends).
+export const FAULTS: readonly Fault[] = [
+  {
+    name: 'a worker SIGKILLed mid-process; the other finishes its work',
+    async breakIt(rig, load) {
+      await load.started;
+      await sleep(800);
+      // Left down until the load has settled: the other worker alone must finish every process.
+      await rig.cluster.workers[0]!.kill();
+    },
+  },
+  {
+    name: 'an API instance SIGKILLed while callbacks arrive; they reach the other through the front',
+    async breakIt(rig, load) {
+      // Reviews end about 1.5 s after the starts: their webhooks and callbacks meet a dead instance.
+      await load.started;
+      await rig.cluster.apis[0]!.kill();
+    },
+  },
+  {
+    name: 'the Temporal server SIGKILLed and restarted; processes resume from PostgreSQL',
+    async breakIt(rig, load) {
+      await load.started;
+      await sleep(500);
+      await rig.cluster.temporal.kill();
+      await sleep(2000);
+      await rig.cluster.temporal.start();
+    },
+  },
+  {
+    name: 'PostgreSQL restarted under load (an immediate shutdown); everything recovers by itself',
+    async breakIt(rig, load) {
+      await load.started;
+      await sleep(500);
+      await rig.cluster.postgres.kill();
+      await sleep(3000);
+      await rig.cluster.postgres.start();
+    },
+  },
+  {
+    name: 'platform 5xx and 429 storms, answers slower than the client waits',
+    async breakIt(rig) {
+      await rig.sandboxControl('POST', '/faults', { status: 503, count: 12 });
+      await rig.sandboxControl('POST', '/faults', { status: 429, count: 8, retryAfterSeconds: 1 });
+      await sleep(1500);
+      // The platform does the work, then answers after the client gave up: the retry must not make a second one.
+      await rig.sandboxControl('POST', '/latency', { ms: 3000, phase: 'after' });
+      await sleep(4000);
+      await rig.sandboxControl('POST', '/latency', { ms: 0, phase: 'after' });
+      // Then slow to start the work, but within the client's timeout.
+      await rig.sandboxControl('POST', '/latency', { ms: 1200 });
+      await sleep(3000);
+      await rig.sandboxControl('POST', '/latency', { ms: 0 });
+    },
+  },
+  {
+    name: 'callbacks duplicated, reordered and dropped',
+    async breakIt(rig) {
+      await rig.sandboxControl('PUT', '/provisioning/webhook-faults', { duplicate: 4, reorder: true, drop: 2 });
+      await rig.sandboxControl('PUT', '/senderid/callback-faults', { duplicate: 2, reorder: true, drop: 1 });
+      // The platform-wide fault hits whichever callback comes next (a verification's request event too), so it
+      // only duplicates; dropped and reordered ones are the areas' own faults.
+      await rig.sandboxControl('POST', '/callback-faults', { duplicate: 3 });
+    },
+  },
+];
+
+/**
+ * One row: `perKind` processes of every kind started through the front, the fault after `delayMs` (the soak draws
+ * it), the count once the load has settled; then the platform's faults are cleared and whatever the fault left
+ * down is started again.
+ */
+export async function runFaultRow(rig: Rig, fault: Fault, opts: { perKind: number; name?: string; delayMs?: number }): Promise<Row> {
+  await prepareReviewers(rig);
+  const load = await startLoad(rig, opts.perKind);
+  try {
+    try {
+      if (opts.delayMs) await sleep(opts.delayMs);
+      await fault.breakIt(rig, load);
+    } finally {
+      // The load goes on to its end (faults still queued are cleared after it).
+      await load.started.catch(() => undefined);
+    }
+    return await settle(rig, opts.name ?? fault.name, load);
+  } finally {
+    await clearFaults(rig);
+    await mendCluster(rig);
+  }
+}
