@@ -1,7 +1,7 @@
-// npm start's dev server runs in its own process group (so Ctrl-C reaches relayflow first), which also means
-// it outlives an npm start killed without a chance to stop it (SIGKILL, a closed terminal). Its PID is kept
-// next to its SQLite file; the next start stops a leftover it finds there before starting its own, and says
-// so. A PID that now names another program is left alone.
+// npm start's dev server (and npm run cluster's processes) run in process groups of their own (so Ctrl-C reaches
+// the script first, which stops them in order), which also means they outlive a script killed without a chance
+// to stop them (SIGKILL, a closed terminal). Each PID is kept in a file; the next start stops a leftover it finds
+// there before starting its own, and says so. A PID that now names another program is left alone.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 
 /** Whether a process with this PID exists (signal 0 checks without sending). */
@@ -15,27 +15,34 @@ export const isAlive = (pid: number) => {
 };
 
 /** Linux names a process's command line in /proc; elsewhere there is no cheap way, and nothing is killed. */
-async function isDevServer(pid: number): Promise<boolean | undefined> {
+async function commandHas(pid: number, marker: string): Promise<boolean | undefined> {
   try {
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
-    return cmdline.includes('start-dev');
+    return cmdline.includes(marker);
   } catch {
     return process.platform === 'linux' ? false : undefined;
   }
 }
 
-/** Stops the dev server an earlier npm start left running, if the PID file names one. */
-export async function stopLeftoverServer(pidFile: string, log: (msg: string) => void): Promise<void> {
+export interface Leftover {
+  /** What it is, for the log: "the Temporal dev server an earlier npm start left running". */
+  what: string;
+  /** A part of its command line that says it is the process the file meant. */
+  marker: string;
+}
+
+const DEV_SERVER: Leftover = { what: 'the Temporal dev server an earlier npm start left running', marker: 'start-dev' };
+
+/** Stops the process an earlier start left running, if the PID file names one (by default npm start's dev server). */
+export async function stopLeftoverServer(pidFile: string, log: (msg: string) => void, leftover: Leftover = DEV_SERVER): Promise<void> {
   const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return void (await rm(pidFile, { force: true }));
-  const ours = await isDevServer(pid);
+  const ours = await commandHas(pid, leftover.marker);
   if (ours === undefined) {
-    throw new Error(
-      `a Temporal dev server from an earlier npm start may still be running (pid ${pid}, in ${pidFile}): stop it (kill ${pid}), delete that file, and start again`,
-    );
+    throw new Error(`${leftover.what} may still be running (pid ${pid}, in ${pidFile}): stop it (kill ${pid}), delete that file, and start again`);
   }
   if (!ours) return void (await rm(pidFile, { force: true }));
-  log(`stopping the Temporal dev server an earlier npm start left running (pid ${pid})...`);
+  log(`stopping ${leftover.what} (pid ${pid})...`);
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -2,9 +2,10 @@
 // server on its own port, and the databases Temporal and the campaign store need. The binaries come from
 // scripts/lib/postgres-bin.ts; as root the server runs as `postgres` or `nobody` (initdb refuses root).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { isAlive } from '../leftover-server.js';
 import { asServerUser, findPostgresBin, serverUser } from '../postgres-bin.js';
 
 export const CLUSTER_DB_USER = 'temporal';
@@ -68,6 +69,14 @@ export async function startClusterPostgres(opts: { dir: string; port: number; lo
       ...asServerUser(user, join(bin, 'initdb'), ['-D', data, '-U', CLUSTER_DB_USER, `--pwfile=${pwfile}`, '-A', 'scram-sha-256', '--locale=C', '-E', 'UTF8']),
       { stdio: 'ignore' },
     );
+  }
+  // A server an earlier run left running (its script was killed without a chance to stop it) holds the data
+  // directory and the port: stopped first, as the script would have.
+  const lock = join(data, 'postmaster.pid');
+  const leftover = existsSync(lock) ? Number(readFileSync(lock, 'utf8').split('\n')[0]) : 0;
+  if (leftover > 0 && isAlive(leftover)) {
+    opts.log(`stopping the PostgreSQL an earlier run of this cluster left running (pid ${leftover})...`);
+    execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']), { stdio: 'ignore' });
   }
   const logFd = openSync(join(opts.dir, 'postgres.log'), 'a');
   const server = spawn(

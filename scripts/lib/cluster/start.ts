@@ -11,13 +11,14 @@ import { SEARCH_ATTRIBUTE_KEYS } from '../../../common/search-attributes.js';
 import { ensureSearchAttributes } from '../../../workers/search-attributes.js';
 import { workflowBundleOptions } from '../../../workers/workflow-options.js';
 import { devSecrets } from '../dev-secrets.js';
+import { forgetServer, rememberServer, stopLeftoverServer } from '../leftover-server.js';
 import { secondsSince } from '../local-tools.js';
 import { startFront } from './front.js';
 import { startNodeProcess, type NodeProcess, type NodeProcessOptions } from './node-process.js';
 import { CLUSTER_DATABASES, startClusterPostgres, type ClusterPostgres } from './postgres.js';
 import { pointSandboxAt } from './sandbox-urls.js';
 import type { StopList } from './stop-list.js';
-import { applySchemas, startClusterTemporal, type ClusterTemporal } from './temporal-server.js';
+import { applySchemas, startClusterTemporal, TEMPORAL_CONFIG, type ClusterTemporal } from './temporal-server.js';
 import { findTemporalServerBin, TEMPORAL_SERVER_VERSION } from './temporal-server-bin.js';
 import { apiEnv, CLUSTER_NAMESPACE, sandboxEnv, workerEnv, type ClusterEnvInputs, type ClusterPorts } from './topology.js';
 
@@ -69,17 +70,44 @@ export interface Cluster {
 /** What the steps share: the options and the databases this run created. */
 type StartOptions = ClusterOptions & { created: string[] };
 
-/** A node process that can be started again after a kill, with what it had. */
-function nodePart(opts: NodeProcessOptions): Part {
+/**
+ * The processes that outlive a script killed without a chance to stop them (each runs in a process group of its
+ * own), with what their command lines say: the next start stops them first (PostgreSQL: scripts/lib/cluster/postgres.ts).
+ */
+const LEFTOVERS = [
+  ['api-2', 'api/main.ts'],
+  ['api-1', 'api/main.ts'],
+  ['worker-2', 'workers/main.ts'],
+  ['worker-1', 'workers/main.ts'],
+  ['sandbox', 'sandbox/main.ts'],
+  ['temporal', TEMPORAL_CONFIG.dir],
+] as const;
+type PidName = (typeof LEFTOVERS)[number][0];
+const pidFile = (dir: string, name: PidName) => join(dir, 'pids', `${name}.pid`);
+
+async function stopLeftovers(o: StartOptions): Promise<void> {
+  await mkdir(join(o.dir, 'pids'), { recursive: true });
+  for (const [name, marker] of LEFTOVERS)
+    await stopLeftoverServer(pidFile(o.dir, name), o.say, { what: `${name} from an earlier run of this cluster`, marker });
+}
+
+/** A node process that can be started again after a kill, with what it had; its PID is kept while it runs. */
+function nodePart(o: StartOptions, pidName: PidName, opts: NodeProcessOptions): Part {
   let current: NodeProcess | undefined;
+  const file = pidFile(o.dir, pidName);
+  const ended = async (end: (p: NodeProcess) => Promise<void>) => {
+    if (current) await end(current);
+    await forgetServer(file);
+  };
   return {
     name: opts.name,
     running: () => current?.running() ?? false,
     async start() {
       current = await startNodeProcess(opts);
+      await rememberServer(file, current.pid);
     },
-    kill: async () => current?.kill(),
-    stop: async () => current?.stop(),
+    kill: () => ended((p) => p.kill()),
+    stop: () => ended((p) => p.stop()),
   };
 }
 
@@ -124,11 +152,26 @@ async function startTemporalPart(o: StartOptions, pgPort: number): Promise<Part 
   const bin = await findTemporalServerBin({ log: o.say });
   o.say(`Temporal server ${TEMPORAL_SERVER_VERSION}: ${bin.source}`);
   o.say(`Temporal schemas: ${(await applySchemas(bin, { pgPort, created: o.created })).join(', ')}`);
-  const start = () =>
-    startClusterTemporal(bin, { repo: o.repo, pgPort, basePort: o.ports.temporal, logFile: join(o.dir, 'logs', 'temporal.log'), namespace: CLUSTER_NAMESPACE });
+  const file = pidFile(o.dir, 'temporal');
+  const start = async () => {
+    const started = await startClusterTemporal(bin, {
+      repo: o.repo,
+      pgPort,
+      basePort: o.ports.temporal,
+      logFile: join(o.dir, 'logs', 'temporal.log'),
+      namespace: CLUSTER_NAMESPACE,
+    });
+    await rememberServer(file, started.pid);
+    return started;
+  };
   let server = await start();
   let up = true;
-  o.stops.add(['Temporal server', () => (up ? server.stop() : Promise.resolve())]);
+  const down = async (how: 'kill' | 'stop') => {
+    if (up) await server[how]();
+    up = false;
+    await forgetServer(file);
+  };
+  o.stops.add(['Temporal server', () => down('stop')]);
   return {
     first: server,
     name: 'Temporal server',
@@ -137,14 +180,8 @@ async function startTemporalPart(o: StartOptions, pgPort: number): Promise<Part 
       server = await start();
       up = true;
     },
-    async kill() {
-      await server.kill();
-      up = false;
-    },
-    async stop() {
-      await server.stop();
-      up = false;
-    },
+    kill: () => down('kill'),
+    stop: () => down('stop'),
   };
 }
 
@@ -164,6 +201,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   await mkdir(logs, { recursive: true });
   const secrets = await devSecrets(opts.dir);
   const o: StartOptions = { ...opts, created: [] };
+  await stopLeftovers(o);
 
   const postgres = await startPostgresPart(o);
   const pg = postgres.first;
@@ -178,7 +216,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   o.say(`search attributes: ${await searchAttributes(temporalAddress, opts.logger)}`);
 
   const childEnv = (own: Record<string, string>, extra: Record<string, string> = {}) => ({ ...opts.baseEnv, ...own, ...extra });
-  const sandbox = nodePart({
+  const sandbox = nodePart(o, 'sandbox', {
     name: 'sandbox',
     script: 'sandbox/main.ts',
     env: childEnv(sandboxEnv(opts.ports, join(opts.dir, 'sandbox'), opts.logLevel), opts.sandboxEnv),
@@ -197,7 +235,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   };
   const bundle = await workflowBundle(o);
   const workers = [0, 1].map((n) =>
-    nodePart({
+    nodePart(o, n ? 'worker-2' : 'worker-1', {
       name: `worker ${n + 1}`,
       script: 'workers/main.ts',
       env: childEnv(workerEnv(inputs, n, bundle), opts.relayflowEnv),
@@ -206,7 +244,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     }),
   );
   const apis = [0, 1].map((n) =>
-    nodePart({
+    nodePart(o, n ? 'api-2' : 'api-1', {
       name: `API ${n + 1}`,
       script: 'api/main.ts',
       env: childEnv(apiEnv(inputs, n), opts.relayflowEnv),

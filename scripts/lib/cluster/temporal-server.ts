@@ -54,6 +54,7 @@ export async function applySchemas(bin: TemporalServerBin, opts: { pgPort: numbe
 
 export interface ClusterTemporal {
   address: string;
+  pid: number;
   namespace: 'created' | 'reused';
   stop(): Promise<void>;
   /** SIGKILL, as a crashed host would end it. Resolves once it has exited. */
@@ -125,7 +126,7 @@ export async function startClusterTemporal(
   try {
     const connection = await connectWhenUp(address, () => server.exitCode !== null);
     try {
-      return { address, namespace: await ensureNamespace(connection, opts.namespace), stop, kill };
+      return { address, pid: server.pid!, namespace: await ensureNamespace(connection, opts.namespace), stop, kill };
     } finally {
       await connection.close();
     }
