@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,30 +29,6 @@ export interface BenchTemporal {
 
 const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const NAMESPACE = 'default'; // the benches' clients and workers use the default namespace, as the cluster's do
-// The Temporal server's ports from its base (scripts/lib/cluster/temporal-server.ts): frontend, history,
-// matching, worker, HTTP, and the membership ports.
-const OFFSETS = [0, 1, 2, 6, 10, 100, 101, 102, 103, 104, 105, 106];
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.once('error', () => res(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
-  });
-}
-
-/**
- * A random base whose server ports are all free: at least 20000, and its membership ports at most 32767 (the
- * cluster_membership table keeps them as smallint: a base of 37776 made the server exit at start).
- */
-async function freeBasePort(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    if ((await Promise.all(OFFSETS.map((o) => portFree(base + o)))).every(Boolean)) return base;
-  }
-  throw new Error('no free base port for the Temporal server in 20000-32000 after 50 tries');
-}
-
 export async function startBenchTemporal(opts: { log: (msg: string) => void; target?: BenchTarget }): Promise<BenchTemporal> {
   const target = opts.target ?? benchTarget();
   if (target === 'dev') {
@@ -77,12 +52,14 @@ async function startCluster(log: (msg: string) => void): Promise<BenchTemporal> 
     for (const s of stops.splice(0).reverse()) await s().catch((err: Error) => log(`cluster stop: ${err.message}`));
   };
   try {
-    const [{ freePort }, { startClusterPostgres }, { applySchemas, startClusterTemporal }, { findTemporalServerBin }] = await Promise.all([
-      import('../scripts/lib/dev-server.js'),
-      import('../scripts/lib/cluster/postgres.js'),
-      import('../scripts/lib/cluster/temporal-server.js'),
-      import('../scripts/lib/cluster/temporal-server-bin.js'),
-    ]);
+    const [{ freePort }, { freeTemporalBasePort }, { startClusterPostgres }, { applySchemas, startClusterTemporal }, { findTemporalServerBin }] =
+      await Promise.all([
+        import('../scripts/lib/dev-server.js'),
+        import('../scripts/lib/cluster/free-ports.js'),
+        import('../scripts/lib/cluster/postgres.js'),
+        import('../scripts/lib/cluster/temporal-server.js'),
+        import('../scripts/lib/cluster/temporal-server-bin.js'),
+      ]);
     const bin = await findTemporalServerBin({ log });
     server = bin.server;
     const pg = await startClusterPostgres({ dir: join(dir, 'postgres'), port: await freePort(), log });
@@ -91,7 +68,7 @@ async function startCluster(log: (msg: string) => void): Promise<BenchTemporal> 
     const temporal = await startClusterTemporal(bin, {
       repo,
       pgPort: pg.port,
-      basePort: await freeBasePort(),
+      basePort: await freeTemporalBasePort(),
       logFile: join(dir, 'temporal.log'),
       namespace: NAMESPACE,
     });

@@ -2,17 +2,16 @@
 // start.ts) on ports and a data directory of its own: PostgreSQL, the Temporal server on it, the sandbox, two
 // workers, two API instances and the front the platform's callbacks come through. A scenario kills and restarts
 // any of them; the count reads the sandbox's records through its control routes.
-import { appendFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { appendFileSync, existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ulid } from 'ulid';
 import { createLogger } from '../../common/logger.js';
 import { createPlatformClients, type PlatformClients } from '../../platform/index.js';
-import { startCluster, type Cluster } from '../../scripts/lib/cluster/start.js';
+import { startCluster, stopClusterLeftovers, type Cluster } from '../../scripts/lib/cluster/start.js';
+import { isAlive } from '../../scripts/lib/leftover-server.js';
 import { StopList } from '../../scripts/lib/cluster/stop-list.js';
-import { MAX_TEMPORAL_BASE_PORT, type ClusterPorts } from '../../scripts/lib/cluster/topology.js';
-import { freePort } from '../../scripts/lib/dev-server.js';
+import { freeClusterPorts } from '../../scripts/lib/cluster/free-ports.js';
 
 export interface Rig {
   /** The front: the API as a client and the platform reach it. */
@@ -28,35 +27,30 @@ export interface Rig {
   close(opts?: { keep?: boolean }): Promise<void>;
 }
 
-function canBind(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.once('error', () => res(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
-  });
-}
-
-/** The Temporal server takes a block of ports from its base (scripts/lib/cluster/temporal-server.ts): all must be free. */
-async function freeTemporalBase(): Promise<number> {
-  const offsets = [0, 1, 2, 6, 10, 100, 101, 102, 103, 104, 105, 106];
-  for (let tries = 0; tries < 50; tries++) {
-    const base = 20_000 + Math.floor(Math.random() * (MAX_TEMPORAL_BASE_PORT - 20_000));
-    if ((await Promise.all(offsets.map((o) => canBind(base + o)))).every(Boolean)) return base;
+/**
+ * A run killed without closing its rig (a job past its deadline, a Ctrl-C) leaves its cluster running, each part in
+ * a process group of its own: the next rig stops those of runs whose test process is gone, and removes their data
+ * unless a failed run kept it for its logs.
+ */
+async function sweepEarlierRuns(root: string, say: (msg: string) => void): Promise<void> {
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const dir = join(root, name);
+    const owner = Number((await readFile(join(dir, 'owner.pid'), 'utf8').catch(() => '')).trim());
+    if (owner > 0 && isAlive(owner)) continue;
+    await stopClusterLeftovers(dir, say);
+    if (!existsSync(join(dir, 'kept'))) await rm(dir, { recursive: true, force: true });
   }
-  throw new Error('no free block of ports for the Temporal server');
-}
-
-async function freeClusterPorts(): Promise<ClusterPorts> {
-  const [postgres, sandbox, front, api1, api2, temporal] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freeTemporalBase()]);
-  return { postgres, temporal, sandbox, front, apis: [api1, api2], workerMetrics: [0, 0] };
 }
 
 export async function startRig(opts: { env?: Record<string, string>; sandboxEnv?: Record<string, string>; workflowBundle?: string } = {}): Promise<Rig> {
   const repo = resolve('.');
   // Under the repo, not /tmp: PostgreSQL runs as another user when the tests run as root, and must reach its directory.
-  const dir = join(repo, '.relayflow', 'test-cluster', ulid().toLowerCase());
+  const root = join(repo, '.relayflow', 'test-cluster');
+  const dir = join(root, ulid().toLowerCase());
   await mkdir(join(dir, 'logs'), { recursive: true });
   const say = (msg: string) => appendFileSync(join(dir, 'logs', 'cluster.log'), `${new Date().toISOString()} ${msg}\n`);
+  await writeFile(join(dir, 'owner.pid'), `${process.pid}\n`);
+  await sweepEarlierRuns(root, say);
   const stops = new StopList();
   const logLevel = 'info';
   let cluster: Cluster;
@@ -106,7 +100,8 @@ export async function startRig(opts: { env?: Record<string, string>; sandboxEnv?
     },
     async close({ keep = false } = {}) {
       await stops.stopAll(say);
-      if (!keep) await rm(dir, { recursive: true, force: true });
+      if (keep) await writeFile(join(dir, 'kept'), 'a failed run: its logs are kept\n');
+      else await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -48,6 +48,25 @@ async function waitUntilReady(url: string, server: ChildProcess, port: number): 
   }
 }
 
+/**
+ * A server an earlier run left running (its script was killed without a chance to stop it) holds the data directory
+ * and the port: stopped, as the script would have, with pg_ctl (the PID in the lock file is the server's own).
+ */
+function stopLeftoverPostgres(bin: string, dir: string, log: (msg: string) => void): void {
+  const data = join(dir, 'data');
+  const lock = join(data, 'postmaster.pid');
+  const leftover = existsSync(lock) ? Number(readFileSync(lock, 'utf8').split('\n')[0]) : 0;
+  if (!(leftover > 0 && isAlive(leftover))) return;
+  log(`stopping the PostgreSQL an earlier run of this cluster left running (pid ${leftover})...`);
+  execFileSync(...asServerUser(serverUser(), join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']), { stdio: 'ignore' });
+}
+
+/** What `stopLeftoverPostgres` does, for a cluster's directory found without starting it again (the rig's sweep). */
+export async function stopClusterPostgresLeftover(dir: string, log: (msg: string) => void): Promise<void> {
+  if (!existsSync(join(dir, 'data', 'postmaster.pid'))) return;
+  stopLeftoverPostgres((await findPostgresBin({ log })).bin, dir, log);
+}
+
 export async function startClusterPostgres(opts: { dir: string; port: number; log: (msg: string) => void }): Promise<ClusterPostgres> {
   const { bin, source } = await findPostgresBin({ log: opts.log });
   const user = serverUser();
@@ -70,14 +89,7 @@ export async function startClusterPostgres(opts: { dir: string; port: number; lo
       { stdio: 'ignore' },
     );
   }
-  // A server an earlier run left running (its script was killed without a chance to stop it) holds the data
-  // directory and the port: stopped first, as the script would have.
-  const lock = join(data, 'postmaster.pid');
-  const leftover = existsSync(lock) ? Number(readFileSync(lock, 'utf8').split('\n')[0]) : 0;
-  if (leftover > 0 && isAlive(leftover)) {
-    opts.log(`stopping the PostgreSQL an earlier run of this cluster left running (pid ${leftover})...`);
-    execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']), { stdio: 'ignore' });
-  }
+  stopLeftoverPostgres(bin, opts.dir, opts.log);
   const logFd = openSync(join(opts.dir, 'postgres.log'), 'a');
   const server = spawn(
     ...asServerUser(user, join(bin, 'postgres'), [

@@ -15,7 +15,7 @@ import { forgetServer, rememberServer, stopLeftoverServer } from '../leftover-se
 import { secondsSince } from '../local-tools.js';
 import { startFront } from './front.js';
 import { startNodeProcess, type NodeProcess, type NodeProcessOptions } from './node-process.js';
-import { CLUSTER_DATABASES, startClusterPostgres, type ClusterPostgres } from './postgres.js';
+import { CLUSTER_DATABASES, startClusterPostgres, stopClusterPostgresLeftover, type ClusterPostgres } from './postgres.js';
 import { pointSandboxAt } from './sandbox-urls.js';
 import type { StopList } from './stop-list.js';
 import { applySchemas, startClusterTemporal, TEMPORAL_CONFIG, type ClusterTemporal } from './temporal-server.js';
@@ -85,10 +85,11 @@ const LEFTOVERS = [
 type PidName = (typeof LEFTOVERS)[number][0];
 const pidFile = (dir: string, name: PidName) => join(dir, 'pids', `${name}.pid`);
 
-async function stopLeftovers(o: StartOptions): Promise<void> {
-  await mkdir(join(o.dir, 'pids'), { recursive: true });
-  for (const [name, marker] of LEFTOVERS)
-    await stopLeftoverServer(pidFile(o.dir, name), o.say, { what: `${name} from an earlier run of this cluster`, marker });
+/** Stops what an earlier run in `dir` left running, PostgreSQL last (a start does this itself; the test rig sweeps old runs). */
+export async function stopClusterLeftovers(dir: string, say: (msg: string) => void): Promise<void> {
+  await mkdir(join(dir, 'pids'), { recursive: true });
+  for (const [name, marker] of LEFTOVERS) await stopLeftoverServer(pidFile(dir, name), say, { what: `${name} from an earlier run of this cluster`, marker });
+  await stopClusterPostgresLeftover(join(dir, 'postgres'), say);
 }
 
 /** A node process that can be started again after a kill, with what it had; its PID is kept while it runs. */
@@ -201,7 +202,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   await mkdir(logs, { recursive: true });
   const secrets = await devSecrets(opts.dir);
   const o: StartOptions = { ...opts, created: [] };
-  await stopLeftovers(o);
+  await stopClusterLeftovers(opts.dir, opts.say);
 
   const postgres = await startPostgresPart(o);
   const pg = postgres.first;

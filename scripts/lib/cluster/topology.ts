@@ -17,6 +17,8 @@ export interface ClusterPorts {
  * this fails at start with "out of range for type smallint" (seen with 1.29.1).
  */
 export const MAX_TEMPORAL_BASE_PORT = 32_767 - 106;
+/** The ports the Temporal server takes from its base (temporalServerEnv, scripts/lib/cluster/temporal-server.ts). */
+export const TEMPORAL_PORT_OFFSETS = [0, 1, 2, 6, 10, 100, 101, 102, 106] as const;
 
 /** Defaults apart from `npm start`'s (7233, 3000, 4010, 9464), so both can run at once; RELAYFLOW_CLUSTER_* move them. */
 export function clusterPorts(env: Env = process.env): ClusterPorts {
