@@ -21,7 +21,7 @@ const client = await connectClient(config);
 await ensureSearchAttributes(client, logger);
 await client.connection.close();
 // Campaign sends need the shared database: the embedded store serves one process only (npm start).
-const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir }) : undefined;
+const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir, logger }) : undefined;
 const { worker, connection } = await createWorker({ config, logger, ...(store ? { store } : {}) });
 
 // Alongside the worker, not before it: processes run (and poll) while the platform is unreachable.
