@@ -242,7 +242,7 @@ const page = `# Capacity: past two workers, on paper
 
 What relayflow needs for a given load, worked out from measured figures: history events and Temporal actions per
 process (the recorded full benchmark table and the recorded histories), and worker CPU per process (a run of
-\`bench/worker-cpu.ts\`). Written by \`npx tsx bench/capacity.ts\` from \`${FULL}\` (${full.startedAt}, commit
+\`bench/worker-cpu.ts\`). Written by \`npm run capacity\` (\`bench/capacity.ts\`) from \`${FULL}\` (${full.startedAt}, commit
 ${full.machine.git.commit.slice(0, 10)}), \`${CPU}\` (${cpu.measuredAt}, commit ${cpu.machine.commit}, ${cpu.machine.cpus}) and \`${FIXTURES}/\`;
 do not edit it by hand: run the script again after recording new results (\`--check\` says whether it is current).
 Every figure says where it comes from; an **assumption** says so and why.
@@ -362,7 +362,7 @@ if (process.argv.includes('--check')) {
     }
   })();
   if (now !== page) {
-    process.stderr.write(`${OUT} is not current: run \`npx tsx bench/capacity.ts\`\n`);
+    process.stderr.write(`${OUT} is not current: run \`npm run capacity\` (bench/capacity.ts)\n`);
     process.exit(1);
   }
   process.stdout.write(`${OUT} is current\n`);
