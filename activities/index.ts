@@ -17,7 +17,7 @@ import { createOnboardingActivities } from './onboarding/index.js';
 
 export interface ActivityDeps {
   clients: PlatformClients;
-  /** For the activities that signal or query other workflows (provisioning inboxes, onboarding undo); the worker passes one. */
+  /** For the activities that signal or query other workflows (provisioning inboxes, sender ID callbacks, onboarding undo); the worker passes one. */
   temporal?: Client;
   /** How long an idle provisioning inbox lives (RELAYFLOW_INBOX_IDLE_MS), given to the inboxes these activities start. */
   inboxIdleMs?: number;
@@ -30,7 +30,7 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createSubprojectActivities(deps.clients),
     ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal, inboxIdleMs: deps.inboxIdleMs }),
     ...createVerificationActivities(deps.clients),
-    ...createSenderIdActivities(deps.clients),
+    ...createSenderIdActivities({ senderid: deps.clients.senderid, temporal: deps.temporal }),
     ...createVoiceActivities(deps.clients),
     ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderid: deps.clients.senderid, temporal: deps.temporal }),
   };

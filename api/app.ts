@@ -124,7 +124,6 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     taskQueue: config.taskQueue,
     projectId: config.platform.credentials.projectId,
     secrets: config.api.senderIdCallbackSecrets,
-    senderid: platform.senderid,
     pollIntervalMs: config.processes.senderid.pollIntervalMs,
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
   });

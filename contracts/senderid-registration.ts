@@ -63,6 +63,19 @@ export interface SenderIdCallbackHint {
 
 export const senderIdCallbackSignal = defineSignal<[SenderIdCallbackHint]>('senderIdCallback');
 
+/**
+ * The callback relay (workflows/senderid/callback-relay.ts), one per registration: the intake hands it every signed
+ * callback by signal-with-start (the same signal) and answers 200; the relay reads whose registration it is, with
+ * retries, and hands the hints on to that process (or to a new one that adopts the registration).
+ */
+export interface SenderIdCallbackRelayInput extends Pick<SenderIdFollowSettings, 'pollIntervalMs' | 'overdueGraceMs'> {
+  projectId: string;
+  registrationId: string;
+}
+
+/** The relay's workflow ID. Not a process: no kind, no API collection; Temporal keeps its history. */
+export const senderIdCallbackRelayId = (projectId: string, registrationId: string) => `senderid-callbacks:${projectId}:${registrationId}`;
+
 export interface UpdateRegistrationDetailsRequest {
   operationId: string;
   requestDetails?: RequestDetail[];

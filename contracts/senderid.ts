@@ -11,6 +11,7 @@ import type {
   UpdateRegistrationRequest,
 } from '../common/wire/senderid.js';
 import type { SenderIdViolation } from '../platform/senderid/errors.js';
+import type { SenderIdCallbackHint, SenderIdCallbackRelayInput } from './senderid-registration.js';
 
 export type { Registration as SenderIdRegistration } from '../common/wire/senderid.js';
 
@@ -70,6 +71,21 @@ export interface DeleteRegistrationResult {
   deleted: boolean;
 }
 
+export interface RelayCallbacksInput {
+  relay: SenderIdCallbackRelayInput;
+  hints: SenderIdCallbackHint[];
+}
+
+/**
+ * Where the relay's hints went: `signalled` the process whose key the registration is tagged with, `adopted` the
+ * process under `reg-<registrationId>` (started when not running), `process-ended` none (the tagged one has ended),
+ * `registration-gone` none (the platform no longer has it).
+ */
+export interface RelayCallbacksResult {
+  outcome: 'signalled' | 'adopted' | 'process-ended' | 'registration-gone';
+  processId?: string;
+}
+
 export interface SenderIdActivities {
   getSenderIdPolicyRequirements(input: PolicyRef): Promise<Policy>;
   /** Reads the policy and checks the registration against it as the platform would; sends nothing. */
@@ -78,4 +94,6 @@ export interface SenderIdActivities {
   getSenderIdRegistration(input: RegistrationRef): Promise<Registration>;
   updateSenderIdRegistration(input: UpdateRegistrationInput): Promise<UpdateRegistrationResult>;
   deleteSenderIdRegistration(input: RegistrationRef): Promise<DeleteRegistrationResult>;
+  /** The callback relay's one step: read whose registration it is, then signal (or signal-with-start) that process. */
+  relaySenderIdCallbacks(input: RelayCallbacksInput): Promise<RelayCallbacksResult>;
 }

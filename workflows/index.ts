@@ -8,6 +8,7 @@ export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/cha
 export { resourceInbox } from './provisioning/resource-inbox.js';
 export { bundleProvisioning } from './provisioning/bundle-provisioning.js';
 export { senderIdRegistration } from './senderid/senderid-registration.js';
+export { senderIdCallbackRelay } from './senderid/callback-relay.js';
 export { campaign } from './campaigns/campaign.js';
 export { voiceCallout } from './voice/callout.js';
 export { voiceIncomingCall } from './voice/incoming-call.js';

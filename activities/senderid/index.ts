@@ -1,9 +1,11 @@
 // Sender ID registration activities (area F) over platform/senderid: the policy's requirements, the pre-check,
-// and creating, reading, updating and deleting a registration (what the registration workflow schedules; the
-// API reads markets, templates and lists and uploads attachments through the platform client itself). Each is
-// safe to repeat under Temporal retries (how, per activity, below) and maps platform errors through
-// shared/failures.ts: a validation refusal (the platform's 400) is a non-retryable PlatformValidationError whose
-// details carry the violations; 5xx, timeouts and 429 (with Retry-After) are retried.
+// creating, reading, updating and deleting a registration (what the registration workflow schedules), and the
+// callback relay's step (callback-relay.ts). The API reads markets, templates and lists and uploads attachments
+// through the platform client itself. Each is safe to repeat under Temporal retries (how, per activity, below)
+// and maps platform errors through shared/failures.ts: a validation refusal (the platform's 400) is a
+// non-retryable PlatformValidationError whose details carry the violations; 5xx, timeouts and 429 (with
+// Retry-After) are retried.
+import type { Client } from '@temporalio/client';
 import { senderIdKeyTag } from '../../contracts/ids.js';
 import type {
   CheckRegistrationInput,
@@ -23,8 +25,10 @@ import type { Registration } from '../../common/wire/senderid.js';
 import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';
+import { createCallbackRelayActivities } from './callback-relay.js';
 
-export function createSenderIdActivities(clients: { senderid: SenderIdClient }): SenderIdActivities {
+/** `temporal`: for the callback relay's signals (callback-relay.ts); the worker passes one. */
+export function createSenderIdActivities(clients: { senderid: SenderIdClient; temporal?: Client | undefined }): SenderIdActivities {
   const { senderid } = clients;
 
   /**
@@ -38,6 +42,8 @@ export function createSenderIdActivities(clients: { senderid: SenderIdClient }):
   };
 
   return withFailureMappingAll({
+    ...createCallbackRelayActivities(clients),
+
     // Reads: repeatable as they are.
     async getSenderIdPolicyRequirements(input: PolicyRef) {
       return senderid.policyRequirements(input.policyId);

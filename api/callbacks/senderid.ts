@@ -1,23 +1,26 @@
 // The platform's sender ID registration callbacks: `X-Service-Signature` (hex HMAC-SHA1 of the raw body)
 // checked first against relayflow's secrets (current first, then the previous one during a rotation); a
 // bad or missing signature is a 401, logged without the body. Then one TypeBox schema (only registrationId
-// is required; unknown fields allowed), and the callback becomes a hint signal to the process that follows
-// the registration: the one whose key the registration is tagged with, else (a registration relayflow does
-// not know) a new process that adopts it, by signal-with-start under `reg-<registrationId>`.
+// is required; unknown fields allowed), and the callback becomes a hint signalled-with-start to the
+// registration's relay (workflows/senderid/callback-relay.ts), then 200. The platform is not called here: the
+// relay reads whose registration it is and signals that process (or one that adopts it).
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static } from 'typebox';
 import type { Logger } from '../../common/logger.js';
 import { verifySenderIdCallback } from '../../common/signing.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
-import { senderIdAdoptedKey, workflowIds } from '../../contracts/ids.js';
-import { senderIdCallbackSignal, type SenderIdCallbackHint, type SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
-import { PlatformError, PlatformNotFoundError } from '../../platform/errors.js';
-import type { SenderIdClient } from '../../platform/senderid/client.js';
+import {
+  senderIdCallbackRelayId,
+  senderIdCallbackSignal,
+  type SenderIdCallbackHint,
+  type SenderIdCallbackRelayInput,
+} from '../../contracts/senderid-registration.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
+import type { senderIdCallbackRelay } from '../../workflows/senderid/callback-relay.js';
 
 const Opt = Type.Optional(Type.String({ maxLength: 4096 }));
 const SenderIdCallback = Type.Object({
@@ -42,15 +45,12 @@ export interface SenderIdCallbackOptions {
   projectId: string;
   /** Accepted secrets, current first. */
   secrets: readonly string[];
-  senderid: SenderIdClient;
   pollIntervalMs: number;
   overdueGraceMs: number;
 }
 
-const KEY_TAG = /^relayflow-key:(.+)$/;
-
 export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions> = async (app, opts) => {
-  const { client, taskQueue, projectId, secrets, senderid } = opts;
+  const { client, taskQueue, projectId, secrets } = opts;
 
   app.post(SENDERID_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const log = req.log as unknown as Logger;
@@ -79,43 +79,19 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
       receivedAt: new Date().toISOString(),
     };
 
-    // Whose registration: the key relayflow tagged it with when it created it (the platform's record is the truth).
-    let key: string | undefined;
+    // Answer first, work after [spec]: once the hint is in Temporal (the registration's relay, started if need be),
+    // the answer is 200; reading whose registration it is happens there, retried while the platform fails.
+    const relay: SenderIdCallbackRelayInput = {
+      projectId,
+      registrationId: body.registrationId,
+      pollIntervalMs: opts.pollIntervalMs,
+      overdueGraceMs: opts.overdueGraceMs,
+    };
     try {
-      const registration = await senderid.getRegistration(body.registrationId);
-      key = registration.tags?.map((t) => KEY_TAG.exec(t)?.[1]).find((k) => k !== undefined);
-    } catch (err) {
-      if (err instanceof PlatformNotFoundError) {
-        log.info({ registrationId: body.registrationId }, 'sender ID callback for a registration that no longer exists: acknowledged');
-        return reply.status(200).send({});
-      }
-      if (err instanceof PlatformError) throw new ApiError(503, 'unavailable', 'could not read the registration; retry later', undefined, 5_000);
-      throw err;
-    }
-
-    try {
-      if (key) {
-        const processId = workflowIds['senderid-registration'](projectId, key);
-        try {
-          await client.workflow.getHandle(processId).signal(senderIdCallbackSignal, hint);
-        } catch (err) {
-          if (!(err instanceof WorkflowNotFoundError)) throw err;
-          log.info({ processId, eventId: hint.eventId }, 'sender ID callback for a process that has ended: acknowledged');
-        }
-        return reply.status(200).send({});
-      }
-      const adoptedKey = senderIdAdoptedKey(body.registrationId);
-      const input: SenderIdRegistrationInput = {
-        projectId,
-        key: adoptedKey,
-        adopt: { registrationId: body.registrationId },
-        pollIntervalMs: opts.pollIntervalMs,
-        overdueGraceMs: opts.overdueGraceMs,
-      };
-      await client.workflow.signalWithStart('senderIdRegistration', {
-        workflowId: workflowIds['senderid-registration'](projectId, adoptedKey),
+      await client.workflow.signalWithStart<typeof senderIdCallbackRelay, [SenderIdCallbackHint]>('senderIdCallbackRelay', {
+        workflowId: senderIdCallbackRelayId(projectId, body.registrationId),
         taskQueue,
-        args: [input],
+        args: [relay],
         signal: senderIdCallbackSignal,
         signalArgs: [hint],
       });
