@@ -9,7 +9,7 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
 
 /**
  * PREPARING (reading the app's limits, saving the MMS template), SENDING, PAUSED (by the caller, or because the
- * platform refused the campaign itself: the reason says what to fix), SETTLING (waiting for postbacks to confirm
+ * platform refused the campaign itself or the project's credit limit is reached: the reason says what to fix), SETTLING (waiting for postbacks to confirm
  * sends whose answer was lost), then COMPLETED, CANCELLED or FAILED.
  */
 export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
@@ -158,6 +158,8 @@ export interface ChunkResult {
 
 /** The failure type of a send the platform refuses for the whole campaign (credentials, app, sender, content). */
 export const CAMPAIGN_REFUSED = 'CampaignRefused';
+/** The failure type of a send refused because the project is blocked for credit (403 BILLING_CREDIT_LIMIT_BREACHED). */
+export const CAMPAIGN_BILLING_REFUSED = 'CampaignBillingRefused';
 /** The failure type of a send activity stopped by a pause or cancel (the store's halt flag): its chunk runs again on resume. */
 export const CAMPAIGN_HALTED = 'CampaignHalted';
 

@@ -58,6 +58,15 @@ export class PlatformDeniedError extends PlatformError {
   override name = 'PlatformDeniedError';
 }
 
+/**
+ * 403 BILLING_CREDIT_LIMIT_BREACHED (conversation, spec D, since 19 February 2025): the project is blocked for credit
+ * reasons. Not a credentials problem: the same request works once the project is topped up. `code` is always
+ * BILLING_CREDIT_LIMIT_BREACHED, wherever the body put it (billingRefusalIn).
+ */
+export class PlatformBillingError extends PlatformError {
+  override name = 'PlatformBillingError';
+}
+
 export class PlatformNotFoundError extends PlatformError {
   override name = 'PlatformNotFoundError';
 }
@@ -165,6 +174,20 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+const BILLING_CREDIT_LIMIT_BREACHED = 'BILLING_CREDIT_LIMIT_BREACHED';
+
+/**
+ * Whether an error body names the billing block. The spec names the code but not the field that carries it, so every
+ * place the conversation envelope (or a gateway in front of it) puts a name is read: `error.status`, `error.code`,
+ * `error.details[].reason | code | status`, and a top-level `code` or `status`. Only an exact code counts, never a message.
+ */
+function billingRefusalIn(body: unknown): boolean {
+  const names = (o: unknown): unknown[] => (isObj(o) ? [o.status, o.code, o.reason] : []);
+  const e = isObj(body) ? body.error : undefined;
+  const details = isObj(e) && Array.isArray(e.details) ? e.details : [];
+  return [...names(body), ...names(e), ...details.flatMap(names)].some((v) => v === BILLING_CREDIT_LIMIT_BREACHED);
+}
+
 const MMS_RATE_CODES = new Set(['E113', 'E106']);
 const MMS_AUTH_CODES = new Set(['E104', 'E105', 'E112']);
 const MMS_UNAVAILABLE_CODES = new Set(['E503']);
@@ -210,6 +233,14 @@ export function platformErrorFromResponse(res: ErrorResponse): PlatformError {
   }
 
   const s = res.status;
+  if (s === 403 && billingRefusalIn(res.body)) {
+    const billing = {
+      ...init,
+      code: BILLING_CREDIT_LIMIT_BREACHED,
+      message: `${res.area} 403 ${BILLING_CREDIT_LIMIT_BREACHED}: ${parsed.message ?? 'request failed'}`,
+    };
+    return new PlatformBillingError(billing);
+  }
   if (s === 429) return new PlatformRateLimitError(init);
   if (s === 400 || s === 422) return new PlatformValidationError(init);
   if (s === 401 || s === 403) return new PlatformAuthError(init);

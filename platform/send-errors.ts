@@ -1,8 +1,9 @@
 // What a failed send of one message means for a batch: slow down, try again, ask the platform whether it has
 // the message, give up on this recipient, or stop the whole campaign until someone fixes something.
-import { PlatformAuthError, PlatformError, PlatformNotFoundError, PlatformRateLimitError, PlatformValidationError } from './errors.js';
+import { PlatformAuthError, PlatformBillingError, PlatformError, PlatformNotFoundError, PlatformRateLimitError, PlatformValidationError } from './errors.js';
 
-export type SendErrorKind = 'throttled' | 'not_sent' | 'in_doubt' | 'recipient_rejected' | 'campaign_refused';
+/** `billing_refused`: the project is blocked for credit (403 BILLING_CREDIT_LIMIT_BREACHED), told apart from other refusals. */
+export type SendErrorKind = 'throttled' | 'not_sent' | 'in_doubt' | 'recipient_rejected' | 'campaign_refused' | 'billing_refused';
 
 export interface SendErrorClass {
   kind: SendErrorKind;
@@ -31,6 +32,7 @@ export function classifySendError(err: unknown): SendErrorClass {
   }
   if (MAYBE_ACCEPTED_STATUSES.has(err.httpStatus)) return { kind: 'in_doubt', ...base };
   if (err.httpStatus >= 500 || err.httpStatus === 408) return { kind: 'not_sent', ...base };
+  if (err instanceof PlatformBillingError) return { kind: 'billing_refused', ...base };
   if (err.area === 'mms' && MMS_RECIPIENT_CODES.has(err.code)) return { kind: 'recipient_rejected', ...base };
   if (err.area !== 'mms' && err instanceof PlatformValidationError && aboutRecipient(err)) return { kind: 'recipient_rejected', ...base };
   if (err instanceof PlatformAuthError || err instanceof PlatformNotFoundError || err instanceof PlatformValidationError)

@@ -3,9 +3,11 @@
 // store, so a retried activity never saves twice).
 import { ApplicationFailure } from '@temporalio/common';
 import { CAMPAIGN_REFUSED, type PreparedCampaign, type PrepareCampaignInput } from '../../contracts/campaigns.js';
-import { PlatformAuthError, PlatformNotFoundError, PlatformValidationError, type PlatformClients } from '../../platform/index.js';
+import { PlatformAuthError, PlatformBillingError, PlatformNotFoundError, PlatformValidationError, type PlatformClients } from '../../platform/index.js';
 import type { CampaignStore } from '../../store/index.js';
 import { mmsMessageOf } from './senders.js';
+
+const REFUSALS = [PlatformNotFoundError, PlatformAuthError, PlatformBillingError, PlatformValidationError];
 
 export interface PrepareDeps {
   store: CampaignStore;
@@ -38,9 +40,10 @@ export function prepareCampaignActivity(deps: PrepareDeps) {
       const savedMmsId = campaign?.savedMmsId ?? (await deps.store.rememberSavedMms(input.campaignId, (await deps.clients.mms.save(mmsMessageOf(m))).mmsId));
       return { end, platformRate: deps.mmsThroughputPerSecond, savedMmsId, webhook };
     } catch (err) {
-      // Nothing can be sent until someone fixes these: the campaign fails with the platform's words.
-      if (err instanceof PlatformNotFoundError || err instanceof PlatformAuthError || err instanceof PlatformValidationError) {
-        throw ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: err.message, nonRetryable: true });
+      // Nothing can be sent until someone fixes these: the campaign fails with the platform's words (a billing block
+      // here too: pausing before the plan exists is not built; a send's billing refusal pauses).
+      if (REFUSALS.some((c) => err instanceof c)) {
+        throw ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: (err as Error).message, nonRetryable: true });
       }
       throw err;
     }

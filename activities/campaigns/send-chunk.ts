@@ -12,7 +12,14 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CAMPAIGN_HALTED, CAMPAIGN_REFUSED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../../contracts/campaigns.js';
+import {
+  CAMPAIGN_BILLING_REFUSED,
+  CAMPAIGN_HALTED,
+  CAMPAIGN_REFUSED,
+  campaignMessageToken,
+  type ChunkResult,
+  type SendChunkInput,
+} from '../../contracts/campaigns.js';
 import { classifySendError, type SendErrorKind } from '../../platform/send-errors.js';
 import type { CampaignStore, ClaimedRecipient, SendResult } from '../../store/index.js';
 import type { MessageSender } from './senders.js';
@@ -68,7 +75,7 @@ interface Progress extends Omit<ChunkResult, 'from' | 'to'> {
   paceFactor: number;
 }
 
-type Stop = { kind: Extract<SendErrorKind, 'not_sent' | 'in_doubt' | 'campaign_refused'> | 'halted'; message: string };
+type Stop = { kind: Extract<SendErrorKind, 'not_sent' | 'in_doubt' | 'campaign_refused' | 'billing_refused'> | 'halted'; message: string };
 
 export function sendChunkActivity(deps: SendChunkDeps) {
   return async function sendChunk(input: SendChunkInput): Promise<ChunkResult> {
@@ -166,7 +173,7 @@ export function sendChunkActivity(deps: SendChunkDeps) {
               await store.holdSends(id, waitMs);
             }
             backoffUntil = Math.max(backoffUntil, now + waitMs);
-          } else if (c.kind === 'campaign_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}` };
+          } else if (c.kind === 'campaign_refused' || c.kind === 'billing_refused') stop ??= { kind: c.kind, message: `${c.code}: ${c.message}` };
           else if (++unavailableInARow >= MAX_UNAVAILABLE_IN_A_ROW) stop ??= { kind: c.kind as Stop['kind'], message: `${c.code}: ${c.message}` };
         }
       };
@@ -280,6 +287,8 @@ async function settle(store: CampaignStore, sender: MessageSender, input: SendCh
 function failureFor(stop: Stop): ApplicationFailure {
   if (stop.kind === 'halted') return ApplicationFailure.create({ type: CAMPAIGN_HALTED, message: stop.message, nonRetryable: true });
   if (stop.kind === 'campaign_refused') return ApplicationFailure.create({ type: CAMPAIGN_REFUSED, message: stop.message, nonRetryable: true });
+  // Its own type, so the campaign pauses saying to top up rather than to fix credentials.
+  if (stop.kind === 'billing_refused') return ApplicationFailure.create({ type: CAMPAIGN_BILLING_REFUSED, message: stop.message, nonRetryable: true });
   return ApplicationFailure.create({ type: 'PlatformUnavailable', message: `the platform did not take messages: ${stop.message}` });
 }
 

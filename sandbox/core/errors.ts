@@ -64,7 +64,8 @@ function conversationStatusFor(status: number): ConversationStatus {
 export const oauthErrors: ErrorFamily = {
   name: 'oauth',
   render: (e) => ({
-    error: { code: e.status, message: e.message, status: conversationStatusFor(e.status), details: e.details ?? [] },
+    // A named code (e.g. BILLING_CREDIT_LIMIT_BREACHED) is the status name; otherwise the name for the HTTP status.
+    error: { code: e.status, message: e.message, status: typeof e.code === 'string' ? e.code : conversationStatusFor(e.status), details: e.details ?? [] },
   }),
 };
 

@@ -127,3 +127,18 @@ export async function waitForCounts(h: Harness, campaignId: string, ok: (c: Camp
   }
   throw new Error(`campaign ${campaignId} counts not as expected in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
+
+/** Reads the campaign through the API (`GET /v1/campaigns/{id}`) until `ok`, failing with the last view seen. */
+export async function waitForCampaignView<V>(h: Harness, processId: string, ok: (v: V) => boolean, timeoutMs = 60_000): Promise<V> {
+  const deadline = Date.now() + timeoutMs;
+  let last = {} as V;
+  while (Date.now() < deadline) {
+    const res = await h.api({ method: 'GET', url: `/v1/campaigns/${encodeURIComponent(processId)}` });
+    if (res.statusCode === 200) {
+      last = res.json();
+      if (ok(last)) return last;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`campaign ${processId}: not as expected; last ${JSON.stringify(last)}`);
+}

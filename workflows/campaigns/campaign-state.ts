@@ -3,6 +3,7 @@
 // the workflow's other awaits (and with them the order of its commands) stay where the workflow function puts them.
 import { ApplicationFailure, CancellationScope, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
 import {
+  CAMPAIGN_BILLING_REFUSED,
   CAMPAIGN_HALTED,
   CAMPAIGN_REFUSED,
   type CampaignCarry,
@@ -19,6 +20,8 @@ import { campaignActivities } from './campaign-activities.js';
 import { chunkInput, planCampaign, unpreparedDetails } from './campaign-plan.js';
 
 const KEEP_HISTORY = 100;
+/** Why a billing refusal paused the campaign: what to do, not the platform's words (those are in lastError). */
+export const BILLING_PAUSE_REASON = "the project's credit limit is reached (BILLING_CREDIT_LIMIT_BREACHED): top up, then resume";
 
 export class CampaignRun {
   readonly control;
@@ -141,13 +144,17 @@ export class CampaignRun {
     if (r.throttled) this.details.throttledAttempts += r.throttled;
   }
 
-  /** Cancelled (pause, cancel) or refused: the chunk's unsent rows are still pending in the store. */
+  /** Cancelled (pause, cancel) or refused (billing included): the chunk's unsent rows are still pending in the store. */
   private chunkStopped(chunk: number, err: unknown): void {
     this.todo.unshift(chunk);
-    if (isCancellation(err) || failureTypeOf(err) === CAMPAIGN_HALTED) return;
+    const type = failureTypeOf(err);
+    if (isCancellation(err) || type === CAMPAIGN_HALTED) return;
     this.details.lastError = rootMessage(err);
-    if (failureTypeOf(err) === CAMPAIGN_REFUSED && !this.paused && !this.cancelReason) {
-      this.pause(`the platform refused the campaign: ${this.details.lastError}. Fix the cause, then resume.`, 'platform');
+    if ((type === CAMPAIGN_REFUSED || type === CAMPAIGN_BILLING_REFUSED) && !this.paused && !this.cancelReason) {
+      // A billing block is the project's credit, not relayflow's access: its reason says to top up (the rows not sent stay pending).
+      const reason =
+        type === CAMPAIGN_BILLING_REFUSED ? BILLING_PAUSE_REASON : `the platform refused the campaign: ${this.details.lastError}. Fix the cause, then resume.`;
+      this.pause(reason, 'platform');
       void this.halt('paused');
     }
   }

@@ -9,6 +9,8 @@
 //   GET|PUT /webhook-retry  {scheduleMs: number[], timeoutMs?}
 //   GET|PUT /send-faults  {acceptThenDelayMs, count, arriveAfterMs?, arriveCount?}: the next `count` accepted sends
 //                         answer late; the next `arriveCount` sends reach the platform (and are taken) late
+//   GET|PUT /billing      {blocked: boolean, projectId?}: that project's sends (default: the first account's) answer
+//                         403 BILLING_CREDIT_LIMIT_BREACHED until unblocked -> {blockedProjects}; only that project changes
 //   GET /stats?appId=     {accepted, distinctRecipients, duplicateRecipients, duplicateSamples, refused429, requests}
 //   GET /recipients?appId= {counts: {<identity>: <accepted messages>}}
 //   GET /reports          delivery reports made, by status, and those dropped, duplicated or unsubscribed
@@ -186,6 +188,22 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
   app.put('/send-faults', async (request) => {
     settings.sendFaults = checkSendFaults(request.body);
     return settings.sendFaults;
+  });
+
+  const billing = () => ({ blockedProjects: [...settings.billingBlocked] });
+  app.get('/billing', async () => billing());
+  app.put('/billing', async (request) => {
+    const f = fields();
+    const body = f.body(request.body, ['blocked', 'projectId']);
+    const blocked = f.boolean(body, 'blocked', '');
+    if (blocked === undefined && body.blocked === undefined) f.add('blocked', 'is required');
+    const projectId = f.string(body, 'projectId', '', { min: 1 });
+    if (projectId !== undefined && !ctx.accounts.byProject(projectId)) f.add('projectId', 'is not the project of any sandbox account');
+    f.check();
+    const project = projectId ?? ctx.accounts.all[0]!.projectId;
+    if (blocked) settings.billingBlocked.add(project);
+    else settings.billingBlocked.delete(project);
+    return billing();
   });
 
   app.get('/stats', async (request) => stats.view(appIdQuery(request.query)));

@@ -14,6 +14,8 @@ import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity
 import { type Fields, isObject, join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
 
+const BILLING_CREDIT_LIMIT_BREACHED = 'BILLING_CREDIT_LIMIT_BREACHED';
+
 /** An SMS (and MMS) identity: E.164 with `+`. */
 const E164 = /^\+[1-9]\d{6,14}$/;
 /** `ttl` as the public reference writes durations: seconds, optionally with an `s`. */
@@ -139,6 +141,9 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
       const late = settings.takeArrivalDelay();
       if (late > 0) await ctx.sleep(late);
       const projectId = authOf(request).account.projectId;
+      // A project blocked for credit is refused whatever it sends (spec D 403; the check's place is ours).
+      if (settings.billingBlocked.has(projectId))
+        throw new AreaError(403, `Project ${projectId} is blocked for credit reasons`, { code: BILLING_CREDIT_LIMIT_BREACHED });
       const send = checkSend(request.body);
       const target = appOn(store, projectId, region, send.appId);
       let contact: Contact | undefined;

@@ -1,5 +1,6 @@
 // What the control routes set (all back to these defaults on reset): the project's request limit,
-// delivery outcomes, webhook retry schedule, and "accept then time out" sends (webhook faults: the area's hub).
+// delivery outcomes, webhook retry schedule, "accept then time out" sends (webhook faults: the area's hub), and the
+// projects blocked for credit.
 import { DEFAULT_RETRY_SCHEDULE } from '../../core/callbacks.js';
 
 export interface DeliveryRule {
@@ -53,6 +54,8 @@ export class ConversationSettings {
   delivery = defaultDelivery();
   retry = defaultRetry();
   sendFaults = noSendFaults();
+  /** Projects blocked for credit reasons: their sends answer 403 BILLING_CREDIT_LIMIT_BREACHED until unblocked. */
+  readonly billingBlocked = new Set<string>();
 
   /** `defaultProjectRps`: the sandbox option rateLimits.perProjectPerSecond (800 unless set). */
   constructor(private readonly defaultProjectRps: number) {
@@ -86,5 +89,6 @@ export class ConversationSettings {
     this.delivery = defaultDelivery();
     this.retry = defaultRetry();
     this.sendFaults = noSendFaults();
+    this.billingBlocked.clear();
   }
 }

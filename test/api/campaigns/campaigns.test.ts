@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { conversationWebhookSignature, CONVERSATION_WEBHOOK_HEADERS } from '../../../common/signing.js';
 import { SANDBOX_CONVERSATION_WEBHOOK_SECRET } from '../../../common/config.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { conversationStats, createApp, numbers } from '../../helpers/campaigns.js';
+import { conversationStats, createApp, numbers, waitForCampaignView } from '../../helpers/campaigns.js';
 
 const enc = encodeURIComponent;
 
@@ -27,19 +27,7 @@ describe('campaign API', () => {
   const start = (body: Record<string, unknown>) =>
     h.api({ method: 'POST', url: '/v1/campaigns/conversation', payload: { appId, region: 'eu', message: { text: 'Hi' }, ...body } });
 
-  async function waitFor(processId: string, ok: (v: CampaignView) => boolean, timeoutMs = 60_000): Promise<CampaignView> {
-    const deadline = Date.now() + timeoutMs;
-    let last = {} as CampaignView;
-    while (Date.now() < deadline) {
-      const res = await h.api({ method: 'GET', url: `/v1/campaigns/${enc(processId)}` });
-      if (res.statusCode === 200) {
-        last = res.json();
-        if (ok(last)) return last;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`campaign ${processId}: not as expected; last ${JSON.stringify(last)}`);
-  }
+  const waitFor = (processId: string, ok: (v: CampaignView) => boolean) => waitForCampaignView(h, processId, ok);
 
   test('a campaign runs end to end: invalid and duplicate numbers reported, every valid one sent once and delivered', async () => {
     const key = uniqueName('launch');
