@@ -63,6 +63,10 @@ function postgres(url: string, onIdleError: (err: Error) => void): Sql {
     async transaction(fn) {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // A checked-out client is the caller's to listen to: a server that ends the connection between two of the
+      // transaction's queries would otherwise end the process (seen in the soak, PostgreSQL restarted).
+      const lost = (err: Error) => (broken = err);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await fn({ query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[] });
@@ -73,6 +77,7 @@ function postgres(url: string, onIdleError: (err: Error) => void): Sql {
         await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
         throw err;
       } finally {
+        client.off('error', lost);
         client.release(broken);
       }
     },
