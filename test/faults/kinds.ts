@@ -25,6 +25,12 @@ export interface ProcessKind {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const suffix = () => ulid().slice(-8).toLowerCase();
 
+/** The process an `idempotency_key_spent` answer names (api: its detail's message), if it is one. */
+function spentKeyProcess(res: { status: number; body: Record<string, unknown> }): string | undefined {
+  const error = res.body.error as { code?: string; details?: { message?: string }[] } | undefined;
+  return res.status === 409 && error?.code === 'idempotency_key_spent' ? error.details?.[0]?.message : undefined;
+}
+
 /**
  * Sends the request until relayflow answers `ok` statuses, as a client with retries would: the API may be
  * down, or answer 503/504 while its worker or Temporal is. Retrying must never make a second process.
@@ -44,6 +50,11 @@ async function untilAnswered(
     try {
       const res = await rig.api(method, path, body, headers);
       if (ok.includes(res.status)) return res.body;
+      // The key's first request started a process that ended before this retry (its start outlived the deadline
+      // on a loaded machine: the caller got a 504 and the process ended ABANDONED). A client reads that process;
+      // the count then reports its end state, instead of the round failing without one.
+      const spent = spentKeyProcess(res);
+      if (spent) return { processId: spent };
       last = `${res.status} ${JSON.stringify(res.body)}`;
       if (res.status < 500 && res.status !== 429 && res.status !== 409) throw new Error(`${method} ${path}: ${last}`);
     } catch (err) {

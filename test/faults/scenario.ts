@@ -54,6 +54,21 @@ async function view(rig: Rig, processId: string): Promise<{ state?: string; hist
 }
 
 /**
+ * The count reads the platform like any client: a fault the row left queued (a 503, a slow answer) may meet it.
+ * It is the observer, not the observed, so it tries again.
+ */
+async function counted(count: () => Promise<number>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await count();
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
+/**
  * Waits for every process to reach its final state (driving those a user drives), then counts: a process not
  * final, a resource the platform never got, or a callback the platform gave up on is a loss; a second resource
  * (or SMS) for one process, or the final state entered twice, is a duplicate.
@@ -72,7 +87,7 @@ export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs =
         v = await view(rig, s.processId);
       }
       const finals = (v.history ?? []).filter((h) => h.state === kind.final).length;
-      const made = await kind.count(rig, s);
+      const made = await counted(() => kind.count(rig, s));
       if (v.state === kind.final) row.completed++;
       else {
         row.losses++;
