@@ -242,7 +242,9 @@ const verification: ProcessKind = {
       code = (await sms(rig, s.name)).at(-1)?.code;
       if (!code) await sleep(200);
     }
-    if (!code) throw new Error(`${s.processId}: the phone got no SMS`);
+    // No SMS: the platform denied it (its request event, asked once, met relayflow down) or never sent it. The
+    // count reports the process's end state and the missing SMS; the rest of the row is still counted.
+    if (!code) return;
     await untilAnswered(rig, 'POST', `/v1/verifications/${encodeURIComponent(s.processId)}/report`, { code }, [200], {
       'idempotency-key': `report-${s.processId}`,
     });
