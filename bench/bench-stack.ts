@@ -50,6 +50,26 @@ export async function startStack(harness: HarnessOptions = {}): Promise<Stack> {
   }
 }
 
+/**
+ * The environment of a relayflow worker a bench runs as its own process (memory, worker CPU): on the stack's server
+ * and sandbox, without the shared database (no send worker) or a public URL (the harness wired the callbacks).
+ */
+export function workerProcessEnv(
+  { server, h }: Stack,
+  w: { taskQueue: string; codecKeys: string; apiKeys: string; metricsPort: number },
+): Record<string, string | undefined> {
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELAYFLOW_DATABASE_URL' && k !== 'RELAYFLOW_PUBLIC_URL')),
+    TEMPORAL_ADDRESS: server.address,
+    RELAYFLOW_TASK_QUEUE: w.taskQueue,
+    RELAYFLOW_CODEC_KEYS: w.codecKeys,
+    RELAYFLOW_API_KEYS: w.apiKeys,
+    PLATFORM_SANDBOX_URL: h.sandbox.url,
+    RELAYFLOW_WORKER_METRICS_PORT: String(w.metricsPort),
+    RELAYFLOW_LOG_LEVEL: 'warn',
+  };
+}
+
 export interface BaselineWorker {
   taskQueue: string;
   stop(): Promise<void>;

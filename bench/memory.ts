@@ -11,7 +11,7 @@ import { ulid } from 'ulid';
 import { generateCodecKey } from '../common/codec.js';
 import { freePort } from '../scripts/lib/dev-server.js';
 import { TEST_API_KEY } from '../test/helpers/harness.js';
-import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack, workerProcessEnv } from './bench-stack.js';
 import { emitBenchResult } from './result.js';
 import { pool } from './stats.js';
 import { holdSenderIdReviews, PROVISIONING_KINDS, SENDER_ID_KIND, waitingHarness, type WaitingKind } from './waiting-processes.js';
@@ -33,11 +33,12 @@ const KINDS: WaitingKind[] = [...PROVISIONING_KINDS, SENDER_ID_KIND];
 
 const taskQueue = `bench-memory-${ulid()}`;
 const codecKeys = generateCodecKey('bench');
-const { server, h } = await startStack({
+const stack = await startStack({
   ...waitingHarness,
   withoutWorker: true,
   env: { ...waitingHarness.env, RELAYFLOW_TASK_QUEUE: taskQueue, RELAYFLOW_CODEC_KEYS: codecKeys },
 });
+const { server, h } = stack;
 await holdSenderIdReviews(h.sandbox.url);
 
 interface Memory {
@@ -60,15 +61,7 @@ class WorkerProcess {
     const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
       env: {
-        // Not the shared database nor a public URL: no send worker, no callback wiring (the harness wired the sandbox).
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELAYFLOW_DATABASE_URL' && k !== 'RELAYFLOW_PUBLIC_URL')),
-        TEMPORAL_ADDRESS: server.address,
-        RELAYFLOW_TASK_QUEUE: taskQueue,
-        RELAYFLOW_CODEC_KEYS: codecKeys,
-        RELAYFLOW_API_KEYS: TEST_API_KEY,
-        PLATFORM_SANDBOX_URL: h.sandbox.url,
-        RELAYFLOW_WORKER_METRICS_PORT: String(metricsPort),
-        RELAYFLOW_LOG_LEVEL: 'warn',
+        ...workerProcessEnv(stack, { taskQueue, codecKeys, apiKeys: TEST_API_KEY, metricsPort }),
         RELAYFLOW_WORKER_CACHED_WORKFLOWS: String(CACHE),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

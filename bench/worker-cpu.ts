@@ -20,7 +20,7 @@ import { rcsBody, setReviewer, templateBody } from '../test/helpers/provisioning
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../test/helpers/senderid.js';
 import { hangUp, incomingCall, OWN_NUMBERS, phone, voiceClient, voiceSettings, wireVoice } from '../test/helpers/voice.js';
 import { countActions } from './action-counts.js';
-import { exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { exitWhenDone, log, shutdown, sleep, startStack, workerProcessEnv } from './bench-stack.js';
 import { emitBenchResult } from './result.js';
 import { pool } from './stats.js';
 
@@ -33,11 +33,12 @@ const OUT = fileURLToPath(new URL('./results/worker-cpu.json', import.meta.url))
 
 const taskQueue = `bench-worker-cpu-${ulid()}`;
 const codecKeys = generateCodecKey('bench');
-const { server, h } = await startStack({
+const stack = await startStack({
   withoutWorker: true,
   sandbox: { rateLimits: { perProjectPerSecond: 100_000 } },
   env: { RELAYFLOW_TASK_QUEUE: taskQueue, RELAYFLOW_CODEC_KEYS: codecKeys, RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: String(POLL_MS) },
 });
+const { server, h } = stack;
 const never = new AbortController().signal;
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -53,15 +54,7 @@ async function startWorker(): Promise<ChildProcess> {
   const child = fork(fileURLToPath(new URL('../workers/main.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     env: {
-      // No shared database (so no send worker) and no public URL (the harness wired the sandbox's callbacks).
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELAYFLOW_DATABASE_URL' && k !== 'RELAYFLOW_PUBLIC_URL')),
-      TEMPORAL_ADDRESS: server.address,
-      RELAYFLOW_TASK_QUEUE: taskQueue,
-      RELAYFLOW_CODEC_KEYS: codecKeys,
-      RELAYFLOW_API_KEYS: TEST_API_KEY,
-      PLATFORM_SANDBOX_URL: h.sandbox.url,
-      RELAYFLOW_WORKER_METRICS_PORT: String(metricsPort),
-      RELAYFLOW_LOG_LEVEL: 'warn',
+      ...workerProcessEnv(stack, { taskQueue, codecKeys, apiKeys: TEST_API_KEY, metricsPort }),
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
