@@ -1,6 +1,6 @@
 // Sending a step: the platform start of the current step's method (the first send or a resend), bounded by the
 // caller's deadline on the process's first send.
-import { ApplicationFailure, proxyLocalActivities, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyLocalActivities, sleep, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import { platformReference, VERIFICATION_REASONS, type VerificationActivities } from '../../contracts/verification.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
@@ -15,12 +15,24 @@ const startVerification = (input: Parameters<VerificationActivities['startVerifi
 /** Started, task scheduled, task started: the history a run's first workflow task sees. */
 const FIRST_TASK_HISTORY_LENGTH = 3;
 
+/**
+ * A denial that names the callback, of a verification relayflow started: relayflow's callback allows each of its own
+ * at once, so the platform did not get that answer (no answer within its wait, an instance or the balancer down).
+ * Nothing was sent, so a new start is safe: tried again after these waits, then the process ends DENIED.
+ */
+const CALLBACK_DENIAL = /callback/i;
+const CALLBACK_DENIAL_RETRY_WAITS_MS = [1_000, 3_000];
+/** How long the platform waits for the callback's answer (wire notes): a retry needs that long before the caller's deadline. */
+const PLATFORM_CALLBACK_WAIT_MS = 5_000;
+/** Histories recorded before the retry ended DENIED at the first callback denial, with no timer. */
+const VERIFICATION_CALLBACK_DENIAL_RETRY_PATCH = 'verification-callback-denial-retry';
+
 /** Starts (or resends) the current step on the platform; false when the process ended instead. */
 export async function send(v: VerificationState, step: number): Promise<boolean> {
   const { input } = v;
   const { method } = input.steps[step]!;
   v.sendNo += 1;
-  const token = platformReference(input.platformReferencePrefix, step, v.sendNo);
+  const first = v.firstSend(step);
   // The caller gave up at startBy (504): a first send after it would be an SMS nobody waits for.
   const left = v.startTimeLeft(step);
   if (left !== undefined && left < 0) {
@@ -28,29 +40,57 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
     v.finish('ABANDONED', `${VERIFICATION_REASONS.startedLate}: the process first ran ${late} s after the caller's deadline; nothing was sent`);
     return false;
   }
-  try {
-    const started = await startVerification(
-      {
-        identity: input.identity,
-        method,
-        token,
-        ...(input.reference ? { reference: input.reference } : {}),
-        // Nothing can have been sent before the first send of the run's first workflow task.
-        firstTry: v.firstSend(step) && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
-        ...(input.language ? { language: input.language } : {}),
-        ...(method === 'sms' ? { sms: { expiryMs: input.policy.codeExpiryMs } } : {}),
-      },
-      left === undefined ? undefined : left - START_MARGIN_MS,
-    );
-    applyStart(v, step, token, started);
-    return true;
-  } catch (err) {
-    if (failureType(err) === 'PlatformDeniedError') v.finish('DENIED', rootMessage(err));
-    else if (isUnavailable(err))
-      v.finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
-    else v.finish('ERROR', rootMessage(err));
-    return false;
+  const deadline = left === undefined ? undefined : Date.now() + left;
+  for (let retry = 0; ; retry++) {
+    const token = platformReference(input.platformReferencePrefix, step, v.sendNo);
+    try {
+      const started = await startVerification(
+        {
+          identity: input.identity,
+          method,
+          token,
+          ...(input.reference ? { reference: input.reference } : {}),
+          // Nothing can have been sent before the first send of the run's first workflow task.
+          firstTry: first && retry === 0 && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
+          ...(input.language ? { language: input.language } : {}),
+          ...(method === 'sms' ? { sms: { expiryMs: input.policy.codeExpiryMs } } : {}),
+        },
+        deadline === undefined ? undefined : deadline - Date.now() - START_MARGIN_MS,
+      );
+      applyStart(v, step, token, started);
+      return true;
+    } catch (err) {
+      const wait = CALLBACK_DENIAL_RETRY_WAITS_MS[retry];
+      if (
+        wait !== undefined &&
+        isCallbackDenial(err) &&
+        (deadline === undefined || deadline - Date.now() - wait > PLATFORM_CALLBACK_WAIT_MS + START_MARGIN_MS)
+      ) {
+        if (patched(VERIFICATION_CALLBACK_DENIAL_RETRY_PATCH)) {
+          v.tracker.moveTo(
+            v.state,
+            `the platform denied the ${method} start (${rootMessage(err)}): relayflow's answer to its request did not reach it; nothing was sent; starting again in ${wait / 1000} s`,
+          );
+          await sleep(wait);
+          v.sendNo += 1;
+          continue;
+        }
+      }
+      failSend(v, method, err, retry + 1);
+      return false;
+    }
   }
+}
+
+function isCallbackDenial(err: unknown): boolean {
+  return failureType(err) === 'PlatformDeniedError' && CALLBACK_DENIAL.test(rootMessage(err));
+}
+
+function failSend(v: VerificationState, method: string, err: unknown, starts: number): void {
+  if (failureType(err) === 'PlatformDeniedError') v.finish('DENIED', starts > 1 ? `${rootMessage(err)} (${starts} starts)` : rootMessage(err));
+  else if (isUnavailable(err))
+    v.finish('ERROR', `${VERIFICATION_REASONS.platformUnavailable}: the platform did not accept the ${method} start in time; it is not retried`);
+  else v.finish('ERROR', rootMessage(err));
 }
 
 /** The start ran out of time or attempts on failures worth retrying (5xx, 429, network): the platform is unavailable. */

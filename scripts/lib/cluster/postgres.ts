@@ -1,7 +1,8 @@
 // The cluster's PostgreSQL: a data directory kept under .relayflow/cluster/ (initdb on the first run only), the
 // server on its own port, and the databases Temporal and the campaign store need. The binaries come from
 // scripts/lib/postgres-bin.ts; as root the server runs as `postgres` or `nobody` (initdb refuses root).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -111,9 +112,10 @@ export async function startClusterPostgres(opts: { dir: string; port: number; lo
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     if (server.exitCode !== null) return;
     const exited = new Promise((r) => server.once('exit', r));
-    // runuser does not pass signals on: pg_ctl stops the server itself (data kept either way).
+    // runuser does not pass signals on: pg_ctl stops the server itself (data kept either way). Not a sync call:
+    // the fault rig's front shares this process, and a stalled front made the platform's callbacks time out.
     try {
-      execFileSync(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', mode, '-w']), { stdio: 'ignore' });
+      await promisify(execFile)(...asServerUser(user, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', mode, '-w']));
     } catch {
       server.kill('SIGKILL');
     }

@@ -137,7 +137,7 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
       count: 1,
       body: {
         errorCode: 40300,
-        message: `Denied by callback: +46 ${DENIED.slice(3, 5)} ${DENIED.slice(5, 8)} ${DENIED.slice(8, 10)} ${DENIED.slice(10)} is blocked`,
+        message: `Denied by guard: +46 ${DENIED.slice(3, 5)} ${DENIED.slice(5, 8)} ${DENIED.slice(8, 10)} ${DENIED.slice(10)} is blocked`,
       },
     });
     const c = await startVerification(h, { identity: DENIED, method: 'sms' });
@@ -237,7 +237,7 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     assert.ok(activityFailures.length > 0, 'the SDK logged the failed activities');
     // The errors' real messages are logged (so the search below can find a number), numbers masked.
     assert.ok(
-      activityFailures.some((l) => /Denied by callback: \+\*\*\*03 is blocked/.test(l)),
+      activityFailures.some((l) => /Denied by guard: \+\*\*\*03 is blocked/.test(l)),
       activityFailures.join('\n'),
     );
     assert.ok(

@@ -200,17 +200,37 @@ describe('verification', () => {
     assert.equal((await report(h, s.processId, sms.code!)).json().result, 'SUCCESSFUL');
   });
 
+  /** The platform's next `count` starts answer 403 40300 with `message`. */
+  const denyNextStarts = (message: string, count: number) =>
+    sandboxPost(h, '/_sandbox/faults', { area: 'verification', method: 'POST', status: 403, count, body: { errorCode: 40300, message } });
+
   test('a platform denial ends the process as DENIED', async () => {
-    await sandboxPost(h, '/_sandbox/faults', {
-      area: 'verification',
-      method: 'POST',
-      status: 403,
-      count: 1,
-      body: { errorCode: 40300, message: 'Denied by callback' },
-    });
+    await denyNextStarts('Denied by guard', 1);
     const s = await startVerification(h, { identity: freshNumber(), method: 'sms' });
     assert.equal(s.state, 'DENIED');
-    assert.match(s.reason!, /Denied/);
+    assert.match(s.reason!, /Denied by guard/);
+  });
+
+  test('a callback denial (the platform got no answer from relayflow) is started again: one SMS, and it succeeds', async () => {
+    const identity = freshNumber();
+    await denyNextStarts('Invalid callback', 1);
+    const s = await startVerification(h, { identity, method: 'sms' });
+    assert.equal(s.state, 'PENDING');
+    const view = (await h.api({ method: 'GET', url: `/v1/verifications/${encodeURIComponent(s.processId)}` })).json();
+    assert.ok(
+      view.history.some((e: { reason?: string }) => /Invalid callback.*nothing was sent; starting again in 1 s/.test(e.reason ?? '')),
+      JSON.stringify(view.history),
+    );
+    const sms = await messageFor(h, identity, s.current!.verificationId);
+    assert.equal((await report(h, s.processId, sms.code!)).json().result, 'SUCCESSFUL');
+    assert.equal((await phoneInbox(h, identity)).length, 1, 'one SMS reached the phone');
+  });
+
+  test('a callback denial that persists ends DENIED after three starts', async () => {
+    await denyNextStarts('Denied by callback', 3);
+    const s = await startVerification(h, { identity: freshNumber(), method: 'sms' });
+    assert.equal(s.state, 'DENIED');
+    assert.match(s.reason!, /Denied by callback \(3 starts\)/);
   });
 
   test('status by identity and method, by reference, and a report by identity', async () => {
