@@ -87,6 +87,8 @@ export async function createWorker({
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).
     maxCachedWorkflows: config.workerCachedWorkflows ?? DEFAULT_WORKER_CACHED_WORKFLOWS,
+    // One workflow thread runs them all: the SDK's 40 at once stretched a failover's replays past the 10 s task timeout, over and over.
+    maxConcurrentWorkflowTaskExecutions: 4,
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
   });
