@@ -82,11 +82,35 @@ const ProcessSummary = Type.Object({
   executionStatus: Type.String(),
   startedAt: Type.String(),
   closedAt: Type.Optional(Type.String()),
+  businessKey: Type.String({ description: "The caller's key: the process ID after `<kind>:`" }),
+  lastChangeAt: Type.String({ format: 'date-time', description: 'When the state last changed (the start before any change, the close when later)' }),
+  reason: Type.Optional(Type.String({ description: 'Why it last changed, phone numbers masked; absent when the change gave no reason' })),
+  attention: Type.Optional(
+    Type.Union([Type.Literal('waiting-on-person'), Type.Literal('failed')], {
+      description:
+        'waiting-on-person: nothing moves until someone acts (WAITING_FOR_CALLER, PENDING_ATTACHMENTS, DRAFT_SAVED, a paused campaign...); failed: it ended unsuccessfully',
+    }),
+  ),
 });
 
 export const ProcessList = Type.Object({
   processes: Type.Array(ProcessSummary),
   nextPageToken: Type.String({ description: 'Pass as pageToken for the next page; empty on the last page' }),
+  windowFull: Type.Optional(
+    Type.Boolean({ description: 'sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters)' }),
+  ),
+});
+
+const Count = <K extends string>(key: K) =>
+  Type.Object({ [key]: Type.String(), count: Type.Integer({ minimum: 1 }) } as Record<K, Type.TString> & { count: Type.TInteger });
+
+export const ProcessCounts = Type.Object({
+  total: Type.Integer({ minimum: 0 }),
+  waitingOnPerson: Type.Integer({ minimum: 0, description: "Processes whose attention is 'waiting-on-person'" }),
+  failed: Type.Integer({ minimum: 0, description: "Processes whose attention is 'failed'" }),
+  byKind: Type.Array(Count('kind'), { description: 'Kinds with at least one process' }),
+  byState: Type.Array(Count('state'), { description: 'States with at least one process' }),
+  otherStates: Type.Integer({ minimum: 0, description: 'Processes in a state relayflow does not name (a new platform state)' }),
 });
 
 export const StateFilter = Type.String({ pattern: '^[A-Z][A-Z_]{0,63}$', description: 'A state name, e.g. READY' });

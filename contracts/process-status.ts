@@ -29,3 +29,15 @@ export interface TrackedCarry<S extends string, D, O> {
 }
 
 export const processStatusQuery = defineQuery<ProcessStatus>('processStatus');
+
+/**
+ * The memo field where a process keeps its last state change, so a list of processes can say when and why each
+ * last moved without asking each one (memos, unlike search attributes, go through the payload codec: the reason
+ * may name a customer). Absent until the first change of a run (the list then uses the run's start).
+ */
+export const LAST_CHANGE_MEMO = 'relayflowLastChange';
+export interface LastChangeMemo {
+  state: string;
+  at: string;
+  reason?: string;
+}

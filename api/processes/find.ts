@@ -3,11 +3,14 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Client, isGrpcServiceError, WorkflowNotFoundError, WorkflowFailedError } from '@temporalio/client';
 import type { TypedSearchAttributes } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 import type { CodecKey } from '../../common/codec.js';
-import { KIND, STATE } from '../../common/search-attributes.js';
-import { kindOfWorkflowId, type ProcessKind } from '../../contracts/ids.js';
-import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
+import { maskPhoneNumbers } from '../../common/logger.js';
+import { KIND, REFERENCE, STATE } from '../../common/search-attributes.js';
+import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../contracts/ids.js';
+import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus } from '../../contracts/process-status.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { attentionClauses, attentionOf, knownStates, type Attention } from './attention.js';
 
 interface PendingActivityView {
   activity: string;
@@ -35,7 +38,43 @@ export interface ProcessSummary {
   executionStatus: string;
   startedAt: string;
   closedAt?: string;
+  /** The process ID after `<kind>:`: the caller's key. */
+  businessKey: string;
+  /** When the state last changed (the run's start when it has not yet; the close when that came later). */
+  lastChangeAt: string;
+  /** Why it last changed, phone numbers masked; absent when the change gave none. */
+  reason?: string;
+  attention?: Attention;
 }
+
+export interface ListOptions {
+  kind?: ProcessKind;
+  state?: string;
+  startedAfter?: string;
+  startedBefore?: string;
+  key?: string;
+  q?: string;
+  sort?: 'started' | 'lastChange';
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface ProcessCounts {
+  total: number;
+  waitingOnPerson: number;
+  failed: number;
+  byKind: { kind: string; count: number }[];
+  byState: { state: string; count: number }[];
+  /** Processes in a state not listed in byState (a platform state relayflow does not know yet). */
+  otherStates: number;
+}
+
+/** How many processes sort=lastChange reads to order them (Temporal's SQL visibility cannot order by a memo or an attribute). */
+const SORT_WINDOW = 1_000;
+/** How many count queries run at once (counts by kind and state are one query each: visibility groups by ExecutionStatus only). */
+const COUNT_CONCURRENCY = 8;
+/** A page token of sort=lastChange: an offset into the ordered window, behind the same MAC as Temporal's. */
+const OFFSET_TOKEN = Buffer.from('relayflow-offset:');
 
 const EXECUTION_STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
 
@@ -115,6 +154,19 @@ export interface ProcessServiceOptions {
   pageTokenKey?: Buffer;
 }
 
+type ListedExecution = NonNullable<temporal.api.workflowservice.v1.IListWorkflowExecutionsResponse['executions']>[number];
+type Payload = temporal.api.common.v1.IPayload;
+
+const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefined> | null | undefined, key: string) => {
+  const data = sa?.[key]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as string) : '';
+};
+const isOffsetToken = (raw: Buffer) => raw.subarray(0, OFFSET_TOKEN.length).equals(OFFSET_TOKEN);
+function offsetOf(raw: Buffer): number | undefined {
+  const text = raw.subarray(OFFSET_TOKEN.length).toString('latin1');
+  return /^(0|[1-9]\d{0,5})$/.test(text) ? Number(text) : undefined;
+}
+
 export class ProcessService {
   private readonly pageTokens: PageTokens;
   private readonly queryTimeoutMs: number;
@@ -163,56 +215,43 @@ export class ProcessService {
   }
 
   /**
-   * Processes newest first, by kind, state, start time and business key. `key` is matched as a whole process
-   * ID (`<kind>:<key>` when `kind` is given and the key does not start with it): Temporal's SQL visibility
-   * (the dev server's) has no prefix match on workflow IDs, so a partial key matches nothing.
+   * Processes by kind, state, start time, business key and text, newest first (Temporal's order: running ones by
+   * start, then closed ones by close) or, with sort=lastChange, by last change among the first SORT_WINDOW of
+   * that order. `key` is matched as a whole process ID (`<kind>:<key>` when `kind` is given and the key does not
+   * start with it); `q` as the start of a process ID, of a business key under any kind, or a whole caller's reference.
    */
-  async list(opts: {
-    kind?: ProcessKind;
-    state?: string;
-    startedAfter?: string;
-    startedBefore?: string;
-    key?: string;
-    pageSize?: number;
-    pageToken?: string;
-  }): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
-    const clauses = [opts.kind ? `${KIND.name} = ${quote(opts.kind)}` : `${KIND.name} IS NOT NULL`];
-    if (opts.state) clauses.push(`${STATE.name} = ${quote(opts.state)}`);
-    if (opts.startedAfter) clauses.push(`StartTime >= ${quote(instant(opts.startedAfter, 'query.startedAfter'))}`);
-    if (opts.startedBefore) clauses.push(`StartTime < ${quote(instant(opts.startedBefore, 'query.startedBefore'))}`);
-    if (opts.key !== undefined) {
-      const id = opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key;
-      clauses.push(`WorkflowId = ${quote(id)}`);
-    }
-    let nextPageToken: Uint8Array | undefined;
+  async list(opts: ListOptions): Promise<{ processes: ProcessSummary[]; nextPageToken: string; windowFull?: boolean }> {
+    const query = this.filterQuery(opts, true);
+    const pageSize = opts.pageSize ?? 50;
+    let raw: Buffer | undefined;
     if (opts.pageToken) {
-      nextPageToken = this.pageTokens.decode(opts.pageToken);
-      if (!nextPageToken) throw badPageToken();
+      raw = this.pageTokens.decode(opts.pageToken);
+      if (!raw || isOffsetToken(raw) !== (opts.sort === 'lastChange')) throw badPageToken();
     }
-    const query = clauses.join(' AND ');
-    const listPage = (pageSize: number, token: Uint8Array | undefined, timeoutMs: number) =>
-      this.client.withDeadline(Date.now() + timeoutMs, () =>
-        this.client.workflowService.listWorkflowExecutions({
-          namespace: this.client.options.namespace,
-          // No ORDER BY: SQLite visibility (the dev server) does not support it; results come newest first anyway.
-          query,
-          pageSize,
-          nextPageToken: token,
-        }),
+    if (opts.sort === 'lastChange') {
+      const offset = raw ? offsetOf(raw) : 0;
+      if (offset === undefined) throw badPageToken();
+      const res = await this.listPage(query, SORT_WINDOW, undefined, this.listTimeoutMs).catch((err: unknown) =>
+        Promise.reject(visibilityFailure(err, 'list the processes', this.listTimeoutMs)),
       );
+      const all = (await this.summaries(res.executions ?? [])).sort((a, b) => b.lastChangeAt.localeCompare(a.lastChangeAt));
+      const page = all.slice(offset, offset + pageSize);
+      const next = offset + pageSize < all.length ? this.pageTokens.encode(Buffer.concat([OFFSET_TOKEN, Buffer.from(String(offset + pageSize))])) : '';
+      return { processes: page, nextPageToken: next, windowFull: (res.nextPageToken?.length ?? 0) > 0 };
+    }
     let res;
     try {
-      res = await listPage(opts.pageSize ?? 50, nextPageToken, this.listTimeoutMs);
+      res = await this.listPage(query, pageSize, raw, this.listTimeoutMs);
     } catch (err) {
       const code = grpcCode(err);
       // A token we gave out that Temporal no longer reads (its visibility store changed, say) is still the
       // caller's to replace. Temporal answers it with UNKNOWN, which the client retries until the deadline:
       // if the same list answers at once without the token, the token was the trouble.
-      if (nextPageToken && (code === Grpc.UNKNOWN || code === Grpc.INVALID_ARGUMENT)) throw badPageToken();
+      if (raw && (code === Grpc.UNKNOWN || code === Grpc.INVALID_ARGUMENT)) throw badPageToken();
       if (
-        nextPageToken &&
+        raw &&
         code === Grpc.DEADLINE_EXCEEDED &&
-        (await listPage(1, undefined, 1_000).then(
+        (await this.listPage(query, 1, undefined, 1_000).then(
           () => true,
           () => false,
         ))
@@ -220,22 +259,123 @@ export class ProcessService {
         throw badPageToken();
       throw visibilityFailure(err, 'list the processes', this.listTimeoutMs);
     }
-    const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefined> | null | undefined, key: string) => {
-      const data = sa?.[key]?.data;
-      return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as string) : '';
-    };
     return {
-      processes: (res.executions ?? []).map((e) => ({
-        processId: e.execution?.workflowId ?? '',
-        runId: e.execution?.runId ?? '',
-        kind: decodeKeyword(e.searchAttributes?.indexedFields, KIND.name),
-        state: decodeKeyword(e.searchAttributes?.indexedFields, STATE.name),
-        executionStatus: EXECUTION_STATUS[Number(e.status ?? 0)] ?? 'UNSPECIFIED',
-        startedAt: tsToIso(e.startTime) ?? '',
-        ...(tsToIso(e.closeTime) ? { closedAt: tsToIso(e.closeTime) } : {}),
-      })),
+      processes: await this.summaries(res.executions ?? []),
       nextPageToken: res.nextPageToken?.length ? this.pageTokens.encode(res.nextPageToken) : '',
     };
+  }
+
+  /**
+   * How many processes match the filters (all of list's but state and paging): in all, waiting on a person,
+   * failed, by kind and by state. One count query each, side by side, under one deadline.
+   */
+  async counts(opts: Pick<ListOptions, 'kind' | 'startedAfter' | 'startedBefore' | 'key' | 'q'>): Promise<ProcessCounts> {
+    const base = this.filterQuery(opts, false);
+    const and = (clause: string) => `${base} AND ${clause}`;
+    const attention = attentionClauses(quote, STATE.name, KIND.name);
+    const kinds = opts.kind ? [opts.kind] : [...PROCESS_KINDS];
+    const states = knownStates(opts.kind);
+    const queries = [
+      base,
+      and(attention['waiting-on-person']),
+      and(attention.failed),
+      ...kinds.map((k) => and(`${KIND.name} = ${quote(k)}`)),
+      ...states.map((st) => and(`${STATE.name} = ${quote(st)}`)),
+    ];
+    const deadline = Date.now() + this.listTimeoutMs;
+    const results = new Array<number>(queries.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < queries.length; i = next++) {
+        const res = await this.client.withDeadline(deadline, () =>
+          this.client.workflowService.countWorkflowExecutions({ namespace: this.client.options.namespace, query: queries[i] }),
+        );
+        results[i] = Number(res.count ?? 0);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(COUNT_CONCURRENCY, queries.length) }, worker));
+    } catch (err) {
+      throw visibilityFailure(err, 'count the processes', this.listTimeoutMs);
+    }
+    const [total = 0, waitingOnPerson = 0, failed = 0] = results;
+    const byKind = kinds.map((kind, i) => ({ kind, count: results[3 + i]! })).filter((c) => c.count > 0);
+    const byState = states.map((state, i) => ({ state, count: results[3 + kinds.length + i]! })).filter((c) => c.count > 0);
+    return { total, waitingOnPerson, failed, byKind, byState, otherStates: Math.max(0, total - byState.reduce((n, c) => n + c.count, 0)) };
+  }
+
+  /** The visibility query of the list's filters (state only when `withState`); a 400 names a date-time it cannot read. */
+  private filterQuery(opts: ListOptions, withState: boolean): string {
+    const clauses = [opts.kind ? `${KIND.name} = ${quote(opts.kind)}` : `${KIND.name} IS NOT NULL`];
+    if (withState && opts.state) clauses.push(`${STATE.name} = ${quote(opts.state)}`);
+    if (opts.startedAfter) clauses.push(`StartTime >= ${quote(instant(opts.startedAfter, 'query.startedAfter'))}`);
+    if (opts.startedBefore) clauses.push(`StartTime < ${quote(instant(opts.startedBefore, 'query.startedBefore'))}`);
+    if (opts.key !== undefined) {
+      const id = opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key;
+      clauses.push(`WorkflowId = ${quote(id)}`);
+    }
+    if (opts.q !== undefined) {
+      const q = opts.q.trim();
+      const prefixes = [q, ...(opts.kind ? [opts.kind] : PROCESS_KINDS).map((k) => `${k}:${q}`)];
+      clauses.push(`(${[...prefixes.map((p) => `WorkflowId STARTS_WITH ${quote(p)}`), `${REFERENCE.name} = ${quote(q)}`].join(' OR ')})`);
+    }
+    return clauses.join(' AND ');
+  }
+
+  private listPage(query: string, pageSize: number, token: Uint8Array | undefined, timeoutMs: number) {
+    return this.client.withDeadline(Date.now() + timeoutMs, () =>
+      this.client.workflowService.listWorkflowExecutions({
+        namespace: this.client.options.namespace,
+        // No ORDER BY: SQL visibility (the dev server's, the cluster's) does not support it; running ones come
+        // first, newest started first, then closed ones, last closed first.
+        query,
+        pageSize,
+        nextPageToken: token,
+      }),
+    );
+  }
+
+  private async summaries(executions: ListedExecution[]): Promise<ProcessSummary[]> {
+    return Promise.all(
+      executions.map(async (e) => {
+        const processId = e.execution?.workflowId ?? '';
+        const kind = decodeKeyword(e.searchAttributes?.indexedFields, KIND.name);
+        const state = decodeKeyword(e.searchAttributes?.indexedFields, STATE.name);
+        const executionStatus = EXECUTION_STATUS[Number(e.status ?? 0)] ?? 'UNSPECIFIED';
+        const startedAt = tsToIso(e.startTime) ?? '';
+        const closedAt = tsToIso(e.closeTime);
+        const last = await this.lastChange(e.memo?.fields?.[LAST_CHANGE_MEMO]);
+        const changedAt = last?.at && last.at >= startedAt ? last.at : startedAt;
+        const lastChangeAt = closedAt && closedAt > changedAt ? closedAt : changedAt;
+        const attention = attentionOf(kind, state, executionStatus);
+        return {
+          processId,
+          runId: e.execution?.runId ?? '',
+          kind,
+          state,
+          executionStatus,
+          startedAt,
+          ...(closedAt ? { closedAt } : {}),
+          businessKey: kind && processId.startsWith(`${kind}:`) ? processId.slice(kind.length + 1) : processId,
+          lastChangeAt,
+          ...(last?.reason && last.state === state ? { reason: maskPhoneNumbers(last.reason) } : {}),
+          ...(attention ? { attention } : {}),
+        };
+      }),
+    );
+  }
+
+  /** The last-change memo, decoded with the client's codec; undefined when absent or unreadable (a key rotated out). */
+  private async lastChange(payload: Payload | null | undefined): Promise<LastChangeMemo | undefined> {
+    if (!payload) return undefined;
+    try {
+      const converter = this.client.options.loadedDataConverter;
+      let payloads = [payload] as Payload[];
+      for (const codec of [...converter.payloadCodecs].reverse()) payloads = await codec.decode(payloads);
+      return converter.payloadConverter.fromPayload<LastChangeMemo>(payloads[0]!);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

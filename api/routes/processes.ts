@@ -1,11 +1,34 @@
-// Every process, whatever its kind: read one, list by kind, state, start time and business key.
+// Every process, whatever its kind: read one, list by kind, state, start time, business key and text, count them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { PROCESS_KINDS } from '../../contracts/ids.js';
 import { errorResponses } from '../errors.js';
 import type { ProcessService } from '../processes/find.js';
 import { PROCESS_OPERATIONS } from './process-routes.js';
-import { Paging, PROCESS_ID_MAX_LENGTH, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
+import { Paging, PROCESS_ID_MAX_LENGTH, ProcessCounts, ProcessId, ProcessList, ProcessView, StateFilter } from '../schemas.js';
+
+/** The filters the list and the counts share. */
+const Filters = {
+  kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))),
+  startedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started at or after this time' })),
+  startedBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started before this time' })),
+  key: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: PROCESS_ID_MAX_LENGTH,
+      pattern: '^[^\\u0000-\\u001F\\u007F]+$',
+      description: 'The business key: a whole process ID, or with `kind` the part after `<kind>:` (no prefix matching)',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: PROCESS_ID_MAX_LENGTH,
+      pattern: '^[^\\u0000-\\u001F\\u007F]*[^\\u0000-\\u0020\\u007F][^\\u0000-\\u001F\\u007F]*$',
+      description: "Text: the start of a process ID or of a business key (under any kind, or `kind`'s), or a whole caller's reference",
+    }),
+  ),
+};
 
 export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessService }> = async (app, { processes }) => {
   app.get(
@@ -14,19 +37,17 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
       schema: {
         tags: ['processes'],
         operationId: 'listProcesses',
-        summary: 'List processes by kind, state, start time and business key, newest first',
+        summary: 'List processes by kind, state, start time, business key and text; newest first, or by last change',
         querystring: Type.Object(
           {
-            kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))),
+            ...Filters,
             state: Type.Optional(StateFilter),
-            startedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started at or after this time' })),
-            startedBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started before this time' })),
-            key: Type.Optional(
-              Type.String({
-                minLength: 1,
-                maxLength: PROCESS_ID_MAX_LENGTH,
-                pattern: '^[^\\u0000-\\u001F\\u007F]+$',
-                description: 'The business key: a whole process ID, or with `kind` the part after `<kind>:` (no prefix matching)',
+            sort: Type.Optional(
+              Type.Union([Type.Literal('started'), Type.Literal('lastChange')], {
+                default: 'started',
+                description:
+                  "started: Temporal's order (running ones newest first, then closed ones last closed first), every match paged; " +
+                  'lastChange: the last state change first, among the first 1,000 of that order (windowFull says when more matched)',
               }),
             ),
             ...Paging,
@@ -40,6 +61,20 @@ export const processRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessServic
     async (req) => processes.list({ ...req.query }),
   );
 
+  app.get(
+    '/v1/processes/counts',
+    {
+      schema: {
+        tags: ['processes'],
+        operationId: 'countProcesses',
+        summary: 'How many processes match the filters: in all, waiting on a person, failed, by kind and by state',
+        querystring: Type.Object(Filters, { additionalProperties: false }),
+        // 503 and 504: as the list (ProcessService.counts has one deadline over all its queries).
+        response: { 200: ProcessCounts, ...errorResponses(400, 401, 503, 504) },
+      },
+    },
+    async (req) => processes.counts({ ...req.query }),
+  );
   app.get(
     '/v1/processes/:processId',
     {

@@ -1,8 +1,8 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
-import { getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, patched, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
-import { processStatusQuery, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
+import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
 import { HandledMemory } from './handled-memory.js';
 
 export interface ProcessState<S extends string, D> {
@@ -33,12 +33,29 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
       upsertState(state);
+      recordLastChange(status);
       report?.({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
       Object.assign(status.details, more);
     },
   };
+}
+
+/** The longest reason the memo keeps (the status query answers it whole). */
+const MEMO_REASON_CHARS = 500;
+
+/**
+ * The last change in the process's memo (LAST_CHANGE_MEMO), for the audit page's list. Behind a patch: histories
+ * recorded before it have no such command at this point and replay unchanged; a run under way when it was deployed
+ * starts writing it at its next change. A run that continued as new writes its carried change at start.
+ */
+function recordLastChange(status: ProcessStatus<string, unknown>): void {
+  if (!patched('relayflow-last-change-memo')) return;
+  const last = status.history[status.history.length - 1];
+  const memo: LastChangeMemo = { state: status.state, at: status.since };
+  if (last?.reason && last.at === status.since) memo.reason = last.reason.slice(0, MEMO_REASON_CHARS);
+  upsertMemo({ [LAST_CHANGE_MEMO]: memo });
 }
 
 /** How many state changes a carry keeps (the oldest are dropped: the history of a years-long watch stays bounded). */
@@ -58,6 +75,7 @@ export function resumeTracked<S extends string, D extends object, O>(
   if (carried) {
     tracker.status.since = carried.since;
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);
+    recordLastChange(tracker.status);
   }
   return { tracker, operations: new HandledMemory(carried?.operations) };
 }
