@@ -19,9 +19,21 @@ export interface ProvisioningRouteOptions {
   hashSubject: SubjectHasher;
 }
 
+/**
+ * A process that follows its resource for months continues as new at this history length, not at Temporal's
+ * suggestion (4,096 events): a worker taking over many such processes at once (the other one died) replays each
+ * in full, and long replays ran past the workflow task timeout, over and over, in the cluster soak.
+ * About 12 h of polls at the default interval; continuing costs one action each time.
+ */
+const FOLLOW_HISTORY_LIMIT = 1_000;
+
 export function followSettings(config: Pick<Config, 'processes'>, overdueAfterSeconds?: number): FollowSettings {
   const { pollIntervalMs, overdueAfterMs } = config.processes.provisioning;
-  return { pollIntervalMs, overdueAfterMs: overdueAfterSeconds !== undefined ? overdueAfterSeconds * 1000 : overdueAfterMs };
+  return {
+    pollIntervalMs,
+    overdueAfterMs: overdueAfterSeconds !== undefined ? overdueAfterSeconds * 1000 : overdueAfterMs,
+    historyLimit: FOLLOW_HISTORY_LIMIT,
+  };
 }
 
 /** An operation the process did not accept: 422 when the platform refused the change itself, else 409. */
