@@ -37,7 +37,9 @@ export default tseslint.config(
     files: ['api/routes/ui/static/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: Object.fromEntries(['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option'].map((g) => [g, 'readonly'])),
+      globals: Object.fromEntries(
+        ['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option', 'history', 'setInterval'].map((g) => [g, 'readonly']),
+      ),
     },
   },
   ...tseslint.configs.recommended,

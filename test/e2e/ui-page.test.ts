@@ -1,14 +1,24 @@
-// The audit page in a real browser (headless Chromium from Debian's packages): it lists processes with the key
-// given in the address, opens one process's timeline, and renders something a person can read (the screenshot
-// is checked to be the page's size and not blank). The key travels in the fragment, never to the server's logs.
+// The audit page in a real browser (headless Chromium from Debian's packages): it lists processes in several states
+// with the key given in the address (state, reason with phone numbers masked, what needs a person, counts), narrows
+// the list by its filters, opens one process's timeline, refreshes both by itself, and renders something a person
+// can read (the screenshot is checked to be the page's size and not blank; docs/audit-list.png is the README's,
+// rewritten with RELAYFLOW_UPDATE_SCREENSHOTS=1). The key travels in the fragment, never to the server's logs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { browse, HEIGHT, WIDTH } from '../helpers/browser.js';
-import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
+import { browse, HEIGHT, openPage, WIDTH } from '../helpers/browser.js';
+import { startHarness, TEST_API_KEY, type Harness } from '../helpers/harness.js';
+import { startListFixture, type ListFixture } from '../helpers/process-list.js';
+
+/** The README's screenshot (the runner runs compiled copies elsewhere, from the repository's root). */
+const DOCS_SCREENSHOT = join(process.cwd(), 'docs', 'audit-list.png');
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The table row of a process in the dumped DOM, up to its end. */
+const rowOf = (dom: string, id: string) => dom.match(new RegExp(`<tr data-id="${escape(id)}"[\\s\\S]*?</tr>`))?.[0] ?? '';
+const rowIds = (dom: string) => [...dom.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]);
 
 /** Width, height and the number of distinct pixel rows' byte patterns of a PNG (enough to tell a page from a blank). */
 function pngFacts(png: Buffer): { width: number; height: number; distinctBytes: number } {
@@ -32,39 +42,110 @@ describe('the audit page in a browser', () => {
   let h: Harness;
   let dir: string;
   let processId: string;
+  let f: ListFixture;
+  /** The page on the fixture's processes (the suite's other files start theirs on the same server). */
+  const pageUrl = (more = '') => `${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&q=${encodeURIComponent(f.q)}${more}`;
   before(async () => {
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'relayflow-ui-'));
-    const res = await h.api({ method: 'POST', url: '/v1/subprojects', payload: { displayName: uniqueName('ui') } });
-    assert.equal(res.statusCode, 202, res.body);
-    processId = res.json().processId;
-    await h.waitForState(processId, 'READY', 30_000);
+    f = await startListFixture(h);
+    processId = f.ready;
   });
   after(async () => {
     await h?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  test('lists processes in several states with their reasons, marks and counts', async () => {
+    const dom = await browse(pageUrl(), dir, ['--dump-dom']);
+    assert.doesNotMatch(dom, /Could not/, 'no error shown');
+    assert.deepEqual(rowIds(dom), [f.paused, f.failed, f.ready], 'the three, last changed first');
+    const paused = rowOf(dom, f.paused);
+    assert.match(paused, /class="[^"]*state[^"]*">PAUSED</);
+    assert.match(paused, /Waiting on a person/, 'the paused campaign is marked in words, not by colour alone');
+    assert.match(paused, new RegExp(escape(f.pauseReason)), 'with its reason');
+    const failed = rowOf(dom, f.failed);
+    assert.match(failed, />FAILED</);
+    assert.match(failed, /Failed<\/span>/);
+    assert.match(failed, /displayName rejected by policy; call \+\*\*\*77/, 'the reason, its phone number masked');
+    assert.doesNotMatch(dom, /46700000977/);
+    const ready = rowOf(dom, f.ready);
+    assert.match(ready, />READY</);
+    assert.doesNotMatch(ready, /class="mark/, 'nothing to mark');
+    assert.match(ready, new RegExp(`>${escape(f.ready.slice('subproject:'.length))}</button>`), 'the business key');
+    assert.match(dom, /3 in all/);
+    assert.match(dom, /✎<\/span> 1 waiting on a person/);
+    assert.match(dom, /✖<\/span> 1 failed/);
+    for (const chip of ['READY 1', 'FAILED 1', 'PAUSED 1', 'subproject 2', 'conversation-campaign 1'])
+      assert.match(dom, new RegExp(`aria-pressed="false">${chip}<`), chip);
+    assert.match(dom, /id="list-refreshed" class="refreshed">updated /, 'says when it was read');
+  });
+
+  test('the filters narrow the list', async () => {
+    const kind = await browse(pageUrl('&kind=subproject'), dir, ['--dump-dom']);
+    assert.deepEqual(rowIds(kind).sort(), [f.ready, f.failed].sort());
+    assert.match(kind, /2 in all/);
+    const state = await browse(pageUrl('&state=PAUSED'), dir, ['--dump-dom']);
+    assert.deepEqual(rowIds(state), [f.paused]);
+    assert.match(state, /aria-pressed="true">PAUSED 1</, 'the state picked is shown pressed');
+    const text = await browse(`${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&q=${encodeURIComponent(f.failed)}`, dir, ['--dump-dom']);
+    assert.deepEqual(rowIds(text), [f.failed], 'a whole process ID');
+    const future = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
+    const time = await browse(pageUrl(`&from=${future}`), dir, ['--dump-dom']);
+    assert.deepEqual(rowIds(time), []);
+    assert.match(time, /No process matches/);
+  });
+
   test('lists processes and tells a timeline, with the key from the address', async () => {
-    // Filtered to its kind and state: the suite's other files start processes on the same server, newer ones first.
-    const url = `${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&process=${encodeURIComponent(processId)}&kind=subproject&state=READY`;
+    const url = pageUrl(`&process=${encodeURIComponent(processId)}`);
     const dom = await browse(url, dir, ['--dump-dom']);
-    assert.match(dom, new RegExp(`<tr data-id="${processId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`), 'the process is listed');
+    assert.match(dom, new RegExp(`<tr data-id="${escape(processId)}"`), 'the process is listed');
     assert.match(dom, /<h2 id="timeline-title">[^<]*subproject:/, 'its timeline is open');
     const entries = dom.match(/<tr class="entry entry-[a-z-]+"/g) ?? [];
     assert.ok(entries.length >= 3, `timeline entries rendered: ${entries.length}`);
     assert.match(dom, /class="entry entry-state"[\s\S]*?READY/, 'the state change to READY is told');
     assert.match(dom, /entry-platform-call/, 'platform calls are told');
+    assert.match(dom, /id="timeline-refreshed" class="refreshed">updated /, 'says when it was read');
+    assert.match(dom, /id="process-summary">subproject: READY/, "the process's state above its timeline");
     assert.doesNotMatch(dom, /Could not/, 'no error shown');
   });
 
-  test('the screenshot is the page at its size and not blank', async () => {
+  test('the screenshot of the list is the page at its size, not blank, with the expected text', async () => {
     const file = join(dir, 'ui.png');
-    await browse(`${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&process=${encodeURIComponent(processId)}`, dir, [`--screenshot=${file}`]);
+    const url = pageUrl(`&process=${encodeURIComponent(f.failed)}`);
+    await browse(url, dir, [`--screenshot=${file}`]);
     const facts = pngFacts(readFileSync(file));
     assert.equal(facts.width, WIDTH);
     assert.equal(facts.height, HEIGHT);
     assert.ok(facts.distinctBytes > 40, `a rendered page, not a blank one: ${facts.distinctBytes} distinct byte values`);
+    // What the screenshot shows, read from the same address's DOM.
+    const dom = await browse(url, dir, ['--dump-dom']);
+    for (const text of ['3 in all', 'Waiting on a person', 'PAUSED', 'FAILED', 'READY', 'displayName rejected by policy']) assert.ok(dom.includes(text), text);
+    if (process.env.RELAYFLOW_UPDATE_SCREENSHOTS === '1') copyFileSync(file, DOCS_SCREENSHOT);
+    const kept = pngFacts(readFileSync(DOCS_SCREENSHOT));
+    assert.deepEqual([kept.width, kept.height], [WIDTH, HEIGHT], "docs/audit-list.png, the README's, is a page");
+    assert.ok(kept.distinctBytes > 40, 'docs/audit-list.png is not blank');
+  });
+
+  test('the list and the open process refresh by themselves and say when', async () => {
+    const page = await openPage(pageUrl(`&process=${encodeURIComponent(f.paused)}`), dir);
+    try {
+      const stamp = (html: string, id: string) => html.match(new RegExp(`id="${id}" class="refreshed">updated ([^<]+)<`))?.[1];
+      const first = await page.waitFor((html) => rowOf(html, f.paused).includes('PAUSED') && !!stamp(html, 'timeline-refreshed'), 20_000);
+      assert.ok(first.done, 'the page listed the paused campaign and opened it');
+      const res = await h.api({ method: 'POST', url: `/v1/campaigns/${encodeURIComponent(f.paused)}/resume`, payload: {} });
+      assert.equal(res.statusCode, 200, res.body);
+      // No reload: the next refresh (every 15 s) shows the campaign moved on, in the list and above its timeline.
+      const moved = await page.waitFor(
+        (html) => !rowOf(html, f.paused).includes('>PAUSED<') && /resumed through the API/.test(html) && !/id="process-summary"[^>]*>[^<]*PAUSED/.test(html),
+        40_000,
+      );
+      assert.ok(moved.done, `refreshed by itself: ${rowOf(moved.html, f.paused)}`);
+      assert.notEqual(stamp(moved.html, 'list-refreshed'), stamp(first.html, 'list-refreshed'), 'the list says it was read again');
+      assert.notEqual(stamp(moved.html, 'timeline-refreshed'), stamp(first.html, 'timeline-refreshed'), 'so does the timeline');
+    } finally {
+      await page.close();
+    }
   });
 
   test('without a key the page says it could not list, and the data routes stay closed', async () => {
