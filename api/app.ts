@@ -115,6 +115,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     client,
     taskQueue: config.taskQueue,
     secret: config.api.provisioningWebhookSecret,
+    previousSecret: config.api.provisioningWebhookPreviousSecret,
     inboxIdleMs: config.processes.provisioning.inboxIdleMs,
   });
   await app.register(senderIdRoutes, { client, processes, config, senderid: platform.senderid });

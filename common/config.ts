@@ -2,8 +2,8 @@
 import { isIP } from 'node:net';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
 import { parseCodecKeys, type CodecKey } from './codec.js';
+import type { PreviousSecret } from './secret-rotation.js';
 import { ApiKeysError, loadApiKeys, MIN_KEY_LENGTH, type ApiKeyEntry } from './api-keys.js';
-import { GEO_ACTIONS, parseGeoRules, type GeoAction, type GeoRule } from './verification-geo.js';
 
 export type Region = 'us' | 'eu' | 'br';
 export const REGIONS: readonly Region[] = ['us', 'eu', 'br'];
@@ -75,6 +75,11 @@ interface ApiConfig {
   auditUnmaskKeyIds?: string[];
   /** The secret the platform signs provisioning webhooks with; unset: the intake refuses every delivery. */
   provisioningWebhookSecret: string | undefined;
+  /**
+   * During a rotation, the secret the platform signed with before, accepted until its end
+   * (RELAYFLOW_PROVISIONING_WEBHOOK_PREVIOUS_SECRET and _UNTIL); workers give the platform the current one meanwhile.
+   */
+  provisioningWebhookPreviousSecret: PreviousSecret | undefined;
   /** The sender ID callback secrets relayflow accepts, current first (rotation: the previous one second). */
   senderIdCallbackSecrets: string[];
   /** The secret of relayflow's conversation delivery webhooks; unset: the intake refuses every delivery. */
@@ -93,15 +98,6 @@ interface VerificationSettings {
   /** At most guardMax verifications started per number per guardWindowMs, across all processes. */
   guardMax: number;
   guardWindowMs: number;
-  /** Geo permissions (common/verification-geo.ts): the configured rules and default, under those set through the API. */
-  geo: GeoSettings;
-}
-
-export interface GeoSettings {
-  rules: GeoRule[];
-  defaultAction: GeoAction;
-  /** How long an API instance keeps the rules it read: a change through the API reaches every instance within it. */
-  cacheMs: number;
 }
 
 interface ProvisioningSettings {
@@ -288,6 +284,30 @@ function webhookSecret(env: Env): string | undefined {
   const v = env[name]?.trim() || (env.PLATFORM_SANDBOX_URL?.trim() ? SANDBOX_PROVISIONING_WEBHOOK_SECRET : undefined);
   if (v !== undefined && (v.length < 8 || v.length > 256)) throw new ConfigError(name, 'must be 8 to 256 characters (the platform requires at least 8)');
   return v;
+}
+
+/** The longest a previous provisioning webhook secret may stay accepted, counted from the start of the process. */
+const MAX_PREVIOUS_SECRET_WINDOW_MS = 30 * 86_400_000;
+
+/**
+ * RELAYFLOW_PROVISIONING_WEBHOOK_PREVIOUS_SECRET with RELAYFLOW_PROVISIONING_WEBHOOK_PREVIOUS_SECRET_UNTIL (an ISO 8601
+ * time, required with it: a fixed end, the same for every replica and restart, so a rotation always ends).
+ */
+function previousWebhookSecret(env: Env, now = Date.now()): PreviousSecret | undefined {
+  const name = 'RELAYFLOW_PROVISIONING_WEBHOOK_PREVIOUS_SECRET';
+  const untilName = `${name}_UNTIL`;
+  const secret = env[name]?.trim();
+  const until = env[untilName]?.trim();
+  if (!secret) {
+    if (until) throw new ConfigError(untilName, `is set without ${name}`);
+    return undefined;
+  }
+  if (secret.length < 8 || secret.length > 256) throw new ConfigError(name, 'must be 8 to 256 characters (the platform requires at least 8)');
+  if (!until) throw new ConfigError(untilName, `is required with ${name}: the time (ISO 8601) until which the previous secret is accepted`);
+  const untilMs = /^\d{4}-\d{2}-\d{2}T/.test(until) ? Date.parse(until) : NaN;
+  if (Number.isNaN(untilMs)) throw new ConfigError(untilName, `must be an ISO 8601 date and time, e.g. 2026-05-01T12:00:00Z (got "${until}")`);
+  if (untilMs - now > MAX_PREVIOUS_SECRET_WINDOW_MS) throw new ConfigError(untilName, 'must be at most 30 days ahead');
+  return { secret, untilMs };
 }
 
 const sendTaskQueueOf = (env: Env) => str(env, 'RELAYFLOW_SEND_TASK_QUEUE', `${str(env, 'RELAYFLOW_TASK_QUEUE', 'relayflow')}-sends`);
@@ -566,7 +586,6 @@ export function loadConfig(env: Env = process.env): Config {
         maxResends: int(env, 'RELAYFLOW_VERIFICATION_MAX_RESENDS', 3, 0, 100),
         guardMax: int(env, 'RELAYFLOW_VERIFICATION_GUARD_MAX', 5, 1, 1_000_000),
         guardWindowMs: int(env, 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', 3_600_000, 1_000, 30 * 86_400_000),
-        geo: geoSettings(env),
       },
       provisioning: {
         pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
@@ -610,6 +629,7 @@ export function loadConfig(env: Env = process.env): Config {
       codecCorsOrigins: list(env, 'RELAYFLOW_CODEC_CORS_ORIGINS'),
       auditUnmaskKeyIds: list(env, 'RELAYFLOW_AUDIT_UNMASK_KEY_IDS'),
       provisioningWebhookSecret: webhookSecret(env),
+      provisioningWebhookPreviousSecret: previousWebhookSecret(env),
       senderIdCallbackSecrets: senderIdCallbackSecrets(env),
       conversationWebhookSecret: sandboxDefaulted(env, 'RELAYFLOW_CONVERSATION_WEBHOOK_SECRET', SANDBOX_CONVERSATION_WEBHOOK_SECRET, 8),
       mmsPostbackToken: sandboxDefaulted(env, 'RELAYFLOW_MMS_POSTBACK_TOKEN', SANDBOX_MMS_POSTBACK_TOKEN, 16),
@@ -620,25 +640,6 @@ export function loadConfig(env: Env = process.env): Config {
     workerCachedWorkflows: int(env, 'RELAYFLOW_WORKER_CACHED_WORKFLOWS', DEFAULT_WORKER_CACHED_WORKFLOWS, 0, 100_000),
     tracing: loadTracingConfig(env),
   };
-}
-
-/** RELAYFLOW_VERIFICATION_GEO_RULES (a JSON array of rules), RELAYFLOW_VERIFICATION_GEO_DEFAULT, RELAYFLOW_VERIFICATION_GEO_CACHE_MS. */
-function geoSettings(env: Env): GeoSettings {
-  const name = 'RELAYFLOW_VERIFICATION_GEO_RULES';
-  let rules: GeoRule[] = [];
-  const text = env[name]?.trim();
-  if (text) {
-    try {
-      rules = parseGeoRules(text);
-    } catch (err) {
-      throw new ConfigError(name, (err as Error).message);
-    }
-  }
-  const defaultAction = str(env, 'RELAYFLOW_VERIFICATION_GEO_DEFAULT', 'allow');
-  if (!(GEO_ACTIONS as readonly string[]).includes(defaultAction)) {
-    throw new ConfigError('RELAYFLOW_VERIFICATION_GEO_DEFAULT', `must be one of ${GEO_ACTIONS.join(', ')} (got "${defaultAction}")`);
-  }
-  return { rules, defaultAction: defaultAction as GeoAction, cacheMs: int(env, 'RELAYFLOW_VERIFICATION_GEO_CACHE_MS', 2_000, 0, 60_000) };
 }
 
 /** loadConfig for an entry point: a configuration error ends the process with one line naming the variable. */

@@ -1,6 +1,7 @@
 // Wire-format crypto shared by the platform clients, the sandbox and the API's callback checks.
 // Pure functions over node:crypto; every verifier hashes the raw bytes and compares in constant time.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { matchSecret } from './secret-rotation.js';
 
 type Bytes = Buffer | string;
 type HeaderBag = Record<string, string | string[] | undefined>;
@@ -217,6 +218,25 @@ export const CONVERSATION_WEBHOOK_HEADERS = {
 const DEFAULT_WEBHOOK_SKEW_SECONDS = 300;
 
 export function verifyConversationWebhook(p: VerifyConversationWebhookParams): ConversationWebhookVerifyResult {
+  const { secret, ...rest } = p;
+  const r = verifyConversationWebhookWithSecrets({ ...rest, secrets: [secret] });
+  return r.ok ? { ok: true } : { ok: false, reason: r.reason === 'no_secret' ? 'bad_signature' : r.reason };
+}
+
+/** `secretIndex`: which of the accepted secrets matched (0 = the current one; > 0 = a previous one still accepted). */
+type SecretMatch = { ok: true; secretIndex: number };
+
+export type RotatingConversationWebhookVerifyResult = SecretMatch | { ok: false; reason: ConversationWebhookVerifyFailure | 'no_secret' };
+
+/**
+ * verifyConversationWebhook against every secret still accepted, current first (common/secret-rotation.ts):
+ * a delivery signed with the previous secret during a rotation passes, and says so.
+ */
+export function verifyConversationWebhookWithSecrets(
+  p: Omit<VerifyConversationWebhookParams, 'secret'> & { secrets: readonly string[] },
+): RotatingConversationWebhookVerifyResult {
+  const secrets = p.secrets.filter((s) => s !== '');
+  if (secrets.length === 0) return { ok: false, reason: 'no_secret' };
   const h = CONVERSATION_WEBHOOK_HEADERS;
   const signature = headerValue(p.headers, h.signature);
   if (!signature) return { ok: false, reason: 'missing_signature' };
@@ -233,11 +253,12 @@ export function verifyConversationWebhook(p: VerifyConversationWebhookParams): C
     return { ok: false, reason: 'stale_timestamp' };
   }
 
-  const expected = conversationWebhookSignature(p.secret, p.rawBody, nonce, timestamp);
-  if (!timingSafeEqualString(expected, signature)) return { ok: false, reason: 'bad_signature' };
+  const body = toBuffer(p.rawBody);
+  const matched = matchSecret(secrets, (secret) => timingSafeEqualString(conversationWebhookSignature(secret, body, nonce, timestamp), signature));
+  if (matched === -1) return { ok: false, reason: 'bad_signature' };
   // Only authentic requests may enter the nonce store, so forgeries cannot poison it.
   if (p.seenNonce?.(nonce)) return { ok: false, reason: 'replayed_nonce' };
-  return { ok: true };
+  return { ok: true, secretIndex: matched };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,8 +288,7 @@ export function signSenderIdCallback(hmacSecret: string, rawBody: string | Buffe
 
 type SenderIdCallbackVerifyFailure = 'no_secret' | 'missing_signature' | 'malformed_signature' | 'bad_signature';
 
-/** `secretIndex`: which of the given secrets matched (0 = the current one; > 0 = an older one still accepted). */
-export type SenderIdCallbackVerifyResult = { ok: true; secretIndex: number } | { ok: false; reason: SenderIdCallbackVerifyFailure };
+export type SenderIdCallbackVerifyResult = SecretMatch | { ok: false; reason: SenderIdCallbackVerifyFailure };
 
 export interface VerifySenderIdCallbackParams {
   headers: HeaderBag;
@@ -294,9 +314,6 @@ export function verifySenderIdCallback(p: VerifySenderIdCallbackParams): SenderI
   if (!sent) return { ok: false, reason: 'missing_signature' };
   if (!SHA1_HEX.test(sent)) return { ok: false, reason: 'malformed_signature' };
   const body = toBuffer(p.rawBody);
-  let matched = -1;
-  secrets.forEach((secret, index) => {
-    if (timingSafeEqualString(hmacSha1Hex(secret, body), sent) && matched === -1) matched = index;
-  });
+  const matched = matchSecret(secrets, (secret) => timingSafeEqualString(hmacSha1Hex(secret, body), sent));
   return matched === -1 ? { ok: false, reason: 'bad_signature' } : { ok: true, secretIndex: matched };
 }

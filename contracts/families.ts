@@ -96,9 +96,8 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     contracts: ['verification.ts'],
     areas: ['verification'],
     signals: ['platformEvent'],
-    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks;
-    // setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
-    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules'],
+    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks.
+    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit'],
   },
   provisioning: {
     name: 'provisioning',

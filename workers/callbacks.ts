@@ -1,10 +1,12 @@
 // Callback wiring at worker start-up: the platform must know where to reach relayflow, in every deployment,
 // not only under npm start. With RELAYFLOW_PUBLIC_URL set, each worker registers the provisioning webhook
-// (idempotent: the target is unique per project, so replicas and restarts never add a second one) and,
+// (idempotent: the target is unique per project, so replicas and restarts never add a second one; a webhook
+// whose triggers differ is updated, and during a secret rotation it is given the current secret) and,
 // against the sandbox, the verification callback URL. The real platform takes that URL in its dashboard:
 // its API has no call for it, so the worker only logs what to enter there.
 import type { Config } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
+import { rotationUnderWay } from '../common/secret-rotation.js';
 import { PROVISIONING_WEBHOOK_PATH, SENDERID_CALLBACK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { PlatformError, type ProvisioningClient } from '../platform/index.js';
 import type { SenderIdClient } from '../platform/senderid/client.js';
@@ -76,8 +78,13 @@ export async function wireCallbacks(deps: CallbackWiringDeps): Promise<CallbackW
     }
     return withRetries(deps, log, 'provisioning webhook', webhookTarget, async () => {
       try {
-        const { id, created } = await provisioning.webhooks.ensure(webhookTarget, secret);
-        return `webhook ${id} ${created ? 'created' : 'already registered'}`;
+        // The platform never shows a webhook's secret: while a previous one is still accepted, the webhook is given
+        // the current one at every start (docs/provisioning-wire.md, "Rotating the secret").
+        const previous = config.api.provisioningWebhookPreviousSecret;
+        const rotating = rotationUnderWay({ current: secret, previous: previous ? [previous] : [] });
+        const { id, created, updated } = await provisioning.webhooks.ensure(webhookTarget, secret, undefined, { rotating });
+        if (created) return `webhook ${id} created`;
+        return updated.length > 0 ? `webhook ${id} updated (${updated.join(', ')})` : `webhook ${id} already registered`;
       } catch (err) {
         // Bad credentials, 15 webhooks already, a refused target: repeating the call changes nothing.
         throw permanentIfRefused(err);

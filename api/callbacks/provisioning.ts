@@ -1,5 +1,6 @@
 // The platform's provisioning webhooks: the signature is checked over the raw body (conversation webhook
-// scheme, the configured secret; bad, stale or replayed deliveries are 401), then the event goes to its
+// scheme, docs/provisioning-wire.md; the configured secret, and during a rotation the previous one until its
+// end, common/secret-rotation.ts; bad, stale or replayed deliveries are 401), then the event goes to its
 // resource's inbox by signal-with-start, which keeps it and hands it to the process that follows the
 // resource (if any yet). No lookup table; an unreachable Temporal is a 503 so the platform retries.
 // The body is checked against one schema after the signature; the spec promises only a trigger, a
@@ -10,7 +11,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
-import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhook } from '../../common/signing.js';
+import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhookWithSecrets } from '../../common/signing.js';
+import { acceptedSecrets, type PreviousSecret } from '../../common/secret-rotation.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { provisioningEventSignal, resourceOf, type ProvisioningEvent } from '../../contracts/provisioning.js';
 import type { ProvisioningResourceType } from '../../common/wire/provisioning.js';
@@ -121,23 +123,29 @@ export interface ProvisioningWebhookOptions {
   client: Client;
   taskQueue: string;
   secret: string | undefined;
+  /** During a rotation, the secret the platform signed with before, accepted until its end. */
+  previousSecret?: PreviousSecret | undefined;
   /** RELAYFLOW_INBOX_IDLE_MS for the inboxes this intake starts (unset: the inbox's default, 30 days). */
   inboxIdleMs?: number | undefined;
 }
 
-export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (app, { client, taskQueue, secret, inboxIdleMs }) => {
+export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (
+  app,
+  { client, taskQueue, secret, previousSecret, inboxIdleMs },
+) => {
   const nonces = new NonceStore();
 
   app.post(PROVISIONING_WEBHOOK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     if (!secret) throw new ApiError(401, 'bad_signature', 'no provisioning webhook secret is configured (RELAYFLOW_PROVISIONING_WEBHOOK_SECRET)');
-    const check = verifyConversationWebhook({
+    const check = verifyConversationWebhookWithSecrets({
       headers: req.headers,
       rawBody: req.rawBody ?? Buffer.alloc(0),
-      secret,
+      secrets: acceptedSecrets({ current: secret, previous: previousSecret ? [previousSecret] : [] }),
       maxSkewSeconds: MAX_SKEW_SECONDS,
       seenNonce: (nonce) => nonces.check(nonce),
     });
     if (!check.ok) throw new ApiError(401, 'bad_signature', `webhook signature rejected: ${check.reason}`);
+    if (check.secretIndex > 0) (req.log as unknown as Logger).info('provisioning webhook signed with the previous secret (rotation under way)');
     const nonce = String(req.headers[CONVERSATION_WEBHOOK_HEADERS.nonce]);
     let parsed: ProvisioningEvent | IgnoredEvent;
     try {

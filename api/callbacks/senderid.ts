@@ -1,5 +1,6 @@
 // The platform's sender ID registration callbacks: `X-Service-Signature` (hex HMAC-SHA1 of the raw body)
-// checked first against relayflow's secrets (current first, then the previous one during a rotation); a
+// checked first against relayflow's secrets (current first, then the previous one during a rotation:
+// common/secret-rotation.ts, as the provisioning webhook intake); a
 // bad or missing signature is a 401, logged without the body. Then one TypeBox schema (only registrationId
 // is required; unknown fields allowed), and the callback becomes a hint signalled-with-start to the
 // registration's relay (workflows/senderid/callback-relay.ts), then 200. The platform is not called here: the
@@ -11,6 +12,7 @@ import type { ErrorObject } from 'ajv';
 import Type, { type Static } from 'typebox';
 import type { Logger } from '../../common/logger.js';
 import { verifySenderIdCallback } from '../../common/signing.js';
+import { acceptedSecrets, secretsInOrder } from '../../common/secret-rotation.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import {
   senderIdCallbackRelayId,
@@ -50,12 +52,13 @@ export interface SenderIdCallbackOptions {
 }
 
 export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions> = async (app, opts) => {
-  const { client, taskQueue, projectId, secrets } = opts;
+  const { client, taskQueue, projectId } = opts;
+  const secrets = secretsInOrder(opts.secrets);
 
   app.post(SENDERID_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const log = req.log as unknown as Logger;
     const rawBody = req.rawBody ?? Buffer.alloc(0);
-    const signed = verifySenderIdCallback({ headers: req.headers, rawBody, secrets });
+    const signed = verifySenderIdCallback({ headers: req.headers, rawBody, secrets: acceptedSecrets(secrets) });
     if (!signed.ok) {
       // Never the body: it is not ours until the signature says so.
       log.warn({ reason: signed.reason, bytes: rawBody.length }, 'sender ID callback refused: bad or missing signature');

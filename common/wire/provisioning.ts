@@ -425,6 +425,9 @@ export interface CreateWebhookRequest {
   triggers: ProvisioningTrigger[];
 }
 
+/** `PATCH .../webhooks/{webhookId}`: only the fields given change (public API reference; docs/provisioning-wire.md). */
+export type UpdateWebhookRequest = Partial<CreateWebhookRequest>;
+
 /** The platform never returns the secret. */
 export interface Webhook {
   id: string;

@@ -62,6 +62,12 @@ export async function startStub(t: TestContext, opts: StubOptions = {}) {
       store.webhooks.push(w);
       return [200, { id: w.id, target: w.target, triggers: w.triggers }];
     }
+    if ((g = /^webhooks\/([^/]+)$/.exec(path)) && m === 'PATCH') {
+      const w = store.webhooks.find((x) => x.id === g![1]);
+      if (!w) return void fail(res, 404, 'not_found');
+      Object.assign(w, body);
+      return [200, { id: w.id, target: w.target, triggers: w.triggers }];
+    }
     if ((g = /^webhooks\/([^/]+)$/.exec(path)) && m === 'DELETE') {
       const i = store.webhooks.findIndex((w) => w.id === g![1]);
       if (i < 0) return void fail(res, 404, 'not_found');

@@ -1,12 +1,13 @@
 // Emits provisioning webhook events: one sequence per resource, one signed POST per subscribed
-// webhook (conversation webhook signature), through the area's callback hub (the core's retries and the
+// webhook (conversation webhook signature, with the webhook's secret at each attempt), through the area's callback hub (the core's retries and the
 // webhook faults: delay, duplicate, reorder, drop). Deliveries of one resource to one webhook go out in
 // order, so that only an injected reorder makes sequences arrive out of order.
 // The body is the full envelope or, when the envelope setting says so, only what the spec promises.
 import { ulid } from 'ulid';
 import { conversationWebhookSigner } from '../../core/callback-signers.js';
 import type { CallbackFate, CallbackHub } from '../../core/callback-hub.js';
-import type { EventDetails, WebhookEvent } from './model.js';
+import type { EventDetails, Webhook, WebhookEvent } from './model.js';
+import type { CallbackSigner } from '../../core/callbacks.js';
 import { nowIso, type ProvisioningStore } from './store.js';
 import { fullEnvelope, wireBody, type EnvelopeSetting } from './envelope.js';
 
@@ -63,9 +64,14 @@ export class WebhookEvents {
       fate: record,
       key: event.resourceId,
       body: record.body,
-      targets: subscribers.map((w) => ({ id: w.id, url: w.target, signer: conversationWebhookSigner(w.secret) })),
+      // Signed at each attempt with the webhook's secret then: a retry after a rotation carries the new one.
+      targets: subscribers.map((w) => ({ id: w.id, url: w.target, signer: this.#signer(input.projectId, w) })),
     });
     return event;
+  }
+
+  #signer(projectId: string, webhook: Webhook): CallbackSigner {
+    return (request) => conversationWebhookSigner((this.store.webhooks.get(projectId, webhook.id) ?? webhook).secret)(request);
   }
 
   events(): EventRecord[] {
