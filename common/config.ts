@@ -4,6 +4,7 @@ import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/e
 import { parseCodecKeys, type CodecKey } from './codec.js';
 import type { PreviousSecret } from './secret-rotation.js';
 import { ApiKeysError, loadApiKeys, MIN_KEY_LENGTH, type ApiKeyEntry } from './api-keys.js';
+import { GEO_ACTIONS, parseGeoRules, type GeoAction, type GeoRule } from './verification-geo.js';
 
 export type Region = 'us' | 'eu' | 'br';
 export const REGIONS: readonly Region[] = ['us', 'eu', 'br'];
@@ -98,6 +99,15 @@ interface VerificationSettings {
   /** At most guardMax verifications started per number per guardWindowMs, across all processes. */
   guardMax: number;
   guardWindowMs: number;
+  /** Geo permissions (common/verification-geo.ts): the configured rules and default, under those set through the API. */
+  geo: GeoSettings;
+}
+
+export interface GeoSettings {
+  rules: GeoRule[];
+  defaultAction: GeoAction;
+  /** How long an API instance keeps the rules it read: a change through the API reaches every instance within it. */
+  cacheMs: number;
 }
 
 interface ProvisioningSettings {
@@ -586,6 +596,7 @@ export function loadConfig(env: Env = process.env): Config {
         maxResends: int(env, 'RELAYFLOW_VERIFICATION_MAX_RESENDS', 3, 0, 100),
         guardMax: int(env, 'RELAYFLOW_VERIFICATION_GUARD_MAX', 5, 1, 1_000_000),
         guardWindowMs: int(env, 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', 3_600_000, 1_000, 30 * 86_400_000),
+        geo: geoSettings(env),
       },
       provisioning: {
         pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
@@ -640,6 +651,25 @@ export function loadConfig(env: Env = process.env): Config {
     workerCachedWorkflows: int(env, 'RELAYFLOW_WORKER_CACHED_WORKFLOWS', DEFAULT_WORKER_CACHED_WORKFLOWS, 0, 100_000),
     tracing: loadTracingConfig(env),
   };
+}
+
+/** RELAYFLOW_VERIFICATION_GEO_RULES (a JSON array of rules), RELAYFLOW_VERIFICATION_GEO_DEFAULT, RELAYFLOW_VERIFICATION_GEO_CACHE_MS. */
+function geoSettings(env: Env): GeoSettings {
+  const name = 'RELAYFLOW_VERIFICATION_GEO_RULES';
+  let rules: GeoRule[] = [];
+  const text = env[name]?.trim();
+  if (text) {
+    try {
+      rules = parseGeoRules(text);
+    } catch (err) {
+      throw new ConfigError(name, (err as Error).message);
+    }
+  }
+  const defaultAction = str(env, 'RELAYFLOW_VERIFICATION_GEO_DEFAULT', 'allow');
+  if (!(GEO_ACTIONS as readonly string[]).includes(defaultAction)) {
+    throw new ConfigError('RELAYFLOW_VERIFICATION_GEO_DEFAULT', `must be one of ${GEO_ACTIONS.join(', ')} (got "${defaultAction}")`);
+  }
+  return { rules, defaultAction: defaultAction as GeoAction, cacheMs: int(env, 'RELAYFLOW_VERIFICATION_GEO_CACHE_MS', 2_000, 0, 60_000) };
 }
 
 /** loadConfig for an entry point: a configuration error ends the process with one line naming the variable. */

@@ -96,8 +96,9 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     contracts: ['verification.ts'],
     areas: ['verification'],
     signals: ['platformEvent'],
-    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks.
-    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit'],
+    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks;
+    // setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
+    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules'],
   },
   provisioning: {
     name: 'provisioning',

@@ -12,6 +12,7 @@ import type {
   VerificationStatusValue,
   VerificationStatus,
 } from '../common/wire/verification.js';
+import type { GeoAction, GeoRule } from '../common/verification-geo.js';
 
 export { VERIFICATION_METHODS, type VerificationMethod } from '../common/wire/verification.js';
 
@@ -214,3 +215,38 @@ export interface NumberGuardInput {
 
 export const admitUpdate = defineUpdate<AdmitOutcome, [AdmitRequest]>('admit');
 export const recentQuery = defineQuery<Admission[]>('recent');
+
+// ---------------------------------------------------------------------------------------------
+// Geo permissions (workflows/verification/geo-rules.ts): the rules set through the API, kept by one workflow
+// ---------------------------------------------------------------------------------------------
+
+/** The rules set through the API, as the geo-rules workflow holds them (the configured ones stay in the environment). */
+export interface GeoRulesState {
+  rules: GeoRule[];
+  /** Set through the API; absent: RELAYFLOW_VERIFICATION_GEO_DEFAULT. */
+  defaultAction?: GeoAction;
+  /** 0 before the first change; each change adds one. */
+  version: number;
+  /** Epoch ms of the last change. */
+  updatedAt?: number;
+  /** The API key ID that made it. */
+  updatedBy?: string;
+}
+
+export interface SetGeoRulesRequest {
+  /** The whole new list (it replaces the old one). */
+  rules: GeoRule[];
+  defaultAction?: GeoAction;
+  /** Refused unless the rules are at this version (a change made from a stale read). */
+  expectedVersion?: number;
+  actor?: string;
+}
+
+/** The start of a refusal's message when `expectedVersion` is not the current one. */
+export const GEO_VERSION_CONFLICT = 'version_conflict';
+
+/** One rule set per deployment (task queue), so deployments and test runs sharing a namespace keep their own. */
+export const geoRulesWorkflowId = (taskQueue: string) => `verification-geo-rules:${taskQueue}`;
+
+export const setGeoRulesUpdate = defineUpdate<GeoRulesState, [SetGeoRulesRequest]>('setGeoRules');
+export const geoRulesQuery = defineQuery<GeoRulesState>('geoRules');

@@ -17,7 +17,7 @@ import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { createLogger } from '../common/logger.js';
 import { workflowIds } from '../contracts/ids.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
-import { admitUpdate } from '../contracts/verification.js';
+import { admitUpdate, setGeoRulesUpdate } from '../contracts/verification.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
@@ -329,6 +329,47 @@ const scenarios: Scenario[] = [
       await admit(3); // refused: over the limit
       await sleep(500);
       return { workflowId: id, open: true };
+    },
+  },
+  {
+    type: 'verificationGeoRules',
+    case: 'happy',
+    async run(h) {
+      // As the API changes the rules (update-with-start through PUT /v1/verification-geo-rules): two changes, a
+      // refused stale one (the validator's: no event), reads by query. Recorded open: it waits for its next change.
+      const put = async (payload: Record<string, unknown>, status = 200) => {
+        const res = await h.api({ method: 'PUT', url: '/v1/verification-geo-rules', payload });
+        if (res.statusCode !== status) throw new Error(`PUT geo rules: ${res.statusCode} ${res.body}`);
+      };
+      await put({ rules: [{ id: 'no-premium-sms', action: 'block', numberTypes: ['premium_rate'], methods: ['sms'] }] });
+      await put({ rules: [{ id: 'no-gb', action: 'block', countries: ['GB'] }], defaultAction: 'allow', expectedVersion: 1 });
+      await put({ rules: [], expectedVersion: 1 }, 409);
+      const read = await h.api({ method: 'GET', url: '/v1/verification-geo-rules' });
+      if (read.json().version !== 2) throw new Error(`GET geo rules: ${read.body}`);
+      return { workflowId: `verification-geo-rules:${h.config.taskQueue}`, open: true };
+    },
+  },
+  {
+    type: 'verificationGeoRules',
+    case: 'continue-as-new',
+    async run(h) {
+      // 200 changes per run, then continue-as-new with the rules carried.
+      const id = `verification-geo-rules:replay-${ulid()}`;
+      const handle = await h.client.workflow.start('verificationGeoRules', {
+        workflowId: id,
+        taskQueue: h.config.taskQueue,
+        args: [{ rules: [], version: 0 }],
+      });
+      for (let batch = 0; batch < 20; batch += 1) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            h.client.workflow
+              .getHandle(id)
+              .executeUpdate(setGeoRulesUpdate, { args: [{ rules: [{ id: `r${batch}-${i}`, action: 'block', countries: ['GB'] }] }] }),
+          ),
+        );
+      }
+      return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
     },
   },
   // --- templates

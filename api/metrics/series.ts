@@ -40,6 +40,18 @@ export const processesStarted = new Counter({
   registers,
 });
 
+/**
+ * Verification starts the geo permissions refused (api/routes/verification/geo-rules.ts), before anything was
+ * started or sent: `via` api (POST /v1/verifications) or platform (a VerificationRequestEvent of a verification
+ * an SDK started), `rule` the deciding rule's ID or `default`, `source` api, config or default.
+ */
+export const geoRefusals = new Counter({
+  name: 'relayflow_verification_geo_refusals_total',
+  help: 'Verification starts refused by the geo permissions, by method, country, rule, its source and where the start came from',
+  labelNames: ['method', 'country', 'rule', 'source', 'via'] as const,
+  registers,
+});
+
 /** The signed intakes (/callbacks/<kind>) and how a delivery can end (api/plugins/metrics.ts). */
 const CALLBACK_KINDS = ['verification', 'provisioning', 'senderid', 'conversation', 'mms', 'voice'] as const;
 const CALLBACK_OUTCOMES = ['accepted', 'duplicate', 'refused', 'failed'] as const;

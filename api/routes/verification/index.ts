@@ -1,4 +1,5 @@
-// Phone-number verification: start (behind the per-number guard), report, resend, cancel, read and look up.
+// Phone-number verification: start (behind the geo permissions and the per-number guard), report, resend, cancel,
+// read and look up; the geo permissions' own routes (geo-routes.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
@@ -10,6 +11,7 @@ import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processe
 import type { ProcessService } from '../../processes/find.js';
 import { e164, PhoneNumber, ProcessView } from '../../schemas.js';
 import { processRouter } from '../process-routes.js';
+import { geoRuleRoutes } from './geo-routes.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(
@@ -78,6 +80,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     summary: 'Start verifying a phone number; answers once the platform accepted it',
     description:
       'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), ' +
+      "403 geo_blocked naming the rule when the geo permissions refuse a step's method for the number (nothing is started or sent; a fallback chain is refused whole), " +
       'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. ' +
       '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
     idempotencyKey: true,
@@ -85,7 +88,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     responses: {
       201: Type.Object({ processId: Type.String(), state: Type.String(), reason: Type.Optional(Type.String()), current: Type.Optional(Type.Unknown()) }),
     },
-    errors: [400, 401, 409, 422, 429, 503, 504],
+    errors: [400, 401, 403, 409, 422, 429, 503, 504],
     start: async ({ body: b, headers }) => {
       if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
       const identity = e164(b.identity, 'body.identity');
@@ -98,12 +101,15 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
         ...(b.language ? { language: b.language } : {}),
         ...(b.policy ? { policy: b.policy } : {}),
         ...(headers['idempotency-key'] ? { idempotencyKey: headers['idempotency-key'] } : {}),
+        ...(b.fallback ? { fallback: true } : {}),
       });
       return { status: 201, body: { processId, ...outcome } };
     },
   });
 
   verifications.read({ summary: 'A verification process' });
+
+  await app.register(geoRuleRoutes, { geo: service.geo, waitMs: service.waitMs });
 
   verifications.action({
     action: 'report',

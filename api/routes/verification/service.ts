@@ -1,4 +1,4 @@
-// Starts verification processes behind the per-number guard, and finds them by identity or reference.
+// Starts verification processes behind the geo permissions and the per-number guard, and finds them by identity or reference.
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ulid } from 'ulid';
@@ -24,6 +24,7 @@ import { ApiError } from '../../errors.js';
 import { processesStarted } from '../../metrics/series.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
+import { GeoRules } from './geo-rules.js';
 
 export interface StartRequest {
   identity: string;
@@ -34,6 +35,8 @@ export interface StartRequest {
   policy?: { codeExpirySeconds?: number; maxReportAttempts?: number; resendCooldownSeconds?: number; maxResends?: number };
   /** The caller's Idempotency-Key: a retried start with it reaches the same process and sends nothing again. */
   idempotencyKey?: string;
+  /** The steps came from `body.fallback` (a refusal names the step's field), not `body.method`. */
+  fallback?: boolean;
 }
 
 export interface VerificationServiceOptions {
@@ -43,6 +46,8 @@ export interface VerificationServiceOptions {
 
 export class VerificationService {
   readonly waitMs: number;
+  /** The geo permissions every start (and every platform-initiated verification) is checked against first. */
+  readonly geo: GeoRules;
 
   constructor(
     private readonly client: Client,
@@ -51,6 +56,7 @@ export class VerificationService {
     opts: VerificationServiceOptions = {},
   ) {
     this.waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
+    this.geo = new GeoRules(client, config.taskQueue, config.processes.verification.geo);
   }
 
   private get settings() {
@@ -62,8 +68,9 @@ export class VerificationService {
   }
 
   /**
-   * Admits a start for the number (or for a platform-initiated verification); false when over the limit.
-   * 504 when the guard does not answer by `deadline` (epoch ms), 503 when Temporal is unreachable.
+   * Admits a platform-initiated verification (its VerificationRequestEvent): false when the geo permissions refuse
+   * its method for the number (counted, via `platform`) or the number is over its limit. 504 when the rules or the
+   * guard do not answer by `deadline` (epoch ms), 503 when Temporal is unreachable.
    */
   async admit(
     identity: string,
@@ -71,6 +78,12 @@ export class VerificationService {
     methods: string[],
     deadline = Date.now() + this.waitMs,
   ): Promise<{ admitted: boolean; retryAfterMs?: number }> {
+    if (await this.geo.refusal(identity, methods, deadline, 'platform')) return { admitted: false };
+    return this.admitToGuard(identity, processId, methods, deadline);
+  }
+
+  /** The per-number guard's admission: false when over the limit. */
+  private async admitToGuard(identity: string, processId: string, methods: string[], deadline: number): Promise<{ admitted: boolean; retryAfterMs?: number }> {
     const { guardMax, guardWindowMs } = this.settings;
     return callTemporal(
       this.client,
@@ -100,7 +113,28 @@ export class VerificationService {
     }));
     // One deadline for the whole start; the process learns it too, so it never sends after the caller gave up.
     const deadline = Date.now() + this.waitMs;
-    const admission = await this.admit(
+    // The geo permissions first: a refused start takes no guard admission, starts no process and sends nothing.
+    const refusal = await this.geo
+      .refusal(
+        req.identity,
+        steps.map((st) => st.method),
+        deadline,
+        'api',
+      )
+      .catch((err: unknown) => {
+        if (err instanceof ApiError && err.statusCode === 504)
+          throw new ApiError(504, err.code, `the geo rules could not be read in time; ${processId} was not started: retry later`, [
+            { field: 'processId', rule: 'deadline', message: processId },
+          ]);
+        throw err;
+      });
+    if (refusal) {
+      const field = req.fallback ? `body.fallback.${refusal.step}.method` : 'body.method';
+      throw new ApiError(403, 'geo_blocked', `${field}: ${refusal.message}; nothing was started or sent`, [
+        { field, rule: 'geo_blocked', message: refusal.message },
+      ]);
+    }
+    const admission = await this.admitToGuard(
       req.identity,
       processId,
       steps.map((st) => st.method),
