@@ -188,6 +188,8 @@ export interface Config {
   workerMetrics?: WorkerMetricsConfig | undefined;
   /** Workflows a worker keeps in its sticky cache (RELAYFLOW_WORKER_CACHED_WORKFLOWS); see DEFAULT_WORKER_CACHED_WORKFLOWS. */
   workerCachedWorkflows: number;
+  /** Workflow tasks a worker runs at once (RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS); see DEFAULT_WORKER_WORKFLOW_TASK_SLOTS. */
+  workerWorkflowTaskSlots: number;
   /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
   tracing?: TracingConfig | undefined;
 }
@@ -527,6 +529,14 @@ const DEFAULT_WORKER_METRICS_PORT = 9464;
  */
 export const DEFAULT_WORKER_CACHED_WORKFLOWS = 200;
 
+/**
+ * The SDK's default. A local activity (a verification's start) holds its workflow task's slot while it runs, so fewer
+ * slots cost verification latency (4: start p50 +1.1 s in the benchmark). But all slots share one workflow thread: a
+ * worker taking over many long histories at once (the other died) can stretch every replay past the 10 s workflow
+ * task timeout, over and over (docs/cluster.md, the soak). 4 held there; 20 did not.
+ */
+export const DEFAULT_WORKER_WORKFLOW_TASK_SLOTS = 40;
+
 /** RELAYFLOW_WORKER_METRICS_PORT (1-65535, or `off`) and RELAYFLOW_WORKER_METRICS_HOST (an IP address: the exporter binds no names). */
 export function loadWorkerMetricsConfig(env: Env): WorkerMetricsConfig | undefined {
   const name = 'RELAYFLOW_WORKER_METRICS_PORT';
@@ -649,6 +659,8 @@ export function loadConfig(env: Env = process.env): Config {
     database: { url: databaseUrl(env) },
     workerMetrics: loadWorkerMetricsConfig(env),
     workerCachedWorkflows: int(env, 'RELAYFLOW_WORKER_CACHED_WORKFLOWS', DEFAULT_WORKER_CACHED_WORKFLOWS, 0, 100_000),
+    // The SDK refuses fewer than 2 while workflows are cached.
+    workerWorkflowTaskSlots: int(env, 'RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS', DEFAULT_WORKER_WORKFLOW_TASK_SLOTS, 2, 1_000),
     tracing: loadTracingConfig(env),
   };
 }

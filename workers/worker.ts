@@ -4,7 +4,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { createPlatformClients } from '../platform/index.js';
-import { DEFAULT_WORKER_CACHED_WORKFLOWS, type Config } from '../common/config.js';
+import { DEFAULT_WORKER_CACHED_WORKFLOWS, DEFAULT_WORKER_WORKFLOW_TASK_SLOTS, type Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
@@ -19,7 +19,8 @@ import { createSendWorkers } from './send-worker.js';
 export { WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
-  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> & Partial<Pick<Config, 'workerCachedWorkflows'>>;
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> &
+    Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots'>>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
@@ -87,8 +88,8 @@ export async function createWorker({
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).
     maxCachedWorkflows: config.workerCachedWorkflows ?? DEFAULT_WORKER_CACHED_WORKFLOWS,
-    // One workflow thread runs them all: the SDK's 40 at once stretched a failover's replays past the 10 s task timeout, over and over.
-    maxConcurrentWorkflowTaskExecutions: 4,
+    // A trade between verification latency and a failover's replays (common/config.ts).
+    maxConcurrentWorkflowTaskExecutions: config.workerWorkflowTaskSlots ?? DEFAULT_WORKER_WORKFLOW_TASK_SLOTS,
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
   });

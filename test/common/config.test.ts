@@ -26,6 +26,12 @@ function fails(env: Record<string, string | undefined>, variable: string, rule: 
 }
 
 describe('configuration', () => {
+  test("a worker's workflow task slots: the SDK's 40 unless RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS says otherwise, at least 2", () => {
+    assert.equal(loadConfig(base).workerWorkflowTaskSlots, 40);
+    assert.equal(loadConfig({ ...base, RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS: '4' }).workerWorkflowTaskSlots, 4);
+    fails({ ...base, RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS: '1' }, 'RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS', /2/);
+  });
+
   test('sandbox mode fills the sandbox addresses and its development account', () => {
     const c = loadConfig(base);
     assert.equal(c.platform.mode, 'sandbox');
