@@ -1,5 +1,5 @@
 // The platform's verification callbacks: signed with the application secret, answered fast. Requests are
-// allowed or denied by the per-number guard; results and SMS receipts become signals to their process.
+// allowed or denied by the geo rules and the per-number guard; results and SMS receipts become signals to their process.
 // Schema-first: one TypeBox schema per event, checked after the signature (which covers the raw bytes).
 // Extra fields are allowed: the platform may add some.
 import { createHash } from 'node:crypto';
@@ -123,8 +123,8 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
   async function decide(body: RequestEvent, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
     // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
     if (verificationIdOfEvent(body)) return { action: 'allow' };
-    const { admitted } = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
-    if (!admitted) log.warn({ verificationId: body.id }, 'verification request denied by the per-number guard');
+    const { admitted, refusedBy } = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
+    if (!admitted) log.warn({ verificationId: body.id, refusedBy }, `verification request denied by the ${refusedBy ?? 'per-number guard'}`);
     return { action: admitted ? 'allow' : 'deny' };
   }
 };

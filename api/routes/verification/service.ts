@@ -77,9 +77,10 @@ export class VerificationService {
     processId: string,
     methods: string[],
     deadline = Date.now() + this.waitMs,
-  ): Promise<{ admitted: boolean; retryAfterMs?: number }> {
-    if (await this.geo.refusal(identity, methods, deadline, 'platform')) return { admitted: false };
-    return this.admitToGuard(identity, processId, methods, deadline);
+  ): Promise<{ admitted: boolean; retryAfterMs?: number; refusedBy?: 'geo rules' | 'per-number guard' }> {
+    if (await this.geo.refusal(identity, methods, deadline, 'platform')) return { admitted: false, refusedBy: 'geo rules' };
+    const admission = await this.admitToGuard(identity, processId, methods, deadline);
+    return admission.admitted ? admission : { ...admission, refusedBy: 'per-number guard' };
   }
 
   /** The per-number guard's admission: false when over the limit. */
