@@ -2,7 +2,10 @@
 // with the key given in the address (state, reason with phone numbers masked, what needs a person, counts), narrows
 // the list by its filters, opens one process's timeline, refreshes both by itself, and renders something a person
 // can read (the screenshot is checked to be the page's size and not blank; docs/audit-list.png is the README's,
-// rewritten with RELAYFLOW_UPDATE_SCREENSHOTS=1). The key travels in the fragment, never to the server's logs.
+// rewritten with RELAYFLOW_UPDATE_SCREENSHOTS=1). An open onboarding is drawn as its step graph (a failed step, the
+// steps it blocks, arrows from each dependency, each step a link to its own process) and an open campaign as a
+// bar whose counts are the API's (docs/audit-onboarding.png and docs/audit-campaign.png, checked the same way).
+// The key travels in the fragment, never to the server's logs.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +13,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import { browse, HEIGHT, openPage, WIDTH } from '../helpers/browser.js';
-import { startHarness, TEST_API_KEY, type Harness } from '../helpers/harness.js';
+import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
+import { createApp, numbers, sandboxJson } from '../helpers/campaigns.js';
+import { setReviewer, templateBody, waitUntil } from '../helpers/provisioning.js';
 import { startListFixture, type ListFixture } from '../helpers/process-list.js';
 
-/** The README's screenshot (the runner runs compiled copies elsewhere, from the repository's root). */
-const DOCS_SCREENSHOT = join(process.cwd(), 'docs', 'audit-list.png');
+/** The README's screenshots (the runner runs compiled copies elsewhere, from the repository's root). */
+const docsScreenshot = (name: string) => join(process.cwd(), 'docs', `audit-${name}.png`);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The table row of a process in the dumped DOM, up to its end. */
 const rowOf = (dom: string, id: string) => dom.match(new RegExp(`<tr data-id="${escape(id)}"[\\s\\S]*?</tr>`))?.[0] ?? '';
@@ -46,7 +51,7 @@ describe('the audit page in a browser', () => {
   /** The page on the fixture's processes (the suite's other files start theirs on the same server). */
   const pageUrl = (more = '') => `${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&q=${encodeURIComponent(f.q)}${more}`;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1500' } });
     dir = mkdtempSync(join(tmpdir(), 'relayflow-ui-'));
     f = await startListFixture(h);
     processId = f.ready;
@@ -110,9 +115,12 @@ describe('the audit page in a browser', () => {
     assert.doesNotMatch(dom, /Could not/, 'no error shown');
   });
 
-  test('the screenshot of the list is the page at its size, not blank, with the expected text', async () => {
-    const file = join(dir, 'ui.png');
-    const url = pageUrl(`&process=${encodeURIComponent(f.failed)}`);
+  /**
+   * Screenshots `url` and checks it is the page at its size and not blank, and that its DOM holds `texts`; with
+   * RELAYFLOW_UPDATE_SCREENSHOTS=1 it becomes docs/audit-<name>.png, which is checked to be a page too.
+   */
+  async function checkScreenshot(name: string, url: string, texts: string[]) {
+    const file = join(dir, `${name}.png`);
     await browse(url, dir, [`--screenshot=${file}`]);
     const facts = pngFacts(readFileSync(file));
     assert.equal(facts.width, WIDTH);
@@ -120,11 +128,126 @@ describe('the audit page in a browser', () => {
     assert.ok(facts.distinctBytes > 40, `a rendered page, not a blank one: ${facts.distinctBytes} distinct byte values`);
     // What the screenshot shows, read from the same address's DOM.
     const dom = await browse(url, dir, ['--dump-dom']);
-    for (const text of ['3 in all', 'Waiting on a person', 'PAUSED', 'FAILED', 'READY', 'displayName rejected by policy']) assert.ok(dom.includes(text), text);
-    if (process.env.RELAYFLOW_UPDATE_SCREENSHOTS === '1') copyFileSync(file, DOCS_SCREENSHOT);
-    const kept = pngFacts(readFileSync(DOCS_SCREENSHOT));
-    assert.deepEqual([kept.width, kept.height], [WIDTH, HEIGHT], "docs/audit-list.png, the README's, is a page");
-    assert.ok(kept.distinctBytes > 40, 'docs/audit-list.png is not blank');
+    for (const text of texts) assert.ok(dom.includes(text), text);
+    if (process.env.RELAYFLOW_UPDATE_SCREENSHOTS === '1') copyFileSync(file, docsScreenshot(name));
+    const kept = pngFacts(readFileSync(docsScreenshot(name)));
+    assert.deepEqual([kept.width, kept.height], [WIDTH, HEIGHT], `docs/audit-${name}.png, the README's, is a page`);
+    assert.ok(kept.distinctBytes > 40, `docs/audit-${name}.png is not blank`);
+  }
+
+  test('the screenshot of the list is the page at its size, not blank, with the expected text', async () => {
+    await checkScreenshot('list', pageUrl(`&process=${encodeURIComponent(f.failed)}`), [
+      '3 in all',
+      'Waiting on a person',
+      'PAUSED',
+      'FAILED',
+      'READY',
+      'displayName rejected by policy',
+    ]);
+  });
+
+  test('an onboarding is drawn as its step graph: a failed step, the steps it blocks, arrows, each step a link to its process', async () => {
+    // The CHATB sender is rejected: its step FAILED, the template that needs it BLOCKED, the onboarding waits for the caller.
+    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200 } });
+    const key = uniqueName('drawn');
+    const res = await h.api({
+      method: 'POST',
+      url: '/v1/onboardings',
+      payload: {
+        key,
+        subproject: { displayName: uniqueName('team') },
+        bundle: { displayName: 'Acme', region: 'EU' },
+        webhook: { target: `https://hooks.example.com/${key}`, secret: 'a-secret-of-some-length' },
+        chatbSenders: [{ step: 'chatb', displayName: uniqueName('Brand'), categoryCode: 'RETAIL' }],
+        templates: [{ step: 'welcome', sender: 'chatb', ...templateBody(uniqueName('welcome').replace(/-/g, '_')) }],
+      },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json<{ processId: string }>().processId;
+    const waiting = await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 90_000);
+    type Step = { name: string; state: string; processId?: string; processState?: string; after: string[] };
+    const steps = (waiting.details as unknown as { steps: Step[] }).steps;
+    const byName = Object.fromEntries(steps.map((s) => [s.name, s]));
+    assert.equal(byName.chatb!.state, 'FAILED');
+    assert.equal(byName.welcome!.state, 'BLOCKED');
+
+    const url = pageUrl(`&process=${encodeURIComponent(id)}`);
+    const dom = await browse(url, dir, ['--dump-dom']);
+    assert.doesNotMatch(dom, /Could not/, 'no error shown');
+    const box = (name: string) => dom.match(new RegExp(`<(a|div) class="step [^"]*"[^>]*data-step="${escape(name)}"[\\s\\S]*?</\\1>`))?.[0] ?? '';
+    for (const s of steps) {
+      const html = box(s.name);
+      assert.ok(html, `step ${s.name} drawn`);
+      assert.match(html, new RegExp(`data-state="${s.state}"`), `${s.name} in its state`);
+      assert.match(html, new RegExp(`class="step-state">[^<]*<span class="icon" aria-hidden="true">[^<]*</span> ${s.state}`), `${s.name}: its state in words`);
+      if (s.processId) assert.match(html, new RegExp(`href="#process=${escape(encodeURIComponent(s.processId))}"`), `${s.name} opens its process`);
+      else assert.match(html, /tabindex="0"/, `${s.name} can take the focus`);
+      for (const dep of s.after)
+        assert.match(dom, new RegExp(`<path[^>]*data-from="${escape(dep)}" data-to="${escape(s.name)}"`), `an arrow ${dep} -> ${s.name}`);
+    }
+    assert.match(box('chatb'), /class="step step-failed"/);
+    assert.match(box('chatb'), /aria-label="Step chatb \(chatb-sender\) failed/, 'read out in words');
+    assert.match(box('welcome'), /class="step step-blocked"/);
+    assert.match(box('bundle'), /SUCCEEDED/);
+    assert.match(dom, /<path[^>]*class="edge failed"[^>]*data-from="chatb" data-to="welcome"/, "the failed step's arrow stands out");
+    assert.match(dom, /<strong>welcome BLOCKED<\/strong> — waits for step chatb, which failed/, 'why, in words');
+    // The step's link is the page's address for its process: opened, it shows the child's own timeline.
+    const child = await browse(`${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&process=${encodeURIComponent(byName.chatb!.processId!)}`, dir, [
+      '--dump-dom',
+    ]);
+    assert.match(child, new RegExp(`<h2 id="timeline-title">${escape(byName.chatb!.processId!)}<`));
+    assert.match(child, new RegExp(`id="process-summary">chatb-sender: ${byName.chatb!.processState}`), "the child's state");
+
+    await checkScreenshot('onboarding', url, ['WAITING_FOR_CALLER', 'chatb', 'welcome', 'BLOCKED', 'FAILED', 'SUCCEEDED']);
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
+  });
+
+  test("a campaign's progress bar shows the API's counts: delivered, sent, failed, in doubt, pending", async () => {
+    // Numbers ending in 7 fail on delivery.
+    await sandboxJson(h, 'PUT', '/_sandbox/conversation/delivery', { rules: [{ suffix: '7', status: 'FAILED' }] });
+    const appId = await createApp(h, 50);
+    const res = await h.api({
+      method: 'POST',
+      url: '/v1/campaigns/conversation',
+      payload: { key: uniqueName('barred'), appId, region: 'eu', message: { text: 'Hi' }, recipients: numbers(40, 70_000) },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json<{ processId: string }>().processId;
+    type CampaignView = {
+      state: string;
+      counts: { sent: number; failed: number; inDoubt: number; queued: number; sending: number; delivery: Record<string, number> };
+    };
+    const read = async () => (await h.api({ method: 'GET', url: `/v1/campaigns/${encodeURIComponent(id)}` })).json<CampaignView>();
+    let view = await read();
+    for (
+      const deadline = Date.now() + 60_000;
+      !(view.state === 'COMPLETED' && (view.counts.delivery.delivered ?? 0) + (view.counts.delivery.failed ?? 0) === 40);
+    ) {
+      assert.ok(Date.now() < deadline, `delivered and reported: ${JSON.stringify(view)}`);
+      await new Promise((r) => setTimeout(r, 250));
+      view = await read();
+    }
+    await sandboxJson(h, 'PUT', '/_sandbox/conversation/delivery', {});
+    const c = view.counts;
+    const expected = {
+      delivered: c.delivery.delivered ?? 0,
+      sent: c.sent - (c.delivery.delivered ?? 0) - (c.delivery.failed ?? 0),
+      failed: c.failed + (c.delivery.failed ?? 0),
+      'in-doubt': c.inDoubt,
+      pending: c.queued + c.sending,
+    };
+    assert.deepEqual(expected, { delivered: 36, sent: 0, failed: 4, 'in-doubt': 0, pending: 0 });
+
+    const url = pageUrl(`&process=${encodeURIComponent(id)}`);
+    const dom = await browse(url, dir, ['--dump-dom']);
+    assert.doesNotMatch(dom, /Could not/, 'no error shown');
+    for (const [part, count] of Object.entries(expected))
+      assert.match(dom, new RegExp(`<li data-part="${part}"><span[^>]*></span>[^<]*<strong class="count">${count}</strong></li>`), `${part} ${count}`);
+    assert.match(dom, /<span class="seg seg-delivered"/);
+    assert.match(dom, /<span class="seg seg-failed"/);
+    assert.match(dom, /role="img" aria-label="Recipients: delivered 36, sent, not yet delivered 0, failed 4, in doubt 0, pending 0"/, 'the bar in words');
+    assert.match(dom, /COMPLETED: 40 sent of 40 recipients, 100 % past sending/);
+    await checkScreenshot('campaign', url, ['Progress', 'Delivered', 'In doubt', 'Pending', 'COMPLETED: 40 sent']);
   });
 
   test('the list and the open process refresh by themselves and say when', async () => {

@@ -183,9 +183,228 @@
         parts.push(`— calling ${v.pendingActivities.map((a) => `${a.activity} (attempt ${a.attempt})`).join(', ')}`);
       $('process-summary').textContent = mask(parts.join(' '));
       $('process-summary').hidden = false;
+      await picture(id, v);
     } catch {
       $('process-summary').hidden = true;
+      $('picture').hidden = true;
     }
+  }
+
+  /** The open process as a picture, where one says more than the timeline: an onboarding's steps, a campaign's progress. */
+  async function picture(id, v) {
+    let parts = null;
+    if (v.kind === 'onboarding' && v.details && Array.isArray(v.details.steps)) parts = stepGraph(v.details.steps);
+    else if (/-campaign$/.test(v.kind)) parts = campaignBar(await api(`/v1/campaigns/${encodeURIComponent(id)}`));
+    if (current.id !== id) return;
+    const box = $('picture');
+    // A refresh redraws the picture: the step that had the keyboard's focus keeps it.
+    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.step : undefined;
+    box.replaceChildren(...(parts || []));
+    box.hidden = !parts;
+    if (focused) {
+      const again = [...box.querySelectorAll('[data-step]')].find((b) => b.dataset.step === focused);
+      if (again) again.focus();
+    }
+  }
+
+  const SVG = 'http://www.w3.org/2000/svg';
+  const svgEl = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, val] of Object.entries(attrs || {})) e.setAttribute(k, String(val));
+    return e;
+  };
+  /** A step's state: its icon (hidden from screen readers) and its word. */
+  const STEP_STATES = {
+    PENDING: { icon: '○', word: 'pending' },
+    RUNNING: { icon: '▶', word: 'running' },
+    SUCCEEDED: { icon: '✔', word: 'succeeded' },
+    FAILED: { icon: '✖', word: 'failed' },
+    BLOCKED: { icon: '⊘', word: 'blocked' },
+    SKIPPED: { icon: '↷', word: 'skipped' },
+    STOPPED: { icon: '■', word: 'stopped' },
+  };
+  const BOX = { w: 140, h: 64, gapX: 16, gapY: 38, pad: 6 };
+
+  /** An onboarding's steps as boxes in rows by depth (a step below every step it waits for), arrows from each dependency. */
+  function stepGraph(steps) {
+    const byName = new Map(steps.map((s) => [s.name, s]));
+    const depth = new Map();
+    const depthOf = (s, seen) => {
+      if (depth.has(s.name)) return depth.get(s.name);
+      if (seen.has(s.name)) return 0; // a cycle cannot happen (the API refuses it); drawn flat if it did
+      seen.add(s.name);
+      const deps = (s.after || []).filter((n) => byName.has(n));
+      const d = deps.length ? 1 + Math.max(...deps.map((n) => depthOf(byName.get(n), seen))) : 0;
+      depth.set(s.name, d);
+      return d;
+    };
+    for (const s of steps) depthOf(s, new Set());
+    const rows = [];
+    for (const s of steps) (rows[depth.get(s.name)] ||= []).push(s);
+    const widest = Math.max(...rows.map((r) => r.length));
+    const width = BOX.pad * 2 + widest * BOX.w + (widest - 1) * BOX.gapX;
+    const height = BOX.pad * 2 + rows.length * BOX.h + (rows.length - 1) * BOX.gapY;
+    const at = new Map();
+    rows.forEach((row, r) => {
+      // Each step under the steps it waits for (the mean of their places), so arrows cross less.
+      const under = (s) => {
+        const xs = (s.after || []).map((n) => at.get(n)).filter(Boolean);
+        return xs.length ? xs.reduce((sum, p) => sum + p.x, 0) / xs.length : 0;
+      };
+      if (r > 0) row.sort((a, b) => under(a) - under(b));
+      const rowWidth = row.length * BOX.w + (row.length - 1) * BOX.gapX;
+      row.forEach((s, i) => at.set(s.name, { x: (width - rowWidth) / 2 + i * (BOX.w + BOX.gapX), y: BOX.pad + r * (BOX.h + BOX.gapY) }));
+    });
+    // Where each arrow leaves its step and enters the next: spread along the box's edge, in the order of the other ends.
+    const edges = steps.flatMap((s) => (s.after || []).filter((dep) => at.has(dep)).map((dep) => ({ from: dep, to: s.name })));
+    const port = (edge, end, other) => {
+      const mine = edges.filter((e) => e[end] === edge[end]).sort((a, b) => at.get(a[other]).x - at.get(b[other]).x);
+      return at.get(edge[end]).x + (BOX.w * (mine.indexOf(edge) + 1)) / (mine.length + 1);
+    };
+
+    const svg = svgEl('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'arrows', 'aria-hidden': 'true', focusable: 'false' });
+    const defs = svgEl('defs');
+    for (const tone of ['plain', 'failed']) {
+      const marker = svgEl('marker', {
+        id: `arrow-${tone}`,
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: 'auto-start-reverse',
+      });
+      marker.append(svgEl('path', { d: 'M0,0 L10,5 L0,10 z', class: `head ${tone}` }));
+      defs.append(marker);
+    }
+    svg.append(defs);
+    for (const edge of edges) {
+      const { from, to } = edge;
+      const x1 = port(edge, 'from', 'to');
+      const y1 = at.get(from).y + BOX.h;
+      const x2 = port(edge, 'to', 'from');
+      const y2 = at.get(to).y - 1;
+      const bend = Math.max(14, (y2 - y1) / 2);
+      const tone = ['FAILED', 'BLOCKED'].includes(byName.get(from).state) ? 'failed' : 'plain';
+      const path = svgEl('path', {
+        d: `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`,
+        class: `edge ${tone}`,
+        'marker-end': `url(#arrow-${tone})`,
+      });
+      path.dataset.from = from;
+      path.dataset.to = to;
+      svg.append(path);
+    }
+
+    const graph = el('div', undefined, 'graph');
+    graph.setAttribute('role', 'group');
+    graph.setAttribute('aria-label', 'Steps of the onboarding, each below the steps it waits for');
+    graph.style.width = `${width}px`;
+    graph.style.height = `${height}px`;
+    graph.append(svg);
+    for (const s of steps) {
+      const look = STEP_STATES[s.state] || { icon: '?', word: String(s.state).toLowerCase() };
+      // A step with a process is a link to it (this page's address for it: a new tab opens it too); the webhook step
+      // is one platform call, focusable to be read.
+      const b = el(s.processId ? 'a' : 'div', undefined, `step step-${String(s.state).toLowerCase()}`);
+      b.dataset.step = s.name;
+      b.dataset.state = s.state;
+      const pos = at.get(s.name);
+      b.style.left = `${pos.x}px`;
+      b.style.top = `${pos.y}px`;
+      b.style.width = `${BOX.w}px`;
+      b.style.height = `${BOX.h}px`;
+      const icon = el('span', look.icon, 'icon');
+      icon.setAttribute('aria-hidden', 'true');
+      const state = el('span', undefined, 'step-state');
+      state.append(icon, ` ${s.state}`);
+      const kind = s.processState && s.processState !== s.state ? `${s.kind} · ${s.processState}` : s.kind;
+      b.append(el('span', s.name, 'step-name'), el('span', kind, 'step-kind'), state);
+      const waits = (s.after || []).length ? `, after ${s.after.join(', ')}` : '';
+      const reason = s.reason ? `: ${mask(s.reason)}` : '';
+      const opens = s.processId ? ', opens its process' : ', one platform call, no process of its own';
+      b.setAttribute('aria-label', `Step ${s.name} (${s.kind}) ${look.word}${reason}${waits}${opens}`);
+      b.title = mask(`${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.attempts > 1 ? ` (attempt ${s.attempts})` : ''}`);
+      if (s.processId) {
+        b.href = `#process=${encodeURIComponent(s.processId)}`;
+        b.addEventListener('click', (ev) => {
+          ev.preventDefault();
+          timeline(s.processId);
+        });
+      } else {
+        b.tabIndex = 0;
+        b.setAttribute('role', 'group');
+      }
+      graph.append(b);
+    }
+    const frame = el('div', undefined, 'graph-frame');
+    frame.append(graph);
+    const parts = [el('h3', 'Steps'), frame];
+    // What stops the onboarding, in words beside the picture.
+    const stuck = steps.filter((s) => s.reason && ['FAILED', 'BLOCKED', 'SKIPPED', 'STOPPED'].includes(s.state));
+    if (stuck.length) {
+      const ul = el('ul', undefined, 'step-reasons');
+      for (const s of stuck) {
+        const li = el('li');
+        li.append(el('strong', `${s.name} ${s.state}`), ` — ${mask(s.reason)}`);
+        ul.append(li);
+      }
+      parts.push(ul);
+    }
+    return parts;
+  }
+
+  /** A campaign's recipients as one bar: delivered, sent (no report yet), failed, in doubt, pending (and cancelled, unconfirmed). */
+  function campaignBar(c) {
+    const n = c.counts;
+    const d = n.delivery || {};
+    const delivered = (d.delivered || 0) + (d.read || 0);
+    const deliveryFailed = d.failed || 0;
+    const segments = [
+      { part: 'delivered', label: 'Delivered', count: delivered },
+      { part: 'sent', label: 'Sent, not yet delivered', count: Math.max(0, n.sent - delivered - deliveryFailed) },
+      { part: 'failed', label: 'Failed', count: n.failed + deliveryFailed },
+      { part: 'in-doubt', label: 'In doubt', count: n.inDoubt },
+      { part: 'pending', label: 'Pending', count: n.queued + n.sending },
+      { part: 'unconfirmed', label: 'Unconfirmed', count: n.unconfirmed, optional: true },
+      { part: 'cancelled', label: 'Cancelled', count: n.cancelled, optional: true },
+    ].filter((s) => !s.optional || s.count > 0);
+    const total = segments.reduce((sum, s) => sum + s.count, 0);
+    const bar = el('div', undefined, 'bar');
+    bar.setAttribute('role', 'img');
+    bar.setAttribute('aria-label', `Recipients: ${segments.map((s) => `${s.label.toLowerCase()} ${s.count}`).join(', ')}`);
+    const legend = el('ul', undefined, 'legend');
+    for (const s of segments) {
+      if (s.count > 0) {
+        const seg = el('span', undefined, `seg seg-${s.part}`);
+        seg.style.width = `${(100 * s.count) / total}%`;
+        seg.title = `${s.label}: ${s.count}`;
+        bar.append(seg);
+      }
+      const li = el('li');
+      li.dataset.part = s.part;
+      const swatch = el('span', undefined, `swatch seg-${s.part}`);
+      swatch.setAttribute('aria-hidden', 'true');
+      li.append(swatch, `${s.label} `, el('strong', String(s.count), 'count'));
+      legend.append(li);
+    }
+    const headline = el('p', undefined, 'bar-headline');
+    const pct = Math.round(100 * (c.progress || 0));
+    headline.textContent = `${c.state}: ${n.sent} sent of ${total} recipients, ${pct} % past sending`;
+    if (c.details && c.details.rate) headline.textContent += ` · ${c.details.rate}/s (platform limit ${c.details.platformRate}/s)`;
+    const parts = [el('h3', 'Progress'), headline, bar, legend];
+    const notes = [];
+    if (n.invalid) notes.push(`${n.invalid} invalid numbers not sent`);
+    if (n.duplicates) notes.push(`${n.duplicates} duplicates dropped`);
+    if (n.reasons && n.reasons.length)
+      notes.push(
+        `reasons: ${n.reasons
+          .slice(0, 3)
+          .map((r) => `${r.reason} (${r.count})`)
+          .join('; ')}`,
+      );
+    if (notes.length) parts.push(el('p', mask(notes.join(' · ')), 'bar-notes'));
+    return parts;
   }
 
   /** A process's timeline: opened, the next page, or (refreshing) read again as far as it was shown. */
@@ -193,6 +412,7 @@
     if (mode === 'open') {
       current = { id, token: '', loaded: 0 };
       $('timeline-title').textContent = id;
+      $('picture').hidden = true;
       for (const tr of $('processes').tBodies[0].rows) tr.classList.toggle('current', tr.dataset.id === id);
     }
     const q = new URLSearchParams({ pageSize: String(mode === 'refresh' ? Math.min(500, Math.max(200, current.loaded)) : 200) });
