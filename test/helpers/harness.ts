@@ -153,7 +153,9 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
         const res = await api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
         if (res.statusCode === 200) {
           last = res.json();
-          if (last.state === state) return last;
+          // A view from the search attributes (no worker answered in time, e.g. on a loaded CI machine) has the state but
+          // no details: callers read the details, so only the workflow's own answer counts.
+          if (last.state === state && last.statusSource !== 'search-attributes') return last;
         }
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -12,7 +12,7 @@ import { listenStub } from '../helpers/stub-server.js';
 function stub(t: TestContext): Promise<string> {
   return listenStub(t, (req, res: ServerResponse) => {
     req.resume();
-    if (req.url?.startsWith('/slow')) return void setTimeout(() => res.end('{}'), 500);
+    if (req.url?.startsWith('/slow')) return void setTimeout(() => res.end('{}'), 3_000).unref();
     const status = Number(req.url!.slice(1).split('?')[0]);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end('{}');
@@ -23,7 +23,8 @@ test('each platform call is a client span with its method, host, status and fail
   const base = await stub(t);
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const http = new PlatformHttp({ timeoutMs: 100, tracer: provider.getTracer('test') });
+  // Calls answered at once get 5 s (a loaded CI machine took over 100 ms to answer one); /slow gets 100 ms.
+  const http = new PlatformHttp({ timeoutMs: 5_000, tracer: provider.getTracer('test') });
   const last = () => exporter.getFinishedSpans().at(-1)!;
 
   await http.request({ area: 'subprojects', method: 'POST', url: `${base}/200`, query: { phone: '+15550001111' }, json: {} });
@@ -48,7 +49,7 @@ test('each platform call is a client span with its method, host, status and fail
   assert.equal(last().attributes['error.type'], 'unavailable');
   assert.deepEqual(last().status, { code: SpanStatusCode.ERROR, message: 'unavailable' });
 
-  await assert.rejects(http.request({ area: 'voice', method: 'GET', url: `${base}/slow` }));
+  await assert.rejects(http.request({ area: 'voice', method: 'GET', url: `${base}/slow`, timeoutMs: 100 }));
   assert.equal(last().attributes['error.type'], 'timeout');
   assert.equal(last().attributes['http.status_code'], undefined, 'no answer, no status');
 
