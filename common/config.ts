@@ -5,6 +5,8 @@ import { parseCodecKeys, type CodecKey } from './codec.js';
 import type { PreviousSecret } from './secret-rotation.js';
 import { ApiKeysError, loadApiKeys, MIN_KEY_LENGTH, type ApiKeyEntry } from './api-keys.js';
 import { GEO_ACTIONS, parseGeoRules, type GeoAction, type GeoRule } from './verification-geo.js';
+import { parseRateLimits, type RateLimit } from './verification-limits.js';
+import { VERIFICATION_METHODS, type VerificationMethod } from './wire/verification.js';
 
 export type Region = 'us' | 'eu' | 'br';
 export const REGIONS: readonly Region[] = ['us', 'eu', 'br'];
@@ -91,7 +93,7 @@ interface ApiConfig {
 
 interface VerificationSettings {
   /** Default time per fallback step, by method. */
-  stepTimeoutMs: Record<'sms' | 'flashcall' | 'callout' | 'seamless', number>;
+  stepTimeoutMs: Record<'sms' | 'flashcall' | 'callout' | 'seamless' | 'whatsapp', number>;
   codeExpiryMs: number;
   maxReportAttempts: number;
   resendCooldownMs: number;
@@ -101,6 +103,24 @@ interface VerificationSettings {
   guardWindowMs: number;
   /** Geo permissions (common/verification-geo.ts): the configured rules and default, under those set through the API. */
   geo: GeoSettings;
+  /** Limits by the caller's keys, by country and by prefix (common/verification-limits.ts): RELAYFLOW_VERIFICATION_RATE_LIMITS. */
+  rateLimits: RateLimit[];
+  /** The SMS-pumping guard (common/verification-pumping.ts). */
+  pumping: PumpingSettings;
+}
+
+export interface PumpingSettings {
+  enabled: boolean;
+  /** A number is judged under its first this many digits (country code included). */
+  prefixDigits: number;
+  windowMs: number;
+  minStarts: number;
+  /** 0-1: below this share of starts reported correctly, with minStarts in the window, the prefix is blocked. */
+  floor: number;
+  /** block: refuse (429 pumping_suspected); a method: start with that method alone instead. */
+  action: 'block' | VerificationMethod;
+  /** How long an API instance keeps a prefix's guard state it read. */
+  cacheMs: number;
 }
 
 export interface GeoSettings {
@@ -599,6 +619,7 @@ export function loadConfig(env: Env = process.env): Config {
           flashcall: int(env, 'RELAYFLOW_VERIFICATION_FLASHCALL_TIMEOUT_MS', 60_000, 1_000, 86_400_000),
           callout: int(env, 'RELAYFLOW_VERIFICATION_CALLOUT_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
           seamless: int(env, 'RELAYFLOW_VERIFICATION_SEAMLESS_TIMEOUT_MS', 60_000, 1_000, 86_400_000),
+          whatsapp: int(env, 'RELAYFLOW_VERIFICATION_WHATSAPP_TIMEOUT_MS', 300_000, 1_000, 86_400_000),
         },
         codeExpiryMs: int(env, 'RELAYFLOW_VERIFICATION_CODE_EXPIRY_MS', 600_000, 1_000, 86_400_000),
         maxReportAttempts: int(env, 'RELAYFLOW_VERIFICATION_MAX_ATTEMPTS', 3, 1, 100),
@@ -607,6 +628,8 @@ export function loadConfig(env: Env = process.env): Config {
         guardMax: int(env, 'RELAYFLOW_VERIFICATION_GUARD_MAX', 5, 1, 1_000_000),
         guardWindowMs: int(env, 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', 3_600_000, 1_000, 30 * 86_400_000),
         geo: geoSettings(env),
+        rateLimits: rateLimitSettings(env),
+        pumping: pumpingSettings(env),
       },
       provisioning: {
         pollIntervalMs: int(env, 'RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS', 300_000, 100, 86_400_000),
@@ -682,6 +705,44 @@ function geoSettings(env: Env): GeoSettings {
     throw new ConfigError('RELAYFLOW_VERIFICATION_GEO_DEFAULT', `must be one of ${GEO_ACTIONS.join(', ')} (got "${defaultAction}")`);
   }
   return { rules, defaultAction: defaultAction as GeoAction, cacheMs: int(env, 'RELAYFLOW_VERIFICATION_GEO_CACHE_MS', 2_000, 0, 60_000) };
+}
+
+/** RELAYFLOW_VERIFICATION_RATE_LIMITS: a JSON array of limits (common/verification-limits.ts). */
+function rateLimitSettings(env: Env): RateLimit[] {
+  const name = 'RELAYFLOW_VERIFICATION_RATE_LIMITS';
+  const text = env[name]?.trim();
+  if (!text) return [];
+  try {
+    return parseRateLimits(text);
+  } catch (err) {
+    throw new ConfigError(name, (err as Error).message);
+  }
+}
+
+/** RELAYFLOW_VERIFICATION_PUMPING_*: the SMS-pumping guard (on by default). */
+function pumpingSettings(env: Env): PumpingSettings {
+  const onOff = str(env, 'RELAYFLOW_VERIFICATION_PUMPING_GUARD', 'on');
+  if (onOff !== 'on' && onOff !== 'off') throw new ConfigError('RELAYFLOW_VERIFICATION_PUMPING_GUARD', `must be on or off (got "${onOff}")`);
+  const floorName = 'RELAYFLOW_VERIFICATION_PUMPING_FLOOR';
+  const floorText = str(env, floorName, '0.1');
+  const floor = Number(floorText);
+  if (!/^(0(\.[0-9]+)?|1(\.0+)?)$/.test(floorText) || !(floor >= 0 && floor <= 1)) {
+    throw new ConfigError(floorName, `must be a number from 0 to 1, e.g. 0.1 (got "${floorText}")`);
+  }
+  const actionName = 'RELAYFLOW_VERIFICATION_PUMPING_ACTION';
+  const action = str(env, actionName, 'block');
+  if (action !== 'block' && !(VERIFICATION_METHODS as readonly string[]).includes(action)) {
+    throw new ConfigError(actionName, `must be block or a method to start instead (${VERIFICATION_METHODS.join(', ')}) (got "${action}")`);
+  }
+  return {
+    enabled: onOff === 'on',
+    prefixDigits: int(env, 'RELAYFLOW_VERIFICATION_PUMPING_PREFIX_DIGITS', 6, 2, 15),
+    windowMs: int(env, 'RELAYFLOW_VERIFICATION_PUMPING_WINDOW_MS', 3_600_000, 1_000, 7 * 86_400_000),
+    minStarts: int(env, 'RELAYFLOW_VERIFICATION_PUMPING_MIN_STARTS', 100, 1, 1_000_000),
+    floor,
+    action: action as PumpingSettings['action'],
+    cacheMs: int(env, 'RELAYFLOW_VERIFICATION_PUMPING_CACHE_MS', 1_000, 0, 60_000),
+  };
 }
 
 /** loadConfig for an entry point: a configuration error ends the process with one line naming the variable. */

@@ -18,6 +18,7 @@ import { createLogger } from '../common/logger.js';
 import { workflowIds } from '../contracts/ids.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
 import { admitUpdate, setGeoRulesUpdate } from '../contracts/verification.js';
+import { liftPumpingUpdate, pumpingQuery, pumpingStartSignal, pumpingSuccessSignal } from '../contracts/verification-limits.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
@@ -370,6 +371,36 @@ const scenarios: Scenario[] = [
         );
       }
       return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
+    },
+  },
+  {
+    type: 'verificationPumpingGuard',
+    case: 'happy',
+    async run(h) {
+      // As the API drives it: starts and a success by signal(-with-start), a block once the conversion falls under
+      // the floor, reads by query, an operator's lift (update). Recorded open: it waits out its window.
+      const id = `verification-pumping:replay-${ulid()}:46700`;
+      const initial = { prefix: '46700', windowMs: 600_000, thresholds: { minStarts: 3, floor: 0.5 }, slots: [], decisions: [] };
+      const start = () =>
+        h.client.workflow.signalWithStart('verificationPumpingGuard', {
+          workflowId: id,
+          taskQueue: h.config.taskQueue,
+          args: [initial],
+          signal: pumpingStartSignal,
+          signalArgs: [{ processId: `verification:${ulid()}` }],
+        });
+      await start();
+      await h.client.workflow.getHandle(id).signal(pumpingSuccessSignal, { processId: 'verification:one' });
+      for (let i = 0; i < 4; i += 1) {
+        await start();
+        await sleep(200);
+      }
+      const blocked = await h.client.workflow.getHandle(id).query(pumpingQuery);
+      if (!blocked.blocked) throw new Error(`not blocked: ${JSON.stringify(blocked)}`);
+      await h.client.workflow.getHandle(id).executeUpdate(liftPumpingUpdate, { args: [{ actor: 'replay', note: 'checked' }] });
+      await start();
+      await sleep(500);
+      return { workflowId: id, open: true };
     },
   },
   // --- templates

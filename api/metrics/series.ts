@@ -52,6 +52,20 @@ export const geoRefusals = new Counter({
   registers,
 });
 
+export const rateLimitRefusals = new Counter({
+  name: 'relayflow_verification_rate_limit_refusals_total',
+  help: 'Verification starts refused by a rate limit (429 rate_limited), by limit ID and what it counts by (a key name, country or prefix)',
+  labelNames: ['limit', 'by'] as const,
+  registers,
+});
+
+export const pumpingDecisions = new Counter({
+  name: 'relayflow_verification_pumping_total',
+  help: 'SMS-pumping guard decisions the API applied: a start refused or moved to the configured method (by prefix), or a block lifted',
+  labelNames: ['prefix', 'decision'] as const,
+  registers,
+});
+
 /** The signed intakes (/callbacks/<kind>) and how a delivery can end (api/plugins/metrics.ts). */
 const CALLBACK_KINDS = ['verification', 'provisioning', 'senderid', 'conversation', 'mms', 'voice'] as const;
 const CALLBACK_OUTCOMES = ['accepted', 'duplicate', 'refused', 'failed'] as const;

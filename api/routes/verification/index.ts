@@ -12,6 +12,7 @@ import type { ProcessService } from '../../processes/find.js';
 import { e164, PhoneNumber, ProcessView } from '../../schemas.js';
 import { processRouter } from '../process-routes.js';
 import { geoRuleRoutes } from './geo-routes.js';
+import { limitRoutes, RateLimitKeys } from './limit-routes.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(
@@ -39,6 +40,7 @@ const StartBody = Type.Object(
       }),
     ),
     custom: Type.Optional(Type.String({ maxLength: 4096 })),
+    rateLimits: Type.Optional(RateLimitKeys),
     language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Sent as Accept-Language, e.g. es-ES' })),
     policy: Type.Optional(
       Type.Object(
@@ -67,9 +69,11 @@ export interface VerificationRouteOptions {
   platform: VerificationClient;
 }
 
-const reportReply = (outcome: ReportOutcome) => {
+const reportReply = async (outcome: ReportOutcome, service: VerificationService) => {
   if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
-  return outcome;
+  const { pumping, ...answer } = outcome;
+  if (pumping) await service.pumping.succeeded(pumping.guardId, pumping.processId);
+  return answer;
 };
 
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications: service, platform }) => {
@@ -81,6 +85,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     description:
       'Answers within the API deadline (20 s): 201 with the state (PENDING; ERROR with reason platform_unavailable when the platform did not accept the start in time; DENIED), ' +
       "403 geo_blocked naming the rule when the geo permissions refuse a step's method for the number (nothing is started or sent; a fallback chain is refused whole), " +
+      '429 rate_limited naming the limit (by a key in rateLimits, by country or by prefix) and 429 pumping_suspected when the SMS-pumping guard blocked the ' +
+      "number's prefix, each with Retry-After (nothing is started or sent); 429 too_many_verifications past the per-number limit. " +
       'With an Idempotency-Key (per number), a retried start reaches the same process and answers its state without sending again; 409 once that process has ended. ' +
       '504 process_timeout naming the processId when the process did not answer (read it later: it never sends once the deadline has passed, it ends ABANDONED), 503 when Temporal is unreachable.',
     idempotencyKey: true,
@@ -102,6 +108,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
         ...(b.policy ? { policy: b.policy } : {}),
         ...(headers['idempotency-key'] ? { idempotencyKey: headers['idempotency-key'] } : {}),
         ...(b.fallback ? { fallback: true } : {}),
+        ...(b.rateLimits ? { rateLimits: b.rateLimits } : {}),
       });
       return { status: 201, body: { processId, ...outcome } };
     },
@@ -110,6 +117,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   verifications.read({ summary: 'A verification process' });
 
   await app.register(geoRuleRoutes, { geo: service.geo, waitMs: service.waitMs });
+  await app.register(limitRoutes, { limits: service.limits, pumping: service.pumping, waitMs: service.waitMs });
+  service.pumping.log ??= app.log;
 
   verifications.action({
     action: 'report',
@@ -119,7 +128,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     errors: [400, 401, 404, 409],
     update: reportUpdate,
     request: (req, operationId) => ({ code: req.body.code, operationId }),
-    answer: reportReply,
+    answer: (outcome) => reportReply(outcome, service),
   });
 
   app.post(
@@ -140,7 +149,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       if (!newest) throw notFound('a verification for this number');
       const handle = handleOf(client, newest.processId, ['verification'], 'verification');
       const request = { code: req.body.code, operationId: operationId(req.headers) };
-      return reportReply(await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' }));
+      return reportReply(await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' }), service);
     },
   );
 

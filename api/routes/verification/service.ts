@@ -25,6 +25,8 @@ import { processesStarted } from '../../metrics/series.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
 import { GeoRules } from './geo-rules.js';
+import { PumpingGuards } from './pumping.js';
+import { RateLimits } from './rate-limits.js';
 
 export interface StartRequest {
   identity: string;
@@ -37,6 +39,8 @@ export interface StartRequest {
   idempotencyKey?: string;
   /** The steps came from `body.fallback` (a refusal names the step's field), not `body.method`. */
   fallback?: boolean;
+  /** The caller's rate-limit keys (`{ip, user, session, ...}`): each counted by the limits configured for its name. */
+  rateLimits?: Record<string, string>;
 }
 
 export interface VerificationServiceOptions {
@@ -48,6 +52,10 @@ export class VerificationService {
   readonly waitMs: number;
   /** The geo permissions every start (and every platform-initiated verification) is checked against first. */
   readonly geo: GeoRules;
+  /** Limits by the caller's keys, by country and by prefix: a bucket workflow per limit and value. */
+  readonly limits: RateLimits;
+  /** The SMS-pumping guard, one workflow per destination prefix. */
+  readonly pumping: PumpingGuards;
 
   constructor(
     private readonly client: Client,
@@ -57,6 +65,8 @@ export class VerificationService {
   ) {
     this.waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
     this.geo = new GeoRules(client, config.taskQueue, config.processes.verification.geo);
+    this.limits = new RateLimits(client, config.taskQueue, config.processes.verification.rateLimits, hash);
+    this.pumping = new PumpingGuards(client, config.taskQueue, config.processes.verification.pumping);
   }
 
   private get settings() {
@@ -108,7 +118,7 @@ export class VerificationService {
     const id = keyed ? idOfKey(req.identity, req.idempotencyKey!) : ulid();
     const processId = workflowIds.verification(id);
     const s = this.settings;
-    const steps: VerificationStep[] = req.steps.map((st) => ({
+    let steps: VerificationStep[] = req.steps.map((st) => ({
       method: st.method,
       timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method],
     }));
@@ -135,6 +145,27 @@ export class VerificationService {
         { field, rule: 'geo_blocked', message: refusal.message },
       ]);
     }
+    // Then the pumping guard of the number's prefix, and the rate limits: a refusal starts nothing and sends nothing.
+    const pumping = await this.pumping.verdict(
+      req.identity,
+      steps.map((st) => st.method),
+      deadline,
+    );
+    if (pumping && !pumping.go) {
+      if (this.pumping.settings.action === 'block') throw this.pumping.refusal(pumping);
+      const method = this.pumping.moved(pumping);
+      steps = [{ method, timeoutMs: s.stepTimeoutMs[method as keyof typeof s.stepTimeoutMs] ?? steps[0]!.timeoutMs }];
+      const moved = await this.geo.refusal(req.identity, [method], deadline, 'api');
+      if (moved)
+        throw new ApiError(403, 'geo_blocked', `body.identity: moved to ${method} by the pumping guard, but ${moved.message}; nothing was started or sent`);
+    }
+    await this.limits.admit(
+      req.identity,
+      req.rateLimits,
+      processId,
+      steps.map((st) => st.method),
+      deadline,
+    );
     const admission = await this.admitToGuard(
       req.identity,
       processId,
@@ -170,7 +201,9 @@ export class VerificationService {
       ...(req.language ? { language: req.language } : {}),
       platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
       startBy: deadline,
+      ...(pumping ? { pumpingGuardId: pumping.guardId } : {}),
     };
+    const counted = pumping ? this.pumping.started(pumping, processId) : undefined;
     const outcome = await callTemporal(
       this.client,
       processId,
@@ -203,6 +236,7 @@ export class VerificationService {
     // A fresh ID under conflict policy FAIL: an answer means this request created the process (a keyed retry
     // may count twice: the metric is a rate, not a ledger).
     processesStarted.inc({ kind: 'verification' });
+    await counted;
     return { processId, outcome };
   }
 
