@@ -93,12 +93,13 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       },
     ],
     collections: [{ path: '/v1/verifications', tag: 'verifications', kinds: ['verification'] }],
-    contracts: ['verification.ts'],
+    contracts: ['verification.ts', 'verification-limits.ts'],
     areas: ['verification'],
-    signals: ['platformEvent'],
-    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks;
-    // setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
-    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules'],
+    // pumpingStart, pumpingSuccess, liftPumpingBlock: the SMS-pumping guard's (workflows/verification/pumping-guard.ts).
+    signals: ['platformEvent', 'pumpingStart', 'pumpingSuccess'],
+    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks, and the
+    // rate-limit buckets' (the same workflow); setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
+    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules', 'liftPumpingBlock'],
   },
   provisioning: {
     name: 'provisioning',
