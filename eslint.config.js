@@ -36,9 +36,9 @@ export default tseslint.config(
   {
     files: ['api/routes/ui/static/**/*.js'],
     languageOptions: {
-      sourceType: 'script',
+      sourceType: 'module',
       globals: Object.fromEntries(
-        ['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option', 'history', 'setInterval'].map((g) => [g, 'readonly']),
+        ['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option', 'history', 'setTimeout', 'crypto'].map((g) => [g, 'readonly']),
       ),
     },
   },

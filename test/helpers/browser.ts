@@ -28,6 +28,10 @@ export interface Page {
   html(): Promise<string>;
   /** Reads the DOM every 250 ms until `done` says yes (returns that DOM) or `timeoutMs` passes (returns the last one). */
   waitFor(done: (html: string) => boolean, timeoutMs: number): Promise<{ html: string; done: boolean }>;
+  /** Runs `expression` in the page and answers its value (JSON-able), e.g. a click on a button. */
+  evaluate(expression: string): Promise<unknown>;
+  /** Presses a key (DevTools `Input.dispatchKeyEvent`, e.g. 'Escape', 'Enter', 'Tab') where the page's focus is. */
+  press(key: 'Escape' | 'Enter' | 'Tab'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,8 +119,23 @@ export async function openPage(url: string, dir: string, opts: OpenPageOptions =
       );
       return String((result as { value?: unknown }).value ?? '');
     };
+    const KEYS = { Escape: 27, Enter: 13, Tab: 9 } as const;
     return {
       html,
+      async evaluate(expression) {
+        const { result, exceptionDetails } = (await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId)) as {
+          result: { value?: unknown };
+          exceptionDetails?: { text: string; exception?: { description?: string } };
+        };
+        if (exceptionDetails) throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+        return result.value;
+      },
+      async press(key) {
+        const code = KEYS[key];
+        const text = key === 'Enter' ? '\r' : undefined;
+        await send('Input.dispatchKeyEvent', { type: 'keyDown', key, code: key, windowsVirtualKeyCode: code, ...(text ? { text } : {}) }, sessionId);
+        await send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: key, windowsVirtualKeyCode: code }, sessionId);
+      },
       async waitFor(done, timeoutMs) {
         const deadline = Date.now() + timeoutMs;
         for (;;) {

@@ -1,10 +1,14 @@
 // The audit page: where every process is and why, and one's timeline, from the API's own routes with the key the
 // person pastes (kept for this tab only: sessionStorage, and taken out of the address once read). The list is ordered
-// by last change, counted by kind and state, filtered, and refreshed every 15 s with the open process. The address
-// `#key=...&process=...&kind=...&state=...&q=...&from=...&to=...` opens the page so.
-(() => {
-  'use strict';
-  const REFRESH_MS = 15_000;
+// by last change, counted by kind and state, filtered, and refreshed (every 15 s, or as picked) with the open process. The address
+// `#key=...&process=...&kind=...&state=...&q=...&from=...&to=...&refresh=...` opens the page so. An ES module (the
+// browser loads its parts itself: no build step).
+import { createActions, replaceKeepingFocus, setScope } from './actions.js';
+import { calloutCalls, verificationChain } from './calls.js';
+import { ago, clock, el, mask, svgEl } from './dom.js';
+import { rateSparkline, sampleCampaign } from './sparkline.js';
+
+{
   const PAGE = 50;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.hash.slice(1));
@@ -23,20 +27,6 @@
   const status = (text) => {
     $('status').textContent = text;
   };
-  const clock = () => new Date().toLocaleTimeString();
-  /** Phone numbers masked as the API masks them (common/logger.ts maskPhoneNumbers). */
-  const mask = (text) =>
-    String(text).replace(/\+?\d[\d ()-]{5,}\d/g, (m) => {
-      const digits = m.replace(/\D/g, '');
-      return digits.length >= 7 ? `${m.startsWith('+') ? '+' : ''}***${digits.slice(-2)}` : m;
-    });
-  const ago = (iso) => {
-    const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-    if (s < 60) return `${s} s ago`;
-    if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-    if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
-    return `${Math.floor(s / 86400)} d ago`;
-  };
   const age = (iso) => ago(iso).replace(/ ago$/, '');
 
   async function api(path, accept = 'application/json') {
@@ -52,12 +42,33 @@
     }
     return accept === 'text/csv' ? res.text() : res.json();
   }
-  const el = (tag, text, className) => {
-    const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
-    if (className) e.className = className;
-    return e;
-  };
+  /** A change: answers { ok, status, body } whatever the status (the page tells a refusal as it came). */
+  async function post(path, body, idempotencyKey) {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(body),
+    });
+    let answer = {};
+    try {
+      answer = await res.json();
+    } catch {
+      /* not JSON */
+    }
+    return { ok: res.ok, status: res.status, body: answer };
+  }
+  const actions = createActions({ post, done: () => refresh(true) });
+  /** The key's ID and scope, so the page offers only the actions it may take (unknown: all are offered, a 403 told). */
+  async function whoAmI() {
+    try {
+      const me = await api('/v1/keys/me');
+      setScope(me.scope);
+      $('key-info').textContent = `key ${me.keyId} · ${me.scope}`;
+    } catch {
+      setScope(undefined);
+      $('key-info').textContent = '';
+    }
+  }
   const cell = (text, className) => el('td', text, className);
   const timeCell = (iso, text) => {
     const td = cell();
@@ -183,9 +194,13 @@
         parts.push(`— calling ${v.pendingActivities.map((a) => `${a.activity} (attempt ${a.attempt})`).join(', ')}`);
       $('process-summary').textContent = mask(parts.join(' '));
       $('process-summary').hidden = false;
+      const buttons = actions.forProcess(v);
+      replaceKeepingFocus($('actions'), buttons);
+      $('actions').hidden = !buttons.length;
       await picture(id, v);
     } catch {
       $('process-summary').hidden = true;
+      $('actions').hidden = true;
       $('picture').hidden = true;
     }
   }
@@ -193,26 +208,28 @@
   /** The open process as a picture, where one says more than the timeline: an onboarding's steps, a campaign's progress. */
   async function picture(id, v) {
     let parts = null;
-    if (v.kind === 'onboarding' && v.details && Array.isArray(v.details.steps)) parts = stepGraph(v.details.steps);
-    else if (/-campaign$/.test(v.kind)) parts = campaignBar(await api(`/v1/campaigns/${encodeURIComponent(id)}`));
+    if (v.kind === 'onboarding' && v.details && Array.isArray(v.details.steps))
+      parts = [...stepGraph(v.details.steps), ...actions.forSteps(v, v.details.steps)];
+    else if (/-campaign$/.test(v.kind)) parts = campaignBar(id, await api(`/v1/campaigns/${encodeURIComponent(id)}`));
+    else if (v.kind === 'verification' && v.details && Array.isArray(v.details.steps))
+      parts = verificationChain(v, await api(`/v1/processes/${encodeURIComponent(id)}/timeline?pageSize=200`).catch(() => ({ entries: [] })));
+    else if (v.kind === 'voice-callout' && v.details && Array.isArray(v.details.legs)) parts = calloutCalls(v);
     if (current.id !== id) return;
     const box = $('picture');
-    // A refresh redraws the picture: the step that had the keyboard's focus keeps it.
-    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.step : undefined;
+    // A refresh redraws the picture: the step or button that had the keyboard's focus keeps it.
+    const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement : undefined;
     box.replaceChildren(...(parts || []));
     box.hidden = !parts;
-    if (focused) {
-      const again = [...box.querySelectorAll('[data-step]')].find((b) => b.dataset.step === focused);
-      if (again) again.focus();
+    for (const field of ['step', 'action']) {
+      const focused = active && active.dataset[field];
+      const again = focused && [...box.querySelectorAll(`[data-${field}]`)].find((b) => b.dataset[field] === focused && b.tabIndex >= 0);
+      if (again) {
+        again.focus();
+        break;
+      }
     }
   }
 
-  const SVG = 'http://www.w3.org/2000/svg';
-  const svgEl = (tag, attrs) => {
-    const e = document.createElementNS(SVG, tag);
-    for (const [k, val] of Object.entries(attrs || {})) e.setAttribute(k, String(val));
-    return e;
-  };
   /** A step's state: its icon (hidden from screen readers) and its word. */
   const STEP_STATES = {
     PENDING: { icon: '○', word: 'pending' },
@@ -355,7 +372,7 @@
   }
 
   /** A campaign's recipients as one bar: delivered, sent (no report yet), failed, in doubt, pending (and cancelled, unconfirmed). */
-  function campaignBar(c) {
+  function campaignBar(id, c) {
     const n = c.counts;
     const d = n.delivery || {};
     const delivered = (d.delivered || 0) + (d.read || 0);
@@ -392,7 +409,8 @@
     const pct = Math.round(100 * (c.progress || 0));
     headline.textContent = `${c.state}: ${n.sent} sent of ${total} recipients, ${pct} % past sending`;
     if (c.details && c.details.rate) headline.textContent += ` · ${c.details.rate}/s (platform limit ${c.details.platformRate}/s)`;
-    const parts = [el('h3', 'Progress'), headline, bar, legend];
+    sampleCampaign(id, { delivered, failed: n.failed + deliveryFailed, sent: n.sent });
+    const parts = [el('h3', 'Progress'), headline, bar, legend, ...rateSparkline(id, refreshMs())];
     const notes = [];
     if (n.invalid) notes.push(`${n.invalid} invalid numbers not sent`);
     if (n.duplicates) notes.push(`${n.duplicates} duplicates dropped`);
@@ -413,6 +431,8 @@
       current = { id, token: '', loaded: 0 };
       $('timeline-title').textContent = id;
       $('picture').hidden = true;
+      $('actions').hidden = true;
+      $('action-answer').hidden = true;
       for (const tr of $('processes').tBodies[0].rows) tr.classList.toggle('current', tr.dataset.id === id);
     }
     const q = new URLSearchParams({ pageSize: String(mode === 'refresh' ? Math.min(500, Math.max(200, current.loaded)) : 200) });
@@ -466,21 +486,41 @@
   function reload() {
     return Promise.all([list('first'), counts()]);
   }
-  async function refresh() {
-    if (!key || busy || !$('live').checked || document.hidden) return;
+  /** The picked refresh interval in ms. */
+  function refreshMs() {
+    return Number($('every').value) * 1000;
+  }
+  let again = false;
+  /** Reads the list, counts and open process again: every interval while live, and `now` after an action. */
+  async function refresh(now = false) {
+    if (!key || (!now && (!$('live').checked || document.hidden))) return;
+    if (busy) {
+      again ||= now; // an action's answer is shown as soon as the refresh under way ends
+      return;
+    }
     busy = true;
     try {
       await Promise.all([list('refresh'), counts(), current.id ? timeline(current.id, 'refresh') : null]);
     } finally {
       busy = false;
+      if (again) {
+        again = false;
+        void refresh(true);
+      }
     }
+  }
+  function tick() {
+    setTimeout(async () => {
+      await refresh();
+      tick();
+    }, refreshMs());
   }
 
   $('key-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     key = $('key').value.trim();
     sessionStorage.setItem('relayflow-key', key);
-    reload();
+    whoAmI().then(reload);
   });
   $('filters').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -495,11 +535,15 @@
   $('csv').addEventListener('click', exportCsv);
   for (const k of (document.body.dataset.kinds || '').split(',').filter(Boolean)) $('kind').append(new Option(k, k));
   for (const id of ['kind', 'state', 'q', 'from', 'to']) $(id).value = params.get(id) || '';
-  setInterval(refresh, REFRESH_MS);
-  document.addEventListener('visibilitychange', refresh);
+  if ([...$('every').options].some((o) => o.value === params.get('refresh'))) $('every').value = params.get('refresh');
+  tick();
+  document.addEventListener('visibilitychange', () => refresh());
   if (key) {
     sessionStorage.setItem('relayflow-key', key);
-    reload();
-    if (params.get('process')) timeline(params.get('process'));
+    // The key's scope first: the open process's buttons are drawn for it.
+    whoAmI().then(() => {
+      reload();
+      if (params.get('process')) timeline(params.get('process'));
+    });
   }
-})();
+}
