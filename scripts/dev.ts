@@ -4,13 +4,7 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import { startDevCodecListener, type DevCodecListener } from '../api/dev-codec.js';
-import {
-  MMS_POSTBACK_PATH,
-  PROVISIONING_WEBHOOK_PATH,
-  SENDERID_CALLBACK_PATH,
-  VERIFICATION_CALLBACK_PATH,
-  VOICE_CALLBACK_PATH,
-} from '../contracts/callbacks.js';
+import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH, VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { openCampaignStore } from '../store/index.js';
 import { createPlatformClients } from '../platform/index.js';
 import { AesGcmPayloadCodec, parseCodecKeys } from '../common/codec.js';
@@ -25,6 +19,7 @@ import { workerBundlePath } from '../workers/workflow-options.js';
 import { createWorker } from '../workers/worker.js';
 import { startDevServer, type DevServer } from './lib/dev-server.js';
 import { devSecrets } from './lib/dev-secrets.js';
+import { pointSandboxAt } from './lib/sandbox-urls.js';
 
 const env = process.env;
 const dataDir = resolve(env.RELAYFLOW_DATA_DIR ?? '.relayflow');
@@ -154,19 +149,8 @@ async function main(): Promise<void> {
     await platform.provisioning.webhooks.ensure(`${config.api.publicUrl}${PROVISIONING_WEBHOOK_PATH}`, config.api.provisioningWebhookSecret!);
     // Sender ID callbacks: signed with relayflow's current secret, sent to the API (registrations carry no callbackUrl here).
     await platform.senderid.setCallbackConfiguration(config.api.senderIdCallbackSecrets[0]!);
-    const res = await fetch(`${sandbox.url}/_sandbox/senderid/callback-url`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${config.api.publicUrl}${SENDERID_CALLBACK_PATH}` }),
-    });
-    if (!res.ok) throw new Error(`sandbox refused the sender ID callback URL: ${res.status} ${await res.text()}`);
-    // MMS postbacks go to the account's postback URL, which the platform sets at onboarding.
-    const mms = await fetch(`${sandbox.url}/_sandbox/mms/account`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ postbackUrl: `${config.api.publicUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}` }),
-    });
-    if (!mms.ok) throw new Error(`sandbox refused the MMS postback URL: ${mms.status} ${await mms.text()}`);
+    // Where sender ID callbacks and MMS postbacks go: the sandbox takes these through its control routes.
+    await pointSandboxAt({ sandboxUrl: sandbox.url, publicUrl: config.api.publicUrl, mmsPostbackToken: config.api.mmsPostbackToken! });
     // Voice callbacks go to the application's callback URL (the platform's configuration API sets it).
     await platform.voice.setCallbackUrls({ primary: `${config.api.publicUrl}${VOICE_CALLBACK_PATH}` });
   }

@@ -78,8 +78,10 @@ try {
 mkdirSync(resolve('.relayflow/test'), { recursive: true });
 const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
 const compiledDir = process.env.RELAYFLOW_TEST_TSX ? undefined : join(runDir, 'js');
-const serverStarting = startDevServer({ log });
-const postgresStarting = startSharedPostgres();
+// The fault suite starts a cluster of its own (its Temporal server and PostgreSQL): only the bundle is shared with it.
+const noServer = { address: '', cli: { source: 'not needed' }, stop: async () => {} };
+const serverStarting = cluster ? Promise.resolve(noServer) : startDevServer({ log });
+const postgresStarting = cluster ? Promise.resolve({ url: '', stop: async () => {} }) : startSharedPostgres();
 const ready = Promise.all([
   serverStarting,
   postgresStarting,
@@ -93,7 +95,7 @@ const [server, postgres, bundle, compiledFiles] = await ready.catch(async (err: 
   throw err;
 });
 log(
-  `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
+  `${cluster ? 'the cluster suite starts its own servers' : `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores`}; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
 );
 
 const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
@@ -103,7 +105,7 @@ let result;
 try {
   result = await runPool(jobs, {
     concurrency,
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, RELAYFLOW_WORKFLOW_BUNDLE: bundle, [SHARED_PG_ENV]: postgres.url },
+    env: { ...process.env, RELAYFLOW_WORKFLOW_BUNDLE: bundle, ...(cluster ? {} : { TEMPORAL_ADDRESS: server.address, [SHARED_PG_ENV]: postgres.url }) },
     ...(compiledDir ? { compiledDir } : {}),
     // The cluster's file runs every row of the fault table one after another.
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', (cluster ? 20 : 10) * 60_000),

@@ -16,7 +16,7 @@ import { secondsSince } from '../local-tools.js';
 import { startFront } from './front.js';
 import { startNodeProcess, type NodeProcess, type NodeProcessOptions } from './node-process.js';
 import { CLUSTER_DATABASES, startClusterPostgres, stopClusterPostgresLeftover, type ClusterPostgres } from './postgres.js';
-import { pointSandboxAt } from './sandbox-urls.js';
+import { pointSandboxAt } from '../sandbox-urls.js';
 import type { StopList } from './stop-list.js';
 import { applySchemas, startClusterTemporal, TEMPORAL_CONFIG, type ClusterTemporal } from './temporal-server.js';
 import { findTemporalServerBin, TEMPORAL_SERVER_VERSION } from './temporal-server-bin.js';

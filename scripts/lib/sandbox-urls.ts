@@ -1,7 +1,7 @@
-// The two addresses only the sandbox takes through its control routes: where sender ID callbacks go (registrations
-// carry no callbackUrl here) and the MMS account's postback URL. The workers set the rest at start
+// The two addresses only the sandbox takes through its control routes (npm start and npm run cluster): where
+// sender ID callbacks go (registrations carry no callbackUrl here) and the MMS account's postback URL. The workers set the rest at start
 // (workers/callbacks.ts: the provisioning webhook, the verification callback URL, the sender ID secret, voice).
-import { MMS_POSTBACK_PATH, SENDERID_CALLBACK_PATH } from '../../../contracts/callbacks.js';
+import { MMS_POSTBACK_PATH, SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
 
 export async function pointSandboxAt(opts: { sandboxUrl: string; publicUrl: string; mmsPostbackToken: string }): Promise<void> {
   const settings: Array<[route: string, body: object]> = [
