@@ -13,15 +13,12 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { generateCodecKey } from '../common/codec.js';
-import { nodeTransport } from '../common/http-transport.js';
 import { freePort } from '../scripts/lib/dev-server.js';
-import { TEST_API_KEY, uniqueName } from '../test/helpers/harness.js';
-import { rcsBody, setReviewer, templateBody } from '../test/helpers/provisioning.js';
-import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../test/helpers/senderid.js';
-import { hangUp, incomingCall, OWN_NUMBERS, phone, voiceClient, voiceSettings, wireVoice } from '../test/helpers/voice.js';
+import { TEST_API_KEY } from '../test/helpers/harness.js';
 import { countActions } from './action-counts.js';
 import { exitWhenDone, log, shutdown, sleep, startStack, workerProcessEnv } from './bench-stack.js';
 import { emitBenchResult } from './result.js';
+import { benchApi, processScenarios, untilClosed, wireScenarios } from './scenarios.js';
 import { pool } from './stats.js';
 
 /** A watched template wakes every RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS (5 minutes deployed); here often, to count many wakes. */
@@ -39,7 +36,6 @@ const stack = await startStack({
   env: { RELAYFLOW_TASK_QUEUE: taskQueue, RELAYFLOW_CODEC_KEYS: codecKeys, RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: String(POLL_MS) },
 });
 const { server, h } = stack;
-const never = new AbortController().signal;
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 /** CPU ms (user + system, all threads) the process has used so far, from /proc (what process.cpuUsage() gives inside it). */
@@ -74,77 +70,17 @@ async function startWorker(): Promise<ChildProcess> {
   }
 }
 
-async function api(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await h.api({ method: method as 'POST', url, ...(body === undefined ? {} : { payload: body as Record<string, unknown> }) });
-  return { status: res.statusCode, json: res.body ? (res.json() as Record<string, unknown>) : {} };
-}
-
-async function untilClosed(workflowId: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await h.client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING') {
-    if (Date.now() > deadline) throw new Error(`${workflowId} still running after ${timeoutMs} ms`);
-    await sleep(250);
-  }
-}
-
-let numbers = 0;
+const api = benchApi(h);
 const templateIds: string[] = [];
-/** One process of each kind, run to its end (as bench/actions.ts runs them). */
+const scenarios = processScenarios(h, api, '+4674');
+/** One process of each kind, run to its end (bench/scenarios.ts); an approved template keeps watching until stopped. */
 const RUN: Record<keyof typeof N, () => Promise<void>> = {
-  async verification() {
-    const identity = `+4674${String(process.pid % 1000).padStart(3, '0')}${String(++numbers).padStart(4, '0')}`;
-    const started = await api('POST', '/v1/verifications', { identity, method: 'sms' });
-    if (started.status !== 201) throw new Error(`verification start: ${started.status} ${JSON.stringify(started.json)}`);
-    const { processId, current } = started.json as { processId: string; current: { verificationId: string } };
-    const inbox = await nodeTransport(new URL(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`), {
-      method: 'GET',
-      headers: {},
-      signal: never,
-    });
-    const code = (JSON.parse(inbox.text) as { messages: { verificationId: string; code: string }[] }).messages.find(
-      (m) => m.verificationId === current.verificationId,
-    )!.code;
-    const reported = await api('POST', `/v1/verifications/${encodeURIComponent(processId)}/report`, { code });
-    if (reported.json.result !== 'SUCCESSFUL') throw new Error(`verification report: ${JSON.stringify(reported.json)}`);
-    await untilClosed(processId, 30_000); // closed by the platform's result callback
-  },
-  async callout() {
-    const res = await api('POST', '/v1/voice/callouts/tts', {
-      key: uniqueName('tts'),
-      destination: phone(),
-      text: 'Your parcel arrives today.',
-      cli: OWN_NUMBERS[1],
-    });
-    if (res.status !== 202) throw new Error(`callout start: ${res.status} ${JSON.stringify(res.json)}`);
-    await untilClosed(res.json.processId as string, 30_000);
-  },
-  async 'incoming call'() {
-    const { callId } = await incomingCall(h, phone(), OWN_NUMBERS[0]);
-    await h.waitForState(`voice-incoming:${callId}`, 'CONNECTED', 30_000);
-    await hangUp(h, callId);
-    await untilClosed(`voice-incoming:${callId}`, 30_000);
-  },
+  verification: async () => void (await scenarios.verification()),
+  callout: async () => void (await scenarios.callout()),
+  'incoming call': async () => void (await scenarios['incoming call']()),
+  onboarding: async () => void (await scenarios.onboarding()),
   async 'template approval'() {
-    const res = await api('POST', '/v1/templates/chata', templateBody(uniqueName('cpu').replace(/-/g, '_')));
-    if (res.status !== 202) throw new Error(`template start: ${res.status} ${JSON.stringify(res.json)}`);
-    const processId = res.json.processId as string;
-    templateIds.push(processId);
-    await h.waitForState(processId, 'APPROVED', 30_000);
-  },
-  async onboarding() {
-    const key = uniqueName('cpu');
-    const res = await api('POST', '/v1/onboardings', {
-      key,
-      subproject: { displayName: uniqueName('team') },
-      bundle: { displayName: 'Acme', region: 'EU' },
-      webhook: { target: `https://hooks.example.com/${key}`, secret: 'a-secret-of-some-length' },
-      rcsSenders: [{ step: 'rcs', ...rcsBody(uniqueName('Rcs')) }],
-      chatbSenders: [{ step: 'chatb', displayName: uniqueName('Brand'), categoryCode: 'RETAIL' }],
-      templates: [{ step: 'welcome', sender: 'chatb', ...templateBody(uniqueName('welcome').replace(/-/g, '_')) }],
-      senderIds: [{ step: 'brand', ...brandRegistration(uniqueName('brand')) }],
-    });
-    if (res.status !== 202) throw new Error(`onboarding start: ${res.status} ${JSON.stringify(res.json)}`);
-    await untilClosed(res.json.processId as string, 90_000);
+    templateIds.push((await scenarios['template approval']()).processId);
   },
 };
 
@@ -195,20 +131,7 @@ async function historyTotals(ids: string[]): Promise<{ events: number; actions: 
 }
 
 try {
-  await wireVoice(h);
-  await voiceClient(h).assignNumbers([...OWN_NUMBERS]);
-  await voiceSettings(h, { noAnswerMs: 500, sayMs: 200 });
-  const rule = await api('PUT', `/v1/voice/incoming-rules/${encodeURIComponent(OWN_NUMBERS[0])}`, {
-    script: { start: { type: 'connect', number: phone(), cli: OWN_NUMBERS[0] } },
-  });
-  if (rule.status !== 200) throw new Error(`incoming rule: ${rule.status} ${JSON.stringify(rule.json)}`);
-  await wireSenderId(h);
-  await setSenderIdReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
-  await setReviewer(h, {
-    templates: { outcome: 'approve', delayMs: 200 },
-    rcs: { outcome: 'launch', delayMs: 200 },
-    chatbSenders: { outcome: 'activate', delayMs: 200 },
-  });
+  await wireScenarios(h, api);
 
   log('starting the worker process');
   worker = await startWorker();
@@ -221,7 +144,7 @@ try {
   for (const run of Object.values(RUN)) if (run !== RUN.onboarding) await run();
   for (const id of templateIds.splice(0)) {
     await api('POST', `/v1/templates/${encodeURIComponent(id)}/stop`, {});
-    await untilClosed(id, 30_000);
+    await untilClosed(h, id, 30_000);
   }
 
   for (const [kind, n] of Object.entries(N) as [keyof typeof N, number][]) {
@@ -250,7 +173,7 @@ try {
       log(`template watch: ${polls} wakes of ${templateIds.length} templates in ${w.seconds.toFixed(1)} s: ${watch.msPerWake.toFixed(1)} ms each`);
       await pool(templateIds.length, 10, async (i) => {
         await api('POST', `/v1/templates/${encodeURIComponent(templateIds[i]!)}/stop`, {});
-        await untilClosed(templateIds[i]!, 30_000);
+        await untilClosed(h, templateIds[i]!, 30_000);
       });
     }
   }
