@@ -9,6 +9,7 @@ import type {
   SmsCodeType,
   SmsStartDetails,
   VerificationMethod,
+  WhatsAppStartDetails,
   VerificationStatusValue,
   VerificationStatus,
 } from '../common/wire/verification.js';
@@ -48,6 +49,8 @@ export interface VerificationInput {
   reference?: string;
   custom?: string;
   language?: string;
+  /** The code's alphabet and length, for the sms and whatsapp steps (the platform generates the code). */
+  code?: CodeOptions;
   /** Prefix of the routing tokens of this process (`<prefix>.<step>.<send>`), so callbacks route back to it. */
   platformReferencePrefix: string;
   /**
@@ -55,6 +58,13 @@ export interface VerificationInput {
    * task runs later (no worker was running; the caller got a 504) ends ABANDONED without sending anything.
    */
   startBy?: number;
+  /** The SMS-pumping guard of the number's prefix (contracts/verification-limits.ts): a correct code's answer names it. */
+  pumpingGuardId?: string;
+}
+
+export interface CodeOptions {
+  type?: SmsCodeType;
+  length?: number;
 }
 
 /** What a client needs to complete the current step (from the platform's start answer). */
@@ -67,6 +77,7 @@ export interface StepStartInfo {
   flashCall?: { cliFilter?: string; interceptionTimeout?: number; reportTimeout?: number; denyCallAfter?: number };
   callout?: { startPollingAfter?: number; stopPollingAfter?: number; pollingInterval?: number };
   seamless?: { targetUri?: string };
+  whatsapp?: { codeType?: string };
 }
 
 export interface StartedOutcome {
@@ -85,6 +96,8 @@ export interface ReportOutcome {
   result?: 'SUCCESSFUL' | 'FAIL';
   reason?: string;
   attemptsLeft: number;
+  /** On a SUCCESSFUL report: the pumping guard the API tells of the success (VerificationInput.pumpingGuardId); not in the API's answer. */
+  pumping?: { guardId: string; processId: string };
 }
 
 export interface ResendRequest {
@@ -139,8 +152,9 @@ export interface StartVerificationInput {
   reference?: string;
   /** Sent as Accept-Language (SMS template language). */
   language?: string;
-  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`). */
-  sms?: { expiryMs?: number; codeType?: SmsCodeType };
+  /** How long the SMS code stays valid (sent to the platform as `HH:MM:SS`); the code's alphabet and length; the template's locale. */
+  sms?: { expiryMs?: number; codeType?: SmsCodeType; codeLength?: number; locale?: string };
+  whatsapp?: { codeType?: SmsCodeType; codeLength?: number };
   /**
    * The workflow's word that no earlier try of this start can exist: the first send of a brand-new run,
    * in its first workflow task. A local activity restarts at attempt 1 when its workflow task is retried
@@ -163,6 +177,7 @@ export interface StartVerificationOutput {
   flashCall?: FlashCallStartDetails;
   callout?: CalloutStartDetails;
   seamless?: SeamlessStartDetails;
+  whatsapp?: WhatsAppStartDetails;
   /** true when this send's verification already existed (an earlier attempt's answer was lost). */
   resumed: boolean;
 }

@@ -63,6 +63,7 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
         reference,
         custom: input.token,
         sms: input.method === 'sms' && input.sms ? smsOptions(input.sms) : undefined,
+        whatsapp: input.method === 'whatsapp' && input.whatsapp ? compact({ ...input.whatsapp }) : undefined,
       };
       // PlatformDeniedError (403/40300) propagates as a non-retryable failure; the workflow records DENIED.
       const { verification: started, contentLanguage } = await verification.start(req, { language: input.language });
@@ -75,6 +76,7 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
         flashCall: started.flashCall,
         callout: started.callout,
         seamless: started.seamless,
+        whatsapp: started.whatsapp,
         resumed: false,
       });
     },
@@ -108,7 +110,7 @@ async function findByReference(client: PlatformClients['verification'], referenc
   }
 }
 
-/** The report body for a method: `sms.code`, `callout.code` or `flashCall.cli`. */
+/** The report body for a method: `sms.code`, `callout.code`, `whatsapp.code` or `flashCall.cli`. */
 function reportFor(method: ReportableVerificationMethod, code: string): VerificationReport {
   switch (method) {
     case 'sms':
@@ -117,6 +119,8 @@ function reportFor(method: ReportableVerificationMethod, code: string): Verifica
       return { method: 'callout', callout: { code } };
     case 'flashcall':
       return { method: 'flashcall', flashCall: { cli: code } };
+    case 'whatsapp':
+      return { method: 'whatsapp', whatsapp: { code } };
     default:
       // seamless (or anything else arriving untyped): there is nothing to report.
       throw ApplicationFailure.create({
@@ -127,8 +131,8 @@ function reportFor(method: ReportableVerificationMethod, code: string): Verifica
   }
 }
 
-function smsOptions({ expiryMs, codeType }: NonNullable<StartVerificationInput['sms']>): StartVerificationRequest['sms'] {
-  return compact({ expiry: expiryMs === undefined ? undefined : hhmmss(expiryMs), codeType });
+function smsOptions({ expiryMs, codeType, codeLength, locale }: NonNullable<StartVerificationInput['sms']>): StartVerificationRequest['sms'] {
+  return compact({ expiry: expiryMs === undefined ? undefined : hhmmss(expiryMs), codeType, codeLength, locale });
 }
 
 /** The platform's duration format, whole seconds (at least one). */

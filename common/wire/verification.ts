@@ -3,15 +3,26 @@
 // may extend or narrow these), so it stays an independent check. Here: verification (area B, v1),
 // docs/verification-wire.md: the methods and statuses, the start, report and status bodies.
 
-export const VERIFICATION_METHODS = ['sms', 'flashcall', 'callout', 'seamless'] as const;
+export const VERIFICATION_METHODS = ['sms', 'flashcall', 'callout', 'seamless', 'whatsapp'] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
-/** The methods whose code (sms, callout) or CLI (flashcall) can be reported. */
+/** The methods whose code (sms, callout, whatsapp) or CLI (flashcall) can be reported. */
 export type ReportableVerificationMethod = Exclude<VerificationMethod, 'seamless'>;
 export const VERIFICATION_STATUSES = ['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR'] as const;
 export type VerificationStatusValue = (typeof VERIFICATION_STATUSES)[number];
 export type VerificationSource = 'intercepted' | 'manual';
 export const SMS_CODE_TYPES = ['Numeric', 'Alpha', 'Alphanumeric'] as const;
 export type SmsCodeType = (typeof SMS_CODE_TYPES)[number];
+/** The methods whose start takes a code type (and length): the platform generates their code from it. */
+export const CODE_OPTION_METHODS = ['sms', 'whatsapp'] as const;
+/** Code lengths a start may ask for (not in the platform's public reference: docs/verification-wire.md). */
+export const CODE_LENGTH = { min: 4, max: 10 } as const;
+
+/** A start's code options for sms and whatsapp. */
+interface CodeOptions {
+  codeType?: SmsCodeType;
+  /** Characters in the code, CODE_LENGTH.min to CODE_LENGTH.max. */
+  codeLength?: number;
+}
 
 interface VerificationIdentity {
   type: 'number';
@@ -26,11 +37,13 @@ export interface StartVerificationRequest {
   reference?: string;
   /** At most 4096 characters; echoed in callbacks and status answers. */
   custom?: string;
-  sms?: {
+  sms?: CodeOptions & {
     /** `HH:MM:SS`. */
     expiry?: string;
-    codeType?: SmsCodeType;
+    /** The SMS template's language-region (IANA), e.g. `es-ES`. */
+    locale?: string;
   };
+  whatsapp?: CodeOptions;
 }
 
 interface VerificationLink {
@@ -44,6 +57,10 @@ export interface SmsStartDetails {
   template: string;
   /** Seconds. */
   interceptionTimeout: number;
+  codeType?: SmsCodeType;
+}
+
+export interface WhatsAppStartDetails {
   codeType?: SmsCodeType;
 }
 
@@ -75,11 +92,15 @@ export interface StartVerificationResponse {
   flashCall?: FlashCallStartDetails;
   callout?: CalloutStartDetails;
   seamless?: SeamlessStartDetails;
+  whatsapp?: WhatsAppStartDetails;
 }
 
 /** Report bodies. */
 export type VerificationReport =
-  { method: 'sms'; sms: { code: string } } | { method: 'flashcall'; flashCall: { cli: string } } | { method: 'callout'; callout: { code: string } };
+  | { method: 'sms'; sms: { code: string } }
+  | { method: 'flashcall'; flashCall: { cli: string } }
+  | { method: 'callout'; callout: { code: string } }
+  | { method: 'whatsapp'; whatsapp: { code: string } };
 
 /** The answer to a report. */
 export interface ReportResult {

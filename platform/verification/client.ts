@@ -119,12 +119,19 @@ function startBody(req: StartVerificationRequest): Record<string, unknown> {
   if (req.reference !== undefined) body.reference = req.reference;
   if (req.custom !== undefined) body.custom = req.custom;
   if (req.sms !== undefined) {
-    const sms: Record<string, unknown> = {};
-    if (req.sms.expiry !== undefined) sms.expiry = req.sms.expiry;
-    if (req.sms.codeType !== undefined) sms.codeType = req.sms.codeType;
-    body.sms = sms;
+    const { expiry, codeType, codeLength, locale } = req.sms;
+    body.sms = defined({ expiry, codeType, codeLength, locale });
+  }
+  if (req.whatsapp !== undefined) {
+    const { codeType, codeLength } = req.whatsapp;
+    body.whatsapp = defined({ codeType, codeLength });
   }
   return body;
+}
+
+/** The fields that have a value: an option left out is not sent. */
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 function reportBody(report: VerificationReport): VerificationReport {
@@ -135,6 +142,8 @@ function reportBody(report: VerificationReport): VerificationReport {
       return { method: 'flashcall', flashCall: { cli: report.flashCall.cli } };
     case 'callout':
       return { method: 'callout', callout: { code: report.callout.code } };
+    case 'whatsapp':
+      return { method: 'whatsapp', whatsapp: { code: report.whatsapp.code } };
   }
 }
 
@@ -205,6 +214,7 @@ function parseStartResponse(body: unknown): StartVerificationResponse {
     };
   }
   if (isObj(o.seamless)) out.seamless = { targetUri: optStr(o.seamless.targetUri) ?? '' };
+  if (isObj(o.whatsapp)) out.whatsapp = compact({ codeType: optStr(o.whatsapp.codeType) as SmsCodeType | undefined });
   return out;
 }
 

@@ -22,6 +22,7 @@ export function applyStart(v: VerificationState, step: number, token: string, st
     ...(started.flashCall ? { flashCall: started.flashCall } : {}),
     ...(started.callout ? { callout: started.callout } : {}),
     ...(started.seamless ? { seamless: started.seamless } : {}),
+    ...(started.whatsapp ? { whatsapp: started.whatsapp } : {}),
   };
   v.details.platformVerifications.push({ verificationId: started.verificationId, token, step, method, status: 'PENDING', ...language });
   v.details.smsDelivery = undefined;

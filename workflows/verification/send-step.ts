@@ -1,7 +1,7 @@
 // Sending a step: the platform start of the current step's method (the first send or a resend), bounded by the
 // caller's deadline on the process's first send.
 import { ApplicationFailure, patched, proxyLocalActivities, sleep, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
-import { platformReference, VERIFICATION_REASONS, type VerificationActivities } from '../../contracts/verification.js';
+import { platformReference, VERIFICATION_REASONS, type StartVerificationInput, type VerificationActivities } from '../../contracts/verification.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
 import { applyStart } from './platform-answers.js';
@@ -26,8 +26,17 @@ const CALLBACK_DENIAL_RETRY_WAITS_MS = [1_000, 3_000];
 const PLATFORM_CALLBACK_WAIT_MS = 5_000;
 /** Histories recorded before the retry ended DENIED at the first callback denial, with no timer. */
 const VERIFICATION_CALLBACK_DENIAL_RETRY_PATCH = 'verification-callback-denial-retry';
+/**
+ * A method the account does not have (e.g. whatsapp on an older account): the platform refuses the start and sends
+ * nothing (docs/verification-wire.md), so the chain moves on to its next step. Histories from before ended DENIED.
+ */
+const METHOD_NOT_ENABLED = /method not enabled/i;
+const VERIFICATION_METHOD_FALLBACK_PATCH = 'verification-method-not-enabled-fallback';
 
-/** Starts (or resends) the current step on the platform; false when the process ended instead. */
+/**
+ * Starts (or resends) the current step on the platform; false when the process ended instead, or when the account
+ * does not have the step's method and a next step follows (then `v.methodRefused` says so and the process goes on).
+ */
 export async function send(v: VerificationState, step: number): Promise<boolean> {
   const { input } = v;
   const { method } = input.steps[step]!;
@@ -53,7 +62,7 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
           // Nothing can have been sent before the first send of the run's first workflow task.
           firstTry: first && retry === 0 && workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH,
           ...(input.language ? { language: input.language } : {}),
-          ...(method === 'sms' ? { sms: { expiryMs: input.policy.codeExpiryMs } } : {}),
+          ...methodOptions(input, method),
         },
         deadline === undefined ? undefined : deadline - Date.now() - START_MARGIN_MS,
       );
@@ -76,10 +85,30 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
           continue;
         }
       }
+      if (isMethodNotEnabled(err) && v.sendNo === retry + 1 && step < input.steps.length - 1 && patched(VERIFICATION_METHOD_FALLBACK_PATCH)) {
+        v.methodRefused = true;
+        v.tracker.moveTo(
+          v.state,
+          `the platform refused the ${method} start (${rootMessage(err)}): nothing was sent; falling back to ${input.steps[step + 1]!.method}`,
+        );
+        return false;
+      }
       failSend(v, method, err, retry + 1);
       return false;
     }
   }
+}
+
+/** The start's options of a method: the code's expiry, alphabet and length, and the SMS template's locale. */
+function methodOptions(input: VerificationState['input'], method: string): Pick<StartVerificationInput, 'sms' | 'whatsapp'> {
+  const code = { ...(input.code?.type ? { codeType: input.code.type } : {}), ...(input.code?.length ? { codeLength: input.code.length } : {}) };
+  if (method === 'sms') return { sms: { expiryMs: input.policy.codeExpiryMs, ...code, ...(input.language ? { locale: input.language } : {}) } };
+  if (method === 'whatsapp' && Object.keys(code).length > 0) return { whatsapp: code };
+  return {};
+}
+
+function isMethodNotEnabled(err: unknown): boolean {
+  return failureType(err) === 'PlatformDeniedError' && METHOD_NOT_ENABLED.test(rootMessage(err));
 }
 
 function isCallbackDenial(err: unknown): boolean {

@@ -37,6 +37,8 @@ export class VerificationState {
   /** Until the first platform verification is accepted (or the process ended before that). */
   starting = true;
   resendRequested = false;
+  /** The account does not have the current step's method: nothing was sent, the next step follows. */
+  methodRefused = false;
   reason: string | undefined;
   /** Platform verifications whose result the platform itself told (callback or status read). */
   readonly platformSaid = new Set<string>();

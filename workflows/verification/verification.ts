@@ -29,6 +29,11 @@ export async function verification(input: VerificationInput): Promise<{ state: V
       v.details.currentStep = step;
       v.sendNo = 0;
       const sent = await send(v, step);
+      if (v.methodRefused) {
+        // Still starting: the started update answers with the step that was sent.
+        v.methodRefused = false;
+        continue;
+      }
       v.starting = false;
       if (!sent) break;
       await awaitStep(v, step);

@@ -11,13 +11,14 @@ import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processe
 import type { ProcessService } from '../../processes/find.js';
 import { e164, PhoneNumber, ProcessView } from '../../schemas.js';
 import { processRouter } from '../process-routes.js';
+import { checkCodeOptions, CodeOptions } from './code-options.js';
 import { geoRuleRoutes } from './geo-routes.js';
 import { limitRoutes, RateLimitKeys } from './limit-routes.js';
 import type { VerificationService } from './service.js';
 
 const Method = Type.Union(
   VERIFICATION_METHODS.map((m) => Type.Literal(m)),
-  { description: 'sms, flashcall, callout (Phone Call) or seamless (Data)' },
+  { description: 'sms, flashcall, callout (Phone Call), seamless (Data) or whatsapp (accounts that have it)' },
 );
 const Identity = PhoneNumber();
 
@@ -41,7 +42,13 @@ const StartBody = Type.Object(
     ),
     custom: Type.Optional(Type.String({ maxLength: 4096 })),
     rateLimits: Type.Optional(RateLimitKeys),
-    language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Sent as Accept-Language, e.g. es-ES' })),
+    language: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+        description: "The message's language, e.g. es-ES: sent as Accept-Language, and as the SMS template's locale",
+      }),
+    ),
+    code: Type.Optional(CodeOptions),
     policy: Type.Optional(
       Type.Object(
         {
@@ -99,12 +106,14 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       if (!b.method === !b.fallback) throw unprocessable('body.method', 'one_of', 'give exactly one of method or fallback');
       const identity = e164(b.identity, 'body.identity');
       const steps = b.fallback ?? [{ method: b.method! }];
+      if (b.code) checkCodeOptions(steps);
       const { processId, outcome } = await service.start({
         identity,
         steps,
         ...(b.reference ? { reference: b.reference } : {}),
         ...(b.custom ? { custom: b.custom } : {}),
         ...(b.language ? { language: b.language } : {}),
+        ...(b.code ? { code: b.code } : {}),
         ...(b.policy ? { policy: b.policy } : {}),
         ...(headers['idempotency-key'] ? { idempotencyKey: headers['idempotency-key'] } : {}),
         ...(b.fallback ? { fallback: true } : {}),

@@ -14,6 +14,7 @@ import {
   startedUpdate,
   REFERENCE_PREFIX,
   type Admission,
+  type CodeOptions,
   type StartedOutcome,
   type VerificationInput,
   type VerificationMethod,
@@ -34,6 +35,7 @@ export interface StartRequest {
   reference?: string;
   custom?: string;
   language?: string;
+  code?: CodeOptions;
   policy?: { codeExpirySeconds?: number; maxReportAttempts?: number; resendCooldownSeconds?: number; maxResends?: number };
   /** The caller's Idempotency-Key: a retried start with it reaches the same process and sends nothing again. */
   idempotencyKey?: string;
@@ -199,6 +201,7 @@ export class VerificationService {
       ...(req.reference ? { reference: req.reference } : {}),
       ...(req.custom ? { custom: req.custom } : {}),
       ...(req.language ? { language: req.language } : {}),
+      ...(req.code ? { code: req.code } : {}),
       platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
       startBy: deadline,
       ...(pumping ? { pumpingGuardId: pumping.guardId } : {}),

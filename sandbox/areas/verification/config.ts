@@ -20,6 +20,8 @@ export interface VerificationSettings {
   requestEventTimeoutMs: number;
   smsDeliveryDelayMs: number;
   smsDeliveredEventName: SmsDeliveredEventName;
+  /** false: the application has no WhatsApp verification (an older account), and a whatsapp start is refused. */
+  whatsappEnabled: boolean;
 }
 
 export interface SettingsPatch {
@@ -31,6 +33,7 @@ export interface SettingsPatch {
   unreachableNumbers?: string[];
   callout?: CalloutPolling;
   smsDeliveredEventName?: SmsDeliveredEventName;
+  whatsappEnabled?: boolean;
 }
 
 /** The first problem with a patch (field and description), so the control route can answer 400. */
@@ -59,6 +62,7 @@ function fromOptions(o: VerificationOptions): VerificationSettings {
     requestEventTimeoutMs: o.requestEventTimeoutMs,
     smsDeliveryDelayMs: o.smsDeliveryDelayMs,
     smsDeliveredEventName: SMS_DELIVERED_EVENT_NAMES[0],
+    whatsappEnabled: true,
   };
 }
 
@@ -86,6 +90,7 @@ export class VerificationConfig {
     if (p.unreachableNumbers !== undefined) s.unreachableNumbers = new Set(p.unreachableNumbers);
     if (p.callout !== undefined) s.callout = { ...p.callout };
     if (p.smsDeliveredEventName !== undefined) s.smsDeliveredEventName = p.smsDeliveredEventName;
+    if (p.whatsappEnabled !== undefined) s.whatsappEnabled = p.whatsappEnabled;
   }
 
   reset(): void {
@@ -118,6 +123,7 @@ export class VerificationConfig {
       requestEventTimeoutMs: s.requestEventTimeoutMs,
       smsDeliveryDelayMs: s.smsDeliveryDelayMs,
       smsDeliveredEventName: s.smsDeliveredEventName,
+      whatsappEnabled: s.whatsappEnabled,
     };
   }
 }

@@ -1,4 +1,4 @@
-// Area B, verification: start (sms, flashcall, callout, seamless), report the code or CLI by id or
+// Area B, verification: start (sms, flashcall, callout, seamless, whatsapp), report the code or CLI by id or
 // by number, status by id, by number and method, or by reference; the device's seamless visit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqualString } from '../../../common/signing.js';
@@ -45,6 +45,8 @@ function startAnswer(v: Verification, base: string, expiryMs: number, s: Verific
     out.flashCall = { ...FLASHCALL };
   } else if (v.method === 'callout') {
     out.callout = { ...s.config.current.callout };
+  } else if (v.method === 'whatsapp') {
+    out.whatsapp = { codeType: v.codeType };
   } else {
     // An unreachable number never gets a token; its targetUri then leads nowhere.
     out.seamless = { targetUri: `${base}/verification/v1/seamless/${v.id}/${v.seamlessToken ?? 'none'}` };

@@ -1,5 +1,6 @@
-// Which language a verification's SMS (or spoken code) uses: carrier override by number prefix,
-// else the first Accept-Language entry with a template, else the application's default.
+// Which language a verification's SMS (or spoken code) uses: the start's `sms.locale` when it has a template, else
+// the carrier override by number prefix, else the first Accept-Language entry with a template, else the application's
+// default.
 
 const FALLBACK_LANGUAGE = 'en-US';
 
@@ -40,6 +41,8 @@ export function parseAcceptLanguage(header: string | undefined): string[] {
 
 export interface LanguageInputs {
   endpoint: string;
+  /** The start's `sms.locale`: with a template, it wins over everything else. */
+  locale?: string;
   acceptLanguage: readonly string[];
   /** The application's default (sandbox config, else the account's, else en-US). */
   applicationDefault: string | undefined;
@@ -47,6 +50,8 @@ export interface LanguageInputs {
 }
 
 export function chooseLanguage(i: LanguageInputs): string {
+  const asked = i.locale === undefined ? undefined : templateLanguage(i.locale);
+  if (asked) return asked;
   // Longest prefix wins, so `+331` can differ from `+33`.
   const prefix = Object.keys(i.carrierOverrides)
     .filter((p) => i.endpoint.startsWith(p))

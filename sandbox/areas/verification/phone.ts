@@ -6,7 +6,7 @@ import type { SmsCodeType as CodeType, VerificationMethod } from '../../../commo
 export interface PhoneMessage {
   verificationId: string;
   method: VerificationMethod;
-  kind: 'sms' | 'flashcall' | 'callout';
+  kind: 'sms' | 'flashcall' | 'callout' | 'whatsapp';
   text?: string;
   code?: string;
   cli?: string;
@@ -50,8 +50,9 @@ const CODE_SHAPES: Record<CodeType, { alphabet: string; length: number }> = {
   Alphanumeric: { alphabet: LETTERS + DIGITS, length: 6 },
 };
 
-export function generateCode(codeType: CodeType): string {
-  const { alphabet, length } = CODE_SHAPES[codeType];
+/** A code of the type's alphabet, of `length` characters when asked for, else of the type's own length. */
+export function generateCode(codeType: CodeType, length = CODE_SHAPES[codeType].length): string {
+  const { alphabet } = CODE_SHAPES[codeType];
   return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 }
 

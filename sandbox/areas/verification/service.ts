@@ -34,9 +34,15 @@ export interface Deps {
 export class VerificationService {
   constructor(private readonly d: Deps) {}
 
-  /** Throws 403 40300 when the application's callback refuses; the verification is then kept as DENIED. */
+  /**
+   * Throws 403 40300 when the application's callback refuses; the verification is then kept as DENIED. A whatsapp start
+   * on an application without WhatsApp is refused (403 40300 "Method not enabled") before anything is kept or sent.
+   */
   async start(input: StartInput, account: SandboxAccount, acceptLanguage: readonly string[]): Promise<Verification> {
     const settings = this.d.config.current;
+    if (input.method === 'whatsapp' && !settings.whatsappEnabled) {
+      throw new AreaError(403, 'Method not enabled: whatsapp is not enabled for this application', { code: ERROR_CODES.denied });
+    }
     const v: Verification = {
       id: ulid(),
       appKey: account.appKey,
@@ -45,16 +51,21 @@ export class VerificationService {
       ...(input.reference !== undefined ? { reference: input.reference } : {}),
       ...(input.custom !== undefined ? { custom: input.custom } : {}),
       identity: { type: 'number', endpoint: input.endpoint },
+      ...(input.locale !== undefined ? { locale: input.locale } : {}),
       language: chooseLanguage({
         endpoint: input.endpoint,
+        ...(input.locale !== undefined ? { locale: input.locale } : {}),
         acceptLanguage,
         applicationDefault: settings.defaultLanguage ?? account.verificationDefaultLanguage,
         carrierOverrides: settings.carrierLanguageOverrides,
       }),
       createdAt: new Date().toISOString(),
     };
-    if (input.method === 'sms' || input.method === 'callout') {
-      v.codeType = input.method === 'sms' ? input.codeType : 'Numeric';
+    if (input.method === 'sms' || input.method === 'whatsapp') {
+      v.codeType = input.codeType;
+      v.code = generateCode(v.codeType, input.codeLength);
+    } else if (input.method === 'callout') {
+      v.codeType = 'Numeric';
       v.code = generateCode(v.codeType);
     }
 
@@ -128,6 +139,9 @@ export class VerificationService {
       phones.receive(endpoint, { ...common, kind: 'flashcall', cli });
     } else if (v.method === 'callout') {
       phones.receive(endpoint, { ...common, kind: 'callout', text: renderTemplate(v.language, v.code!), code: v.code! });
+    } else if (v.method === 'whatsapp') {
+      // Delivery receipts are the SMS's only (wire notes): a WhatsApp message just arrives.
+      phones.receive(endpoint, { ...common, kind: 'whatsapp', text: renderTemplate(v.language, v.code!), code: v.code! });
     } else {
       v.seamlessToken = randomBytes(16).toString('hex');
     }

@@ -10,9 +10,11 @@ export interface Verification extends VerificationStatus {
   appKey: string;
   language: string;
   createdAt: string;
-  /** sms and callout: the code the phone receives. */
+  /** sms, callout and whatsapp: the code the phone receives. */
   code?: string;
   codeType?: SmsCodeType;
+  /** sms: the `sms.locale` the start asked for (the language used is `language`). */
+  locale?: string;
   /** flashcall: the calling number, and the digits its cliFilter captures. */
   cli?: string;
   cliDigits?: string;

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AreaError } from '../../core/errors.js';
 import { requestState } from '../../core/request-state.js';
 import {
+  CODE_LENGTH,
   SMS_CODE_TYPES as CODE_TYPES,
   VERIFICATION_METHODS as METHODS,
   type SmsCodeType as CodeType,
@@ -14,7 +15,9 @@ export const ERROR_CODES = { invalid: 40001, missing: 40002, json: 40003, denied
 
 const E164 = /^\+\d{8,15}$/;
 const EXPIRY = /^(\d{2}):([0-5]\d):([0-5]\d)$/;
-const REPORT_KEYS = { sms: 'sms', flashcall: 'flashCall', callout: 'callout' } as const;
+const REPORT_KEYS = { sms: 'sms', flashcall: 'flashCall', callout: 'callout', whatsapp: 'whatsapp' } as const;
+/** A locale as the SMS options take it: a language-region identifier (the platform accepts a subset). */
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,13 +88,17 @@ export interface StartInput {
   custom?: string;
   expiryMs?: number;
   codeType: CodeType;
+  /** sms and whatsapp: characters in the code; absent, the code type's own length. */
+  codeLength?: number;
+  /** sms: the template's language asked for (`sms.locale`). */
+  locale?: string;
 }
 
 export function parseStart(body: unknown): StartInput {
   const p = new Problems();
   const o = isObj(body) ? body : {};
   if (body !== undefined && !isObj(body)) p.bad('body', 'must be a JSON object');
-  p.only(o, ['identity', 'method', 'reference', 'custom', 'sms']);
+  p.only(o, ['identity', 'method', 'reference', 'custom', 'sms', 'whatsapp']);
   let endpoint = '';
   if (p.need(o, 'identity', 'identity')) {
     const id = o.identity;
@@ -112,19 +119,48 @@ export function parseStart(body: unknown): StartInput {
   }
   const reference = p.string(o, 'reference', 'reference', 128);
   const custom = p.string(o, 'custom', 'custom', 4096);
-  const sms = parseSmsOptions(p, o.sms, method);
+  const options = o.whatsapp !== undefined ? parseWhatsAppOptions(p, o.whatsapp, method) : parseSmsOptions(p, o.sms, method);
+  if (o.whatsapp !== undefined && o.sms !== undefined) p.bad('sms', 'not allowed with whatsapp');
   p.throwIfAny();
-  return { endpoint, method, ...(reference !== undefined ? { reference } : {}), ...(custom !== undefined ? { custom } : {}), ...sms };
+  return { endpoint, method, ...(reference !== undefined ? { reference } : {}), ...(custom !== undefined ? { custom } : {}), ...options };
 }
 
-function parseSmsOptions(p: Problems, sms: unknown, method: VerificationMethod): { expiryMs?: number; codeType: CodeType } {
+type CodeOptions = { codeType: CodeType; codeLength?: number };
+
+/** `codeType` and `codeLength` of `sms` or `whatsapp`. */
+function parseCodeOptions(p: Problems, o: Obj, prefix: string): CodeOptions {
+  let codeType: CodeType = 'Numeric';
+  if (o.codeType !== undefined) {
+    if ((CODE_TYPES as readonly unknown[]).includes(o.codeType)) codeType = o.codeType as CodeType;
+    else p.bad(`${prefix}.codeType`, `must be one of ${CODE_TYPES.join(', ')}`);
+  }
+  const { min, max } = CODE_LENGTH;
+  if (o.codeLength === undefined) return { codeType };
+  if (Number.isInteger(o.codeLength) && (o.codeLength as number) >= min && (o.codeLength as number) <= max) {
+    return { codeType, codeLength: o.codeLength as number };
+  }
+  p.bad(`${prefix}.codeLength`, `must be an integer from ${min} to ${max}`);
+  return { codeType };
+}
+
+function parseWhatsAppOptions(p: Problems, whatsapp: unknown, method: VerificationMethod): CodeOptions {
+  if (!isObj(whatsapp)) {
+    p.bad('whatsapp', 'must be an object');
+    return { codeType: 'Numeric' };
+  }
+  if (method !== 'whatsapp') p.bad('whatsapp', 'allowed only with method whatsapp');
+  p.only(whatsapp, ['codeType', 'codeLength'], 'whatsapp.');
+  return parseCodeOptions(p, whatsapp, 'whatsapp');
+}
+
+function parseSmsOptions(p: Problems, sms: unknown, method: VerificationMethod): { expiryMs?: number; locale?: string } & CodeOptions {
   if (sms === undefined) return { codeType: 'Numeric' };
   if (!isObj(sms)) {
     p.bad('sms', 'must be an object');
     return { codeType: 'Numeric' };
   }
   if (method !== 'sms') p.bad('sms', 'allowed only with method sms');
-  p.only(sms, ['expiry', 'codeType'], 'sms.');
+  p.only(sms, ['expiry', 'codeType', 'codeLength', 'locale'], 'sms.');
   let expiryMs: number | undefined;
   if (sms.expiry !== undefined) {
     const m = typeof sms.expiry === 'string' ? EXPIRY.exec(sms.expiry) : null;
@@ -132,15 +168,15 @@ function parseSmsOptions(p: Problems, sms: unknown, method: VerificationMethod):
     if (seconds > 0) expiryMs = seconds * 1000;
     else p.bad('sms.expiry', 'must be a duration HH:MM:SS longer than zero');
   }
-  let codeType: CodeType = 'Numeric';
-  if (sms.codeType !== undefined) {
-    if ((CODE_TYPES as readonly unknown[]).includes(sms.codeType)) codeType = sms.codeType as CodeType;
-    else p.bad('sms.codeType', `must be one of ${CODE_TYPES.join(', ')}`);
+  let locale: string | undefined;
+  if (sms.locale !== undefined) {
+    if (typeof sms.locale === 'string' && LOCALE.test(sms.locale)) locale = sms.locale;
+    else p.bad('sms.locale', 'must be a language-region identifier, e.g. es-ES');
   }
-  return { ...(expiryMs !== undefined ? { expiryMs } : {}), codeType };
+  return { ...(expiryMs !== undefined ? { expiryMs } : {}), ...(locale !== undefined ? { locale } : {}), ...parseCodeOptions(p, sms, 'sms') };
 }
 
-export type ReportInput = { method: 'sms' | 'callout'; code: string } | { method: 'flashcall'; cli: string };
+export type ReportInput = { method: 'sms' | 'callout' | 'whatsapp'; code: string } | { method: 'flashcall'; cli: string };
 
 export function parseReport(body: unknown): ReportInput {
   const p = new Problems();
@@ -149,8 +185,8 @@ export function parseReport(body: unknown): ReportInput {
   p.only(o, ['method', ...Object.values(REPORT_KEYS)]);
   if (!p.need(o, 'method', 'method')) throw p.error()!;
   const method = o.method;
-  if (method !== 'sms' && method !== 'flashcall' && method !== 'callout') {
-    p.bad('method', 'must be one of sms, flashcall, callout');
+  if (method !== 'sms' && method !== 'flashcall' && method !== 'callout' && method !== 'whatsapp') {
+    p.bad('method', 'must be one of sms, flashcall, callout, whatsapp');
     throw p.error()!;
   }
   const key = REPORT_KEYS[method];
