@@ -12,18 +12,20 @@ import type {
 import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../platform/provisioning/templates.js';
 import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber } from '../platform/provisioning/rcs-senders.js';
 import type {
+  ChataAccount,
   ChataSender,
   ChatbSender,
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
 } from '../platform/provisioning/chat-senders.js';
-import type { RcsTestNumberFeature } from '../common/wire/provisioning.js';
+import type { ChataVerificationMethod, RcsTestNumberFeature } from '../common/wire/provisioning.js';
 import type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
 
 /** The platform's resource shapes and states the provisioning workflows read (types only). */
 export type { Template } from '../platform/provisioning/templates.js';
 export type { RcsCountryStatus, RcsSender } from '../platform/provisioning/rcs-senders.js';
+export type { ChataAccount } from '../platform/provisioning/chat-senders.js';
 export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../common/wire/provisioning.js';
 
 /**
@@ -169,7 +171,19 @@ export interface RcsSenderLaunchInput extends FollowSettings {
   testNumbers?: RcsTestNumberRequest[];
 }
 
-export type ChataSenderInput = FollowSettings & { projectId: string } & (
+/**
+ * A sender blocked on an unverified number waits for the caller's code: how the code is sent, and how long the
+ * whole wait may last before the process ends FAILED. Runs started before this existed lack it (defaults apply).
+ */
+export interface PhoneVerificationSettings {
+  method: ChataVerificationMethod;
+  timeoutMs: number;
+}
+
+/** Without settings in the start request (and for runs started before they existed): SMS, a day to submit the code. */
+export const DEFAULT_PHONE_VERIFICATION: PhoneVerificationSettings = { method: 'SMS', timeoutMs: 86_400_000 };
+
+export type ChataSenderInput = FollowSettings & { projectId: string; phoneVerification?: PhoneVerificationSettings } & (
     | { mode: 'standard'; sender: CreateChataSenderRequest }
     | { mode: 'embedded'; sender: { businessAccountId: string; phoneNumberId: string; phoneNumber?: string } }
   );
@@ -203,6 +217,12 @@ export interface StopRequest {
   reason?: string;
 }
 
+/** The code the sender's number received (encrypted in history like every payload; never kept in the details). */
+export interface VerifyPhoneRequest {
+  operationId: string;
+  code: string;
+}
+
 export interface OperationOutcome {
   accepted: boolean;
   state: string;
@@ -214,6 +234,8 @@ export interface OperationOutcome {
 export const resubmitUpdate = defineUpdate<OperationOutcome, [ResubmitRequest]>('resubmit');
 export const relaunchUpdate = defineUpdate<OperationOutcome, [RelaunchRequest]>('relaunch');
 export const stopUpdate = defineUpdate<OperationOutcome, [StopRequest]>('stop');
+/** A CHATA sender waiting for phone verification: the code is forwarded; a wrong one is refused with errorType `wrong_otp`. */
+export const verifyPhoneUpdate = defineUpdate<OperationOutcome, [VerifyPhoneRequest]>('verifyPhone');
 /**
  * The same requests from a parent process (the onboarding's retry of a step): a workflow cannot send an
  * update, so these come as signals; the outcome shows in the state the child then reports.
@@ -317,6 +339,20 @@ export interface SenderRef {
   senderId: string;
 }
 
+export interface RequestChataSenderCodeInput extends SenderRef {
+  method: ChataVerificationMethod;
+}
+
+export interface VerifyChataSenderInput extends SenderRef {
+  code: string;
+}
+
+/**
+ * `verified: false` for a wrong code (`wrong_otp`) or a sender that no longer waits for one; a sender that already
+ * left the unverified error (an earlier attempt's answer was lost) counts as verified.
+ */
+export type VerifyChataSenderResult = { verified: true; sender: ChataSender } | { verified: false; errorCode: string; message: string };
+
 export interface AttachToInboxInput {
   resource: ResourceRef;
   processId: string;
@@ -335,6 +371,10 @@ export interface ProvisioningActivities {
   addRcsTestNumber(input: AddRcsTestNumberInput): Promise<AddRcsTestNumberResult>;
   createChataSender(input: CreateChataSenderInput): Promise<CreateChataSenderResult>;
   getChataSender(input: SenderRef): Promise<ChataSender>;
+  requestChataSenderCode(input: RequestChataSenderCodeInput): Promise<{ method: string; sentAt: string }>;
+  verifyChataSender(input: VerifyChataSenderInput): Promise<VerifyChataSenderResult>;
+  /** The project's CHATA business account and its ban state. */
+  getChataAccount(): Promise<ChataAccount>;
   createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult>;
   getChatbSender(input: SenderRef): Promise<ChatbSender>;
   /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */

@@ -1,5 +1,6 @@
 // Activities of CHATA and CHATB sender onboarding: idempotent creates (looked up first: CHATA by phone
-// number, or phoneNumberId for embedded sign-up; CHATB by displayName), and reads.
+// number, or phoneNumberId for embedded sign-up; CHATB by displayName), reads, a CHATA sender's phone
+// verification (request a code, send it back) and the CHATA business account.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import type { ChataSender, ChatbSender } from '../../platform/provisioning/chat-senders.js';
 import type {
@@ -8,10 +9,18 @@ import type {
   CreateChatbSenderInput,
   CreateChatbSenderResult,
   CreateEmbeddedChataSenderInput,
+  RequestChataSenderCodeInput,
   SenderRef,
+  VerifyChataSenderInput,
+  VerifyChataSenderResult,
 } from '../../contracts/provisioning.js';
+import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
+
+/** The errorCodes a verification code clears (docs/provisioning-wire.md). */
+const UNVERIFIED = ['NO_VERIFIED_PHONE_NUMBER', 'NOT_VERIFIED_REQUESTED_PHONE_NUMBER'];
+const unverified = (s: ChataSender) => s.state === 'ERROR' && s.errorCode !== undefined && UNVERIFIED.includes(s.errorCode);
 
 function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmbeddedChataSenderInput {
   return 'businessAccountId' in input && typeof input.businessAccountId === 'string';
@@ -38,6 +47,28 @@ export function createChatSenderOnboardingActivities(clients: { provisioning: Pr
 
     async getChataSender(input: SenderRef): Promise<ChataSender> {
       return chataSenders.get(input.senderId);
+    },
+
+    /** Each call sends a new code (the platform's previous one stops working): a retry only sends another. */
+    async requestChataSenderCode(input: RequestChataSenderCodeInput): Promise<{ method: string; sentAt: string }> {
+      const sent = await chataSenders.register(input.senderId, { method: input.method });
+      return { method: sent.method, sentAt: sent.accepted };
+    },
+
+    async verifyChataSender(input: VerifyChataSenderInput): Promise<VerifyChataSenderResult> {
+      try {
+        return { verified: true, sender: await chataSenders.verify(input.senderId, { code: input.code }) };
+      } catch (err) {
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.wrongOtp)) return { verified: false, errorCode: err.code, message: err.message };
+        if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.conflict)) throw err;
+        // Not waiting for a code: verified by an earlier attempt whose answer was lost, or never asked for one.
+        const sender = await chataSenders.get(input.senderId);
+        return unverified(sender) ? { verified: false, errorCode: err.code, message: err.message } : { verified: true, sender };
+      }
+    },
+
+    async getChataAccount() {
+      return chataSenders.account();
     },
 
     async createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult> {

@@ -14,6 +14,12 @@ const templateWaits: readonly TemplateState[] = ['PAUSED'];
 /** A chat sender the platform kept as a draft ends DRAFT_SAVED: the caller has to act (workflows/provisioning/chat-sender-onboarding.ts). */
 const senderWaits = ['DRAFT_SAVED'];
 /**
+ * A CHATA sender waiting for its number's verification code, and a CHATA sender or template whose business account
+ * is banned: someone has to submit the code, or have the ban lifted (workflows/provisioning/account-state.ts).
+ */
+const chataSenderWaits = [...senderWaits, 'WAITING_FOR_CALLER', 'ACCOUNT_BANNED'];
+const chataTemplateWaits = [...templateWaits, 'ACCOUNT_BANNED'];
+/**
  * States in which a process waits on a person: the caller (an onboarding's missing input, a sender ID's
  * attachments or answers the platform holds it for, a sender left as a draft, a template the platform paused)
  * or staff (a paused campaign to resume or cancel). A verification PENDING on its code waits on its end user,
@@ -24,9 +30,9 @@ const WAITING_ON_PERSON: Partial<Record<ProcessKind, readonly string[]>> = {
   'senderid-registration': ['PENDING_ATTACHMENTS', 'ON_HOLD'] satisfies SenderIdProcessState[],
   'conversation-campaign': campaignWaits,
   'mms-campaign': campaignWaits,
-  'chata-sender': senderWaits,
+  'chata-sender': chataSenderWaits,
   'chatb-sender': senderWaits,
-  'chata-template': templateWaits,
+  'chata-template': chataTemplateWaits,
   'chatb-template': templateWaits,
 };
 
@@ -68,9 +74,10 @@ export function knownStates(kind?: ProcessKind): string[] {
 }
 
 function platformStates(kind: ProcessKind): readonly string[] {
+  if (kind === 'chata-template') return [...TEMPLATE_STATES, 'ACCOUNT_BANNED'];
   if (kind.endsWith('-template')) return TEMPLATE_STATES;
   if (kind === 'rcs-sender') return RCS_STATES;
-  if (kind === 'chata-sender') return [...CHATA_SENDER_STATES, ...senderWaits];
+  if (kind === 'chata-sender') return [...CHATA_SENDER_STATES, ...chataSenderWaits];
   if (kind === 'chatb-sender') return [...CHATB_SENDER_STATES, ...senderWaits];
   return [];
 }

@@ -53,6 +53,15 @@ export const CHATA_VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYS
 type ChataVertical = (typeof CHATA_VERTICALS)[number];
 export const CHATA_LOCAL_STORAGES = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
 type ChataLocalStorage = (typeof CHATA_LOCAL_STORAGES)[number];
+/** The business account's ban states (spec part G, account); REINSTATE is a lifted ban. */
+export const CHATA_BAN_STATES = ['DISABLE', 'REINSTATE', 'SCHEDULE_FOR_DISABLE', 'UNRECOGNIZED'] as const;
+type ChataBanState = (typeof CHATA_BAN_STATES)[number];
+/** The account's `state` (spec part G: given at creation, optional on get). */
+const CHATA_ACCOUNT_STATES = ['ONBOARDED', 'PENDING_PLATFORM_VERIFICATION', 'REJECTED'] as const;
+type ChataAccountState = (typeof CHATA_ACCOUNT_STATES)[number];
+/** How the platform sends a sender's verification code (public API reference, "Register sender"). */
+export const CHATA_VERIFICATION_METHODS = ['SMS', 'VOICE'] as const;
+export type ChataVerificationMethod = (typeof CHATA_VERIFICATION_METHODS)[number];
 export const CHATA_ERROR_CODES = [
   'NOVA_ACCOUNT_ID_CONFLICT',
   'NO_NOVA_ACCOUNT_ID',
@@ -167,6 +176,8 @@ export interface ProvisioningWebhookEventDetails {
   operatorStatus?: RcsOperatorState;
   errorCode?: ChataSenderErrorCode | (string & {});
   errorReason?: string;
+  /** CHATA_WABA_ACCOUNT_CHANGED for the account: its ban state at the event (a hint; the account is read). */
+  banState?: ChataBanState | (string & {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +391,39 @@ export interface ChataSender {
   // Echoed for embedded senders when the platform sends them; not guaranteed.
   businessAccountId?: string;
   phoneNumberId?: string;
+}
+
+/** `POST .../chata/senders/{senderId}/register`: sends a verification code to the sender's number. */
+export interface RegisterChataSenderRequest {
+  method: ChataVerificationMethod;
+}
+
+export interface RegisterChataSenderResponse {
+  id: string;
+  method: ChataVerificationMethod | 'UNRECOGNIZED';
+  /** ISO time the request was accepted. */
+  accepted: string;
+  verificationCodeSent: boolean;
+}
+
+/** `POST .../chata/senders/{senderId}/verify`: exactly 6 characters; a wrong one is 400 `wrong_otp`. */
+export interface VerifyChataSenderRequest {
+  code: string;
+}
+
+/** The project's CHATA business account (`GET /v1/projects/{projectId}/chata`, as the public reference reads the WhatsApp account). */
+export interface ChataAccount {
+  /** The account's ID (one account per project). */
+  id: string;
+  state?: ChataAccountState;
+  businessAccountId?: string;
+  primaryBusinessLocation?: string;
+  wabaEnabledForInsights?: boolean;
+  /** Absent when the account was never banned. */
+  banState?: ChataBanState;
+  /** ISO time the ban state took (or takes, SCHEDULE_FOR_DISABLE) effect. */
+  banDate?: string;
+  updateTime?: string;
 }
 
 // --- CHATB senders -------------------------------------------------------------------------

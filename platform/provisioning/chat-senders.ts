@@ -3,15 +3,20 @@
 import { ProvisioningResources } from './resources.js';
 import type { ProvisioningTransport } from './transport.js';
 import type {
+  ChataAccount,
   ChataSender,
   ChatbCategory,
   ChatbSender,
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  RegisterChataSenderRequest,
+  RegisterChataSenderResponse,
+  VerifyChataSenderRequest,
 } from '../../common/wire/provisioning.js';
 
 export type {
+  ChataAccount,
   ChataSender,
   ChatbSender,
   CreateChataSenderRequest,
@@ -30,6 +35,21 @@ export class ProvisioningChataSendersClient extends ProvisioningResources<ChataS
 
   createEmbedded(request: CreateEmbeddedChataSenderRequest): Promise<ChataSender> {
     return this.t.call<ChataSender>('POST', `${this.collection}:embedded`, { json: request });
+  }
+
+  /** Sends a verification code to the sender's number (a sender in ERROR for an unverified number; else 409). */
+  register(senderId: string, request: RegisterChataSenderRequest): Promise<RegisterChataSenderResponse> {
+    return this.t.call<RegisterChataSenderResponse>('POST', this.item(senderId, '/register'), { json: request });
+  }
+
+  /** The code the number received: the sender back under review; a wrong code is 400 `wrong_otp`. */
+  verify(senderId: string, request: VerifyChataSenderRequest): Promise<ChataSender> {
+    return this.t.call<ChataSender>('POST', this.item(senderId, '/verify'), { json: request });
+  }
+
+  /** The project's business account, with its ban state. */
+  account(): Promise<ChataAccount> {
+    return this.t.call<ChataAccount>('GET', 'chata');
   }
 
   /**

@@ -3,21 +3,45 @@
 // an errorCode no retry can fix, ends the attempt FAILED with that code; other errors are reported and
 // waited out (the platform retries its own steps). A sender the platform keeps as a DRAFT (saveDraftOnFailure,
 // or created as a draft) ends the process DRAFT_SAVED: the contract has no submit for sender drafts, so
-// waiting would never end. Both share one frame; only the reading differs.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
+// waiting would never end. A CHATA sender in ERROR for an unverified number waits for the caller's code
+// (WAITING_FOR_CALLER: a code is requested, the caller submits it through the API, a wrong one is answered as such,
+// the whole wait has a deadline); a CHATA sender's process also follows its business account's ban
+// (account-state.ts). Both share one frame; only the reading differs.
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, patched, setHandler } from '@temporalio/workflow';
 import {
+  DEFAULT_PHONE_VERIFICATION,
   provisioningEventSignal,
+  verifyPhoneUpdate,
+  type OperationOutcome,
+  type PhoneVerificationSettings,
   type ChataSenderInput,
   type ChatbSenderInput,
   type FollowSettings,
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, platform, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { operationsOn } from '../shared/actions.js';
+import { rootMessage } from '../shared/failure-text.js';
+import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
-type SenderProcessState = 'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
+type SenderProcessState =
+  'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'WAITING_FOR_CALLER' | typeof ACCOUNT_BANNED | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
+
+/** One wait for the caller's code (a new wait starts if the platform asks for verification again). */
+interface PhoneVerificationNote {
+  method: string;
+  waitingSince?: string;
+  /** The end of the whole wait: past it the process ends FAILED. Absent between waits. */
+  deadline?: string;
+  /** When the platform last sent a code; absent until it did (and after the right code). */
+  requestedAt?: string;
+  codesRequested: number;
+  wrongCodes: number;
+  verifiedAt?: string;
+}
 
 interface SenderDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
@@ -43,6 +67,8 @@ interface SenderDetails extends FollowDetails {
   stopReason?: string;
   /** Set when the process ended without an active sender and the caller has to act (DRAFT_SAVED). */
   nextStep?: string;
+  phoneVerification?: PhoneVerificationNote;
+  account?: AccountNote;
 }
 
 interface SenderResult {
@@ -87,6 +113,11 @@ interface SenderSpec {
   /** The state an event reports, if it reports one; otherwise a note for the event list. */
   read(e: ProvisioningEvent, d: SenderDetails, take: Take): PlatformReading | string | undefined;
   continueAsNew(carried: Carry): Promise<never>;
+  /** CHATA only: the phone verification and the business account. */
+  chata?: {
+    phone: PhoneVerificationSettings;
+    requestCode(senderId: string, method: PhoneVerificationSettings['method']): Promise<{ sentAt: string }>;
+  };
 }
 
 type Carry = ProcessCarry<SenderProcessState, SenderDetails>;
@@ -111,9 +142,16 @@ function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?
   };
 }
 
+/** Versions the phone verification: runs from before it end FAILED on an unverified number, as they did. */
+const PHONE_VERIFICATION = 'chata-sender-phone-verification';
+/** The errorCodes a verification code clears (the sandbox's and the public reference's register / verify). */
+const UNVERIFIED = ['NO_VERIFIED_PHONE_NUMBER', 'NOT_VERIFIED_REQUESTED_PHONE_NUMBER'];
+
 function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict {
   const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
   if (state === 'DRAFT' && patched(DRAFT_ENDS)) return draftSaved('CHATA', errorCode, errorReason);
+  if (state === 'ERROR' && errorCode && UNVERIFIED.includes(errorCode) && patched(PHONE_VERIFICATION))
+    return { state: 'WAITING_FOR_CALLER', reason: `phone verification: ${error}; a verification code is sent to the number, submit it through the API` };
   switch (state) {
     case 'ACTIVE':
       return { state: 'ACTIVE', reason: 'the sender is active' };
@@ -170,7 +208,7 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
 }
 
 async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Carry): Promise<SenderResult> {
-  const { tracker, follower, operations, stop, state, carry, follow, fail } = resumeProcess<SenderProcessState, SenderDetails>(
+  const { tracker, follower, operations, edits, stop, state, carry, follow, fail } = resumeProcess<SenderProcessState, SenderDetails>(
     spec.kind,
     'CREATING',
     { ...spec.details, ...initialFollowDetails() },
@@ -181,17 +219,18 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   let failure: Verdict['failure'];
 
   const isFinal = () => FINAL.includes(state());
+  const account = new AccountWatch<SenderProcessState>(d, tracker, (s) => FINAL.includes(s));
   const judge = (r: PlatformReading, reason: string, comment?: string) => {
     const v = spec.judge(r, comment);
     Object.assign(d, {
       platformState: r.state,
       errorCode: r.errorCode,
       errorReason: r.errorReason,
-      errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) : undefined,
+      errorTerminal: r.errorCode ? isTerminalChataError(r.errorCode) && v.state !== 'WAITING_FOR_CALLER' : undefined,
     });
     if (v.failure) failure = v.failure;
     if (v.nextStep) d.nextStep = v.nextStep;
-    if (v.state !== state()) tracker.moveTo(v.state, `${v.reason} (${reason})`);
+    if (v.state !== state() && !account.hold(v.state, `${v.reason} (${reason})`)) tracker.moveTo(v.state, `${v.reason} (${reason})`);
   };
   function applySender(s: SenderSnapshot, reason: string): void {
     const take = follower.snapshot(s.updateTime, s.comments);
@@ -204,19 +243,83 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   }
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
     if (isFinal()) return 'the process had ended';
+    const accountNote = spec.chata ? account.noteEvent(e) : undefined;
+    if (accountNote) return accountNote;
     const r = spec.read(e, d, take);
     if (r === undefined || typeof r === 'string') return r;
     if (take('state')) judge(r, e.trigger, e.comment);
   }
 
+  /** WAITING_FOR_CALLER: a code requested once per wait, and the wait's deadline. */
+  async function awaitCode(chata: NonNullable<SenderSpec['chata']>): Promise<void> {
+    if (state() !== 'WAITING_FOR_CALLER') return;
+    const now = Date.now();
+    const pv = (d.phoneVerification ??= { method: chata.phone.method, codesRequested: 0, wrongCodes: 0 });
+    if (!pv.deadline) Object.assign(pv, { waitingSince: new Date(now).toISOString(), deadline: new Date(now + chata.phone.timeoutMs).toISOString() });
+    if (now >= Date.parse(pv.deadline!)) {
+      const message = `phone verification not completed: no right code submitted by ${pv.deadline} (${Math.round(chata.phone.timeoutMs / 1000)} s after the wait began; ${pv.wrongCodes} wrong)`;
+      failure = { type: 'PHONE_VERIFICATION_TIMEOUT', message };
+      tracker.moveTo('FAILED', message);
+      return;
+    }
+    if (pv.requestedAt) return;
+    await edits.run(async () => {
+      if (state() !== 'WAITING_FOR_CALLER' || pv.requestedAt) return;
+      try {
+        const sent = await chata.requestCode(d.senderId!, pv.method as PhoneVerificationSettings['method']);
+        pv.requestedAt = sent.sentAt;
+        pv.codesRequested += 1;
+        tracker.moveTo(
+          state(),
+          `verification code sent to the number by ${pv.method}: submit it with POST /v1/senders/{processId}/verify-phone by ${pv.deadline}`,
+        );
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        // The platform refused (the sender moved on meanwhile, say): the next read says what it is now; asked again then.
+        tracker.moveTo(state(), `the verification code could not be requested: ${rootMessage(err)}; asking again at the next read`);
+      }
+    });
+  }
+
   setHandler(provisioningEventSignal, (e) => follower.receive(e));
   stop.handle(operations, { isFinal, state });
+  if (spec.chata)
+    operationsOn(operations)(
+      verifyPhoneUpdate,
+      ({ operationId, code }) =>
+        edits.run(async (): Promise<OperationOutcome> => {
+          const pv = d.phoneVerification;
+          if (state() !== 'WAITING_FOR_CALLER' || !pv?.requestedAt)
+            return { accepted: false, state: state(), reason: `not waiting for a verification code (${state()})` };
+          try {
+            const r = await interactive.verifyChataSender({ senderId: d.senderId!, code });
+            if (!r.verified) {
+              pv.wrongCodes += 1;
+              const reason = r.errorCode === 'wrong_otp' ? 'wrong code (wrong_otp)' : `code refused (${r.errorCode}: ${r.message})`;
+              tracker.moveTo(state(), `${reason} submitted through the API (operation ${operationId}); still waiting for the right one`);
+              return { accepted: false, state: state(), reason: `${reason}: submit the code the number received again`, errorType: r.errorCode };
+            }
+            pv.verifiedAt = new Date().toISOString();
+            delete pv.requestedAt;
+            delete pv.deadline;
+            applySender(r.sender, `phone number verified with the code submitted through the API (operation ${operationId})`);
+            return { accepted: true, state: state() };
+          } catch (err) {
+            return refused(state(), err);
+          }
+        }),
+      () => {
+        if (state() !== 'WAITING_FOR_CALLER' || !d.phoneVerification?.requestedAt)
+          throw new Error(`the sender is not waiting for a phone verification code (state ${state()})`);
+      },
+    );
 
   try {
     if (!carried) {
       const created = await spec.create();
       applySender(created, created.created ? 'created' : 'found an existing sender');
       await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
+      if (spec.chata && AccountWatch.enabled()) await account.start(() => platform.getChataAccount(), attachToResource);
     }
     await follow({
       isFinal,
@@ -224,6 +327,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       applyEvent,
       react: async () => {
         stop.endIfAsked(isFinal);
+        if (isFinal() || !spec.chata) return;
+        if (await account.react(() => platform.getChataAccount()))
+          applySender(await spec.get(d.senderId!), 'read from the platform after the account ban was lifted');
+        await awaitCode(spec.chata);
       },
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
       continueAsNew: () => spec.continueAsNew(carry()),
@@ -279,6 +386,10 @@ export async function chataSenderOnboarding(input: ChataSenderInput & { carried?
         return undefined;
       },
       continueAsNew: (carried) => continueAsNew<typeof chataSenderOnboarding>({ ...input, carried }),
+      chata: {
+        phone: input.phoneVerification ?? DEFAULT_PHONE_VERIFICATION,
+        requestCode: (senderId, method) => platform.requestChataSenderCode({ senderId, method }),
+      },
     },
     input,
     input.carried,

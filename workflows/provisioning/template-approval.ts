@@ -1,7 +1,9 @@
 // CHATA / CHATB template approval: create (submitted, or a draft then submitted), follow the review to
 // APPROVED or REJECTED, resubmit an INCORRECT_CATEGORY rejection by itself when the caller allowed a
 // category change, accept edits through the API, then keep watching quality, pause and disable until
-// the template is deleted or the caller stops watching. Long-lived: continues as new, carrying state.
+// the template is deleted or the caller stops watching. A CHATA template's process also follows its business
+// account's ban (ACCOUNT_BANNED while banned, back when lifted; account-state.ts). Long-lived: continues as new,
+// carrying state.
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../../contracts/provisioning.js';
 import { failureType } from '../shared/failure-text.js';
@@ -17,8 +19,9 @@ import {
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
+import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
-type TemplateProcessState = 'CREATING' | TemplateState | 'STOPPED' | 'FAILED';
+type TemplateProcessState = 'CREATING' | TemplateState | typeof ACCOUNT_BANNED | 'STOPPED' | 'FAILED';
 
 interface TemplateDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
@@ -37,6 +40,7 @@ interface TemplateDetails extends FollowDetails {
   resubmits: number;
   autoResubmits: number;
   stopReason?: string;
+  account?: AccountNote;
 }
 
 interface TemplateResult {
@@ -55,7 +59,7 @@ const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUS
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
   const { channel } = input;
-  const { tracker, follower, operations, edits, stop, state, move, carry, follow, fail } = resumeProcess<TemplateProcessState, TemplateDetails>(
+  const frame = resumeProcess<TemplateProcessState, TemplateDetails>(
     channel === 'CHATA' ? 'chata-template' : 'chatb-template',
     'CREATING',
     {
@@ -72,7 +76,14 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     input,
     input.carried,
   );
+  const { tracker, follower, operations, edits, stop, state, carry, follow, fail } = frame;
   const d = tracker.status.details;
+  const account = new AccountWatch<TemplateProcessState>(d, tracker, (s) => FINAL.includes(s));
+  /** While the account is banned, a move the platform's news would make is held for the lift (account-state.ts). */
+  const move = (s: TemplateProcessState, reason: string) => {
+    if (s !== state() && account.hold(s, reason)) return;
+    frame.move(s, reason);
+  };
   let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
 
   const isFinal = () => FINAL.includes(state());
@@ -92,6 +103,8 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
     if (isFinal()) return 'the process had ended';
+    const accountNote = channel === 'CHATA' ? account.noteEvent(e) : undefined;
+    if (accountNote) return accountNote;
     const x = e.details;
     switch (e.trigger.replace(/^CHAT[AB]_TEMPLATE_/, '')) {
       case 'APPROVED':
@@ -145,6 +158,8 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   async function react(): Promise<void> {
     stop.endIfAsked(isFinal);
+    if (!isFinal() && channel === 'CHATA' && (await account.react(() => platform.getChataAccount())))
+      applyTemplate(await platform.getTemplate(ref()), 'read from the platform after the account ban was lifted');
     if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
     if (!input.template.allowCategoryChange || autoResubmittedVersion === d.version) return;
     autoResubmittedVersion = d.version; // once per rejected version: a second rejection waits for the caller
@@ -197,6 +212,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       );
       d.submittedCategory = created.category;
       await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
+      if (channel === 'CHATA' && AccountWatch.enabled()) await account.start(() => platform.getChataAccount(), attachToResource);
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
     }
     await follow({

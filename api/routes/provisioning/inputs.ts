@@ -7,13 +7,15 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import type {
-  BundleProvisioningInput,
-  ChataSenderInput,
-  ChatbSenderInput,
-  CreateBundleRequest,
-  RcsSenderLaunchInput,
-  TemplateApprovalInput,
+import {
+  DEFAULT_PHONE_VERIFICATION,
+  type BundleProvisioningInput,
+  type ChataSenderInput,
+  type ChatbSenderInput,
+  type CreateBundleRequest,
+  type PhoneVerificationSettings,
+  type RcsSenderLaunchInput,
+  type TemplateApprovalInput,
 } from '../../../contracts/provisioning.js';
 import type { ChatbCategory, RcsQuestionnaire, TemplateChannel } from '../../../common/wire/provisioning.js';
 import type { ErrorDetail } from '../../errors.js';
@@ -106,12 +108,20 @@ export function rcsSenderInput(
 }
 
 /** A standard CHATA sender; its process ID holds the keyed hash of the number, never the number. */
+/** The start request's phone verification settings over the defaults. */
+export function phoneVerificationSettings(given: { method?: 'SMS' | 'VOICE'; timeoutSeconds?: number } | undefined): PhoneVerificationSettings {
+  return {
+    method: given?.method ?? DEFAULT_PHONE_VERIFICATION.method,
+    timeoutMs: given?.timeoutSeconds !== undefined ? given.timeoutSeconds * 1000 : DEFAULT_PHONE_VERIFICATION.timeoutMs,
+  };
+}
+
 export function chataSenderInput(
   b: Static<typeof StartChataSender>,
   prefix: string,
   ctx: InputContext & { hashSubject: SubjectHasher },
 ): BuiltProcess<ChataSenderInput, 'chata-sender'> {
-  const { overdueAfterSeconds, ...sender } = b;
+  const { overdueAfterSeconds, phoneVerification, ...sender } = b;
   // The schema's e164 format has checked the number already; this only normalises it.
   const parsed = sender.phoneNumber.startsWith('+') ? parsePhoneNumberFromString(sender.phoneNumber) : undefined;
   const errors: ErrorDetail[] = parsed?.isValid()
@@ -122,6 +132,7 @@ export function chataSenderInput(
     projectId: ctx.projectId,
     mode: 'standard',
     sender: { ...sender, phoneNumber },
+    phoneVerification: phoneVerificationSettings(phoneVerification),
     ...followSettings(ctx.config, overdueAfterSeconds),
   };
   return {

@@ -172,6 +172,32 @@ export const Relaunch = Type.Object(
   { additionalProperties: false },
 );
 
+/** How a CHATA sender blocked on an unverified number gets its code, and how long the process waits for it. */
+const PhoneVerification = Type.Optional(
+  Type.Object(
+    {
+      method: Type.Optional(Type.Enum(['SMS', 'VOICE'], { description: 'How the platform sends the code to the number (default SMS)' })),
+      timeoutSeconds: Type.Optional(
+        Type.Integer({
+          minimum: 10,
+          maximum: 2_592_000,
+          description: 'End the process FAILED when no right code was submitted this long after the wait began (default 86400, a day)',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'When the platform reports the number unverified (NO_VERIFIED_PHONE_NUMBER), the process requests a code and waits (WAITING_FOR_CALLER) for POST /v1/senders/{processId}/verify-phone',
+    },
+  ),
+);
+
+export const VerifyPhone = Type.Object(
+  { code: Type.String({ pattern: '^\\S{6}$', description: 'The code the number received: exactly 6 characters, no spaces' }) },
+  { additionalProperties: false },
+);
+
 export const StartChataSender = Type.Object(
   {
     phoneNumber: PhoneNumber('Phone number in international format; the business key of the process'),
@@ -189,6 +215,7 @@ export const StartChataSender = Type.Object(
     ),
     platformLocalStorage: Type.Optional(Type.Enum(LOCAL_STORAGE)),
     saveDraftOnFailure: Type.Optional(Type.Boolean()),
+    phoneVerification: PhoneVerification,
     overdueAfterSeconds: OverdueAfterSeconds,
   },
   { additionalProperties: false },
@@ -199,6 +226,7 @@ export const StartEmbeddedChataSender = Type.Object(
     businessAccountId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
     phoneNumberId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The business key of the process' }),
     phoneNumber: Type.Optional(PhoneNumber('The number behind phoneNumberId, if known, in international format')),
+    phoneVerification: PhoneVerification,
     overdueAfterSeconds: OverdueAfterSeconds,
   },
   { additionalProperties: false },

@@ -3,13 +3,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { workflowIds } from '../../../contracts/ids.js';
-import { relaunchUpdate, stopUpdate, type ChataSenderInput } from '../../../contracts/provisioning.js';
-import { errorResponses, invalid } from '../../errors.js';
+import { relaunchUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../../../contracts/provisioning.js';
+import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { e164 } from '../../schemas.js';
 import { processRouter, reasonAction } from '../process-routes.js';
 import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions } from './common.js';
-import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, rcsSenderInput } from './inputs.js';
-import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender } from './schemas.js';
+import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
+import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, VerifyPhone } from './schemas.js';
+
+/** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
+function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
+  if (!outcome.accepted && outcome.errorType === 'wrong_otp') throw new ApiError(422, 'wrong_otp', outcome.reason ?? 'wrong code');
+  return acceptedOrThrow(outcome);
+}
 
 export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (
   app,
@@ -44,12 +50,13 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE',
     body: StartEmbeddedChataSender,
     build: (req) => {
-      const { overdueAfterSeconds, ...sender } = req.body;
+      const { overdueAfterSeconds, phoneVerification, ...sender } = req.body;
       const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
       const input: ChataSenderInput = {
         projectId,
         mode: 'embedded',
         sender: { ...sender, ...(phoneNumber ? { phoneNumber } : {}) },
+        phoneVerification: phoneVerificationSettings(phoneVerification),
         ...followSettings(config, overdueAfterSeconds),
       };
       return { errors: [], kind: 'chata-sender', processId: workflowIds['chata-sender'](projectId, `pnid-${sender.phoneNumberId}`), input };
@@ -98,6 +105,19 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       return { operationId, ...(contact ? { contact: launchContact(contact) } : {}), ...(answers ? { answers } : {}) };
     },
     answer: acceptedOrThrow,
+  });
+
+  senders.action({
+    action: 'verify-phone',
+    summary:
+      "Submit the code a CHATA sender's number received, while the process waits for it (WAITING_FOR_CALLER, phone verification); a wrong code is 422 wrong_otp and the process keeps waiting",
+    body: VerifyPhone,
+    errors: [400, 401, 404, 409, 422],
+    kinds: ['chata-sender'],
+    what: 'CHATA sender',
+    update: verifyPhoneUpdate,
+    request: (req, operationId) => ({ operationId, code: req.body.code }),
+    answer: verifiedOrThrow,
   });
 
   senders.action(

@@ -11,6 +11,7 @@ import { CHATA_LOCAL_STORAGES, CHATA_SENDER_STATES, CHATA_VERTICALS, CONVERSATIO
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { E164, fields, ULID } from './validation.js';
+import { chataVerificationRoutes } from './chata-verification.js';
 
 const ACTIVE_MAX_TPS = 80;
 
@@ -118,6 +119,27 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
     const find = (p: Params): ChataSender => store.chataSenders.mustGet(p.projectId, p.senderId, () => notFound('CHATA sender', p.senderId));
 
     app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
+
+    chataVerificationRoutes(app, {
+      base,
+      preValidation,
+      find,
+      verified: (projectId, s) => {
+        s.state = 'PENDING';
+        delete s.errorCode;
+        delete s.errorReason;
+        s.updateTime = nowIso();
+        hub.emit({
+          projectId,
+          trigger: 'CHATA_WABA_ACCOUNT_CHANGED',
+          channel: 'CHATA',
+          resourceType: 'SENDER',
+          resourceId: s.id,
+          details: { state: 'PENDING' },
+        });
+        review(s.id, { projectId, id: s.id });
+      },
+    });
 
     // The model has a DELETED state: the sender stays readable, like a deleted template. No CHATA trigger
     // reports a deleted sender, so nothing is emitted. A second delete answers the deleted sender again.

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
+import { chataAccountControl } from './chata-account.js';
+import { chataVerificationControl } from './chata-verification.js';
 import { checkEnvelope, fullEnvelope } from './envelope.js';
 import { fields } from './validation.js';
 
@@ -32,6 +34,9 @@ export function provisioningControlRoutes(app: FastifyInstance, deps: Provisioni
   app.post('/events', async (request) => applyControlEvent(deps, request.body));
 
   callbackFaultRoutes(app, '/webhook-faults', hub.hub, checkFaults);
+
+  chataVerificationControl(app, (senderId) => deps.store.chataSenders.find(senderId)?.item);
+  chataAccountControl(app, deps);
 
   app.get('/webhook-envelope', async () => hub.envelope);
   // Like webhook-faults: fields left out return to the full envelope's defaults. Applies to events emitted after it.

@@ -3,6 +3,7 @@
 // (docs/bundle-wire.md), provisioned after a delay.
 import type { SandboxArea } from '../../core/area.js';
 import { BundleDesk, bundleControlRoutes, bundleRoutes } from './bundles.js';
+import { chataAccountRoutes } from './chata-account.js';
 import { chataSenderRoutes } from './chata-senders.js';
 import { chatbSenderRoutes } from './chatb-senders.js';
 import type { ProvisioningDeps } from './context.js';
@@ -31,6 +32,7 @@ export const provisioningArea: SandboxArea = {
       ...templateChannels(deps).map((channel) => templateRoutes(deps, channel)),
       rcsRoutes(deps),
       chataSenderRoutes(deps),
+      chataAccountRoutes(deps),
       chatbSenderRoutes(deps),
       bundleRoutes(deps, bundles),
     ];

@@ -8,6 +8,8 @@ import {
   CHATB_TRIGGERS,
   RCS_TRIGGERS,
   type Bundle as WireBundle,
+  type ChataAccount as WireChataAccount,
+  type ChataVerificationMethod,
   type ChataSender as WireChataSender,
   type ChatbSender as WireChatbSender,
   type CreateChataSenderRequest,
@@ -59,7 +61,15 @@ export interface ChataSender
     Pick<CreateChataSenderRequest, 'description' | 'vertical' | 'conversationApiAppDetails' | 'platformLocalStorage'> {
   saveDraftOnFailure: boolean;
   errorCode?: string;
+  /** The code the last register sent (a sandbox secret, shown only by the control route) and how. */
+  verification?: { code: string; method: ChataVerificationMethod; sentAt: string; wrongAttempts: number };
   createTime: string;
+  updateTime: string;
+}
+
+/** The project's CHATA business account, made on first read; its ban as the control route set it. */
+export interface ChataAccount extends WireChataAccount {
+  state: NonNullable<WireChataAccount['state']>;
   updateTime: string;
 }
 

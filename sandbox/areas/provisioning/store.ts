@@ -1,7 +1,7 @@
 // Provisioning resources of one sandbox instance, per project in creation order; persist() and restore() carry them
 // across a restart of a persistent sandbox.
 import { ScopedTable, type Scoped } from '../../core/table.js';
-import type { Bundle, ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
+import type { Bundle, ChataAccount, ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
 
 /** What persist and restore need of each table, whatever it holds. */
 interface SavedTable {
@@ -18,6 +18,8 @@ export class ProvisioningStore {
   readonly chataSenders = new ScopedTable<ChataSender>();
   readonly chatbSenders = new ScopedTable<ChatbSender>();
   readonly bundles = new ScopedTable<Bundle>();
+  /** One per project, made on first read. */
+  readonly chataAccounts = new ScopedTable<ChataAccount>();
 
   reset(): void {
     for (const c of Object.values(this.collections())) c.reset();
@@ -33,8 +35,8 @@ export class ProvisioningStore {
   }
 
   private collections(): Record<string, SavedTable> {
-    const { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles } = this;
-    return { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles };
+    const { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles, chataAccounts } = this;
+    return { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles, chataAccounts };
   }
 }
 

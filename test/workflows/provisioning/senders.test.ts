@@ -121,15 +121,15 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
   });
 
   test('CHATA: an errorCode no retry can fix ends the attempt FAILED with that code', async () => {
-    await setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 300 } });
-    const id = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Unverified' });
+    await setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'DUPLICATES_ON_SENDER_PHONE_NUMBER', delayMs: 300 } });
+    const id = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Duplicate' });
     const failed = await waitUntil(h, id, (v) => v.execution.status === 'FAILED', 'failed');
     assert.equal(failed.state, 'FAILED');
-    assert.equal(failed.details.errorCode, 'NO_VERIFIED_PHONE_NUMBER');
+    assert.equal(failed.details.errorCode, 'DUPLICATES_ON_SENDER_PHONE_NUMBER');
     assert.equal(failed.details.errorTerminal, true);
     assert.equal(failed.details.platformState, 'ERROR');
-    assert.match(failed.history.at(-1)!.reason!, /NO_VERIFIED_PHONE_NUMBER.*no retry can fix it/);
-    assert.match(failed.failure ?? '', /NO_VERIFIED_PHONE_NUMBER/);
+    assert.match(failed.history.at(-1)!.reason!, /DUPLICATES_ON_SENDER_PHONE_NUMBER.*no retry can fix it/);
+    assert.match(failed.failure ?? '', /DUPLICATES_ON_SENDER_PHONE_NUMBER/);
   });
 
   test('CHATA: a retryable errorCode is reported and waited out until the platform activates the sender', async () => {
