@@ -1,5 +1,5 @@
 // Test controls under /_sandbox/verification (no authentication, like the core's /_sandbox routes):
-// what a phone received, the callee answering a Phone Call, and the per-sandbox settings.
+// what a phone received, the callee answering a Phone Call, the per-sandbox settings, and pumping-like traffic.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -7,6 +7,7 @@ import { AreaError } from '../../core/errors.js';
 import { statusView } from './store.js';
 import { patchProblem, SMS_DELIVERED_EVENT_NAMES } from './config.js';
 import type { VerificationArea } from './state.js';
+import { registerPumpingTraffic } from './pumping-traffic.js';
 
 const Polling = Type.Object(
   {
@@ -27,6 +28,7 @@ const ConfigBody = Type.Object(
     carrierLanguageOverrides: Type.Optional(Type.Record(Type.String(), Type.String())),
     callout: Type.Optional(Polling),
     smsDeliveredEventName: Type.Optional(Type.Union(SMS_DELIVERED_EVENT_NAMES.map((n) => Type.Literal(n)))),
+    whatsappEnabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -60,4 +62,6 @@ export function registerVerificationControl(scope: FastifyInstance, s: Verificat
     s.config.update(request.body);
     return s.config.view();
   });
+
+  registerPumpingTraffic(scope);
 }

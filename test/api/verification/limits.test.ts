@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { useHarness, type Harness } from '../../helpers/harness.js';
+import { TEST_API_KEY, useHarness, type Harness } from '../../helpers/harness.js';
 import { scrape, total } from '../../helpers/metrics.js';
 import { messageFor, phoneInbox, platformStarts, report, startVerification, verificationRoutesWith } from '../../helpers/verification.js';
 
@@ -141,7 +141,7 @@ describe('verification rate limits by key and the pumping guard', () => {
     ]);
   });
 
-  test('a pumping burst to one prefix is blocked (nothing sent, counted, in the guard view) until an operator lifts it', async () => {
+  test('a pumping burst the sandbox makes to one prefix is blocked (nothing sent, counted, in the guard view) until an operator lifts it', async () => {
     const guardUrl = `/v1/verification-pumping-guards/${PUMPED_PREFIX}`;
     const refusedBefore = await metric('relayflow_verification_pumping_total', { prefix: PUMPED_PREFIX, decision: 'refused' });
     // One real user first: a code reported (a success the guard counts).
@@ -150,20 +150,31 @@ describe('verification rate limits by key and the pumping guard', () => {
     const message = await messageFor(h, real, started.current!.verificationId);
     assert.equal((await report(h, started.processId, message.code!)).statusCode, 200);
 
-    // The burst: starts to the prefix and no codes, until the guard refuses one.
-    let accepted = 1;
-    let refused: Awaited<ReturnType<typeof h.api>> | undefined;
-    let refusedNumber = '';
-    while (!refused) {
-      assert.ok(accepted < MIN_STARTS + 15, `still no refusal after ${accepted} starts`);
-      refusedNumber = pumpedNumber();
-      const res = await h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: refusedNumber, method: 'sms' } });
-      if (res.statusCode === 201) accepted += 1;
-      else refused = res;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The burst: the sandbox plays a pumping bot, starting verifications to the prefix one after another and never
+    // reporting a code, until relayflow refuses one.
+    const burst = await fetch(`${h.sandbox.url}/_sandbox/verification/pumping-traffic`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        relayflowUrl: h.apiUrl,
+        apiKey: TEST_API_KEY,
+        prefix: PUMPED_PREFIX,
+        count: MIN_STARTS + 15,
+        concurrency: 1,
+        stopOnRefusal: true,
+      }),
+    });
+    assert.equal(burst.status, 200);
+    const tally = (await burst.json()) as { sent: number; answers: Record<string, number>; firstRefusal?: { index: number; code?: string } };
+    assert.equal(tally.firstRefusal?.code, 'pumping_suspected', JSON.stringify(tally));
     // With one success of MIN_STARTS starts the conversion is under 0.5: blocked once there are enough starts.
-    assert.ok(accepted >= MIN_STARTS, `refused after only ${accepted} starts`);
+    const accepted = 1 + (tally.answers['201'] ?? 0);
+    assert.ok(accepted >= MIN_STARTS, `refused after only ${accepted} starts: ${JSON.stringify(tally)}`);
+    assert.deepEqual(Object.keys(tally.answers).sort(), ['201', '429 pumping_suspected']);
+
+    // The refusal as a caller sees it: 429 naming the guard, Retry-After, nothing started or sent, counted.
+    const refusedNumber = pumpedNumber();
+    const refused = await h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: refusedNumber, method: 'sms' } });
     assert.equal(refused.statusCode, 429, refused.body);
     const { error } = refused.json();
     assert.equal(error.code, 'pumping_suspected');
@@ -176,7 +187,7 @@ describe('verification rate limits by key and the pumping guard', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     assert.ok(retryAfter > 3000 && retryAfter <= 3600, `Retry-After ${refused.headers['retry-after']}: the rest of the 1 h window`);
     await nothingFor(refusedNumber);
-    assert.equal(await metric('relayflow_verification_pumping_total', { prefix: PUMPED_PREFIX, decision: 'refused' }), refusedBefore + 1);
+    assert.equal(await metric('relayflow_verification_pumping_total', { prefix: PUMPED_PREFIX, decision: 'refused' }), refusedBefore + 2);
     // Another method that costs a call is refused too.
     assert.equal((await h.api({ method: 'POST', url: '/v1/verifications', payload: { identity: pumpedNumber(), method: 'callout' } })).statusCode, 429);
 
