@@ -40,7 +40,9 @@ export function verificationChain(v, timeline) {
     const lines = mine.length
       ? mine.map((s) => {
           const at = sentAt(timeline, s.verificationId);
-          return `${at ? `sent ${clock(at)}` : 'sent'}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
+          // A send still PENDING on a step the process has left had no result in time.
+          const status = s.status === 'PENDING' && tone !== 'current' ? 'no result in time' : s.status;
+          return `${at ? `sent ${clock(at)}` : 'sent'}: ${status}${s.reason ? ` — ${s.reason}` : ''}`;
         })
       : [tone === 'current' ? 'starting' : 'not tried'];
     const outcome = {
