@@ -15,15 +15,31 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
 export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
 export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['COMPLETED', 'CANCELLED', 'FAILED'];
 
-export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;
+export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'CHATB', 'MMS'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
 
 export interface ConversationContent {
   appId: string;
   region: Region;
   channel: ConversationChannel;
+  /** May hold `{{name}}` placeholders, filled per recipient from its params (in the store) when it is sent. */
   text?: string;
   mediaUrl?: string;
+  template?: CampaignTemplate;
+}
+
+/**
+ * A CHATA or CHATB template, resolved and found APPROVED when the campaign was created. Its name, language and
+ * placeholders travel in the process's input; each recipient's values stay in the campaign store (they are PII).
+ */
+export interface CampaignTemplate {
+  channel: 'CHATA' | 'CHATB';
+  /** The provisioning template's ID (read again before the first send) and its name (what the send names). */
+  id: string;
+  name: string;
+  language: string;
+  /** Placeholder names in the template's text, each needing a value per recipient. */
+  placeholders: string[];
 }
 
 /** The MMS itself as the platform client takes it, and relayflow's own options. */

@@ -13,6 +13,8 @@ export interface NewRecipient {
   recipient: string;
   status: 'pending' | 'invalid';
   reason?: string;
+  /** Values for the message's placeholders (personal data: stored here only). */
+  params?: Record<string, string>;
 }
 
 export interface NewCampaign {
@@ -59,6 +61,8 @@ export interface SendReservation {
 export interface ClaimedRecipient {
   seq: number;
   recipient: string;
+  /** Its values for the message's placeholders, when it has any (claim() reads them; a look-up does not need them). */
+  params?: Record<string, string> | null;
 }
 
 export interface SendResult {
@@ -235,7 +239,7 @@ export class CampaignStore {
        UPDATE ${R} AS r SET status = 'sending', attempts = attempts + 1, lease_until = now() + $5 * interval '1 millisecond',
          claim_id = $6, updated_at = now()
        FROM picked WHERE r.campaign_id = $1 AND r.seq = picked.seq AND r.status = 'pending'
-       RETURNING r.seq, r.recipient`,
+       RETURNING r.seq, r.recipient, r.params`,
         [id, from, to, limit, leaseMs, claimId],
       )
       .then((rows) => rows.sort((a, b) => a.seq - b.seq));
@@ -397,9 +401,17 @@ export class CampaignStore {
 
 async function insertRecipients(tx: SqlRunner, id: string, rows: NewRecipient[]): Promise<void> {
   await tx.query(
-    `INSERT INTO ${R} (campaign_id, seq, recipient, status, reason)
-     SELECT $1, v.seq, v.recipient, v.status, v.reason FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS v(seq, recipient, status, reason)`,
-    [id, rows.map((r) => r.seq), rows.map((r) => r.recipient), rows.map((r) => r.status), rows.map((r) => r.reason ?? null)],
+    `INSERT INTO ${R} (campaign_id, seq, recipient, status, reason, params)
+     SELECT $1, v.seq, v.recipient, v.status, v.reason, v.params::jsonb
+     FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(seq, recipient, status, reason, params)`,
+    [
+      id,
+      rows.map((r) => r.seq),
+      rows.map((r) => r.recipient),
+      rows.map((r) => r.status),
+      rows.map((r) => r.reason ?? null),
+      rows.map((r) => (r.params ? JSON.stringify(r.params) : null)),
+    ],
   );
 }
 

@@ -89,6 +89,9 @@ const STATEMENTS = [
      UNIQUE (call_id, delivery)
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_voice_events_unrelayed ON relayflow_voice_events (created_at) WHERE relayed_at IS NULL`,
+  // A recipient's values for the message's placeholders ({"name": "Ana"}): personal data, kept here only, never in a
+  // process's input or history; read with the row when it is claimed for sending.
+  `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS params jsonb`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

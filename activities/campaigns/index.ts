@@ -8,7 +8,7 @@ import { senderFor } from './senders.js';
 
 export interface CampaignActivityDeps {
   store: CampaignStore;
-  clients: Pick<PlatformClients, 'conversation' | 'mms'>;
+  clients: Pick<PlatformClients, 'conversation' | 'mms' | 'provisioning'>;
   requestTimeoutMs: number;
   mmsThroughputPerSecond: number;
   conversationWebhook?: PrepareDeps['conversationWebhook'];

@@ -2,7 +2,7 @@
 // throughput), the delivery-report wiring, and for a saved-template MMS campaign the one savemms (kept in the
 // store, so a retried activity never saves twice).
 import { ApplicationFailure } from '@temporalio/common';
-import { CAMPAIGN_REFUSED, type PreparedCampaign, type PrepareCampaignInput } from '../../contracts/campaigns.js';
+import { CAMPAIGN_REFUSED, type CampaignTemplate, type PreparedCampaign, type PrepareCampaignInput } from '../../contracts/campaigns.js';
 import { PlatformAuthError, PlatformBillingError, PlatformNotFoundError, PlatformValidationError, type PlatformClients } from '../../platform/index.js';
 import type { CampaignStore } from '../../store/index.js';
 import { mmsMessageOf } from './senders.js';
@@ -11,10 +11,24 @@ const REFUSALS = [PlatformNotFoundError, PlatformAuthError, PlatformBillingError
 
 export interface PrepareDeps {
   store: CampaignStore;
-  clients: Pick<PlatformClients, 'conversation' | 'mms'>;
+  clients: Pick<PlatformClients, 'conversation' | 'mms' | 'provisioning'>;
   mmsThroughputPerSecond: number;
   /** Where the platform sends conversation delivery reports, and their secret; absent: not wired (no public URL). */
   conversationWebhook?: { target: string; secret: string };
+}
+
+/**
+ * The template was APPROVED when the campaign was created; read again before the first send, so one paused,
+ * disabled or deleted since fails the campaign with its state rather than sending what the channel will refuse.
+ */
+async function stillApproved(deps: PrepareDeps, t: CampaignTemplate): Promise<void> {
+  const found = await deps.clients.provisioning.templates(t.channel).get(t.id);
+  if (found.state !== 'APPROVED')
+    throw ApplicationFailure.create({
+      type: CAMPAIGN_REFUSED,
+      message: `the ${t.channel} template ${t.name} (${t.language}) is ${found.state}, not APPROVED: nothing was sent`,
+      nonRetryable: true,
+    });
 }
 
 export function prepareCampaignActivity(deps: PrepareDeps) {
@@ -24,6 +38,7 @@ export function prepareCampaignActivity(deps: PrepareDeps) {
       if (input.conversation) {
         const c = input.conversation;
         const app = await deps.clients.conversation.getApp(c.region, c.appId);
+        if (c.template) await stillApproved(deps, c.template);
         let webhook = 'not wired: set RELAYFLOW_PUBLIC_URL (and RELAYFLOW_CONVERSATION_WEBHOOK_SECRET) so delivery reports reach relayflow';
         if (deps.conversationWebhook) {
           await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, [

@@ -5,6 +5,12 @@ import type { SendChunkInput } from '../../contracts/campaigns.js';
 import type { PlatformClients } from '../../platform/index.js';
 import { toMmsNumber } from '../../platform/mms/rules.js';
 import type { ClaimedRecipient } from '../../store/index.js';
+import { fillPlaceholders } from '../../contracts/placeholders.js';
+
+/** Only the values the template asks for reach the platform: a recipient's other params stay in the store. */
+function pick(params: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((n) => params[n] !== undefined).map((n) => [n, params[n]!]));
+}
 
 export interface MessageSender {
   send(row: ClaimedRecipient, token: string): Promise<{ platformId: string }>;
@@ -25,13 +31,15 @@ export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>
     const c = input.conversation;
     return {
       send: async (row, token) => {
+        const params = row.params ?? {};
         const r = await clients.conversation.sendMessage(c.region, {
           appId: c.appId,
           channel: c.channel,
           identity: row.recipient,
           metadata: token,
-          ...(c.text !== undefined ? { text: c.text } : {}),
+          ...(c.text !== undefined ? { text: fillPlaceholders(c.text, params) } : {}),
           ...(c.mediaUrl !== undefined ? { mediaUrl: c.mediaUrl } : {}),
+          ...(c.template ? { template: { name: c.template.name, language: c.template.language, parameters: pick(params, c.template.placeholders) } } : {}),
         });
         return { platformId: r.messageId };
       },

@@ -40,7 +40,16 @@ export class ConversationClient {
   }
 
   async sendMessage(region: Region, r: SendMessageRequest): Promise<SentMessage> {
-    const message = r.mediaUrl !== undefined ? { media_message: { url: r.mediaUrl } } : { text_message: { text: r.text ?? '' } };
+    const message = r.template
+      ? // A channel-specific template: keyed by the channel, named by template_id (its name), language_code underscored.
+        {
+          template_message: {
+            channel_template: { [r.channel]: { template_id: r.template.name, language_code: r.template.language, parameters: r.template.parameters } },
+          },
+        }
+      : r.mediaUrl !== undefined
+        ? { media_message: { url: r.mediaUrl } }
+        : { text_message: { text: r.text ?? '' } };
     const body = await this.call<{ message_id: string; accepted_time: string }>(region, 'POST', 'messages:send', {
       json: {
         app_id: r.appId,

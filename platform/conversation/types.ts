@@ -15,6 +15,8 @@ export interface SendMessageRequest {
   identity: string;
   text?: string;
   mediaUrl?: string;
+  /** A chat channel's own template (CHATA, CHATB), by name and language, with its parameters' values. */
+  template?: TemplateReference;
   /** Ours: `rf:<campaignId>:<seq>`, how a lost answer is found again. */
   metadata?: string;
   correlationId?: string;
@@ -23,4 +25,12 @@ export interface SendMessageRequest {
 export interface SentMessage {
   messageId: string;
   acceptedTime: string;
+}
+
+interface TemplateReference {
+  /** The template's name: a channel's own template is named, not numbered, on the wire (public reference). */
+  name: string;
+  /** Underscored, such as en_US. */
+  language: string;
+  parameters: Record<string, string>;
 }

@@ -15,18 +15,25 @@ import {
   type CampaignKind,
   type CampaignOperationOutcome,
   type ConversationChannel,
+  type ConversationContent,
 } from '../../../contracts/campaigns.js';
+import { placeholdersIn } from '../../../contracts/placeholders.js';
+import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
 import type { CampaignStore, RecipientStatus } from '../../../store/index.js';
-import { ApiError, invalid } from '../../errors.js';
+import { ApiError, badRequest, invalid } from '../../errors.js';
 import { PageTokens, pageTokenKey, type ProcessService } from '../../processes/find.js';
 import { Paging } from '../../schemas.js';
 import { processRouter, reasonAction } from '../process-routes.js';
-import { prepareRecipients, requestHash } from './recipients.js';
+import { parseRecipientsCsv } from './csv-recipients.js';
+import { prepareRecipients, requestHash, type RecipientEntry } from './recipients.js';
+import { resolveTemplate } from './templates.js';
 import {
   CampaignStarted,
   CampaignView,
+  MAX_PARAM_LENGTH,
+  MAX_PARAMS,
   MAX_RECIPIENTS,
   Outcome,
   RateBody,
@@ -42,9 +49,11 @@ export interface CampaignRouteOptions {
   processes: ProcessService;
   config: Pick<Config, 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
   store?: CampaignStore;
+  /** Reads a template campaign's template (its state and placeholders); without it, template campaigns answer 503. */
+  provisioning?: ProvisioningClient;
 }
 
-export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (app, { client, processes, config, store: maybeStore }) => {
+export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (app, { client, processes, config, store: maybeStore, provisioning }) => {
   const projectId = config.platform.credentials.projectId;
   const campaigns = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/campaigns', 'campaign');
   const settings = config.processes.campaigns;
@@ -59,17 +68,23 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     return maybeStore;
   };
 
+  const templateReader = (): ProvisioningClient => {
+    if (!provisioning) throw new ApiError(503, 'templates_unavailable', 'this API instance has no provisioning client to read templates with');
+    return provisioning;
+  };
+
   /** Stores the campaign (once per process ID) and starts its process; the same key again answers the same campaign. */
   async function start(
     kind: CampaignKind,
     key: string | undefined,
     content: Pick<CampaignInput, 'conversation' | 'mms'>,
-    recipients: string[],
+    recipients: readonly RecipientEntry[],
     defaultCountry: string | undefined,
     rate: number | undefined,
+    placeholders: readonly string[] = [],
   ) {
     const s = store();
-    const prepared = prepareRecipients(recipients, defaultCountry);
+    const prepared = prepareRecipients(recipients, defaultCountry, placeholders);
     const processId = workflowIds[kind](projectId, key ?? ulid());
     const hash = requestHash({ kind, content, rate }, prepared.rows);
     const { campaign } = await s.createCampaign({
@@ -121,15 +136,21 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     summary: `Send one conversation message to up to ${MAX_RECIPIENTS.toLocaleString('en')} recipients at the app's rate`,
     body: StartConversationCampaign,
     responses: startResponses,
-    errors: [400, 401, 409, 413, 503],
-    start: ({ body: b }) => {
-      const conversation = {
+    errors: [400, 401, 409, 413, 422, 502, 503],
+    start: async ({ body: b }) => {
+      const recipients = recipientsOf(b);
+      const channel = (b.channel ?? 'SMS') as ConversationChannel;
+      const m = b.message;
+      const template = 'template' in m ? await resolveTemplate(templateReader(), channel, m.template) : undefined;
+      const conversation: ConversationContent = {
         appId: b.appId,
         region: b.region,
-        channel: (b.channel ?? 'SMS') as ConversationChannel,
-        ...('text' in b.message ? { text: b.message.text } : { mediaUrl: b.message.mediaUrl }),
+        channel,
+        ...('text' in m ? { text: m.text } : 'mediaUrl' in m ? { mediaUrl: m.mediaUrl } : { template: template! }),
       };
-      return start('conversation-campaign', b.key, { conversation }, b.recipients, b.defaultCountry, b.rate);
+      // A template's placeholders, or a text's own ({{name}}): each recipient needs a value for every one.
+      const placeholders = template ? template.placeholders : 'text' in m ? placeholdersIn([m.text]) : [];
+      return start('conversation-campaign', b.key, { conversation }, recipients, b.defaultCountry, b.rate, placeholders);
     },
   });
 
@@ -237,6 +258,13 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     answer: acceptedOrThrow,
   });
 };
+
+/** The recipients as a list, from `recipients` or `recipientsCsv` (exactly one of the two). */
+function recipientsOf(b: { recipients?: RecipientEntry[]; recipientsCsv?: string }): readonly RecipientEntry[] {
+  if (!!b.recipients === (b.recipientsCsv !== undefined))
+    throw badRequest('body.recipients', 'one_of', 'give the recipients either as recipients (a list) or as recipientsCsv (CSV text), exactly one of the two');
+  return b.recipients ?? parseRecipientsCsv(b.recipientsCsv!, { maxRows: MAX_RECIPIENTS, maxParams: MAX_PARAMS, maxValue: MAX_PARAM_LENGTH });
+}
 
 function acceptedOrThrow(o: CampaignOperationOutcome): CampaignOperationOutcome {
   if (!o.accepted) throw new ApiError(409, 'not_allowed', o.reason ?? 'not allowed in the current state');

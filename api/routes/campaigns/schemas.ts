@@ -4,14 +4,37 @@ import { CONVERSATION_CHANNELS } from '../../../contracts/campaigns.js';
 import { Outcome as ProcessOutcome, PhoneNumber, ProcessView, Started } from '../../schemas.js';
 
 export const MAX_RECIPIENTS = 500_000;
+export const MAX_PARAMS = 20;
+export const MAX_PARAM_LENGTH = 1024;
 /** 500,000 numbers of up to 32 characters, quoted, with commas: the body limit of the two start routes. */
 export const START_BODY_LIMIT = 20 * 1024 * 1024;
 
 const Key = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your key for this campaign: the same key always answers the same campaign' });
-const Recipients = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+const Number_ = Type.String({ minLength: 1, maxLength: 32 });
+/** A recipient's values for the message's placeholders: personal data, kept in the campaign store only. */
+const Params = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: MAX_PARAM_LENGTH }), {
+  maxProperties: MAX_PARAMS,
+  // patternProperties alone lets any other name through.
+  additionalProperties: false,
+  description: "Values for the message's {{placeholders}} by name (letters, digits, _), at most 1,024 characters each",
+});
+const Recipients = Type.Array(Type.Union([Number_, Type.Object({ to: Number_, params: Type.Optional(Params) }, { additionalProperties: false })]), {
+  minItems: 1,
+  maxItems: MAX_RECIPIENTS,
+  description:
+    "Phone numbers (+<country code>, or national with defaultCountry), or {to, params} with the values for the message's placeholders. A number that cannot exist, or one missing a placeholder's value, is reported by index, not fatal; duplicates are sent once",
+});
+/** MMS has no placeholders: numbers only. */
+const Numbers = Type.Array(Number_, {
   minItems: 1,
   maxItems: MAX_RECIPIENTS,
   description: 'Phone numbers; +<country code> or national with defaultCountry. A number that cannot exist is reported, not fatal; duplicates are sent once',
+});
+const RecipientsCsv = Type.String({
+  minLength: 1,
+  maxLength: START_BODY_LIMIT,
+  description:
+    'Instead of recipients: CSV (RFC 4180) with a header row; the column `to` holds the number, every other column is a parameter named by its header (an empty cell: no value)',
 });
 const DefaultCountry = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2 country for numbers given without +' });
 const Rate = Type.Number({
@@ -20,6 +43,19 @@ const Rate = Type.Number({
   description: "Messages per second; capped at the platform's limit (the app's outbound rate, the MMS account's throughput)",
 });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
+
+const Template = Type.Object(
+  {
+    name: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,512}$', description: "The template's name (with language)" })),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "The template's provisioning ID (instead of name)" })),
+    language: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(_[A-Z]{2,4})?$', description: 'e.g. en_US; required with name' })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "An APPROVED template of the campaign's channel (CHATA or CHATB), by name and language or by ID; every recipient needs a value for each placeholder",
+  },
+);
 
 export const StartConversationCampaign = Type.Object(
   {
@@ -33,10 +69,15 @@ export const StartConversationCampaign = Type.Object(
       ),
     ),
     message: Type.Union([
-      Type.Object({ text: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+      Type.Object(
+        { text: Type.String({ minLength: 1, maxLength: 2048, description: "{{name}} placeholders are filled from each recipient's params" }) },
+        { additionalProperties: false },
+      ),
       Type.Object({ mediaUrl: Url }, { additionalProperties: false }),
+      Type.Object({ template: Template }, { additionalProperties: false }),
     ]),
-    recipients: Recipients,
+    recipients: Type.Optional(Recipients),
+    recipientsCsv: Type.Optional(RecipientsCsv),
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
   },
@@ -70,7 +111,7 @@ export const StartMmsCampaign = Type.Object(
     fallbackSmsLinkExpiration: Type.Optional(Type.String({ format: 'date-time' })),
     toDisplayOnly: Type.Optional(Type.Array(PhoneNumber('Shown as other group participants; never sent to'), { maxItems: 10 })),
     useSavedTemplate: Type.Optional(Type.Boolean({ description: 'savemms once, then sendsavedmms per recipient (transcoded once: the advice for video)' })),
-    recipients: Recipients,
+    recipients: Numbers,
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
   },
@@ -83,7 +124,8 @@ export const CampaignStarted = Type.Object({
   campaignId: Type.String(),
   counts: Type.Object({ total: Type.Integer(), valid: Type.Integer(), invalid: Type.Integer(), duplicates: Type.Integer() }),
   invalid: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() }), {
-    description: 'The first 100 numbers that cannot exist, by index in recipients',
+    description:
+      'The first 100 recipients not sent to (a number that cannot exist, a placeholder without a value), by index in recipients (CSV: data row, from 0)',
   }),
   links: Type.Object({ self: Type.String(), recipients: Type.String() }),
 });

@@ -9,6 +9,7 @@ import type { MtQueues } from './queue.js';
 import type { ConversationSettings } from './settings.js';
 import type { SendStats } from './stats.js';
 import type { ConversationStore } from './store.js';
+import type { ChannelTemplates } from './templates.js';
 import { notFound } from './validate.js';
 
 export interface ConversationDeps {
@@ -18,6 +19,7 @@ export interface ConversationDeps {
   queues: MtQueues;
   reports: ReportHub;
   stats: SendStats;
+  templates: ChannelTemplates;
 }
 
 /** The core's project guard, with the project's limit the control routes can change. */

@@ -14,6 +14,9 @@
 //   GET /stats?appId=     {accepted, distinctRecipients, duplicateRecipients, duplicateSamples, refused429, requests}
 //   GET /recipients?appId= {counts: {<identity>: <accepted messages>}}
 //   GET /reports          delivery reports made, by status, and those dropped, duplicated or unsubscribed
+//   GET|PUT /channel-templates {projectId?, templates: [{channel: 'CHATA'|'CHATB', name, language, components: [{type, text?}]}]}:
+//                         the templates the chat channels hold for that project (default: the first account's), replaced whole
+//   GET /messages?appId=  every accepted message: {messages: [{id, identity, channel, metadata, app_message, rendered?}]}
 import type { FastifyInstance } from 'fastify';
 import { REGIONS, type Region } from '../../../common/config.js';
 import { createApp, MAX_OUTBOUND_RATE } from './apps.js';
@@ -31,6 +34,30 @@ import {
 import { callbackFaultRoutes, type CallbackFaultSetting } from '../../core/callback-hub.js';
 import { type Fields, isObject, join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
+import type { ChannelTemplate } from './templates.js';
+
+function checkChannelTemplates(f: Fields, body: Record<string, unknown>, projectId: string): ChannelTemplate[] {
+  const out: ChannelTemplate[] = [];
+  f.array(body, 'templates', '', { required: true, max: 1000 })?.forEach((t, i) => {
+    const path = join('templates', i);
+    const r = f.record(t, path, ['channel', 'name', 'language', 'components']);
+    if (!r) return;
+    const channel = f.member(r.channel, join(path, 'channel'), ['CHATA', 'CHATB'] as const);
+    const name = f.string(r, 'name', path, { required: true, min: 1, max: 512 });
+    const language = f.string(r, 'language', path, { required: true, min: 2, max: 16 });
+    const components: ChannelTemplate['components'] = [];
+    f.array(r, 'components', path, { required: true, min: 1, max: 20 })?.forEach((c, j) => {
+      const at = join(join(path, 'components'), j);
+      // A provisioning template's components pass through as they are; only type and text matter here.
+      if (!isObject(c)) return f.add(at, 'must be an object');
+      const type = f.string(c, 'type', at, { required: true, min: 1 });
+      const text = f.string(c, 'text', at, { max: 4096 });
+      if (type !== undefined) components.push({ type, ...(text !== undefined ? { text } : {}) });
+    });
+    if (channel && name !== undefined && language !== undefined) out.push({ projectId, channel, name, language, components });
+  });
+  return out;
+}
 
 const MAX_DELAY_MS = 600_000;
 
@@ -123,7 +150,7 @@ function appIdQuery(query: unknown): string | undefined {
 }
 
 export function conversationControlRoutes(app: FastifyInstance, deps: ConversationDeps): void {
-  const { ctx, store, settings, queues, stats, reports } = deps;
+  const { ctx, store, settings, queues, stats, reports, templates } = deps;
   const withQueue = (a: App) => ({ ...appView(a), project_id: a.projectId, queue: queues.state(a.id) });
 
   app.post('/apps', async (request) => {
@@ -204,6 +231,35 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
     if (blocked) settings.billingBlocked.add(project);
     else settings.billingBlocked.delete(project);
     return billing();
+  });
+
+  app.get('/channel-templates', async () => ({ templates: templates.all() }));
+  app.put('/channel-templates', async (request) => {
+    const f = fields();
+    const body = f.body(request.body, ['projectId', 'templates']);
+    const projectId = f.string(body, 'projectId', '', { min: 1 });
+    if (projectId !== undefined && !ctx.accounts.byProject(projectId)) f.add('projectId', 'is not the project of any sandbox account');
+    const project = projectId ?? ctx.accounts.all[0]!.projectId;
+    const list = checkChannelTemplates(f, body, project);
+    f.check();
+    templates.replace(project, list);
+    return { templates: templates.all().filter((t) => t.projectId === project) };
+  });
+
+  app.get('/messages', async (request) => {
+    const appId = appIdQuery(request.query);
+    const messages = store.allMessages().filter((m) => appId === undefined || m.appId === appId);
+    return {
+      messages: messages.map((m) => ({
+        id: m.id,
+        app_id: m.appId,
+        identity: m.identity,
+        channel: m.channel,
+        metadata: m.metadata,
+        app_message: m.appMessage,
+        ...(m.rendered !== undefined ? { rendered: m.rendered } : {}),
+      })),
+    };
   });
 
   app.get('/stats', async (request) => stats.view(appIdQuery(request.query)));

@@ -13,6 +13,7 @@ import { ConversationSettings } from './settings.js';
 import { SendStats } from './stats.js';
 import { ConversationStore, type SavedConversationStore } from './store.js';
 import { Timers } from '../../core/timers.js';
+import { ChannelTemplates } from './templates.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const conversationArea: SandboxArea = {
@@ -35,12 +36,14 @@ export const conversationArea: SandboxArea = {
       (m) => reports.onDrained(m),
     );
     const stats = new SendStats();
-    const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats };
+    // The chat channels' templates a test handed over (not kept across restarts: the test hands them over again).
+    const templates = new ChannelTemplates();
+    const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats, templates };
     // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
     // on the channel get their final report when due), webhooks and the send counts. The settings are the run's
     // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.
     ctx.own({
-      parts: [timers, queues, hub, reports, store, settings, stats],
+      parts: [timers, queues, hub, reports, store, settings, stats, templates],
       persisted: {
         name: 'conversation',
         persist: () => ({ store: store.persist(), stats: stats.persist() }),

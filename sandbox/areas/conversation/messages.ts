@@ -13,6 +13,7 @@ import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { CHANNELS, messageView, ULID_PATTERN, type Channel, type ChannelIdentity, type Contact, type Message } from './model.js';
 import { type Fields, isObject, join } from '../../core/fields.js';
 import { fields, notFound } from './validate.js';
+import { placeholdersOf, render, type ChannelTemplates } from './templates.js';
 
 const BILLING_CREDIT_LIMIT_BREACHED = 'BILLING_CREDIT_LIMIT_BREACHED';
 
@@ -31,6 +32,7 @@ interface SendRequest {
   identities?: ChannelIdentity[];
   contactId?: string;
   message: Record<string, unknown>;
+  template?: TemplateSend;
   priority: Channel[];
   metadata: string;
   correlationId: string;
@@ -52,12 +54,59 @@ function checkIdentities(f: Fields, value: unknown, path: string): ChannelIdenti
   return out;
 }
 
-function checkMessage(f: Fields, value: unknown): Record<string, unknown> {
-  const m = f.record(value, 'message', ['text_message', 'media_message']);
-  if (!m) return {};
-  const kinds = ['text_message', 'media_message'].filter((k) => m[k] !== undefined);
-  if (kinds.length !== 1)
-    f.add('message', kinds.length === 0 ? 'must have one of text_message, media_message' : 'must have only one of text_message, media_message');
+const MESSAGE_KINDS = ['text_message', 'media_message', 'template_message'] as const;
+/** A channel-specific template's language: underscored, as the chat channels take it (public reference). */
+const TEMPLATE_LANGUAGE = /^[a-z]{2,3}(_[A-Za-z]{2,4})?$/;
+const TEMPLATE_CHANNELS = ['CHATA', 'CHATB'] as const;
+const MAX_PARAMETERS = 100;
+
+/** A `template_message` as checked: the channel template it names and its parameters. */
+interface TemplateSend {
+  channel: (typeof TEMPLATE_CHANNELS)[number];
+  name: string;
+  language: string;
+  parameters: Record<string, string>;
+  /** Where its parameters are, to name a missing one. */
+  path: string;
+}
+
+function checkTemplate(f: Fields, value: unknown): TemplateSend | undefined {
+  const at = 'message.template_message';
+  const tm = f.record(value, at, ['channel_template']);
+  if (!tm) return undefined;
+  const holder = f.record(tm.channel_template, join(at, 'channel_template'), TEMPLATE_CHANNELS);
+  if (!holder) return undefined;
+  const channels = Object.keys(holder);
+  if (channels.length !== 1) {
+    f.add(join(at, 'channel_template'), `must name exactly one channel of ${TEMPLATE_CHANNELS.join(', ')}`);
+    return undefined;
+  }
+  const channel = channels[0] as TemplateSend['channel'];
+  const path = join(join(at, 'channel_template'), channel);
+  const ref = f.record(holder[channel], path, ['template_id', 'version', 'language_code', 'parameters']);
+  if (!ref) return undefined;
+  const name = f.string(ref, 'template_id', path, { required: true, min: 1, max: 512 });
+  f.string(ref, 'version', path, { max: 64 });
+  // Required for the chat channels' own templates, and underscored (public reference).
+  const language = f.string(ref, 'language_code', path, { required: true, pattern: TEMPLATE_LANGUAGE, patternText: 'must be a language code such as en_US' });
+  const parameters: Record<string, string> = {};
+  if (ref.parameters !== undefined) {
+    const p = f.record(ref.parameters, join(path, 'parameters'), Object.keys(isObject(ref.parameters) ? ref.parameters : {}));
+    if (p && Object.keys(p).length > MAX_PARAMETERS) f.add(join(path, 'parameters'), `must have at most ${MAX_PARAMETERS} entries`);
+    for (const k of Object.keys(p ?? {})) {
+      const v = f.string(p!, k, join(path, 'parameters'), { max: 1024 });
+      if (v !== undefined) parameters[k] = v;
+    }
+  }
+  if (name === undefined || language === undefined) return undefined;
+  return { channel, name, language, parameters, path: join(path, 'parameters') };
+}
+
+function checkMessage(f: Fields, value: unknown): { message: Record<string, unknown>; template?: TemplateSend } {
+  const m = f.record(value, 'message', MESSAGE_KINDS);
+  if (!m) return { message: {} };
+  const kinds = MESSAGE_KINDS.filter((k) => m[k] !== undefined);
+  if (kinds.length !== 1) f.add('message', `${kinds.length === 0 ? 'must have one of' : 'must have only one of'} ${MESSAGE_KINDS.join(', ')}`);
   if (m.text_message !== undefined) {
     const t = f.record(m.text_message, 'message.text_message', ['text']);
     if (t) f.string(t, 'text', 'message.text_message', { required: true, min: 1, max: 2048 });
@@ -66,7 +115,8 @@ function checkMessage(f: Fields, value: unknown): Record<string, unknown> {
     const media = f.record(m.media_message, 'message.media_message', ['url']);
     if (media) f.url(media, 'url', 'message.media_message');
   }
-  return m;
+  const template = m.template_message !== undefined ? checkTemplate(f, m.template_message) : undefined;
+  return { message: m, ...(template ? { template } : {}) };
 }
 
 function checkSend(input: unknown): SendRequest {
@@ -83,7 +133,7 @@ function checkSend(input: unknown): SendRequest {
     if (recipient.identified_by !== undefined) identities = checkIdentities(f, recipient.identified_by, 'recipient.identified_by');
     if (recipient.contact_id !== undefined) contactId = f.string(recipient, 'contact_id', 'recipient', { min: 1, max: 64 });
   }
-  const message = checkMessage(f, body.message);
+  const { message, template } = checkMessage(f, body.message);
   const priority: Channel[] = [];
   f.array(body, 'channel_priority_order', '', { max: CHANNELS.length })?.forEach((c, i) => {
     const channel = f.member(c, join('channel_priority_order', i), CHANNELS);
@@ -99,10 +149,28 @@ function checkSend(input: unknown): SendRequest {
     ...(identities ? { identities } : {}),
     ...(contactId !== undefined ? { contactId } : {}),
     message,
+    ...(template ? { template } : {}),
     priority,
     metadata,
     correlationId,
   };
+}
+
+/**
+ * A template send rendered with its parameters: the channel must hold the template (a 400 naming it otherwise
+ * [ours]), and every placeholder needs a value (public reference: "concrete values must be present for all defined
+ * parameters"), a missing one a 400 naming its field.
+ */
+function renderTemplate(templates: ChannelTemplates, projectId: string, t: TemplateSend): string {
+  const found = templates.find(projectId, t.channel, t.name, t.language);
+  const f = fields();
+  if (!found) {
+    f.add(t.path.replace(/\.parameters$/, '.template_id'), `is not a ${t.channel} template of project ${projectId} in language ${t.language}`);
+    f.check();
+  }
+  for (const name of placeholdersOf(found!)) if (t.parameters[name] === undefined) f.add(join(t.path, name), 'is required by the template');
+  f.check();
+  return render(found!, t.parameters);
 }
 
 /** The identity the message goes to: the first by channel_priority_order, else the first given. */
@@ -115,7 +183,7 @@ function pick(identities: readonly ChannelIdentity[], priority: readonly Channel
 }
 
 export function messageRoutes(deps: ConversationDeps, region: Region) {
-  const { ctx, store, queues, stats, settings } = deps;
+  const { ctx, store, queues, stats, settings, templates } = deps;
 
   // Every messages:send call is counted once, faulted or refused ones included, and those whose
   // caller hung up before the answer: Fastify runs no onResponse for them (and no onRequestAbort
@@ -145,6 +213,7 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
       if (settings.billingBlocked.has(projectId))
         throw new AreaError(403, `Project ${projectId} is blocked for credit reasons`, { code: BILLING_CREDIT_LIMIT_BREACHED });
       const send = checkSend(request.body);
+      const rendered = send.template ? renderTemplate(templates, projectId, send.template) : undefined;
       const target = appOn(store, projectId, region, send.appId);
       let contact: Contact | undefined;
       if (send.contactId !== undefined) {
@@ -174,6 +243,7 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
         correlationId: send.correlationId,
         acceptedTime: new Date().toISOString(),
         status: 'ACCEPTED',
+        ...(rendered !== undefined ? { rendered } : {}),
       };
       store.addMessage(m);
       stats.accepted(target.id, m.identity);

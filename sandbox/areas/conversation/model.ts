@@ -4,7 +4,7 @@ import type { Region } from '../../../common/config.js';
 import type { DeliveryStatus, WireApp, WireMessage, WireWebhook } from '../../../common/wire/conversation.js';
 
 /** Channels relayflow uses; anything else in a request is a 400 naming the field. */
-export const CHANNELS = ['SMS', 'RCS', 'CHATA', 'MMS'] as const;
+export const CHANNELS = ['SMS', 'RCS', 'CHATA', 'CHATB', 'MMS'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** Default of `rate_limits.outbound` (spec Limits: 20 messages per second). */
@@ -50,6 +50,8 @@ export interface Message {
   acceptedTime: string;
   /** The latest delivery status reported (internal; the wire Message does not carry it). */
   status: 'ACCEPTED' | DeliveryStatus;
+  /** A template message as the channel shows it: the template's text with its parameters filled in (internal). */
+  rendered?: string;
   /** While QUEUED_ON_CHANNEL: epoch ms of its final report (internal; a restored sandbox reschedules it). */
   finalAt?: number;
 }

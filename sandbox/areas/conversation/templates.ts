@@ -1,0 +1,56 @@
+// Channel templates (docs/conversation-wire.md "Template messages"): the templates a chat channel (CHATA, CHATB)
+// holds for a project, which a `template_message` names by `template_id` (its name) and `language_code`. On the
+// platform the channel keeps them once approved; the sandbox's conversation area does not share state with its
+// provisioning area, so a test hands them over with PUT /_sandbox/conversation/channel-templates. A send is rendered
+// here: every placeholder (`{{name}}`, `{{1}}`) of the template's text components filled from `parameters`.
+
+/** `{{name}}` or `{{1}}`, spaces inside the braces allowed. Kept apart from relayflow's copy: the sandbox checks on its own. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]{1,64})\s*\}\}/g;
+
+export interface ChannelTemplate {
+  projectId: string;
+  channel: 'CHATA' | 'CHATB';
+  name: string;
+  language: string;
+  /** The template's components as provisioning shows them; `text` (HEADER, BODY, FOOTER) is what is rendered. */
+  components: { type: string; text?: string }[];
+}
+
+const key = (projectId: string, channel: string, name: string, language: string) => `${projectId} ${channel} ${name} ${language}`;
+
+export class ChannelTemplates {
+  private readonly byKey = new Map<string, ChannelTemplate>();
+
+  /** Replaces the project's templates with these. */
+  replace(projectId: string, templates: readonly ChannelTemplate[]): void {
+    for (const [k, t] of this.byKey) if (t.projectId === projectId) this.byKey.delete(k);
+    for (const t of templates) this.byKey.set(key(t.projectId, t.channel, t.name, t.language), t);
+  }
+
+  find(projectId: string, channel: string, name: string, language: string): ChannelTemplate | undefined {
+    return this.byKey.get(key(projectId, channel, name, language));
+  }
+
+  all(): ChannelTemplate[] {
+    return [...this.byKey.values()];
+  }
+
+  reset(): void {
+    this.byKey.clear();
+  }
+}
+
+/** Every placeholder's name in the template's text components, once each, in order of appearance. */
+export function placeholdersOf(t: ChannelTemplate): string[] {
+  const names = new Set<string>();
+  for (const c of t.components) for (const m of (c.text ?? '').matchAll(PLACEHOLDER)) names.add(m[1]!);
+  return [...names];
+}
+
+/** The text components filled in, one line each (HEADER, BODY, FOOTER in the template's order). */
+export function render(t: ChannelTemplate, parameters: Readonly<Record<string, string>>): string {
+  return t.components
+    .filter((c) => c.text !== undefined)
+    .map((c) => c.text!.replace(PLACEHOLDER, (_, name: string) => parameters[name] ?? ''))
+    .join('\n');
+}
