@@ -18,6 +18,7 @@ import {
   type ConversationContent,
 } from '../../../contracts/campaigns.js';
 import { placeholdersIn } from '../../../contracts/placeholders.js';
+import { createPlatformClients } from '../../../platform/index.js';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
@@ -49,7 +50,7 @@ export interface CampaignRouteOptions {
   processes: ProcessService;
   config: Pick<Config, 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
   store?: CampaignStore;
-  /** Reads a template campaign's template (its state and placeholders); without it, template campaigns answer 503. */
+  /** Reads a template campaign's template (its state and placeholders). */
   provisioning?: ProvisioningClient;
 }
 
@@ -68,10 +69,9 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     return maybeStore;
   };
 
-  const templateReader = (): ProvisioningClient => {
-    if (!provisioning) throw new ApiError(503, 'templates_unavailable', 'this API instance has no provisioning client to read templates with');
-    return provisioning;
-  };
+  // api/app.ts passes the app's client (its calls counted and traced); registered without one, the routes make their own.
+  let reader = provisioning;
+  const templateReader = (): ProvisioningClient => (reader ??= createPlatformClients(config.platform).provisioning);
 
   /** Stores the campaign (once per process ID) and starts its process; the same key again answers the same campaign. */
   async function start(
