@@ -140,7 +140,8 @@ interface ProvisioningSettings {
 }
 
 interface ProcessSettings {
-  subproject: { usableTimeoutMs: number; checkIntervalMs: number };
+  /** usableAfterMs: how long after creation a subproject is taken to be usable with its parent (spec part E: up to 30 s). */
+  subproject: { usableAfterMs: number };
   verification: VerificationSettings;
   provisioning: ProvisioningSettings;
   senderid: SenderIdSettings;
@@ -610,8 +611,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'RELAYFLOW_DATA_DIR', '.relayflow'),
     processes: {
       subproject: {
-        usableTimeoutMs: int(env, 'RELAYFLOW_SUBPROJECT_USABLE_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
-        checkIntervalMs: int(env, 'RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS', 2_000, 100, 3_600_000),
+        // The spec's 30 s; against the sandbox its default wait (SANDBOX_SUBPROJECT_READY_MS, 5 s).
+        usableAfterMs: int(env, 'RELAYFLOW_SUBPROJECT_USABLE_AFTER_MS', env.PLATFORM_SANDBOX_URL?.trim() ? 5_000 : 30_000, 0, 600_000),
       },
       verification: {
         stepTimeoutMs: {

@@ -1,4 +1,5 @@
-// Activities of subproject provisioning: an idempotent create and the "usable with the parent yet?" check.
+// Activities of subproject provisioning: an idempotent create, and the read that processes started before
+// SUBPROJECT_USABLE_AFTER_PATCH still poll (newer ones wait out the spec's 30 s instead).
 import type { PlatformClients } from '../../platform/index.js';
 import { PlatformAuthError } from '../../platform/errors.js';
 import type { EnsureSubprojectInput, EnsureSubprojectResult, IsSubprojectUsableInput, SubprojectActivities } from '../../contracts/subprojects.js';
@@ -26,7 +27,7 @@ export function createSubprojectActivities(clients: Pick<PlatformClients, 'subpr
         await subprojects.get(input.parentProjectId, input.subprojectId);
         return true;
       } catch (err) {
-        // The platform answers 403 PERMISSION_DENIED for up to ~30 s after creation.
+        // The old processes' guess: a 403 PERMISSION_DENIED read meant "not usable yet" (the spec never says so).
         if (err instanceof PlatformAuthError && err.httpStatus === 403 && err.code === 'PERMISSION_DENIED') return false;
         throw err;
       }

@@ -68,14 +68,13 @@ export class SubprojectsClient {
     } while (pageToken !== '');
   }
 
-  /** 200 when usable with the parent; the platform answers 403 PERMISSION_DENIED until then, 404 when unknown. */
+  /** The subproject; 404 when unknown. A 403 is expected (not counted as an error): the polls of old processes wait through it. */
   async get(parentProjectId: string, subprojectId: string): Promise<Subproject> {
     const res = await this.#http.request<Subproject>({
       area: 'subprojects',
       method: 'GET',
       url: this.#url(parentProjectId, subprojectId),
       auth: this.#auth,
-      // Not usable yet is the answer a usability check waits through, not a failure.
       expectedStatuses: [403],
     });
     return res.body;

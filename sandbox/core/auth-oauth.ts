@@ -45,7 +45,12 @@ async function authenticateOAuth(ctx: SandboxContext, request: FastifyRequest, o
   if (opts.projectParam) {
     const projectId = (request.params as Record<string, string | undefined>)[opts.projectParam];
     if (projectId !== undefined && projectId !== auth.account.projectId) {
-      throw new AreaError(403, `Permission denied: key not associated with the project ${projectId}`);
+      const use = ctx.projectAccess.use(auth.account.projectId, projectId);
+      if (use === 'not-yet-usable') {
+        // Spec E: a new subproject is usable with its parent's key only some time after creation (up to 30 s).
+        throw new AreaError(403, `Permission denied: subproject ${projectId} is not yet usable with its parent project's key`);
+      }
+      if (use !== 'usable') throw new AreaError(403, `Permission denied: key not associated with the project ${projectId}`);
     }
   }
   requestState(request).auth = auth;

@@ -8,6 +8,7 @@ import { CallbackDispatcher } from './callbacks.js';
 import { FaultStore, LatencyStore } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { PersistedArea } from './persistence.js';
+import { ProjectAccess } from './project-access.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 
@@ -37,6 +38,8 @@ export class SandboxContext {
   readonly faults = new FaultStore();
   readonly latency = new LatencyStore();
   readonly rateLimiter = new RateLimiter();
+  /** Projects a key may use besides its own (its subprojects, once usable); the OAuth guard asks. */
+  readonly projectAccess = new ProjectAccess();
   /** Every callback goes out through here (the sandbox-wide drop and duplicate faults); areas' hubs included. */
   readonly callbacks: SandboxCallbacks;
   private readonly parts: AreaPart[] = [];

@@ -8,7 +8,10 @@ export interface SandboxOptions {
   accounts?: SandboxAccount[];
   /** Default 3600, as the platform. */
   tokenLifetimeSeconds?: number;
-  /** Default 5000 (the real platform: up to 30 s). */
+  /**
+   * How long after its creation a subproject becomes usable with its parent project's key (requests for its
+   * project are refused 403 until then). Default 5000 (the spec: up to 30 s).
+   */
   subprojectReadyAfterMs?: number;
   /** Default: 800 per project per second. */
   rateLimits?: { perProjectPerSecond?: number };

@@ -77,7 +77,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
 /**
  * The sandbox's subproject readiness for tests that do not test it: a subproject still becomes usable only
- * after a wait (its checks see 403 first), but not after the platform-like 5 s most files would only sit out.
+ * after a wait (its processes wait it out too), but not after the platform-like 5 s most files would only sit out.
  * A test that needs the wait passes sandbox.subprojectReadyAfterMs itself.
  */
 const TEST_SUBPROJECT_READY_AFTER_MS = 250;
@@ -98,7 +98,8 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     RELAYFLOW_API_KEYS: TEST_API_KEY,
     RELAYFLOW_CODEC_KEYS: generateCodecKey('test'),
     PLATFORM_SANDBOX_URL: sandbox.url,
-    RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
+    // Relayflow takes a subproject as usable as long after its creation as this sandbox makes it wait.
+    RELAYFLOW_SUBPROJECT_USABLE_AFTER_MS: String(opts.sandbox?.subprojectReadyAfterMs ?? TEST_SUBPROJECT_READY_AFTER_MS),
     // Tests, benchmarks and the fuzzer send many requests a minute with one key; test/api/access.test.ts tests the limit.
     RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000',
     ...opts.env,

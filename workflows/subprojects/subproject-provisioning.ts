@@ -1,16 +1,27 @@
 // Subproject provisioning: create a subproject under its parent and finish only once the parent can use it.
-import { ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
-import type { SubprojectActivities, SubprojectDetails, SubprojectInput, SubprojectResult, SubprojectState } from '../../contracts/subprojects.js';
+// The spec (part E) says only that a subproject "can be used with its parent project up to 30 seconds after
+// creation", and names no signal of it: READY is that bound, counted by a durable timer from the creation.
+import { ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  SUBPROJECT_USABLE_AFTER_MS,
+  SUBPROJECT_USABLE_AFTER_PATCH,
+  type EnsureSubprojectResult,
+  type SubprojectActivities,
+  type SubprojectDetails,
+  type SubprojectInput,
+  type SubprojectResult,
+  type SubprojectState,
+} from '../../contracts/subprojects.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
-import { trackProcess } from '../shared/process-state.js';
+import { trackProcess, type ProcessState } from '../shared/process-state.js';
 
 const { ensureSubproject, isSubprojectUsable } = proxyActivities<SubprojectActivities>(platformActivityOptions);
 
+type Tracker = ProcessState<SubprojectState, SubprojectDetails>;
+
 export async function subprojectProvisioning(input: SubprojectInput): Promise<SubprojectResult> {
   const { parentProjectId, displayName } = input;
-  const usableTimeoutMs = input.usableTimeoutMs ?? 120_000;
-  const checkIntervalMs = input.checkIntervalMs ?? 2_000;
   const tracker = trackProcess<SubprojectState, SubprojectDetails>('subproject', 'CREATING', {
     parentProjectId,
     displayName,
@@ -18,24 +29,60 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
   });
 
   try {
+    // Workflow time (replay-safe): no later than the creation, whatever this attempt finds.
+    const createStartedAt = Date.now();
     const sub = await ensureSubproject({ parentProjectId, displayName });
     tracker.update({ subprojectId: sub.projectId, createTime: sub.createTime });
-    tracker.moveTo('WAITING_UNTIL_USABLE', sub.created ? 'created on the platform' : 'found an existing subproject with this name');
+    const how = sub.created ? 'created on the platform' : 'found an existing subproject with this name';
 
-    const deadline = Date.now() + usableTimeoutMs;
-    for (;;) {
-      tracker.update({ usabilityChecks: tracker.status.details.usabilityChecks + 1 });
-      if (await isSubprojectUsable({ parentProjectId, subprojectId: sub.projectId })) break;
-      if (Date.now() >= deadline) {
-        throw ApplicationFailure.nonRetryable(`subproject ${sub.projectId} was not usable with its parent within ${usableTimeoutMs} ms`, 'SubprojectNotUsable');
-      }
-      await sleep(checkIntervalMs);
+    if (patched(SUBPROJECT_USABLE_AFTER_PATCH)) {
+      await waitUntilUsable(tracker, sub, createStartedAt, input.usableAfterMs ?? SUBPROJECT_USABLE_AFTER_MS, how);
+    } else {
+      await pollUntilUsable(tracker, input, sub, how);
     }
     tracker.moveTo('READY');
     const d = tracker.status.details;
-    return { parentProjectId, displayName, subprojectId: sub.projectId, createTime: sub.createTime, usabilityChecks: d.usabilityChecks };
+    return {
+      parentProjectId,
+      displayName,
+      subprojectId: sub.projectId,
+      createTime: sub.createTime,
+      ...(d.usableAt ? { usableAt: d.usableAt, usableFrom: d.usableFrom } : {}),
+      usabilityChecks: d.usabilityChecks,
+    };
   } catch (err) {
     tracker.moveTo('FAILED', rootMessage(err));
     throw err;
+  }
+}
+
+/**
+ * One durable timer until createTime + usableAfterMs. The platform's createTime counts; a subproject this
+ * process created is not taken as older than the start of its create (a platform clock behind ours would
+ * otherwise shorten the wait). Without a createTime: from when the create answered (ours, never too early).
+ */
+async function waitUntilUsable(tracker: Tracker, sub: EnsureSubprojectResult, createStartedAt: number, usableAfterMs: number, how: string) {
+  const platformTime = Date.parse(sub.createTime);
+  const from = Number.isNaN(platformTime) ? Date.now() : sub.created ? Math.max(platformTime, createStartedAt) : platformTime;
+  const usableAt = new Date(from + usableAfterMs).toISOString();
+  tracker.update({ usableAt, usableFrom: Number.isNaN(platformTime) ? 'create-answered' : 'createTime' });
+  tracker.moveTo('WAITING_UNTIL_USABLE', `${how}; usable with its parent from ${usableAt}`);
+  const left = from + usableAfterMs - Date.now();
+  if (left > 0) await sleep(left);
+}
+
+/** Processes started before SUBPROJECT_USABLE_AFTER_PATCH: read the subproject until it is answered with 200. */
+async function pollUntilUsable(tracker: Tracker, input: SubprojectInput, sub: EnsureSubprojectResult, how: string) {
+  const usableTimeoutMs = input.usableTimeoutMs ?? 120_000;
+  const checkIntervalMs = input.checkIntervalMs ?? 2_000;
+  tracker.moveTo('WAITING_UNTIL_USABLE', how);
+  const deadline = Date.now() + usableTimeoutMs;
+  for (;;) {
+    tracker.update({ usabilityChecks: tracker.status.details.usabilityChecks + 1 });
+    if (await isSubprojectUsable({ parentProjectId: input.parentProjectId, subprojectId: sub.projectId })) return;
+    if (Date.now() >= deadline) {
+      throw ApplicationFailure.nonRetryable(`subproject ${sub.projectId} was not usable with its parent within ${usableTimeoutMs} ms`, 'SubprojectNotUsable');
+    }
+    await sleep(checkIntervalMs);
   }
 }

@@ -1,10 +1,12 @@
-// Area E, subprojects: create, list (paginated), get. A new subproject is not usable with its
-// parent until subprojectReadyAfterMs has passed (the real platform: up to 30 s).
+// Area E, subprojects: create, list (paginated), get. A subproject is listed and readable at once; the
+// parent's key may use it (a request for its project in any OAuth area) only once subprojectReadyAfterMs has
+// passed since its creation (spec: up to 30 s), before that such a request is refused 403 (core/auth-oauth.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { SandboxContext } from '../../core/context.js';
 import { AreaError } from '../../core/errors.js';
 import { projectGuard } from '../../core/guards.js';
+import { authOf } from '../../core/request-state.js';
 import { invalidArgument } from '../../core/validation.js';
 import type { SandboxArea } from '../../core/area.js';
 import { SubprojectStore, type SubprojectEntry } from './store.js';
@@ -40,9 +42,14 @@ function routes(ctx: SandboxContext, store: SubprojectStore): FastifyPluginAsync
     const guard = projectGuard(ctx, { param: 'parentProjectId' });
     const base = '/v1alpha1/projects/:parentProjectId/subprojects';
 
-    app.post(base, { preValidation: guard, schema: { params: ParentParams, body: CreateBody } }, async (request) =>
-      store.create(request.params.parentProjectId, request.body.displayName),
-    );
+    app.post(base, { preValidation: guard, schema: { params: ParentParams, body: CreateBody } }, async (request) => {
+      const { parentProjectId } = request.params;
+      // The guard let a usable subproject of the key's project through: the public reference forbids nesting.
+      if (parentProjectId !== authOf(request).account.projectId) {
+        throw invalidArgument([{ field: 'parentProjectId', description: 'is a subproject: a subproject cannot have subprojects' }], 'params');
+      }
+      return store.create(parentProjectId, request.body.displayName);
+    });
 
     app.get(base, { preValidation: guard, schema: { params: ParentParams, querystring: ListQuery } }, async (request) => {
       const { parentProjectId } = request.params;
@@ -57,10 +64,7 @@ function routes(ctx: SandboxContext, store: SubprojectStore): FastifyPluginAsync
       const { parentProjectId, subprojectId } = request.params;
       const found = store.get(parentProjectId, subprojectId);
       if (!found) throw new AreaError(404, `Subproject ${subprojectId} not found in project ${parentProjectId}`);
-      if (found.ageMs < ctx.options.subprojectReadyAfterMs) {
-        throw new AreaError(403, 'Permission denied: subproject not yet usable with its parent project');
-      }
-      return found.resource;
+      return found;
     });
   };
 }
@@ -69,6 +73,11 @@ export const subprojectsArea: SandboxArea = {
   name: 'subprojects',
   setup(ctx) {
     const store = new SubprojectStore();
+    ctx.projectAccess.provide((keyProjectId, projectId) => {
+      const age = store.ageMs(keyProjectId, projectId);
+      if (age === undefined) return 'unrelated';
+      return age >= ctx.options.subprojectReadyAfterMs ? 'usable' : 'not-yet-usable';
+    });
     ctx.own({
       parts: [store],
       persisted: {

@@ -1,5 +1,5 @@
-// Subprojects of one sandbox instance, in creation order per parent project. Readiness is computed from
-// createdAtMs, so a restored subproject needs nothing rescheduled.
+// Subprojects of one sandbox instance, in creation order per parent project. Whether the parent's key may use
+// one yet is computed from createdAtMs, so a restored subproject needs nothing rescheduled.
 import { ulid } from 'ulid';
 import { ScopedTable } from '../../core/table.js';
 import type { Subproject as WireSubproject } from '../../../common/wire/subprojects.js';
@@ -47,9 +47,14 @@ export class SubprojectStore {
     return { items: list.slice(offset, offset + size).map((e) => e.resource), total: list.length };
   }
 
-  get(parentProjectId: string, subprojectId: string): { resource: Subproject; ageMs: number } | undefined {
+  get(parentProjectId: string, subprojectId: string): Subproject | undefined {
+    return this.table.get(parentProjectId, subprojectId)?.resource;
+  }
+
+  /** How long ago the parent's subproject was created; undefined when it is not one of the parent's. */
+  ageMs(parentProjectId: string, subprojectId: string): number | undefined {
     const entry = this.table.get(parentProjectId, subprojectId);
-    return entry && { resource: entry.resource, ageMs: this.now() - entry.createdAtMs };
+    return entry && this.now() - entry.createdAtMs;
   }
 
   reset(): void {

@@ -147,25 +147,64 @@ describe('subprojects: validation', () => {
   });
 });
 
-describe('subprojects: readiness', () => {
-  test('403 until subprojectReadyAfterMs has passed, then 200; unknown is 404', async () => {
+describe('subprojects: usable with the parent project', () => {
+  /** A request for the subproject's own project with the parent's key: the sender ID callback configuration (spec part F). */
+  const useIt = (sb: Sandbox, projectId: string) =>
+    sb.app.inject({
+      method: 'PUT',
+      url: `/senderid/v1/projects/${projectId}/callback-configuration`,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: { hmacSecret: 'a-secret' },
+    });
+
+  test('listed and readable at once; its project refused to the parent key (403) until subprojectReadyAfterMs has passed, then accepted', async () => {
     const sb = await createSandbox({ subprojectReadyAfterMs: 1000 });
     try {
       const s = (await create(sb, { displayName: 'soon' })).json() as Subproject;
-      const early = await sb.app.inject({ method: 'GET', url: `${base}/${s.projectId}`, headers: auth });
-      assert.equal(early.statusCode, 403);
-      const earlyBody = early.json() as ErrorBody;
-      assert.equal(earlyBody.error.status, 'PERMISSION_DENIED');
-      assert.match(earlyBody.error.message, /subproject not yet usable with its parent project/);
+      const read = await sb.app.inject({ method: 'GET', url: `${base}/${s.projectId}`, headers: auth });
+      assert.equal(read.statusCode, 200, 'readable at once: being read says nothing about being usable');
+      assert.deepEqual(read.json(), s);
+      const listed = await sb.app.inject({ method: 'GET', url: base, headers: auth });
+      assert.ok(
+        (listed.json() as { subprojects: Subproject[] }).subprojects.some((x) => x.projectId === s.projectId),
+        'listed at once',
+      );
+
+      const early = await useIt(sb, s.projectId);
+      assert.equal(early.statusCode, 403, early.body);
+      assert.match(early.body, new RegExp(`subproject ${s.projectId} is not yet usable with its parent project's key`));
 
       await new Promise((r) => setTimeout(r, 1050));
-      const ready = await sb.app.inject({ method: 'GET', url: `${base}/${s.projectId}`, headers: auth });
-      assert.equal(ready.statusCode, 200);
-      assert.deepEqual(ready.json(), s);
+      const usable = await useIt(sb, s.projectId);
+      assert.equal(usable.statusCode, 200, usable.body);
+      assert.deepEqual(usable.json(), { hmacSecret: 'a-secret', projectId: s.projectId });
 
       const missing = await sb.app.inject({ method: 'GET', url: `${base}/nope`, headers: auth });
       assert.equal(missing.statusCode, 404);
       assert.equal((missing.json() as ErrorBody).error.status, 'NOT_FOUND');
+    } finally {
+      await sb.close();
+    }
+  });
+
+  test("a project that is not one of the key's subprojects stays refused; a subproject cannot have subprojects", async () => {
+    const sb = await createSandbox({ subprojectReadyAfterMs: 0 });
+    try {
+      const other = await useIt(sb, 'someone-elses-project');
+      assert.equal(other.statusCode, 403);
+      assert.match(other.body, /key not associated with the project someone-elses-project/);
+
+      const s = (await create(sb, { displayName: 'outer' })).json() as Subproject;
+      const nested = await sb.app.inject({
+        method: 'POST',
+        url: `/subprojects/v1alpha1/projects/${s.projectId}/subprojects`,
+        headers: auth,
+        payload: { displayName: 'inner' },
+      });
+      assert.equal(nested.statusCode, 400, nested.body);
+      const body = nested.json() as ErrorBody;
+      assert.equal(body.error.status, 'INVALID_ARGUMENT');
+      assert.match(body.error.message, /parentProjectId' is a subproject: a subproject cannot have subprojects/);
     } finally {
       await sb.close();
     }

@@ -1,5 +1,6 @@
 // Subproject provisioning on the real Temporal dev server against the sandbox, including outages,
-// token expiry and a worker restart mid-process.
+// token expiry and a worker restart mid-process. The harness gives relayflow the sandbox's usable delay
+// (RELAYFLOW_SUBPROJECT_USABLE_AFTER_MS = sandbox.subprojectReadyAfterMs).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
@@ -23,6 +24,19 @@ async function start(h: Harness, displayName: string) {
   return res.json<{ processId: string }>().processId;
 }
 
+/** Uses the subproject as the spec means it: a request for its project with the parent's key (the sandbox's sender ID configuration). */
+async function useSubproject(h: Harness, subprojectId: string): Promise<number> {
+  const { keyId, keySecret } = h.config.platform.credentials;
+  const res = await fetch(`${h.sandbox.url}/senderid/v1/projects/${subprojectId}/callback-configuration`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}` },
+    body: JSON.stringify({ hmacSecret: 'subproject-test' }),
+  });
+  return res.status;
+}
+
+type Details = { subprojectId: string; createTime: string; usableAt: string; usableFrom: string; usabilityChecks: number };
+
 async function fault(h: Harness, body: Record<string, unknown>) {
   const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   assert.ok(res.ok, `fault accepted: ${await res.text()}`);
@@ -31,21 +45,61 @@ async function fault(h: Harness, body: Record<string, unknown>) {
 describe('subproject provisioning', () => {
   const h = useHarness({ sandbox: { subprojectReadyAfterMs: 1_500 } });
 
-  test('creates once and completes only when the subproject is usable with its parent', async () => {
+  test('creates once, waits until createTime + the usable delay, and is READY when the parent can use it', async () => {
     const before = Date.now();
     const id = await start(h, uniqueName('happy'));
+    const waiting = await h.waitForState(id, 'WAITING_UNTIL_USABLE');
+    const w = waiting.details as Details;
+    assert.equal(w.usableFrom, 'createTime');
+    assert.equal(Date.parse(w.usableAt), Date.parse(w.createTime) + 1_500, "usable 1.5 s (this sandbox's delay) after the platform's createTime");
+    assert.match(
+      String((waiting.history as { reason?: string }[]).at(-1)?.reason),
+      new RegExp(`created on the platform; usable with its parent from ${w.usableAt}`),
+    );
+    // Still inside the delay (with a margin for a slow request): the parent's key is refused on the subproject.
+    if (Date.now() < Date.parse(w.usableAt) - 300) assert.equal(await useSubproject(h, w.subprojectId), 403, 'not usable while waiting');
+
     const done = await h.waitForState(id, 'READY');
+    assert.ok(Date.now() >= Date.parse(w.usableAt), 'not READY before usableAt');
     assert.ok(Date.now() - before >= 1_500, 'not before the readiness time');
+    assert.equal(await useSubproject(h, w.subprojectId), 200, 'READY: the parent key can use the subproject');
     assert.deepEqual(
       (done.history as { state: string }[]).map((s) => s.state),
       ['CREATING', 'WAITING_UNTIL_USABLE', 'READY'],
     );
-    const details = done.details as { subprojectId: string; usabilityChecks: number };
-    assert.ok(details.subprojectId, 'subproject id recorded');
-    assert.ok(details.usabilityChecks >= 2, `checked more than once (${details.usabilityChecks})`);
+    const details = done.details as Details;
+    assert.equal(details.subprojectId, w.subprojectId);
+    assert.equal(details.usabilityChecks, 0, 'no polling: the subproject is read nowhere after its create');
+    assert.equal((await requests(h, 'GET')).filter((r) => r.path.endsWith(`/subprojects/${w.subprojectId}`)).length, 0);
     assert.equal((await creates(h)).filter((r) => r.path.includes('/subprojects')).length, 1);
     const result = await h.client.workflow.getHandle(id).result();
-    assert.equal(result.subprojectId, details.subprojectId);
+    assert.deepEqual(
+      { subprojectId: result.subprojectId, usableAt: result.usableAt, usableFrom: result.usableFrom },
+      { subprojectId: w.subprojectId, usableAt: w.usableAt, usableFrom: 'createTime' },
+    );
+  });
+
+  test('a subproject that already exists (created long enough ago) is READY without waiting', async () => {
+    const name = uniqueName('existing');
+    const made = await fetch(`${h.sandbox.url}/subprojects/v1alpha1/projects/${h.config.platform.credentials.projectId}/subprojects`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${h.config.platform.credentials.keyId}:${h.config.platform.credentials.keySecret}`).toString('base64')}`,
+      },
+      body: JSON.stringify({ displayName: name }),
+    });
+    assert.equal(made.status, 200);
+    const existing = (await made.json()) as { projectId: string; createTime: string };
+    await new Promise((r) => setTimeout(r, 1_600));
+    const startedAt = Date.now();
+    const id = await start(h, name);
+    const done = await h.waitForState(id, 'READY');
+    const d = done.details as Details;
+    assert.equal(d.subprojectId, existing.projectId, 'the existing one, not a new one');
+    assert.equal(Date.parse(d.usableAt), Date.parse(existing.createTime) + 1_500);
+    assert.ok(Date.parse(d.usableAt) < startedAt, 'its usable time had passed before the process started');
+    assert.match(String((done.history as { reason?: string }[])[1]?.reason), /found an existing subproject with this name/);
   });
 
   test('a second start with the same name returns the same process and creates nothing', async () => {
@@ -126,6 +180,8 @@ describe('subproject provisioning across token expiry and a worker restart', () 
     await new Promise((r) => setTimeout(r, 1_000));
     await h.startWorker();
     const done = await h.waitForState(id, 'READY');
+    assert.ok(Date.now() >= Date.parse((done.details as Details).usableAt), 'the durable timer held across the restart');
+    assert.equal(await useSubproject(h, (done.details as Details).subprojectId), 200);
     assert.equal((done.history as { state: string }[]).filter((s) => s.state === 'READY').length, 1);
     assert.equal((await creates(h)).length - createsBefore, 1);
   });
