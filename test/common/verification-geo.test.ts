@@ -65,6 +65,15 @@ describe('geo permissions: which rule decides', () => {
     assert.equal(decide(s, SE_MOBILE, 'sms').rule, undefined, 'no rule matched: the default decided');
   });
 
+  test('whatsapp is a method the rules match like the others (parsed from configuration too)', () => {
+    const [rule] = parseGeoRules(JSON.stringify([{ id: 'no-fr-whatsapp', action: 'block', countries: ['FR'], methods: ['whatsapp'] }]));
+    const s = set([rule!]);
+    assert.equal(decide(s, FR_MOBILE, 'whatsapp').rule?.id, 'no-fr-whatsapp');
+    assert.equal(decide(s, FR_MOBILE, 'whatsapp').allowed, false);
+    assert.equal(decide(s, FR_MOBILE, 'sms').allowed, true, 'another method');
+    assert.equal(decide(s, SE_MOBILE, 'whatsapp').allowed, true, 'another country');
+  });
+
   test('the first matching rule wins: an allow-list before a block-all', () => {
     const s = set([
       { id: 'sms-to-mobiles', action: 'allow', numberTypes: ['mobile', 'fixed_line_or_mobile'], methods: ['sms'] },
@@ -148,14 +157,14 @@ describe('geo permissions: the configured rules', () => {
   test('geoRuleProblems: types, methods, ids, empty lists, unknown fields', () => {
     assert.deepEqual(
       geoRuleProblems([
-        { id: 'a', action: 'block', numberTypes: ['premium'], methods: ['whatsapp'], extra: 1 },
+        { id: 'a', action: 'block', numberTypes: ['premium'], methods: ['telegram'], extra: 1 },
         { id: 'a', action: 'drop', countries: [] },
         { action: 'allow' },
       ]),
       [
         '[0].extra: is not a known field',
         '[0].numberTypes[0]: "premium" is not one of mobile, fixed_line, fixed_line_or_mobile, premium_rate, toll_free, shared_cost, voip, personal_number, pager, uan, voicemail, unknown',
-        '[0].methods[0]: "whatsapp" is not one of sms, flashcall, callout, seamless',
+        '[0].methods[0]: "telegram" is not one of sms, flashcall, callout, seamless, whatsapp',
         '[1].id: "a" is also the id of [0]',
         '[1].action: must be one of allow, block',
         '[1].countries: must be a non-empty array (leave it out to match any)',

@@ -193,7 +193,7 @@ describe('verification geo permissions', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ rules: [{ id: 'uk', action: 'block', countries: ['UK'] }] }, 'body.rules.0.countries.0', 'enum'],
       [{ rules: [{ id: 'x', action: 'block', numberTypes: ['premium'] }] }, 'body.rules.0.numberTypes.0', 'enum'],
-      [{ rules: [{ id: 'x', action: 'block', methods: ['whatsapp'] }] }, 'body.rules.0.methods.0', 'enum'],
+      [{ rules: [{ id: 'x', action: 'block', methods: ['telegram'] }] }, 'body.rules.0.methods.0', 'enum'],
       [{ rules: [{ id: 'x', action: 'deny' }] }, 'body.rules.0.action', 'enum'],
       [{ rules: [{ id: 'x' }] }, 'body.rules.0.action', 'required'],
       [{ rules: [{ id: 'has space', action: 'block' }] }, 'body.rules.0.id', 'pattern'],
