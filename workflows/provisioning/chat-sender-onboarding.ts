@@ -20,7 +20,7 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
@@ -319,7 +319,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       const created = await spec.create();
       applySender(created, created.created ? 'created' : 'found an existing sender');
       await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
-      if (spec.chata && AccountWatch.enabled()) await account.start(() => platform.getChataAccount(), attachToResource);
+      if (spec.chata && AccountWatch.enabled()) await account.start(() => quickRead.getChataAccount(), attachToResource);
     }
     await follow({
       isFinal,
@@ -328,7 +328,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       react: async () => {
         stop.endIfAsked(isFinal);
         if (isFinal() || !spec.chata) return;
-        if (await account.react(() => platform.getChataAccount()))
+        if (await account.react(() => quickRead.getChataAccount()))
           applySender(await spec.get(d.senderId!), 'read from the platform after the account ban was lifted');
         await awaitCode(spec.chata);
       },

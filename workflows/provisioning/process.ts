@@ -15,8 +15,9 @@ import type { FollowSettings } from '../../contracts/provisioning.js';
 
 export const platform = proxyActivities<ProvisioningActivities>(platformActivityOptions);
 export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
-/** A quick Temporal call: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
+/** A quick Temporal call or platform read: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
 const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
+export const quickRead = inbox;
 
 /** Everything a process hands to its next run: its tracked status and operations, and its follower's marks. */
 export interface ProcessCarry<S extends string, D> extends TrackedCarry<S, D, OperationOutcome> {

@@ -17,7 +17,7 @@ import {
   type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
@@ -158,7 +158,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   async function react(): Promise<void> {
     stop.endIfAsked(isFinal);
-    if (!isFinal() && channel === 'CHATA' && (await account.react(() => platform.getChataAccount())))
+    if (!isFinal() && channel === 'CHATA' && (await account.react(() => quickRead.getChataAccount())))
       applyTemplate(await platform.getTemplate(ref()), 'read from the platform after the account ban was lifted');
     if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
     if (!input.template.allowCategoryChange || autoResubmittedVersion === d.version) return;
@@ -212,7 +212,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       );
       d.submittedCategory = created.category;
       await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
-      if (channel === 'CHATA' && AccountWatch.enabled()) await account.start(() => platform.getChataAccount(), attachToResource);
+      if (channel === 'CHATA' && AccountWatch.enabled()) await account.start(() => quickRead.getChataAccount(), attachToResource);
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
     }
     await follow({

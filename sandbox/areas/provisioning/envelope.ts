@@ -31,7 +31,9 @@ function resourceJson(store: ProvisioningStore, e: WebhookEvent): Record<string,
       ? (e.channel === 'CHATA' ? store.chataTemplates : store.chatbTemplates).find(e.resourceId)?.item
       : e.resourceType === 'SENDER'
         ? (e.channel === 'RCS' ? store.rcsSenders : e.channel === 'CHATA' ? store.chataSenders : store.chatbSenders).find(e.resourceId)?.item
-        : undefined;
+        : e.channel === 'CHATA'
+          ? store.chataAccounts.find(e.resourceId)?.item
+          : undefined;
   return structuredClone((item ?? { id: e.resourceId, projectId: e.projectId }) as Record<string, unknown>);
 }
 
