@@ -56,6 +56,8 @@ export const mmsStats = (h: Harness) => sandboxJson<SandboxStats & { refusedE113
 export interface StartCampaign {
   kind: CampaignKind;
   recipients: string[];
+  /** Each recipient's values for the message's placeholders, by index (stored with its row). */
+  params?: Record<string, string>[];
   conversation?: ConversationContent;
   mms?: MmsContent;
   rate?: number;
@@ -72,7 +74,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
     requestHash: 'test',
     total: c.recipients.length,
     duplicates: 0,
-    recipients: c.recipients.map((recipient, seq) => ({ seq, recipient, status: 'pending' })),
+    recipients: c.recipients.map((recipient, seq) => ({ seq, recipient, status: 'pending', ...(c.params?.[seq] ? { params: c.params[seq] } : {}) })),
   });
   const s = h.config.processes.campaigns;
   const input: CampaignInput = {
