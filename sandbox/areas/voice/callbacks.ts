@@ -1,7 +1,8 @@
 // The voice callbacks (ICE, ACE, PIE, DiCE, Notify) of one call: built as the platform sends them, signed as the
 // call's application, sent one after another through the sandbox's dispatcher, and recorded on the call with
 // the answer read and whether the fallback applied. ICE, ACE and PIE are asked once (no retries) within
-// settings.callbackTimeoutMs; DiCE and Notify are told, with the dispatcher's default retries, answer unread.
+// settings.callbackTimeoutMs; DiCE is told, with the dispatcher's default retries, answer unread. Notify is sent
+// once within the same timeout: the spec discards a notification with no answer in time, so it is never retried.
 import { applicationCallbackSigner } from '../../core/callback-signers.js';
 import type { CallbackResult } from '../../core/callbacks.js';
 import type { SandboxContext } from '../../core/context.js';
@@ -86,9 +87,16 @@ export class VoiceCallbacks {
       call.callbacks.push(rec);
       if (url === undefined) return;
       const started = Date.now();
-      void this.ctx.callbacks.dispatch({ area: 'voice', url, body: this.payload(call, event, extra), signer: this.signer(call) }).then((r) => {
+      const timeoutMs = this.state.settings.callbackTimeoutMs;
+      // Spec: "If a Notify callback gets no response in time, the notification is discarded."
+      const once = event === 'notify' ? { retrySchedule: [], timeoutMs } : {};
+      void this.ctx.callbacks.dispatch({ area: 'voice', url, body: this.payload(call, event, extra), signer: this.signer(call), ...once }).then((r) => {
         rec.answeredInMs = Date.now() - started;
-        if (!r.delivered) rec.fallbackReason = `not delivered: ${r.outcome}`;
+        if (r.delivered) return;
+        if (event === 'notify') {
+          rec.fallback = true;
+          rec.fallbackReason = `discarded: ${undeliveredReason(r, rec.answeredInMs, timeoutMs)}`;
+        } else rec.fallbackReason = `not delivered: ${r.outcome}`;
       });
     });
   }

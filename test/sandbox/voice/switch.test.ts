@@ -394,6 +394,28 @@ test('a recorded conference (ACE connectConf record) sends Notify recording_avai
   assertSigned();
 });
 
+test('a Notify with no answer in time is discarded, not retried (spec: "no response in time: notification discarded")', async () => {
+  await control('PUT', '/settings', { callbackTimeoutMs: 300 });
+  rx.answer = (cb) => {
+    if (cb.event === 'ice') return { json: { action: { name: 'connectPstn' } } };
+    if (cb.event === 'ace') return { json: { action: { name: 'connectConf', conferenceId: 'rec-late', record: true } } };
+    if (cb.event === 'notify') return { delayMs: 1_000 };
+    return undefined;
+  };
+  const { callId } = await client.callout(
+    { method: 'customCallout', customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE } } },
+    { baseUrl: region('apse1') },
+  );
+  await participantsOf('rec-late', 'apse1', 1);
+  await client.removeAllParticipants('rec-late', { baseUrl: region('apse1') });
+  await rx.next(callId, 'notify');
+  const sent = await until(async () => (await record(callId)).callbacks.find((c) => c.event === 'notify' && c.fallback), 'the Notify recorded as discarded');
+  assert.match(sent.fallbackReason ?? '', /^discarded: no answer within 300 ms$/);
+  // Well past the dispatcher's first retry (1 s): still the one Notify.
+  await new Promise((r) => setTimeout(r, 2_500));
+  assert.equal(rx.of(callId, 'notify').length, 1, 'sent once, never retried');
+});
+
 test('callout validation: 40001 naming the field and the rule; destination.number is taken for endpoint', async () => {
   const refused = async (req: unknown, pattern: RegExp) =>
     assert.rejects(
