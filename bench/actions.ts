@@ -18,7 +18,7 @@ const ROUNDS = profile === 'short' ? 1 : 3;
 
 /** Ceilings: today's counts (see the commit that set them) plus a little room for timing (a check more or less). */
 const CEILINGS: Record<string, number> = {
-  verification: 20, // 17 and 18 measured
+  verification: 23, // 17 and 18 measured; 21 and 22 with the pumping guard's two signals (start, correct code)
   'incoming call': 10, // 8 and 9
   callout: 9, // 8
   onboarding: 155, // 142 to 147
@@ -38,6 +38,22 @@ const api = benchApi(h);
 const all = processScenarios(h, api, '+4673');
 const SCENARIOS = { verification: all.verification, 'incoming call': all['incoming call'], callout: all.callout, onboarding: all.onboarding };
 
+/**
+ * Workflows a process adds actions to without starting them: a destination prefix's pumping guard, signalled by
+ * every verification to that prefix. What a scenario added to those counts too (only the first starts one).
+ */
+const SHARED_TYPES = new Set(['verificationPumpingGuard']);
+async function sharedActions(ids: Map<string, string>): Promise<Map<string, { type: string; counts: ActionCounts }>> {
+  const shared = [...ids].filter(([, type]) => SHARED_TYPES.has(type));
+  const counts = await Promise.all(shared.map(([id]) => countActions(h.client, id, 60_000)));
+  return new Map(shared.map(([id, type], i) => [id, { type, counts: counts[i]! }]));
+}
+/** What a shared workflow's counts grew by. */
+function grown(after: ActionCounts, before: ActionCounts): ActionCounts {
+  const byKind = Object.fromEntries(Object.entries(after.byKind).map(([k, n]) => [k, n - (before.byKind[k] ?? 0)]));
+  return { ...after, total: after.total - before.total, byKind, events: after.events - before.events };
+}
+
 const totals: Record<string, number[]> = Object.fromEntries(Object.keys(SCENARIOS).map((s) => [s, []]));
 const notes: string[] = [];
 const sum = (cs: ActionCounts[], f: (c: ActionCounts) => number) => cs.reduce((a, c) => a + f(c), 0);
@@ -45,16 +61,27 @@ try {
   log('wiring the sandbox: voice callbacks and numbers, a connect rule, sender ID callbacks, fast reviewers');
   await wireScenarios(h, api);
 
+  // A prefix's pumping guard is started by the first verification to it and shared by all the others: one
+  // verification before the rounds starts it, so each round counts what a verification adds to it.
+  await SCENARIOS.verification();
   log(`${profile} profile: ${ROUNDS} round(s) of ${Object.keys(SCENARIOS).join(', ')}, one at a time`);
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1} of ${ROUNDS}`);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       const before = await workflowIdsNow(h.client);
+      const sharedBefore = await sharedActions(before);
       const t0 = Date.now();
       const { processId } = await scenario();
       await sleep(1_000); // the last closes reach visibility
-      const made = [...(await workflowIdsNow(h.client))].filter(([id]) => !before.has(id));
+      const made: [string, string][] = [...(await workflowIdsNow(h.client))].filter(([id]) => !before.has(id));
       const counts = await Promise.all(made.map(([id]) => countActions(h.client, id, 60_000)));
+      for (const [id, then] of sharedBefore) {
+        const more = grown((await sharedActions(new Map([[id, then.type]]))).get(id)!.counts, then.counts);
+        if (more.total > 0) {
+          made.push([id, `${then.type} (shared)`]);
+          counts.push(more);
+        }
+      }
       const total = sum(counts, (c) => c.total);
       totals[name]!.push(total);
       const byKind: Record<string, number> = {};
@@ -77,7 +104,7 @@ try {
     }
   }
   notes.unshift(
-    `${profile} profile: ${ROUNDS} round(s); each scenario alone, through the API against the sandbox; actions counted from the histories of every workflow the scenario started (the process, a verification's number guard, an onboarding's children and inboxes), once the process had closed`,
+    `${profile} profile: ${ROUNDS} round(s); each scenario alone, through the API against the sandbox; actions counted from the histories of every workflow the scenario started (the process, a verification's number guard, an onboarding's children and inboxes), once the process had closed, and what it added to a shared one it did not start (a prefix's pumping guard)`,
     "verification: SMS, code reported, closed by the platform's result callback; incoming call: ICE to a connect rule, ACE, hang-up (DiCE); callout: text-to-speech, answered; onboarding: subproject, bundle, webhook, RCS and CHATB senders, a template and a sender ID registration, reviewers deciding after 200 ms (the template keeps watching after the onboarding completes: counted up to then)",
     'targets are ceilings set just above the counts measured when this benchmark was written, so an added action fails the alarm: not goals; heartbeats are not in histories (none of these activities heartbeats)',
   );
