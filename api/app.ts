@@ -128,7 +128,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     pollIntervalMs: config.processes.senderid.pollIntervalMs,
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
   });
-  await app.register(campaignRoutes, { client, processes, config, store });
+  await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning });
   await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });
   await app.register(mmsPostbackRoutes, { store, token: config.api.mmsPostbackToken });
   // The incoming-call rules: one instance for the API's routes and the voice callback intake.
