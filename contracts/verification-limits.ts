@@ -43,10 +43,19 @@ export interface PumpingGuardView {
   decisions: PumpingDecision[];
 }
 
-/** A start the API let through, counted toward the prefix's starts (and judged). */
-export const pumpingStartSignal = defineSignal<[{ processId: string }]>('pumpingStart');
-/** A correct code reported for a verification to the prefix. */
-export const pumpingSuccessSignal = defineSignal<[{ processId: string }]>('pumpingSuccess');
+/**
+ * Starts the API let through, counted toward the prefix's starts (and judged): `count` of them, batched by the API
+ * instance (`processId` names a single one).
+ */
+export const pumpingStartSignal = defineSignal<[PumpingCount]>('pumpingStart');
+/** Correct codes reported for verifications to the prefix, batched as the starts. */
+export const pumpingSuccessSignal = defineSignal<[PumpingCount]>('pumpingSuccess');
+
+export interface PumpingCount {
+  /** Absent: 1. */
+  count?: number;
+  processId?: string;
+}
 /** An operator lifts the block; the window's counts start afresh. */
 export const liftPumpingUpdate = defineUpdate<PumpingGuardView, [{ actor?: string; note?: string }]>('liftPumpingBlock');
 export const pumpingQuery = defineQuery<PumpingGuardView>('pumpingGuard');

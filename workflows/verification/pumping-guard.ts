@@ -11,6 +11,7 @@ import {
   pumpingQuery,
   pumpingStartSignal,
   pumpingSuccessSignal,
+  type PumpingCount,
   type PumpingDecision,
   type PumpingGuardState,
   type PumpingGuardView,
@@ -45,21 +46,23 @@ export async function verificationPumpingGuard(input: PumpingGuardState): Promis
     }
   };
 
-  setHandler(pumpingStartSignal, () => {
+  /** At least 1, at most a bound against a client that bypasses the API. */
+  const countOf = (c: PumpingCount) => Math.min(10_000, Math.max(1, Math.floor(c.count ?? 1)));
+  setHandler(pumpingStartSignal, (c) => {
     events += 1;
     lastActivityAt = Date.now();
     expire();
-    state = { ...state, slots: record(state.slots, Date.now(), state.windowMs, 'start') };
+    state = { ...state, slots: record(state.slots, Date.now(), state.windowMs, 'start', countOf(c)) };
     const t = totals(state.slots, Date.now(), state.windowMs);
     if (!state.blocked && looksLikePumping(t, state.thresholds)) {
       state = { ...state, blocked: { since: Date.now(), until: Date.now() + state.windowMs, ...t } };
       decide({ kind: 'blocked', ...t });
     }
   });
-  setHandler(pumpingSuccessSignal, () => {
+  setHandler(pumpingSuccessSignal, (c) => {
     events += 1;
     lastActivityAt = Date.now();
-    state = { ...state, slots: record(state.slots, Date.now(), state.windowMs, 'success') };
+    state = { ...state, slots: record(state.slots, Date.now(), state.windowMs, 'success', countOf(c)) };
   });
   setHandler(liftPumpingUpdate, ({ actor, note }) => {
     events += 1;

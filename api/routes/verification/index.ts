@@ -76,10 +76,10 @@ export interface VerificationRouteOptions {
   platform: VerificationClient;
 }
 
-const reportReply = async (outcome: ReportOutcome, service: VerificationService) => {
+const reportReply = (outcome: ReportOutcome, service: VerificationService) => {
   if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
   const { pumping, ...answer } = outcome;
-  if (pumping) await service.pumping.succeeded(pumping.guardId, pumping.processId);
+  if (pumping) service.pumping.succeeded(pumping.guardId);
   return answer;
 };
 
@@ -128,6 +128,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   await app.register(geoRuleRoutes, { geo: service.geo, waitMs: service.waitMs });
   await app.register(limitRoutes, { limits: service.limits, pumping: service.pumping, waitMs: service.waitMs });
   service.pumping.log ??= app.log;
+  // What this instance counted reaches the guards before it stops.
+  app.addHook('onClose', () => service.pumping.flush());
 
   verifications.action({
     action: 'report',

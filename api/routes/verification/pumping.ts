@@ -1,7 +1,8 @@
 // The SMS-pumping guard as the API applies it: before a start, the guard of the number's prefix is read (a query,
 // kept RELAYFLOW_VERIFICATION_PUMPING_CACHE_MS per prefix, 1 s) and a blocked prefix refuses the start (429
-// pumping_suspected, Retry-After at the block's end) or moves it to the configured method; a start let through is
-// told to the guard (signal-with-start), and so is a correct code (the report's answer names the guard). The
+// pumping_suspected, Retry-After at the block's end) or moves it to the configured method; the starts let through
+// and the correct codes (the report's answer names the guard) are told to the guard in batches every 250 ms (a
+// signal-with-start per guard, not per start: a crash of an instance loses at most that much of its counts). The
 // counting and the decision to block are the guard's (workflows/verification/pumping-guard.ts): durable, shared by
 // every instance. A start may slip through within the cache time of a block: the guard is about volume, not one start.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -13,6 +14,7 @@ import {
   pumpingQuery,
   pumpingStartSignal,
   pumpingSuccessSignal,
+  type PumpingCount,
   type PumpingGuardState,
   type PumpingGuardView,
 } from '../../../contracts/verification-limits.js';
@@ -23,6 +25,11 @@ import { ApiError } from '../../errors.js';
 import { pumpingDecisions } from '../../metrics/series.js';
 import { callTemporal } from '../../processes/temporal-errors.js';
 
+/**
+ * How long an instance gathers counts before it tells the guards: the most a crash of the instance loses, and about
+ * how much later a block comes than the starts that cause it.
+ */
+const FLUSH_MS = 250;
 /** Prefixes whose reads an instance keeps; past it the oldest half is dropped. */
 const CACHE_ENTRIES = 10_000;
 /** Methods that cost a message or a call per start (a Data verification costs none: not guarded). */
@@ -32,6 +39,10 @@ export type PumpingVerdict = { prefix: string; guardId: string } & ({ go: true }
 
 export class PumpingGuards {
   private readonly cache = new Map<string, { view?: PumpingGuardView; readAt: number }>();
+  private readonly reading = new Map<string, Promise<PumpingGuardView | undefined>>();
+  /** Counted here and not yet told to the guards, by guard ID. */
+  private readonly pending = new Map<string, { prefix: string; starts: number; successes: number }>();
+  private flushTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly client: Client,
@@ -83,30 +94,57 @@ export class PumpingGuards {
     return this.settings.action as VerificationMethod;
   }
 
-  /** Tells the guard of a start let through (starting the guard on the prefix's first start). Never fails the start. */
-  async started(v: PumpingVerdict, processId: string): Promise<void> {
-    const { windowMs, minStarts, floor } = this.settings;
-    const initial: PumpingGuardState = { prefix: v.prefix, windowMs, thresholds: { minStarts, floor }, slots: [], decisions: [] };
-    try {
-      await this.client.workflow.signalWithStart<typeof verificationPumpingGuard, [{ processId: string }]>('verificationPumpingGuard', {
-        workflowId: v.guardId,
-        taskQueue: this.taskQueue,
-        args: [initial],
-        signal: pumpingStartSignal,
-        signalArgs: [{ processId }],
-      });
-    } catch (err) {
-      this.log?.warn({ err, guard: v.guardId, processId }, 'the pumping guard was not told of a start');
-    }
+  /** Counts a start let through; told to the guard with the others of its prefix within FLUSH_MS. */
+  started(v: PumpingVerdict): void {
+    this.add(v.guardId, v.prefix, 'starts');
   }
 
-  /** Tells the guard named in a SUCCESSFUL report's answer. Never fails the report. */
-  async succeeded(guardId: string, processId: string): Promise<void> {
-    try {
-      await this.client.workflow.getHandle(guardId).signal(pumpingSuccessSignal, { processId });
-    } catch (err) {
-      // Ended (idle for a window): the success no longer changes a decision.
-      if (!(err instanceof WorkflowNotFoundError)) this.log?.warn({ err, guard: guardId, processId }, 'the pumping guard was not told of a success');
+  /** Counts a correct code for the guard a SUCCESSFUL report's answer named; told within FLUSH_MS. */
+  succeeded(guardId: string): void {
+    this.add(guardId, guardId.slice(guardId.lastIndexOf(':') + 1), 'successes');
+  }
+
+  /**
+   * Tells every guard what this instance counted since the last time: one signal per guard and kind, however many
+   * starts (a signal per start cost the worker a workflow task per verification). Never throws; a guard that could
+   * not be told is logged (its counts are lost: the guard judges volume, not single starts).
+   */
+  async flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = [...this.pending.entries()];
+    this.pending.clear();
+    const { windowMs, minStarts, floor } = this.settings;
+    await Promise.all(
+      batch.map(async ([guardId, { prefix, starts, successes }]) => {
+        try {
+          if (starts) {
+            const initial: PumpingGuardState = { prefix, windowMs, thresholds: { minStarts, floor }, slots: [], decisions: [] };
+            await this.client.workflow.signalWithStart<typeof verificationPumpingGuard, [PumpingCount]>('verificationPumpingGuard', {
+              workflowId: guardId,
+              taskQueue: this.taskQueue,
+              args: [initial],
+              signal: pumpingStartSignal,
+              signalArgs: [{ count: starts }],
+            });
+          }
+          if (successes) await this.client.workflow.getHandle(guardId).signal(pumpingSuccessSignal, { count: successes });
+        } catch (err) {
+          // Ended (idle for a window) before a success reached it: that success no longer changes a decision.
+          if (!(err instanceof WorkflowNotFoundError))
+            this.log?.warn({ err, guard: guardId, starts, successes }, 'the pumping guard was not told of its counts');
+        }
+      }),
+    );
+  }
+
+  private add(guardId: string, prefix: string, what: 'starts' | 'successes'): void {
+    const entry = this.pending.get(guardId) ?? { prefix, starts: 0, successes: 0 };
+    entry[what] += 1;
+    this.pending.set(guardId, entry);
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => void this.flush(), FLUSH_MS);
+      this.flushTimer.unref();
     }
   }
 
@@ -146,15 +184,25 @@ export class PumpingGuards {
     return view;
   }
 
+  /**
+   * The prefix's view as this instance last read it. Past the cache time one read goes out (shared by the starts that
+   * need it); a start with a view in hand does not wait for it (the read refreshes the cache for the next ones), so
+   * the guard costs a start nothing but the first read of its prefix. A query waits behind the guard's own work, and
+   * a burst of starts to one prefix would otherwise wait behind their guard's signals.
+   */
   private async cached(prefix: string, deadline: number): Promise<PumpingGuardView | undefined> {
     const hit = this.cache.get(prefix);
     if (hit && Date.now() - hit.readAt < this.settings.cacheMs) return hit.view;
-    try {
-      return await this.read(prefix, deadline);
-    } catch (err) {
-      if (hit) return hit.view; // Temporal unreachable: the last read stands (a start could not go on anyway)
-      throw err;
+    let reading = this.reading.get(prefix);
+    if (!reading) {
+      reading = this.read(prefix, deadline).finally(() => this.reading.delete(prefix));
+      this.reading.set(prefix, reading);
     }
+    if (hit) {
+      reading.catch((err: unknown) => this.log?.warn({ err, prefix }, 'the pumping guard could not be read'));
+      return hit.view;
+    }
+    return reading;
   }
 
   private remember(prefix: string, view: PumpingGuardView | undefined, readAt: number): void {

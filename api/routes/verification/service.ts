@@ -206,7 +206,6 @@ export class VerificationService {
       startBy: deadline,
       ...(pumping ? { pumpingGuardId: pumping.guardId } : {}),
     };
-    const counted = pumping ? this.pumping.started(pumping, processId) : undefined;
     const outcome = await callTemporal(
       this.client,
       processId,
@@ -239,7 +238,7 @@ export class VerificationService {
     // A fresh ID under conflict policy FAIL: an answer means this request created the process (a keyed retry
     // may count twice: the metric is a rate, not a ledger).
     processesStarted.inc({ kind: 'verification' });
-    await counted;
+    if (pumping) this.pumping.started(pumping);
     return { processId, outcome };
   }
 

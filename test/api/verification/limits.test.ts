@@ -149,6 +149,13 @@ describe('verification rate limits by key and the pumping guard', () => {
     const started = await startVerification(h, { identity: real, method: 'sms' });
     const message = await messageFor(h, real, started.current!.verificationId);
     assert.equal((await report(h, started.processId, message.code!)).statusCode, 200);
+    // The instance tells the guard its counts in batches (every 250 ms).
+    for (let waited = 0; ; waited += 100) {
+      const seen = (await h.api({ method: 'GET', url: guardUrl })).json();
+      if (seen.successes === 1 && seen.starts === 1) break;
+      assert.ok(waited < 5_000, `the guard did not count the start and the code: ${JSON.stringify(seen)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
 
     // The burst: the sandbox plays a pumping bot, starting verifications to the prefix one after another and never
     // reporting a code, until relayflow refuses one.
