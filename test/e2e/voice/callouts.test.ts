@@ -134,4 +134,26 @@ describe('voice callouts', () => {
     );
     assert.equal(final.details.fallbacks, 0);
   });
+  test('a recorded conference: the Notify that follows is answered by relayflow in time, so the platform does not discard it', async () => {
+    const conferenceId = uniqueName('rec');
+    const processId = await startCallout(h, 'custom', {
+      key: uniqueName('rec'),
+      destination: phone(),
+      region: 'euc1',
+      script: { start: { type: 'conference', conferenceId, record: true } },
+    });
+    const joined = await eventually('the callee in the recorded conference', async () => {
+      const c = (await sandboxConferences(h)).find((x) => x.conferenceId === conferenceId);
+      return c?.participants.length === 1 ? c.participants[0] : undefined;
+    });
+    assert.equal((await h.api({ method: 'DELETE', url: `/v1/voice/conferences/${conferenceId}/participants?region=euc1` })).statusCode, 204);
+    // The sandbox sends Notify once, never again (spec: no answer in time, discarded): relayflow must answer it at once.
+    const notify = await eventually('the Notify answered', async () => {
+      const n = (await sandboxCall(h, joined.callId)).callbacks.find((c) => c.event === 'notify');
+      return n?.answeredInMs !== undefined ? n : undefined;
+    });
+    assert.equal(notify.fallback, false, `not discarded: ${notify.fallbackReason}`);
+    assert.ok(notify.answeredInMs! < 1_000, `answered at once (${notify.answeredInMs} ms)`);
+    await h.waitForState(processId, 'COMPLETED', 20_000);
+  });
 });
