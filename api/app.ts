@@ -22,6 +22,7 @@ import { pageTokenKey, ProcessService } from './processes/find.js';
 import { auditRoutes } from './routes/audit/index.js';
 import codecRoutes from './routes/codec.js';
 import { uiRoutes } from './routes/ui/index.js';
+import { keyRoutes } from './routes/keys.js';
 import { healthRoutes } from './routes/health.js';
 import { callbackReadiness } from './routes/readiness.js';
 import { processRoutes } from './routes/processes.js';
@@ -99,6 +100,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;
   await app.register(healthRoutes, { client, callbacks });
   await app.register(processRoutes, { processes });
+  await app.register(keyRoutes);
   await app.register(auditRoutes, { client, codec, unmaskKeyIds: config.api.auditUnmaskKeyIds ?? [], pageTokenKey: pageTokenKey(config.codecKeys) });
   await app.register(subprojectRoutes, { client, processes, config });
   const hashSubject = subjectHasher(config.codecKeys);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openPage, type Page } from '../helpers/browser.js';
+import { keepScreenshot } from '../helpers/screenshots.js';
 import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
 import { createApp, numbers } from '../helpers/campaigns.js';
 import { reviewerEvent, setReviewer, templateBody, waitUntil } from '../helpers/provisioning.js';
@@ -118,6 +119,7 @@ describe('the audit page acts and moves on', () => {
         `[document.getElementById('confirm').open, document.getElementById('confirm-title').textContent, document.activeElement.id, document.getElementById('confirm-yes').textContent]`,
       );
       assert.deepEqual(asked, [true, 'Retry step chatb?', 'confirm-no', 'Retry step chatb']);
+      keepScreenshot('retry', await page.screenshot());
       await page.press('Escape');
       assert.equal(await page.evaluate(`document.getElementById('confirm').open`), false, 'Escape closes the dialog');
       assert.equal(
@@ -162,11 +164,16 @@ describe('the audit page acts and moves on', () => {
     await withPage(pageUrl(id), async (page) => {
       const headline = (html: string) => html.match(/<p class="bar-headline">([^<]*)</)?.[1] ?? '';
       const readings = new Set<string>();
-      const done = await page.waitFor((html) => {
+      const read = (html: string) => {
         const line = headline(html);
         if (line.startsWith('SENDING:')) readings.add(html.match(/aria-label="Recipients: ([^"]*)"/)?.[1] ?? '');
-        return line.startsWith('COMPLETED:');
-      }, 120_000);
+        return line;
+      };
+      // Mid-send, once the rate has two intervals to draw: the README's picture of a campaign sending.
+      const sending = await page.waitFor((html) => read(html).startsWith('SENDING:') && /aria-label="Rate over the last [3-9]/.test(html), 60_000);
+      if (sending.done) keepScreenshot('sending', await page.screenshot());
+      const done = await page.waitFor((html) => read(html).startsWith('COMPLETED:'), 120_000);
+      assert.ok(sending.done, 'seen sending with its rate over time');
       assert.ok(done.done, `completed: ${headline(done.html)}`);
       readings.delete('');
       assert.ok(readings.size >= 2, `two different readings while sending: ${[...readings].join(' | ')}`);

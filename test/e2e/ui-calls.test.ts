@@ -3,11 +3,12 @@
 // callout's calls and answers (an unanswered call, then the answered one with the answer the process gave). Phone
 // numbers are masked as the API masks them.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { browse } from '../helpers/browser.js';
+import { keepScreenshot } from '../helpers/screenshots.js';
 import { TEST_API_KEY, useHarness } from '../helpers/harness.js';
 import { freshNumber, messageFor, report, startVerification } from '../helpers/verification.js';
 import { phone, setCallees, startCallout, voiceSettings, wireVoice } from '../helpers/voice.js';
@@ -31,10 +32,15 @@ describe('the audit page draws calls', () => {
     dir = mkdtempSync(join(tmpdir(), 'relayflow-ui-calls-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const open = (processId: string) =>
-    browse(`${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&q=${encodeURIComponent(processId)}&process=${encodeURIComponent(processId)}`, dir, [
-      '--dump-dom',
-    ]);
+  /** The README's picture of the process (what it shows is checked on the DOM above). */
+  const screenshot = async (name: string, processId: string) => {
+    const file = join(dir, `${name}.png`);
+    await browse(address(processId), dir, [`--screenshot=${file}`]);
+    keepScreenshot(name, readFileSync(file));
+  };
+  const address = (processId: string) =>
+    `${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}&q=${encodeURIComponent(processId)}&process=${encodeURIComponent(processId)}`;
+  const open = (processId: string) => browse(address(processId), dir, ['--dump-dom']);
 
   test("a verification's methods along its fallback chain: each tried, its outcome and when it was sent", async () => {
     const identity = freshNumber();
@@ -69,6 +75,7 @@ describe('the audit page draws calls', () => {
     assert.match(flash, new RegExp(`<li>sent ${TIME}: SUCCESSFUL</li>`));
     assert.ok(dom.indexOf('1. sms') < dom.indexOf('2. flashcall'), 'in the order tried');
     assert.ok(!dom.includes(identity.slice(1)), 'the number is masked');
+    await screenshot('verification', s.processId);
   });
 
   test("a voice callout's calls and answers: an unanswered call, then the answered one, with what the process answered", async () => {
@@ -93,5 +100,6 @@ describe('the audit page draws calls', () => {
     assert.match(second, /<li>result ANSWERED/);
     assert.match(second, new RegExp(`<li>${TIME} ace → continue, by process</li>`), 'the answer to the ACE and who gave it');
     assert.ok(!dom.includes(destination.slice(1)), 'the number is masked');
+    await screenshot('callout', processId);
   });
 });

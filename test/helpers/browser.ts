@@ -32,6 +32,8 @@ export interface Page {
   evaluate(expression: string): Promise<unknown>;
   /** Presses a key (DevTools `Input.dispatchKeyEvent`, e.g. 'Escape', 'Enter', 'Tab') where the page's focus is. */
   press(key: 'Escape' | 'Enter' | 'Tab'): Promise<void>;
+  /** The page as it is now, a PNG of the window (WIDTH x HEIGHT). */
+  screenshot(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,12 @@ export async function openPage(url: string, dir: string, opts: OpenPageOptions =
         const text = key === 'Enter' ? '\r' : undefined;
         await send('Input.dispatchKeyEvent', { type: 'keyDown', key, code: key, windowsVirtualKeyCode: code, ...(text ? { text } : {}) }, sessionId);
         await send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: key, windowsVirtualKeyCode: code }, sessionId);
+      },
+      async screenshot() {
+        // The window's viewport is smaller than the window (headless keeps room for its frame): the page is sized as browse() sizes it.
+        await send('Emulation.setDeviceMetricsOverride', { width: WIDTH, height: HEIGHT, deviceScaleFactor: 1, mobile: false }, sessionId);
+        const { data } = (await send('Page.captureScreenshot', { format: 'png' }, sessionId)) as { data: string };
+        return Buffer.from(data, 'base64');
       },
       async waitFor(done, timeoutMs) {
         const deadline = Date.now() + timeoutMs;

@@ -26,7 +26,7 @@ const WHEN = {
   stop: () => true,
 };
 const WORDS = {
-  pause: { label: 'Pause', icon: '⏸', question: 'Pause sending? Running chunks stop within a second; resume carries on from there.' },
+  pause: { label: 'Pause', icon: '‖', question: 'Pause sending? Running chunks stop within a second; resume carries on from there.' },
   resume: { label: 'Resume', icon: '▶', question: 'Resume sending where it stopped?' },
   cancel: { label: 'Cancel', icon: '✖', question: 'Cancel the process? This cannot be undone.' },
   stop: { label: 'Stop', icon: '■', question: 'Stop the process? What it made on the platform stays as it is.' },

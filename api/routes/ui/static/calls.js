@@ -88,7 +88,7 @@ export function calloutCalls(v) {
       if (a.result) lines.push(`result ${a.result}${a.reason ? ` (${a.reason})` : ''}`);
       if (a.amd) lines.push(`machine detection: ${a.amd.status}${a.amd.reason ? ` (${a.amd.reason})` : ''}`);
       for (const ans of a.answers || []) lines.push(`${clock(ans.at)} ${ans.event} → ${ans.action}${ans.input ? ` (input ${ans.input})` : ''}, by ${ans.by}`);
-      if (!(a.answers || []).length) lines.push('no callback answered yet');
+      if (!(a.answers || []).length) lines.push(a.state === 'ended' ? 'no callback answered' : 'no callback answered yet');
       const title = `Call ${a.attempt}: ${a.outcome || a.state}`;
       const b = box(CALL_TONE(a), title, lines, `${title}; ${lines.join('; ')}`);
       b.dataset.call = String(a.attempt);
