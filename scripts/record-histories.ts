@@ -243,6 +243,23 @@ const scenarios: Scenario[] = [
   },
   {
     type: 'verification',
+    case: 'whatsapp-refused-fallback',
+    async run(h) {
+      // An account without WhatsApp: the whatsapp step is refused, nothing sent, the chain falls back to sms.
+      await vf.setWhatsApp(h, false);
+      try {
+        const identity = vf.freshNumber();
+        const s = await vf.startVerification(h, { identity, fallback: [{ method: 'whatsapp' }, { method: 'sms' }], code: { type: 'Alpha', length: 6 } });
+        const sms = await vf.messageFor(h, identity, s.current!.verificationId);
+        await vf.report(h, s.processId, sms.code!);
+        return { workflowId: s.processId, runId: await closed(h, s.processId) };
+      } finally {
+        await vf.setWhatsApp(h, true);
+      }
+    },
+  },
+  {
+    type: 'verification',
     case: 'cancelled',
     async run(h) {
       // The cancel update ends the process while it waits for the code (its step timer is cancelled).

@@ -19,6 +19,16 @@ export function freshNumber(): string {
   return `+4670${String(process.pid % 1000).padStart(3, '0')}${String(counter).padStart(4, '0')}`;
 }
 
+/** The sandbox application has WhatsApp verification (the default) or not (an older account: a whatsapp start is refused). */
+export async function setWhatsApp(h: Harness, enabled: boolean): Promise<void> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/verification/config`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ whatsappEnabled: enabled }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
 export async function phoneInbox(h: Harness, identity: string): Promise<PhoneMessage[]> {
   const res = await fetch(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`);
   assert.equal(res.status, 200);

@@ -2,8 +2,8 @@
 // through the API on the real Temporal dev server against the sandbox.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
-import { freshNumber, messageFor, phoneInbox, report, startVerification } from '../../helpers/verification.js';
+import { useHarness, type Harness } from '../../helpers/harness.js';
+import { freshNumber, messageFor, phoneInbox, report, setWhatsApp, startVerification } from '../../helpers/verification.js';
 
 interface View {
   state: string;
@@ -41,7 +41,7 @@ describe('verification: whatsapp, code options and the template locale', () => {
   });
 
   test('an account without WhatsApp refuses the step: nothing is sent, the chain falls back to sms, which verifies', async () => {
-    await setSandboxVerificationConfig(h.sandbox.url, { whatsappEnabled: false });
+    await setWhatsApp(h, false);
     try {
       const identity = freshNumber();
       const s = await startVerification(h, { identity, fallback: [{ method: 'whatsapp' }, { method: 'sms' }] });
@@ -71,7 +71,7 @@ describe('verification: whatsapp, code options and the template locale', () => {
       assert.equal(alone.state, 'DENIED');
       assert.match(alone.reason!, /Method not enabled/);
     } finally {
-      await setSandboxVerificationConfig(h.sandbox.url, { whatsappEnabled: true });
+      await setWhatsApp(h, true);
     }
   });
 
