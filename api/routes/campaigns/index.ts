@@ -23,7 +23,7 @@ import type { ProvisioningClient } from '../../../platform/provisioning/client.j
 import { workflowIds } from '../../../contracts/ids.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
 import type { CampaignStore, RecipientStatus } from '../../../store/index.js';
-import { ApiError, badRequest, invalid } from '../../errors.js';
+import { ApiError, invalid, unprocessable } from '../../errors.js';
 import { PageTokens, pageTokenKey, type ProcessService } from '../../processes/find.js';
 import { Paging } from '../../schemas.js';
 import { processRouter, reasonAction } from '../process-routes.js';
@@ -262,7 +262,11 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
 /** The recipients as a list, from `recipients` or `recipientsCsv` (exactly one of the two). */
 function recipientsOf(b: { recipients?: RecipientEntry[]; recipientsCsv?: string }): readonly RecipientEntry[] {
   if (!!b.recipients === (b.recipientsCsv !== undefined))
-    throw badRequest('body.recipients', 'one_of', 'give the recipients either as recipients (a list) or as recipientsCsv (CSV text), exactly one of the two');
+    throw unprocessable(
+      'body.recipients',
+      'one_of',
+      'give the recipients either as recipients (a list) or as recipientsCsv (CSV text), exactly one of the two',
+    );
   return b.recipients ?? parseRecipientsCsv(b.recipientsCsv!, { maxRows: MAX_RECIPIENTS, maxParams: MAX_PARAMS, maxValue: MAX_PARAM_LENGTH });
 }
 
