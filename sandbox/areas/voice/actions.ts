@@ -145,13 +145,14 @@ export function pressKeys(e: CallEngine, call: Call, digits: string): KeysOutcom
 
 /**
  * The menu is over: PIE, and its answer is applied. No usable answer is taken as continue (the call leaves the
- * menu and goes on as after an ACE's continue). A TTS or conference callout without enablePie sends no PIE.
+ * menu and goes on as after an ACE's continue). A TTS or conference callout without enablePie sends no PIE, and
+ * neither does a data call (domain mxp; spec: PIE is "not for data calls").
  */
 async function menuResult(e: CallEngine, call: Call, result: MenuResult): Promise<void> {
   call.lastMenuResult = { ...result, at: isoNow() };
   const v = e.takeOver(call);
   call.phase = 'pie';
-  if (!call.options.enablePie) return continueCall(e, call, v);
+  if (!call.options.enablePie || call.domain === 'mxp') return continueCall(e, call, v);
   const answer = await e.callbacks.pie(call, result);
   if (!e.current(call, v)) return;
   await apply(e, call, 'svaml' in answer ? answer.svaml : CONTINUE, 'pie');

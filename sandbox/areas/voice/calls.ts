@@ -100,11 +100,14 @@ export class CallEngine {
     return true;
   }
 
-  /** Sends the ACE (if the call has one) and applies its answer; the fallback is continue. */
+  /**
+   * Sends the ACE (if the call has one) and applies its answer; the fallback is continue. An in-app callee gets
+   * none (spec: ACE is for phone network and SIP calls only, not in-app destinations): the call goes on as after continue.
+   */
   async aceThenApply(call: Call): Promise<void> {
     const v = call.version;
     let svaml: Svaml = CONTINUE;
-    if (call.options.enableAce) {
+    if (call.options.enableAce && call.to.type !== 'username') {
       call.phase = 'ace';
       const answer = await this.callbacks.ace(call);
       if (!this.current(call, v)) return;

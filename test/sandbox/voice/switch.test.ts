@@ -250,6 +250,35 @@ test('a custom callout: ICE connectPstn, ACE runMenu, keys to a sub-menu and an 
   assertSigned();
 });
 
+test('an in-app callee gets no ACE and a data call (domain mxp) no PIE: the call goes on as after continue', async () => {
+  rx.answer = (cb) => (cb.event === 'ice' ? { json: { action: MENUS } } : { json: { action: { name: 'hangup' } } });
+  const { callId } = await client.callout({
+    method: 'customCallout',
+    customCallout: { cli: CLI, destination: { type: 'username', endpoint: 'alice' }, domain: 'mxp', ice: rx.url, ace: rx.url, pie: rx.url },
+  } as CalloutRequest);
+  await inPhase(callId, 'menu');
+  assert.equal(rx.of(callId, 'ace').length, 0, 'no ACE for an in-app callee');
+  assert.equal((await control('POST', `/calls/${callId}/dtmf`, { digits: '1' })).status, 200);
+  await inPhase(callId, 'connected');
+  assert.equal(rx.of(callId, 'pie').length, 0, 'no PIE for a data call');
+  assert.deepEqual(
+    (await record(callId)).callbacks.map((c) => c.event),
+    ['ice'],
+  );
+  await control('POST', `/calls/${callId}/hangup`);
+  await rx.next(callId, 'dice');
+  assert.deepEqual(events(callId), ['ice', 'dice']);
+
+  // The same callout to a phone number still gets its ACE.
+  const pstn = await client.callout({
+    method: 'customCallout',
+    customCallout: { cli: CLI, destination: { type: 'number', endpoint: CALLEE }, ice: rx.url, ace: rx.url, pie: rx.url },
+  });
+  await rx.next(pstn.callId, 'ace');
+  await rx.next(pstn.callId, 'dice');
+  assert.deepEqual(events(pstn.callId), ['ice', 'ace', 'dice']);
+});
+
 test('menu results: timeout, a free sequence, invalid input', async () => {
   const pies: ReceivedCallback[] = [];
   const collect = { name: 'runMenu', menus: [{ id: 'pin', mainPrompt: '#tts[Your PIN]', maxDigits: 4, timeoutMills: 5000 }] };
