@@ -10,7 +10,7 @@ import { HEIGHT, WIDTH } from './browser.js';
 const docsScreenshot = (name: string) => join(process.cwd(), 'docs', `audit-${name}.png`);
 
 /** Width, height and the number of distinct byte values of a PNG's pixel data (enough to tell a page from a blank). */
-export function pngFacts(png: Buffer): { width: number; height: number; distinctBytes: number } {
+function pngFacts(png: Buffer): { width: number; height: number; distinctBytes: number } {
   assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'a PNG file');
   const chunks: Buffer[] = [];
   let width = 0;
