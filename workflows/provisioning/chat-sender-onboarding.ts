@@ -252,7 +252,14 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
 
   /** WAITING_FOR_CALLER: a code requested once per wait, and the wait's deadline. */
   async function awaitCode(chata: NonNullable<SenderSpec['chata']>): Promise<void> {
-    if (state() !== 'WAITING_FOR_CALLER') return;
+    if (state() !== 'WAITING_FOR_CALLER') {
+      // The sender moved on without our code (verified elsewhere, say): a later wait starts afresh. A ban keeps the wait.
+      if (state() !== ACCOUNT_BANNED && d.phoneVerification?.deadline) {
+        delete d.phoneVerification.requestedAt;
+        delete d.phoneVerification.deadline;
+      }
+      return;
+    }
     const now = Date.now();
     const pv = (d.phoneVerification ??= { method: chata.phone.method, codesRequested: 0, wrongCodes: 0 });
     if (!pv.deadline) Object.assign(pv, { waitingSince: new Date(now).toISOString(), deadline: new Date(now + chata.phone.timeoutMs).toISOString() });
