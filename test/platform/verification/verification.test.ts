@@ -133,6 +133,32 @@ test('start parses the flashcall, callout and seamless response shapes', async (
   assert.deepEqual(s.verification, { id: 'v-s', method: 'seamless', seamless: { targetUri: 'http://x/verification/v1/seamless/v-s/tok' } });
 });
 
+test('whatsapp and the code options: the start body carries exactly the given options, and the answer its codeType', async (t) => {
+  const stub = await startStub(t, (req) => {
+    const { method } = JSON.parse(req.raw.toString('utf8')) as { method: string };
+    return {
+      status: 200,
+      body:
+        method === 'whatsapp'
+          ? { id: 'v-w', method, whatsapp: { codeType: 'Alpha', other: 1 } }
+          : { id: 'v-s', method, sms: { template: 'x {{CODE}}', interceptionTimeout: 298 } },
+    };
+  });
+  const client = clientFor(stub.base);
+  const identity = { type: 'number' as const, endpoint: '+46700000001' };
+  const w = await client.start({ identity, method: 'whatsapp', whatsapp: { codeType: 'Alpha', codeLength: 6 } });
+  assert.deepEqual(w.verification, { id: 'v-w', method: 'whatsapp', whatsapp: { codeType: 'Alpha' } });
+  assert.equal(
+    stub.seen[0]!.raw.toString('utf8'),
+    '{"identity":{"type":"number","endpoint":"+46700000001"},"method":"whatsapp","whatsapp":{"codeType":"Alpha","codeLength":6}}',
+  );
+  await client.start({ identity, method: 'sms', sms: { codeLength: 8, locale: 'de-DE' } });
+  assert.equal(
+    stub.seen[1]!.raw.toString('utf8'),
+    '{"identity":{"type":"number","endpoint":"+46700000001"},"method":"sms","sms":{"codeLength":8,"locale":"de-DE"}}',
+  );
+});
+
 test('report bodies are exactly the contract per method, by ID and by number (with + encoded), and the result is parsed', async (t) => {
   const stub = await startStub(t, (req) => {
     const body = JSON.parse(req.raw.toString('utf8')) as { method: string };
@@ -143,6 +169,7 @@ test('report bodies are exactly the contract per method, by ID and by number (wi
     [{ method: 'sms', sms: { code: '1234' } }, '{"method":"sms","sms":{"code":"1234"}}'],
     [{ method: 'flashcall', flashCall: { cli: '+46700123456' } }, '{"method":"flashcall","flashCall":{"cli":"+46700123456"}}'],
     [{ method: 'callout', callout: { code: '5678' } }, '{"method":"callout","callout":{"code":"5678"}}'],
+    [{ method: 'whatsapp', whatsapp: { code: 'AB12' } }, '{"method":"whatsapp","whatsapp":{"code":"AB12"}}'],
   ];
   for (const [report, expected] of cases) {
     const byId = await client.reportById('v/9', report);
