@@ -578,8 +578,9 @@ const scenarios: Scenario[] = [
     type: 'chataSenderOnboarding',
     case: 'failure',
     async run(h) {
-      await pv.setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 300 } });
-      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Unverified' });
+      // A code no retry can fix (NO_VERIFIED_PHONE_NUMBER now waits for the caller's verification code).
+      await pv.setReviewer(h, { chataSenders: { outcome: 'error', errorCode: 'DUPLICATES_ON_SENDER_PHONE_NUMBER', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Duplicate' });
       await pv.waitUntil(h, id, completed, 'completed', 30_000);
       return { workflowId: id, runId: await closed(h, id) };
     },
