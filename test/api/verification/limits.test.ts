@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { subjectHasher } from '../../../common/subject-hash.js';
+import { VerificationService } from '../../../api/routes/verification/service.js';
 import { TEST_API_KEY, useHarness, type Harness } from '../../helpers/harness.js';
 import { scrape, total } from '../../helpers/metrics.js';
 import { messageFor, phoneInbox, platformStarts, report, startVerification, verificationRoutesWith } from '../../helpers/verification.js';
@@ -205,6 +207,25 @@ describe('verification rate limits by key and the pumping guard', () => {
     assert.equal(view.decisions[0].successes, 1);
     assert.ok(view.decisions[0].starts >= MIN_STARTS);
     assert.equal(Date.parse(view.blockedUntil) - Date.parse(view.blockedSince), 3_600_000);
+
+    // Configured to move such starts to a cheaper method instead (RELAYFLOW_VERIFICATION_PUMPING_ACTION=flashcall):
+    // an SMS start goes out as a FlashCall alone, counted as moved.
+    const v = h.config.processes.verification;
+    const moving = new VerificationService(
+      h.client,
+      { ...h.config, processes: { ...h.config.processes, verification: { ...v, pumping: { ...v.pumping, action: 'flashcall' } } } },
+      subjectHasher(h.config.codecKeys),
+    );
+    const movedNumber = pumpedNumber();
+    const moved = await moving.start({ identity: movedNumber, steps: [{ method: 'sms' }, { method: 'callout' }], fallback: true });
+    assert.equal(moved.outcome.state, 'PENDING');
+    assert.equal(moved.outcome.current?.method, 'flashcall');
+    assert.deepEqual(
+      (await platformStarts(h, movedNumber)).map((st) => st.method),
+      ['flashcall'],
+    );
+    assert.equal(await metric('relayflow_verification_pumping_total', { prefix: PUMPED_PREFIX, decision: 'moved' }), 1);
+    await moving.pumping.flush();
 
     // Lifting needs the admin scope; the lift names the API key and the note, and starts go again at once.
     const denied = await h.app.inject({ method: 'POST', url: `${guardUrl}/lift`, headers: { authorization: `Bearer ${READER}` }, payload: {} });
