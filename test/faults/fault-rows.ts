@@ -16,7 +16,6 @@ export const FAULT_ENV: Record<string, string> = {
   // A killed worker's campaign chunk is retried elsewhere once its heartbeat is this late.
   RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS: '3000',
   RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '20',
-  RELAYFLOW_SUBPROJECT_CHECK_INTERVAL_MS: '200',
 };
 
 export interface Fault {
