@@ -12,10 +12,11 @@ export const START_BODY_LIMIT = 20 * 1024 * 1024;
 const Key = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your key for this campaign: the same key always answers the same campaign' });
 const Number_ = Type.String({ minLength: 1, maxLength: 32 });
 /** A recipient's values for the message's placeholders: personal data, kept in the campaign store only. */
-const Params = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: MAX_PARAM_LENGTH }), {
+const Params = Type.Record(Type.String(), Type.String({ maxLength: MAX_PARAM_LENGTH }), {
   maxProperties: MAX_PARAMS,
-  // patternProperties alone lets any other name through.
-  additionalProperties: false,
+  // propertyNames, not a pattern key: with patternProperties a name outside the pattern would need additionalProperties
+  // false, which generators of valid requests (the fuzzer) do not follow.
+  propertyNames: { pattern: '^[A-Za-z0-9_]{1,64}$' },
   description: "Values for the message's {{placeholders}} by name (letters, digits, _), at most 1,024 characters each",
 });
 const Recipients = Type.Array(Type.Union([Number_, Type.Object({ to: Number_, params: Type.Optional(Params) }, { additionalProperties: false })]), {
