@@ -122,7 +122,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     contracts: ['provisioning.ts'],
     areas: ['provisioning'],
     signals: PROVISIONING_SIGNALS,
-    updates: [...PROVISIONING_UPDATES, 'delete'],
+    updates: [...PROVISIONING_UPDATES, 'delete', 'verifyPhone'],
   },
   senderid: {
     name: 'senderid',
