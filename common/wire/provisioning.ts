@@ -57,8 +57,7 @@ type ChataLocalStorage = (typeof CHATA_LOCAL_STORAGES)[number];
 export const CHATA_BAN_STATES = ['DISABLE', 'REINSTATE', 'SCHEDULE_FOR_DISABLE', 'UNRECOGNIZED'] as const;
 type ChataBanState = (typeof CHATA_BAN_STATES)[number];
 /** The account's `state` (spec part G: given at creation, optional on get). */
-const CHATA_ACCOUNT_STATES = ['ONBOARDED', 'PENDING_PLATFORM_VERIFICATION', 'REJECTED'] as const;
-type ChataAccountState = (typeof CHATA_ACCOUNT_STATES)[number];
+type ChataAccountState = 'ONBOARDED' | 'PENDING_PLATFORM_VERIFICATION' | 'REJECTED';
 /** How the platform sends a sender's verification code (public API reference, "Register sender"). */
 export const CHATA_VERIFICATION_METHODS = ['SMS', 'VOICE'] as const;
 export type ChataVerificationMethod = (typeof CHATA_VERIFICATION_METHODS)[number];
