@@ -38,7 +38,10 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option', 'history', 'setTimeout', 'crypto'].map((g) => [g, 'readonly']),
+        ['document', 'location', 'sessionStorage', 'fetch', 'URLSearchParams', 'URL', 'Blob', 'Option', 'history', 'setTimeout', 'crypto'].map((g) => [
+          g,
+          'readonly',
+        ]),
       ),
     },
   },
