@@ -165,9 +165,11 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     async close() {
       await stopWorker();
       await app.close();
-      await client.connection.close();
+      // The Temporal connection last: a call the API started for a request the browser gave up on can outlive
+      // app.close(), and a closed channel throws outside any promise (an uncaught exception failed ui-actions in CI).
       await sandbox.close();
       await store.sql.close();
+      await client.connection.close();
     },
   };
 }
