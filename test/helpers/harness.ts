@@ -40,6 +40,8 @@ export interface Harness {
   stopWorker(): Promise<void>;
   /** Polls the process until it reaches `state` (or fails the test after timeoutMs). */
   waitForState(processId: string, state: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Polls the process's view until `ok` holds on the workflow's own answer (or fails the test, naming `what`). */
+  waitForView<V extends Record<string, unknown>>(processId: string, ok: (v: V) => boolean, what: string, timeoutMs: number): Promise<V>;
   close(): Promise<void>;
 }
 
@@ -137,6 +139,21 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
 
   const api = (o: InjectOptions) => app.inject({ ...o, headers: { authorization: `Bearer ${TEST_API_KEY}`, ...o.headers } });
 
+  async function waitForView<V extends Record<string, unknown>>(processId: string, ok: (v: V) => boolean, what: string, timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    let last: V | undefined;
+    while (Date.now() < deadline) {
+      const res = await api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
+      if (res.statusCode === 200) {
+        last = res.json<V>();
+        // A view from the search attributes (no worker answered in time, e.g. on a loaded CI machine) has the state but
+        // no details: callers read the details, so only the workflow's own answer counts.
+        if (last.statusSource !== 'search-attributes' && ok(last)) return last;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${processId}: ${what} not seen within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+  }
   return {
     config,
     apiUrl,
@@ -147,21 +164,8 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     api,
     startWorker,
     stopWorker,
-    async waitForState(processId, state, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: Record<string, unknown> = {};
-      while (Date.now() < deadline) {
-        const res = await api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
-        if (res.statusCode === 200) {
-          last = res.json();
-          // A view from the search attributes (no worker answered in time, e.g. on a loaded CI machine) has the state but
-          // no details: callers read the details, so only the workflow's own answer counts.
-          if (last.state === state && last.statusSource !== 'search-attributes') return last;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`process ${processId} did not reach ${state} within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
-    },
+    waitForState: (processId, state, timeoutMs = 30_000) => waitForView(processId, (v) => v.state === state, `state ${state}`, timeoutMs),
+    waitForView,
     async close() {
       await stopWorker();
       await app.close();

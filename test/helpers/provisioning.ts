@@ -67,21 +67,8 @@ export async function view(h: Harness, processId: string): Promise<View> {
 }
 
 /** Polls the process until `ok` holds (or fails the test with the last view). */
-export async function waitUntil(h: Harness, processId: string, ok: (v: View) => boolean, what: string, timeoutMs = 20_000): Promise<View> {
-  const deadline = Date.now() + timeoutMs;
-  let last: View | undefined;
-  while (Date.now() < deadline) {
-    const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
-    if (res.statusCode === 200) {
-      last = res.json();
-      // Only the workflow's own answer: a view from the search attributes (no worker answered the query in time on a
-      // loaded machine) has the state but no details, and callers read them (a CI failure: `steps` undefined).
-      if (last!.statusSource !== 'search-attributes' && ok(last!)) return last!;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${processId}: ${what} not seen within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-}
+export const waitUntil = (h: Harness, processId: string, ok: (v: View) => boolean, what: string, timeoutMs = 20_000): Promise<View> =>
+  h.waitForView<View & Record<string, unknown>>(processId, ok, what, timeoutMs);
 
 const states = (v: View) => v.history.map((s) => s.state);
 /** States in order with consecutive repeats (overdue notes, quality updates) folded. */
