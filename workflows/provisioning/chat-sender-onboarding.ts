@@ -340,6 +340,8 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
         await awaitCode(spec.chata);
       },
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
+      // The phone verification's deadline wakes the loop on time; react (awaitCode) then ends the process.
+      wakeAt: () => (state() === 'WAITING_FOR_CALLER' && d.phoneVerification?.deadline ? Date.parse(d.phoneVerification.deadline) : undefined),
       continueAsNew: () => spec.continueAsNew(carry()),
     });
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).

@@ -111,6 +111,8 @@ interface FollowLoop<S extends string> {
   poll(reason: string): Promise<void>;
   /** Follow-up work after every change (automatic resubmission, test numbers, final decisions). */
   react(): Promise<void>;
+  /** A deadline of the process's own (ms since the epoch) its react acts on: the wait also ends then (a durable timer). */
+  wakeAt?(): number | undefined;
   historyLimit?: number;
   /** Hands the state to a new run; never returns. */
   continueAsNew(): Promise<never>;
@@ -144,7 +146,9 @@ async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<
     }
     // An update (resubmit, relaunch) changing the state starts a new review round: wake for it too.
     const waitingIn = tracker.status.state;
-    await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, follower.msUntilDue());
+    const own = loop.wakeAt?.();
+    const timeoutMs = own === undefined ? follower.msUntilDue() : Math.max(1, Math.min(follower.msUntilDue(), own - Date.now()));
+    await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, timeoutMs);
   }
 }
 
