@@ -18,7 +18,6 @@ import {
   type ConversationContent,
 } from '../../../contracts/campaigns.js';
 import { placeholdersIn } from '../../../contracts/placeholders.js';
-import { createPlatformClients } from '../../../platform/index.js';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
@@ -50,8 +49,8 @@ export interface CampaignRouteOptions {
   processes: ProcessService;
   config: Pick<Config, 'taskQueue' | 'platform' | 'processes' | 'codecKeys'>;
   store?: CampaignStore;
-  /** Reads a template campaign's template (its state and placeholders). */
-  provisioning?: ProvisioningClient;
+  /** The app's provisioning client (its calls counted and traced): reads a template campaign's template. */
+  provisioning: ProvisioningClient;
 }
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (app, { client, processes, config, store: maybeStore, provisioning }) => {
@@ -68,10 +67,6 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       );
     return maybeStore;
   };
-
-  // api/app.ts passes the app's client (its calls counted and traced); registered without one, the routes make their own.
-  let reader = provisioning;
-  const templateReader = (): ProvisioningClient => (reader ??= createPlatformClients(config.platform).provisioning);
 
   /** Stores the campaign (once per process ID) and starts its process; the same key again answers the same campaign. */
   async function start(
@@ -141,7 +136,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       const recipients = recipientsOf(b);
       const channel = (b.channel ?? 'SMS') as ConversationChannel;
       const m = b.message;
-      const template = 'template' in m ? await resolveTemplate(templateReader(), channel, m.template) : undefined;
+      const template = 'template' in m ? await resolveTemplate(provisioning, channel, m.template) : undefined;
       const conversation: ConversationContent = {
         appId: b.appId,
         region: b.region,
