@@ -2,6 +2,7 @@
 // approved through relayflow or on the platform alike), by ID or by name and language, and refused unless it is
 // APPROVED. Its placeholders ({{name}} or {{1}} in its text components and button URLs) are what every recipient
 // must have a value for.
+import { LOOKUP_PAGE_SIZE } from '../../../activities/provisioning/lookup.js';
 import type { CampaignTemplate, ConversationChannel } from '../../../contracts/campaigns.js';
 import { placeholdersIn } from '../../../contracts/placeholders.js';
 import { PlatformNotFoundError } from '../../../platform/errors.js';
@@ -27,9 +28,10 @@ export async function resolveTemplate(provisioning: ProvisioningClient, channel:
   try {
     if (choice.id) found = await templates.get(choice.id);
     else {
-      // Several may carry the name (a deleted one and its successor): an APPROVED one wins.
+      // Several may carry the name (a deleted one and its successor): an APPROVED one wins. Read in the largest pages,
+      // as the provisioning activities' look-ups are: the caller waits.
       const matches: Template[] = [];
-      for await (const t of templates.listAll()) if (t.name === choice.name && t.language === choice.language) matches.push(t);
+      for await (const t of templates.listAll({ pageSize: LOOKUP_PAGE_SIZE })) if (t.name === choice.name && t.language === choice.language) matches.push(t);
       found = matches.find((t) => t.state === 'APPROVED') ?? matches[0];
     }
   } catch (err) {
