@@ -2,7 +2,10 @@
 // text: found when a campaign is created (each recipient must have a value for each) and filled when it is sent.
 // Shared by the API (the check) and the send activity (the fill); pure, so a workflow could use it too.
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]{1,64})\s*\}\}/g;
+const NAME = '[A-Za-z0-9_]{1,64}';
+/** A parameter's name: what a placeholder may be named, so also the rule for a recipient's params and a CSV's columns. */
+export const PARAM_NAME_PATTERN = `^${NAME}$`;
+const PLACEHOLDER = new RegExp(`\\{\\{\\s*(${NAME})\\s*\\}\\}`, 'g');
 
 /** Placeholder names in these texts, once each, in order of appearance. */
 export function placeholdersIn(texts: readonly (string | undefined)[]): string[] {

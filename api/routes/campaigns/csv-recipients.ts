@@ -2,11 +2,12 @@
 // doubled; CRLF or LF rows). The header row names the columns: `to` (any case) holds the number, every other column
 // is a parameter named by its header, filling the message's {{placeholders}}; an empty cell gives no value. A
 // broken file is a 422 naming the field and the line (the document says only "a string"), before anything is stored.
+import { PARAM_NAME_PATTERN } from '../../../contracts/placeholders.js';
 import { unprocessable } from '../../errors.js';
 import type { RecipientEntry } from './recipients.js';
 
 const FIELD = 'body.recipientsCsv';
-const PARAM_NAME = /^[A-Za-z0-9_]{1,64}$/;
+const PARAM_NAME = new RegExp(PARAM_NAME_PATTERN);
 
 export function parseRecipientsCsv(text: string, limits: { maxRows: number; maxParams: number; maxValue: number }): RecipientEntry[] {
   const rows = parseCsv(text);

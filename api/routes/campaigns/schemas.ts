@@ -1,6 +1,7 @@
 // The campaign routes' request and answer shapes (the OpenAPI document is built from these).
 import Type from 'typebox';
 import { CONVERSATION_CHANNELS } from '../../../contracts/campaigns.js';
+import { PARAM_NAME_PATTERN } from '../../../contracts/placeholders.js';
 import { Outcome as ProcessOutcome, PhoneNumber, ProcessView, Started } from '../../schemas.js';
 
 export const MAX_RECIPIENTS = 500_000;
@@ -16,7 +17,7 @@ const Params = Type.Record(Type.String(), Type.String({ maxLength: MAX_PARAM_LEN
   maxProperties: MAX_PARAMS,
   // propertyNames, not a pattern key: with patternProperties a name outside the pattern would need additionalProperties
   // false, which generators of valid requests (the fuzzer) do not follow.
-  propertyNames: { pattern: '^[A-Za-z0-9_]{1,64}$' },
+  propertyNames: { pattern: PARAM_NAME_PATTERN },
   description: "Values for the message's {{placeholders}} by name (letters, digits, _), at most 1,024 characters each",
 });
 const Recipients = Type.Array(Type.Union([Number_, Type.Object({ to: Number_, params: Type.Optional(Params) }, { additionalProperties: false })]), {
