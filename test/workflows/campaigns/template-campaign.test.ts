@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { resumeCampaignUpdate } from '../../../contracts/campaigns.js';
 import { createPlatformClients } from '../../../platform/index.js';
+import { pollUntil } from '../../helpers/deadline.js';
 import { uniqueName, useHarness } from '../../helpers/harness.js';
+import { setReviewer } from '../../helpers/provisioning.js';
 import { conversationStats, createApp, numbers, sandboxJson, startCampaign, waitForCampaign } from '../../helpers/campaigns.js';
 
 const components = [{ type: 'BODY' as const, text: 'Hi {{1}}, see you at {{2}}' }];
@@ -38,9 +40,9 @@ describe('template campaign', () => {
   test('a template the channel does not hold pauses the campaign; handed over and resumed, each recipient is sent once with its values', async () => {
     const appId = await createApp(h, 50);
     const name = uniqueName('wf_tpl').replace(/-/g, '_');
-    await sandboxJson(h, 'PUT', '/_sandbox/provisioning/reviewer', { templates: { outcome: 'approve', delayMs: 50 } });
+    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 50 } });
     const created = await platform().create({ name, language: 'en_US', category: 'UTILITY', components });
-    for (let i = 0; i < 100 && (await platform().get(created.id)).state !== 'APPROVED'; i++) await new Promise((r) => setTimeout(r, 100));
+    await pollUntil(async () => (await platform().get(created.id)).state === 'APPROVED', `template ${name} APPROVED`, 10_000, 100);
     const to = numbers(25, 72_000);
     const params = to.map((_, i) => ({ 1: `Name${i}`, 2: `${10 + i}:00` }));
     const { processId } = await startCampaign(h, {
