@@ -2,6 +2,7 @@
 // list never travels in a payload: it lives in the campaign store (store/), referenced by `campaignId`.
 import { defineUpdate } from '@temporalio/workflow';
 import type { Region } from '../common/config.js';
+import type { TemplateChannel } from '../common/wire/provisioning.js';
 import type { MmsMessage } from '../platform/mms/types.js';
 import type { TrackedCarry } from './process-status.js';
 
@@ -33,7 +34,7 @@ export interface ConversationContent {
  * placeholders travel in the process's input; each recipient's values stay in the campaign store (they are PII).
  */
 export interface CampaignTemplate {
-  channel: 'CHATA' | 'CHATB';
+  channel: TemplateChannel;
   /** The provisioning template's ID (read again before the first send) and its name (what the send names). */
   id: string;
   name: string;
