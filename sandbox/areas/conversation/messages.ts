@@ -66,7 +66,7 @@ interface TemplateSend {
   name: string;
   language: string;
   parameters: Record<string, string>;
-  /** Where its parameters are, to name a missing one. */
+  /** Where it is in the request (`message.template_message.channel_template.<CHANNEL>`), to name a field of it. */
   path: string;
 }
 
@@ -99,7 +99,7 @@ function checkTemplate(f: Fields, value: unknown): TemplateSend | undefined {
     }
   }
   if (name === undefined || language === undefined) return undefined;
-  return { channel, name, language, parameters, path: join(path, 'parameters') };
+  return { channel, name, language, parameters, path };
 }
 
 function checkMessage(f: Fields, value: unknown): { message: Record<string, unknown>; template?: TemplateSend } {
@@ -165,10 +165,10 @@ function renderTemplate(templates: ChannelTemplates, projectId: string, t: Templ
   const found = templates.find(projectId, t.channel, t.name, t.language);
   const f = fields();
   if (!found) {
-    f.add(t.path.replace(/\.parameters$/, '.template_id'), `is not a ${t.channel} template of project ${projectId} in language ${t.language}`);
+    f.add(join(t.path, 'template_id'), `is not a ${t.channel} template of project ${projectId} in language ${t.language}`);
     f.check();
   }
-  for (const name of placeholdersOf(found!)) if (t.parameters[name] === undefined) f.add(join(t.path, name), 'is required by the template');
+  for (const name of placeholdersOf(found!)) if (t.parameters[name] === undefined) f.add(join(join(t.path, 'parameters'), name), 'is required by the template');
   f.check();
   return render(found!, t.parameters);
 }
