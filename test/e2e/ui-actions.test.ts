@@ -12,7 +12,7 @@ import { openPage, type Page } from '../helpers/browser.js';
 import { keepScreenshot } from '../helpers/screenshots.js';
 import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
 import { createApp, numbers } from '../helpers/campaigns.js';
-import { reviewerEvent, setReviewer, templateBody, waitUntil } from '../helpers/provisioning.js';
+import { reviewerEvent, setReviewer, startBlockedOnboarding, waitUntil } from '../helpers/provisioning.js';
 
 const READ_ONLY_KEY = 'ui-read-only-key-0123456789abcdef';
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -63,23 +63,7 @@ describe('the audit page acts and moves on', () => {
   });
 
   test('a failed onboarding step is retried from the page, after a confirmation, and the graph moves on', async () => {
-    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200 } });
-    const key = uniqueName('retried');
-    const res = await h.api({
-      method: 'POST',
-      url: '/v1/onboardings',
-      payload: {
-        key,
-        subproject: { displayName: uniqueName('team') },
-        bundle: { displayName: 'Acme', region: 'EU' },
-        webhook: { target: `https://hooks.example.com/${key}`, secret: 'a-secret-of-some-length' },
-        chatbSenders: [{ step: 'chatb', displayName: uniqueName('Brand'), categoryCode: 'RETAIL' }],
-        templates: [{ step: 'welcome', sender: 'chatb', ...templateBody(uniqueName('welcome').replace(/-/g, '_')) }],
-      },
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    const id = res.json<{ processId: string }>().processId;
-    const waiting = await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 90_000);
+    const { id, waiting } = await startBlockedOnboarding(h, 'retried');
     // The cause is fixed outside relayflow: the platform's reviewer now approves (a sender already rejected is
     // activated on appeal; a new one would be approved). The step stays FAILED until someone retries it.
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });

@@ -15,7 +15,7 @@ import { browse, openPage } from '../helpers/browser.js';
 import { keepScreenshot } from '../helpers/screenshots.js';
 import { startHarness, TEST_API_KEY, uniqueName, type Harness } from '../helpers/harness.js';
 import { createApp, numbers, sandboxJson } from '../helpers/campaigns.js';
-import { setReviewer, templateBody, waitUntil } from '../helpers/provisioning.js';
+import { setReviewer, startBlockedOnboarding } from '../helpers/provisioning.js';
 import { startListFixture, type ListFixture } from '../helpers/process-list.js';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -121,23 +121,7 @@ describe('the audit page in a browser', () => {
 
   test('an onboarding is drawn as its step graph: a failed step, the steps it blocks, arrows, each step a link to its process', async () => {
     // The CHATB sender is rejected: its step FAILED, the template that needs it BLOCKED, the onboarding waits for the caller.
-    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200 } });
-    const key = uniqueName('drawn');
-    const res = await h.api({
-      method: 'POST',
-      url: '/v1/onboardings',
-      payload: {
-        key,
-        subproject: { displayName: uniqueName('team') },
-        bundle: { displayName: 'Acme', region: 'EU' },
-        webhook: { target: `https://hooks.example.com/${key}`, secret: 'a-secret-of-some-length' },
-        chatbSenders: [{ step: 'chatb', displayName: uniqueName('Brand'), categoryCode: 'RETAIL' }],
-        templates: [{ step: 'welcome', sender: 'chatb', ...templateBody(uniqueName('welcome').replace(/-/g, '_')) }],
-      },
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    const id = res.json<{ processId: string }>().processId;
-    const waiting = await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 90_000);
+    const { id, waiting } = await startBlockedOnboarding(h, 'drawn');
     type Step = { name: string; state: string; processId?: string; processState?: string; after: string[] };
     const steps = (waiting.details as unknown as { steps: Step[] }).steps;
     const byName = Object.fromEntries(steps.map((s) => [s.name, s]));

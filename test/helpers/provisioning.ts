@@ -8,7 +8,7 @@ import { workflowIds } from '../../contracts/ids.js';
 import type { ProvisioningEvent, ResourceRef, TemplateApprovalInput } from '../../contracts/provisioning.js';
 import type { CreateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
-import type { Harness } from './harness.js';
+import { uniqueName, type Harness } from './harness.js';
 
 export interface View {
   processId: string;
@@ -192,3 +192,27 @@ export const commentEvent = (r: ResourceRef, sequence: number): ProvisioningEven
   comment: `c${sequence}`,
   details: {},
 });
+
+/**
+ * An onboarding whose CHATB sender the reviewer rejects: its step FAILED, the template that needs it BLOCKED. Returns
+ * once the onboarding waits for the caller (the reviewer still rejects: a test that fixes the cause sets it again).
+ */
+export async function startBlockedOnboarding(h: Harness, name: string): Promise<{ id: string; waiting: View }> {
+  await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200 } });
+  const key = uniqueName(name);
+  const res = await h.api({
+    method: 'POST',
+    url: '/v1/onboardings',
+    payload: {
+      key,
+      subproject: { displayName: uniqueName('team') },
+      bundle: { displayName: 'Acme', region: 'EU' },
+      webhook: { target: `https://hooks.example.com/${key}`, secret: 'a-secret-of-some-length' },
+      chatbSenders: [{ step: 'chatb', displayName: uniqueName('Brand'), categoryCode: 'RETAIL' }],
+      templates: [{ step: 'welcome', sender: 'chatb', ...templateBody(uniqueName('welcome').replace(/-/g, '_')) }],
+    },
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json<{ processId: string }>().processId;
+  return { id, waiting: await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 90_000) };
+}
