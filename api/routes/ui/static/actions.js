@@ -144,13 +144,3 @@ export function createActions({ post, done }) {
     },
   };
 }
-
-/** Redraws `box` with `parts`, the button that had the keyboard's focus keeping it. */
-export function replaceKeepingFocus(box, parts) {
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.action : undefined;
-  box.replaceChildren(...parts);
-  if (focused) {
-    const again = [...box.querySelectorAll('[data-action]')].find((b) => b.dataset.action === focused);
-    if (again) again.focus();
-  }
-}

@@ -37,3 +37,20 @@ export const icon = (glyph) => {
   span.setAttribute('aria-hidden', 'true');
   return span;
 };
+
+/**
+ * Redraws `box` with `parts` (a refresh), the element that had the keyboard's focus keeping it: found again by the
+ * first of its data `fields` it has, among the focusable (a step's row of buttons names its step too).
+ */
+export function replaceKeepingFocus(box, parts, fields = ['action']) {
+  const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement : undefined;
+  box.replaceChildren(...parts);
+  for (const field of fields) {
+    const focused = active && active.dataset[field];
+    const again = focused && [...box.querySelectorAll(`[data-${field}]`)].find((b) => b.dataset[field] === focused && b.tabIndex >= 0);
+    if (again) {
+      again.focus();
+      return;
+    }
+  }
+}

@@ -3,9 +3,9 @@
 // by last change, counted by kind and state, filtered, and refreshed (every 15 s, or as picked) with the open process. The address
 // `#key=...&process=...&kind=...&state=...&q=...&from=...&to=...&refresh=...` opens the page so. An ES module (the
 // browser loads its parts itself: no build step).
-import { createActions, replaceKeepingFocus, setScope } from './actions.js';
+import { createActions, setScope } from './actions.js';
 import { calloutCalls, verificationChain } from './calls.js';
-import { ago, clock, el, mask, svgEl } from './dom.js';
+import { ago, clock, el, mask, replaceKeepingFocus, svgEl } from './dom.js';
 import { rateSparkline, sampleCampaign } from './sparkline.js';
 
 {
@@ -217,17 +217,8 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     if (current.id !== id) return;
     const box = $('picture');
     // A refresh redraws the picture: the step or button that had the keyboard's focus keeps it.
-    const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement : undefined;
-    box.replaceChildren(...(parts || []));
     box.hidden = !parts;
-    for (const field of ['step', 'action']) {
-      const focused = active && active.dataset[field];
-      const again = focused && [...box.querySelectorAll(`[data-${field}]`)].find((b) => b.dataset[field] === focused && b.tabIndex >= 0);
-      if (again) {
-        again.focus();
-        break;
-      }
-    }
+    replaceKeepingFocus(box, parts || [], ['step', 'action']);
   }
 
   /** A step's state: its icon (hidden from screen readers) and its word. */
