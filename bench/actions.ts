@@ -76,7 +76,7 @@ try {
       const made: [string, string][] = [...(await workflowIdsNow(h.client))].filter(([id]) => !before.has(id));
       const counts = await Promise.all(made.map(([id]) => countActions(h.client, id, 60_000)));
       for (const [id, then] of sharedBefore) {
-        const more = grown((await sharedActions(new Map([[id, then.type]]))).get(id)!.counts, then.counts);
+        const more = grown(await countActions(h.client, id, 60_000), then.counts);
         if (more.total > 0) {
           made.push([id, `${then.type} (shared)`]);
           counts.push(more);

@@ -1,11 +1,11 @@
 // One process of each kind, run to its end through the API against the sandbox: what bench/actions.ts counts
 // Temporal actions over and bench/worker-cpu.ts measures worker CPU over. Waits use describe() (not the process's
 // query) where they can, so the waiting costs the worker nothing.
-import { nodeTransport } from '../common/http-transport.js';
 import type { Harness } from '../test/helpers/harness.js';
 import { uniqueName } from '../test/helpers/harness.js';
 import { rcsBody, setReviewer, templateBody } from '../test/helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../test/helpers/senderid.js';
+import { messageFor } from '../test/helpers/verification.js';
 import { hangUp, incomingCall, OWN_NUMBERS, phone, voiceClient, voiceSettings, wireVoice } from '../test/helpers/voice.js';
 import { sleep } from './bench-stack.js';
 
@@ -55,7 +55,6 @@ export async function wireScenarios(h: Harness, api: BenchApi): Promise<void> {
  * per-number guard, so each needs a fresh number).
  */
 export function processScenarios(h: Harness, api: BenchApi, numberPrefix: string): Record<ScenarioKind, Scenario> {
-  const never = new AbortController().signal;
   let numbers = 0;
   const endedAs = async (processId: string, expected: string, closed: string): Promise<{ processId: string; ended: string }> => {
     const view = await api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
@@ -68,14 +67,7 @@ export function processScenarios(h: Harness, api: BenchApi, numberPrefix: string
       const started = await api('POST', '/v1/verifications', { identity, method: 'sms' });
       if (started.status !== 201) throw new Error(`verification start: ${started.status} ${JSON.stringify(started.json)}`);
       const { processId, current } = started.json as { processId: string; current: { verificationId: string } };
-      const inbox = await nodeTransport(new URL(`${h.sandbox.url}/_sandbox/verification/phones/${encodeURIComponent(identity)}`), {
-        method: 'GET',
-        headers: {},
-        signal: never,
-      });
-      const code = (JSON.parse(inbox.text) as { messages: { verificationId: string; code: string }[] }).messages.find(
-        (m) => m.verificationId === current.verificationId,
-      )!.code;
+      const { code } = await messageFor(h, identity, current.verificationId);
       const reported = await api('POST', `/v1/verifications/${encodeURIComponent(processId)}/report`, { code });
       if (reported.json.result !== 'SUCCESSFUL') throw new Error(`verification report: ${JSON.stringify(reported.json)}`);
       // It stays open for the platform's result callback, which closes it.

@@ -1,7 +1,7 @@
 // The SMS-pumping guard's arithmetic (issue 25): per destination prefix, the starts and the successful reports over a
 // sliding window, kept as a few time slots (a bounded state, whatever the traffic); a prefix whose conversion falls
 // below the floor once it has enough starts is blocked. Pure: the guard's workflow (workflows/verification/
-// pumping-guard.ts) runs it, and it is tested alone (test/common/verification-pumping.test.ts).
+// pumping-guard.ts) runs it, and it is tested alone (test/common/verification-limits.test.ts).
 
 /** Slots per window: the window slides by a twentieth of itself, so a count is at most one slot stale. */
 const SLOTS_PER_WINDOW = 20;

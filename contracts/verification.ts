@@ -97,7 +97,7 @@ export interface ReportOutcome {
   reason?: string;
   attemptsLeft: number;
   /** On a SUCCESSFUL report: the pumping guard the API tells of the success (VerificationInput.pumpingGuardId); not in the API's answer. */
-  pumping?: { guardId: string; processId: string };
+  pumping?: { guardId: string };
 }
 
 export interface ResendRequest {

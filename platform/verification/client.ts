@@ -120,18 +120,13 @@ function startBody(req: StartVerificationRequest): Record<string, unknown> {
   if (req.custom !== undefined) body.custom = req.custom;
   if (req.sms !== undefined) {
     const { expiry, codeType, codeLength, locale } = req.sms;
-    body.sms = defined({ expiry, codeType, codeLength, locale });
+    body.sms = compact({ expiry, codeType, codeLength, locale });
   }
   if (req.whatsapp !== undefined) {
     const { codeType, codeLength } = req.whatsapp;
-    body.whatsapp = defined({ codeType, codeLength });
+    body.whatsapp = compact({ codeType, codeLength });
   }
   return body;
-}
-
-/** The fields that have a value: an option left out is not sent. */
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 function reportBody(report: VerificationReport): VerificationReport {

@@ -1,6 +1,6 @@
 // The verification's handlers: the API's updates (started, report, resend, cancel) and the platform's callbacks
 // (a signal). Each answers through the state, so closing the run can wait for a workflow task that answered none.
-import { condition, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { applyEvent, applyReport } from './platform-answers.js';
 import type { VerificationState } from './verification-state.js';
@@ -46,8 +46,7 @@ export function installHandlers(v: VerificationState): void {
         const method = target.method as 'sms' | 'flashcall' | 'callout';
         outcome = applyReport(v, target.verificationId, await reportCode({ verificationId: target.verificationId, method, code }));
         // Only the answer changes (no command): the API tells the prefix's pumping guard of the success.
-        if (outcome.result === 'SUCCESSFUL' && v.input.pumpingGuardId)
-          outcome = { ...outcome, pumping: { guardId: v.input.pumpingGuardId, processId: workflowInfo().workflowId } };
+        if (outcome.result === 'SUCCESSFUL' && v.input.pumpingGuardId) outcome = { ...outcome, pumping: { guardId: v.input.pumpingGuardId } };
       }
       v.reportOutcomes.set(operationId, outcome);
       return v.answer(outcome);

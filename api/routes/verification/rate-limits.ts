@@ -6,7 +6,7 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { bucketsOf, describeLimit, type LimitBucket, type RateLimit } from '../../../common/verification-limits.js';
-import { admitUpdate, type AdmitOutcome } from '../../../contracts/verification.js';
+import { admitUpdate, type AdmitOutcome, type AdmitRequest } from '../../../contracts/verification.js';
 import { rateBucketWorkflowId } from '../../../contracts/verification-limits.js';
 import type { numberGuard } from '../../../workflows/verification/number-guard.js';
 import { ApiError } from '../../errors.js';
@@ -47,20 +47,38 @@ export class RateLimits {
   private ask(bucket: LimitBucket, processId: string, methods: string[], deadline: number): Promise<AdmitOutcome> {
     const { max, windowMs } = bucket.limit;
     const workflowId = this.bucketId(bucket);
-    return callTemporal(
-      this.client,
-      workflowId,
-      () =>
-        this.client.workflow.executeUpdateWithStart(admitUpdate, {
-          args: [{ processId, methods, limit: max, windowMs }],
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
-            workflowId,
-            taskQueue: this.taskQueue,
-            args: [{ admissions: [], keepMs: windowMs }],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        }),
-      { what: 'rate limit bucket', waitMs: deadline - Date.now() },
-    );
+    const admission = { processId, methods, limit: max, windowMs };
+    return admitToGuard(this.client, { workflowId, taskQueue: this.taskQueue, keepMs: windowMs }, admission, {
+      id: workflowId,
+      what: 'rate limit bucket',
+      deadline,
+    });
   }
+}
+
+/**
+ * Asks a numberGuard run for an admission, starting it if it is not running (update-with-start): the per-number guard
+ * (service.ts) and each rate-limit bucket. `call` names the guard in a 404/409/504 and bounds the wait.
+ */
+export function admitToGuard(
+  client: Client,
+  guard: { workflowId: string; taskQueue: string; keepMs: number },
+  admission: AdmitRequest,
+  call: { id: string; what: string; deadline: number },
+): Promise<AdmitOutcome> {
+  return callTemporal(
+    client,
+    call.id,
+    () =>
+      client.workflow.executeUpdateWithStart(admitUpdate, {
+        args: [admission],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
+          workflowId: guard.workflowId,
+          taskQueue: guard.taskQueue,
+          args: [{ admissions: [], keepMs: guard.keepMs }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      }),
+    { what: call.what, waitMs: call.deadline - Date.now() },
+  );
 }

@@ -7,9 +7,7 @@ import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowTypeOf } from '../../../contracts/families.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import type { numberGuard } from '../../../workflows/verification/number-guard.js';
 import {
-  admitUpdate,
   recentQuery,
   startedUpdate,
   REFERENCE_PREFIX,
@@ -27,7 +25,7 @@ import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.j
 import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
 import { GeoRules } from './geo-rules.js';
 import { PumpingGuards } from './pumping.js';
-import { RateLimits } from './rate-limits.js';
+import { admitToGuard, RateLimits } from './rate-limits.js';
 
 export interface StartRequest {
   identity: string;
@@ -98,20 +96,16 @@ export class VerificationService {
   /** The per-number guard's admission: false when over the limit. */
   private async admitToGuard(identity: string, processId: string, methods: string[], deadline: number): Promise<{ admitted: boolean; retryAfterMs?: number }> {
     const { guardMax, guardWindowMs } = this.settings;
-    return callTemporal(
+    const guard = { workflowId: this.guardId(identity), taskQueue: this.config.taskQueue, keepMs: Math.max(guardWindowMs, 30 * 60_000) };
+    return admitToGuard(
       this.client,
-      processId,
-      () =>
-        this.client.workflow.executeUpdateWithStart(admitUpdate, {
-          args: [{ processId, methods, limit: guardMax, windowMs: guardWindowMs }],
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
-            workflowId: this.guardId(identity),
-            taskQueue: this.config.taskQueue,
-            args: [{ admissions: [], keepMs: Math.max(guardWindowMs, 30 * 60_000) }],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        }),
-      { what: 'per-number guard for', waitMs: deadline - Date.now() },
+      guard,
+      { processId, methods, limit: guardMax, windowMs: guardWindowMs },
+      {
+        id: processId,
+        what: 'per-number guard for',
+        deadline,
+      },
     );
   }
 
