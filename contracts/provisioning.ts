@@ -27,6 +27,7 @@ export type { Template } from '../platform/provisioning/templates.js';
 export type { RcsCountryStatus, RcsSender } from '../platform/provisioning/rcs-senders.js';
 export type { ChataAccount } from '../platform/provisioning/chat-senders.js';
 export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../common/wire/provisioning.js';
+export { CHATA_UNVERIFIED_NUMBER_ERRORS } from '../common/wire/provisioning.js';
 
 /**
  * A provisioning webhook event as the intake normalised it (the signature already checked): the
@@ -351,7 +352,10 @@ export interface VerifyChataSenderInput extends SenderRef {
  * `verified: false` for a wrong code (`wrong_otp`) or a sender that no longer waits for one; a sender that already
  * left the unverified error (an earlier attempt's answer was lost) counts as verified.
  */
-export type VerifyChataSenderResult = { verified: true; sender: ChataSender } | { verified: false; errorCode: string; message: string };
+export type VerifyChataSenderResult =
+  | { verified: true; sender: ChataSender }
+  /** `wrongCode`: the platform refused the code itself (`wrong_otp`), as opposed to a sender not waiting for one. */
+  | { verified: false; wrongCode: boolean; errorCode: string; message: string };
 
 export interface AttachToInboxInput {
   resource: ResourceRef;

@@ -3,24 +3,23 @@
 // verification (request a code, send it back) and the CHATA business account.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import type { ChataSender, ChatbSender } from '../../platform/provisioning/chat-senders.js';
-import type {
-  CreateChataSenderInput,
-  CreateChataSenderResult,
-  CreateChatbSenderInput,
-  CreateChatbSenderResult,
-  CreateEmbeddedChataSenderInput,
-  RequestChataSenderCodeInput,
-  SenderRef,
-  VerifyChataSenderInput,
-  VerifyChataSenderResult,
+import {
+  CHATA_UNVERIFIED_NUMBER_ERRORS,
+  type CreateChataSenderInput,
+  type CreateChataSenderResult,
+  type CreateChatbSenderInput,
+  type CreateChatbSenderResult,
+  type CreateEmbeddedChataSenderInput,
+  type RequestChataSenderCodeInput,
+  type SenderRef,
+  type VerifyChataSenderInput,
+  type VerifyChataSenderResult,
 } from '../../contracts/provisioning.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
 
-/** The errorCodes a verification code clears (docs/provisioning-wire.md). */
-const UNVERIFIED = ['NO_VERIFIED_PHONE_NUMBER', 'NOT_VERIFIED_REQUESTED_PHONE_NUMBER'];
-const unverified = (s: ChataSender) => s.state === 'ERROR' && s.errorCode !== undefined && UNVERIFIED.includes(s.errorCode);
+const unverified = (s: ChataSender) => s.state === 'ERROR' && s.errorCode !== undefined && CHATA_UNVERIFIED_NUMBER_ERRORS.includes(s.errorCode);
 
 function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmbeddedChataSenderInput {
   return 'businessAccountId' in input && typeof input.businessAccountId === 'string';
@@ -59,11 +58,11 @@ export function createChatSenderOnboardingActivities(clients: { provisioning: Pr
       try {
         return { verified: true, sender: await chataSenders.verify(input.senderId, { code: input.code }) };
       } catch (err) {
-        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.wrongOtp)) return { verified: false, errorCode: err.code, message: err.message };
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.wrongOtp)) return { verified: false, wrongCode: true, errorCode: err.code, message: err.message };
         if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.conflict)) throw err;
         // Not waiting for a code: verified by an earlier attempt whose answer was lost, or never asked for one.
         const sender = await chataSenders.get(input.senderId);
-        return unverified(sender) ? { verified: false, errorCode: err.code, message: err.message } : { verified: true, sender };
+        return unverified(sender) ? { verified: false, wrongCode: false, errorCode: err.code, message: err.message } : { verified: true, sender };
       }
     },
 

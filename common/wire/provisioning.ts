@@ -90,6 +90,11 @@ export const CHATA_ERROR_CODES = [
   'SENDER_HAS_BEEN_DELETED',
 ] as const;
 export type ChataSenderErrorCode = (typeof CHATA_ERROR_CODES)[number];
+/** The errorCodes a verification code clears, the number being unverified (public API reference, "Register sender"). */
+export const CHATA_UNVERIFIED_NUMBER_ERRORS: readonly string[] = [
+  'NO_VERIFIED_PHONE_NUMBER',
+  'NOT_VERIFIED_REQUESTED_PHONE_NUMBER',
+] satisfies ChataSenderErrorCode[];
 
 export const CHATB_SENDER_STATES = ['DRAFT', 'IN_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'] as const;
 type ChatbSenderState = (typeof CHATB_SENDER_STATES)[number];

@@ -1,7 +1,7 @@
 // The CHATA sender errorCode values (spec part G) and whether waiting or retrying can fix them. Terminal
 // codes need the caller (or the business) to change something: they end the onboarding attempt with the
 // code. The others name a step the platform failed and may retry: the process reports them and waits.
-import type { ChataSenderErrorCode } from '../../contracts/provisioning.js';
+import { CHATA_UNVERIFIED_NUMBER_ERRORS, type ChataSenderErrorCode } from '../../contracts/provisioning.js';
 
 export const CHATA_SENDER_ERRORS: Readonly<Record<ChataSenderErrorCode, { terminal: boolean; why: string }>> = {
   NOVA_ACCOUNT_ID_CONFLICT: { terminal: true, why: 'the account ID belongs to another setup' },
@@ -35,4 +35,9 @@ export const CHATA_SENDER_ERRORS: Readonly<Record<ChataSenderErrorCode, { termin
 /** Codes the spec does not name (the platform adds some over time) are treated as retryable. */
 export function isTerminalChataError(code: string | undefined): boolean {
   return code !== undefined && (CHATA_SENDER_ERRORS as Record<string, { terminal: boolean }>)[code]?.terminal === true;
+}
+
+/** The number is not verified yet: a verification code clears it (a CHATA process then waits for the caller's code). */
+export function isUnverifiedNumberError(code: string | undefined): boolean {
+  return code !== undefined && CHATA_UNVERIFIED_NUMBER_ERRORS.includes(code);
 }

@@ -24,7 +24,7 @@ import { attachToResource, interactive, platform, quickRead, refused, resumeProc
 import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
-import { CHATA_SENDER_ERRORS, isTerminalChataError } from './chat-sender-errors.js';
+import { CHATA_SENDER_ERRORS, isTerminalChataError, isUnverifiedNumberError } from './chat-sender-errors.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
 type SenderProcessState =
@@ -144,13 +144,11 @@ function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?
 
 /** Versions the phone verification: runs from before it end FAILED on an unverified number, as they did. */
 const PHONE_VERIFICATION = 'chata-sender-phone-verification';
-/** The errorCodes a verification code clears (the sandbox's and the public reference's register / verify). */
-const UNVERIFIED = ['NO_VERIFIED_PHONE_NUMBER', 'NOT_VERIFIED_REQUESTED_PHONE_NUMBER'];
 
 function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict {
   const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
   if (state === 'DRAFT' && patched(DRAFT_ENDS)) return draftSaved('CHATA', errorCode, errorReason);
-  if (state === 'ERROR' && errorCode && UNVERIFIED.includes(errorCode) && patched(PHONE_VERIFICATION))
+  if (state === 'ERROR' && isUnverifiedNumberError(errorCode) && patched(PHONE_VERIFICATION))
     return { state: 'WAITING_FOR_CALLER', reason: `phone verification: ${error}; a verification code is sent to the number, submit it through the API` };
   switch (state) {
     case 'ACTIVE':
@@ -302,7 +300,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
             const r = await interactive.verifyChataSender({ senderId: d.senderId!, code });
             if (!r.verified) {
               pv.wrongCodes += 1;
-              const reason = r.errorCode === 'wrong_otp' ? 'wrong code (wrong_otp)' : `code refused (${r.errorCode}: ${r.message})`;
+              const reason = r.wrongCode ? `wrong code (${r.errorCode})` : `code refused (${r.errorCode}: ${r.message})`;
               tracker.moveTo(state(), `${reason} submitted through the API (operation ${operationId}); still waiting for the right one`);
               return { accepted: false, state: state(), reason: `${reason}: submit the code the number received again`, errorType: r.errorCode };
             }

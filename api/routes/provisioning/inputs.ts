@@ -17,7 +17,7 @@ import {
   type RcsSenderLaunchInput,
   type TemplateApprovalInput,
 } from '../../../contracts/provisioning.js';
-import type { ChatbCategory, RcsQuestionnaire, TemplateChannel } from '../../../common/wire/provisioning.js';
+import type { ChataVerificationMethod, ChatbCategory, RcsQuestionnaire, TemplateChannel } from '../../../common/wire/provisioning.js';
 import type { ErrorDetail } from '../../errors.js';
 import type { BuiltProcess } from '../../processes/start.js';
 import { followSettings } from './common.js';
@@ -107,15 +107,15 @@ export function rcsSenderInput(
   return { errors, processId: workflowIds['rcs-sender'](ctx.projectId, b.displayName), kind: 'rcs-sender', input };
 }
 
-/** A standard CHATA sender; its process ID holds the keyed hash of the number, never the number. */
 /** The start request's phone verification settings over the defaults. */
-export function phoneVerificationSettings(given: { method?: 'SMS' | 'VOICE'; timeoutSeconds?: number } | undefined): PhoneVerificationSettings {
+export function phoneVerificationSettings(given: { method?: ChataVerificationMethod; timeoutSeconds?: number } | undefined): PhoneVerificationSettings {
   return {
     method: given?.method ?? DEFAULT_PHONE_VERIFICATION.method,
     timeoutMs: given?.timeoutSeconds !== undefined ? given.timeoutSeconds * 1000 : DEFAULT_PHONE_VERIFICATION.timeoutMs,
   };
 }
 
+/** A standard CHATA sender; its process ID holds the keyed hash of the number, never the number. */
 export function chataSenderInput(
   b: Static<typeof StartChataSender>,
   prefix: string,

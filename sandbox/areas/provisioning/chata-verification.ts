@@ -4,14 +4,11 @@
 // The code the sandbox "sent" is readable only through the control route (a test plays the phone).
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CHATA_VERIFICATION_METHODS } from '../../../common/wire/provisioning.js';
+import { CHATA_UNVERIFIED_NUMBER_ERRORS, CHATA_VERIFICATION_METHODS } from '../../../common/wire/provisioning.js';
 import type { ChataSender } from './model.js';
 import { notFound, ProvisioningError } from './errors.js';
 import { nowIso } from './store.js';
 import { fields } from './validation.js';
-
-/** The errorCodes a code can clear: the number is not verified yet. */
-const VERIFIABLE = ['NO_VERIFIED_PHONE_NUMBER', 'NOT_VERIFIED_REQUESTED_PHONE_NUMBER'];
 
 type Params = { projectId: string; senderId: string };
 
@@ -24,9 +21,9 @@ interface VerificationDeps {
 }
 
 function awaitingVerification(s: ChataSender): void {
-  if (s.state === 'ERROR' && s.errorCode !== undefined && VERIFIABLE.includes(s.errorCode)) return;
+  if (s.state === 'ERROR' && s.errorCode !== undefined && CHATA_UNVERIFIED_NUMBER_ERRORS.includes(s.errorCode)) return;
   throw new ProvisioningError(409, 'conflict', `CHATA sender ${s.id} is not waiting for phone number verification`, {
-    resolution: `Only a sender in ERROR with ${VERIFIABLE.join(' or ')} can be verified.`,
+    resolution: `Only a sender in ERROR with ${CHATA_UNVERIFIED_NUMBER_ERRORS.join(' or ')} can be verified.`,
     additionalInformation: { state: s.state, ...(s.errorCode ? { errorCode: s.errorCode } : {}) },
   });
 }
