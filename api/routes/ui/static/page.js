@@ -400,7 +400,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     const pct = Math.round(100 * (c.progress || 0));
     headline.textContent = `${c.state}: ${n.sent} sent of ${total} recipients, ${pct} % past sending`;
     if (c.details && c.details.rate) headline.textContent += ` · ${c.details.rate}/s (platform limit ${c.details.platformRate}/s)`;
-    sampleCampaign(id, { delivered, failed: n.failed + deliveryFailed, sent: n.sent });
+    sampleCampaign(id, { delivered, failed: n.failed + deliveryFailed });
     const parts = [el('h3', 'Progress'), headline, bar, legend, ...rateSparkline(id, refreshMs())];
     const notes = [];
     if (n.invalid) notes.push(`${n.invalid} invalid numbers not sent`);

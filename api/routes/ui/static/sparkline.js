@@ -6,7 +6,7 @@ const KEEP = 60;
 /** Per campaign, its readings: when, delivered, failed (counts so far). */
 const samples = new Map();
 
-/** Keeps a reading (a refresh that read the same counts at the same moment adds nothing). */
+/** Keeps a reading (the last KEEP of them). */
 export function sampleCampaign(id, { delivered, failed }) {
   const list = samples.get(id) || [];
   list.push({ t: Date.now(), delivered, failed });
