@@ -1,6 +1,7 @@
 // The state of one sandbox instance, shared by the core pipeline, the control routes and every area.
 import { randomBytes } from 'node:crypto';
 import { AccountDirectory } from './accounts.js';
+import { AreaLinks } from './area-links.js';
 import { CallbackHub, EVENT_CALLBACKS, SandboxCallbacks, type CallbackFate, type CallbackHubOptions } from './callback-hub.js';
 import { DueJobs } from './due-jobs.js';
 import { Timers } from './timers.js';
@@ -40,6 +41,8 @@ export class SandboxContext {
   readonly rateLimiter = new RateLimiter();
   /** Projects a key may use besides its own (its subprojects, once usable); the OAuth guard asks. */
   readonly projectAccess = new ProjectAccess();
+  /** What an area reads from another (area-links.ts). */
+  readonly links = new AreaLinks();
   /** Every callback goes out through here (the sandbox-wide drop and duplicate faults); areas' hubs included. */
   readonly callbacks: SandboxCallbacks;
   private readonly parts: AreaPart[] = [];

@@ -63,6 +63,9 @@ function client(sb: Sandbox, token: string) {
       send(method, `${base(region)}${path}`, payload, { authorization: `Bearer ${token}` }),
     raw: send,
     control: (method: string, path: string, payload?: unknown) => send(method, `/_sandbox${path}`, payload),
+    /** A provisioning call with the same token (the chat channels' templates are approved there). */
+    provisioning: (method: string, path: string, payload?: unknown) =>
+      send(method, `/provisioning/v1/projects/${account.projectId}${path}`, payload, { authorization: `Bearer ${token}` }),
     base,
   };
 }

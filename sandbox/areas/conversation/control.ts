@@ -15,7 +15,8 @@
 //   GET /recipients?appId= {counts: {<identity>: <accepted messages>}}
 //   GET /reports          delivery reports made, by status, and those dropped, duplicated or unsubscribed
 //   GET|PUT /channel-templates {projectId?, templates: [{channel: 'CHATA'|'CHATB', name, language, components: [{type, text?}]}]}:
-//                         the templates the chat channels hold for that project (default: the first account's), replaced whole
+//                         templates handed to the chat channels for that project (default: the first account's), replaced
+//                         whole; the provisioning area's approved ones need no hand-over
 //   GET /messages?appId=  every accepted message: {messages: [{id, identity, channel, metadata, app_message, rendered?}]}
 import type { FastifyInstance } from 'fastify';
 import { REGIONS, type Region } from '../../../common/config.js';

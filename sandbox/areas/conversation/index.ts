@@ -3,6 +3,7 @@
 // limits, per-app MT queues drained at the outbound rate into signed delivery reports, webhooks, and
 // control routes under /_sandbox/conversation for outcomes, faults and the counts tests rely on.
 import type { SandboxArea } from '../../core/area.js';
+import { approvedChannelTemplates } from '../channel-templates-link.js';
 import { appRoutes } from './apps.js';
 import { regionOf, type ConversationDeps } from './context.js';
 import { conversationControlRoutes } from './control.js';
@@ -36,8 +37,9 @@ export const conversationArea: SandboxArea = {
       (m) => reports.onDrained(m),
     );
     const stats = new SendStats();
-    // The chat channels' templates a test handed over (not kept across restarts: the test hands them over again).
-    const templates = new ChannelTemplates();
+    // The chat channels' templates: the provisioning area's approved ones, and those a test handed over (these
+    // are not kept across restarts: the test hands them over again).
+    const templates = new ChannelTemplates(() => ctx.links.read(approvedChannelTemplates));
     const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats, templates };
     // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
     // on the channel get their final report when due), webhooks and the send counts. The settings are the run's

@@ -1,25 +1,28 @@
 // Channel templates (docs/conversation-wire.md "Template messages"): the templates a chat channel (CHATA, CHATB)
 // holds for a project, which a `template_message` names by `template_id` (its name) and `language_code`. On the
-// platform the channel keeps them once approved; the sandbox's conversation area does not share state with its
-// provisioning area, so a test hands them over with PUT /_sandbox/conversation/channel-templates. A send is rendered
-// here: every placeholder (`{{name}}`, `{{1}}`) of the template's text components filled from `parameters`.
+// platform the channel keeps them once approved: the sandbox's provisioning area's APPROVED templates are read
+// through a link (../channel-templates-link.ts); a test may also hand some over with PUT
+// /_sandbox/conversation/channel-templates (those come first). A send is rendered here: every placeholder
+// (`{{name}}`, `{{1}}`) of the template's text components filled from `parameters`.
+import type { SendableTemplate } from '../channel-templates-link.js';
 
 /** `{{name}}` or `{{1}}`, spaces inside the braces allowed. Kept apart from relayflow's copy: the sandbox checks on its own. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]{1,64})\s*\}\}/g;
 
-export interface ChannelTemplate {
+/** `components` as provisioning shows them; `text` (HEADER, BODY, FOOTER) is what is rendered. */
+export interface ChannelTemplate extends SendableTemplate {
   projectId: string;
-  channel: 'CHATA' | 'CHATB';
-  name: string;
-  language: string;
-  /** The template's components as provisioning shows them; `text` (HEADER, BODY, FOOTER) is what is rendered. */
-  components: { type: string; text?: string }[];
 }
+
+type ApprovedReader = (projectId: string, channel: string, name: string, language: string) => SendableTemplate | undefined;
 
 const key = (projectId: string, channel: string, name: string, language: string) => `${projectId} ${channel} ${name} ${language}`;
 
 export class ChannelTemplates {
   private readonly byKey = new Map<string, ChannelTemplate>();
+
+  /** `approved`: the provisioning area's reader, when that area is mounted (asked at each send). */
+  constructor(private readonly approved: () => ApprovedReader | undefined = () => undefined) {}
 
   /** Replaces the project's templates with these. */
   replace(projectId: string, templates: readonly ChannelTemplate[]): void {
@@ -28,7 +31,10 @@ export class ChannelTemplates {
   }
 
   find(projectId: string, channel: string, name: string, language: string): ChannelTemplate | undefined {
-    return this.byKey.get(key(projectId, channel, name, language));
+    const handed = this.byKey.get(key(projectId, channel, name, language));
+    if (handed) return handed;
+    const approved = this.approved()?.(projectId, channel, name, language);
+    return approved && { ...approved, projectId };
   }
 
   all(): ChannelTemplate[] {

@@ -2,6 +2,8 @@
 // CHATA and CHATB senders, decided by simulated reviewers that emit signed webhook events; bundles
 // (docs/bundle-wire.md), provisioned after a delay.
 import type { SandboxArea } from '../../core/area.js';
+import { approvedChannelTemplates } from '../channel-templates-link.js';
+import { approvedTemplateReader } from './approved-templates.js';
 import { BundleDesk, bundleControlRoutes, bundleRoutes } from './bundles.js';
 import { chataAccountRoutes } from './chata-account.js';
 import { chataSenderRoutes } from './chata-senders.js';
@@ -25,6 +27,7 @@ export const provisioningArea: SandboxArea = {
     const reviewer = new Reviewer(startupReviewer(ctx.options.provisioningReviewer), jobs);
     const hub = new WebhookEvents(store, callbacks);
     const deps: ProvisioningDeps = { ctx, store, hub, reviewer };
+    ctx.links.provide(approvedChannelTemplates, approvedTemplateReader(store));
     const bundles = new BundleDesk(deps, jobs);
     // Built here, once: each registers its reviews' due-job handler, which a restore needs before it loads.
     const routeSets = [

@@ -30,14 +30,13 @@ interface SandboxMessage {
 const sandboxMessages = async (h: Harness, appId: string) =>
   (await sandboxJson<{ messages: SandboxMessage[] }>(h, 'GET', `/_sandbox/conversation/messages?appId=${appId}`)).messages;
 
-/** A CHATA template approved through relayflow's API, and handed to the sandbox's channel (which renders sends). */
+/** A CHATA template approved through relayflow's API (the sandbox's channel then holds it and renders its sends). */
 async function approvedTemplate(h: Harness): Promise<string> {
   const name = uniqueName('order_shipped').replace(/-/g, '_');
   await setReviewer(h, { templates: { outcome: 'approve', delayMs: 200 } });
   const res = await h.api({ method: 'POST', url: '/v1/templates/chata', payload: { name, language: 'en_US', category: 'UTILITY', components } });
   assert.equal(res.statusCode, 202, res.body);
   await h.waitForState(res.json<{ processId: string }>().processId, 'APPROVED');
-  await sandboxJson(h, 'PUT', '/_sandbox/conversation/channel-templates', { templates: [{ channel: 'CHATA', name, language: 'en_US', components }] });
   return name;
 }
 

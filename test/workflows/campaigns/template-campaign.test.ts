@@ -1,7 +1,7 @@
 // Template campaigns on the real Temporal server against the sandbox, started directly (the API's checks have their
 // own tests): the template is read again before the first send, and one no longer APPROVED fails the campaign with
-// nothing sent; a template the channel refuses at send time pauses the campaign, and once the channel has it a resume
-// sends each recipient once, with the values from its row in the store.
+// nothing sent; a template the channel refuses at send time pauses the campaign, and a resume sends each recipient
+// once, with the values from its row in the store, rendered from the template the provisioning area approved.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { resumeCampaignUpdate } from '../../../contracts/campaigns.js';
@@ -37,12 +37,28 @@ describe('template campaign', () => {
     assert.equal((await conversationStats(h, appId)).requests, 0);
   });
 
-  test('a template the channel does not hold pauses the campaign; handed over and resumed, each recipient is sent once with its values', async () => {
+  test('a template the channel refuses at send time pauses the campaign; resumed, each recipient is sent once with its values', async () => {
     const appId = await createApp(h, 50);
     const name = uniqueName('wf_tpl').replace(/-/g, '_');
     await setReviewer(h, { templates: { outcome: 'approve', delayMs: 50 } });
     const created = await platform().create({ name, language: 'en_US', category: 'UTILITY', components });
     await pollUntil(async () => (await platform().get(created.id)).state === 'APPROVED', `template ${name} APPROVED`, 10_000, 100);
+    // The channel refuses the first send as it refuses a template it does not hold (the sandbox's own 400 for it).
+    await sandboxJson(h, 'POST', '/_sandbox/faults', {
+      area: 'conversation',
+      method: 'POST',
+      pathContains: '/messages:send',
+      status: 400,
+      count: 1,
+      body: {
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          message: `message.template_message.channel_template.CHATA.template_id: is not a CHATA template of this project in language en_US`,
+          details: [],
+        },
+      },
+    });
     const to = numbers(25, 72_000);
     const params = to.map((_, i) => ({ 1: `Name${i}`, 2: `${10 + i}:00` }));
     const { processId } = await startCampaign(h, {
@@ -60,7 +76,6 @@ describe('template campaign', () => {
     assert.equal(paused.state, 'PAUSED', JSON.stringify(paused.history));
     assert.match(paused.history.at(-1)?.reason ?? '', /template_id/);
 
-    await sandboxJson(h, 'PUT', '/_sandbox/conversation/channel-templates', { templates: [{ channel: 'CHATA', name, language: 'en_US', components }] });
     await h.client.workflow.getHandle(processId).executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'resume-1' }] });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED']);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
