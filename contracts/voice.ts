@@ -4,6 +4,7 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CalloutRequest, CallInfo, VoiceRegion } from '../common/wire/voice.js';
 import type { Svaml } from '../common/wire/voice-svaml.js';
+import type { RuleMatchedBy } from './voice-rule-keys.js';
 
 export type { CalloutRequest, CallInfo } from '../common/wire/voice.js';
 export type { Svaml } from '../common/wire/voice-svaml.js';
@@ -157,7 +158,10 @@ export interface VoiceCalloutResult {
 // Incoming calls
 // ---------------------------------------------------------------------------------------------
 
-/** What to do with a call to `number` (or to any assigned number without its own rule: number `default`). */
+/**
+ * What to do with an incoming call. `number` is the rule's key (contracts/voice-rule-keys.ts): a number called,
+ * `user:<id>` (calls from that in-app user), `to-user:<id>` (app-to-app calls to that in-app user) or `default`.
+ */
 export interface IncomingRule {
   number: string;
   script: CallScript;
@@ -168,6 +172,12 @@ export interface VoiceIncomingInput extends VoiceFollowSettings {
   callId: string;
   from?: string;
   to?: string;
+  /** ICE `to.type` when it is not a number (username: an app-to-app call, whose ICE is all the platform sends). */
+  toType?: string;
+  /** The in-app caller (ICE `user`) of a call from the application's own users. */
+  user?: string;
+  /** Why `rule` matched (the caller, the callee user, the number called, or the default). */
+  ruleMatchedBy?: RuleMatchedBy;
   /** Where the call is managed (from its ICE's callResourceUrl). */
   baseUrl?: string;
   /** The rule that matched when the ICE came (a later change of the rule does not change this call). */
@@ -182,7 +192,13 @@ export interface VoiceIncomingDetails {
   callingBase?: string;
   from?: string;
   to?: string;
+  /** As in the input: username for an app-to-app call. */
+  toType?: string;
+  /** The in-app caller. */
+  user?: string;
+  /** The key of the rule that matched, and why it did. */
   rule?: string;
+  ruleMatchedBy?: RuleMatchedBy;
   call: CallAttempt;
   fallbacks: number;
 }

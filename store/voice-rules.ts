@@ -1,12 +1,26 @@
-// What an incoming call does, by the number it called: one rule (a CallScript) per number, and the rule of the
-// number `default` for any assigned number without its own. The API's incoming-rules routes write them; the voice
-// callback intake reads the matching rule when an ICE comes and hands it to the call's process (a later change
-// of the rule does not change a call already going).
+// What an incoming call does: one rule (a CallScript) per key, where a key is a number called, an in-app user
+// calling (`user:<id>`) or called (`to-user:<id>`), or `default` for any call no other rule matches
+// (contracts/voice-rule-keys.ts; the key column is still named `number`, its first kind). The API's
+// incoming-rules routes write them; the voice callback intake reads the matching rule when an ICE comes and hands
+// it to the call's process (a later change of the rule does not change a call already going).
 import type { CallScript, IncomingRule } from '../contracts/voice.js';
+import { DEFAULT_RULE_KEY, ruleKeysFor, type IncomingCallFacts, type RuleMatchedBy } from '../contracts/voice-rule-keys.js';
 import type { Sql } from './sql.js';
 
-/** The rule for every called number that has none of its own. */
-const DEFAULT_RULE_NUMBER = 'default';
+/** The rule an ICE picked, and why. */
+export interface RuleMatch {
+  rule: IncomingRule;
+  by: RuleMatchedBy;
+}
+
+/** The first of `facts`' keys (contracts/voice-rule-keys.ts ruleKeysFor) that `rules` has. */
+function firstMatch(facts: IncomingCallFacts, get: (key: string) => IncomingRule | undefined): RuleMatch | undefined {
+  for (const [key, by] of ruleKeysFor(facts)) {
+    const rule = get(key);
+    if (rule) return { rule, by };
+  }
+  return undefined;
+}
 
 const COLUMNS = `number, script, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"`;
 
@@ -33,9 +47,9 @@ export class VoiceRuleStore {
     return () => this.#changed.delete(fn);
   }
 
-  /** Every rule, by number (`default` sorts after the numbers). */
+  /** Every rule, by key (`default` sorts last). */
   async list(): Promise<IncomingRule[]> {
-    const rows = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM relayflow_voice_rules ORDER BY number = $1, number`, [DEFAULT_RULE_NUMBER]);
+    const rows = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM relayflow_voice_rules ORDER BY number = $1, number`, [DEFAULT_RULE_KEY]);
     return rows.map(ruleOf);
   }
 
@@ -64,13 +78,12 @@ export class VoiceRuleStore {
     return rows.length > 0;
   }
 
-  /** The rule of the called number, else the `default` rule, else undefined. */
-  async match(calledNumber: string): Promise<IncomingRule | undefined> {
-    const [row] = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM relayflow_voice_rules WHERE number IN ($1, $2) ORDER BY number = $2 LIMIT 1`, [
-      calledNumber,
-      DEFAULT_RULE_NUMBER,
-    ]);
-    return row ? ruleOf(row) : undefined;
+  /** The rule an ICE with these facts picks (ruleKeysFor's order), else undefined. */
+  async match(facts: IncomingCallFacts): Promise<RuleMatch | undefined> {
+    const keys = ruleKeysFor(facts).map(([key]) => key);
+    const rows = await this.sql.query<Row>(`SELECT ${COLUMNS} FROM relayflow_voice_rules WHERE number = ANY($1::text[])`, [keys]);
+    const found = new Map(rows.map((r) => [r.number, ruleOf(r)]));
+    return firstMatch(facts, (key) => found.get(key));
   }
 }
 
@@ -98,8 +111,8 @@ export class IncomingRuleCache {
     this.#rules = undefined;
   }
 
-  /** The rule of the called number, else the `default` rule, else undefined (as VoiceRuleStore.match). */
-  async match(calledNumber: string): Promise<IncomingRule | undefined> {
+  /** The rule an ICE with these facts picks, else undefined (as VoiceRuleStore.match). */
+  async match(facts: IncomingCallFacts): Promise<RuleMatch | undefined> {
     if (!this.#rules || this.now() - this.#readAt >= this.ttlMs) {
       this.#readAt = this.now();
       const read = this.store.list().then((list) => new Map(list.map((r) => [r.number, r])));
@@ -109,6 +122,6 @@ export class IncomingRuleCache {
       });
     }
     const rules = await this.#rules;
-    return rules.get(calledNumber) ?? rules.get(DEFAULT_RULE_NUMBER);
+    return firstMatch(facts, (key) => rules.get(key));
   }
 }

@@ -11,12 +11,13 @@ import {
   VOICE_INCOMING_KIND,
   voiceCallbackUpdate,
   voiceFallbackSignal,
-  type IncomingRule,
   type Svaml,
   type VoiceCallbackEvent,
   type VoiceFollowSettings,
   type VoiceIncomingInput,
 } from '../../contracts/voice.js';
+import type { IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
+import type { RuleMatch } from '../../store/index.js';
 
 const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';
 
@@ -35,14 +36,22 @@ export interface AnswerDeps {
   taskQueue: string;
   deadlineMs: number;
   follow: VoiceFollowSettings;
-  /** The rule for an incoming call's number; undefined: the call is denied by its process. */
-  ruleFor: (calledNumber: string | undefined) => Promise<IncomingRule | undefined>;
+  /** The rule an incoming call's ICE picks; undefined: the call is denied by its process. */
+  ruleFor: (facts: IncomingCallFacts) => Promise<RuleMatch | undefined>;
 }
 
-export interface IncomingCallFacts {
-  from?: string;
-  to?: string;
-  baseUrl?: string;
+/** An incoming call's process input: the ICE's facts and the rule they picked (with why). */
+export function incomingInput(callId: string, facts: IncomingCallFacts, follow: VoiceFollowSettings, match: RuleMatch | undefined): VoiceIncomingInput {
+  return {
+    ...follow,
+    callId,
+    ...(facts.from ? { from: facts.from } : {}),
+    ...(facts.to ? { to: facts.to } : {}),
+    ...(facts.toType && facts.toType !== 'number' ? { toType: facts.toType } : {}),
+    ...(facts.user ? { user: facts.user } : {}),
+    ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
+    ...(match ? { rule: match.rule, ruleMatchedBy: match.by } : {}),
+  };
 }
 
 export interface Answer {
@@ -96,15 +105,7 @@ export async function answerFromProcess(
 }
 
 async function startIncoming(deps: AnswerDeps, workflowId: string, ev: VoiceCallbackEvent, updateId: string, facts: IncomingCallFacts): Promise<Svaml> {
-  const rule = await deps.ruleFor(facts.to);
-  const input: VoiceIncomingInput = {
-    ...deps.follow,
-    callId: ev.callId,
-    ...(facts.from ? { from: facts.from } : {}),
-    ...(facts.to ? { to: facts.to } : {}),
-    ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
-    ...(rule ? { rule } : {}),
-  };
+  const input = incomingInput(ev.callId, facts, deps.follow, await deps.ruleFor(facts));
   const start = new WithStartWorkflowOperation('voiceIncomingCall', {
     workflowId,
     taskQueue: deps.taskQueue,

@@ -21,8 +21,9 @@ import {
   type VoiceIncomingInput,
   type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
+import type { IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
 import type { IncomingRuleCache, StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
-import type { IncomingCallFacts } from './voice-answer.js';
+import { incomingInput } from './voice-answer.js';
 
 export interface PlanIntakeOptions {
   client: Client;
@@ -203,15 +204,8 @@ export class VoicePlanIntake {
   }
 
   async #newCall(callId: string, facts: IncomingCallFacts): Promise<CallState> {
-    const rule = facts.to && this.#o.rules ? await this.#o.rules.match(facts.to) : undefined;
-    const input: VoiceIncomingInput = {
-      ...this.#o.follow,
-      callId,
-      ...(facts.from ? { from: facts.from } : {}),
-      ...(facts.to ? { to: facts.to } : {}),
-      ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
-      ...(rule ? { rule } : {}),
-    };
+    const match = this.#o.rules ? await this.#o.rules.match(facts) : undefined;
+    const input = incomingInput(callId, facts, this.#o.follow, match);
     return { processId: workflowIds['voice-incoming'](callId), input, events: [], relayed: 0 };
   }
 

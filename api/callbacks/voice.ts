@@ -15,6 +15,7 @@ import { verifyApplicationCallback } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../contracts/ids.js';
 import { parseCallToken, voiceCallEndedSignal, type CallInfo, type VoiceCallbackEvent, type VoiceCallEnded } from '../../contracts/voice.js';
+import type { IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
 import { callingBaseOf } from '../../platform/voice/client.js';
 import { IncomingRuleCache, type VoiceCallStore, type VoiceRuleStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';
@@ -42,6 +43,24 @@ const RESULTS = new Set(['N/A', 'ANSWERED', 'BUSY', 'NOANSWER', 'FAILED']);
 /** The endpoint of a `{type, endpoint}` (or the spec's `{type, number}`) destination. */
 const endpointOf = (v: unknown) => (isObj(v) ? (str(v.endpoint) ?? str(v.number)) : str(v));
 
+/**
+ * Who calls whom, from an ICE without relayflow's token: the caller's number (`cli`), the callee (`to`: a number,
+ * or an in-app user when `to.type` is username), and for a call from the application's own users
+ * (`originationType` mxp) the caller's identity, `user` (public reference: the ICE of an SDK call carries it).
+ */
+function incomingFacts(body: Obj, baseUrl: string | undefined): IncomingCallFacts {
+  const toType = isObj(body.to) ? str(body.to.type)?.toLowerCase() : undefined;
+  const origination = str(body.originationType)?.toLowerCase();
+  return {
+    ...(str(body.cli) ? { from: str(body.cli)! } : {}),
+    ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}),
+    ...(toType ? { toType } : {}),
+    ...(origination ? { origination } : {}),
+    ...(str(body.user) ? { user: str(body.user)! } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+}
+
 function badRequest(field: string, message: string): ApiError {
   return new ApiError(400, 'validation_failed', `${field}: ${message}`, [{ field, rule: 'required', message }]);
 }
@@ -56,7 +75,7 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     taskQueue: opts.taskQueue,
     deadlineMs: settings.answerDeadlineMs,
     follow,
-    ruleFor: async (to: string | undefined) => (to && rules ? rules.match(to) : undefined),
+    ruleFor: async (facts: IncomingCallFacts) => (rules ? rules.match(facts) : undefined),
   };
   const plan = opts.calls
     ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger })
@@ -132,10 +151,7 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     if (resourceUrl) ev.callResourceUrl = resourceUrl;
     // An ICE without relayflow's token is a call from the phone network: it starts its own process.
     const baseUrl = resourceUrl ? callingBaseOf(resourceUrl) : undefined;
-    const incoming =
-      !token && event === 'ice'
-        ? { ...(str(body.cli) ? { from: str(body.cli)! } : {}), ...(endpointOf(body.to) ? { to: endpointOf(body.to)! } : {}), ...(baseUrl ? { baseUrl } : {}) }
-        : undefined;
+    const incoming = !token && event === 'ice' ? incomingFacts(body, baseUrl) : undefined;
     const started = Date.now();
     if (plan && !token) {
       try {

@@ -37,6 +37,9 @@ export type CalleeRule = { suffix: string; outcome: 'answer' | 'busy' | 'noanswe
 export const setCallees = (h: Harness, rules: CalleeRule[]) => control(h, 'PUT', '/callees', { rules });
 export const voiceSettings = (h: Harness, s: { callbackTimeoutMs?: number; noAnswerMs?: number; sayMs?: number }) => control(h, 'PUT', '/settings', s);
 export const incomingCall = async (h: Harness, from: string, to: string) => (await control(h, 'POST', '/incoming', { from, to })) as { callId: string };
+/** A call from an in-app user of the harness's application, to another user (app to app) or to a number (app to phone). */
+export const appCall = async (h: Harness, user: string, to: { type: 'username' | 'number'; endpoint: string }) =>
+  (await control(h, 'POST', '/app-calls', { user, to, applicationKey: h.config.platform.credentials.appKey })) as { callId: string };
 export const pressKeys = (h: Harness, callId: string, digits: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/dtmf`, { digits });
 export const hangUp = (h: Harness, callId: string) => control(h, 'POST', `/calls/${encodeURIComponent(callId)}/hangup`);
 

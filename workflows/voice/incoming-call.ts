@@ -6,7 +6,8 @@
 //   learns the DiCE the same way;
 // - answered by the process (where the intake holds no plan for the call, e.g. its store was away): the ICE
 //   starts this process by update-with-start with the rule, and the process answers each callback itself.
-// Either way the process then follows the call to its end.
+// Either way the process then follows the call to its end; an app-to-app call (to an in-app user) ends with its
+// ICE's answer, since the platform sends nothing more about it (spec: app to app, only the ICE is used).
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
   VOICE_INCOMING_KIND,
@@ -23,6 +24,7 @@ import {
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
 import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
+import { isAppToApp } from '../../contracts/voice-rule-keys.js';
 import { followCall } from './follow-call.js';
 
 /** Events answered from the plan are relayed to the process (signal `voiceEvents`) and replayed through its driver. */
@@ -35,7 +37,10 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     ...(input.baseUrl ? { callingBase: input.baseUrl } : {}),
     ...(input.from ? { from: input.from } : {}),
     ...(input.to ? { to: input.to } : {}),
+    ...(input.toType ? { toType: input.toType } : {}),
+    ...(input.user ? { user: input.user } : {}),
     ...(input.rule ? { rule: input.rule.number } : {}),
+    ...(input.ruleMatchedBy ? { ruleMatchedBy: input.ruleMatchedBy } : {}),
     call,
     fallbacks: 0,
   });
@@ -83,7 +88,13 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     }
   });
 
-  await followCall(call, { ...input, ended: () => ended });
+  if (isAppToApp(input)) {
+    // Only inputs with toType (new since this change) take this path: recorded histories never do.
+    const iced = await condition(() => call.answers.length > 0 || ended !== undefined, input.inDoubtWaitMs);
+    call.state = 'ended';
+    call.endedAt = new Date().toISOString();
+    call.reason = iced ? 'app to app: the platform reports nothing after the ICE' : 'app to app: no ICE answer reached the process';
+  } else await followCall(call, { ...input, ended: () => ended });
   tracker.moveTo('ENDED', `${call.result ?? 'ended'}${call.reason ? ` (${call.reason})` : ''}`);
   await condition(allHandlersFinished);
   return call;

@@ -1,5 +1,6 @@
-// What an incoming call does, by the number called (or `default`): a CallScript the voice callback intake hands
-// to the call's process when the ICE comes. Kept in the SQL store; a script the process could not carry out
+// What an incoming call does, by the rule's key (the number called, the in-app user calling or called, or
+// `default`: contracts/voice-rule-keys.ts): a CallScript the voice callback intake hands to the call's process
+// when the ICE comes. Kept in the SQL store; a script the process could not carry out
 // in answer to an ICE is a 422 naming the field, and nothing is stored.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
@@ -29,7 +30,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     {
       schema: {
         tags: ['voice'],
-        summary: 'Every incoming-call rule: the script a call to each number runs (default: numbers without their own)',
+        summary: 'Every incoming-call rule: the script a call to each number, from or to each in-app user, runs (default: calls no other rule matches)',
         response: { 200: Type.Object({ rules: Type.Array(IncomingRuleView) }), ...errorResponses(401) },
       },
     },
@@ -41,7 +42,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     {
       schema: {
         tags: ['voice'],
-        summary: 'The incoming-call rule of one number (or default)',
+        summary: 'The incoming-call rule of one key: a number, user:<id>, to-user:<id> or default',
         params: Params,
         response: { 200: IncomingRuleView, ...errorResponses(400, 401, 404) },
       },
@@ -59,7 +60,8 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
       bodyLimit: SCRIPT_BODY_LIMIT,
       schema: {
         tags: ['voice'],
-        summary: 'Set what a call to this number (or to any number without its own rule: default) does; the script is checked for ICE first',
+        summary:
+          'Set what a call to this number, from (user:<id>) or to (to-user:<id>) this in-app user, or any call no other rule matches (default) does; the script is checked for ICE first',
         params: Params,
         body: RuleBody,
         response: { 200: IncomingRuleView, ...errorResponses(400, 401, 422) },
@@ -78,7 +80,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     {
       schema: {
         tags: ['voice'],
-        summary: 'Remove the rule of a number: its calls then follow the default rule (or, without one, are refused)',
+        summary: 'Remove the rule of a key: its calls then follow the next rule that matches them, else default (or, without one, are refused)',
         params: Params,
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },

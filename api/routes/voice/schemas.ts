@@ -5,6 +5,7 @@ import Type, { type TOptional } from 'typebox';
 import type { SvamlActionName, SvamlInstructionName } from '../../../common/wire/voice-svaml.js';
 import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import { CALL_OUTCOMES, VOICE_REGIONS } from '../../../contracts/voice.js';
+import { RULE_KEY_MAX_LENGTH, RULE_KEY_PATTERN } from '../../../contracts/voice-rule-keys.js';
 
 /** The body limit of the routes that take a CallScript (the worst case is about 1.8 MB of JSON). */
 export const SCRIPT_BODY_LIMIT = 4 * 1024 * 1024;
@@ -392,13 +393,16 @@ export const CallbackUrlsView = Type.Object({
 });
 
 export const RuleNumber = Type.String({
-  pattern: '^(\\+[1-9][0-9]{6,14}|default)$',
-  maxLength: 16,
-  description: 'A number in E.164, or default: the rule of every number without its own',
+  pattern: RULE_KEY_PATTERN,
+  maxLength: RULE_KEY_MAX_LENGTH,
+  description:
+    "The rule's key: a number in E.164 (calls to it); user:<id> (calls from that in-app user, to anyone); to-user:<id> " +
+    '(app-to-app calls to that in-app user); or default (every call no other rule matches). An in-app call picks ' +
+    "its caller's rule first, then its callee's (user or number), then default. <id>: 1 to 64 of A-Z a-z 0-9 . _ @ + -",
 });
 
 export const IncomingRuleView = Type.Object({
-  number: Type.String(),
+  number: Type.String({ description: "The rule's key (a number, user:<id>, to-user:<id> or default)" }),
   script: CallScript,
   updatedAt: Type.Optional(Type.String({ format: 'date-time' })),
 });

@@ -38,14 +38,20 @@ export class VoiceCallbacks {
     return this.inOrder(call, () => this.askNow(call, event, extra));
   }
 
+  /**
+   * The ICE. A call from an in-app user carries `user` (the caller's identity), `originationType: MXP` and, for
+   * an app-to-app call, `to {type: username}` with `domain: mxp` (public reference: the ICE of an SDK call); its
+   * `cli` only when the caller has one.
+   */
   ice(call: Call): Promise<Answer> {
     return this.ask(call, 'ice', {
       callResourceUrl: callResourceUrl(call),
       userRate: { ...USER_RATE },
-      cli: call.from,
-      to: { type: 'number', endpoint: call.to.endpoint },
-      domain: 'pstn',
-      originationType: 'PSTN',
+      ...(call.from ? { cli: call.from } : {}),
+      ...(call.inApp ? { user: call.inApp.user } : {}),
+      to: { type: call.to.type, endpoint: call.to.endpoint },
+      domain: call.domain,
+      originationType: call.inApp ? 'MXP' : 'PSTN',
       callHeaders: [],
     });
   }

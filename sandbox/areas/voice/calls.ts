@@ -12,7 +12,7 @@ import { VoiceCallbacks } from './callbacks.js';
 import { Conferences } from './conferences.js';
 import { calloutFlow, customFlow, incomingFlow } from './flows.js';
 import { DEFAULT_ANSWER_AFTER_MS, DEFAULT_REFUSE_AFTER_MS, isoNow, type Call, type CalleeRule, type Played, type VoiceState } from './state.js';
-import type { CallResult, VoiceRegion } from '../../../common/wire/voice.js';
+import type { CallResult, VoiceDestination, VoiceRegion } from '../../../common/wire/voice.js';
 import { Timers } from '../../core/timers.js';
 import type { CalloutInput } from './validate.js';
 
@@ -39,6 +39,20 @@ export class CallEngine {
   startIncoming(from: string, to: string, account: SandboxAccount, region: VoiceRegion, voiceBase: string): Call {
     const options = { enableAce: true, enableDice: true, enablePie: true, amd: false, eventTargets: {} };
     const call = this.create({ kind: 'incoming', from, to: { type: 'number', endpoint: to }, domain: 'pstn', custom: '', options, account, region, voiceBase });
+    this.run(call, () => incomingFlow(this, call));
+    return call;
+  }
+
+  /**
+   * A call from an in-app user (a data call) of `account`'s application: ICE first, like a call from the phone
+   * network. To a username (app to app: both legs data) the ICE is all the application hears: no ACE, PIE or
+   * DiCE (spec: "only the ICE callback is used"); to a number (app to phone) ACE and DiCE follow, no PIE.
+   */
+  startAppCall(user: string, to: VoiceDestination, cli: string | undefined, account: SandboxAccount, region: VoiceRegion, voiceBase: string): Call {
+    const appToApp = to.type === 'username';
+    const options = { enableAce: !appToApp, enableDice: !appToApp, enablePie: false, amd: false, eventTargets: {} };
+    const domain = appToApp ? 'mxp' : 'pstn';
+    const call = this.create({ kind: 'incoming', from: cli ?? '', to, domain, inApp: { user }, custom: '', options, account, region, voiceBase });
     this.run(call, () => incomingFlow(this, call));
     return call;
   }
@@ -147,7 +161,9 @@ export class CallEngine {
     this.reset();
   }
 
-  private create(init: Omit<CalloutInput, 'kind'> & { kind: Call['kind']; account: SandboxAccount; region: VoiceRegion; voiceBase: string }): Call {
+  private create(
+    init: Omit<CalloutInput, 'kind'> & { kind: Call['kind']; account: SandboxAccount; region: VoiceRegion; voiceBase: string; inApp?: Call['inApp'] },
+  ): Call {
     const call: Call = {
       callId: randomUUID(),
       ...init,

@@ -14,6 +14,8 @@ import { callRecord, callSummary } from './views.js';
 
 type Obj = Record<string, unknown>;
 const bad = (message: string) => new AreaError(400, message);
+/** An in-app user's identity (the platform leaves the SDK's user IDs open; the sandbox takes any without spaces). */
+const IN_APP_USER = /^\S{1,255}$/;
 const OUTCOMES: readonly CalleeRule['outcome'][] = ['answer', 'busy', 'noanswer', 'failed', 'machine'];
 const SETTING_LIMITS: Record<keyof VoiceSettings, [number, number]> = { callbackTimeoutMs: [1, 60_000], noAnswerMs: [0, 600_000], sayMs: [0, 60_000] };
 
@@ -84,6 +86,25 @@ export function voiceControlRoutes(app: FastifyInstance, ctx: SandboxContext, en
     if (!VOICE_REGIONS.includes(region as VoiceRegion)) throw bad(`region must be one of ${VOICE_REGIONS.join(', ')}`);
     const voiceBase = `${request.protocol}://${request.host}/voice`;
     const call = engine.startIncoming(b.from, b.to as string, account, region as VoiceRegion, voiceBase);
+    return { callId: call.callId };
+  });
+
+  // A call from one of the application's in-app users: to another user (app to app) or to a phone number.
+  app.post('/app-calls', async (request) => {
+    const b: Obj = isObj(request.body) ? request.body : {};
+    if (typeof b.user !== 'string' || !IN_APP_USER.test(b.user)) throw bad('user must be 1 to 255 characters without spaces (the caller: an in-app user)');
+    const to: Obj = isObj(b.to) ? b.to : {};
+    if (to.type === 'number' ? typeof to.endpoint !== 'string' || !E164.test(to.endpoint) : to.type !== 'username')
+      throw bad('to must be {type: number, endpoint: E.164 with +} or {type: username, endpoint: an in-app user}');
+    if (typeof to.endpoint !== 'string' || !IN_APP_USER.test(to.endpoint)) throw bad('to.endpoint must be 1 to 255 characters without spaces');
+    if (b.cli !== undefined && (typeof b.cli !== 'string' || !E164.test(b.cli))) throw bad('cli must be E.164 with +');
+    const account = typeof b.applicationKey === 'string' ? ctx.accounts.byApplicationKey(b.applicationKey) : undefined;
+    if (!account) throw bad("applicationKey must be an account's application (the one the caller's app signs in to)");
+    const region = b.region ?? 'global';
+    if (!VOICE_REGIONS.includes(region as VoiceRegion)) throw bad(`region must be one of ${VOICE_REGIONS.join(', ')}`);
+    const voiceBase = `${request.protocol}://${request.host}/voice`;
+    const destination = { type: to.type as 'number' | 'username', endpoint: to.endpoint };
+    const call = engine.startAppCall(b.user, destination, b.cli as string | undefined, account, region as VoiceRegion, voiceBase);
     return { callId: call.callId };
   });
 

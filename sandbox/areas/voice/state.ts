@@ -70,6 +70,8 @@ export interface Call {
   from: string;
   to: VoiceDestination;
   domain: VoiceDomain;
+  /** A call from one of the application's in-app users (a data call): its ICE says originationType MXP and `user`. */
+  inApp?: { user: string };
   custom: string;
   options: CalloutOptions;
   status: CallStatus;

@@ -33,6 +33,7 @@ export function callSummary(call: Call): Record<string, unknown> {
     region: call.region,
     applicationKey: call.account.appKey,
     from: call.from,
+    ...(call.inApp ? { user: call.inApp.user } : {}),
     to: call.to.endpoint,
     status: call.status,
     result: call.result,

@@ -275,16 +275,62 @@ describe('voice routes', () => {
 
       // What the callback intake asks: the number's own rule, else default.
       const rules = new VoiceRuleStore(h.store.sql);
-      assert.deepEqual((await rules.match(number))?.script, connect);
-      assert.equal((await rules.match('+46850000103'))?.number, 'default');
+      assert.deepEqual((await rules.match({ to: number }))?.rule.script, connect);
+      assert.deepEqual(await rules.match({ to: '+46850000103' }).then((m) => [m?.rule.number, m?.by]), ['default', 'default']);
 
       const del = await h.api({ method: 'DELETE', url: url(number) });
       assert.equal(del.statusCode, 204, del.body);
       assert.equal((await h.api({ method: 'GET', url: url(number) })).statusCode, 404);
       assert.equal((await h.api({ method: 'DELETE', url: url(number) })).statusCode, 404);
-      assert.equal((await rules.match(number))?.number, 'default');
+      assert.equal((await rules.match({ to: number }))?.rule.number, 'default');
       assert.equal((await h.api({ method: 'DELETE', url: url('default') })).statusCode, 204);
-      assert.equal(await rules.match(number), undefined);
+      assert.equal(await rules.match({ to: number }), undefined);
+    });
+
+    test('rules keyed by an in-app user: the caller (user:<id>) first, then the callee (to-user:<id> or the number), then default', async () => {
+      const play = (text: string) => ({ start: { type: 'play', text } });
+      const caller = `user:${uniqueName('alice')}`;
+      const callee = `to-user:${uniqueName('bob')}`;
+      for (const [key, text] of [
+        [caller, 'caller'],
+        [callee, 'callee'],
+        [number, 'number'],
+        ['default', 'default'],
+      ] as const) {
+        const put = await h.api({ method: 'PUT', url: url(key), payload: { script: play(text) } });
+        assert.equal(put.statusCode, 200, put.body);
+        assert.equal(put.json().number, key);
+      }
+      const rules = new VoiceRuleStore(h.store.sql);
+      const picked = async (facts: Parameters<VoiceRuleStore['match']>[0]) => rules.match(facts).then((m) => [m?.rule.number, m?.by]);
+      const alice = caller.slice('user:'.length);
+      const bob = callee.slice('to-user:'.length);
+      // App to app and app to phone: the caller's rule wins.
+      assert.deepEqual(await picked({ user: alice, origination: 'mxp', to: bob, toType: 'username' }), [caller, 'caller-user']);
+      assert.deepEqual(await picked({ user: alice, origination: 'mxp', to: number, toType: 'number' }), [caller, 'caller-user']);
+      // Another in-app caller: the callee's rule, by user or by number.
+      assert.deepEqual(await picked({ user: 'carol', origination: 'mxp', to: bob, toType: 'username' }), [callee, 'callee-user']);
+      assert.deepEqual(await picked({ user: 'carol', origination: 'mxp', to: number, toType: 'number' }), [number, 'called-number']);
+      // A phone call is never routed by a user rule, even one whose name looks like its caller.
+      assert.deepEqual(await picked({ user: alice, origination: 'pstn', from: '+46700000009', to: number }), [number, 'called-number']);
+      assert.deepEqual(await picked({ user: 'carol', origination: 'mxp', to: 'dave', toType: 'username' }), ['default', 'default']);
+
+      for (const [bad, why] of [
+        ['user:', 'no identity'],
+        ['user:al ice', 'a space'],
+        [`user:${'a'.repeat(65)}`, 'too long'],
+        ['username:bob', 'an unknown kind'],
+      ] as const) {
+        const res = await h.api({ method: 'PUT', url: url(bad), payload: { script: play('x') } });
+        assert.equal(res.statusCode, 400, `${why}: ${res.body}`);
+        assert.deepEqual(fields(res), ['path.number'], why);
+      }
+      for (const key of [caller, callee, number, 'default']) assert.equal((await h.api({ method: 'DELETE', url: url(key) })).statusCode, 204);
+      assert.deepEqual(
+        (await h.api({ method: 'GET', url: '/v1/voice/incoming-rules' })).json().rules.filter((r: { number: string }) => r.number.includes(alice)),
+        [],
+        'nothing stored by the refused keys',
+      );
     });
   });
 
