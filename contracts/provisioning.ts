@@ -18,6 +18,7 @@ import type {
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  UpdateChatbSenderRequest,
 } from '../platform/provisioning/chat-senders.js';
 import type { ChataVerificationMethod, RcsTestNumberFeature } from '../common/wire/provisioning.js';
 import type { Bundle, CreateBundleRequest } from '../platform/provisioning/bundles.js';
@@ -184,7 +185,7 @@ export interface PhoneVerificationSettings {
 /** Without settings in the start request (and for runs started before they existed): SMS, a day to submit the code. */
 export const DEFAULT_PHONE_VERIFICATION: PhoneVerificationSettings = { method: 'SMS', timeoutMs: 86_400_000 };
 
-export type ChataSenderInput = FollowSettings & { projectId: string; phoneVerification?: PhoneVerificationSettings } & (
+export type ChataSenderInput = FollowSettings & { projectId: string; phoneVerification?: PhoneVerificationSettings; earlierChanges?: SenderChangeNote[] } & (
     | { mode: 'standard'; sender: CreateChataSenderRequest }
     | { mode: 'embedded'; sender: { businessAccountId: string; phoneNumberId: string; phoneNumber?: string } }
   );
@@ -192,6 +193,8 @@ export type ChataSenderInput = FollowSettings & { projectId: string; phoneVerifi
 export interface ChatbSenderInput extends FollowSettings {
   projectId: string;
   sender: CreateChatbSenderRequest;
+  /** A run started for a change (updateSender): the changes the previous runs recorded, shown on. */
+  earlierChanges?: SenderChangeNote[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,6 +227,30 @@ export interface VerifyPhoneRequest {
   code: string;
 }
 
+/**
+ * A change of the sender (`PATCH` on the platform), only the fields given. Its values are encrypted in history like
+ * every payload and never kept in the details: those name the fields only.
+ */
+export interface UpdateSenderRequest {
+  operationId: string;
+  changes: SenderChanges;
+}
+
+/** The fields of any channel's change (which ones a channel takes: common/wire/provisioning.ts, checked by the API). */
+export type SenderChanges = UpdateChatbSenderRequest;
+
+/** One change as the process's details show it: which fields, when, what became of it (no values). */
+export interface SenderChangeNote {
+  operationId: string;
+  fields: string[];
+  requestedAt: string;
+  /** APPLIED: at once; IN_REVIEW, then APPROVED or REJECTED: the platform reviewed it. */
+  status: 'APPLIED' | 'IN_REVIEW' | 'APPROVED' | 'REJECTED';
+  decidedAt?: string;
+  /** The reviewer's words on a decision, when the platform gave any. */
+  reason?: string;
+}
+
 export interface OperationOutcome {
   accepted: boolean;
   state: string;
@@ -237,6 +264,11 @@ export const relaunchUpdate = defineUpdate<OperationOutcome, [RelaunchRequest]>(
 export const stopUpdate = defineUpdate<OperationOutcome, [StopRequest]>('stop');
 /** A CHATA sender waiting for phone verification: the code is forwarded; a wrong one is refused with errorType `wrong_otp`. */
 export const verifyPhoneUpdate = defineUpdate<OperationOutcome, [VerifyPhoneRequest]>('verifyPhone');
+/**
+ * A change of an ACTIVE (LAUNCHED) sender. A process that ended with its sender live is run again for it (the API
+ * starts the new run with the update); the answer is the state once the platform took the change.
+ */
+export const updateSenderUpdate = defineUpdate<OperationOutcome, [UpdateSenderRequest]>('updateSender');
 /**
  * The same requests from a parent process (the onboarding's retry of a step): a workflow cannot send an
  * update, so these come as signals; the outcome shows in the state the child then reports.
@@ -357,6 +389,10 @@ export type VerifyChataSenderResult =
   /** `wrongCode`: the platform refused the code itself (`wrong_otp`), as opposed to a sender not waiting for one. */
   | { verified: false; wrongCode: boolean; errorCode: string; message: string };
 
+export interface UpdateChatbSenderInput extends SenderRef {
+  changes: UpdateChatbSenderRequest;
+}
+
 export interface AttachToInboxInput {
   resource: ResourceRef;
   processId: string;
@@ -381,6 +417,8 @@ export interface ProvisioningActivities {
   getChataAccount(): Promise<ChataAccount>;
   createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult>;
   getChatbSender(input: SenderRef): Promise<ChatbSender>;
+  /** The sender as the platform answered the change (IN_REVIEW while it is reviewed). */
+  updateChatbSender(input: UpdateChatbSenderInput): Promise<ChatbSender>;
   /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */
   attachToInbox(input: AttachToInboxInput): Promise<{ inboxId: string }>;
   createBundle(input: CreateBundleInput): Promise<CreateBundleResult>;

@@ -458,11 +458,20 @@ export interface ChatbSender {
   displayName?: string;
   categoryCode?: string;
   subcategoryCode?: string;
+  description?: string;
   state: ChatbSenderState;
   comments: ProvisioningComment[];
   createTime?: string;
   updateTime?: string;
 }
+
+// --- sender updates ------------------------------------------------------------------------
+// `PATCH .../<channel>/senders/{senderId}`: only the fields given change (docs/provisioning-wire.md says which
+// fields, and which channels review the change). The name a sender was created with is relayflow's key to find
+// it again, so no update renames one.
+
+export const CHATB_SENDER_UPDATABLE = ['description', 'categoryCode', 'subcategoryCode'] as const;
+export type UpdateChatbSenderRequest = Partial<Pick<CreateChatbSenderRequest, (typeof CHATB_SENDER_UPDATABLE)[number]>>;
 
 // --- webhooks ------------------------------------------------------------------------------
 

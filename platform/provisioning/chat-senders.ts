@@ -12,6 +12,7 @@ import type {
   CreateEmbeddedChataSenderRequest,
   RegisterChataSenderRequest,
   RegisterChataSenderResponse,
+  UpdateChatbSenderRequest,
   VerifyChataSenderRequest,
 } from '../../common/wire/provisioning.js';
 
@@ -22,6 +23,7 @@ export type {
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  UpdateChatbSenderRequest,
 } from '../../common/wire/provisioning.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -74,6 +76,14 @@ export class ProvisioningChatbSendersClient extends ProvisioningResources<ChatbS
   async categories(): Promise<ChatbCategory[]> {
     const body = await this.t.call<{ categories?: ChatbCategory[] } | undefined>('GET', 'chatb/categories');
     return body?.categories ?? [];
+  }
+
+  /**
+   * Only the fields given change. An ACTIVE sender's change is reviewed: the answer is the sender IN_REVIEW, then
+   * ACTIVE with the change, or ACTIVE without it and CHATB_SENDER_REJECTED; a sender IN_REVIEW answers 409 conflict.
+   */
+  update(senderId: string, request: UpdateChatbSenderRequest): Promise<ChatbSender> {
+    return this.t.call<ChatbSender>('PATCH', this.item(senderId), { json: request });
   }
 
   /** An ACTIVE sender answers 409 conflict; any other is removed (reads and a second delete answer 404). */

@@ -11,6 +11,7 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCa
 import {
   DEFAULT_PHONE_VERIFICATION,
   provisioningEventSignal,
+  updateSenderUpdate,
   verifyPhoneUpdate,
   type OperationOutcome,
   type PhoneVerificationSettings,
@@ -18,6 +19,8 @@ import {
   type ChatbSenderInput,
   type FollowSettings,
   type ProvisioningEvent,
+  type SenderChangeNote,
+  type SenderChanges,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
@@ -25,6 +28,7 @@ import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError, isUnverifiedNumberError } from './chat-sender-errors.js';
+import { SenderChangeTracker, type PendingChange } from './sender-change.js';
 
 // 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
 type SenderProcessState =
@@ -69,6 +73,8 @@ interface SenderDetails extends FollowDetails {
   nextStep?: string;
   phoneVerification?: PhoneVerificationNote;
   account?: AccountNote;
+  /** Changes made through the API (updateSender), by field name only. */
+  changes?: SenderChangeNote[];
 }
 
 interface SenderResult {
@@ -77,6 +83,8 @@ interface SenderResult {
   platformState?: string;
   errorCode?: string;
   nextStep?: string;
+  /** What the API reads to answer a repeated change, and to start a run for a new one. */
+  changes?: SenderChangeNote[];
 }
 
 interface SenderSnapshot {
@@ -113,6 +121,8 @@ interface SenderSpec {
   /** The state an event reports, if it reports one; otherwise a note for the event list. */
   read(e: ProvisioningEvent, d: SenderDetails, take: Take): PlatformReading | string | undefined;
   continueAsNew(carried: Carry): Promise<never>;
+  /** Sends a change of the sender (updateSender); the answer's state says whether the platform reviews it. */
+  update?(senderId: string, changes: SenderChanges): Promise<SenderSnapshot>;
   /** CHATA only: the phone verification and the business account. */
   chata?: {
     phone: PhoneVerificationSettings;
@@ -120,7 +130,7 @@ interface SenderSpec {
   };
 }
 
-type Carry = ProcessCarry<SenderProcessState, SenderDetails>;
+type Carry = ProcessCarry<SenderProcessState, SenderDetails> & { pendingChange?: PendingChange };
 
 const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'DRAFT_SAVED', 'STOPPED', 'FAILED'];
 
@@ -217,8 +227,17 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   let failure: Verdict['failure'];
 
   const isFinal = () => FINAL.includes(state());
+  const changes = new SenderChangeTracker(d, carried?.pendingChange);
+  /** The follow loop ends at a final state once no change is in hand or under review. */
+  const done = () => isFinal() && !changes.busy();
   const account = new AccountWatch<SenderProcessState>(d, tracker, (s) => FINAL.includes(s));
-  const judge = (r: PlatformReading, reason: string, comment?: string) => {
+  /** `held`: a read sender holds the pending change's fields (a read ACTIVE without them: the change was rejected). */
+  const judge = (r: PlatformReading, reason: string, comment?: string, held?: boolean) => {
+    if (changes.pending && (r.state === 'ACTIVE' || r.state === 'REJECTED')) {
+      d.platformState = 'ACTIVE';
+      tracker.moveTo('ACTIVE', changes.decide(r.state === 'ACTIVE' && held !== false ? 'APPROVED' : 'REJECTED', reason, comment));
+      return;
+    }
     const v = spec.judge(r, comment);
     Object.assign(d, {
       platformState: r.state,
@@ -237,10 +256,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       ...(s.maxTps !== undefined ? { maxTps: s.maxTps } : {}),
       ...(s.compatibleRegions ? { compatibleRegions: s.compatibleRegions } : {}),
     });
-    if (take('state')) judge({ state: s.state, errorCode: s.errorCode, errorReason: s.errorReason }, reason);
+    if (take('state')) judge({ state: s.state, errorCode: s.errorCode, errorReason: s.errorReason }, reason, undefined, changes.pending && changes.holds(s));
   }
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
-    if (isFinal()) return 'the process had ended';
+    if (done()) return 'the process had ended';
     const accountNote = spec.chata ? account.noteEvent(e) : undefined;
     if (accountNote) return accountNote;
     const r = spec.read(e, d, take);
@@ -319,6 +338,42 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       },
     );
 
+  if (spec.update) {
+    const update = spec.update;
+    const refusal = (): string | undefined =>
+      changes.pending
+        ? `the change of operation ${changes.pending.operationId} is under review: send the next one once it is decided`
+        : state() === 'ACTIVE' || state() === 'CREATING'
+          ? undefined
+          : `a ${state()} sender cannot be changed: a change is sent once the sender is ACTIVE`;
+    operationsOn(operations)(
+      updateSenderUpdate,
+      (req) =>
+        changes.handle(() =>
+          edits.run(async (): Promise<OperationOutcome> => {
+            // A run started for this change creates nothing: it finds the sender first.
+            await condition(() => state() !== 'CREATING');
+            const refused_ = refusal();
+            if (refused_) return { accepted: false, state: state(), reason: refused_ };
+            try {
+              const s = await update(d.senderId!, req.changes);
+              const note = changes.taken(req, s.state !== 'ACTIVE');
+              const what = `change of ${note.fields.join(', ')} sent through the API (operation ${req.operationId})`;
+              if (note.status === 'APPLIED') tracker.moveTo(state(), `${what}: applied at once`);
+              applySender(s, `${what}: the platform reviews it`);
+              return { accepted: true, state: state() };
+            } catch (err) {
+              return refused(state(), err);
+            }
+          }),
+        ),
+      () => {
+        const why = refusal();
+        if (why) throw new Error(why);
+      },
+    );
+  }
+
   try {
     if (!carried) {
       const created = await spec.create();
@@ -326,8 +381,9 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
       if (spec.chata && AccountWatch.enabled()) await account.start(() => quickRead.getChataAccount(), attachToResource);
     }
-    await follow({
-      isFinal,
+    const following: Parameters<typeof follow>[0] = {
+      isFinal: done,
+      wake: done,
       awaiting: () => ['PENDING', 'IN_REVIEW', 'ERROR'].includes(state()),
       applyEvent,
       react: async () => {
@@ -340,8 +396,9 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
       // The phone verification's deadline wakes the loop on time; react (awaitCode) then ends the process.
       wakeAt: () => (state() === 'WAITING_FOR_CALLER' && d.phoneVerification?.deadline ? Date.parse(d.phoneVerification.deadline) : undefined),
-      continueAsNew: () => spec.continueAsNew(carry()),
-    });
+      continueAsNew: () => spec.continueAsNew({ ...carry(), ...(changes.pending ? { pendingChange: changes.pending } : {}) }),
+    };
+    await follow(following);
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).
     if (state() === 'ACTIVE' && d.maxTps === undefined) {
       const active = await spec.get(d.senderId!);
@@ -349,6 +406,12 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
         ...(active.maxTps !== undefined ? { maxTps: active.maxTps } : {}),
         ...(active.compatibleRegions ? { compatibleRegions: active.compatibleRegions } : {}),
       });
+    }
+    // A change that came as the sender reached ACTIVE is followed to its end as well.
+    for (;;) {
+      await condition(allHandlersFinished);
+      if (!changes.busy()) break;
+      await follow(following);
     }
   } catch (err) {
     fail(err);
@@ -361,6 +424,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     ...(d.platformState ? { platformState: d.platformState } : {}),
     ...(state() === 'DRAFT_SAVED' && d.errorCode ? { errorCode: d.errorCode } : {}),
     ...(state() === 'DRAFT_SAVED' && d.nextStep ? { nextStep: d.nextStep } : {}),
+    ...(d.changes?.length ? { changes: d.changes } : {}),
   };
 }
 
@@ -414,9 +478,11 @@ export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?
         displayName: sender.displayName,
         categoryCode: sender.categoryCode,
         ...(sender.subcategoryCode ? { subcategoryCode: sender.subcategoryCode } : {}),
+        ...(input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {}),
       },
       create: () => platform.createChatbSender(sender),
       get: (senderId) => platform.getChatbSender({ senderId }),
+      update: (senderId, changes) => interactive.updateChatbSender({ senderId, changes }),
       judge: judgeChatb,
       read: (e) => {
         // Activation has no trigger of its own: a comment carries details.state ACTIVE.

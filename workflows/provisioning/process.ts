@@ -38,7 +38,7 @@ export interface ProvisioningProcess<S extends string, D> {
   /** The carry for the next run (the workflow adds its own fields). */
   carry(): ProcessCarry<S, D>;
   /** followUntilFinal with this process's tracker, follower, stop request and history limit. */
-  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'wake' | 'historyLimit'>): Promise<void>;
+  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'wake' | 'historyLimit'> & Partial<Pick<FollowLoop<S>, 'wake'>>): Promise<void>;
   /** endOnError: records why the process ends and rethrows. */
   fail(err: unknown): never;
 }
@@ -71,7 +71,8 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
       if (s !== state()) tracker.moveTo(s, reason);
     },
     carry: () => ({ ...carryTracked(tracker, operations), follow: follower.toCarry() }),
-    follow: (loop) => followUntilFinal({ tracker, follower, wake: () => stop.requested, historyLimit: settings.historyLimit, ...loop }),
+    follow: (loop) =>
+      followUntilFinal({ tracker, follower, historyLimit: settings.historyLimit, ...loop, wake: () => stop.requested || (loop.wake?.() ?? false) }),
     fail: (err) => endOnError(ending, err),
   };
 }

@@ -125,24 +125,32 @@ const Answers = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Ty
   description: 'questionId → answer (see the questionnaire of the use case and countries)',
 });
 
+/** The RCS sender's profile fields, as a start and a change take them. */
+const RcsProfile = {
+  websites: Type.Array(Type.Object({ url: Type.String({ maxLength: 255, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: 10,
+  }),
+  brandPhoneNumber: Type.String({ pattern: '^(\\+[1-9]\\d{6,14}|\\d{6,15})$', description: 'E.164 or unformatted digits' }),
+  banner: Type.Object(
+    {
+      url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }),
+      width: Type.Integer({ description: 'must be 1440' }),
+      height: Type.Integer({ description: 'must be 448' }),
+    },
+    { additionalProperties: false },
+  ),
+  logo: Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false }),
+};
+
 export const StartRcsSender = Type.Object(
   {
     displayName: Type.String({ minLength: 1, maxLength: 100, description: 'The business key of the process' }),
     description: Text512(),
-    websites: Type.Array(Type.Object({ url: Type.String({ maxLength: 255, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false }), {
-      minItems: 1,
-      maxItems: 10,
-    }),
-    brandPhoneNumber: Type.String({ pattern: '^(\\+[1-9]\\d{6,14}|\\d{6,15})$', description: 'E.164 or unformatted digits' }),
-    banner: Type.Object(
-      {
-        url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }),
-        width: Type.Integer({ description: 'must be 1440' }),
-        height: Type.Integer({ description: 'must be 448' }),
-      },
-      { additionalProperties: false },
-    ),
-    logo: Type.Optional(Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }) }, { additionalProperties: false })),
+    websites: RcsProfile.websites,
+    brandPhoneNumber: RcsProfile.brandPhoneNumber,
+    banner: RcsProfile.banner,
+    logo: Type.Optional(RcsProfile.logo),
     useCase: Type.Enum(RCS_USE_CASES),
     countries: Type.Array(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }), { minItems: 1, maxItems: 50, uniqueItems: true }),
     answers: Answers,
@@ -241,6 +249,26 @@ export const StartChatbSender = Type.Object(
     overdueAfterSeconds: OverdueAfterSeconds,
   },
   { additionalProperties: false },
+);
+
+/**
+ * A change of a live sender: only the fields given change, each kind taking its own (CHATA: description, about,
+ * photoUrl; CHATB: description, categoryCode, subcategoryCode; RCS: description, websites, brandPhoneNumber, banner,
+ * logo). The name a sender was created with is its process's business key: no change renames it.
+ */
+export const UpdateSender = Type.Object(
+  {
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    about: Type.Optional(Type.String({ minLength: 1, maxLength: 139, description: "CHATA: the profile's about text" })),
+    photoUrl: Type.Optional(Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$', description: "CHATA: the profile's photo" })),
+    categoryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'CHATB: a code from GET /v1/senders/chatb/categories' })),
+    subcategoryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'CHATB' })),
+    websites: Type.Optional(RcsProfile.websites),
+    brandPhoneNumber: Type.Optional(RcsProfile.brandPhoneNumber),
+    banner: Type.Optional(RcsProfile.banner),
+    logo: Type.Optional(RcsProfile.logo),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 export const StartBundle = Type.Object(

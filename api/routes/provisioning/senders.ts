@@ -9,7 +9,10 @@ import { e164 } from '../../schemas.js';
 import { processRouter, reasonAction } from '../process-routes.js';
 import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions } from './common.js';
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
-import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, VerifyPhone } from './schemas.js';
+import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
+import { senderChanges, updateSender } from './sender-update.js';
+import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { operationId } from '../../processes/update.js';
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
 function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
@@ -118,6 +121,20 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     update: verifyPhoneUpdate,
     request: (req, operationId) => ({ operationId, code: req.body.code }),
     answer: verifiedOrThrow,
+  });
+
+  senders.action({
+    action: 'update',
+    summary:
+      'Change a live sender (only the fields given). A running process takes it; one that ended with its sender ACTIVE (RCS: LAUNCHED) runs again for it. Where the platform reviews the change the sender goes back to review, then live with or without it',
+    body: UpdateSender,
+    errors: [400, 401, 404, 409, 422],
+    kinds: ['chatb-sender'],
+    what: 'sender',
+    act: async (req, _reply, handle) => {
+      const changes = senderChanges(kindOfWorkflowId(handle.workflowId)!, req.body as Record<string, unknown>);
+      return updateSender({ client, config, provisioning }, handle, { operationId: operationId(req.headers), changes });
+    },
   });
 
   senders.action(

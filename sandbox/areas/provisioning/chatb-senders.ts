@@ -4,10 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
-import { notFound, ProvisioningError } from './errors.js';
+import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
 import type { ChatbSender } from './model.js';
-import { CHATB_SENDER_STATES, SUBMIT_STATUSES, type ChatbCategory } from '../../../common/wire/provisioning.js';
+import {
+  CHATB_SENDER_STATES,
+  CHATB_SENDER_UPDATABLE,
+  SUBMIT_STATUSES,
+  type ChatbCategory,
+  type UpdateChatbSenderRequest,
+} from '../../../common/wire/provisioning.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { mustBeOneOf } from '../../core/fields.js';
@@ -58,27 +64,76 @@ function checkCreate(input: unknown): Omit<ChatbSender, 'id' | 'state' | 'commen
   };
 }
 
+/** A change's fields, checked as a create checks them (the category against the sender's, when only the subcategory changes). */
+function checkUpdate(input: unknown, current: ChatbSender): UpdateChatbSenderRequest {
+  const f = fields();
+  const body = f.body(input, [...CHATB_SENDER_UPDATABLE]);
+  const categoryCode = f.oneOf(
+    body,
+    'categoryCode',
+    '',
+    CHATB_CATEGORIES.map((c) => c.code),
+  );
+  const subcategoryCode = f.string(body, 'subcategoryCode', '');
+  const category = CHATB_CATEGORIES.find((c) => c.code === (categoryCode ?? current.categoryCode));
+  if (category && subcategoryCode !== undefined && !category.subcategories.some((s) => s.code === subcategoryCode)) {
+    f.add('subcategoryCode', `for category ${category.code} ${mustBeOneOf(category.subcategories.map((s) => s.code))}`);
+  }
+  const description = f.string(body, 'description', '', { max: 512 });
+  if (categoryCode === undefined && subcategoryCode === undefined && description === undefined)
+    f.add('body', `must name at least one of ${CHATB_SENDER_UPDATABLE.join(', ')}`);
+  f.check();
+  return {
+    ...(categoryCode !== undefined ? { categoryCode } : {}),
+    ...(subcategoryCode !== undefined ? { subcategoryCode } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+}
+
 type Params = { projectId: string; senderId: string };
 
 export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
-  const review = reviewer.reviews('chatbSenders', 'chatb-sender', ({ projectId, id }: { projectId: string; id: string }, d: ReviewerConfig['chatbSenders']) => {
-    const s = store.chatbSenders.get(projectId, id);
-    if (!s || s.state !== 'IN_REVIEW') return;
-    const activate = d.outcome === 'activate';
-    const comment = d.comment ?? (activate ? DEFAULT_ACTIVATION : DEFAULT_REJECTION);
-    s.state = activate ? 'ACTIVE' : 'REJECTED';
+  /** A decision on an IN_REVIEW sender: the sender takes `state`, the reviewer's comment, and the event that says so. */
+  function decide(projectId: string, s: ChatbSender, state: ChatbSender['state'], approved: boolean, comment: string): void {
+    s.state = state;
     s.comments.push({ text: comment, at: nowIso(), author: 'reviewer' });
     s.updateTime = nowIso();
     hub.emit({
       projectId,
-      trigger: activate ? 'CHATB_SENDER_COMMENT_ADDED' : 'CHATB_SENDER_REJECTED',
+      trigger: approved ? 'CHATB_SENDER_COMMENT_ADDED' : 'CHATB_SENDER_REJECTED',
       channel: 'CHATB',
       resourceType: 'SENDER',
       resourceId: s.id,
       details: { state: s.state },
       comment,
     });
+  }
+  const inReview = (projectId: string, id: string) => {
+    const s = store.chatbSenders.get(projectId, id);
+    return s?.state === 'IN_REVIEW' ? s : undefined;
+  };
+
+  const review = reviewer.reviews('chatbSenders', 'chatb-sender', ({ projectId, id }: { projectId: string; id: string }, d: ReviewerConfig['chatbSenders']) => {
+    const s = inReview(projectId, id);
+    if (!s) return;
+    const activate = d.outcome === 'activate';
+    decide(projectId, s, activate ? 'ACTIVE' : 'REJECTED', activate, d.comment ?? (activate ? DEFAULT_ACTIVATION : DEFAULT_REJECTION));
   });
+
+  // A change of an ACTIVE sender waits for the reviewer, who keeps it in the pending job (not on the sender): the
+  // sender stays live with its old fields, IN_REVIEW, until the decision; rejected, it is ACTIVE again without the
+  // change (ours: docs/provisioning-wire.md).
+  const reviewChange = reviewer.reviews(
+    'chatbSenders',
+    'chatb-sender-change',
+    ({ projectId, id, change }: { projectId: string; id: string; change: UpdateChatbSenderRequest }, d: ReviewerConfig['chatbSenders']) => {
+      const s = inReview(projectId, id);
+      if (!s) return;
+      const approve = d.outcome === 'activate';
+      if (approve) Object.assign(s, change);
+      decide(projectId, s, 'ACTIVE', approve, d.comment ?? (approve ? 'Sender change approved' : 'Sender change rejected by the sandbox reviewer'));
+    },
+  );
 
   return async (app: FastifyInstance): Promise<void> => {
     const preValidation = projectGuard(ctx);
@@ -101,6 +156,17 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
     const find = (p: Params): ChatbSender => store.chatbSenders.mustGet(p.projectId, p.senderId, () => notFound('CHATB sender', p.senderId));
 
     app.get<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => find(request.params));
+
+    app.patch<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = find(request.params);
+      const change = checkUpdate(request.body, s);
+      if (s.state === 'IN_REVIEW') throw conflict(`CHATB sender ${s.id} is IN_REVIEW: change it once the review is decided`);
+      s.updateTime = nowIso();
+      if (s.state !== 'ACTIVE') return Object.assign(s, change);
+      s.state = 'IN_REVIEW';
+      reviewChange(s.id, { projectId: request.params.projectId, id: s.id, change });
+      return s;
+    });
 
     // The model has no DELETED state, so a deleted sender is removed (reads 404); CHATB has no deleted trigger.
     app.delete<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {

@@ -1,0 +1,98 @@
+// A sender changed through its process (POST /v1/senders/{processId}/update), against the sandbox: a process that
+// ended with its sender live runs again for the change; a reviewed change goes back to review and then live with it
+// (approved) or without it (rejected, with the reviewer's words); a repeated Idempotency-Key sends nothing twice; a
+// field the sender's kind does not change is a 400 naming it; a process that ended otherwise answers 409.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createPlatformClients } from '../../../platform/index.js';
+import { useHarness, uniqueName } from '../../helpers/harness.js';
+import { sandboxRequests, setReviewer, start, update, waitUntil, type View } from '../../helpers/provisioning.js';
+
+const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
+const completed = (v: View) => v.execution.status === 'COMPLETED';
+type Change = { operationId: string; fields: string[]; status: string; reason?: string; decidedAt?: string };
+const changesOf = (v: View) => (v.details.changes ?? []) as Change[];
+
+describe('sender updates through the process', () => {
+  const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
+  const platform = () => createPlatformClients(h.config.platform).provisioning;
+
+  test('CHATB: a change of an ACTIVE sender is reviewed, approved, then rejected with the reason; a repeated key sends nothing twice', async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300 } });
+    const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
+    const active = await waitUntil(h, id, (v) => completed(v) && v.state === 'ACTIVE', 'ACTIVE and ended');
+    const senderId = active.details.senderId as string;
+    const patches = async () => (await sandboxRequests(h, 'PATCH', `/chatb/senders/${senderId}`)).length;
+
+    const key = uniqueName('change');
+    const first = await update(h, id, 'senders', 'update', { description: 'Fresh fashion every week' }, key);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.deepEqual(first.json(), { accepted: true, state: 'IN_REVIEW' });
+    const again = await update(h, id, 'senders', 'update', { description: 'Fresh fashion every week' }, key);
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.json<{ accepted: boolean }>().accepted, true);
+
+    const approved = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(active), 'the change run ended');
+    assert.equal(approved.state, 'ACTIVE');
+    assert.deepEqual(
+      changesOf(approved).map((c) => [c.operationId, c.fields, c.status]),
+      [[key, ['description'], 'APPROVED']],
+    );
+    assert.ok(!JSON.stringify(approved.details).includes('Fresh fashion'), 'the values are not in the details');
+    assert.ok(
+      approved.history.some((s) => s.state === 'IN_REVIEW'),
+      'the change went through review',
+    );
+    assert.equal(await patches(), 1, 'one PATCH for the two requests');
+    assert.equal((await platform().chatbSenders.get(senderId)).description, 'Fresh fashion every week');
+
+    // The same key after the run ended: answered from the process's record, nothing sent.
+    const late = await update(h, id, 'senders', 'update', { description: 'Fresh fashion every week' }, key);
+    assert.equal(late.statusCode, 200, late.body);
+    assert.match(late.json<{ reason: string }>().reason, /taken before \(APPROVED\)/);
+    assert.equal(await patches(), 1);
+
+    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 300, comment: 'Subcategory does not match the shop' } });
+    const rejectedKey = uniqueName('change');
+    const second = await update(h, id, 'senders', 'update', { categoryCode: 'RETAIL', subcategoryCode: 'ELECTRONICS' }, rejectedKey);
+    assert.equal(second.statusCode, 200, second.body);
+    const rejected = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(approved), 'the second change run ended');
+    assert.equal(rejected.state, 'ACTIVE', 'the sender stays live without the change');
+    const [earlier, last] = changesOf(rejected);
+    assert.equal(earlier!.status, 'APPROVED', 'the earlier change is still shown');
+    assert.deepEqual(
+      [last!.operationId, last!.fields, last!.status, last!.reason],
+      [rejectedKey, ['categoryCode', 'subcategoryCode'], 'REJECTED', 'Subcategory does not match the shop'],
+    );
+    assert.match(rejected.history.at(-1)!.reason!, /rejected: Subcategory does not match the shop/);
+    assert.equal((await platform().chatbSenders.get(senderId)).subcategoryCode, undefined, 'the platform kept the old fields');
+    assert.equal(await patches(), 2);
+  });
+
+  test('bad fields are 400 naming the field; a process that ended without a live sender is 409', async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 100, comment: 'No' } });
+    const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
+    const failed = await waitUntil(h, id, (v) => completed(v) || v.execution.status === 'FAILED', 'ended');
+    assert.equal(failed.state, 'FAILED');
+
+    const about = await update(h, id, 'senders', 'update', { about: 'Hello' });
+    assert.equal(about.statusCode, 400, about.body);
+    assert.match(
+      about.json<{ error: { message: string } }>().error.message,
+      /body\.about: a CHATB sender's change takes only description, categoryCode, subcategoryCode/,
+    );
+    const rename = await update(h, id, 'senders', 'update', { displayName: 'Other' });
+    assert.equal(rename.statusCode, 400, rename.body);
+    assert.match(rename.body, /displayName/);
+    const empty = await update(h, id, 'senders', 'update', {});
+    assert.equal(empty.statusCode, 400, empty.body);
+
+    const ended = await update(h, id, 'senders', 'update', { description: 'New words' });
+    assert.equal(ended.statusCode, 409, ended.body);
+    assert.match(
+      ended.json<{ error: { message: string } }>().error.message,
+      /has ended FAILED: only a process that ended with its sender ACTIVE takes a change/,
+    );
+    assert.equal((await sandboxRequests(h, 'PATCH', '/chatb/senders/')).filter((r) => r.path.includes(failed.details.senderId as string)).length, 0);
+  });
+});
