@@ -9,6 +9,7 @@ import type { OnboardingState } from './onboarding.js';
 import type { BundleProcessState } from './provisioning.js';
 import type { SenderIdProcessState } from './senderid-registration.js';
 import type { SubprojectState } from './subprojects.js';
+import type { SdkVerificationState } from './sdk-verification.js';
 import type { VerificationProcessState } from './verification.js';
 import type { VoiceCalloutState, VoiceIncomingState } from './voice.js';
 
@@ -91,12 +92,19 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
         workflowType: 'verification',
         states: states<VerificationProcessState>()(['STARTING', 'PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED', 'ABANDONED']),
       },
+      // Adopted from the platform's callbacks (an SDK's verification): listed and read with every process, no collection.
+      {
+        kind: 'sdk-verification',
+        workflowType: 'sdkVerification',
+        states: states<SdkVerificationState>()(['PENDING', 'SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'UNKNOWN']),
+      },
     ],
     collections: [{ path: '/v1/verifications', tag: 'verifications', kinds: ['verification'] }],
-    contracts: ['verification.ts', 'verification-limits.ts'],
+    contracts: ['verification.ts', 'verification-limits.ts', 'sdk-verification.ts'],
     areas: ['verification'],
     // pumpingStart, pumpingSuccess, liftPumpingBlock: the SMS-pumping guard's (workflows/verification/pumping-guard.ts).
-    signals: ['platformEvent', 'pumpingStart', 'pumpingSuccess'],
+    // sdkVerificationEvent: an adopted SDK verification's callbacks (workflows/verification/sdk-verification.ts).
+    signals: ['platformEvent', 'pumpingStart', 'pumpingSuccess', 'sdkVerificationEvent'],
     // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks, and the
     // rate-limit buckets' (the same workflow); setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
     updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules', 'liftPumpingBlock'],
@@ -122,7 +130,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     contracts: ['provisioning.ts'],
     areas: ['provisioning'],
     signals: PROVISIONING_SIGNALS,
-    updates: [...PROVISIONING_UPDATES, 'delete', 'verifyPhone'],
+    updates: [...PROVISIONING_UPDATES, 'delete', 'verifyPhone', 'updateSender'],
   },
   senderid: {
     name: 'senderid',

@@ -2,6 +2,7 @@
 export const PROCESS_KINDS = [
   'subproject',
   'verification',
+  'sdk-verification',
   'chata-template',
   'chatb-template',
   'rcs-sender',
@@ -23,6 +24,8 @@ export const workflowIds = {
   verification: (id: string) => `verification:${id}`,
   /** `subjectHash` from common/subject-hash.ts: never the number itself. */
   numberGuard: (subjectHash: string) => `number-guard:${subjectHash}`,
+  /** A verification relayflow did not start (an SDK's), adopted by the platform's verification ID from its callbacks. */
+  'sdk-verification': (verificationId: string) => `sdk-verification:${verificationId}`,
   // Provisioning (area G): one process per platform resource, keyed by what the caller names it by.
   'chata-template': (projectId: string, name: string, language: string) => `chata-template:${projectId}:${name}:${language}`,
   'chatb-template': (projectId: string, name: string, language: string) => `chatb-template:${projectId}:${name}:${language}`,

@@ -18,6 +18,9 @@ import { createLogger } from '../common/logger.js';
 import { workflowIds } from '../contracts/ids.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
 import { admitUpdate, setGeoRulesUpdate } from '../contracts/verification.js';
+import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../contracts/sdk-verification.js';
+import { VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { createPlatformClients } from '../platform/index.js';
 import { liftPumpingUpdate, pumpingQuery, pumpingStartSignal, pumpingSuccessSignal } from '../contracts/verification-limits.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
@@ -47,7 +50,7 @@ process.env.TEMPORAL_ADDRESS = server.address;
 process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(resolve('.relayflow/record/workflow-bundle.js'));
 
 // Imported after TEMPORAL_ADDRESS is set (the harness reads it).
-const { startHarness, uniqueName } = await import('../test/helpers/harness.js');
+const { startHarness, uniqueName, setSandboxVerificationConfig } = await import('../test/helpers/harness.js');
 const pv = await import('../test/helpers/provisioning.js');
 const vf = await import('../test/helpers/verification.js');
 const sid = await import('../test/helpers/senderid.js');
@@ -297,6 +300,57 @@ const scenarios: Scenario[] = [
       }
       answered(await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` }), 'cancel');
       return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  // --- a verification relayflow did not start (an SDK's), adopted from its callbacks
+  {
+    type: 'sdkVerification',
+    case: 'happy',
+    async run(h) {
+      // The SDK starts it on the platform (the request event is answered and recorded), then reports the code there.
+      const identity = vf.freshNumber();
+      const res = await vf.startOnPlatform(h, identity);
+      const { id } = (await res.json()) as { id: string };
+      const sms = await vf.messageFor(h, identity, id);
+      await createPlatformClients(h.config.platform).verification.reportById(id, { method: 'sms', sms: { code: sms.code! } });
+      const workflowId = workflowIds['sdk-verification'](id);
+      return { workflowId, runId: await closed(h, workflowId) };
+    },
+  },
+  {
+    type: 'sdkVerification',
+    case: 'status-read',
+    async run(h) {
+      // No result event (the sandbox's callbacks off): after its wait it reads the platform's status, PENDING, then SUCCESSFUL.
+      const identity = vf.freshNumber();
+      await setSandboxVerificationConfig(h.sandbox.url, { callbackUrl: null });
+      try {
+        const res = await vf.startOnPlatform(h, identity);
+        const { id } = (await res.json()) as { id: string };
+        const workflowId = workflowIds['sdk-verification'](id);
+        const request: SdkVerificationEvent = {
+          eventId: `request-${id}`,
+          kind: 'request',
+          at: new Date().toISOString(),
+          verificationId: id,
+          method: 'sms',
+          identity,
+          answer: { action: 'allow', why: 'within the geo rules and the per-number guard' },
+        };
+        await h.client.workflow.signalWithStart('sdkVerification', {
+          workflowId,
+          taskQueue: h.config.taskQueue,
+          args: [{ verificationId: id, resultWaitMs: 1_000 }],
+          signal: sdkVerificationEventSignal,
+          signalArgs: [request],
+        });
+        await sleep(1_500); // one read says PENDING
+        const sms = await vf.messageFor(h, identity, id);
+        await createPlatformClients(h.config.platform).verification.reportById(id, { method: 'sms', sms: { code: sms.code! } });
+        return { workflowId, runId: await closed(h, workflowId) };
+      } finally {
+        await setSandboxVerificationConfig(h.sandbox.url, { callbackUrl: `${h.apiUrl}${VERIFICATION_CALLBACK_PATH}` });
+      }
     },
   },
   {

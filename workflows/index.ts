@@ -1,6 +1,7 @@
 // Every workflow the worker runs. Workflow code imports activity types only.
 export { subprojectProvisioning } from './subprojects/subproject-provisioning.js';
 export { verification } from './verification/verification.js';
+export { sdkVerification } from './verification/sdk-verification.js';
 export { numberGuard } from './verification/number-guard.js';
 export { verificationGeoRules } from './verification/geo-rules.js';
 export { verificationPumpingGuard } from './verification/pumping-guard.js';

@@ -1,5 +1,7 @@
 // The platform's verification callbacks: signed with the application secret, answered fast. Requests are
 // allowed or denied by the geo rules and the per-number guard; results and SMS receipts become signals to their process.
+// A verification relayflow did not start (an SDK's) is adopted: each of its events, the request with relayflow's
+// answer, is handed to its own process (`sdk-verification:<id>`, signal-with-start) before the answer goes back.
 // Schema-first: one TypeBox schema per event, checked after the signature (which covers the raw bytes).
 // Extra fields are allowed: the platform may add some.
 import { createHash } from 'node:crypto';
@@ -11,6 +13,7 @@ import { verifyApplicationCallback } from '../../common/signing.js';
 import type { Logger } from '../../common/logger.js';
 import { verificationIdOfEvent } from '../../contracts/ids.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
+import type { RequestAnswer, SdkVerificationEvent } from '../../contracts/sdk-verification.js';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
@@ -83,6 +86,29 @@ function toSignal(body: ResultEvent | DeliveredEvent): PlatformVerificationEvent
   return { eventId: eventIdOf('result', body), kind: 'result', verificationId: body.id, status: body.status, ...(body.reason ? { reason: body.reason } : {}) };
 }
 
+/** An event of a verification relayflow did not start, for its adopted process; the same event always has the same ID. */
+function toAdopted(body: RequestEvent | ResultEvent | DeliveredEvent, answer?: RequestAnswer): SdkVerificationEvent {
+  const common = {
+    at: new Date().toISOString(),
+    verificationId: body.id,
+    method: body.method,
+    identity: body.identity.endpoint,
+    ...(body.reference ? { reference: body.reference } : {}),
+  };
+  if (body.event === 'VerificationRequestEvent') return { ...common, eventId: eventIdOf('request', body), kind: 'request', ...(answer ? { answer } : {}) };
+  if (body.event === 'VerificationResultEvent')
+    return {
+      ...common,
+      eventId: eventIdOf('result', body),
+      kind: 'result',
+      status: body.status,
+      ...(body.reason ? { reason: body.reason } : {}),
+      ...(body.source ? { source: body.source } : {}),
+    };
+  const delivered = body as DeliveredEvent;
+  return { ...common, eventId: eventIdOf('sms-delivered', delivered), kind: 'sms-delivered', smsResult: delivered.smsResult };
+}
+
 export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (
   app,
   { client, verifications, appKey, appSecret, decideWaitMs = 4_000 },
@@ -105,8 +131,8 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
 
     const processId = verificationIdOfEvent(body);
     if (!processId) {
-      // Not started by relayflow (an SDK verification): acknowledged, nothing to route to.
-      log.info({ event, verificationId: body.id }, 'verification callback for no relayflow process');
+      // Not started by relayflow (an SDK verification): recorded by its adopted process, then acknowledged.
+      await verifications.adopt(toAdopted(body), log);
       return reply.status(200).send({});
     }
     try {
@@ -123,8 +149,20 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
   async function decide(body: RequestEvent, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
     // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
     if (verificationIdOfEvent(body)) return { action: 'allow' };
-    const { admitted, refusedBy } = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
+    let admission: Awaited<ReturnType<VerificationService['admit']>>;
+    try {
+      admission = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
+    } catch (err) {
+      // No answer in time: the platform refuses the verification ("Invalid callback"); the process says why.
+      const why = `relayflow could not decide: ${(err as Error).message}`;
+      await verifications.adopt(toAdopted(body, { action: 'error', why }), log).catch(() => undefined);
+      throw err;
+    }
+    const { admitted, refusedBy } = admission;
     if (!admitted) log.warn({ verificationId: body.id, refusedBy }, `verification request denied by the ${refusedBy ?? 'per-number guard'}`);
+    const why = admitted ? 'within the geo rules and the per-number guard' : `refused by the ${refusedBy ?? 'per-number guard'}`;
+    // Recorded before the answer: a verification relayflow could not record is refused (503), never let through unseen.
+    await verifications.adopt(toAdopted(body, { action: admitted ? 'allow' : 'deny', why }), log);
     return { action: admitted ? 'allow' : 'deny' };
   }
 };

@@ -1,6 +1,7 @@
 // Starts verification processes behind the geo permissions and the per-number guard, and finds them by identity or reference.
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Logger } from '../../../common/logger.js';
 import { ulid } from 'ulid';
 import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
@@ -18,7 +19,9 @@ import {
   type VerificationMethod,
   type VerificationStep,
 } from '../../../contracts/verification.js';
+import { SDK_RESULT_WAIT_MS, sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../contracts/sdk-verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
+import type { sdkVerification } from '../../../workflows/verification/sdk-verification.js';
 import { ApiError } from '../../errors.js';
 import { processesStarted } from '../../metrics/series.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
@@ -234,6 +237,38 @@ export class VerificationService {
     processesStarted.inc({ kind: 'verification' });
     if (pumping) this.pumping.started(pumping);
     return { processId, outcome };
+  }
+
+  /**
+   * Hands a callback of a verification relayflow did not start to its adopted process (`sdk-verification:<id>`),
+   * started by this signal if it is the first (whichever event comes first). Resolves once Temporal has the event;
+   * throws 503 when it could not take it, so the callback is not acknowledged. An event for one that has ended is
+   * acknowledged and not recorded (the ID is never reused: a late repeat cannot start a second process).
+   */
+  async adopt(event: SdkVerificationEvent, log: Logger): Promise<void> {
+    const processId = workflowIds['sdk-verification'](event.verificationId);
+    const input: SdkVerificationInput = { verificationId: event.verificationId, resultWaitMs: SDK_RESULT_WAIT_MS };
+    try {
+      await this.client.workflow.signalWithStart<typeof sdkVerification, [SdkVerificationEvent]>(workflowTypeOf('sdk-verification'), {
+        workflowId: processId,
+        taskQueue: this.config.taskQueue,
+        args: [input],
+        signal: sdkVerificationEventSignal,
+        signalArgs: [event],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: KIND, value: 'sdk-verification' },
+          { key: STATE, value: 'PENDING' },
+        ],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        log.info({ processId, eventId: event.eventId }, 'callback for an adopted verification that has ended: not recorded');
+        return;
+      }
+      log.warn({ err, processId, eventId: event.eventId }, 'verification callback not recorded; the platform will retry');
+      throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
+    }
   }
 
   /** Recent verification processes of a number, newest first (from its guard; none if it has none). */

@@ -63,7 +63,9 @@ export function verificationChain(v, timeline) {
     chain.append(li);
   });
   const parts = [el('h3', 'Methods tried'), chain];
-  const counts = [`${d.attempts || 0} code reports`, `${d.resends || 0} resends`];
+  // An SDK's verification (sdk-verification) was started and reported by the app: relayflow only answered its request.
+  const sdk = d.request ? `started by an SDK; relayflow answered ${d.request.action}: ${d.request.why}` : 'started by an SDK; its request was not seen';
+  const counts = v.kind === 'sdk-verification' ? [sdk] : [`${d.attempts || 0} code reports`, `${d.resends || 0} resends`];
   if (d.smsDelivery) counts.push(`SMS delivery: ${d.smsDelivery}`);
   parts.push(el('p', counts.join(' · '), 'bar-notes'));
   return parts;

@@ -211,7 +211,8 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     if (v.kind === 'onboarding' && v.details && Array.isArray(v.details.steps))
       parts = [...stepGraph(v.details.steps), ...actions.forSteps(v, v.details.steps)];
     else if (/-campaign$/.test(v.kind)) parts = campaignBar(id, await api(`/v1/campaigns/${encodeURIComponent(id)}`));
-    else if (v.kind === 'verification' && v.details && Array.isArray(v.details.steps))
+    // A verification's chain; an SDK's (sdk-verification) is drawn alike, as its one method.
+    else if (/(^|-)verification$/.test(v.kind) && v.details && Array.isArray(v.details.steps))
       parts = verificationChain(v, await api(`/v1/processes/${encodeURIComponent(id)}/timeline?pageSize=200`).catch(() => ({ entries: [] })));
     else if (v.kind === 'voice-callout' && v.details && Array.isArray(v.details.legs)) parts = calloutCalls(v);
     if (current.id !== id) return;
