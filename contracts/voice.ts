@@ -147,6 +147,8 @@ export interface VoiceCalloutDetails {
   legs: VoiceLeg[];
   /** Callbacks answered by the intake's fallback because the process did not answer in time. */
   fallbacks: number;
+  /** Recordings of its calls or their conference the platform told of (Notify), each once. */
+  recordings?: VoiceRecordingNotice[];
 }
 
 export interface VoiceCalloutResult {
@@ -271,6 +273,24 @@ export interface VoiceFallbackApplied {
 }
 
 export const voiceFallbackSignal = defineSignal<[VoiceFallbackApplied]>('voiceFallback');
+
+/**
+ * A recording the platform told of (Notify `recording_finished` or `recording_available`) about one of the
+ * process's calls, or the conference it was in: the file's place as the platform gives it (`destination`).
+ */
+export interface VoiceRecordingNotice {
+  /** The same for a repeat of the notification: its type, call, conference and destination (hashed). */
+  eventId: string;
+  type: 'recording_finished' | 'recording_available';
+  callId: string;
+  leg?: number;
+  attempt?: number;
+  conferenceId?: string;
+  destination?: string;
+  receivedAt: string;
+}
+
+export const voiceRecordingSignal = defineSignal<[VoiceRecordingNotice]>('voiceRecording');
 
 /** Ends a callout: pending retries are dropped and ongoing calls hung up. */
 export const stopCalloutUpdate = defineUpdate<{ stopped: boolean; hungUp: number }, [{ reason?: string }]>('stopCallout');

@@ -5,7 +5,8 @@
 // (callouts, and any call when the store is away) are answered by the call's process (voice-answer.ts: an update
 // under a deadline, the spec's fallback past it). A DiCE of a call answered from its plan is written to the
 // store and relayed the same way; any other DiCE becomes a signal, acknowledged only once Temporal has it (else
-// 503, and the platform's retry or the process's own read of the call covers it); Notify is acknowledged and logged. Any envelope is accepted: unknown events and extra
+// 503, and the platform's retry or the process's own read of the call covers it); a Notify about a recording
+// goes to the callout whose call it names (voice-notify.ts), and every Notify is answered 200. Any envelope is accepted: unknown events and extra
 // fields change nothing, event names are read case-insensitively and `callid` may be spelled `callId`.
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -20,6 +21,7 @@ import { callingBaseOf } from '../../platform/voice/client.js';
 import { IncomingRuleCache, type VoiceCallStore, type VoiceRuleStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';
 import { answerFromProcess, updateIdOf, within } from './voice-answer.js';
+import { VoiceRecordingRelay } from './voice-notify.js';
 import { VoicePlanIntake } from './voice-plan.js';
 
 export interface VoiceCallbackOptions {
@@ -81,6 +83,7 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger })
     : undefined;
   if (plan) app.addHook('onClose', () => plan.close());
+  const recordings = new VoiceRecordingRelay(client, settings.answerDeadlineMs);
   /** What the store may take of the deadline before the process is asked instead (the rest is the update's). */
   const planDeadlineMs = Math.floor(settings.answerDeadlineMs / 2);
 
@@ -96,7 +99,8 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
       return reply.status(200).send({});
     }
     if (event === 'notify') {
-      log.info({ type: str(body.type), callId: str(body.callid) ?? str(body.callId) }, 'voice notification');
+      // Answered 200 in any case: an unanswered Notify is discarded, never sent again (spec).
+      await recordings.handOver(body, log);
       return reply.status(200).send({});
     }
     const callId = str(body.callid) ?? str(body.callId);

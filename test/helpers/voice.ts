@@ -23,8 +23,11 @@ export async function wireVoice(h: Harness): Promise<void> {
   await voiceClient(h).setCallbackUrls({ primary: `${h.apiUrl}${VOICE_CALLBACK_PATH}` });
 }
 
-async function control(h: Harness, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${h.sandbox.url}/_sandbox/voice${path}`, {
+const control = (h: Harness, method: string, path: string, body?: unknown) => sandboxControl(h, method, `/_sandbox/voice${path}`, body);
+
+/** A sandbox control request (`path` from the sandbox's root); throws unless it succeeded; the answer's JSON. */
+export async function sandboxControl(h: Harness, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${h.sandbox.url}${path}`, {
     method,
     ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
@@ -107,6 +110,7 @@ export interface CalloutView {
       }>;
     }>;
     fallbacks: number;
+    recordings?: Array<{ type: string; callId: string; leg?: number; attempt?: number; conferenceId?: string; destination?: string }>;
   };
 }
 

@@ -10,9 +10,12 @@ import {
   voiceCallbackUpdate,
   voiceCallEndedSignal,
   voiceFallbackSignal,
+  voiceRecordingSignal,
   type CallAttempt,
   type CallOutcome,
   type CalloutRequest,
+  type CallScript,
+  type CallStep,
   type VoiceCallbackEvent,
   type VoiceCallEnded,
   type VoiceCalloutDetails,
@@ -34,6 +37,14 @@ const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['busy', 'noanswer'];
  * OpenTelemetry's interceptors failed replay without them). The handlers never wait for the loop.
  */
 export const CALLOUT_AFTER_HANDLERS_PATCH = 'voice-callout-after-handlers';
+
+/**
+ * A callout whose script records a conference waits, once its calls are over, for the platform's
+ * recording_available (it comes after the last call leaves the conference, so often after this callout's own
+ * DiCE) for at most RECORDING_NOTICE_WAIT before it ends. Recorded histories never waited: behind a patch.
+ */
+const CALLOUT_RECORDING_WAIT_PATCH = 'voice-callout-recording-wait';
+const RECORDING_NOTICE_WAIT = '30 seconds';
 
 export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCalloutResult> {
   const afterHandlers = patched(CALLOUT_AFTER_HANDLERS_PATCH);
@@ -74,6 +85,12 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
     attempt?.answers.push({ event: f.event, at: f.at, action: f.action, by: 'fallback' });
     if (attempt && f.event === 'ace' && attempt.state !== 'ended') attempt.state = 'answered';
     tracker.update({ fallbacks: tracker.status.details.fallbacks + 1 });
+  });
+  // Registering this handler adds no command: runs never signalled replay as before.
+  setHandler(voiceRecordingSignal, (n) => {
+    const known = tracker.status.details.recordings ?? [];
+    if (known.some((r) => r.eventId === n.eventId)) return;
+    tracker.update({ recordings: [...known, n] });
   });
   setHandler(stopCalloutUpdate, async ({ reason }) => {
     if (stopReason !== undefined || ['COMPLETED', 'FAILED'].includes(tracker.status.state)) return { stopped: false, hungUp: 0 };
@@ -144,6 +161,10 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
   }
 
   await Promise.all(legs.map(runLeg));
+  const recordingAvailable = () => (tracker.status.details.recordings ?? []).some((r) => r.type === 'recording_available');
+  if (stopReason === undefined && recordsConference(input.script) && legs.some((l) => l.attempts.some((a) => a.answeredAt)) && !recordingAvailable()) {
+    if (patched(CALLOUT_RECORDING_WAIT_PATCH)) await condition(recordingAvailable, RECORDING_NOTICE_WAIT);
+  }
   const answered = legs.some((l) => l.outcome === 'answered');
   const final: VoiceCalloutState =
     stopReason !== undefined ? 'STOPPED' : answered || legs.every((l) => l.outcome && l.outcome !== 'failed') ? 'COMPLETED' : 'FAILED';
@@ -153,6 +174,13 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
     state: final,
     legs: legs.map((l) => ({ destination: l.destination, attempts: l.attempts.length, ...(l.outcome ? { outcome: l.outcome } : {}), ...durationOf(l) })),
   };
+}
+
+/** Whether any step of the script joins a recorded conference. */
+function recordsConference(script: CallScript | undefined): boolean {
+  if (!script) return false;
+  const steps: CallStep[] = [script.start, ...Object.values(script.menus ?? {}).flatMap((m) => Object.values(m.options))];
+  return steps.some((s) => s.type === 'conference' && s.record === true);
 }
 
 function durationOf(leg: VoiceLeg): { durationSeconds?: number } {

@@ -108,7 +108,7 @@ function joinConference(e: CallEngine, call: Call, conferenceId: string, opts: {
   e.markAnswered(call);
   const { left } = e.conferences.join(call, conferenceId, opts);
   call.phase = 'conference';
-  if (left?.recorded) e.callbacks.notify(call, 'recording_available');
+  if (left?.recorded) e.callbacks.recorded(call, left.conferenceId);
 }
 
 /** Rings another number; when it answers the call is connected to it, and an incoming call sends an ACE. */

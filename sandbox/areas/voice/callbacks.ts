@@ -3,6 +3,7 @@
 // the answer read and whether the fallback applied. ICE, ACE and PIE are asked once (no retries) within
 // settings.callbackTimeoutMs; DiCE is told, with the dispatcher's default retries, answer unread. Notify is sent
 // once within the same timeout: the spec discards a notification with no answer in time, so it is never retried.
+import { randomUUID } from 'node:crypto';
 import { applicationCallbackSigner } from '../../core/callback-signers.js';
 import type { CallbackResult } from '../../core/callbacks.js';
 import type { SandboxContext } from '../../core/context.js';
@@ -80,8 +81,14 @@ export class VoiceCallbacks {
     });
   }
 
-  notify(call: Call, type: string): void {
-    this.tell(call, 'notify', { type });
+  /**
+   * A recorded conference was left empty by `call`: Notify recording_finished, then recording_available, each
+   * naming the conference and where the file is (public reference: the Notify's `conferenceId` and `destination`,
+   * "the destination of the generated recording"). The sandbox's destination is a URL it does not serve (ours).
+   */
+  recorded(call: Call, conferenceId: string): void {
+    const destination = `${call.voiceBase}/recordings/${randomUUID()}.mp3`;
+    for (const type of ['recording_finished', 'recording_available']) this.tell(call, 'notify', { type, conferenceId, destination });
   }
 
   /** Fire and forget, still after the call's earlier callbacks (a DiCE never overtakes an ACE). */

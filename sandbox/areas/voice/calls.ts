@@ -143,7 +143,7 @@ export class CallEngine {
     call.partyTimers.clear();
     const emptied = this.conferences.leave(call);
     if (call.options.enableDice) this.callbacks.dice(call);
-    if (emptied?.recorded) this.callbacks.notify(call, 'recording_available');
+    if (emptied?.recorded) this.callbacks.recorded(call, emptied.conferenceId);
   }
 
   /** The other party hangs up: the callee of a callout, the caller of an incoming call. */

@@ -7,6 +7,7 @@ import { useHarness, uniqueName } from '../../helpers/harness.js';
 import {
   callout,
   eventually,
+  sandboxControl,
   phone,
   playedText,
   sandboxCall,
@@ -134,7 +135,7 @@ describe('voice callouts', () => {
     );
     assert.equal(final.details.fallbacks, 0);
   });
-  test('a recorded conference: the Notify that follows is answered by relayflow in time, so the platform does not discard it', async () => {
+  test("a recorded conference: each Notify is answered at once, and the recording reaches the callout's details and timeline once though delivered twice", async () => {
     const conferenceId = uniqueName('rec');
     const processId = await startCallout(h, 'custom', {
       key: uniqueName('rec'),
@@ -146,14 +147,48 @@ describe('voice callouts', () => {
       const c = (await sandboxConferences(h)).find((x) => x.conferenceId === conferenceId);
       return c?.participants.length === 1 ? c.participants[0] : undefined;
     });
-    assert.equal((await h.api({ method: 'DELETE', url: `/v1/voice/conferences/${conferenceId}/participants?region=euc1` })).statusCode, 204);
-    // The sandbox sends Notify once, never again (spec: no answer in time, discarded): relayflow must answer it at once.
-    const notify = await eventually('the Notify answered', async () => {
-      const n = (await sandboxCall(h, joined.callId)).callbacks.find((c) => c.event === 'notify');
-      return n?.answeredInMs !== undefined ? n : undefined;
-    });
-    assert.equal(notify.fallback, false, `not discarded: ${notify.fallbackReason}`);
-    assert.ok(notify.answeredInMs! < 1_000, `answered at once (${notify.answeredInMs} ms)`);
+    // Every callback from here on (the DiCE and both Notify) is delivered twice.
+    await sandboxControl(h, 'POST', '/_sandbox/callback-faults', { duplicate: 3 });
+    try {
+      assert.equal((await h.api({ method: 'DELETE', url: `/v1/voice/conferences/${conferenceId}/participants?region=euc1` })).statusCode, 204);
+      // The sandbox sends Notify once, never again (spec: no answer in time, discarded): relayflow must answer it at once.
+      const notifies = await eventually('both Notify answered', async () => {
+        const n = (await sandboxCall(h, joined.callId)).callbacks.filter((c) => c.event === 'notify');
+        return n.length === 2 && n.every((x) => x.answeredInMs !== undefined) ? n : undefined;
+      });
+      for (const notify of notifies) {
+        assert.equal(notify.fallback, false, `not discarded: ${notify.fallbackReason}`);
+        assert.ok(notify.answeredInMs! < 1_000, `answered at once (${notify.answeredInMs} ms)`);
+      }
+    } finally {
+      await sandboxControl(h, 'DELETE', '/_sandbox/faults');
+    }
+    const sent = (
+      (await sandboxControl(h, 'GET', '/_sandbox/callbacks?area=voice')) as { callbacks: Array<{ body: Record<string, unknown> }> }
+    ).callbacks.filter((c) => c.body.event === 'notify' && c.body.callid === joined.callId);
+    assert.deepEqual(
+      sent.map((c) => c.body.type).sort(),
+      ['recording_available', 'recording_available', 'recording_finished', 'recording_finished'],
+      'each Notify delivered twice',
+    );
+
     await h.waitForState(processId, 'COMPLETED', 20_000);
+    const view = await callout(h, processId);
+    const destination = sent[0]!.body.destination as string;
+    assert.deepEqual(
+      (view.details.recordings ?? []).map((r) => [r.type, r.callId, r.leg, r.attempt, r.conferenceId, r.destination]),
+      [
+        ['recording_finished', joined.callId, 0, 1, conferenceId, destination],
+        ['recording_available', joined.callId, 0, 1, conferenceId, destination],
+      ],
+      'each recording notification once, with where the file is',
+    );
+    const timeline = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}/timeline` });
+    assert.equal(timeline.statusCode, 200, timeline.body);
+    const signals = (timeline.json().entries as Array<{ details: { signal?: string; duplicate?: boolean } }>).filter(
+      (e) => e.details.signal === 'voiceRecording',
+    );
+    assert.equal(signals.length, 2, 'one entry per notification in the timeline');
+    assert.ok(signals.every((e) => !e.details.duplicate));
   });
 });

@@ -401,7 +401,7 @@ test('a conference on euc1: participants, mute and hold, regional scope, remove 
   assertSigned();
 });
 
-test('a recorded conference (ACE connectConf record) sends Notify recording_available when its last participant leaves', async () => {
+test('a recorded conference (ACE connectConf record) sends Notify recording_finished, then recording_available, when its last participant leaves', async () => {
   rx.answer = (cb) => {
     if (cb.event === 'ice') return { json: { action: { name: 'connectPstn' } } };
     if (cb.event === 'ace')
@@ -416,9 +416,15 @@ test('a recorded conference (ACE connectConf record) sends Notify recording_avai
   const confs = (await control('GET', '/conferences')).body as Array<{ recorded: boolean }>;
   assert.equal(confs[0]!.recorded, true);
   await client.removeAllParticipants('rec-1', { baseUrl: region('apse1') });
-  const notify = await rx.next(callId, 'notify');
-  assert.equal(notify.body.type, 'recording_available');
-  assert.deepEqual(events(callId), ['ice', 'ace', 'dice', 'notify']);
+  const available = await rx.waitFor((c) => c.callid === callId && c.event === 'notify' && c.body.type === 'recording_available');
+  const [finished, second] = rx.of(callId, 'notify');
+  assert.deepEqual([finished!.body.type, second?.body.type], ['recording_finished', 'recording_available'], 'finished first');
+  for (const n of [finished!, available]) {
+    assert.equal(n.body.conferenceId, 'rec-1');
+    assert.match(String(n.body.destination), /\/voice\/recordings\/[0-9a-f-]{36}\.mp3$/, 'where the file is');
+  }
+  assert.equal(finished!.body.destination, available.body.destination, 'one recording');
+  assert.deepEqual(events(callId), ['ice', 'ace', 'dice', 'notify', 'notify']);
   assert.equal((await record(callId)).region, 'apse1');
   assertSigned();
 });
@@ -437,12 +443,16 @@ test('a Notify with no answer in time is discarded, not retried (spec: "no respo
   );
   await participantsOf('rec-late', 'apse1', 1);
   await client.removeAllParticipants('rec-late', { baseUrl: region('apse1') });
-  await rx.next(callId, 'notify');
+  await rx.waitFor((c) => c.callid === callId && c.event === 'notify' && c.body.type === 'recording_available');
   const sent = await until(async () => (await record(callId)).callbacks.find((c) => c.event === 'notify' && c.fallback), 'the Notify recorded as discarded');
   assert.match(sent.fallbackReason ?? '', /^discarded: no answer within 300 ms$/);
-  // Well past the dispatcher's first retry (1 s): still the one Notify.
+  // Well past the dispatcher's first retry (1 s): still one Notify of each type.
   await new Promise((r) => setTimeout(r, 2_500));
-  assert.equal(rx.of(callId, 'notify').length, 1, 'sent once, never retried');
+  assert.deepEqual(
+    rx.of(callId, 'notify').map((n) => n.body.type),
+    ['recording_finished', 'recording_available'],
+    'each sent once, never retried',
+  );
 });
 
 test('callout validation: 40001 naming the field and the rule; destination.number is taken for endpoint', async () => {

@@ -1,6 +1,6 @@
 // Two pictures read from the process's own status (GET /v1/processes/:id): a verification's fallback chain (each
 // method in order, the platform verifications sent for it, their outcome and time) and a voice callout's calls
-// (each leg, each call placed for it, and every callback answered, by whom). Rows of labelled boxes: the words are
+// (each leg, each call placed for it, every callback answered, by whom, and the recordings the platform told of). Rows of labelled boxes: the words are
 // in the boxes, the colour only repeats them. Phone numbers masked.
 import { clock, el, icon, mask } from './dom.js';
 
@@ -91,6 +91,10 @@ export function calloutCalls(v) {
       if (a.amd) lines.push(`machine detection: ${a.amd.status}${a.amd.reason ? ` (${a.amd.reason})` : ''}`);
       for (const ans of a.answers || []) lines.push(`${clock(ans.at)} ${ans.event} → ${ans.action}${ans.input ? ` (input ${ans.input})` : ''}, by ${ans.by}`);
       if (!(a.answers || []).length) lines.push(a.state === 'ended' ? 'no callback answered' : 'no callback answered yet');
+      // The platform's recording notifications about this call (its conference's recording when it left last).
+      for (const r of (v.details.recordings || []).filter((x) => x.callId === a.callId)) {
+        lines.push(`${clock(r.receivedAt)} ${r.type.replace('_', ' ')}${r.destination ? `: ${r.destination}` : ''}`);
+      }
       const title = `Call ${a.attempt}: ${a.outcome || a.state}`;
       const b = box(CALL_TONE(a), title, lines, `${title}; ${lines.join('; ')}`);
       b.dataset.call = String(a.attempt);
