@@ -149,20 +149,23 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
   async function decide(body: RequestEvent, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
     // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
     if (verificationIdOfEvent(body)) return { action: 'allow' };
+    const deadline = Date.now() + decideWaitMs;
+    // The hand-over shares the platform's wait with the decision, with a moment of its own if the decision took it all.
+    const handOverBy = () => Math.max(deadline, Date.now() + 500);
     let admission: Awaited<ReturnType<VerificationService['admit']>>;
     try {
-      admission = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], Date.now() + decideWaitMs);
+      admission = await verifications.admit(body.identity.endpoint, `platform:${body.id}`, [body.method], deadline);
     } catch (err) {
       // No answer in time: the platform refuses the verification ("Invalid callback"); the process says why.
       const why = `relayflow could not decide: ${(err as Error).message}`;
-      await verifications.adopt(toAdopted(body, { action: 'error', why }), log).catch(() => undefined);
+      await verifications.adopt(toAdopted(body, { action: 'error', why }), log, handOverBy()).catch(() => undefined);
       throw err;
     }
     const { admitted, refusedBy } = admission;
     if (!admitted) log.warn({ verificationId: body.id, refusedBy }, `verification request denied by the ${refusedBy ?? 'per-number guard'}`);
     const why = admitted ? 'within the geo rules and the per-number guard' : `refused by the ${refusedBy ?? 'per-number guard'}`;
     // Recorded before the answer: a verification relayflow could not record is refused (503), never let through unseen.
-    await verifications.adopt(toAdopted(body, { action: admitted ? 'allow' : 'deny', why }), log);
+    await verifications.adopt(toAdopted(body, { action: admitted ? 'allow' : 'deny', why }), log, handOverBy());
     return { action: admitted ? 'allow' : 'deny' };
   }
 };

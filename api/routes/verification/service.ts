@@ -242,25 +242,27 @@ export class VerificationService {
   /**
    * Hands a callback of a verification relayflow did not start to its adopted process (`sdk-verification:<id>`),
    * started by this signal if it is the first (whichever event comes first). Resolves once Temporal has the event;
-   * throws 503 when it could not take it, so the callback is not acknowledged. An event for one that has ended is
-   * acknowledged and not recorded (the ID is never reused: a late repeat cannot start a second process).
+   * throws 503 when it could not take it by `deadline` (epoch ms), so the callback is not acknowledged. An event for
+   * one that has ended is acknowledged and not recorded (the ID is never reused: a late repeat cannot start a second process).
    */
-  async adopt(event: SdkVerificationEvent, log: Logger): Promise<void> {
+  async adopt(event: SdkVerificationEvent, log: Logger, deadline = Date.now() + HAND_OVER_MS): Promise<void> {
     const processId = workflowIds['sdk-verification'](event.verificationId);
     const input: SdkVerificationInput = { verificationId: event.verificationId, resultWaitMs: SDK_RESULT_WAIT_MS };
     try {
-      await this.client.workflow.signalWithStart<typeof sdkVerification, [SdkVerificationEvent]>(workflowTypeOf('sdk-verification'), {
-        workflowId: processId,
-        taskQueue: this.config.taskQueue,
-        args: [input],
-        signal: sdkVerificationEventSignal,
-        signalArgs: [event],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: KIND, value: 'sdk-verification' },
-          { key: STATE, value: 'PENDING' },
-        ],
-      });
+      await this.client.withDeadline(deadline, () =>
+        this.client.workflow.signalWithStart<typeof sdkVerification, [SdkVerificationEvent]>(workflowTypeOf('sdk-verification'), {
+          workflowId: processId,
+          taskQueue: this.config.taskQueue,
+          args: [input],
+          signal: sdkVerificationEventSignal,
+          signalArgs: [event],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [
+            { key: KIND, value: 'sdk-verification' },
+            { key: STATE, value: 'PENDING' },
+          ],
+        }),
+      );
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) {
         log.info({ processId, eventId: event.eventId }, 'callback for an adopted verification that has ended: not recorded');
@@ -297,6 +299,9 @@ export class VerificationService {
     }
   }
 }
+
+/** How long a callback's hand-over to its adopted process may take (Temporal unreachable: the client retries until then). */
+const HAND_OVER_MS = 3_000;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

@@ -6,7 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
+import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
+import { signApplicationRequest } from '../../../common/signing.js';
+import { VERIFICATION_CALLBACK_PATH } from '../../../contracts/callbacks.js';
 import { createPlatformClients } from '../../../platform/index.js';
+import { offlineApp } from '../../helpers/offline-app.js';
 import { useHarness } from '../../helpers/harness.js';
 import { eventually } from '../../helpers/process-list.js';
 import { pollUntil } from '../../helpers/deadline.js';
@@ -185,5 +189,38 @@ describe('verifications an SDK started, adopted', () => {
     // Its request, receipt and result events were all routed to its own process by the token in `custom`.
     const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processIdOf(verificationId))}` });
     assert.equal(res.statusCode, 404, res.body);
+  });
+});
+
+describe('an SDK verification event Temporal cannot take', () => {
+  test('is answered 503 within its deadline, not acknowledged, so the platform sends it again', async () => {
+    const offline = await offlineApp((_req, res) => res.writeHead(500).end()); // no Temporal behind it
+    try {
+      const body = JSON.stringify({
+        event: 'VerificationResultEvent',
+        id: `sdk-${ulid()}`,
+        method: 'sms',
+        identity: { type: 'number', endpoint: freshNumber() },
+        status: 'SUCCESSFUL',
+      });
+      const { appKey, appSecret } = SANDBOX_CREDENTIALS;
+      const headers = signApplicationRequest({
+        appKey,
+        appSecret,
+        method: 'POST',
+        path: VERIFICATION_CALLBACK_PATH,
+        contentType: 'application/json; charset=UTF-8',
+        body,
+      });
+      const t0 = Date.now();
+      const res = await offline.app.inject({ method: 'POST', url: VERIFICATION_CALLBACK_PATH, headers, payload: body });
+      assert.equal(res.statusCode, 503, res.body);
+      // The hand-over's deadline (3 s), not the Temporal client's own retries (20 s without it).
+      assert.ok(Date.now() - t0 < 8_000, `answered after ${Date.now() - t0} ms`);
+      assert.equal(res.json().error.code, 'unavailable');
+      assert.ok(res.headers['retry-after'], 'with Retry-After');
+    } finally {
+      await offline.close();
+    }
   });
 });
