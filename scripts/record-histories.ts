@@ -965,6 +965,39 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
+  {
+    // An app-to-app call routed by its caller's rule (patch voice-incoming-app-to-app): the ICE is all that comes.
+    type: 'voiceIncomingCall',
+    case: 'app-to-app',
+    async run(h) {
+      const caller = uniqueName('alice');
+      await vc.putIncomingRule(h, `user:${caller}`, { start: { type: 'play', text: 'Hello from the app.' } });
+      const { callId } = await vc.appCall(h, caller, { type: 'username', endpoint: uniqueName('bob') });
+      const id = `voice-incoming:${callId}`;
+      await h.waitForState(id, 'ENDED', 20_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    // A recorded conference (patch voice-callout-recording-wait): the callout waits for, and keeps, its recording.
+    type: 'voiceCallout',
+    case: 'recorded-conference',
+    async run(h) {
+      const conferenceId = uniqueName('rec');
+      const id = await vc.startCallout(h, 'custom', {
+        key: uniqueName('rec'),
+        destination: vc.phone(),
+        region: 'euc1',
+        script: { start: { type: 'conference', conferenceId, record: true } },
+      });
+      await vc.eventually('the callee in the recorded conference', async () =>
+        (await vc.sandboxConferences(h)).some((c) => c.conferenceId === conferenceId && c.participants.length === 1) ? true : undefined,
+      );
+      answered(await h.api({ method: 'DELETE', url: `/v1/voice/conferences/${conferenceId}/participants?region=euc1` }), 'remove participants', [204]);
+      await h.waitForState(id, 'COMPLETED', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
 ];
 
 /** Throws unless the API answered the update with one of `ok`. */

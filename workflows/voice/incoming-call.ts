@@ -29,6 +29,8 @@ import { followCall } from './follow-call.js';
 
 /** Events answered from the plan are relayed to the process (signal `voiceEvents`) and replayed through its driver. */
 const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
+/** An app-to-app call (its callee an in-app user) ends with its ICE's answer: the platform sends nothing more. */
+const INCOMING_APP_TO_APP_PATCH = 'voice-incoming-app-to-app';
 
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };
@@ -88,8 +90,8 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     }
   });
 
-  if (isAppToApp(input)) {
-    // Only inputs with toType (new since this change) take this path: recorded histories never do.
+  // Behind a patch: a run an older worker began for such an input followed the call (reads of it) instead.
+  if (isAppToApp(input) && patched(INCOMING_APP_TO_APP_PATCH)) {
     const iced = await condition(() => call.answers.length > 0 || ended !== undefined, input.inDoubtWaitMs);
     call.state = 'ended';
     call.endedAt = new Date().toISOString();
