@@ -39,6 +39,9 @@ export function verificationChain(v, timeline) {
     else if (i === d.currentStep && running) tone = 'current';
     const lines = mine.length
       ? mine.map((s) => {
+          // An SDK's verification was not sent by relayflow: its time is when its request came.
+          if (v.kind === 'sdk-verification')
+            return `${d.request ? `requested ${clock(d.request.at)}` : 'requested'}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
           const at = sentAt(timeline, s.verificationId);
           // A send still PENDING on a step the process has left had no result in time.
           const status = s.status === 'PENDING' && tone !== 'current' ? 'no result in time' : s.status;
