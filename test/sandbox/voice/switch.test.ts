@@ -250,6 +250,46 @@ test('a custom callout: ICE connectPstn, ACE runMenu, keys to a sub-menu and an 
   assertSigned();
 });
 
+test("an in-app user's call: its ICE carries user and originationType MXP; app to app sends only the ICE, app to phone ICE, ACE and DiCE", async () => {
+  const appKey = sb.accounts[0]!.appKey;
+  rx.answer = (cb) => (cb.event === 'ice' ? { json: { action: { name: 'connectConf', conferenceId: 'app-room' } } } : undefined);
+  const app = (await control('POST', '/app-calls', { user: 'alice', to: { type: 'username', endpoint: 'bob' }, applicationKey: appKey })).body as {
+    callId: string;
+  };
+  const ice = await rx.next(app.callId, 'ice');
+  assert.equal(ice.body.user, 'alice');
+  assert.equal(ice.body.originationType, 'MXP');
+  assert.equal(ice.body.domain, 'mxp');
+  assert.deepEqual(ice.body.to, { type: 'username', endpoint: 'bob' });
+  assert.equal(ice.body.cli, undefined, 'no cli: the caller has none');
+  await inPhase(app.callId, 'conference');
+  await control('POST', `/calls/${app.callId}/hangup`);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(events(app.callId), ['ice'], 'app to app: only the ICE, no DiCE');
+
+  rx.answer = (cb) => (cb.event === 'ice' ? { json: { action: { name: 'connectPstn', number: CALLEE } } } : undefined);
+  const phone = (await control('POST', '/app-calls', { user: 'alice', to: { type: 'number', endpoint: CALLEE }, cli: CLI, applicationKey: appKey })).body as {
+    callId: string;
+  };
+  const phoneIce = await rx.next(phone.callId, 'ice');
+  assert.deepEqual([phoneIce.body.user, phoneIce.body.originationType, phoneIce.body.domain, phoneIce.body.cli], ['alice', 'MXP', 'pstn', CLI]);
+  assert.deepEqual(phoneIce.body.to, { type: 'number', endpoint: CALLEE });
+  await rx.next(phone.callId, 'ace');
+  await control('POST', `/calls/${phone.callId}/hangup`);
+  await rx.next(phone.callId, 'dice');
+  assert.deepEqual(events(phone.callId), ['ice', 'ace', 'dice']);
+
+  for (const body of [
+    { to: { type: 'username', endpoint: 'bob' }, applicationKey: appKey },
+    { user: 'al ice', to: { type: 'username', endpoint: 'bob' }, applicationKey: appKey },
+    { user: 'alice', to: { type: 'number', endpoint: '0701234567' }, applicationKey: appKey },
+    { user: 'alice', to: { type: 'username', endpoint: 'bob' }, applicationKey: 'nobody' },
+  ]) {
+    assert.equal((await control('POST', '/app-calls', body)).status, 400, JSON.stringify(body));
+  }
+  assertSigned();
+});
+
 test('an in-app callee gets no ACE and a data call (domain mxp) no PIE: the call goes on as after continue', async () => {
   rx.answer = (cb) => (cb.event === 'ice' ? { json: { action: MENUS } } : { json: { action: { name: 'hangup' } } });
   const { callId } = await client.callout({
