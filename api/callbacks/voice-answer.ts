@@ -47,7 +47,8 @@ export function incomingInput(callId: string, facts: IncomingCallFacts, follow: 
     callId,
     ...(facts.from ? { from: facts.from } : {}),
     ...(facts.to ? { to: facts.to } : {}),
-    ...(facts.toType && facts.toType !== 'number' ? { toType: facts.toType } : {}),
+    // A number's type (number, or the platform's did) says nothing the number does not.
+    ...(facts.toType && !['number', 'did'].includes(facts.toType) ? { toType: facts.toType } : {}),
     ...(facts.user ? { user: facts.user } : {}),
     ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}),
     ...(match ? { rule: match.rule, ruleMatchedBy: match.by } : {}),
