@@ -163,7 +163,9 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
   await Promise.all(legs.map(runLeg));
   const recordingAvailable = () => (tracker.status.details.recordings ?? []).some((r) => r.type === 'recording_available');
   if (stopReason === undefined && recordsConference(input.script) && legs.some((l) => l.attempts.some((a) => a.answeredAt)) && !recordingAvailable()) {
-    if (patched(CALLOUT_RECORDING_WAIT_PATCH)) await condition(recordingAvailable, RECORDING_NOTICE_WAIT);
+    // A stop meanwhile ends the wait (once its update has answered: see CALLOUT_AFTER_HANDLERS_PATCH).
+    if (patched(CALLOUT_RECORDING_WAIT_PATCH))
+      await condition(() => recordingAvailable() || (stopReason !== undefined && handlersAnswered()), RECORDING_NOTICE_WAIT);
   }
   const answered = legs.some((l) => l.outcome === 'answered');
   const final: VoiceCalloutState =
