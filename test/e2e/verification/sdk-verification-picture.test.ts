@@ -1,15 +1,14 @@
-// The audit page draws a verification an SDK started (sdk-verification) as it draws relayflow's own, in headless
-// Chromium: its one method, when it was requested and how it ended, and relayflow's answer to its request in place
+// The audit page draws a verification an SDK started (sdk-verification; the sandbox's control routes play the SDK)
+// as it draws relayflow's own, in headless Chromium: its one method, when it was requested and how it ended, and relayflow's answer to its request in place
 // of the report counts. The number is masked.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPlatformClients } from '../../../platform/index.js';
 import { browse } from '../../helpers/browser.js';
 import { TEST_API_KEY, useHarness } from '../../helpers/harness.js';
-import { freshNumber, messageFor, startOnPlatform } from '../../helpers/verification.js';
+import { freshNumber, messageFor } from '../../helpers/verification.js';
 
 const TIME = '\\d{1,2}:\\d{2}:\\d{2}( [AP]M)?';
 
@@ -23,12 +22,20 @@ describe('the audit page draws an SDK verification', () => {
 
   test('its method, when it was requested and its outcome, and what relayflow answered', async () => {
     const identity = freshNumber();
-    const res = await startOnPlatform(h, identity);
-    const text = await res.text();
-    assert.equal(res.status, 200, text);
-    const { id } = JSON.parse(text) as { id: string };
+    // The sandbox plays the app's SDK: it starts the verification on the platform, then reports the phone's code.
+    const sdk = async (path: string, body: unknown) => {
+      const res = await fetch(`${h.sandbox.url}/_sandbox/verification/sdk/verifications${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      return JSON.parse(text) as { id: string; status: string };
+    };
+    const { id } = await sdk('', { identity });
     const { code } = await messageFor(h, identity, id);
-    await createPlatformClients(h.config.platform).verification.reportById(id, { method: 'sms', sms: { code: code! } });
+    assert.equal((await sdk(`/${id}/report`, { code })).status, 'SUCCESSFUL');
     const processId = `sdk-verification:${id}`;
     await h.waitForState(processId, 'SUCCESSFUL');
 
