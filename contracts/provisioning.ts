@@ -10,7 +10,7 @@ import type {
   TemplateChannel,
 } from '../common/wire/provisioning.js';
 import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../platform/provisioning/templates.js';
-import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber } from '../platform/provisioning/rcs-senders.js';
+import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber, UpdateRcsSenderRequest } from '../platform/provisioning/rcs-senders.js';
 import type {
   ChataAccount,
   ChataSender,
@@ -18,6 +18,7 @@ import type {
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  UpdateChataSenderRequest,
   UpdateChatbSenderRequest,
 } from '../platform/provisioning/chat-senders.js';
 import type { ChataVerificationMethod, RcsTestNumberFeature } from '../common/wire/provisioning.js';
@@ -169,8 +170,11 @@ export interface RcsSenderLaunchInput extends FollowSettings {
   sender: CreateRcsSenderRequest;
   /** questionId → answer, for the use case and the countries. */
   answers: Record<string, string>;
-  contact: RcsLaunchContact;
+  /** Absent only in a run started for a change (updateSender): its sender is launched already. */
+  contact?: RcsLaunchContact;
   testNumbers?: RcsTestNumberRequest[];
+  /** A run started for a change: the changes the previous runs recorded, shown on. */
+  earlierChanges?: SenderChangeNote[];
 }
 
 /**
@@ -237,7 +241,7 @@ export interface UpdateSenderRequest {
 }
 
 /** The fields of any channel's change (which ones a channel takes: common/wire/provisioning.ts, checked by the API). */
-export type SenderChanges = UpdateChatbSenderRequest;
+export type SenderChanges = UpdateChataSenderRequest | UpdateChatbSenderRequest | UpdateRcsSenderRequest;
 
 /** One change as the process's details show it: which fields, when, what became of it (no values). */
 export interface SenderChangeNote {
@@ -389,8 +393,16 @@ export type VerifyChataSenderResult =
   /** `wrongCode`: the platform refused the code itself (`wrong_otp`), as opposed to a sender not waiting for one. */
   | { verified: false; wrongCode: boolean; errorCode: string; message: string };
 
+export interface UpdateChataSenderInput extends SenderRef {
+  changes: UpdateChataSenderRequest;
+}
+
 export interface UpdateChatbSenderInput extends SenderRef {
   changes: UpdateChatbSenderRequest;
+}
+
+export interface UpdateRcsSenderInput extends SenderRef {
+  changes: UpdateRcsSenderRequest;
 }
 
 export interface AttachToInboxInput {
@@ -417,8 +429,11 @@ export interface ProvisioningActivities {
   getChataAccount(): Promise<ChataAccount>;
   createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult>;
   getChatbSender(input: SenderRef): Promise<ChatbSender>;
+  /** The sender as the platform answered the change: the same state (applied at once). */
+  updateChataSender(input: UpdateChataSenderInput): Promise<ChataSender>;
   /** The sender as the platform answered the change (IN_REVIEW while it is reviewed). */
   updateChatbSender(input: UpdateChatbSenderInput): Promise<ChatbSender>;
+  updateRcsSender(input: UpdateRcsSenderInput): Promise<RcsSender>;
   /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */
   attachToInbox(input: AttachToInboxInput): Promise<{ inboxId: string }>;
   createBundle(input: CreateBundleInput): Promise<CreateBundleResult>;

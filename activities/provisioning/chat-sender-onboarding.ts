@@ -1,6 +1,6 @@
 // Activities of CHATA and CHATB sender onboarding: idempotent creates (looked up first: CHATA by phone
 // number, or phoneNumberId for embedded sign-up; CHATB by displayName), reads, a CHATA sender's phone
-// verification (request a code, send it back), the CHATA business account, and a CHATB sender's change.
+// verification (request a code, send it back) and the CHATA business account.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import type { ChataSender, ChatbSender } from '../../platform/provisioning/chat-senders.js';
 import {
@@ -12,7 +12,6 @@ import {
   type CreateEmbeddedChataSenderInput,
   type RequestChataSenderCodeInput,
   type SenderRef,
-  type UpdateChatbSenderInput,
   type VerifyChataSenderInput,
   type VerifyChataSenderResult,
 } from '../../contracts/provisioning.js';
@@ -80,18 +79,6 @@ export function createChatSenderOnboardingActivities(clients: { provisioning: Pr
 
     async getChatbSender(input: SenderRef): Promise<ChatbSender> {
       return chatbSenders.get(input.senderId);
-    },
-
-    /** A 409 on a retry is this change under review already (the earlier attempt's answer was lost): the sender is read. */
-    async updateChatbSender(input: UpdateChatbSenderInput): Promise<ChatbSender> {
-      try {
-        return await chatbSenders.update(input.senderId, input.changes);
-      } catch (err) {
-        if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.conflict)) throw err;
-        const sender = await chatbSenders.get(input.senderId);
-        if (sender.state !== 'IN_REVIEW') throw err;
-        return sender;
-      }
     },
   });
 }

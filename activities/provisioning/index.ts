@@ -1,5 +1,5 @@
 // Every provisioning activity (area G): template approval, RCS sender launch, CHATA / CHATB sender
-// onboarding, bundle provisioning, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
+// onboarding, a sender's change, bundle provisioning, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
 // through shared/failures.ts.
 import type { Client } from '@temporalio/client';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
@@ -8,6 +8,7 @@ import { createBundleActivities } from './bundles.js';
 import { createChatSenderOnboardingActivities } from './chat-sender-onboarding.js';
 import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
 import { createResourceInboxActivities } from './resource-inbox.js';
+import { createSenderChangeActivities } from './sender-change.js';
 import { createTemplateApprovalActivities } from './template-approval.js';
 
 export function createProvisioningActivities(deps: {
@@ -19,6 +20,7 @@ export function createProvisioningActivities(deps: {
     ...createTemplateApprovalActivities(deps),
     ...createRcsSenderLaunchActivities(deps),
     ...createChatSenderOnboardingActivities(deps),
+    ...createSenderChangeActivities(deps),
     ...createResourceInboxActivities(deps),
     ...createBundleActivities(deps),
   };

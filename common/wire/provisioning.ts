@@ -340,6 +340,10 @@ export interface RcsSender {
   description?: string;
   useCase?: RcsUseCase;
   countries?: string[];
+  websites?: Array<{ url: string }>;
+  brandPhoneNumber?: string;
+  banner?: { url: string; width: number; height: number };
+  logo?: { url: string };
 }
 
 export interface RcsQuestion {
@@ -392,6 +396,10 @@ export interface ChataSender {
   comments: ProvisioningComment[];
   createTime?: string;
   updateTime?: string;
+  /** The business profile (spec part G); absent until set. */
+  description?: string;
+  about?: string;
+  photoUrl?: string;
   // Echoed for embedded senders when the platform sends them; not guaranteed.
   businessAccountId?: string;
   phoneNumberId?: string;
@@ -472,6 +480,19 @@ export interface ChatbSender {
 
 export const CHATB_SENDER_UPDATABLE = ['description', 'categoryCode', 'subcategoryCode'] as const;
 export type UpdateChatbSenderRequest = Partial<Pick<CreateChatbSenderRequest, (typeof CHATB_SENDER_UPDATABLE)[number]>>;
+
+/** The business profile's fields the spec names on a CHATA sender; the platform applies them at once (no review). */
+export const CHATA_SENDER_UPDATABLE = ['description', 'about', 'photoUrl'] as const;
+export interface UpdateChataSenderRequest {
+  /** At most 512 characters. */
+  description?: string;
+  about?: string;
+  photoUrl?: string;
+}
+
+/** The agent's profile as a create takes it; a LAUNCHED sender's change is reviewed. */
+export const RCS_SENDER_UPDATABLE = ['description', 'websites', 'brandPhoneNumber', 'banner', 'logo'] as const;
+export type UpdateRcsSenderRequest = Partial<Pick<CreateRcsSenderRequest, (typeof RCS_SENDER_UPDATABLE)[number]>>;
 
 // --- webhooks ------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import type {
   CreateEmbeddedChataSenderRequest,
   RegisterChataSenderRequest,
   RegisterChataSenderResponse,
+  UpdateChataSenderRequest,
   UpdateChatbSenderRequest,
   VerifyChataSenderRequest,
 } from '../../common/wire/provisioning.js';
@@ -23,6 +24,7 @@ export type {
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  UpdateChataSenderRequest,
   UpdateChatbSenderRequest,
 } from '../../common/wire/provisioning.js';
 
@@ -47,6 +49,11 @@ export class ProvisioningChataSendersClient extends ProvisioningResources<ChataS
   /** The code the number received: the sender back under review; a wrong code is 400 `wrong_otp`. */
   verify(senderId: string, request: VerifyChataSenderRequest): Promise<ChataSender> {
     return this.t.call<ChataSender>('POST', this.item(senderId, '/verify'), { json: request });
+  }
+
+  /** The business profile (description, about, photoUrl): applied at once, the sender's state unchanged; DELETED answers 409. */
+  update(senderId: string, request: UpdateChataSenderRequest): Promise<ChataSender> {
+    return this.t.call<ChataSender>('PATCH', this.item(senderId), { json: request });
   }
 
   /** The project's business account, with its ban state. */

@@ -10,9 +10,17 @@ import type {
   RcsTestNumber,
   RcsTestNumberFeature,
   RcsUseCase,
+  UpdateRcsSenderRequest,
 } from '../../common/wire/provisioning.js';
 
-export type { CreateRcsSenderRequest, RcsCountryStatus, RcsLaunchContact, RcsSender, RcsTestNumber } from '../../common/wire/provisioning.js';
+export type {
+  CreateRcsSenderRequest,
+  RcsCountryStatus,
+  RcsLaunchContact,
+  RcsSender,
+  RcsTestNumber,
+  UpdateRcsSenderRequest,
+} from '../../common/wire/provisioning.js';
 
 export interface AddRcsTestNumberRequest {
   phoneNumber: string;
@@ -31,6 +39,14 @@ export class ProvisioningRcsClient extends ProvisioningResources<RcsSender, 'sen
    */
   async delete(senderId: string): Promise<void> {
     await this.t.call<unknown>('DELETE', this.item(senderId));
+  }
+
+  /**
+   * The agent's profile, only the fields given: a DRAFT's at once; a LAUNCHED sender goes IN_REVIEW, then LAUNCHED with
+   * the change or, rejected (RCS_SENDER_REJECTED), without it. Other states (and a change under review) answer 409.
+   */
+  update(senderId: string, request: UpdateRcsSenderRequest): Promise<RcsSender> {
+    return this.t.call<RcsSender>('PATCH', this.item(senderId), { json: request });
   }
 
   /** The questions to answer before a launch; `countries` adds their country questions. */

@@ -11,7 +11,6 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCa
 import {
   DEFAULT_PHONE_VERIFICATION,
   provisioningEventSignal,
-  updateSenderUpdate,
   verifyPhoneUpdate,
   type OperationOutcome,
   type PhoneVerificationSettings,
@@ -340,38 +339,15 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
 
   if (spec.update) {
     const update = spec.update;
-    const refusal = (): string | undefined =>
-      changes.pending
-        ? `the change of operation ${changes.pending.operationId} is under review: send the next one once it is decided`
-        : state() === 'ACTIVE' || state() === 'CREATING'
-          ? undefined
-          : `a ${state()} sender cannot be changed: a change is sent once the sender is ACTIVE`;
-    operationsOn(operations)(
-      updateSenderUpdate,
-      (req) =>
-        changes.handle(() =>
-          edits.run(async (): Promise<OperationOutcome> => {
-            // A run started for this change creates nothing: it finds the sender first.
-            await condition(() => state() !== 'CREATING');
-            const refused_ = refusal();
-            if (refused_) return { accepted: false, state: state(), reason: refused_ };
-            try {
-              const s = await update(d.senderId!, req.changes);
-              const note = changes.taken(req, s.state !== 'ACTIVE');
-              const what = `change of ${note.fields.join(', ')} sent through the API (operation ${req.operationId})`;
-              if (note.status === 'APPLIED') tracker.moveTo(state(), `${what}: applied at once`);
-              applySender(s, `${what}: the platform reviews it`);
-              return { accepted: true, state: state() };
-            } catch (err) {
-              return refused(state(), err);
-            }
-          }),
-        ),
-      () => {
-        const why = refusal();
-        if (why) throw new Error(why);
-      },
-    );
+    changes.install({
+      operations,
+      edits,
+      state,
+      live: 'ACTIVE',
+      tracker,
+      send: (c) => update(d.senderId!, c),
+      apply: applySender,
+    });
   }
 
   try {
@@ -430,6 +406,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
 
 export async function chataSenderOnboarding(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
   const s = input.sender;
+  const earlier = input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {};
   return onboard(
     {
       kind: 'chata-sender',
@@ -441,10 +418,19 @@ export async function chataSenderOnboarding(input: ChataSenderInput & { carried?
               mode: 'embedded',
               businessAccountId: input.sender.businessAccountId,
               phoneNumberId: input.sender.phoneNumberId,
+              ...earlier,
             }
-          : { channel: 'CHATA', projectId: input.projectId, mode: 'standard', phoneNumber: input.sender.phoneNumber, displayName: input.sender.displayName },
+          : {
+              channel: 'CHATA',
+              projectId: input.projectId,
+              mode: 'standard',
+              phoneNumber: input.sender.phoneNumber,
+              displayName: input.sender.displayName,
+              ...earlier,
+            },
       create: () => platform.createChataSender(s),
       get: (senderId) => platform.getChataSender({ senderId }),
+      update: (senderId, changes) => interactive.updateChataSender({ senderId, changes }),
       judge: judgeChata,
       read: (e, d, take) => {
         if (e.trigger === 'CHATA_WABA_ACCOUNT_CHANGED')

@@ -11,10 +11,12 @@ import {
   type OperationOutcome,
   type ProvisioningEvent,
   type RcsSenderLaunchInput,
+  type SenderChangeNote,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
+import { SenderChangeTracker, type PendingChange } from './sender-change.js';
 import { rootMessage } from '../shared/failure-text.js';
 
 type RcsProcessState = 'CREATING' | RcsSenderState | 'STOPPED' | 'FAILED';
@@ -38,6 +40,8 @@ interface RcsDetails extends FollowDetails {
   testNumbers: RcsTestNumberStatus[];
   relaunches: number;
   stopReason?: string;
+  /** Changes made through the API (updateSender), by field name only. */
+  changes?: SenderChangeNote[];
 }
 
 interface RcsResult {
@@ -46,9 +50,17 @@ interface RcsResult {
   agentId?: string;
   countryStatus: Record<string, RcsCountryStatus>;
   testNumbers: RcsTestNumberStatus[];
+  /** What the API reads to answer a repeated change, and to start a run for a new one. */
+  changes?: SenderChangeNote[];
 }
 
-type Carry = ProcessCarry<RcsProcessState, RcsDetails> & { testNumbersTriedAt?: string; decisionReadAt?: string };
+type Carry = ProcessCarry<RcsProcessState, RcsDetails> & {
+  testNumbersTriedAt?: string;
+  decisionReadAt?: string;
+  pendingChange?: PendingChange;
+  /** A change's decision was announced by an event: the sender is read to tell which. */
+  changeReadDue?: boolean;
+};
 
 const FINAL: readonly RcsProcessState[] = ['STOPPED', 'FAILED'];
 const RELAUNCHABLE: readonly RcsProcessState[] = ['REJECTED', 'PARTIALLY_LAUNCHED'];
@@ -68,6 +80,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       questionnaireAnswered: false,
       testNumbers: (input.testNumbers ?? []).map((t) => ({ ...t, status: 'WAITING_FOR_LAUNCH' as const })),
       relaunches: 0,
+      ...(input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {}),
       ...initialFollowDetails(),
     },
     input,
@@ -81,7 +94,9 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
 
   const pendingNumbers = () => d.testNumbers.filter((t) => t.status === 'WAITING_FOR_LAUNCH');
   const launchedEverywhere = () => state() === 'LAUNCHED';
-  const isFinal = () => FINAL.includes(state()) || (launchedEverywhere() && pendingNumbers().length === 0);
+  const changes = new SenderChangeTracker(d, input.carried?.pendingChange);
+  let changeReadDue = input.carried?.changeReadDue ?? false;
+  const isFinal = () => FINAL.includes(state()) || (launchedEverywhere() && pendingNumbers().length === 0 && !changes.busy());
 
   function applySender(s: RcsSender, reason: string): void {
     const take = follower.snapshot(s.updateTime, s.comments);
@@ -91,7 +106,15 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       if (take(`country:${c}`)) mine.status = cs.status;
       for (const [op, status] of Object.entries(cs.operators)) if (take(`operator:${c}:${op}`)) mine.operators[op] = status;
     }
-    if (take('state')) move(s.state, reason);
+    if (!take('state')) return;
+    // A change under review is decided once the sender is LAUNCHED again: with the change's fields, or without them.
+    if (changes.pending && s.state === 'LAUNCHED') {
+      changeReadDue = false;
+      const comment = s.comments?.at(-1)?.text;
+      const approved = changes.holds(s);
+      return tracker.moveTo('LAUNCHED', changes.decide(approved ? 'APPROVED' : 'REJECTED', reason, approved ? undefined : comment));
+    }
+    move(s.state, reason);
   }
 
   function country(c: string): RcsCountryStatus {
@@ -109,6 +132,17 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
     if (FINAL.includes(state())) return 'the process had ended';
     const x = e.details;
+    if (changes.pending) {
+      if (e.trigger === 'RCS_SENDER_REJECTED' && !x.country) {
+        if (!take('state')) return;
+        return tracker.moveTo('LAUNCHED', changes.decide('REJECTED', e.trigger, e.comment));
+      }
+      // LAUNCHED again says only that the review ended: the sender's fields say how.
+      if (e.trigger === 'RCS_SENDER_STATUS_UPDATED' && x.state === 'LAUNCHED') {
+        changeReadDue = true;
+        return 'the change was decided: the sender is read to tell how';
+      }
+    }
     switch (e.trigger) {
       case 'RCS_SENDER_CREATED':
       case 'RCS_SENDER_STATUS_UPDATED':
@@ -158,6 +192,8 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   async function react(): Promise<void> {
     stop.endIfAsked(() => FINAL.includes(state()));
     if (FINAL.includes(state()) || !d.senderId) return;
+    if (changes.pending && changeReadDue)
+      applySender(await platform.getRcsSender({ senderId: d.senderId }), "read from the platform after the change's review");
     // Country and operator events may still be on their way when the sender's decision arrives: one read
     // after each decision makes the per-country view whole (late events then find it newer and change nothing).
     const decision = `${state()}|${d.relaunches}`;
@@ -185,6 +221,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
         try {
           if (req.answers) await interactive.answerRcsQuestionnaire({ senderId: d.senderId!, answers: req.answers });
           const contact = req.contact ?? input.contact;
+          if (!contact) return { accepted: false, state: state(), reason: 'this run has no launch contact: give one in the relaunch request' };
           const res = await interactive.relaunchRcsSender({ senderId: d.senderId!, contact });
           if (!res.relaunched) {
             applySender(res, 'read from the platform');
@@ -205,6 +242,16 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
 
   stop.handle(operations, { isFinal, state });
 
+  changes.install({
+    operations,
+    edits,
+    state,
+    live: 'LAUNCHED',
+    tracker,
+    send: (c) => interactive.updateRcsSender({ senderId: d.senderId!, changes: c }),
+    apply: applySender,
+  });
+
   try {
     if (!input.carried) {
       const created = await platform.createRcsSender(input.sender);
@@ -215,18 +262,31 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
         d.questionnaireAnswered = true;
         tracker.moveTo('DRAFT', `questionnaire answered for ${input.sender.useCase} in ${input.sender.countries.join(', ')}`);
         if (pendingNumbers().length) await addTestNumbers();
-        const launched = await platform.launchRcsSender({ senderId: created.id, contact: input.contact });
-        applySender(launched, launched.launched ? `launched (${contactWords(input.contact)})` : `already launched (${launched.state})`);
+        const contact = input.contact!; // every start request has one; only a run for a change lacks it, and its sender is launched
+        const launched = await platform.launchRcsSender({ senderId: created.id, contact });
+        applySender(launched, launched.launched ? `launched (${contactWords(contact)})` : `already launched (${launched.state})`);
       }
     }
-    await follow({
+    const following: Parameters<typeof follow>[0] = {
       isFinal,
       awaiting: () => state() === 'IN_REVIEW',
       applyEvent,
       react,
       poll: async (reason) => applySender(await platform.getRcsSender({ senderId: d.senderId! }), reason),
-      continueAsNew: () => continueAsNew<typeof rcsSenderLaunch>({ ...input, carried: { ...carry(), testNumbersTriedAt, decisionReadAt } }),
-    });
+      wake: isFinal,
+      continueAsNew: () =>
+        continueAsNew<typeof rcsSenderLaunch>({
+          ...input,
+          carried: { ...carry(), testNumbersTriedAt, decisionReadAt, ...(changes.pending ? { pendingChange: changes.pending, changeReadDue } : {}) },
+        }),
+    };
+    await follow(following);
+    // A change that came as the sender was launched is followed to its end as well.
+    for (;;) {
+      await condition(allHandlersFinished);
+      if (!changes.busy()) break;
+      await follow(following);
+    }
   } catch (err) {
     fail(err);
   }
@@ -237,5 +297,6 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     testNumbers: d.testNumbers,
     ...(d.senderId ? { senderId: d.senderId } : {}),
     ...(d.agentId ? { agentId: d.agentId } : {}),
+    ...(d.changes?.length ? { changes: d.changes } : {}),
   };
 }

@@ -1,7 +1,32 @@
 // A change of a live sender through the API (updateSender): sent to the platform once the sender is ACTIVE (RCS:
 // LAUNCHED), recorded in the details by its fields only (the values are the caller's, some of them PII), and, where
 // the platform reviews it, followed until the decision. A process ends only once no change is in hand or in review.
-import type { OperationOutcome, SenderChangeNote, SenderChanges, UpdateSenderRequest } from '../../contracts/provisioning.js';
+import { condition } from '@temporalio/workflow';
+import {
+  updateSenderUpdate,
+  type OperationOutcome,
+  type SenderChangeNote,
+  type SenderChanges,
+  type UpdateSenderRequest,
+} from '../../contracts/provisioning.js';
+import { operationsOn } from '../shared/actions.js';
+import type { Exclusive } from '../shared/exclusive.js';
+import type { HandledMemory } from '../shared/handled-memory.js';
+import { refused } from './process.js';
+
+/** What a sender process lends the updateSender handler. */
+interface ChangeHost<S extends string, T extends { state: string }> {
+  operations: HandledMemory<OperationOutcome>;
+  edits: Exclusive;
+  state(): S;
+  /** ACTIVE, or LAUNCHED (RCS): the state a change is sent in, and the one the platform answers when it applies it at once. */
+  live: S;
+  tracker: { moveTo(state: S, reason: string): void };
+  /** Sends the change (the platform's PATCH). */
+  send(changes: SenderChanges): Promise<T>;
+  /** Applies the sender the platform answered, with the words for the history. */
+  apply(sender: T, reason: string): void;
+}
 
 /** A change under review, carried across continue-as-new: its values tell a poll whether the platform applied it. */
 export interface PendingChange {
@@ -29,7 +54,7 @@ export class SenderChangeTracker {
   }
 
   /** Runs an update's work, counted as in hand from its first step (before it waits for the edit lock). */
-  async handle(work: () => Promise<OperationOutcome>): Promise<OperationOutcome> {
+  private async handle(work: () => Promise<OperationOutcome>): Promise<OperationOutcome> {
     this.inHand += 1;
     try {
       return await work();
@@ -39,7 +64,7 @@ export class SenderChangeTracker {
   }
 
   /** Records a change the platform took: APPLIED at once, or IN_REVIEW (then pending until the decision). */
-  taken(req: UpdateSenderRequest, reviewed: boolean): SenderChangeNote {
+  private taken(req: UpdateSenderRequest, reviewed: boolean): SenderChangeNote {
     const note: SenderChangeNote = {
       operationId: req.operationId,
       fields: Object.keys(req.changes).sort(),
@@ -57,6 +82,44 @@ export class SenderChangeTracker {
   holds(sender: object): boolean {
     const s = sender as Record<string, unknown>;
     return Object.entries(this.pending?.changes ?? {}).every(([k, v]) => same(s[k], v));
+  }
+
+  /**
+   * Installs the updateSender update: refused (with the reason) unless the sender is live and no change is under
+   * review; a run started for the change waits until it has found its sender.
+   */
+  install<S extends string, T extends { state: string }>(host: ChangeHost<S, T>): void {
+    const refusal = (): string | undefined => {
+      if (this.pending) return `the change of operation ${this.pending.operationId} is under review: send the next one once it is decided`;
+      const now = host.state();
+      return now === host.live || now === 'CREATING' ? undefined : `a ${now} sender cannot be changed: a change is sent once the sender is ${host.live}`;
+    };
+    operationsOn(host.operations)(
+      updateSenderUpdate,
+      (req) =>
+        this.handle(() =>
+          host.edits.run(async (): Promise<OperationOutcome> => {
+            // A run started for this change creates nothing: it finds the sender first.
+            await condition(() => host.state() !== 'CREATING');
+            const why = refusal();
+            if (why) return { accepted: false, state: host.state(), reason: why };
+            try {
+              const s = await host.send(req.changes);
+              const note = this.taken(req, s.state !== host.live);
+              const what = `change of ${note.fields.join(', ')} sent through the API (operation ${req.operationId})`;
+              if (note.status === 'APPLIED') host.tracker.moveTo(host.state(), `${what}: applied at once`);
+              host.apply(s, `${what}: the platform reviews it`);
+              return { accepted: true, state: host.state() };
+            } catch (err) {
+              return refused(host.state(), err);
+            }
+          }),
+        ),
+      () => {
+        const why = refusal();
+        if (why) throw new Error(why);
+      },
+    );
   }
 
   /** Ends the review of the pending change; the words for the process's history. */

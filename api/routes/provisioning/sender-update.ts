@@ -12,28 +12,34 @@ import {
   type SenderChanges,
   type UpdateSenderRequest,
 } from '../../../contracts/provisioning.js';
-import { CHATB_SENDER_UPDATABLE } from '../../../common/wire/provisioning.js';
+import { CHATA_SENDER_UPDATABLE, CHATB_SENDER_UPDATABLE, RCS_SENDER_UPDATABLE, type CreateRcsSenderRequest } from '../../../common/wire/provisioning.js';
 import { KIND, STATE } from '../../../common/search-attributes.js';
-import { ApiError, badRequest } from '../../errors.js';
+import { ApiError, badRequest, invalid } from '../../errors.js';
 import { callTemporal } from '../../processes/temporal-errors.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
+import { bannerErrors } from './schemas.js';
 
 /** The fields each kind's change takes (the wire's lists); any other field of the body is a 400 naming it. */
 const UPDATABLE: Partial<Record<ProcessKind, readonly string[]>> = {
+  'chata-sender': CHATA_SENDER_UPDATABLE,
   'chatb-sender': CHATB_SENDER_UPDATABLE,
+  'rcs-sender': RCS_SENDER_UPDATABLE,
 };
 
 /** The state a sender's process ends in while the sender is live: such a process is run again for a change. */
-const LIVE: Partial<Record<ProcessKind, string>> = { 'chatb-sender': 'ACTIVE' };
+const LIVE: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'ACTIVE', 'chatb-sender': 'ACTIVE', 'rcs-sender': 'LAUNCHED' };
 
-const WORDS: Partial<Record<ProcessKind, string>> = { 'chatb-sender': 'CHATB sender' };
+const WORDS: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'CHATA sender', 'chatb-sender': 'CHATB sender', 'rcs-sender': 'RCS sender' };
 
-/** The body's fields for this kind, or a 400 naming the first it does not take. */
+/** The body's fields for this kind, or a 400 naming the first it does not take (a banner of the wrong size: 422, as a start). */
 export function senderChanges(kind: ProcessKind, body: Record<string, unknown>): SenderChanges {
   const allowed = UPDATABLE[kind] ?? [];
   for (const field of Object.keys(body)) {
     if (!allowed.includes(field)) throw badRequest(`body.${field}`, 'not_updatable', `a ${WORDS[kind] ?? kind}'s change takes only ${allowed.join(', ')}`);
   }
+  const banner = body.banner as { width: number; height: number } | undefined;
+  const errors = banner ? bannerErrors(banner) : [];
+  if (errors.length) throw invalid(errors);
   return body as SenderChanges;
 }
 
@@ -49,7 +55,25 @@ type Deps = Pick<ProvisioningRouteOptions, 'client' | 'config' | 'provisioning'>
 async function inputForChange(kind: ProcessKind, senderId: string, earlierChanges: SenderChangeNote[], { config, provisioning }: Deps): Promise<unknown> {
   const projectId = config.platform.credentials.projectId;
   const common = { projectId, ...followSettings(config), ...(earlierChanges.length ? { earlierChanges } : {}) };
+  // The new run's create finds the sender (CHATA by its number or phoneNumberId, CHATB and RCS by displayName): only
+  // those and what the details show are taken from it; nothing is sent.
   switch (kind) {
+    case 'chata-sender': {
+      const s = await provisioning.chataSenders.get(senderId);
+      return s.businessAccountId && s.phoneNumberId
+        ? {
+            ...common,
+            mode: 'embedded',
+            sender: { businessAccountId: s.businessAccountId, phoneNumberId: s.phoneNumberId, ...(s.phoneNumber ? { phoneNumber: s.phoneNumber } : {}) },
+          }
+        : { ...common, mode: 'standard', sender: { phoneNumber: s.phoneNumber, displayName: s.displayName } };
+    }
+    case 'rcs-sender': {
+      const s = await provisioning.rcs.get(senderId);
+      const sender = { ...s, useCase: s.useCase ?? 'MULTIUSE', countries: s.countries ?? Object.keys(s.countryStatus ?? {}) };
+      const fields: (keyof CreateRcsSenderRequest)[] = ['displayName', 'description', 'websites', 'brandPhoneNumber', 'banner', 'logo', 'useCase', 'countries'];
+      return { ...common, sender: Object.fromEntries(fields.filter((k) => sender[k] !== undefined).map((k) => [k, sender[k]])), answers: {} };
+    }
     case 'chatb-sender': {
       const s = await provisioning.chatbSenders.get(senderId);
       return {

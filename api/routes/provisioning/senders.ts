@@ -129,7 +129,6 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       'Change a live sender (only the fields given). A running process takes it; one that ended with its sender ACTIVE (RCS: LAUNCHED) runs again for it. Where the platform reviews the change the sender goes back to review, then live with or without it',
     body: UpdateSender,
     errors: [400, 401, 404, 409, 422],
-    kinds: ['chatb-sender'],
     what: 'sender',
     act: async (req, _reply, handle) => {
       const changes = senderChanges(kindOfWorkflowId(handle.workflowId)!, req.body as Record<string, unknown>);

@@ -4,10 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
-import { notFound, ProvisioningError } from './errors.js';
+import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
 import type { ChataSender } from './model.js';
-import { CHATA_LOCAL_STORAGES, CHATA_SENDER_STATES, CHATA_VERTICALS, CONVERSATION_REGIONS, SUBMIT_STATUSES } from '../../../common/wire/provisioning.js';
+import {
+  CHATA_LOCAL_STORAGES,
+  CHATA_SENDER_STATES,
+  CHATA_SENDER_UPDATABLE,
+  CHATA_VERTICALS,
+  CONVERSATION_REGIONS,
+  SUBMIT_STATUSES,
+  type UpdateChataSenderRequest,
+} from '../../../common/wire/provisioning.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { E164, fields, ULID } from './validation.js';
@@ -62,6 +70,22 @@ function checkEmbedded(input: unknown): Draft {
   const phoneNumberId = f.string(body, 'phoneNumberId', '', { required: true, min: 1, max: 64 });
   f.check();
   return { businessAccountId: businessAccountId!, phoneNumberId: phoneNumberId!, saveDraftOnFailure: false, submit: true };
+}
+
+/** A change of the business profile: only its fields, at least one. */
+function checkUpdate(input: unknown): UpdateChataSenderRequest {
+  const f = fields();
+  const body = f.body(input, [...CHATA_SENDER_UPDATABLE]);
+  const description = f.string(body, 'description', '', { max: 512 });
+  const about = f.string(body, 'about', '', { min: 1, max: 139 });
+  const photoUrl = f.string(body, 'photoUrl', '', { url: true });
+  if (Object.keys(body).length === 0) f.add('body', `must name at least one of ${CHATA_SENDER_UPDATABLE.join(', ')}`);
+  f.check();
+  return {
+    ...(description !== undefined ? { description } : {}),
+    ...(about !== undefined ? { about } : {}),
+    ...(photoUrl !== undefined ? { photoUrl } : {}),
+  };
 }
 
 type Params = { projectId: string; senderId: string };
@@ -139,6 +163,16 @@ export function chataSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
         });
         review(s.id, { projectId, id: s.id });
       },
+    });
+
+    // The business profile changes at once, with no review and no event (ours: docs/provisioning-wire.md).
+    app.patch<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const s = find(request.params);
+      const change = checkUpdate(request.body);
+      if (s.state === 'DELETED') throw conflict(`CHATA sender ${s.id} is DELETED: a deleted sender cannot be changed`);
+      Object.assign(s, change);
+      s.updateTime = nowIso();
+      return s;
     });
 
     // The model has a DELETED state: the sender stays readable, like a deleted template. No CHATA trigger

@@ -47,7 +47,7 @@ export interface Template extends Omit<WireTemplate, 'components' | 'rejectionCo
 }
 
 /** The wire's RCS sender with all its create body, the questionnaire's answers and the launch's contact; times always set. */
-export interface RcsSender extends Omit<WireRcsSender, 'description' | 'useCase' | 'countries'>, CreateRcsSenderRequest {
+export interface RcsSender extends Omit<WireRcsSender, keyof CreateRcsSenderRequest>, CreateRcsSenderRequest {
   questionnaire: { answers: Record<string, string> };
   contact?: RcsLaunchContact;
   createTime: string;

@@ -1,7 +1,14 @@
 // RCS sender rules: the create body, the banner's required size, contacts, the questionnaire
 // (general questions plus per-country ones: FR adds siren, US adds us_*) and operators per country.
 import { ProvisioningError } from './errors.js';
-import { RCS_USE_CASES, type CreateRcsSenderRequest, type RcsLaunchContact, type RcsQuestion } from '../../../common/wire/provisioning.js';
+import {
+  RCS_SENDER_UPDATABLE,
+  RCS_USE_CASES,
+  type CreateRcsSenderRequest,
+  type RcsLaunchContact,
+  type RcsQuestion,
+  type UpdateRcsSenderRequest,
+} from '../../../common/wire/provisioning.js';
 import { type Fields, isObject, join, type Json } from '../../core/fields.js';
 import { COUNTRY, E164, fields } from './validation.js';
 
@@ -55,24 +62,24 @@ export function checkCountries(f: Fields, list: unknown[] | undefined, field: st
   return [...new Set((list ?? []).filter((c): c is string => typeof c === 'string'))];
 }
 
-export function checkRcsCreate(input: unknown): CreateRcsSenderRequest {
-  const f = fields();
-  const body = f.body(input, ['displayName', 'description', 'websites', 'brandPhoneNumber', 'banner', 'logo', 'useCase', 'countries', 'callbackUrl']);
-  const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 100 });
-  const description = f.string(body, 'description', '', { required: true, max: 512 });
-  const websites = f.array(body, 'websites', '', { required: true, min: 1 }) ?? [];
-  websites.forEach((w, i) => {
+type RcsProfile = Pick<CreateRcsSenderRequest, (typeof RCS_SENDER_UPDATABLE)[number]>;
+
+/** The agent's profile fields of a body: all required for a create, any of them for a change. */
+function checkProfile(f: Fields, body: Json, required: boolean): Partial<RcsProfile> {
+  const description = f.string(body, 'description', '', { required, max: 512 });
+  const websites = f.array(body, 'websites', '', { required, min: 1 });
+  websites?.forEach((w, i) => {
     const p = join('websites', i);
     if (!isObject(w)) return f.add(p, 'must be an object');
     f.known(w, ['url'], p);
     f.string(w, 'url', p, { required: true, max: 255, url: true });
   });
   const brandPhoneNumber = f.string(body, 'brandPhoneNumber', '', {
-    required: true,
+    required,
     pattern: BRAND_PHONE,
     patternText: 'must be an E.164 number (+33612345678) or unformatted digits',
   });
-  const banner = f.object(body, 'banner', '', ['url', 'width', 'height'], true);
+  const banner = f.object(body, 'banner', '', ['url', 'width', 'height'], required);
   if (banner) {
     f.string(banner, 'url', 'banner', { required: true, url: true });
     f.integer(banner, 'width', 'banner', { required: true, min: 1 });
@@ -80,26 +87,46 @@ export function checkRcsCreate(input: unknown): CreateRcsSenderRequest {
   }
   const logo = f.object(body, 'logo', '', ['url']);
   if (logo) f.string(logo, 'url', 'logo', { required: true, url: true });
+  return {
+    ...(description !== undefined ? { description } : {}),
+    ...(websites ? { websites: websites as { url: string }[] } : {}),
+    ...(brandPhoneNumber !== undefined ? { brandPhoneNumber } : {}),
+    ...(banner ? { banner: banner as RcsProfile['banner'] } : {}),
+    ...(logo ? { logo: { url: logo.url as string } } : {}),
+  };
+}
+
+/** A banner the platform refuses for its size (checked after the fields themselves). */
+function checkBanner(b: RcsProfile['banner'] | undefined): void {
+  if (!b || (b.width === BANNER.width && b.height === BANNER.height)) return;
+  throw new ProvisioningError(400, 'file_has_wrong_dimensions', `banner must be ${BANNER.width}x${BANNER.height} pixels (got ${b.width}x${b.height})`, {
+    resolution: `Upload a banner of exactly ${BANNER.width}x${BANNER.height} pixels.`,
+    additionalInformation: { requiredWidth: BANNER.width, requiredHeight: BANNER.height },
+  });
+}
+
+export function checkRcsCreate(input: unknown): CreateRcsSenderRequest {
+  const f = fields();
+  const body = f.body(input, ['displayName', 'description', 'websites', 'brandPhoneNumber', 'banner', 'logo', 'useCase', 'countries', 'callbackUrl']);
+  const displayName = f.string(body, 'displayName', '', { required: true, min: 1, max: 100 });
+  const profile = checkProfile(f, body, true) as RcsProfile;
   const useCase = f.oneOf(body, 'useCase', '', RCS_USE_CASES, true);
   const countries = checkCountries(f, f.array(body, 'countries', '', { required: true, min: 1 }), 'countries');
   f.check();
-  const b = banner as CreateRcsSenderRequest['banner'];
-  if (b.width !== BANNER.width || b.height !== BANNER.height) {
-    throw new ProvisioningError(400, 'file_has_wrong_dimensions', `banner must be ${BANNER.width}x${BANNER.height} pixels (got ${b.width}x${b.height})`, {
-      resolution: `Upload a banner of exactly ${BANNER.width}x${BANNER.height} pixels.`,
-      additionalInformation: { requiredWidth: BANNER.width, requiredHeight: BANNER.height },
-    });
-  }
-  return {
-    displayName: displayName!,
-    description: description!,
-    websites: websites as { url: string }[],
-    brandPhoneNumber: brandPhoneNumber!,
-    banner: { url: b.url, width: b.width, height: b.height },
-    ...(logo ? { logo: { url: logo.url as string } } : {}),
-    useCase: useCase!,
-    countries,
-  };
+  checkBanner(profile.banner);
+  const b = profile.banner;
+  return { displayName: displayName!, ...profile, banner: { url: b.url, width: b.width, height: b.height }, useCase: useCase!, countries };
+}
+
+/** A change of the agent's profile (`PATCH .../rcs/senders/{id}`): only its fields, at least one. */
+export function checkRcsUpdate(input: unknown): UpdateRcsSenderRequest {
+  const f = fields();
+  const body = f.body(input, [...RCS_SENDER_UPDATABLE]);
+  const profile = checkProfile(f, body, false);
+  if (Object.keys(body).length === 0) f.add('body', `must name at least one of ${RCS_SENDER_UPDATABLE.join(', ')}`);
+  f.check();
+  checkBanner(profile.banner);
+  return profile;
 }
 
 /** `{contact: {email} | {phoneNumber}}`, exactly one of the two. */

@@ -8,8 +8,14 @@ import { type ProvisioningDeps } from './context.js';
 import { conflict, notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
 import type { RcsSender } from './model.js';
-import { RCS_STATES, RCS_USE_CASES, type RcsSenderState as RcsState, type ProvisioningTrigger as Trigger } from '../../../common/wire/provisioning.js';
-import { checkAnswers, checkContact, checkCountries, checkRcsCreate, missingAnswers, operatorsOf, questionsFor } from './rcs-rules.js';
+import {
+  RCS_STATES,
+  RCS_USE_CASES,
+  type RcsSenderState as RcsState,
+  type ProvisioningTrigger as Trigger,
+  type UpdateRcsSenderRequest,
+} from '../../../common/wire/provisioning.js';
+import { checkAnswers, checkContact, checkCountries, checkRcsCreate, checkRcsUpdate, missingAnswers, operatorsOf, questionsFor } from './rcs-rules.js';
 import type { ReviewerConfig } from './reviewer.js';
 import { nowIso } from './store.js';
 import { join } from '../../core/fields.js';
@@ -70,6 +76,27 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
     s.updateTime = nowIso();
     emit(projectId, s, 'RCS_SENDER_STATUS_UPDATED', { state: s.state });
   });
+
+  // A change of a LAUNCHED sender is reviewed as a whole while the agent stays live (its countries stay LAUNCHED):
+  // approved, the profile takes it; rejected, RCS_SENDER_REJECTED with the sender's state and the reviewer's words,
+  // and the old profile stays. Either way the sender is LAUNCHED again (ours: docs/provisioning-wire.md).
+  const reviewChange = reviewer.reviews(
+    'rcs',
+    'rcs-sender-change',
+    ({ projectId, id, change }: { projectId: string; id: string; change: UpdateRcsSenderRequest }, d: ReviewerConfig['rcs']) => {
+      const s = store.rcsSenders.get(projectId, id);
+      if (!s || s.state !== 'IN_REVIEW') return;
+      const approve = d.outcome === 'launch';
+      const comment = d.comment ?? (approve ? undefined : 'Sender change rejected by the sandbox reviewer');
+      if (approve) Object.assign(s, change);
+      if (comment) s.comments.push({ text: comment, at: nowIso(), author: 'reviewer' });
+      s.state = 'LAUNCHED';
+      s.updateTime = nowIso();
+      if (!approve) emit(projectId, s, 'RCS_SENDER_REJECTED', { state: 'LAUNCHED' }, comment);
+      else if (comment) emit(projectId, s, 'RCS_SENDER_COMMENT_ADDED', {}, comment);
+      emit(projectId, s, 'RCS_SENDER_STATUS_UPDATED', { state: 'LAUNCHED' });
+    },
+  );
 
   /** Puts the countries still to launch under review and schedules the decision. */
   const startReview = (projectId: string, s: RcsSender, contact: RcsSender['contact'], countries: string[]) => {
@@ -165,6 +192,20 @@ export function rcsRoutes({ ctx, store, hub, reviewer }: ProvisioningDeps) {
         throw conflict(`RCS sender ${s.id} is ${s.state}: ${m[2] === 'launch' ? 'only a DRAFT can be launched' : 'only a rejection can be relaunched'}`);
       }
       startReview(projectId, s, contact, countries);
+      return s;
+    });
+
+    // A DRAFT's profile changes at once (the launch reviews it); a LAUNCHED sender's change is reviewed.
+    app.patch<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+      const { projectId } = request.params;
+      const s = find(request.params);
+      const change = checkRcsUpdate(request.body);
+      if (s.state !== 'DRAFT' && s.state !== 'LAUNCHED') throw conflict(`RCS sender ${s.id} is ${s.state}: only a DRAFT or a LAUNCHED sender can be changed`);
+      s.updateTime = nowIso();
+      if (s.state === 'DRAFT') return Object.assign(s, change);
+      s.state = 'IN_REVIEW';
+      emit(projectId, s, 'RCS_SENDER_STATUS_UPDATED', { state: 'IN_REVIEW' });
+      reviewChange(s.id, { projectId, id: s.id, change });
       return s;
     });
 

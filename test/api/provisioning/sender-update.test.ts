@@ -1,12 +1,13 @@
 // A sender changed through its process (POST /v1/senders/{processId}/update), against the sandbox: a process that
 // ended with its sender live runs again for the change; a reviewed change goes back to review and then live with it
 // (approved) or without it (rejected, with the reviewer's words); a repeated Idempotency-Key sends nothing twice; a
-// field the sender's kind does not change is a 400 naming it; a process that ended otherwise answers 409.
+// field the sender's kind does not change is a 400 naming it; a process that ended otherwise answers 409. CHATB and
+// RCS changes are reviewed; a CHATA sender's business profile changes at once.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
 import { useHarness, uniqueName } from '../../helpers/harness.js';
-import { sandboxRequests, setReviewer, start, update, waitUntil, type View } from '../../helpers/provisioning.js';
+import { freshMobile, rcsBody, sandboxRequests, setReviewer, start, update, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
@@ -67,6 +68,77 @@ describe('sender updates through the process', () => {
     assert.match(rejected.history.at(-1)!.reason!, /rejected: Subcategory does not match the shop/);
     assert.equal((await platform().chatbSenders.get(senderId)).subcategoryCode, undefined, 'the platform kept the old fields');
     assert.equal(await patches(), 2);
+  });
+
+  test('CHATA: the business profile changes at once; the process records it and ends ACTIVE again', async () => {
+    await setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 200 } });
+    const id = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Acme shoes' });
+    const active = await waitUntil(h, id, (v) => completed(v) && v.state === 'ACTIVE', 'ACTIVE and ended');
+    const senderId = active.details.senderId as string;
+
+    const key = uniqueName('profile');
+    const res = await update(h, id, 'senders', 'update', { about: 'Shoes for every season', photoUrl: 'https://acme.example/logo.png' }, key);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { accepted: true, state: 'ACTIVE' });
+    const changed = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(active), 'the change run ended');
+    assert.equal(changed.state, 'ACTIVE');
+    assert.deepEqual(
+      changesOf(changed).map((c) => [c.operationId, c.fields, c.status]),
+      [[key, ['about', 'photoUrl'], 'APPLIED']],
+    );
+    assert.ok(!changed.history.some((s) => s.state !== 'ACTIVE' && s.state !== 'CREATING'), 'no review');
+    assert.ok(!JSON.stringify(changed.details).includes('Shoes for every season'));
+    const sender = await platform().chataSenders.get(senderId);
+    assert.deepEqual([sender.about, sender.photoUrl], ['Shoes for every season', 'https://acme.example/logo.png']);
+
+    const wrongKind = await update(h, id, 'senders', 'update', { categoryCode: 'RETAIL' });
+    assert.equal(wrongKind.statusCode, 400, wrongKind.body);
+    assert.match(wrongKind.body, /body\.categoryCode: a CHATA sender's change takes only description, about, photoUrl/);
+  });
+
+  test("RCS: a LAUNCHED sender's change is reviewed: approved, then rejected with the reason; one PATCH per key", async () => {
+    await setReviewer(h, { rcs: { outcome: 'launch', delayMs: 300, rejectCountries: [] } });
+    const id = await start(h, '/v1/senders/rcs', rcsBody(uniqueName('Acme RCS')));
+    const launched = await waitUntil(h, id, (v) => completed(v) && v.state === 'LAUNCHED', 'LAUNCHED and ended', 30_000);
+    const senderId = launched.details.senderId as string;
+    const patches = async () => (await sandboxRequests(h, 'PATCH', `/rcs/senders/${senderId}`)).length;
+
+    const key = uniqueName('profile');
+    const body = { description: 'Parcel tracking and returns', websites: [{ url: 'https://returns.example' }] };
+    const first = await update(h, id, 'senders', 'update', body, key);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.deepEqual(first.json(), { accepted: true, state: 'IN_REVIEW' });
+    assert.equal((await update(h, id, 'senders', 'update', body, key)).statusCode, 200);
+    const approved = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(launched), 'the change run ended', 30_000);
+    assert.equal(approved.state, 'LAUNCHED');
+    assert.deepEqual(
+      changesOf(approved).map((c) => [c.fields, c.status]),
+      [[['description', 'websites'], 'APPROVED']],
+    );
+    assert.equal(await patches(), 1, 'one PATCH for the two requests');
+    const countries = approved.details.countryStatus as Record<string, { status: string }>;
+    assert.equal(countries.FR!.status, 'LAUNCHED', 'the countries stay launched');
+    assert.equal((await platform().rcs.get(senderId)).description, 'Parcel tracking and returns');
+
+    await setReviewer(h, { rcs: { outcome: 'reject', delayMs: 300, rejectCountries: [], comment: 'The banner shows another brand' } });
+    const banner = { url: 'https://acme.example/other-banner.png', width: 1440, height: 448 };
+    const second = await update(h, id, 'senders', 'update', { banner });
+    assert.equal(second.statusCode, 200, second.body);
+    const rejected = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(approved), 'the second change run ended', 30_000);
+    assert.equal(rejected.state, 'LAUNCHED', 'the sender stays launched without the change');
+    assert.deepEqual(
+      changesOf(rejected).map((c) => [c.fields, c.status, c.reason]),
+      [
+        [['description', 'websites'], 'APPROVED', undefined],
+        [['banner'], 'REJECTED', 'The banner shows another brand'],
+      ],
+    );
+    assert.notEqual((await platform().rcs.get(senderId)).banner?.url, banner.url);
+    assert.equal(await patches(), 2);
+
+    const small = await update(h, id, 'senders', 'update', { banner: { ...banner, height: 400 } });
+    assert.equal(small.statusCode, 422, small.body);
+    assert.match(small.body, /body\.banner/);
   });
 
   test('bad fields are 400 naming the field; a process that ended without a live sender is 409', async () => {
