@@ -48,6 +48,8 @@ interface SdkVerificationDetails {
   request?: { at: string } & RequestAnswer;
   result?: PlatformResult;
   smsDelivery?: string;
+  /** How many times it read the platform's status, the result event not having come in time. */
+  statusReads?: number;
   /** The audit page's verification picture (api/routes/ui/static/calls.js): one step, one platform verification. */
   steps: { method: string }[];
   currentStep: 0;
@@ -64,20 +66,21 @@ export async function sdkVerification(input: SdkVerificationInput): Promise<{ st
   const d = tracker.status.details;
   const seen = HandledMemory.ofIds(undefined, KEEP_SEEN);
   let reason: string | undefined;
-  const final = () => FINAL.includes(tracker.status.state) || tracker.status.state === 'UNKNOWN';
+  const final = () => tracker.status.state !== 'PENDING';
 
   const end = (state: SdkVerificationState, why: string) => {
     reason = why;
     tracker.moveTo(state, why);
   };
+  // A final status ends it; PENDING (a status read before the end) changes nothing.
   const learn = (r: PlatformResult) => {
-    if (final()) return;
+    if (final() || r.status === 'PENDING') return;
     d.result = r;
     const pv = d.platformVerifications[0];
     if (pv) Object.assign(pv, { status: r.status }, r.reason ? { reason: r.reason } : {});
     const said = `${r.status}${r.reason ? `: ${r.reason}` : ''}${r.source ? ` (${r.source})` : ''}, by its ${r.via}`;
     if ((FINAL as readonly string[]).includes(r.status)) end(r.status as SdkVerificationState, `the platform said ${said}`);
-    else if (r.status !== 'PENDING') end('UNKNOWN', `the platform said ${said}, a status relayflow does not know`);
+    else end('UNKNOWN', `the platform said ${said}, a status relayflow does not know`);
   };
 
   setHandler(sdkVerificationEventSignal, (e: SdkVerificationEvent) => {
@@ -107,6 +110,7 @@ export async function sdkVerification(input: SdkVerificationInput): Promise<{ st
   for (let reads = 0; !final();) {
     if (await condition(final, input.resultWaitMs)) break;
     reads += 1;
+    d.statusReads = reads;
     const minutes = Math.round((reads * input.resultWaitMs) / 60_000);
     let status: VerificationStatus;
     try {

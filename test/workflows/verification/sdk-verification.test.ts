@@ -72,10 +72,16 @@ describe('an adopted SDK verification with no result event', () => {
   test('ends UNKNOWN when the platform still says PENDING after its reads', async () => {
     const identity = freshNumber();
     const started = Date.now();
-    const result = await withoutCallbacks(async () => adopt(await sdkStart(identity), identity));
+    // All of it without callbacks: the SMS receipt, sent a moment after the start, must not adopt it first.
+    const { verificationId, result } = await withoutCallbacks(async () => {
+      const id = await sdkStart(identity);
+      return { verificationId: id, result: await adopt(id, identity) };
+    });
     assert.equal(result.state, 'UNKNOWN');
     assert.match(result.reason!, /no result event within \d+ min, and the platform still says PENDING/);
     assert.ok(Date.now() - started >= 4 * WAIT_MS, 'four waits, a read after each');
+    const view = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(workflowIds['sdk-verification'](verificationId))}` });
+    assert.equal(view.json().details.statusReads, 4, view.body);
   });
 
   test('ends UNKNOWN naming the read when the platform does not know the verification', async () => {
