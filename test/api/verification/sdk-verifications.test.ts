@@ -159,6 +159,27 @@ describe('verifications an SDK started, adopted', () => {
     assert.deepEqual([latest.runId, latest.status.name], [runId, 'COMPLETED'], 'still the one run, ended');
   });
 
+  test('a request relayflow denied is recorded with why, and ends DENIED; one a newer start replaced ends ABORTED', async () => {
+    const identity = freshNumber();
+    const admitted: string[] = [];
+    // The per-number guard admits 5 verifications of a number per hour (RELAYFLOW_VERIFICATION_GUARD_MAX).
+    for (let i = 0; i < h.config.processes.verification.guardMax; i++) admitted.push(await sdkStart(identity));
+    const refused = await startOnPlatform(h, identity);
+    assert.equal(refused.status, 403, await refused.text());
+    const res = await fetch(`${h.sandbox.url}/_sandbox/callbacks?area=verification`);
+    const { callbacks } = (await res.json()) as { callbacks: { body: { event?: string; id?: string; identity?: { endpoint?: string } } }[] };
+    const requests = callbacks.filter((c) => c.body.event === 'VerificationRequestEvent' && c.body.identity?.endpoint === identity).map((c) => c.body.id!);
+    const deniedId = requests.find((id) => !admitted.includes(id))!;
+    assert.ok(deniedId, `the refused start's request event: ${JSON.stringify(requests)}`);
+
+    const denied = (await h.waitForState(processIdOf(deniedId), 'DENIED')) as unknown as View;
+    assert.deepEqual([denied.details.request?.action, denied.details.request?.why], ['deny', 'refused by the per-number guard']);
+    assert.match(denied.history.at(-1)!.reason!, /the platform said DENIED: Denied by callback, by its result event/);
+    // The first was replaced by the second start to the number (the platform's ABORTED).
+    const aborted = (await h.waitForState(processIdOf(admitted[0]!), 'ABORTED')) as unknown as View;
+    assert.equal(aborted.details.result?.reason, 'Replaced by a newer verification');
+  });
+
   test('a result with no request event before it adopts the verification', async () => {
     const identity = freshNumber();
     const verificationId = `sdk-${ulid()}`;
