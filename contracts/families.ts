@@ -130,7 +130,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     contracts: ['provisioning.ts'],
     areas: ['provisioning'],
     signals: PROVISIONING_SIGNALS,
-    updates: [...PROVISIONING_UPDATES, 'delete', 'verifyPhone', 'updateSender'],
+    updates: [...PROVISIONING_UPDATES, 'delete', 'verifyPhone', 'updateSender', 'deleteTemplateChange'],
   },
   senderid: {
     name: 'senderid',

@@ -266,6 +266,8 @@ export interface OperationOutcome {
 export const resubmitUpdate = defineUpdate<OperationOutcome, [ResubmitRequest]>('resubmit');
 export const relaunchUpdate = defineUpdate<OperationOutcome, [RelaunchRequest]>('relaunch');
 export const stopUpdate = defineUpdate<OperationOutcome, [StopRequest]>('stop');
+/** Drops a live template's pending change (its edit under review or saved); errorType `no_pending_changes` when there is none. */
+export const deleteTemplateChangeUpdate = defineUpdate<OperationOutcome, [{ operationId: string }]>('deleteTemplateChange');
 /** A CHATA sender waiting for phone verification: the code is forwarded; a wrong one is refused with errorType `wrong_otp`. */
 export const verifyPhoneUpdate = defineUpdate<OperationOutcome, [VerifyPhoneRequest]>('verifyPhone');
 /**
@@ -313,6 +315,9 @@ export interface EditTemplateInput extends TemplateRef {
 
 /** `edited: false` when the edit had already been applied by an earlier attempt. */
 export type EditTemplateResult = Template & { edited: boolean };
+
+/** `deleted: false`: the platform answered that no pending changes exist (`message`, its words); the template as read then. */
+export type DeleteTemplateChangeResult = { deleted: true; template: Template } | { deleted: false; message: string; template: Template };
 
 /** The create request itself; `displayName` is the idempotency key. */
 export type CreateRcsSenderInput = CreateRcsSenderRequest;
@@ -415,6 +420,7 @@ export interface ProvisioningActivities {
   getTemplate(input: TemplateRef): Promise<Template>;
   submitTemplate(input: TemplateRef): Promise<SubmitTemplateResult>;
   editTemplate(input: EditTemplateInput): Promise<EditTemplateResult>;
+  deleteTemplateChange(input: TemplateRef): Promise<DeleteTemplateChangeResult>;
   createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult>;
   getRcsSender(input: RcsSenderRef): Promise<RcsSender>;
   answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult>;

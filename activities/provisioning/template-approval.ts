@@ -6,6 +6,7 @@ import type { Template, UpdateTemplateRequest } from '../../platform/provisionin
 import type {
   CreateTemplateInput,
   CreateTemplateResult,
+  DeleteTemplateChangeResult,
   EditTemplateInput,
   EditTemplateResult,
   SubmitTemplateResult,
@@ -40,6 +41,17 @@ export function createTemplateApprovalActivities(clients: { provisioning: Provis
         const current = await templates.get(input.templateId);
         if (current.state === 'DRAFT' || current.state === 'DELETED') throw err;
         return { ...current, submitted: false };
+      }
+    },
+
+    /** A 404 for a template that exists says no pending changes exist (a retry after a lost answer gets it too). */
+    async deleteTemplateChange(input: TemplateRef): Promise<DeleteTemplateChangeResult> {
+      const templates = provisioning.templates(input.channel);
+      try {
+        return { deleted: true, template: await templates.deleteChange(input.templateId) };
+      } catch (err) {
+        if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.notFound)) throw err;
+        return { deleted: false, message: err.message, template: await templates.get(input.templateId) };
       }
     },
 

@@ -294,6 +294,21 @@ export interface Template {
   version: number;
   createTime?: string;
   updateTime: string;
+  /**
+   * An edit of an APPROVED, PAUSED or DISABLED template, kept apart while the live version goes on being used:
+   * reviewed (IN_PROGRESS) unless saved as a DRAFT; approved, the template takes it (and its version); rejected, it
+   * stays REJECTED until edited again or deleted (`DELETE .../templates/{id}/changes`). Ours: docs/provisioning-wire.md.
+   */
+  pendingChange?: PendingTemplateChange;
+}
+
+export interface PendingTemplateChange {
+  version: number;
+  state: 'DRAFT' | 'IN_PROGRESS' | 'REJECTED';
+  category: TemplateCategory;
+  components: TemplateComponent[];
+  allowCategoryChange: boolean;
+  rejectionCode?: RejectionCode;
 }
 
 // --- RCS senders ---------------------------------------------------------------------------

@@ -26,10 +26,16 @@ export class ProvisioningTemplatesClient extends ProvisioningResources<Template,
 
   /**
    * Edits a REJECTED, APPROVED, PAUSED or DISABLED template (IN_PROGRESS / DELETED: 400
-   * template_not_updatable); with status SUBMIT (the default) it goes back to review.
+   * template_not_updatable); with status SUBMIT (the default) it goes back to review. An APPROVED, PAUSED or
+   * DISABLED template stays in use as it is: the edit waits as its `pendingChange`, reviewed apart.
    */
   update(templateId: string, changes: UpdateTemplateRequest): Promise<Template> {
     return this.t.call<Template>('PATCH', this.item(templateId), { json: changes });
+  }
+
+  /** Drops the template's pending change (the live version stays); 404 when it has none ("no pending changes exist"). */
+  deleteChange(templateId: string): Promise<Template> {
+    return this.t.call<Template>('DELETE', this.item(templateId, '/changes'));
   }
 
   /** The template moves to DELETED; the answer is the deleted template when the platform sends one. */

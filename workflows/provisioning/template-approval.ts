@@ -8,6 +8,7 @@ import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temp
 import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../../contracts/provisioning.js';
 import { failureType } from '../shared/failure-text.js';
 import {
+  deleteTemplateChangeUpdate,
   provisioningEventSignal,
   resubmitSignal,
   resubmitUpdate,
@@ -18,7 +19,7 @@ import {
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
-import { handleAction } from '../shared/actions.js';
+import { handleAction, operationsOn } from '../shared/actions.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
 type TemplateProcessState = 'CREATING' | TemplateState | typeof ACCOUNT_BANNED | 'STOPPED' | 'FAILED';
@@ -41,6 +42,8 @@ interface TemplateDetails extends FollowDetails {
   autoResubmits: number;
   stopReason?: string;
   account?: AccountNote;
+  /** The edit of the template in use, waiting apart (the platform's pendingChange): its version and state. */
+  pendingChange?: { version: number; state: string; rejectionCode?: string };
 }
 
 interface TemplateResult {
@@ -51,11 +54,13 @@ interface TemplateResult {
   rejectionCode?: RejectionCode;
 }
 
-type Carry = ProcessCarry<TemplateProcessState, TemplateDetails> & { autoResubmittedVersion?: number };
+type Carry = ProcessCarry<TemplateProcessState, TemplateDetails> & { autoResubmittedVersion?: number; changeReadDue?: boolean };
 
 const FINAL: readonly TemplateProcessState[] = ['DELETED', 'STOPPED', 'FAILED'];
 /** The platform edits templates in these states only. */
 const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUSED', 'DISABLED'];
+/** A template in use: the platform keeps its edit apart as a pending change, and the version in use stays. */
+const LIVE: readonly TemplateProcessState[] = ['APPROVED', 'PAUSED', 'DISABLED'];
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
   const { channel } = input;
@@ -85,15 +90,22 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     frame.move(s, reason);
   };
   let autoResubmittedVersion = input.carried?.autoResubmittedVersion;
+  /** A comment came while a pending change was under review: the template is read to learn the decision. */
+  let changeReadDue = input.carried?.changeReadDue ?? false;
 
   const isFinal = () => FINAL.includes(state());
   const ref = () => ({ channel, templateId: d.templateId! });
+  const changeUnderReview = () =>
+    d.pendingChange?.state === 'IN_PROGRESS'
+      ? `its change (version ${d.pendingChange.version}) is under review: edit it again once decided, or delete it`
+      : undefined;
 
   /** A template read from the platform (create, submit, edit, poll). */
   function applyTemplate(t: Template, reason: string): void {
     const take = follower.snapshot(t.updateTime, t.comments);
     d.templateId = t.id;
     d.version = Math.max(d.version ?? 0, t.version);
+    notePendingChange(t, reason);
     if (take('quality')) d.qualityScore = t.qualityScore;
     if (take('category')) d.category = t.category;
     if (!take('state')) return;
@@ -101,8 +113,30 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     move(t.state, t.state === 'REJECTED' ? `${reason}: rejected (${t.rejectionCode ?? 'no rejectionCode'})` : reason);
   }
 
+  /** The template's pending change as read, with a history note when it moved (under review, rejected, taken, gone). */
+  function notePendingChange(t: Template, reason: string): void {
+    const before = d.pendingChange;
+    const pc = t.pendingChange;
+    const now = pc ? { version: pc.version, state: pc.state, ...(pc.rejectionCode ? { rejectionCode: pc.rejectionCode } : {}) } : undefined;
+    if (JSON.stringify(before) === JSON.stringify(now)) return;
+    if (now) d.pendingChange = now;
+    else delete d.pendingChange;
+    const words = now
+      ? now.state === 'REJECTED'
+        ? `its change (version ${now.version}) was rejected (${now.rejectionCode ?? 'no rejectionCode'}); the version in use stays`
+        : `its change (version ${now.version}) ${now.state === 'IN_PROGRESS' ? 'is under review' : 'is saved as a draft'}; the version in use stays`
+      : t.version >= before!.version
+        ? `its change (version ${before!.version}) was approved: the template in use now holds it`
+        : `its pending change (version ${before!.version}) is gone; the version in use stays`;
+    tracker.moveTo(state(), `${words} (${reason})`);
+  }
+
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
     if (isFinal()) return 'the process had ended';
+    if (d.pendingChange?.state === 'IN_PROGRESS' && e.trigger.endsWith('_TEMPLATE_COMMENT_ADDED')) {
+      changeReadDue = true;
+      return 'a comment while the change is under review: the template is read for the decision';
+    }
     const accountNote = channel === 'CHATA' ? account.noteEvent(e) : undefined;
     if (accountNote) return accountNote;
     const x = e.details;
@@ -158,6 +192,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   async function react(): Promise<void> {
     stop.endIfAsked(isFinal);
+    if (changeReadDue && !isFinal()) {
+      changeReadDue = false;
+      applyTemplate(await platform.getTemplate(ref()), 'read from the platform after a comment on its change');
+    }
     if (!isFinal() && channel === 'CHATA' && (await account.react(() => quickRead.getChataAccount())))
       applyTemplate(await platform.getTemplate(ref()), 'read from the platform after the account ban was lifted');
     if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
@@ -186,6 +224,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     run: (req, via) =>
       edits.run(async (): Promise<OperationOutcome> => {
         if (!EDITABLE.includes(state())) return { accepted: false, state: state(), reason: `a ${state()} template cannot be edited` };
+        if (changeUnderReview()) return { accepted: false, state: state(), reason: changeUnderReview()! };
         try {
           const { operationId, ...changes } = req;
           await resubmit(changes, `resubmitted ${via} (operation ${operationId})`, interactive);
@@ -197,11 +236,43 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       }),
     check: () => {
       if (!d.templateId || !EDITABLE.includes(state())) throw new Error(`a ${state()} template cannot be edited; editable states: ${EDITABLE.join(', ')}`);
+      const busy = changeUnderReview();
+      if (busy) throw new Error(busy);
     },
     refusedBySignal: (reason) => tracker.moveTo(state(), `resubmission refused: ${reason}`),
   });
 
   stop.handle(operations, { isFinal, state });
+
+  const noChangeHere = () =>
+    !d.templateId || !LIVE.includes(state())
+      ? `a ${state()} template has no pending change: only an edit of an APPROVED, PAUSED or DISABLED template waits as one`
+      : undefined;
+  operationsOn(operations)(
+    deleteTemplateChangeUpdate,
+    ({ operationId }) =>
+      edits.run(async (): Promise<OperationOutcome> => {
+        const why = noChangeHere();
+        if (why) return { accepted: false, state: state(), reason: why };
+        // One we knew of and the platform no longer has: an earlier attempt deleted it and its answer was lost.
+        const known = d.pendingChange !== undefined;
+        try {
+          const r = await interactive.deleteTemplateChange(ref());
+          if (!r.deleted && !known) {
+            applyTemplate(r.template, 'read from the platform');
+            return { accepted: false, state: state(), reason: r.message, errorType: 'no_pending_changes' };
+          }
+          applyTemplate(r.template, `pending change deleted through the API (operation ${operationId})`);
+          return { accepted: true, state: state() };
+        } catch (err) {
+          return refused(state(), err);
+        }
+      }),
+    () => {
+      const why = noChangeHere();
+      if (why) throw new Error(why);
+    },
+  );
 
   try {
     if (!input.carried) {
@@ -228,7 +299,8 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
           move('DELETED', 'the template no longer exists on the platform');
         }
       },
-      continueAsNew: () => continueAsNew<typeof templateApproval>({ ...input, carried: { ...carry(), autoResubmittedVersion } }),
+      continueAsNew: () =>
+        continueAsNew<typeof templateApproval>({ ...input, carried: { ...carry(), autoResubmittedVersion, ...(changeReadDue ? { changeReadDue } : {}) } }),
     });
   } catch (err) {
     fail(err);

@@ -1,7 +1,7 @@
-// CHATA / CHATB template approval: start, read, list, edit and resubmit, stop watching.
+// CHATA / CHATB template approval: start, read, list, edit and resubmit, delete a pending change, stop watching.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { resubmitUpdate, stopUpdate } from '../../../contracts/provisioning.js';
-import { invalid } from '../../errors.js';
+import { deleteTemplateChangeUpdate, resubmitUpdate, stopUpdate, type OperationOutcome } from '../../../contracts/provisioning.js';
+import { ApiError, invalid } from '../../errors.js';
 import { processRouter, reasonAction } from '../process-routes.js';
 import { acceptedOrThrow, type ProvisioningRouteOptions } from './common.js';
 import { templateInput } from './inputs.js';
@@ -37,7 +37,8 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
 
   templates.action({
     action: 'resubmit',
-    summary: 'Edit a REJECTED, APPROVED, PAUSED or DISABLED template and send it to review again',
+    summary:
+      'Edit a REJECTED, APPROVED, PAUSED or DISABLED template and send it to review again (an APPROVED, PAUSED or DISABLED one stays in use as it is: the edit waits as its pending change)',
     body: Resubmit,
     errors: [400, 401, 404, 409, 422],
     update: resubmitUpdate,
@@ -47,6 +48,19 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       return { operationId, ...req.body };
     },
     answer: acceptedOrThrow,
+  });
+
+  templates.action({
+    action: 'delete-change',
+    summary: "Delete an APPROVED, PAUSED or DISABLED template's pending change (its edit); the version in use stays. 404 no_pending_changes when it has none",
+    errors: [401, 404, 409],
+    update: deleteTemplateChangeUpdate,
+    request: (_req, operationId) => ({ operationId }),
+    answer: (outcome: OperationOutcome) => {
+      if (!outcome.accepted && outcome.errorType === 'no_pending_changes')
+        throw new ApiError(404, 'no_pending_changes', outcome.reason ?? 'no pending changes exist');
+      return acceptedOrThrow(outcome);
+    },
   });
 
   templates.action(

@@ -20,6 +20,7 @@ import {
   type ProvisioningWebhookEventDetails,
   type RcsLaunchContact,
   type RcsSender as WireRcsSender,
+  type PendingTemplateChange,
   type Template as WireTemplate,
   type Webhook as WireWebhook,
 } from '../../../common/wire/provisioning.js';
@@ -39,11 +40,12 @@ export const RESOURCE_TYPES: readonly ProvisioningResourceType[] = ['TEMPLATE', 
  * The wire's template as the sandbox keeps it: components as the create or edit gave them (template-rules.ts checks
  * what it must), the codes as its reviewer and control route set them (checked against the wire's sets), times always set.
  */
-export interface Template extends Omit<WireTemplate, 'components' | 'rejectionCode' | 'qualityScore'> {
+export interface Template extends Omit<WireTemplate, 'components' | 'rejectionCode' | 'qualityScore' | 'pendingChange'> {
   components: unknown[];
   rejectionCode?: string;
   qualityScore?: string;
   createTime: string;
+  pendingChange?: Omit<PendingTemplateChange, 'components' | 'rejectionCode'> & { components: unknown[]; rejectionCode?: string };
 }
 
 /** The wire's RCS sender with all its create body, the questionnaire's answers and the launch's contact; times always set. */

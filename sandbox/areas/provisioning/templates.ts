@@ -44,6 +44,8 @@ export function templateChannels(deps: ProvisioningDeps): TemplateChannel[] {
 }
 
 const UPDATABLE: readonly string[] = ['DRAFT', 'REJECTED', 'APPROVED', 'PAUSED', 'DISABLED'];
+/** A template in use: its edit is a pending change, reviewed apart while the live version goes on (ours). */
+const LIVE: readonly string[] = ['APPROVED', 'PAUSED', 'DISABLED'];
 
 const notUpdatable = (t: Template, what: string) =>
   new ProvisioningError(400, 'template_not_updatable', `Template ${t.id} is ${t.state}: it cannot be ${what}`, {
@@ -79,6 +81,28 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
         t.rejectionCode = d.rejectionCode;
         emit(projectId, t, ch.triggers.rejected, { state: 'REJECTED', rejectionCode: d.rejectionCode });
       }
+    },
+  );
+
+  // The review of a live template's pending change. The template keeps its state; the decision is told by a comment
+  // event (not the template's approved/rejected triggers, which would say the live template itself changed state).
+  const reviewChange = reviewer.reviews(
+    'templates',
+    `template-change:${ch.segment}`,
+    ({ projectId, id, version }: { projectId: string; id: string; version: number }, d: ReviewerConfig['templates']) => {
+      const t = ch.collection.get(projectId, id);
+      const pc = t?.pendingChange;
+      if (!t || !pc || pc.state !== 'IN_PROGRESS' || pc.version !== version) return;
+      const approve = d.outcome === 'approve';
+      if (approve) {
+        Object.assign(t, { category: pc.category, components: pc.components, allowCategoryChange: pc.allowCategoryChange, version: pc.version });
+        delete t.pendingChange;
+      } else Object.assign(pc, { state: 'REJECTED', rejectionCode: d.rejectionCode });
+      t.updateTime = nowIso();
+      const comment =
+        d.comment ?? (approve ? `The change (version ${version}) was approved` : `The change (version ${version}) was rejected: ${d.rejectionCode}`);
+      t.comments.push({ text: comment, at: nowIso(), author: 'reviewer' });
+      emit(projectId, t, ch.triggers.comment, { state: t.state }, comment);
     },
   );
 
@@ -139,6 +163,20 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
       const t = find(request.params);
       const patch = checkTemplatePatch(request.body);
       if (!UPDATABLE.includes(t.state)) throw notUpdatable(t, 'updated');
+      if (LIVE.includes(t.state)) {
+        if (t.pendingChange?.state === 'IN_PROGRESS') throw notUpdatable(t, 'updated while its change is under review');
+        const pc = {
+          version: t.version + 1,
+          state: patch.status === 'SUBMIT' ? ('IN_PROGRESS' as const) : ('DRAFT' as const),
+          category: patch.category ?? t.category,
+          components: patch.components ?? t.components,
+          allowCategoryChange: patch.allowCategoryChange ?? t.allowCategoryChange,
+        };
+        t.pendingChange = pc;
+        t.updateTime = nowIso();
+        if (pc.state === 'IN_PROGRESS') reviewChange(t.id, { projectId: request.params.projectId, id: t.id, version: pc.version });
+        return t;
+      }
       if (patch.category !== undefined) t.category = patch.category;
       if (patch.components !== undefined) t.components = patch.components;
       if (patch.allowCategoryChange !== undefined) t.allowCategoryChange = patch.allowCategoryChange;
@@ -149,6 +187,19 @@ export function templateRoutes(deps: ProvisioningDeps, ch: TemplateChannel) {
         delete t.rejectionCode;
         t.updateTime = nowIso();
       }
+      return t;
+    });
+
+    // A pending change dropped: the live version stays as it is (spec part G: 404 when there is none).
+    app.delete<{ Params: Params }>(`${base}/:templateId/changes`, { preValidation }, async (request) => {
+      const t = find(request.params);
+      if (!t.pendingChange)
+        throw new ProvisioningError(404, 'not_found', `No pending changes exist for template ${t.id}`, {
+          resolution: 'Only an edit of an APPROVED, PAUSED or DISABLED template waits as a pending change.',
+        });
+      reviewer.cancel(t.id);
+      delete t.pendingChange;
+      t.updateTime = nowIso();
       return t;
     });
 
