@@ -189,7 +189,7 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     ],
     contracts: ['voice.ts', 'voice-call-driver.ts', 'voice-script.ts'],
     areas: ['voice'],
-    signals: ['voiceCallEnded', 'voiceEvents', 'voiceFallback'],
+    signals: ['voiceCallEnded', 'voiceEvents', 'voiceFallback', 'voiceRecording'],
     updates: ['voiceCallback', 'stopCallout'],
   },
   onboarding: {
