@@ -1,6 +1,7 @@
 // Issue 8: no phone number in any workflow history or log. Processes that carry numbers and fail (a
 // verification out of attempts, an expired code, a platform denial quoting the number, a subproject the
-// platform rejects with a message quoting one, a platform outage quoting one) run on the real Temporal dev
+// platform rejects with a message quoting one, a platform outage quoting one; and one an SDK started, which
+// relayflow adopted from the platform's events, each carrying the number) run on the real Temporal dev
 // server; then every history of the run's task queue is read raw (proto JSON, payloads still encrypted) and
 // the API's, worker's and Temporal runtime's logs are searched for every form of every number used.
 import assert from 'node:assert/strict';
@@ -13,12 +14,13 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createLogger } from '../../../common/logger.js';
 import { startHarness, setSandboxVerificationConfig, uniqueName, type Harness } from '../../helpers/harness.js';
-import { messageFor, report, startVerification } from '../../helpers/verification.js';
+import { createPlatformClients } from '../../../platform/index.js';
+import { messageFor, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
 import { assertBundleEncodesFailures, WORKFLOWS_PATH } from '../../../workers/worker.js';
 
-/** Swedish mobiles used only here (national significant numbers 70 000 09 01 … 05). */
-const NUMBERS = ['+46700000901', '+46700000902', '+46700000903', '+46700000904', '+46700000905'] as const;
-const [OUT_OF_ATTEMPTS, EXPIRED, DENIED, IN_SUBPROJECT_ERROR, IN_OUTAGE] = NUMBERS;
+/** Swedish mobiles used only here (national significant numbers 70 000 09 01 … 06). */
+const NUMBERS = ['+46700000901', '+46700000902', '+46700000903', '+46700000904', '+46700000905', '+46700000906'] as const;
+const [OUT_OF_ATTEMPTS, EXPIRED, DENIED, IN_SUBPROJECT_ERROR, IN_OUTAGE, BY_SDK] = NUMBERS;
 
 /** A number's national significant digits, with any separators a formatted form may put between them. */
 const numberPattern = (e164: string) => new RegExp(e164.slice(3).split('').join('[\\s().\\-]*'));
@@ -158,6 +160,19 @@ describe('security: no phone number in histories or logs (issue 8)', () => {
     const sms = await messageFor(h, IN_OUTAGE, e.current!.verificationId);
     assert.equal((await report(h, e.processId, sms.code!)).json().result, 'SUCCESSFUL');
     await h.waitForState(e.processId, 'SUCCESSFUL');
+  });
+
+  test('a verification an SDK started: adopted as a process (its request and result events carry the number)', async () => {
+    const started = await startOnPlatform(h, BY_SDK);
+    const text = await started.text();
+    assert.equal(started.status, 200, text);
+    const { id } = JSON.parse(text) as { id: string };
+    const { code } = await messageFor(h, BY_SDK, id);
+    const platform = createPlatformClients(h.config.platform).verification;
+    assert.equal((await platform.reportById(id, { method: 'sms', sms: { code: code! } })).status, 'SUCCESSFUL');
+    const processId = `sdk-verification:${id}`;
+    processIds.push(processId);
+    await h.waitForState(processId, 'SUCCESSFUL', 20_000);
   });
 
   test('a subproject the platform rejects with a number in its message: the workflow fails; the client decodes the real message', async () => {
