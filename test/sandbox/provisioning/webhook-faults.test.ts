@@ -125,7 +125,7 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
   });
 
   describe('reviewer-made events', () => {
-    test('PAUSED via CHATA_TEMPLATE_STATUS_UPDATED, then a paused template can be edited; quality and category', async () => {
+    test('PAUSED via CHATA_TEMPLATE_STATUS_UPDATED, then a paused template can be edited (a pending change); quality and category', async () => {
       await subscribe(c, receiver, TEMPLATE_TRIGGERS);
       const id = (await c.api('POST', '/chata/templates', template())).body.id as string;
       await waitFor(() => receiver.received.length === 1, 'the approval');
@@ -145,9 +145,10 @@ describe('provisioning sandbox: webhook faults and control routes', () => {
       assert.equal(got.body.qualityScore, 'QUALITY_SCORE_RED');
       assert.equal(got.body.category, 'MARKETING');
 
+      // A paused template is in use: its edit waits as a pending change, reviewed apart (template-changes.test.ts).
       const edited = await c.api('PATCH', `/chata/templates/${id}`, { components: [{ type: 'BODY', text: 'Hello {{1}}' }] });
       assert.equal(edited.status, 200);
-      assert.equal(edited.body.state, 'IN_PROGRESS');
+      assert.deepEqual([edited.body.state, edited.body.pendingChange?.state], ['PAUSED', 'IN_PROGRESS']);
     });
 
     test('rejection, comment and an account comment', async () => {
