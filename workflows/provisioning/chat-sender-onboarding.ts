@@ -227,8 +227,8 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
 
   const isFinal = () => FINAL.includes(state());
   const changes = new SenderChangeTracker(d, carried?.pendingChange);
-  /** The follow loop ends at a final state once no change is in hand or under review. */
-  const done = () => isFinal() && !changes.busy();
+  /** The follow loop ends at a final state, but not at ACTIVE while a change is in hand or under review. */
+  const done = () => isFinal() && !(state() === 'ACTIVE' && changes.busy());
   const account = new AccountWatch<SenderProcessState>(d, tracker, (s) => FINAL.includes(s));
   /** `held`: a read sender holds the pending change's fields (a read ACTIVE without them: the change was rejected). */
   const judge = (r: PlatformReading, reason: string, comment?: string, held?: boolean) => {
@@ -386,7 +386,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     // A change that came as the sender reached ACTIVE is followed to its end as well.
     for (;;) {
       await condition(allHandlersFinished);
-      if (!changes.busy()) break;
+      if (done()) break;
       await follow(following);
     }
   } catch (err) {

@@ -284,7 +284,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     // A change that came as the sender was launched is followed to its end as well.
     for (;;) {
       await condition(allHandlersFinished);
-      if (!changes.busy()) break;
+      if (isFinal()) break;
       await follow(following);
     }
   } catch (err) {

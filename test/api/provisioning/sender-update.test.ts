@@ -141,6 +141,25 @@ describe('sender updates through the process', () => {
     assert.match(small.body, /body\.banner/);
   });
 
+  test('a process stopped while its change is under review ends STOPPED, the change shown as still in review', async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
+    const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
+    await waitUntil(h, id, (v) => completed(v) && v.state === 'ACTIVE', 'ACTIVE and ended');
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
+    const changed = await update(h, id, 'senders', 'update', { description: 'Slow review' });
+    assert.deepEqual(changed.json(), { accepted: true, state: 'IN_REVIEW' });
+    const second = await update(h, id, 'senders', 'update', { description: 'Another' });
+    assert.equal(second.statusCode, 409, second.body);
+    assert.match(second.body, /under review: send the next one once it is decided/);
+    assert.equal((await update(h, id, 'senders', 'stop', { reason: 'enough' })).statusCode, 200);
+    const stopped = await waitUntil(h, id, completed, 'ended');
+    assert.equal(stopped.state, 'STOPPED');
+    assert.deepEqual(
+      changesOf(stopped).map((c) => c.status),
+      ['IN_REVIEW'],
+    );
+  });
+
   test('bad fields are 400 naming the field; a process that ended without a live sender is 409', async () => {
     await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 100, comment: 'No' } });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
