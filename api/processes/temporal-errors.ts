@@ -5,7 +5,7 @@ import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, t
 import { ApiError, notFound } from '../errors.js';
 
 /** gRPC status codes (grpc-js's `status`), which the Temporal client's errors carry. */
-const GrpcStatus = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
+const GrpcStatus = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, FAILED_PRECONDITION: 9, UNAVAILABLE: 14 } as const;
 
 /** How long the API waits on Temporal (and through it on a process) before it answers 504. */
 export const DEFAULT_WAIT_MS = 20_000;
@@ -21,6 +21,20 @@ const grpcCode = (err: unknown): number | undefined => {
     if (isGrpcServiceError(e)) return e.code;
   }
   return undefined;
+};
+
+/**
+ * The update never reached the process: the workflow task that carried it failed on the server (e.g. the task ended
+ * the run while a signal came in, so the server refused its commands and retries the task without the update).
+ * Nothing ran, so the same update (the same operation ID) can be sent again.
+ */
+export const isUpdateLostWithTask = (err: unknown) =>
+  grpcCode(err) === GrpcStatus.FAILED_PRECONDITION && /unexpected workflow task failure/i.test(messages(err));
+
+const messages = (err: unknown): string => {
+  const out: string[] = [];
+  for (let e: unknown = err; e instanceof Error; e = e.cause) out.push(e.message);
+  return out.join(' ');
 };
 
 function toApiError(processId: string, err: unknown, what = 'process'): unknown {

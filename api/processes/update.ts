@@ -6,7 +6,7 @@ import Type from 'typebox';
 import { ulid } from 'ulid';
 import { kindOfWorkflowId, type ProcessKind } from '../../contracts/ids.js';
 import { notFound } from '../errors.js';
-import { callTemporal } from './temporal-errors.js';
+import { callTemporal, DEFAULT_WAIT_MS, isUpdateLostWithTask } from './temporal-errors.js';
 
 /** A process of one of these kinds, or a 404 (IDs of other kinds are not looked up at all). */
 export function handleOf(client: Client, processId: string, kinds: readonly ProcessKind[], what: string): WorkflowHandle {
@@ -21,18 +21,33 @@ export interface RunUpdateOptions {
   waitMs?: number;
 }
 
-/** Runs an update under the API's deadline: 404 unknown, 409 ended or refused, 504 no answer in time, 503 no Temporal. */
-export function runUpdate<R, A extends [unknown, ...unknown[]]>(
+/** Pause before sending an update again that was lost with its workflow task (the server retries the task at once). */
+const RESEND_AFTER_MS = 50;
+
+/**
+ * Runs an update under the API's deadline: 404 unknown, 409 ended or refused, 504 no answer in time, 503 no Temporal.
+ * An update lost with its workflow task is sent again (it carries its operation ID, so it is applied once) until the
+ * deadline.
+ */
+export async function runUpdate<R, A extends [unknown, ...unknown[]]>(
   client: Client,
   handle: WorkflowHandle,
   update: UpdateDefinition<R, A>,
   args: A,
   opts: RunUpdateOptions,
 ): Promise<R> {
-  return callTemporal(client, handle.workflowId, () => handle.executeUpdate(update, { args }), {
-    what: `${opts.what} process`,
-    ...(opts.waitMs ? { waitMs: opts.waitMs } : {}),
-  });
+  const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
+  for (;;) {
+    try {
+      return await callTemporal(client, handle.workflowId, () => handle.executeUpdate(update, { args }), {
+        what: `${opts.what} process`,
+        waitMs: Math.max(1, deadline - Date.now()),
+      });
+    } catch (err) {
+      if (!isUpdateLostWithTask(err) || deadline - Date.now() <= RESEND_AFTER_MS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, RESEND_AFTER_MS));
+    }
+  }
 }
 
 export const IdempotencyKey = Type.Object({

@@ -15,7 +15,8 @@ import {
 import { CHATA_SENDER_UPDATABLE, CHATB_SENDER_UPDATABLE, RCS_SENDER_UPDATABLE, type CreateRcsSenderRequest } from '../../../common/wire/provisioning.js';
 import { KIND, STATE } from '../../../common/search-attributes.js';
 import { ApiError, badRequest, invalid } from '../../errors.js';
-import { callTemporal } from '../../processes/temporal-errors.js';
+import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
+import { runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
 import { bannerErrors } from './schemas.js';
 
@@ -92,10 +93,14 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
   const processId = handle.workflowId;
   const kind = kindOfWorkflowId(processId)!;
   const what = `${WORDS[kind] ?? 'sender'} process`;
-  const call = <R>(fn: () => Promise<R>) => callTemporal(client, processId, fn, { what });
+  // One deadline for the whole request, however many calls it takes (describe, result, the platform read, the start).
+  const deadline = Date.now() + DEFAULT_WAIT_MS;
+  const waitMs = () => Math.max(1, deadline - Date.now());
+  const call = <R>(fn: () => Promise<R>) => callTemporal(client, processId, fn, { what, waitMs: waitMs() });
   const described = await call(() => handle.describe());
   const status = described.status.name;
-  if (status === 'RUNNING') return acceptedOrThrow(await call(() => handle.executeUpdate(updateSenderUpdate, { args: [req] })));
+  if (status === 'RUNNING')
+    return acceptedOrThrow(await runUpdate(client, handle, updateSenderUpdate, [req], { what: WORDS[kind] ?? 'sender', waitMs: waitMs() }));
   const ended = status === 'COMPLETED' ? await call(() => handle.result() as Promise<EndedSender>) : undefined;
   if (!ended || ended.state !== LIVE[kind] || !ended.senderId)
     throw new ApiError(
@@ -106,10 +111,15 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
   const earlier = ended.changes?.find((c) => c.operationId === req.operationId);
   if (earlier) return { accepted: true, state: ended.state, reason: `this change was taken before (${earlier.status})` };
   const input = await inputForChange(kind, ended.senderId, ended.changes ?? [], deps);
-  return acceptedOrThrow(await startWithChange(client, { processId, kind, taskQueue: config.taskQueue, input }, req));
+  return acceptedOrThrow(await startWithChange(client, { processId, kind, taskQueue: config.taskQueue, input }, req, waitMs()));
 }
 
-function startWithChange(client: Client, run: { processId: string; kind: ProcessKind; taskQueue: string; input: unknown }, req: UpdateSenderRequest) {
+function startWithChange(
+  client: Client,
+  run: { processId: string; kind: ProcessKind; taskQueue: string; input: unknown },
+  req: UpdateSenderRequest,
+  waitMs: number,
+) {
   return callTemporal(
     client,
     run.processId,
@@ -129,6 +139,6 @@ function startWithChange(client: Client, run: { processId: string; kind: Process
           ],
         }),
       }),
-    { what: 'sender process' },
+    { what: 'sender process', waitMs },
   );
 }

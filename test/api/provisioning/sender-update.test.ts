@@ -151,7 +151,8 @@ describe('sender updates through the process', () => {
     const second = await update(h, id, 'senders', 'update', { description: 'Another' });
     assert.equal(second.statusCode, 409, second.body);
     assert.match(second.body, /under review: send the next one once it is decided/);
-    assert.equal((await update(h, id, 'senders', 'stop', { reason: 'enough' })).statusCode, 200);
+    const stop = await update(h, id, 'senders', 'stop', { reason: 'enough' });
+    assert.equal(stop.statusCode, 200, stop.body);
     const stopped = await waitUntil(h, id, completed, 'ended');
     assert.equal(stopped.state, 'STOPPED');
     assert.deepEqual(
