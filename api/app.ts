@@ -10,6 +10,7 @@ import { installActor } from './plugins/actor.js';
 import { installApiKeyAuth, keyIdLoggerFactory } from './plugins/auth.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { registerDocs } from './plugins/docs.js';
+import { drainHandlersOnClose } from './plugins/drain.js';
 import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { indexRoutes } from './plugins/route-index.js';
@@ -77,6 +78,8 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Before any route: app.close() then waits for the handlers still running (plugins/drain.ts).
+  drainHandlersOnClose(app);
   // Traces only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); the hooks pass through otherwise.
   startTracing(API_SERVICE, config.tracing, logger);
   installRequestTracing(app);

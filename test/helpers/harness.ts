@@ -167,10 +167,11 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     waitForState: (processId, state, timeoutMs = 30_000) => waitForView(processId, (v) => v.state === state, `state ${state}`, timeoutMs),
     waitForView,
     async close() {
-      await stopWorker();
+      // The app first, while the worker still answers: its close waits for the handlers still running (a request the
+      // browser gave up on; api/plugins/drain.ts), which would otherwise wait out their deadline on a query.
       await app.close();
-      // The Temporal connection last: a call the API started for a request the browser gave up on can outlive
-      // app.close(), and a closed channel throws outside any promise (an uncaught exception failed ui-actions in CI).
+      await stopWorker();
+      // The Temporal connection last: a call still running on a closed channel throws outside any promise.
       await sandbox.close();
       await store.sql.close();
       await client.connection.close();
