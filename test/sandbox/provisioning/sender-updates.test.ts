@@ -25,6 +25,8 @@ describe('provisioning sandbox: sender changes', () => {
   test('RCS: a LAUNCHED sender goes IN_REVIEW and back to LAUNCHED with the change; rejected, without it', async () => {
     await subscribe(c, receiver, ['RCS_SENDER_STATUS_UPDATED', 'RCS_SENDER_REJECTED', 'RCS_SENDER_COMMENT_ADDED']);
     const id = await launchedRcs();
+    // A review long enough for the second PATCH to find it still running, however slow the machine.
+    await c.control('PUT', '/provisioning/reviewer', { rcs: { outcome: 'launch', delayMs: 1_000 } });
     const changed = await c.api('PATCH', `/rcs/senders/${id}`, { description: 'Returns too' });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(changed.body.state, 'IN_REVIEW');
