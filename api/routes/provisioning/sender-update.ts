@@ -14,7 +14,7 @@ import {
 } from '../../../contracts/provisioning.js';
 import { CHATA_SENDER_UPDATABLE, CHATB_SENDER_UPDATABLE, RCS_SENDER_UPDATABLE, type CreateRcsSenderRequest } from '../../../common/wire/provisioning.js';
 import { KIND, STATE } from '../../../common/search-attributes.js';
-import { ApiError, badRequest, invalid } from '../../errors.js';
+import { ApiError, invalid, unprocessable } from '../../errors.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 import { runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
@@ -32,11 +32,15 @@ const LIVE: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'ACTIVE', '
 
 const WORDS: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'CHATA sender', 'chatb-sender': 'CHATB sender', 'rcs-sender': 'RCS sender' };
 
-/** The body's fields for this kind, or a 400 naming the first it does not take (a banner of the wrong size: 422, as a start). */
+/**
+ * The body's fields for this kind, or a 422 naming the first it does not take: the document allows every channel's
+ * fields, and which channel a process is for is a rule between the body and the process (a banner of the wrong size:
+ * 422 too, as a start).
+ */
 export function senderChanges(kind: ProcessKind, body: Record<string, unknown>): SenderChanges {
   const allowed = UPDATABLE[kind] ?? [];
   for (const field of Object.keys(body)) {
-    if (!allowed.includes(field)) throw badRequest(`body.${field}`, 'not_updatable', `a ${WORDS[kind] ?? kind}'s change takes only ${allowed.join(', ')}`);
+    if (!allowed.includes(field)) throw unprocessable(`body.${field}`, 'not_updatable', `a ${WORDS[kind] ?? kind}'s change takes only ${allowed.join(', ')}`);
   }
   const banner = body.banner as { width: number; height: number } | undefined;
   const errors = banner ? bannerErrors(banner) : [];

@@ -1,7 +1,7 @@
 // A sender changed through its process (POST /v1/senders/{processId}/update), against the sandbox: a process that
 // ended with its sender live runs again for the change; a reviewed change goes back to review and then live with it
 // (approved) or without it (rejected, with the reviewer's words); a repeated Idempotency-Key sends nothing twice; a
-// field the sender's kind does not change is a 400 naming it; a process that ended otherwise answers 409. CHATB and
+// field the sender's kind does not change is a 422 naming it; a process that ended otherwise answers 409. CHATB and
 // RCS changes are reviewed; a CHATA sender's business profile changes at once.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -92,7 +92,7 @@ describe('sender updates through the process', () => {
     assert.deepEqual([sender.about, sender.photoUrl], ['Shoes for every season', 'https://acme.example/logo.png']);
 
     const wrongKind = await update(h, id, 'senders', 'update', { categoryCode: 'RETAIL' });
-    assert.equal(wrongKind.statusCode, 400, wrongKind.body);
+    assert.equal(wrongKind.statusCode, 422, wrongKind.body);
     assert.match(wrongKind.body, /body\.categoryCode: a CHATA sender's change takes only description, about, photoUrl/);
   });
 
@@ -161,14 +161,14 @@ describe('sender updates through the process', () => {
     );
   });
 
-  test('bad fields are 400 naming the field; a process that ended without a live sender is 409', async () => {
+  test('bad fields are 400 or 422 naming the field; a process that ended without a live sender is 409', async () => {
     await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 100, comment: 'No' } });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
     const failed = await waitUntil(h, id, (v) => completed(v) || v.execution.status === 'FAILED', 'ended');
     assert.equal(failed.state, 'FAILED');
 
     const about = await update(h, id, 'senders', 'update', { about: 'Hello' });
-    assert.equal(about.statusCode, 400, about.body);
+    assert.equal(about.statusCode, 422, about.body);
     assert.match(
       about.json<{ error: { message: string } }>().error.message,
       /body\.about: a CHATB sender's change takes only description, categoryCode, subcategoryCode/,
