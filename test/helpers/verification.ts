@@ -136,12 +136,12 @@ export async function platformStarts(h: Harness, identity: string): Promise<{ re
   return requests.filter((r) => r.path.endsWith('/verifications') && r.body?.identity?.endpoint === identity).map((r) => r.body);
 }
 
-/** A verification callback to relayflow, signed as the platform signs it. */
-export async function postCallback(h: Harness, body: unknown): Promise<Response> {
+/** A verification callback's body and headers, signed with these application credentials as the platform signs it. */
+export async function signedCallback(credentials: { appKey: string; appSecret: string }, body: unknown) {
   const { signApplicationRequest } = await import('../../common/signing.js');
   const { VERIFICATION_CALLBACK_PATH } = await import('../../contracts/callbacks.js');
   const raw = JSON.stringify(body);
-  const { appKey, appSecret } = h.config.platform.credentials;
+  const { appKey, appSecret } = credentials;
   const headers = signApplicationRequest({
     appKey,
     appSecret,
@@ -150,7 +150,13 @@ export async function postCallback(h: Harness, body: unknown): Promise<Response>
     contentType: 'application/json; charset=UTF-8',
     body: raw,
   });
-  return fetch(`${h.apiUrl}${VERIFICATION_CALLBACK_PATH}`, { method: 'POST', headers, body: raw });
+  return { path: VERIFICATION_CALLBACK_PATH, raw, headers };
+}
+
+/** A verification callback to relayflow, signed as the platform signs it. */
+export async function postCallback(h: Harness, body: unknown): Promise<Response> {
+  const { path, raw, headers } = await signedCallback(h.config.platform.credentials, body);
+  return fetch(`${h.apiUrl}${path}`, { method: 'POST', headers, body: raw });
 }
 
 /** The process's status view (GET /v1/verifications/{id}). */

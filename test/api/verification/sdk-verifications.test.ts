@@ -7,14 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { SANDBOX_CREDENTIALS } from '../../../common/config.js';
-import { signApplicationRequest } from '../../../common/signing.js';
-import { VERIFICATION_CALLBACK_PATH } from '../../../contracts/callbacks.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { offlineApp } from '../../helpers/offline-app.js';
 import { useHarness } from '../../helpers/harness.js';
 import { eventually } from '../../helpers/process-list.js';
 import { pollUntil } from '../../helpers/deadline.js';
-import { freshNumber, messageFor, postCallback, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
+import { freshNumber, messageFor, postCallback, report, signedCallback, startOnPlatform, startVerification } from '../../helpers/verification.js';
 
 interface View {
   state: string;
@@ -217,24 +215,15 @@ describe('an SDK verification event Temporal cannot take', () => {
   test('is answered 503 within its deadline, not acknowledged, so the platform sends it again', async () => {
     const offline = await offlineApp((_req, res) => res.writeHead(500).end()); // no Temporal behind it
     try {
-      const body = JSON.stringify({
+      const { path, raw, headers } = await signedCallback(SANDBOX_CREDENTIALS, {
         event: 'VerificationResultEvent',
         id: `sdk-${ulid()}`,
         method: 'sms',
         identity: { type: 'number', endpoint: freshNumber() },
         status: 'SUCCESSFUL',
       });
-      const { appKey, appSecret } = SANDBOX_CREDENTIALS;
-      const headers = signApplicationRequest({
-        appKey,
-        appSecret,
-        method: 'POST',
-        path: VERIFICATION_CALLBACK_PATH,
-        contentType: 'application/json; charset=UTF-8',
-        body,
-      });
       const t0 = Date.now();
-      const res = await offline.app.inject({ method: 'POST', url: VERIFICATION_CALLBACK_PATH, headers, payload: body });
+      const res = await offline.app.inject({ method: 'POST', url: path, headers, payload: raw });
       assert.equal(res.statusCode, 503, res.body);
       // The hand-over's deadline (3 s), not the Temporal client's own retries (20 s without it).
       assert.ok(Date.now() - t0 < 8_000, `answered after ${Date.now() - t0} ms`);
