@@ -20,17 +20,15 @@ import { runUpdate } from '../../processes/update.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
 import { bannerErrors } from './schemas.js';
 
-/** The fields each kind's change takes (the wire's lists); any other field of the body is a 400 naming it. */
-const UPDATABLE: Partial<Record<ProcessKind, readonly string[]>> = {
-  'chata-sender': CHATA_SENDER_UPDATABLE,
-  'chatb-sender': CHATB_SENDER_UPDATABLE,
-  'rcs-sender': RCS_SENDER_UPDATABLE,
+/**
+ * Per sender kind, once: the fields its change takes (the wire's lists), the state its process ends in while the
+ * sender is live (such a process is run again for a change), and its name in errors.
+ */
+const SENDER_KINDS: Partial<Record<ProcessKind, { fields: readonly string[]; live: string; words: string }>> = {
+  'chata-sender': { fields: CHATA_SENDER_UPDATABLE, live: 'ACTIVE', words: 'CHATA sender' },
+  'chatb-sender': { fields: CHATB_SENDER_UPDATABLE, live: 'ACTIVE', words: 'CHATB sender' },
+  'rcs-sender': { fields: RCS_SENDER_UPDATABLE, live: 'LAUNCHED', words: 'RCS sender' },
 };
-
-/** The state a sender's process ends in while the sender is live: such a process is run again for a change. */
-const LIVE: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'ACTIVE', 'chatb-sender': 'ACTIVE', 'rcs-sender': 'LAUNCHED' };
-
-const WORDS: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'CHATA sender', 'chatb-sender': 'CHATB sender', 'rcs-sender': 'RCS sender' };
 
 /**
  * The body's fields for this kind, or a 422 naming the first it does not take: the document allows every channel's
@@ -38,9 +36,10 @@ const WORDS: Partial<Record<ProcessKind, string>> = { 'chata-sender': 'CHATA sen
  * 422 too, as a start).
  */
 export function senderChanges(kind: ProcessKind, body: Record<string, unknown>): SenderChanges {
-  const allowed = UPDATABLE[kind] ?? [];
+  const allowed = SENDER_KINDS[kind]?.fields ?? [];
   for (const field of Object.keys(body)) {
-    if (!allowed.includes(field)) throw unprocessable(`body.${field}`, 'not_updatable', `a ${WORDS[kind] ?? kind}'s change takes only ${allowed.join(', ')}`);
+    if (!allowed.includes(field))
+      throw unprocessable(`body.${field}`, 'not_updatable', `a ${SENDER_KINDS[kind]?.words ?? kind}'s change takes only ${allowed.join(', ')}`);
   }
   const banner = body.banner as { width: number; height: number } | undefined;
   const errors = banner ? bannerErrors(banner) : [];
@@ -96,21 +95,22 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
   const { client, config } = deps;
   const processId = handle.workflowId;
   const kind = kindOfWorkflowId(processId)!;
-  const what = `${WORDS[kind] ?? 'sender'} process`;
+  const words = SENDER_KINDS[kind]?.words ?? 'sender';
+  const live = SENDER_KINDS[kind]?.live;
+  const what = `${words} process`;
   // One deadline for the whole request, however many calls it takes (describe, result, the platform read, the start).
   const deadline = Date.now() + DEFAULT_WAIT_MS;
   const waitMs = () => Math.max(1, deadline - Date.now());
   const call = <R>(fn: () => Promise<R>) => callTemporal(client, processId, fn, { what, waitMs: waitMs() });
   const described = await call(() => handle.describe());
   const status = described.status.name;
-  if (status === 'RUNNING')
-    return acceptedOrThrow(await runUpdate(client, handle, updateSenderUpdate, [req], { what: WORDS[kind] ?? 'sender', waitMs: waitMs() }));
+  if (status === 'RUNNING') return acceptedOrThrow(await runUpdate(client, handle, updateSenderUpdate, [req], { what: words, waitMs: waitMs() }));
   const ended = status === 'COMPLETED' ? await call(() => handle.result() as Promise<EndedSender>) : undefined;
-  if (!ended || ended.state !== LIVE[kind] || !ended.senderId)
+  if (!ended || ended.state !== live || !ended.senderId)
     throw new ApiError(
       409,
       'process_ended',
-      `the ${what} ${processId} has ended ${ended?.state ?? status}: only a process that ended with its sender ${LIVE[kind]} takes a change; start it again to follow the sender first`,
+      `the ${what} ${processId} has ended ${ended?.state ?? status}: only a process that ended with its sender ${live} takes a change; start it again to follow the sender first`,
     );
   const earlier = ended.changes?.find((c) => c.operationId === req.operationId);
   if (earlier) return { accepted: true, state: ended.state, reason: `this change was taken before (${earlier.status})` };
