@@ -156,7 +156,11 @@ describe('the audit page acts and moves on', () => {
       // Mid-send, once the rate has two intervals to draw: the README's picture of a campaign sending.
       const sending = await page.waitFor((html) => read(html).startsWith('SENDING:') && /aria-label="Rate over the last [3-9]/.test(html), 60_000);
       if (sending.done) keepScreenshot('sending', await page.screenshot());
-      const done = await page.waitFor((html) => read(html).startsWith('COMPLETED:'), 120_000);
+      // The campaign says COMPLETED a moment before its run has closed; the actions go once it has.
+      const done = await page.waitFor(
+        (html) => read(html).startsWith('COMPLETED:') && /<div id="actions" role="group" aria-label="Actions on this process" hidden="">/.test(html),
+        120_000,
+      );
       assert.ok(sending.done, 'seen sending with its rate over time');
       assert.ok(done.done, `completed: ${headline(done.html)}`);
       readings.delete('');
