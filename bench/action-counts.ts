@@ -25,6 +25,8 @@ export interface ActionCounts {
   heartbeatsAtMost: number;
   runs: number;
   events: number;
+  /** Every event of every run, in order, by its short type name (RELAYFLOW_BENCH_EVENTS=1 prints them). */
+  eventTypes: string[];
   /** Per activity type: completed executions and their summed last-attempt time (how many ran at once, on average). */
   activities: Record<string, { count: number; seconds: number; queuedSeconds: number }>;
 }
@@ -39,6 +41,7 @@ export async function countActions(client: Client, workflowId: string, heartbeat
   const activities: ActionCounts['activities'] = {};
   let runs = 0;
   let events = 0;
+  const eventTypes: string[] = [];
   for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
     runs++;
     const history = (await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [];
@@ -47,6 +50,7 @@ export async function countActions(client: Client, workflowId: string, heartbeat
     const typeOf = new Map<number, string>();
     const scheduledAt = new Map<number, number>();
     for (const e of history) {
+      eventTypes.push(shortName(e.eventType ?? 0));
       for (const [kind, types] of Object.entries(KINDS)) if (types.includes(e.eventType ?? 0)) byKind[kind]! += 1;
       const scheduled = e.activityTaskScheduledEventAttributes;
       if (scheduled) {
@@ -78,5 +82,14 @@ export async function countActions(client: Client, workflowId: string, heartbeat
     }
   }
   const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return { total, byKind, heartbeatsAtMost, runs, events, activities };
+  return { total, byKind, heartbeatsAtMost, runs, events, eventTypes, activities };
+}
+
+/** EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> WorkflowTaskCompleted. */
+function shortName(type: number): string {
+  const name = E[type] ?? String(type);
+  return name
+    .replace(/^EVENT_TYPE_/, '')
+    .toLowerCase()
+    .replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 }

@@ -83,6 +83,9 @@ try {
         }
       }
       const total = sum(counts, (c) => c.total);
+      // Each workflow's events in order, to see where a process's writes go.
+      if (process.env.RELAYFLOW_BENCH_EVENTS === '1')
+        made.forEach(([id, type], i) => log(`    ${type} ${id}: ${counts[i]!.eventTypes.join(' ')}`));
       totals[name]!.push(total);
       const byKind: Record<string, number> = {};
       for (const c of counts) for (const [k, n] of Object.entries(c.byKind)) if (n) byKind[k] = (byKind[k] ?? 0) + n;

@@ -1,5 +1,5 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
-import { getExternalWorkflowHandle, patched, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
@@ -16,15 +16,22 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
   const report = parentReport();
-  const upsertState = (state: S) => upsertSearchAttributes([{ key: STATE, value: state }]);
   // The client sets both at start (no upsert then: each is a visibility write); runs started any other
-  // way get them here.
+  // way get them here. Later, STATE is written only when it changes: a reason alone is in the status, not in visibility.
   const given = workflowInfo().typedSearchAttributes;
-  if (given.get(KIND) !== kind || given.get(STATE) !== initial)
+  let listedState = given.get(STATE);
+  if (given.get(KIND) !== kind || listedState !== initial) {
     upsertSearchAttributes([
       { key: KIND, value: kind },
       { key: STATE, value: initial },
     ]);
+    listedState = initial;
+  }
+  const upsertState = (state: S) => {
+    if (state === listedState) return;
+    listedState = state;
+    upsertSearchAttributes([{ key: STATE, value: state }]);
+  };
   return {
     status,
     moveTo(state, reason) {
@@ -46,12 +53,10 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
 const MEMO_REASON_CHARS = 500;
 
 /**
- * The last change in the process's memo (LAST_CHANGE_MEMO), for the audit page's list. Behind a patch: histories
- * recorded before it have no such command at this point and replay unchanged; a run under way when it was deployed
- * starts writing it at its next change. A run that continued as new writes its carried change at start.
+ * The last change in the process's memo (LAST_CHANGE_MEMO), for the audit page's list: an event, not a billed action.
+ * A run that continued as new writes its carried change at start.
  */
 function recordLastChange(status: ProcessStatus<string, unknown>): void {
-  if (!patched('relayflow-last-change-memo')) return;
   const last = status.history[status.history.length - 1];
   const memo: LastChangeMemo = { state: status.state, at: status.since };
   if (last?.reason && last.at === status.since) memo.reason = last.reason.slice(0, MEMO_REASON_CHARS);
