@@ -2,20 +2,11 @@
 // `_tracer-data` header, which the client's tracing interceptor adds while tracing is on). Loaded for every
 // workflow, their ~116 modules were evaluated again for each new workflow and held in the worker's cache with
 // it: about half of a waiting process's memory (2.6 -> 1.3 MB) and ~14% of the workflow thread, paid while
-// tracing was off. The choice is made once per run from its start (headers, time), so a replay makes it again.
-import { workflowInfo, type WorkflowInterceptors, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+// tracing was off. The choice is made once per run from its start headers, so a replay makes it again.
+import { type WorkflowInterceptors, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 
 /** @temporalio/interceptors-opentelemetry's TRACE_HEADER (not imported: that would load what this module defers). */
 export const TRACE_HEADER = '_tracer-data';
-
-/**
- * Runs started before this ran with OpenTelemetry's interceptors always loaded, and some were started by code
- * older than the patches that made every workflow's commands independent of interceptor timing (fb328a1 and
- * the four before it, 2026-11-25 23:31 UTC; test/workflows/replay/interceptors.test.ts): they keep them, so they
- * replay as they ran. Runs started since replay the same with or without them. A deployment that still ran code
- * from before those patches after this time must let those runs end before upgrading (docs/testing.md).
- */
-export const ALWAYS_TRACED_BEFORE = Date.parse('2026-11-26T00:00:00Z');
 
 type Otel = typeof import('@temporalio/interceptors-opentelemetry/lib/workflow/index.js');
 type Inbound = NonNullable<WorkflowInterceptors['inbound']>[number];
@@ -55,7 +46,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   const inbound = forward<Inbound>(INBOUND, () => traced?.inbound);
   const startRun = inbound.execute!;
   inbound.execute = (input, next) => {
-    if (input.headers[TRACE_HEADER] !== undefined || workflowInfo().runStartTime.getTime() < ALWAYS_TRACED_BEFORE) {
+    if (input.headers[TRACE_HEADER] !== undefined) {
       // Webpack's require: the package is in the bundle, evaluated only here.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const otel = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as Otel;

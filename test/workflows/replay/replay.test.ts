@@ -15,7 +15,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { createLogger } from '../../../common/logger.js';
 import { installRuntime } from '../../../workers/runtime.js';
 import { workflowBundleOptions, WORKFLOWS_PATH } from '../../../workers/workflow-options.js';
-import { loadFixtures, replayFixtures, replayOptions, workflowTypeOf } from '../../helpers/replay.js';
+import { loadFixtures, patchesOf, replayFixtures, replayOptions, workflowTypeOf } from '../../helpers/replay.js';
 
 const fixtures = loadFixtures();
 
@@ -44,6 +44,13 @@ describe('replay of recorded histories', () => {
       [],
       'workflow types without a fixture',
     );
+  });
+
+  test('before 1.0.0 no recorded run takes a patched() branch: changes record the fixtures again (docs/testing.md)', () => {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    if (Number(version.split('.')[0]) >= 1) return;
+    const patched = fixtures.filter((f) => patchesOf(f.history).size > 0).map((f) => `${f.workflowType}/${f.case}: ${[...patchesOf(f.history)].join(', ')}`);
+    assert.deepEqual(patched, [], `version ${version}: fixtures recorded with patches`);
   });
 
   for (const f of fixtures) {
