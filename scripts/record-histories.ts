@@ -94,15 +94,6 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    // With SUBPROJECT_USABLE_AFTER_PATCH: one timer from the createTime, no polling ('happy' is the polling run before it).
-    type: 'subprojectProvisioning',
-    case: 'usable-after-create',
-    async run(h) {
-      const id = await pv.start(h, '/v1/subprojects', { displayName: uniqueName('replay') });
-      return { workflowId: id, runId: await closed(h, id) };
-    },
-  },
-  {
     type: 'subprojectProvisioning',
     case: 'failure',
     async run(h) {

@@ -1,8 +1,6 @@
-// Activities of subproject provisioning: an idempotent create, and the read that processes started before
-// SUBPROJECT_USABLE_AFTER_PATCH still poll (newer ones wait out the spec's 30 s instead).
+// Activities of subproject provisioning: an idempotent create (the process then waits out the spec's 30 s).
 import type { PlatformClients } from '../../platform/index.js';
-import { PlatformAuthError } from '../../platform/errors.js';
-import type { EnsureSubprojectInput, EnsureSubprojectResult, IsSubprojectUsableInput, SubprojectActivities } from '../../contracts/subprojects.js';
+import type { EnsureSubprojectInput, EnsureSubprojectResult, SubprojectActivities } from '../../contracts/subprojects.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 
 export function createSubprojectActivities(clients: Pick<PlatformClients, 'subprojects'>): SubprojectActivities {
@@ -20,17 +18,6 @@ export function createSubprojectActivities(clients: Pick<PlatformClients, 'subpr
       if (existing) return existing;
       const created = await subprojects.create(input.parentProjectId, { displayName: input.displayName });
       return pick(created, input.parentProjectId, true);
-    },
-
-    async isSubprojectUsable(input: IsSubprojectUsableInput): Promise<boolean> {
-      try {
-        await subprojects.get(input.parentProjectId, input.subprojectId);
-        return true;
-      } catch (err) {
-        // The old processes' guess: a 403 PERMISSION_DENIED read meant "not usable yet" (the spec never says so).
-        if (err instanceof PlatformAuthError && err.httpStatus === 403 && err.code === 'PERMISSION_DENIED') return false;
-        throw err;
-      }
     },
   });
 }

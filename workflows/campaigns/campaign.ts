@@ -5,7 +5,7 @@
 // The history holds a few events per chunk, never per message, and continue-as-new keeps it bounded whatever
 // the campaign's size. The run's state and its pieces are in campaign-state.ts, its API operations in
 // campaign-operations.ts; every await stays here, in the order the recorded histories expect.
-import { allHandlersFinished, condition, continueAsNew, ContinueAsNew, patched, sleep } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, ContinueAsNew, sleep } from '@temporalio/workflow';
 import type { CampaignInput, CampaignResult } from '../../contracts/campaigns.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { handleCampaignOperations } from './campaign-operations.js';
@@ -15,9 +15,6 @@ export { chunkRowsFor, windowSizeFor } from './chunks.js';
 
 /** How often SETTLING looks again for postbacks that confirm in-doubt sends. */
 const SETTLE_CHECK_MS = 30_000;
-
-/** The cancel path's last activity comes after the cancel's answer (see where it is used). */
-export const CAMPAIGN_AFTER_HANDLERS_PATCH = 'campaign-after-handlers';
 
 export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const run = new CampaignRun(input);
@@ -62,9 +59,8 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
     // Finish: cancel what was not sent, or wait for the in-doubt sends to settle.
     if (run.cancelReason) {
       // The cancel's handler wakes when the last chunk ends too: the loop schedules its activity only once the
-      // handler has answered, so their order never rests on the interceptors' awaits (patch).
-      const afterHandlers = patched(CAMPAIGN_AFTER_HANDLERS_PATCH);
-      await condition(() => run.running.size === 0 && (!afterHandlers || allHandlersFinished()));
+      // handler has answered, so their order never rests on the interceptors' awaits.
+      await condition(() => run.running.size === 0 && allHandlersFinished());
       const cancelled = await control.cancelRemainingRecipients({ campaignId: input.campaignId });
       tracker.moveTo('CANCELLED', `${run.cancelReason}; ${cancelled} recipients not sent`);
     } else {

@@ -3,12 +3,8 @@
 // a sender without a sender state) asks for a read of the account; the read decides: DISABLE moves the process to
 // ACCOUNT_BANNED, remembering the state it held, and a lifted ban (REINSTATE, or no ban state) moves it back. While
 // banned, a platform state the process would move to is remembered instead, unless it ends the process.
-import { patched } from '@temporalio/workflow';
 import type { ChataAccount, ProvisioningEvent, ResourceRef } from '../../contracts/provisioning.js';
 import type { ProcessState } from '../shared/process-state.js';
-
-/** Versions the account handling: runs started before it neither attach to the account nor read it. */
-const ACCOUNT_STATE_PATCH = 'chata-account-state';
 
 export const ACCOUNT_BANNED = 'ACCOUNT_BANNED';
 
@@ -40,11 +36,6 @@ export class AccountWatch<S extends string> {
     private readonly isFinalState: (s: S) => boolean,
   ) {}
 
-  /** Whether this run follows the account (new runs); asked where the run would first attach or read. */
-  static enabled(): boolean {
-    return patched(ACCOUNT_STATE_PATCH);
-  }
-
   banned(): boolean {
     return this.tracker.status.state === ACCOUNT_BANNED;
   }
@@ -66,7 +57,7 @@ export class AccountWatch<S extends string> {
 
   /** For the event list: the note when the event was an account change (a read is then due), else undefined. */
   noteEvent(e: ProvisioningEvent): string | undefined {
-    if (!saysAccountChanged(e) || !AccountWatch.enabled()) return undefined;
+    if (!saysAccountChanged(e)) return undefined;
     this.due(e.trigger);
     return `the account changed${e.details.banState ? ` (ban state ${e.details.banState})` : ''}: the account is read`;
   }

@@ -7,7 +7,7 @@
 // (WAITING_FOR_CALLER: a code is requested, the caller submits it through the API, a wrong one is answered as such,
 // the whole wait has a deadline); a CHATA sender's process also follows its business account's ban
 // (account-state.ts). Both share one frame; only the reading differs.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, setHandler } from '@temporalio/workflow';
 import {
   DEFAULT_PHONE_VERIFICATION,
   provisioningEventSignal,
@@ -29,9 +29,8 @@ import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.
 import { CHATA_SENDER_ERRORS, isTerminalChataError, isUnverifiedNumberError } from './chat-sender-errors.js';
 import { SenderChangeTracker, type PendingChange } from './sender-change.js';
 
-// 'DRAFT' is only reached by runs that started before DRAFT_SAVED existed (see DRAFT_ENDS).
 type SenderProcessState =
-  'CREATING' | 'DRAFT' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'WAITING_FOR_CALLER' | typeof ACCOUNT_BANNED | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
+  'CREATING' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'WAITING_FOR_CALLER' | typeof ACCOUNT_BANNED | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
 
 /** One wait for the caller's code (a new wait starts if the platform asks for verification again). */
 interface PhoneVerificationNote {
@@ -133,12 +132,6 @@ type Carry = ProcessCarry<SenderProcessState, SenderDetails> & { pendingChange?:
 
 const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'DRAFT_SAVED', 'STOPPED', 'FAILED'];
 
-/**
- * Versions the DRAFT reading: runs that waited on a draft before this change replay their old reading
- * (no marker in their history), then end DRAFT_SAVED at their next poll or event.
- */
-const DRAFT_ENDS = 'sender-draft-saved-ends';
-
 /** The platform kept the sender as a DRAFT: nothing relayflow can call submits it, so the process ends. */
 function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?: string): Verdict {
   const known = errorCode ? (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode] : undefined;
@@ -151,13 +144,10 @@ function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?
   };
 }
 
-/** Versions the phone verification: runs from before it end FAILED on an unverified number, as they did. */
-const PHONE_VERIFICATION = 'chata-sender-phone-verification';
-
 function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict {
   const error = errorCode ? `${errorCode}${errorReason ? ` (${errorReason})` : ''}` : undefined;
-  if (state === 'DRAFT' && patched(DRAFT_ENDS)) return draftSaved('CHATA', errorCode, errorReason);
-  if (state === 'ERROR' && isUnverifiedNumberError(errorCode) && patched(PHONE_VERIFICATION))
+  if (state === 'DRAFT') return draftSaved('CHATA', errorCode, errorReason);
+  if (state === 'ERROR' && isUnverifiedNumberError(errorCode))
     return { state: 'WAITING_FOR_CALLER', reason: `phone verification: ${error}; a verification code is sent to the number, submit it through the API` };
   switch (state) {
     case 'ACTIVE':
@@ -176,12 +166,8 @@ function judgeChata({ state, errorCode, errorReason }: PlatformReading): Verdict
         reason: `rejected: ${error ?? 'no errorCode'}`,
         failure: { type: errorCode ?? 'REJECTED', message: `rejected: ${error ?? 'no errorCode given'}` },
       };
-    case 'DRAFT': // only runs from before DRAFT_ENDS get here, replaying their old reading
     case 'ERROR': {
-      if (!errorCode)
-        return state === 'DRAFT'
-          ? { state: 'DRAFT', reason: 'saved as a draft' }
-          : { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
+      if (!errorCode) return { state: 'ERROR', reason: 'error without errorCode; waiting for the platform' };
       const known = (CHATA_SENDER_ERRORS as Record<string, { why: string }>)[errorCode];
       if (isTerminalChataError(errorCode))
         return {
@@ -204,7 +190,7 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
     case 'IN_REVIEW':
       return { state: 'IN_REVIEW', reason: 'under review' };
     case 'DRAFT':
-      return patched(DRAFT_ENDS) ? draftSaved('CHATB') : { state: 'DRAFT', reason: 'saved as a draft' };
+      return draftSaved('CHATB');
     case 'REJECTED':
       return { state: 'FAILED', reason: `rejected${why}`, failure: { type: 'REJECTED', message: `rejected${why}` } };
     case 'INACTIVE':
@@ -355,7 +341,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       const created = await spec.create();
       applySender(created, created.created ? 'created' : 'found an existing sender');
       await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
-      if (spec.chata && AccountWatch.enabled()) await account.start(() => quickRead.getChataAccount(), attachToResource);
+      if (spec.chata) await account.start(() => quickRead.getChataAccount(), attachToResource);
     }
     const following: Parameters<typeof follow>[0] = {
       isFinal: done,

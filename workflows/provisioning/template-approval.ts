@@ -283,7 +283,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       );
       d.submittedCategory = created.category;
       await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
-      if (channel === 'CHATA' && AccountWatch.enabled()) await account.start(() => quickRead.getChataAccount(), attachToResource);
+      if (channel === 'CHATA') await account.start(() => quickRead.getChataAccount(), attachToResource);
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
     }
     await follow({

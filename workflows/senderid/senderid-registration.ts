@@ -4,25 +4,18 @@
 // eventId). A periodic read ends it right when a callback is lost. Waits for attachments and answers say
 // what is missing; the caller supplies them through the API. Long-lived: continues as new, carrying state.
 // The state and its steps are in registration-process.ts, the signal and updates in registration-handlers.ts.
-import { allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, patched, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { SenderIdRegistrationInput, SenderIdRegistrationResult } from '../../contracts/senderid-registration.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { createRequest, platform, react, read } from './registration-calls.js';
 import { setUpHandlers } from './registration-handlers.js';
 import { RegistrationProcess } from './registration-process.js';
 
-/**
- * The loop reacts to what update handlers changed (kick, stop) only once they have answered: before it, its
- * commands (cancelling the wait's timer, a resubmission) and an update's answer came in an order that depended
- * on the workflow interceptors' awaits. The handlers never wait for the loop, so it cannot wait forever.
- */
-export const SENDERID_AFTER_HANDLERS_PATCH = 'senderid-registration-after-handlers';
-
 // The steps stay inline here rather than in functions of their own: an await more or less would move the
 // process's commands against its handlers' within a workflow task, and recorded histories would not replay.
+// The loop reacts to what update handlers changed (kick, stop) only once they have answered, so its commands and an
+// update's answer come in one order whatever the workflow interceptors await. The handlers never wait for the loop.
 export async function senderIdRegistration(input: SenderIdRegistrationInput): Promise<SenderIdRegistrationResult> {
-  const afterHandlers = patched(SENDERID_AFTER_HANDLERS_PATCH);
-  const answered = () => !afterHandlers || allHandlersFinished();
   const p = new RegistrationProcess(input);
   setUpHandlers(p);
   const { create: c } = input;
@@ -43,7 +36,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     }
     // Follow it: read after callbacks, react to the API's requests, watch the ETA, read when no callback comes.
     while (!p.isFinal) {
-      if (afterHandlers) await condition(allHandlersFinished);
+      await condition(allHandlersFinished);
       if (p.callbacks.waiting) await read(p, p.callbacks.take());
       p.attachments.noteComplete(p.state);
       await react(p);
@@ -56,7 +49,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         if (carried) await continueAsNew<typeof senderIdRegistration>({ ...input, carried });
         continue;
       }
-      const woke = await condition(() => (p.callbacks.waiting || p.kick) && answered(), p.nextDueMs());
+      const woke = await condition(() => (p.callbacks.waiting || p.kick) && allHandlersFinished(), p.nextDueMs());
       p.kick = false;
       if (!woke) await read(p, p.attachments.uploadWaiting ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
     }

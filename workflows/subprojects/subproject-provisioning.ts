@@ -1,10 +1,9 @@
 // Subproject provisioning: create a subproject under its parent and finish only once the parent can use it.
 // The spec (part E) says only that a subproject "can be used with its parent project up to 30 seconds after
 // creation", and names no signal of it: READY is that bound, counted by a durable timer from the creation.
-import { ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import {
   SUBPROJECT_USABLE_AFTER_MS,
-  SUBPROJECT_USABLE_AFTER_PATCH,
   type EnsureSubprojectResult,
   type SubprojectActivities,
   type SubprojectDetails,
@@ -16,7 +15,7 @@ import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { trackProcess, type ProcessState } from '../shared/process-state.js';
 
-const { ensureSubproject, isSubprojectUsable } = proxyActivities<SubprojectActivities>(platformActivityOptions);
+const { ensureSubproject } = proxyActivities<SubprojectActivities>(platformActivityOptions);
 
 type Tracker = ProcessState<SubprojectState, SubprojectDetails>;
 
@@ -25,7 +24,6 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
   const tracker = trackProcess<SubprojectState, SubprojectDetails>('subproject', 'CREATING', {
     parentProjectId,
     displayName,
-    usabilityChecks: 0,
   });
 
   try {
@@ -34,12 +32,7 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
     const sub = await ensureSubproject({ parentProjectId, displayName });
     tracker.update({ subprojectId: sub.projectId, createTime: sub.createTime });
     const how = sub.created ? 'created on the platform' : 'found an existing subproject with this name';
-
-    if (patched(SUBPROJECT_USABLE_AFTER_PATCH)) {
-      await waitUntilUsable(tracker, sub, createStartedAt, input.usableAfterMs ?? SUBPROJECT_USABLE_AFTER_MS, how);
-    } else {
-      await pollUntilUsable(tracker, input, sub, how);
-    }
+    await waitUntilUsable(tracker, sub, createStartedAt, input.usableAfterMs ?? SUBPROJECT_USABLE_AFTER_MS, how);
     tracker.moveTo('READY');
     const d = tracker.status.details;
     return {
@@ -48,7 +41,6 @@ export async function subprojectProvisioning(input: SubprojectInput): Promise<Su
       subprojectId: sub.projectId,
       createTime: sub.createTime,
       ...(d.usableAt ? { usableAt: d.usableAt, usableFrom: d.usableFrom } : {}),
-      usabilityChecks: d.usabilityChecks,
     };
   } catch (err) {
     tracker.moveTo('FAILED', rootMessage(err));
@@ -69,20 +61,4 @@ async function waitUntilUsable(tracker: Tracker, sub: EnsureSubprojectResult, cr
   tracker.moveTo('WAITING_UNTIL_USABLE', `${how}; usable with its parent from ${usableAt}`);
   const left = from + usableAfterMs - Date.now();
   if (left > 0) await sleep(left);
-}
-
-/** Processes started before SUBPROJECT_USABLE_AFTER_PATCH: read the subproject until it is answered with 200. */
-async function pollUntilUsable(tracker: Tracker, input: SubprojectInput, sub: EnsureSubprojectResult, how: string) {
-  const usableTimeoutMs = input.usableTimeoutMs ?? 120_000;
-  const checkIntervalMs = input.checkIntervalMs ?? 2_000;
-  tracker.moveTo('WAITING_UNTIL_USABLE', how);
-  const deadline = Date.now() + usableTimeoutMs;
-  for (;;) {
-    tracker.update({ usabilityChecks: tracker.status.details.usabilityChecks + 1 });
-    if (await isSubprojectUsable({ parentProjectId: input.parentProjectId, subprojectId: sub.projectId })) return;
-    if (Date.now() >= deadline) {
-      throw ApplicationFailure.nonRetryable(`subproject ${sub.projectId} was not usable with its parent within ${usableTimeoutMs} ms`, 'SubprojectNotUsable');
-    }
-    await sleep(checkIntervalMs);
-  }
 }

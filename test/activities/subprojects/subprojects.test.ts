@@ -16,9 +16,9 @@ interface StubSubproject {
  * Stub platform: token service + subprojects (2 per page). `loseCreateAnswer` creates the subproject,
  * then drops the connection, as when the platform acted but its answer never arrived.
  */
-async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; loseCreateAnswer?: boolean; getAnswers?: Array<[number, string]> } = {}) {
+async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; loseCreateAnswer?: boolean; createAnswers?: Array<[number, string]> } = {}) {
   const subprojects = [...(opts.existing ?? [])];
-  const getAnswers = [...(opts.getAnswers ?? [])];
+  const createAnswers = [...(opts.createAnswers ?? [])];
   let loseNext = opts.loseCreateAnswer ?? false;
   const posts: string[] = [];
   const send = sendJson;
@@ -31,6 +31,8 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
     if (!m) return send(res, 404, { error: { code: 404, message: 'no route', status: 'NOT_FOUND' } });
     const parent = m[1]!;
     if (req.method === 'POST') {
+      const [status, code] = createAnswers.shift() ?? [200, 'OK'];
+      if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
       posts.push(body);
       const { displayName } = JSON.parse(body) as { displayName: string };
       const created = { projectId: `sp-new-${posts.length}`, displayName, parentProjectId: parent, createTime: '2025-06-01T00:00:00Z' };
@@ -40,15 +42,6 @@ async function startStub(t: TestContext, opts: { existing?: StubSubproject[]; lo
         return req.socket.destroy();
       }
       return send(res, 200, { ...created, state: 'ACTIVE' });
-    }
-    if (m[2] !== undefined) {
-      const [status, code] = getAnswers.shift() ?? [200, 'OK'];
-      if (status !== 200) return send(res, status, { error: { code: status, message: code.toLowerCase(), status: code, details: [] } });
-      return send(
-        res,
-        200,
-        subprojects.find((s) => s.projectId === m[2]),
-      );
     }
     const mine = subprojects.filter((s) => s.parentProjectId === parent);
     const start = Number(url.searchParams.get('pageToken') ?? 0);
@@ -102,24 +95,17 @@ test('ensureSubproject retried after a lost create answer does not create twice'
   assert.equal(stub.subprojects.filter((s) => s.displayName === 'acme').length, 1);
 });
 
-test('isSubprojectUsable: 403 PERMISSION_DENIED → false, then 200 → true', async (t) => {
-  const stub = await startStub(t, { existing: [existing(1)], getAnswers: [[403, 'PERMISSION_DENIED']] });
-  const input = { parentProjectId: 'parent-1', subprojectId: 'sp-1' };
-  assert.equal(await stub.activities.isSubprojectUsable(input), false);
-  assert.equal(await stub.activities.isSubprojectUsable(input), true);
-});
-
-test('isSubprojectUsable: other errors propagate as mapped failures', async (t) => {
+test('ensureSubproject: a refused create propagates as a mapped failure (validation and auth final, unavailable retried)', async (t) => {
   const stub = await startStub(t, {
-    existing: [existing(1)],
-    getAnswers: [
-      [404, 'NOT_FOUND'],
-      [403, 'UNAUTHORIZED'],
+    createAnswers: [
+      [400, 'INVALID_ARGUMENT'],
+      [403, 'PERMISSION_DENIED'],
       [503, 'UNAVAILABLE'],
     ],
   });
-  const input = { parentProjectId: 'parent-1', subprojectId: 'sp-1' };
-  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformNotFoundError', nonRetryable: true });
-  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformAuthError', nonRetryable: true });
-  await assert.rejects(stub.activities.isSubprojectUsable(input), { name: 'ApplicationFailure', type: 'PlatformUnavailableError', nonRetryable: false });
+  const input = { parentProjectId: 'parent-1', displayName: 'acme' };
+  await assert.rejects(stub.activities.ensureSubproject(input), { name: 'ApplicationFailure', type: 'PlatformValidationError', nonRetryable: true });
+  await assert.rejects(stub.activities.ensureSubproject(input), { name: 'ApplicationFailure', type: 'PlatformAuthError', nonRetryable: true });
+  await assert.rejects(stub.activities.ensureSubproject(input), { name: 'ApplicationFailure', type: 'PlatformUnavailableError', nonRetryable: false });
+  assert.equal(stub.posts.length, 0, 'nothing was created');
 });
