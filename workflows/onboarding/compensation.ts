@@ -6,7 +6,7 @@ import type { BundleProvisioningInput, BundleProvisioningResult } from '../../co
 import type { Compensation, StepView } from '../../contracts/onboarding.js';
 import { rootMessage } from '../shared/failure-text.js';
 import type { Board } from './board.js';
-import { onboardingActivities } from './run-step.js';
+import { listedAs, onboardingActivities } from './run-step.js';
 
 /** How long cancelled children get to end before compensation goes on without them. */
 const STOP_WAIT = '2 minutes';
@@ -61,6 +61,7 @@ async function deleteBundleByItsProcess(board: Board, v: StepView): Promise<Comp
     workflowId: p.processId,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    typedSearchAttributes: listedAs('bundle-provisioning', 'DELETING'),
   });
   const result = await child.result();
   v.processState = result.state;

@@ -1,10 +1,19 @@
 // Running one step: the webhook as one activity; every other kind as a child process under its usual
 // business ID (so it is its own process in the list and the timeline), abandoned when the onboarding
-// ends (templates and senders go on watching). The child's reports move the step; its end is a backstop
-// for a child that ended without a report (terminated, timed out).
+// ends (templates and senders go on watching). The child's reports (only of the changes the step rules react
+// to) and its end, with its result's resource IDs, move the step.
 import { getExternalWorkflowHandle, isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ChildStateReport, OnboardingActivities, StepView } from '../../contracts/onboarding.js';
+import { KIND, STATE } from '../../common/search-attributes.js';
+import {
+  RESOURCE_FIELDS,
+  STEP_PROCESSES,
+  type ChildStateReport,
+  type OnboardingActivities,
+  type ProcessStepKind,
+  type ResourceIds,
+  type StepView,
+} from '../../contracts/onboarding.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
 import type { Board } from './board.js';
@@ -47,6 +56,7 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
       parentClosePolicy: ParentClosePolicy.ABANDON,
       // A retry after a run ended starts a new run under the same ID, as the process's own route does.
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: listedAs(plan.kind),
     });
     // A cancel that came while the child was starting could not reach it: it is stopped now.
     if (cancelling())
@@ -54,6 +64,7 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
         .cancel()
         .catch(() => undefined);
     const result: unknown = await child.result();
+    if (attempt === v.attempts) Object.assign(v.resource, resultResources(result));
     childEnded(board, v, attempt, resultState(v, result), resultReason(result), cancelling);
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) {
@@ -102,4 +113,20 @@ function resultState(v: StepView, result: unknown): string {
 function resultReason(result: unknown): string | undefined {
   const reason = (result as { reason?: unknown } | undefined)?.reason;
   return typeof reason === 'string' ? reason : undefined;
+}
+
+/** The search attributes a child of `kind` is listed with from its start, in the state it starts in: it then writes none. */
+export function listedAs(kind: ProcessStepKind, state = STEP_PROCESSES[kind].initial) {
+  return [
+    { key: KIND, value: kind },
+    { key: STATE, value: state },
+  ];
+}
+
+/** The platform resource IDs a child's result names. */
+function resultResources(result: unknown): ResourceIds {
+  const r = (result ?? {}) as Record<string, unknown>;
+  const ids: ResourceIds = {};
+  for (const f of RESOURCE_FIELDS) if (typeof r[f] === 'string') ids[f] = r[f];
+  return ids;
 }

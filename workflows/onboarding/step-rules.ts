@@ -1,32 +1,10 @@
 // The onboarding's rules, free of Temporal: which child states end a step, which steps may start, which
 // wait, which are blocked or skipped by the steps they need. Pure, so the unit tests cover them directly.
-import type { StepKind, StepPlan, StepState, StepView } from '../../contracts/onboarding.js';
+import { childOutcome, type ChildOutcome, type StepKind, type StepPlan, type StepState, type StepView } from '../../contracts/onboarding.js';
 
-type ProcessKind = Exclude<StepKind, 'webhook'>;
-
-/**
- * The child states the onboarding waits for (ok) and the ones it counts as failed for good. Other states
- * are on the way (a chat sender's ERROR: the platform retries; an RCS PARTIALLY_LAUNCHED: countries still
- * in review). Templates and senders go on watching after ok; the step is done then.
- */
-const OUTCOMES: Record<ProcessKind, { ok: readonly string[]; failed: readonly string[] }> = {
-  subproject: { ok: ['READY'], failed: ['FAILED'] },
-  'bundle-provisioning': { ok: ['ACTIVE'], failed: ['FAILED', 'STOPPED', 'DELETED'] },
-  'rcs-sender': { ok: ['LAUNCHED'], failed: ['REJECTED', 'STOPPED', 'FAILED'] },
-  'chata-sender': { ok: ['ACTIVE', 'DRAFT_SAVED'], failed: ['STOPPED', 'FAILED'] },
-  'chatb-sender': { ok: ['ACTIVE', 'DRAFT_SAVED'], failed: ['STOPPED', 'FAILED'] },
-  'chata-template': { ok: ['APPROVED'], failed: ['REJECTED', 'DISABLED', 'DELETED', 'STOPPED', 'FAILED'] },
-  'chatb-template': { ok: ['APPROVED'], failed: ['REJECTED', 'DISABLED', 'DELETED', 'STOPPED', 'FAILED'] },
-  'senderid-registration': { ok: ['APPROVED'], failed: ['REJECTED', 'DELETED', 'STOPPED', 'FAILED'] },
-};
-
-export type ChildOutcome = 'ok' | 'failed' | 'on-the-way';
-
+/** What a child's state means for its step (contracts/onboarding.ts STEP_PROCESSES); a webhook step has no child. */
 export function outcomeOf(kind: StepKind, childState: string): ChildOutcome {
-  if (kind === 'webhook') return 'on-the-way';
-  const o = OUTCOMES[kind];
-  if (o.ok.includes(childState)) return 'ok';
-  return o.failed.includes(childState) ? 'failed' : 'on-the-way';
+  return childOutcome(kind, childState) ?? 'on-the-way';
 }
 
 /** The request a failed step's child takes in place (it is still running, waiting for a fix). */

@@ -1,7 +1,7 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
 import { getExternalWorkflowHandle, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
+import { childOutcome, childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
 import { HandledMemory } from './handled-memory.js';
 
@@ -15,7 +15,7 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
-  const report = parentReport();
+  const report = parentReport(kind, initial);
   // The client sets both at start (no upsert then: each is a visibility write); runs started any other
   // way get them here. Later, STATE is written only when it changes: a reason alone is in the status, not in visibility.
   const given = workflowInfo().typedSearchAttributes;
@@ -96,19 +96,26 @@ export function carryTracked<S extends string, D, O>(
 }
 
 /**
- * A child process (an onboarding's step) tells its parent every state change: a workflow cannot query
- * another, and templates and senders never complete (they go on watching), so the parent cannot wait for
- * their results. Sent to the parent's workflow ID, not run, so it reaches a parent that continued as new.
+ * A child process (an onboarding's step) tells its parent the state changes its step rules react to: a
+ * workflow cannot query another, and templates and senders never complete (they go on watching), so the
+ * parent cannot wait for their results. Only a change of outcome is sent (on the way, ok, failed:
+ * contracts/onboarding.ts childOutcome), each a signal the parent pays for; its end reaches the parent as the
+ * child's result. Sent to the parent's workflow ID, not run, so it reaches a parent that continued as new.
  * A parent that has ended refuses the signal; the child then stops reporting. Processes without a parent
- * send nothing, so their histories (and replays) are unchanged.
+ * send nothing.
  */
-function parentReport(): ((r: ChildStateReport) => void) | undefined {
+function parentReport(kind: string, initial: string): ((r: ChildStateReport) => void) | undefined {
   const parent = workflowInfo().parent;
   if (!parent) return undefined;
   const handle = getExternalWorkflowHandle(parent.workflowId);
   let parentGone = false;
+  // What the parent knows: a step starts RUNNING, and a resumed run's state was told before it continued as new.
+  let told = childOutcome(kind, initial);
   return (r) => {
     if (parentGone) return;
+    const outcome = childOutcome(kind, r.state);
+    if (outcome !== undefined && outcome === told) return;
+    told = outcome;
     handle.signal(childStateSignal, r).catch(() => {
       parentGone = true;
     });
