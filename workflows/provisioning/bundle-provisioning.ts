@@ -17,7 +17,7 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
 
 interface BundleDetails extends FollowDetails {
@@ -111,7 +111,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
     // The event says ACTIVE or FAILED; the bundle says the rest (the SMS app's status, every reason, delivery statuses).
     if ((state() === 'ACTIVE' || state() === 'FAILED') && d.bundleId && !decisionRead) {
       decisionRead = true;
-      applyBundle(await platform.getBundle({ bundleId: d.bundleId }), 'read from the platform after the decision');
+      applyBundle(await reads.getBundle({ bundleId: d.bundleId }), 'read from the platform after the decision');
     }
   }
 
@@ -166,7 +166,7 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
         awaiting: () => state() === 'IN_PROGRESS',
         applyEvent,
         react,
-        poll: async (reason) => applyBundle(await platform.getBundle({ bundleId: d.bundleId! }), reason),
+        poll: async (reason) => applyBundle(await reads.getBundle({ bundleId: d.bundleId! }), reason),
         continueAsNew: () => continueAsNew<typeof bundleProvisioning>({ ...input, carried: { ...carry(), decisionRead } }),
       });
     }

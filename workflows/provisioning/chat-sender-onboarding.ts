@@ -22,7 +22,7 @@ import {
   type SenderChanges,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
@@ -415,7 +415,7 @@ export async function chataSenderOnboarding(input: ChataSenderInput & { carried?
               ...earlier,
             },
       create: () => platform.createChataSender(s),
-      get: (senderId) => platform.getChataSender({ senderId }),
+      get: (senderId) => reads.getChataSender({ senderId }),
       update: (senderId, changes) => interactive.updateChataSender({ senderId, changes }),
       judge: judgeChata,
       read: (e, d, take) => {
@@ -453,7 +453,7 @@ export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?
         ...(input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {}),
       },
       create: () => platform.createChatbSender(sender),
-      get: (senderId) => platform.getChatbSender({ senderId }),
+      get: (senderId) => reads.getChatbSender({ senderId }),
       update: (senderId, changes) => interactive.updateChatbSender({ senderId, changes }),
       judge: judgeChatb,
       read: (e) => {

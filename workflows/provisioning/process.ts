@@ -1,9 +1,10 @@
 // The frame every provisioning process shares: status tracking that survives continue-as-new, the
 // operation memory of API updates, one edit at a time, and the follow loop (events, polls, deadline).
-import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, ContinueAsNew, isCancellation, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
-import { interactiveActivityOptions, platformActivityOptions } from '../shared/activity-options.js';
+import { interactiveActivityOptions, platformActivityOptions, platformLocalActivityOptions } from '../shared/activity-options.js';
 import { Exclusive } from '../shared/exclusive.js';
+import { WakeTimer } from '../shared/wake-timer.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
 import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
 import type { TrackedCarry } from '../../contracts/process-status.js';
@@ -15,6 +16,8 @@ import type { FollowSettings } from '../../contracts/provisioning.js';
 
 export const platform = proxyActivities<ProvisioningActivities>(platformActivityOptions);
 export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
+/** Reads of the resource: repeating one is harmless, so a local activity (one marker, no task of its own). */
+export const reads = proxyLocalActivities<ProvisioningActivities>(platformLocalActivityOptions);
 /** A quick Temporal call or platform read: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
 const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
 export const quickRead = inbox;
@@ -38,7 +41,7 @@ export interface ProvisioningProcess<S extends string, D> {
   /** The carry for the next run (the workflow adds its own fields). */
   carry(): ProcessCarry<S, D>;
   /** followUntilFinal with this process's tracker, follower, stop request and history limit. */
-  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'wake' | 'historyLimit'> & Partial<Pick<FollowLoop<S>, 'wake'>>): Promise<void>;
+  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'timer' | 'wake' | 'historyLimit'> & Partial<Pick<FollowLoop<S>, 'wake'>>): Promise<void>;
   /** endOnError: records why the process ends and rethrows. */
   fail(err: unknown): never;
 }
@@ -60,6 +63,7 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
   const state = () => tracker.status.state;
   const ending = tracker as unknown as ProcessState<'STOPPED' | 'FAILED', D>; // S includes both (the kind's type says so)
   const stop = new StopRequest(ending);
+  const timer = new WakeTimer();
   return {
     tracker,
     follower,
@@ -72,7 +76,7 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
     },
     carry: () => ({ ...carryTracked(tracker, operations), follow: follower.toCarry() }),
     follow: (loop) =>
-      followUntilFinal({ tracker, follower, historyLimit: settings.historyLimit, ...loop, wake: () => stop.requested || (loop.wake?.() ?? false) }),
+      followUntilFinal({ tracker, follower, timer, historyLimit: settings.historyLimit, ...loop, wake: () => stop.requested || (loop.wake?.() ?? false) }),
     fail: (err) => endOnError(ending, err),
   };
 }
@@ -102,6 +106,8 @@ export async function attachToResource(resource: ResourceRef): Promise<void> {
 interface FollowLoop<S extends string> {
   tracker: ProcessState<S, FollowDetails>;
   follower: ResourceFollower;
+  /** The process's one wake-up timer, kept across waits (and across follow calls). */
+  timer: WakeTimer;
   isFinal(): boolean;
   /** A platform decision is awaited (the overdue deadline runs). */
   awaiting(): boolean;
@@ -145,11 +151,12 @@ async function followUntilFinal<S extends string>(loop: FollowLoop<S>): Promise<
       follower.polled();
       continue;
     }
-    // An update (resubmit, relaunch) changing the state starts a new review round: wake for it too.
+    // An update (resubmit, relaunch) changing the state starts a new review round: wake for it too. While a decision is
+    // awaited, the events of a review come in bursts and the process ends soon after: one timer serves the waits.
     const waitingIn = tracker.status.state;
     const own = loop.wakeAt?.();
     const timeoutMs = own === undefined ? follower.msUntilDue() : Math.max(1, Math.min(follower.msUntilDue(), own - Date.now()));
-    await condition(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, timeoutMs);
+    await loop.timer.wait(() => follower.hasQueued() || loop.wake() || tracker.status.state !== waitingIn, timeoutMs, loop.awaiting());
   }
 }
 

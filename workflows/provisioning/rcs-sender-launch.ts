@@ -14,7 +14,7 @@ import {
   type SenderChangeNote,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
 import { SenderChangeTracker, type PendingChange } from './sender-change.js';
 import { rootMessage } from '../shared/failure-text.js';
@@ -192,14 +192,13 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
   async function react(): Promise<void> {
     stop.endIfAsked(() => FINAL.includes(state()));
     if (FINAL.includes(state()) || !d.senderId) return;
-    if (changes.pending && changeReadDue)
-      applySender(await platform.getRcsSender({ senderId: d.senderId }), "read from the platform after the change's review");
+    if (changes.pending && changeReadDue) applySender(await reads.getRcsSender({ senderId: d.senderId }), "read from the platform after the change's review");
     // Country and operator events may still be on their way when the sender's decision arrives: one read
     // after each decision makes the per-country view whole (late events then find it newer and change nothing).
     const decision = `${state()}|${d.relaunches}`;
     if (DECIDED.includes(state()) && decision !== decisionReadAt) {
       decisionReadAt = decision;
-      applySender(await platform.getRcsSender({ senderId: d.senderId }), 'read from the platform after the decision');
+      applySender(await reads.getRcsSender({ senderId: d.senderId }), 'read from the platform after the decision');
     }
     if (pendingNumbers().length === 0) return;
     const at = `${state()}|${d.polls}`;
@@ -272,7 +271,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
       awaiting: () => state() === 'IN_REVIEW',
       applyEvent,
       react,
-      poll: async (reason) => applySender(await platform.getRcsSender({ senderId: d.senderId! }), reason),
+      poll: async (reason) => applySender(await reads.getRcsSender({ senderId: d.senderId! }), reason),
       wake: isFinal,
       continueAsNew: () =>
         continueAsNew<typeof rcsSenderLaunch>({

@@ -18,7 +18,7 @@ import {
   type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, quickRead, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction, operationsOn } from '../shared/actions.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
@@ -185,7 +185,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
 
   /** The category to resubmit an INCORRECT_CATEGORY rejection with: the platform's, else the caller's. */
   async function categoryForResubmission(): Promise<TemplateCategory | undefined> {
-    applyTemplate(await platform.getTemplate(ref()), 'read from the platform');
+    applyTemplate(await reads.getTemplate(ref()), 'read from the platform');
     const candidates = [d.futureCategory, d.category, input.alternativeCategory];
     return candidates.find((c): c is TemplateCategory => c !== undefined && c !== d.submittedCategory);
   }
@@ -194,10 +194,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
     stop.endIfAsked(isFinal);
     if (changeReadDue && !isFinal()) {
       changeReadDue = false;
-      applyTemplate(await platform.getTemplate(ref()), 'read from the platform after a comment on its change');
+      applyTemplate(await reads.getTemplate(ref()), 'read from the platform after a comment on its change');
     }
     if (!isFinal() && channel === 'CHATA' && (await account.react(() => quickRead.getChataAccount())))
-      applyTemplate(await platform.getTemplate(ref()), 'read from the platform after the account ban was lifted');
+      applyTemplate(await reads.getTemplate(ref()), 'read from the platform after the account ban was lifted');
     if (isFinal() || state() !== 'REJECTED' || d.rejectionCode !== 'INCORRECT_CATEGORY') return;
     if (!input.template.allowCategoryChange || autoResubmittedVersion === d.version) return;
     autoResubmittedVersion = d.version; // once per rejected version: a second rejection waits for the caller
@@ -293,7 +293,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       react,
       poll: async (reason) => {
         try {
-          applyTemplate(await platform.getTemplate(ref()), reason);
+          applyTemplate(await reads.getTemplate(ref()), reason);
         } catch (err) {
           if (failureType(err) !== 'PlatformNotFoundError') throw err;
           move('DELETED', 'the template no longer exists on the platform');

@@ -7,7 +7,8 @@
 import { allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { SenderIdRegistrationInput, SenderIdRegistrationResult } from '../../contracts/senderid-registration.js';
 import { rootMessage } from '../shared/failure-text.js';
-import { createRequest, platform, react, read } from './registration-calls.js';
+import { WakeTimer } from '../shared/wake-timer.js';
+import { createRequest, platform, react, read, reads } from './registration-calls.js';
 import { setUpHandlers } from './registration-handlers.js';
 import { RegistrationProcess } from './registration-process.js';
 
@@ -18,12 +19,14 @@ import { RegistrationProcess } from './registration-process.js';
 export async function senderIdRegistration(input: SenderIdRegistrationInput): Promise<SenderIdRegistrationResult> {
   const p = new RegistrationProcess(input);
   setUpHandlers(p);
+  // One timer for the waits between reads: a callback ends a wait without cancelling it (the next wait reuses it).
+  const timer = new WakeTimer();
   const { create: c } = input;
   try {
     // A new process creates the registration (or adopts one); a continued one resumes following it.
     if (!input.carried) {
       if (c) {
-        const checked = await platform.checkSenderIdRegistration({ policyId: c.policyId, requestDetails: c.requestDetails });
+        const checked = await reads.checkSenderIdRegistration({ policyId: c.policyId, requestDetails: c.requestDetails });
         if (p.policyChecked(c.policyId, checked)) {
           const created = await platform.createSenderIdRegistration(createRequest(input, checked));
           p.apply(created, created.created === false ? 'found the registration an earlier attempt created' : 'registration created');
@@ -31,7 +34,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
       } else {
         await read(p, 'adopted from a platform callback');
         if (p.details.policyId && !p.isFinal)
-          p.attachments.requireAsIn((await platform.getSenderIdPolicyRequirements({ policyId: p.details.policyId })).attachmentDefinitions);
+          p.attachments.requireAsIn((await reads.getSenderIdPolicyRequirements({ policyId: p.details.policyId })).attachmentDefinitions);
       }
     }
     // Follow it: read after callbacks, react to the API's requests, watch the ETA, read when no callback comes.
@@ -49,7 +52,7 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         if (carried) await continueAsNew<typeof senderIdRegistration>({ ...input, carried });
         continue;
       }
-      const woke = await condition(() => (p.callbacks.waiting || p.kick) && allHandlersFinished(), p.nextDueMs());
+      const woke = await timer.wait(() => (p.callbacks.waiting || p.kick) && allHandlersFinished(), p.nextDueMs());
       p.kick = false;
       if (!woke) await read(p, p.attachments.uploadWaiting ? 'read while an upload is WAITING' : 'periodic read (no callback in time)');
     }
