@@ -1,6 +1,6 @@
 // Waiting for a step: for the current platform verification to end, within the step's time and the code's
 // expiry, resending when the API asks and polling the platform for the methods that want it.
-import { condition, proxyLocalActivities } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyLocalActivities } from '@temporalio/workflow';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { applyStatus } from './platform-answers.js';
@@ -12,7 +12,11 @@ const { getVerificationStatus } = proxyLocalActivities<VerificationActivities>(p
 
 const POLLED_METHODS = ['callout', 'seamless'];
 
-/** Waits for the current platform verification to end, for the step's time, polling where the platform wants it. */
+/**
+ * Waits for the current platform verification to end, for the step's time, polling where the platform wants it. The
+ * wait's timer (`v.timer`) is left running when the step ends: the run may complete with it pending, and a run
+ * that goes on cancels it.
+ */
 export async function awaitStep(v: VerificationState, step: number): Promise<void> {
   const { method, timeoutMs } = v.input.steps[step]!;
   const polled = POLLED_METHODS.includes(method);
@@ -29,16 +33,16 @@ export async function awaitStep(v: VerificationState, step: number): Promise<voi
       nextPoll = polled ? Date.now() + pollEvery : Infinity;
       continue;
     }
-    const now = Date.now();
-    if (now >= v.waitEnds(stepEndsAt)) {
+    const ends = v.waitEnds(stepEndsAt);
+    if (Date.now() >= ends) {
       await pollOnce(v); // a lost callback delays nothing: ask the platform before giving up on the step
       if (!v.final() && !v.stepOutcome) v.stepOutcome = { status: 'FAIL', reason: 'Expired' };
       return;
     }
-    const wake = Math.min(v.waitEnds(stepEndsAt), nextPoll) - now;
+    v.timer.wakeAt(Math.min(ends, nextPoll));
     // A resend waits for the loop, so it wakes the loop at once; an outcome waits for the handlers' answers.
-    const woke = await condition(() => ((v.final() || !!v.stepOutcome) && v.answered()) || v.resendRequested, Math.max(1, wake));
-    if (!woke && Date.now() >= nextPoll) {
+    await condition(() => ((v.final() || !!v.stepOutcome) && allHandlersFinished()) || v.resendRequested || v.timer.fired);
+    if (v.timer.fired && Date.now() >= nextPoll && !v.final() && !v.stepOutcome) {
       await pollOnce(v);
       nextPoll = Date.now() + pollEvery;
     }

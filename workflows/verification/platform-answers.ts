@@ -28,7 +28,9 @@ export function applyStart(v: VerificationState, step: number, token: string, st
   v.details.smsDelivery = undefined;
   v.lastSendAt = Date.now();
   v.stepOutcome = started.status !== 'PENDING' ? outcomeOf(started.status, started.reason) : undefined;
-  v.tracker.moveTo('PENDING', v.firstSend(step) ? `${method} sent` : `${method} sent (step ${step + 1}, send ${v.sendNo})`);
+  // The first send needs no last-change memo: it is the start's own answer, and the listing's start time says when.
+  if (v.firstSend(step)) v.tracker.moveTo('PENDING', `${method} sent`, { memo: false });
+  else v.tracker.moveTo('PENDING', `${method} sent (step ${step + 1}, send ${v.sendNo})`);
 }
 
 /** A callback. Results of superseded verifications (a resend or an earlier step) do not move the process. */

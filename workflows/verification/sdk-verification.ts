@@ -3,7 +3,7 @@
 // and the SMS receipt, each recorded once. It ends with the platform's status. With no result in time it reads the
 // platform's status by ID instead (a lost callback), and while that says PENDING, waits and reads again; it ends
 // UNKNOWN, saying so, when no read tells a final status. It sends nothing and answers nothing: the intake answered.
-import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { VerificationStatus } from '../../common/wire/verification.js';
 import {
   sdkVerificationEventSignal,
@@ -108,7 +108,9 @@ export async function sdkVerification(input: SdkVerificationInput): Promise<{ st
   });
 
   for (let reads = 0; !final();) {
-    if (await condition(final, input.resultWaitMs)) break;
+    // The wait's timer is left running when the result ends it: the run completes with it (no TimerCanceled).
+    await Promise.race([condition(final), sleep(input.resultWaitMs)]);
+    if (final()) break;
     reads += 1;
     d.statusReads = reads;
     const minutes = Math.round((reads * input.resultWaitMs) / 60_000);

@@ -1,6 +1,6 @@
 // Sending a step: the platform start of the current step's method (the first send or a resend), bounded by the
 // caller's deadline on the process's first send.
-import { ApplicationFailure, patched, proxyLocalActivities, sleep, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, proxyLocalActivities, sleep, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import { platformReference, VERIFICATION_REASONS, type StartVerificationInput, type VerificationActivities } from '../../contracts/verification.js';
 import { failureType, rootMessage } from '../shared/failure-text.js';
 import { START_MARGIN_MS, startActivityOptions } from './activity-options.js';
@@ -24,14 +24,11 @@ const CALLBACK_DENIAL = /callback/i;
 const CALLBACK_DENIAL_RETRY_WAITS_MS = [1_000, 3_000];
 /** How long the platform waits for the callback's answer (wire notes): a retry needs that long before the caller's deadline. */
 const PLATFORM_CALLBACK_WAIT_MS = 5_000;
-/** Histories recorded before the retry ended DENIED at the first callback denial, with no timer. */
-const VERIFICATION_CALLBACK_DENIAL_RETRY_PATCH = 'verification-callback-denial-retry';
 /**
  * A method the account does not have (e.g. whatsapp on an older account): the platform refuses the start and sends
- * nothing (docs/verification-wire.md), so the chain moves on to its next step. Histories from before ended DENIED.
+ * nothing (docs/verification-wire.md), so the chain moves on to its next step.
  */
 const METHOD_NOT_ENABLED = /method not enabled/i;
-const VERIFICATION_METHOD_FALLBACK_PATCH = 'verification-method-not-enabled-fallback';
 
 /**
  * Starts (or resends) the current step on the platform; false when the process ended instead, or when the account
@@ -75,17 +72,15 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
         isCallbackDenial(err) &&
         (deadline === undefined || deadline - Date.now() - wait > PLATFORM_CALLBACK_WAIT_MS + START_MARGIN_MS)
       ) {
-        if (patched(VERIFICATION_CALLBACK_DENIAL_RETRY_PATCH)) {
-          v.tracker.moveTo(
-            v.state,
-            `the platform denied the ${method} start (${rootMessage(err)}): relayflow's answer to its request did not reach it; nothing was sent; starting again in ${wait / 1000} s`,
-          );
-          await sleep(wait);
-          v.sendNo += 1;
-          continue;
-        }
+        v.tracker.moveTo(
+          v.state,
+          `the platform denied the ${method} start (${rootMessage(err)}): relayflow's answer to its request did not reach it; nothing was sent; starting again in ${wait / 1000} s`,
+        );
+        await sleep(wait);
+        v.sendNo += 1;
+        continue;
       }
-      if (isMethodNotEnabled(err) && v.sendNo === retry + 1 && step < input.steps.length - 1 && patched(VERIFICATION_METHOD_FALLBACK_PATCH)) {
+      if (isMethodNotEnabled(err) && v.sendNo === retry + 1 && step < input.steps.length - 1) {
         v.methodRefused = true;
         v.tracker.moveTo(
           v.state,

@@ -21,7 +21,9 @@ const { reportCode } = proxyLocalActivities<VerificationActivities>(platformLoca
 /**
  * Installs the handlers, in the order the recorded runs have them. The updates keep their operationId memories by
  * hand, not through operationsOn: its validator would skip a repeated report's code check, and its extra await
- * before the work (or the answer) could move an answer among a workflow task's commands (see the patch's note).
+ * before the work (or the answer) could move an answer among a workflow task's commands. A step's wait ends on
+ * an outcome only once these have answered (await-step.ts), so its commands come in one order whatever the
+ * interceptors await.
  */
 export function installHandlers(v: VerificationState): void {
   // Answers once the first platform verification is accepted (or the process ended before that).

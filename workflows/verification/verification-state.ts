@@ -1,9 +1,10 @@
 // The state of one verification process: its tracked status (with the details the status query shows), what
 // the platform said, and the flags the main loop and the handlers share. Its methods are the process's small
 // decisions: they call nothing and wait for nothing (the platform calls are in send-step.ts and await-step.ts).
-import { allHandlersFinished, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { HandledMemory } from '../shared/handled-memory.js';
 import { trackProcess, type ProcessState } from '../shared/process-state.js';
+import { StepTimer } from './step-timer.js';
 import { initialDetails, type VerificationDetails } from './verification-details.js';
 import {
   FINAL_VERIFICATION_STATES,
@@ -44,13 +45,13 @@ export class VerificationState {
   readonly platformSaid = new Set<string>();
   /** The workflow task (by history length) in which an update was last answered. */
   answeredInTask = -1;
+  /** The step's one timer: it wakes the wait, and bounds the wait for the platform's result after a success. */
+  readonly timer = new StepTimer();
 
-  constructor(
-    readonly input: VerificationInput,
-    /** VERIFICATION_AFTER_HANDLERS_PATCH: a step's wait ends on an outcome only once the updates are answered. */
-    private readonly afterHandlers: boolean,
-  ) {
-    this.tracker = trackProcess<VerificationProcessState, VerificationDetails>('verification', 'STARTING', initialDetails(input));
+  constructor(readonly input: VerificationInput) {
+    // Listed PENDING from the start (the API sets it): STARTING lasts until the platform accepts, within the
+    // start's answer, so a listing never needs it and no upsert is spent on leaving it.
+    this.tracker = trackProcess<VerificationProcessState, VerificationDetails>('verification', 'STARTING', initialDetails(input), 'PENDING');
     this.details = this.tracker.status.details;
   }
 
@@ -66,11 +67,6 @@ export class VerificationState {
     return this.details.current?.verificationId;
   }
 
-  /** The update handlers have answered (always, for runs from before the patch). */
-  answered(): boolean {
-    return !this.afterHandlers || allHandlersFinished();
-  }
-
   /** Returns an update's outcome, noting the workflow task that answered it: the run closes in a quiet one. */
   answer<T>(outcome: T): T {
     this.answeredInTask = workflowInfo().historyLength;
@@ -80,7 +76,9 @@ export class VerificationState {
   finish(state: VerificationProcessState, why?: string): void {
     if (this.final()) return;
     this.reason = why;
-    this.tracker.moveTo(state, why);
+    // An ending without a reason (SUCCESSFUL) needs no last-change memo: the run closes soon after, and the
+    // listing's close time says when.
+    this.tracker.moveTo(state, why, why ? undefined : { memo: false });
   }
 
   /** The process's result. */

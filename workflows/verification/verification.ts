@@ -2,7 +2,7 @@
 // Codes and CLIs arrive by update (the API), results by signal (callbacks) or by polling the platform.
 // The state and its decisions are in verification-state.ts, the handlers in verification-handlers.ts, a step's
 // send and wait in send-step.ts and await-step.ts.
-import { allHandlersFinished, condition, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, sleep, workflowInfo } from '@temporalio/workflow';
 import type { VerificationInput, VerificationProcessState } from '../../contracts/verification.js';
 import { rootMessage } from '../shared/failure-text.js';
 import { awaitStep } from './await-step.js';
@@ -10,18 +10,11 @@ import { send } from './send-step.js';
 import { installHandlers } from './verification-handlers.js';
 import { VerificationState } from './verification-state.js';
 
-/** How long a run reported SUCCESSFUL stays open for the platform's own result callback. */
+/** How long a run reported SUCCESSFUL stays open for the platform's own result when no step timer runs any more. */
 const CONFIRMATION_WAIT_MS = 10_000;
 
-/**
- * A step's wait ends on an outcome (a report, a cancel, a callback) only once the update handlers have answered:
- * before it, cancelling the wait's timer and an update's answer came in an order that depended on the workflow
- * interceptors' awaits. Handlers that wait for the loop (start, resend) end once the process is final or resent.
- */
-export const VERIFICATION_AFTER_HANDLERS_PATCH = 'verification-after-handlers';
-
 export async function verification(input: VerificationInput): Promise<{ state: VerificationProcessState; reason?: string }> {
-  const v = new VerificationState(input, patched(VERIFICATION_AFTER_HANDLERS_PATCH));
+  const v = new VerificationState(input);
   installHandlers(v);
   try {
     // Each step sends its method and waits for its outcome; one that did not succeed falls back to the next.
@@ -51,10 +44,11 @@ export async function verification(input: VerificationInput): Promise<{ state: V
 }
 
 /**
- * Lets update handlers answer, then closes the run in a workflow task that answered none. Temporal
- * refuses a task that closes the run while a callback's signal arrived meanwhile (UnhandledCommand), and
- * the updates answered in that task would be lost to their callers. A run reported SUCCESSFUL waits
- * (briefly) for the platform's own result, which is on its way; others wait for the next task only.
+ * Lets update handlers answer, then closes the run in a workflow task that answered none. Temporal refuses a
+ * task that closes the run while a callback's signal arrived meanwhile (UnhandledCommand), and the updates
+ * answered in that task would be lost to their callers. A run reported SUCCESSFUL waits for the platform's own
+ * result, which is on its way, until its step's timer (still running: no new timer); others wait one task
+ * (a 1-ms timer). Timers still running when the run completes write nothing more.
  */
 async function closeWhenQuiet(v: VerificationState): Promise<void> {
   for (;;) {
@@ -62,7 +56,12 @@ async function closeWhenQuiet(v: VerificationState): Promise<void> {
     const task = v.answeredInTask;
     if (workflowInfo().historyLength !== task) return;
     const id = v.currentId();
-    const awaitResult = v.state === 'SUCCESSFUL' && id !== undefined && !v.platformSaid.has(id);
-    await condition(() => workflowInfo().historyLength !== task && (!awaitResult || v.platformSaid.has(id)), awaitResult ? CONFIRMATION_WAIT_MS : 1);
+    const nextTask = () => workflowInfo().historyLength !== task;
+    if (v.state === 'SUCCESSFUL' && id !== undefined && !v.platformSaid.has(id)) {
+      if (!v.timer.pending) v.timer.wakeAt(Date.now() + CONFIRMATION_WAIT_MS);
+      await condition(() => nextTask() && (v.platformSaid.has(id) || v.timer.fired));
+    } else {
+      await Promise.race([condition(nextTask), sleep(1)]);
+    }
   }
 }

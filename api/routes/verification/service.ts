@@ -215,9 +215,10 @@ export class VerificationService {
             // Keyed: a retry joins the running process and gets its answer; once it has ended, the key is spent (409).
             workflowIdConflictPolicy: keyed ? 'USE_EXISTING' : 'FAIL',
             ...(keyed ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
+            // Listed PENDING at once (the process says STARTING until the platform accepts, within this call).
             typedSearchAttributes: [
               { key: KIND, value: 'verification' },
-              { key: STATE, value: 'STARTING' },
+              { key: STATE, value: 'PENDING' },
               ...(req.reference ? [{ key: REFERENCE, value: req.reference }] : []),
             ],
           }),
