@@ -124,6 +124,11 @@ export interface Compensation {
   reason: string;
 }
 
+/** What undoStep did, and the resource ID it went by (read from the child's status when the step did not have it). */
+export interface UndoStepResult extends Compensation {
+  resource?: ResourceIds;
+}
+
 export interface StepView {
   name: string;
   kind: StepKind;
@@ -132,8 +137,12 @@ export interface StepView {
   after: string[];
   /** The child process (its own process in the list and the timeline). */
   processId?: string;
-  /** The child's own state, as it last reported it. */
+  /**
+   * The child's state at its last change of outcome (on the way, ok, failed: it reports no other change) or the one it
+   * ended in; the child's own process (processId) says where it is now.
+   */
   processState?: string;
+  /** What the step made, as its child reported it at a change of outcome or its end, or compensation found it. */
   resource: ResourceIds;
   /** Runs of the step's process (a retry that restarts it adds one). */
   attempts: number;
@@ -237,5 +246,5 @@ export interface OnboardingActivities {
    * launched or active, a registration not approved, a bundle, a webhook this onboarding created. Says why not
    * otherwise (a subproject cannot be deleted). Repeating it is harmless: what is gone counts as undone.
    */
-  undoStep(input: UndoStepInput): Promise<Compensation>;
+  undoStep(input: UndoStepInput): Promise<UndoStepResult>;
 }

@@ -169,7 +169,7 @@ const scenarios: Scenario[] = [
     async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
-      await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
+      await templateInReview(h, id);
       const res = await h.api({ method: 'POST', url: `/v1/onboardings/${encodeURIComponent(id)}/cancel`, payload: { reason: 'replay fixture' } });
       if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
       const runId = await closed(h, id, undefined, 90_000);
@@ -185,7 +185,7 @@ const scenarios: Scenario[] = [
       // cancel (the loop cancels the children and undoes the steps).
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 }, templates: { outcome: 'approve', delayMs: 600_000 } });
       const id = await pv.start(h, '/v1/onboardings', onboardingPlan(uniqueName('onboarding')));
-      await pv.waitUntil(h, id, (v) => JSON.stringify(v.details).includes('"processState":"IN_PROGRESS"'), 'template in review', 60_000);
+      await templateInReview(h, id);
       answered(
         await h.api({
           method: 'POST',
@@ -256,7 +256,7 @@ const scenarios: Scenario[] = [
     type: 'verification',
     case: 'cancelled',
     async run(h) {
-      // The cancel update ends the process while it waits for the code (its step timer is left running).
+      // The cancel update ends the process while it waits for the code (its step timer is cancelled).
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms' });
       const res = await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` });
       if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);
@@ -1048,6 +1048,13 @@ function onboardingPlan(key: string): Record<string, unknown> {
     chatbSenders: [{ step: 'sender', displayName: uniqueName('Replay'), categoryCode: 'RETAIL' }],
     templates: [{ step: 'welcome', sender: 'sender', ...pv.templateBody(name('welcome')) }],
   };
+}
+/** Waits until the onboarding's template step runs and its own process is IN_PROGRESS (a child reports only changes of outcome). */
+async function templateInReview(h: Harness, onboardingId: string): Promise<void> {
+  const welcome = (v: { details: Record<string, unknown> }) =>
+    (v.details.steps as { name: string; processId: string; attempts: number }[]).find((s) => s.name === 'welcome');
+  const started = await pv.waitUntil(h, onboardingId, (v) => (welcome(v)?.attempts ?? 0) > 0, 'template started', 60_000);
+  await pv.waitUntil(h, welcome(started)!.processId, (v) => v.state === 'IN_PROGRESS', 'template in review', 60_000);
 }
 const conversation = (appId: string) => ({ appId, region: 'eu' as const, channel: 'SMS' as const, text: 'Your order has shipped' });
 

@@ -3,7 +3,7 @@
 // Temporal retry, or a second cancel) answers undone again instead of failing.
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { Compensation, ResourceField, StepKind, UndoStepInput } from '../../contracts/onboarding.js';
+import type { Compensation, ResourceField, StepKind, UndoStepInput, UndoStepResult } from '../../contracts/onboarding.js';
 import { processStatusQuery } from '../../contracts/process-status.js';
 import { PlatformConflictError, PlatformNotFoundError } from '../../platform/errors.js';
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
@@ -135,33 +135,37 @@ export function createUndoActivity(deps: UndoDeps) {
   }
 
   return {
-    async undoStep(input: UndoStepInput): Promise<Compensation> {
+    async undoStep(input: UndoStepInput): Promise<UndoStepResult> {
       const id = await resourceIdOf(input);
       if (!id) return undone(`Nothing was made on the platform: no ${FIELD[input.kind]} was reported for this ${input.kind} step.`);
-      switch (input.kind) {
-        case 'webhook':
-          return undoWebhook(id, input.created);
-        case 'chata-template':
-          return undoTemplate('CHATA', id);
-        case 'chatb-template':
-          return undoTemplate('CHATB', id);
-        case 'rcs-sender':
-          return undoRcsSender(id);
-        case 'chata-sender':
-          return undoChatSender('CHATA', id);
-        case 'chatb-sender':
-          return undoChatSender('CHATB', id);
-        case 'senderid-registration':
-          return undoRegistration(id);
-        case 'bundle-provisioning': {
-          const { deleted } = await deleteBundle({ bundleId: id });
-          return deleted ? undone(`Deleted bundle ${id}.`) : gone(`Bundle ${id}`);
-        }
-        case 'subproject':
-          return kept(
-            `Subproject ${id} stays: the platform has no way to delete a subproject (area E offers create, list and get only); ask the platform's support if it must go.`,
-          );
-      }
+      return { ...(await undoById(input, id)), resource: { [FIELD[input.kind]]: id } };
     },
   };
+
+  async function undoById(input: UndoStepInput, id: string): Promise<Compensation> {
+    switch (input.kind) {
+      case 'webhook':
+        return undoWebhook(id, input.created);
+      case 'chata-template':
+        return undoTemplate('CHATA', id);
+      case 'chatb-template':
+        return undoTemplate('CHATB', id);
+      case 'rcs-sender':
+        return undoRcsSender(id);
+      case 'chata-sender':
+        return undoChatSender('CHATA', id);
+      case 'chatb-sender':
+        return undoChatSender('CHATB', id);
+      case 'senderid-registration':
+        return undoRegistration(id);
+      case 'bundle-provisioning': {
+        const { deleted } = await deleteBundle({ bundleId: id });
+        return deleted ? undone(`Deleted bundle ${id}.`) : gone(`Bundle ${id}`);
+      }
+      case 'subproject':
+        return kept(
+          `Subproject ${id} stays: the platform has no way to delete a subproject (area E offers create, list and get only); ask the platform's support if it must go.`,
+        );
+    }
+  }
 }

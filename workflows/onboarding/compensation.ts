@@ -3,7 +3,7 @@
 // where the platform allows it, and every step says what happened to what it made.
 import { condition, getExternalWorkflowHandle, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { BundleProvisioningInput, BundleProvisioningResult } from '../../contracts/provisioning.js';
-import type { Compensation, StepView } from '../../contracts/onboarding.js';
+import type { Compensation, StepView, UndoStepResult } from '../../contracts/onboarding.js';
 import { rootMessage } from '../shared/failure-text.js';
 import type { Board } from './board.js';
 import { listedAs, onboardingActivities } from './run-step.js';
@@ -29,14 +29,16 @@ export async function compensate(board: Board): Promise<{ undone: string[]; kept
   const kept: string[] = [];
   for (const name of [...board.startOrder].reverse()) {
     const v = board.view(name)!;
-    v.compensation = await undo(board, v);
+    const { resource, ...compensation } = await undo(board, v);
+    Object.assign(v.resource, resource);
+    v.compensation = compensation;
     (v.compensation.undone ? undone : kept).push(v.name);
     board.tracker.moveTo(board.tracker.status.state, `step ${v.name}: ${v.compensation.undone ? 'undone' : 'not undone'}, ${v.compensation.reason}`);
   }
   return { undone, kept };
 }
 
-async function undo(board: Board, v: StepView): Promise<Compensation> {
+async function undo(board: Board, v: StepView): Promise<UndoStepResult> {
   try {
     if (v.kind === 'bundle-provisioning' && v.resource.bundleId && !board.open.has(v.name)) return await deleteBundleByItsProcess(board, v);
     return await onboardingActivities.undoStep({

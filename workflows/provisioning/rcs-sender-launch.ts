@@ -236,6 +236,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     check: () => {
       if (!RELAUNCHABLE.includes(state())) throw new Error(`a ${state()} sender cannot be relaunched; relaunch needs one of ${RELAUNCHABLE.join(', ')}`);
     },
+    askedByParent: () => tracker.parentAsked(),
     refusedBySignal: (reason) => tracker.moveTo(state(), `relaunch refused: ${reason}`),
   });
 

@@ -239,6 +239,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       const busy = changeUnderReview();
       if (busy) throw new Error(busy);
     },
+    askedByParent: () => tracker.parentAsked(),
     refusedBySignal: (reason) => tracker.moveTo(state(), `resubmission refused: ${reason}`),
   });
 

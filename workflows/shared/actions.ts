@@ -45,11 +45,14 @@ export function handleAction<Req extends { operationId: string }, O extends { ac
   run(req: NoInfer<Req>, via: string): Promise<O> | O;
   /** The update's validator for a new operationId: throws to refuse it. */
   check(req: NoInfer<Req>): void;
+  /** The parent counts its step as running again once it asks (ProcessState.parentAsked). */
+  askedByParent(): void;
   /** The parent learns only from reported states: a refusal of its signal is reported as one. */
   refusedBySignal(reason: string): void;
 }): void {
   const { operations } = action;
   setHandler(action.signal, async (req) => {
+    if (!operations.knows(req.operationId)) action.askedByParent();
     const outcome = await operations.run(req.operationId, () => action.run(req, "at the parent process's request"));
     if (!outcome.accepted) action.refusedBySignal(outcome.reason ?? 'no reason given');
   });

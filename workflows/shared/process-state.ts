@@ -7,13 +7,13 @@ import { HandledMemory } from './handled-memory.js';
 
 export interface ProcessState<S extends string, D> {
   readonly status: ProcessStatus<S, D>;
-  /** `memo: false`: no last-change memo, for a change the listing's start or close time already dates and whose reason the list need not show. */
-  moveTo(state: S, reason?: string, opts?: { memo?: boolean }): void;
+  moveTo(state: S, reason?: string): void;
   update(details: Partial<D>): void;
+  /** A parent's request (a retry in place) has it count its step as running again: the next outcome is told, whatever it is. */
+  parentAsked(): void;
 }
 
-/** `listedAs`: what listings show for `initial`, when not itself (the client sets it at start: a verification's STARTING is listed PENDING). */
-export function trackProcess<S extends string, D extends object>(kind: string, initial: S, details: D, listedAs: S = initial): ProcessState<S, D> {
+export function trackProcess<S extends string, D extends object>(kind: string, initial: S, details: D): ProcessState<S, D> {
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
@@ -22,32 +22,34 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   // way get them here. Later, STATE is written only when it changes: a reason alone is in the status, not in visibility.
   const given = workflowInfo().typedSearchAttributes;
   let listedState = given.get(STATE);
-  if (given.get(KIND) !== kind || listedState !== listedAs) {
+  if (given.get(KIND) !== kind || listedState !== initial) {
     upsertSearchAttributes([
       { key: KIND, value: kind },
-      { key: STATE, value: listedAs },
+      { key: STATE, value: initial },
     ]);
-    listedState = listedAs;
+    listedState = initial;
   }
   const upsertState = (state: S) => {
-    const listed = state === initial ? listedAs : state;
-    if (listed === listedState) return;
-    listedState = listed;
-    upsertSearchAttributes([{ key: STATE, value: listed }]);
+    if (state === listedState) return;
+    listedState = state;
+    upsertSearchAttributes([{ key: STATE, value: state }]);
   };
   return {
     status,
-    moveTo(state, reason, opts) {
+    moveTo(state, reason) {
       if (state === status.state && !reason) return;
       status.state = state;
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
       upsertState(state);
-      if (opts?.memo !== false) recordLastChange(status);
-      report?.({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
+      recordLastChange(status);
+      report?.send({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
       Object.assign(status.details, more);
+    },
+    parentAsked() {
+      report?.asked();
     },
   };
 }
@@ -107,21 +109,26 @@ export function carryTracked<S extends string, D, O>(
  * A parent that has ended refuses the signal; the child then stops reporting. Processes without a parent
  * send nothing.
  */
-function parentReport(kind: string, initial: string): ((r: ChildStateReport) => void) | undefined {
+function parentReport(kind: string, initial: string): { send(r: ChildStateReport): void; asked(): void } | undefined {
   const parent = workflowInfo().parent;
   if (!parent) return undefined;
   const handle = getExternalWorkflowHandle(parent.workflowId);
   let parentGone = false;
   // What the parent knows: a step starts RUNNING, and a resumed run's state was told before it continued as new.
   let told = childOutcome(kind, initial);
-  return (r) => {
-    if (parentGone) return;
-    const outcome = childOutcome(kind, r.state);
-    if (outcome !== undefined && outcome === told) return;
-    told = outcome;
-    handle.signal(childStateSignal, r).catch(() => {
-      parentGone = true;
-    });
+  return {
+    send(r) {
+      if (parentGone) return;
+      const outcome = childOutcome(kind, r.state);
+      if (outcome !== undefined && outcome === told) return;
+      told = outcome;
+      handle.signal(childStateSignal, r).catch(() => {
+        parentGone = true;
+      });
+    },
+    asked() {
+      told = 'on-the-way';
+    },
   };
 }
 

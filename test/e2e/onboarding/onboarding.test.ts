@@ -136,6 +136,23 @@ describe('customer onboarding through the API', () => {
     );
     assert.equal(added.statusCode, 200, added.body);
     const components = [{ type: 'BODY', text: 'Hello {{1}}, welcome aboard' }];
+    // A resubmission the platform refuses: the step runs again, and fails again once the template reports the refusal.
+    const fault = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ area: 'provisioning', method: 'PATCH', pathContains: welcome.resource.templateId!, status: 400, count: 1 }),
+    });
+    assert.ok(fault.ok, await fault.text());
+    const refused = await action(id, '/steps/welcome/retry', { resubmit: { components } }, 'retry-0');
+    assert.equal(refused.json().accepted, true, refused.body);
+    const failedAgain = await waitUntil(
+      h,
+      id,
+      (v) => step(v, 'welcome').state === 'FAILED' && /resubmission refused/.test(step(v, 'welcome').reason ?? ''),
+      'the refusal reported',
+      30_000,
+    );
+    assert.equal(step(failedAgain, 'welcome').processState, 'REJECTED');
     const retried = await action(id, '/steps/welcome/retry', { resubmit: { components } }, 'retry-1');
     assert.equal(retried.statusCode, 200, retried.body);
     assert.equal(retried.json().accepted, true);
@@ -179,14 +196,13 @@ describe('customer onboarding through the API', () => {
       const key = uniqueName('cancel');
       const body = plan(key, { senderIds: undefined });
       const id = await startOnboarding(body);
-      const midway = await waitUntil(
-        h,
-        id,
-        (v) => step(v, 'welcome').processState === 'IN_PROGRESS' && step(v, 'rcs').processState === 'IN_REVIEW',
-        'template and RCS in review',
-        60_000,
-      );
+      // A child reports only changes of outcome: its own process says it is in review.
+      const started = await waitUntil(h, id, (v) => step(v, 'welcome').attempts > 0 && step(v, 'rcs').attempts > 0, 'template and RCS started', 60_000);
+      await waitUntil(h, step(started, 'welcome').processId!, (v) => v.state === 'IN_PROGRESS', 'template in review', 60_000);
+      await waitUntil(h, step(started, 'rcs').processId!, (v) => v.state === 'IN_REVIEW', 'RCS in review', 60_000);
+      const midway = await waitUntil(h, id, () => true, 'onboarding read');
       assert.equal(midway.state, 'RUNNING');
+      assert.equal(step(midway, 'welcome').processState, undefined, 'no report while the template is on its way');
 
       const cancelled = await action(id, '/cancel', { reason: 'customer walked away' }, 'cancel-1');
       assert.equal(cancelled.statusCode, 200, cancelled.body);

@@ -4,6 +4,7 @@
 // dependency, and a retry that starts a failed step's process again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { OnboardingInput, OnboardingResult, StepPlan, StepView } from '../../../contracts/onboarding.js';
 import { retryStepUpdate, skipStepUpdate } from '../../../contracts/onboarding.js';
@@ -104,6 +105,21 @@ describe('onboarding workflow', () => {
     assert.ok(at('welcome', /RUNNING/) >= at('sender', /SUCCEEDED/));
     const result = (await h.client.workflow.getHandle(id).result()) as OnboardingResult;
     assert.equal(result.state, 'COMPLETED');
+
+    // What the children write for their parent: listed at start in their first state (no upsert of their own for
+    // it), and one report each, of their one change of outcome (to ok); not one per state change.
+    for (const s of steps(done)) {
+      const child = await h.client.workflow.getHandle(s.processId!).fetchHistory();
+      const events = child.events ?? [];
+      const listed = events[0]!.workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields!;
+      const value = (name: string) => defaultPayloadConverter.fromPayload(listed[name] as Payload);
+      const first = (await waitUntil(h, s.processId!, () => true, `${s.name} read`)).history[0]!.state;
+      assert.deepEqual([value('RelayflowKind'), value('RelayflowState')], [s.kind, first], `${s.name}: listed at start`);
+      const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+      assert.ok(!upserted.includes('RelayflowKind'), `${s.name}: no upsert of its kind (${upserted.join(', ')})`);
+      const reports = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+      assert.equal(reports, 1, `${s.name}: one report to the parent`);
+    }
   });
 
   test('a failed step blocks what needs it; skip cascades through a hard dependency; retry starts it again', async () => {
