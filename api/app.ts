@@ -41,6 +41,7 @@ import { createPlatformClients } from '../platform/index.js';
 import type { CampaignStore } from '../store/index.js';
 import { VoiceRuleStore } from '../store/voice-rules.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
+import { ResourceLinkStore } from '../store/resource-links.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from './routes/campaigns/index.js';
@@ -116,12 +117,15 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     appSecret: config.platform.credentials.appSecret,
   });
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
+  // Which process follows a platform resource: the callback intakes signal it directly (without the store: the inboxes and relays).
+  const links = store ? new ResourceLinkStore(store.sql) : undefined;
   await app.register(provisioningWebhookRoutes, {
     client,
     taskQueue: config.taskQueue,
     secret: config.api.provisioningWebhookSecret,
     previousSecret: config.api.provisioningWebhookPreviousSecret,
     inboxIdleMs: config.processes.provisioning.inboxIdleMs,
+    links,
   });
   await app.register(senderIdRoutes, { client, processes, config, senderid: platform.senderid });
   await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderid: platform.senderid, hashSubject });
@@ -132,6 +136,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     secrets: config.api.senderIdCallbackSecrets,
     pollIntervalMs: config.processes.senderid.pollIntervalMs,
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
+    links,
   });
   await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning });
   await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });

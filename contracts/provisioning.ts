@@ -66,10 +66,14 @@ export const resourceOf = (e: Pick<ProvisioningEvent, 'channel' | 'resourceType'
   resourceId: e.resourceId,
 });
 
-/** An event for a resource: to its inbox (from the intake route), and from the inbox to the process. */
+/** An event for a resource: from the intake to the process linked to it, else to its inbox, which forwards it. */
 export const provisioningEventSignal = defineSignal<[ProvisioningEvent]>('provisioningEvent');
-/** A process that follows the resource: the inbox forwards everything it kept, and everything after. */
-export const attachSignal = defineSignal<[{ processId: string }]>('attach');
+/**
+ * A process that follows the resource: the inbox forwards everything it kept, and everything after. `linked`: the
+ * process is linked in the store, so the intake signals it directly from now on and the inbox ends once it forwarded
+ * what it holds; without it (a worker without the store) the inbox stays the resource's route.
+ */
+export const attachSignal = defineSignal<[{ processId: string; linked?: boolean }]>('attach');
 
 interface InboxEventView {
   eventId: string;
@@ -86,6 +90,8 @@ export interface InboxAttachment {
   attaches: number;
   /** Receive number of the newest event forwarded to it. */
   forwardedUpTo: number;
+  /** Linked in the store: the intake signals it directly (attachSignal). */
+  linked?: true;
   /** Set when a forward failed because the process no longer runs. */
   detachedAt?: string;
 }
@@ -118,7 +124,7 @@ export interface ResourceInboxInput {
   historyLimit?: number;
   /**
    * End when nothing is attached (or every attached process has ended) and nothing has arrived for this long
-   * (RELAYFLOW_INBOX_IDLE_MS). Inboxes started before the setting existed lack it: 30 days.
+   * (RELAYFLOW_INBOX_IDLE_MS; absent: 30 days). An inbox whose processes are all linked ends as soon as it forwarded.
    */
   idleMs?: number;
 }
@@ -410,9 +416,18 @@ export interface UpdateRcsSenderInput extends SenderRef {
   changes: UpdateRcsSenderRequest;
 }
 
-export interface AttachToInboxInput {
+export interface LinkResourceInput {
   resource: ResourceRef;
   processId: string;
+}
+
+/**
+ * `linked`: recorded in the store (false: a worker without the store attached the process to the inbox instead);
+ * `inbox`: the resource's inbox held events from before the link and forwards them (`attached`), or there was none.
+ */
+export interface LinkResourceResult {
+  linked: boolean;
+  inbox: 'attached' | 'none';
 }
 
 export interface ProvisioningActivities {
@@ -440,8 +455,11 @@ export interface ProvisioningActivities {
   /** The sender as the platform answered the change (IN_REVIEW while it is reviewed). */
   updateChatbSender(input: UpdateChatbSenderInput): Promise<ChatbSender>;
   updateRcsSender(input: UpdateRcsSenderInput): Promise<RcsSender>;
-  /** Talks to Temporal, not the platform: starts the resource's inbox if needed and attaches the process. */
-  attachToInbox(input: AttachToInboxInput): Promise<{ inboxId: string }>;
+  /**
+   * The store and Temporal, not the platform: links the process to its resource (the webhook intake then signals it
+   * directly) and has the resource's inbox, if a webhook started one before, forward what it holds.
+   */
+  linkResource(input: LinkResourceInput): Promise<LinkResourceResult>;
   createBundle(input: CreateBundleInput): Promise<CreateBundleResult>;
   getBundle(input: BundleRef): Promise<Bundle>;
   deleteBundle(input: BundleRef): Promise<DeleteBundleResult>;

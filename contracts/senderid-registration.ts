@@ -64,17 +64,33 @@ export interface SenderIdCallbackHint {
 export const senderIdCallbackSignal = defineSignal<[SenderIdCallbackHint]>('senderIdCallback');
 
 /**
- * The callback relay (workflows/senderid/callback-relay.ts), one per registration: the intake hands it every signed
- * callback by signal-with-start (the same signal) and answers 200; the relay reads whose registration it is, with
- * retries, and hands the hints on to that process (or to a new one that adopts the registration).
+ * The callback relay (workflows/senderid/callback-relay.ts), one per registration with no linked process: the intake
+ * signals a callback straight to the process linked to its registration (store/resource-links.ts) and hands the
+ * others to the relay by signal-with-start (the same signal), then answers 200; the relay reads whose registration
+ * it is, with retries, and hands the hints on to that process (or to a new one that adopts the registration).
  */
 export interface SenderIdCallbackRelayInput extends Pick<SenderIdFollowSettings, 'pollIntervalMs' | 'overdueGraceMs'> {
   projectId: string;
   registrationId: string;
 }
 
-/** The relay's workflow ID. Not a process: no kind, no API collection; Temporal keeps its history. */
+/**
+ * The relay's workflow ID, and the registration's name in the resource links. Not a process: no kind, no API
+ * collection; Temporal keeps its history.
+ */
 export const senderIdCallbackRelayId = (projectId: string, registrationId: string) => `senderid-callbacks:${projectId}:${registrationId}`;
+
+export interface LinkRegistrationInput {
+  projectId: string;
+  registrationId: string;
+  processId: string;
+}
+
+/** The registration process's link to its registration, written once it created or adopted it (activities/senderid/callback-relay.ts). */
+export interface SenderIdLinkActivities {
+  /** `linked: false` on a worker without the store: the callbacks keep going through the relay. Idempotent. */
+  linkSenderIdRegistration(input: LinkRegistrationInput): Promise<{ linked: boolean }>;
+}
 
 export interface UpdateRegistrationDetailsRequest {
   operationId: string;

@@ -8,6 +8,7 @@ import { openSql } from './sql.js';
 export * from './campaign-store.js';
 export * from './voice-rules.js';
 export * from './voice-calls.js';
+export * from './resource-links.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

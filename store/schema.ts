@@ -92,6 +92,16 @@ const STATEMENTS = [
   // A recipient's values for the message's placeholders ({"name": "Ana"}): personal data, kept here only, never in a
   // process's input or history; read with the row when it is claimed for sending.
   `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS params jsonb`,
+  // Which process follows a platform resource (store/resource-links.ts): the callback intakes signal it directly.
+  // Every link, and every link again, takes a new generation from the sequence, never one a dropped link had.
+  `CREATE SEQUENCE IF NOT EXISTS relayflow_resource_link_generations`,
+  `CREATE TABLE IF NOT EXISTS relayflow_resource_links (
+     resource text NOT NULL,
+     process_id text NOT NULL,
+     generation bigint NOT NULL DEFAULT nextval('relayflow_resource_link_generations'),
+     linked_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (resource, process_id)
+   )`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

@@ -12,7 +12,7 @@ import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
 import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tracing.js';
 import { workerBundlePath, workflowOptions } from './workflow-options.js';
-import type { CampaignStore } from '../store/index.js';
+import { ResourceLinkStore, type CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
 // Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
@@ -25,7 +25,7 @@ export interface WorkerDeps {
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
   workflowBundlePath?: string;
-  /** With the campaign store, the worker also serves the send task queue (campaign activities). */
+  /** With the campaign store, the worker also serves the send task queue (campaign activities) and links processes to their resources. */
   store?: CampaignStore;
   /** The base URL the platform reaches relayflow at, when not RELAYFLOW_PUBLIC_URL (tests: the API's address). */
   publicUrl?: string;
@@ -84,7 +84,12 @@ export async function createWorker({
     namespace: config.temporal.namespace ?? 'default',
     taskQueue: config.taskQueue,
     ...workflows,
-    activities: createActivities({ clients, temporal, inboxIdleMs: config.processes.provisioning.inboxIdleMs }),
+    activities: createActivities({
+      clients,
+      temporal,
+      inboxIdleMs: config.processes.provisioning.inboxIdleMs,
+      ...(store ? { links: new ResourceLinkStore(store.sql) } : {}),
+    }),
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).
     maxCachedWorkflows: config.workerCachedWorkflows ?? DEFAULT_WORKER_CACHED_WORKFLOWS,

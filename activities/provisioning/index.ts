@@ -1,19 +1,21 @@
 // Every provisioning activity (area G): template approval, RCS sender launch, CHATA / CHATB sender
-// onboarding, a sender's change, bundle provisioning, and the inbox attach. Each is idempotent under Temporal retries and maps platform errors
+// onboarding, a sender's change, bundle provisioning, and the link of a process to its resource. Each is idempotent under Temporal retries and maps platform errors
 // through shared/failures.ts.
 import type { Client } from '@temporalio/client';
 import type { ProvisioningActivities } from '../../contracts/provisioning.js';
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
+import type { ResourceLinkStore } from '../../store/resource-links.js';
 import { createBundleActivities } from './bundles.js';
 import { createChatSenderOnboardingActivities } from './chat-sender-onboarding.js';
 import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
-import { createResourceInboxActivities } from './resource-inbox.js';
+import { createResourceLinkActivities } from './resource-link.js';
 import { createSenderChangeActivities } from './sender-change.js';
 import { createTemplateApprovalActivities } from './template-approval.js';
 
 export function createProvisioningActivities(deps: {
   provisioning: ProvisioningClient;
   temporal?: Client | undefined;
+  links?: ResourceLinkStore | undefined;
   inboxIdleMs?: number | undefined;
 }): ProvisioningActivities {
   return {
@@ -21,7 +23,7 @@ export function createProvisioningActivities(deps: {
     ...createRcsSenderLaunchActivities(deps),
     ...createChatSenderOnboardingActivities(deps),
     ...createSenderChangeActivities(deps),
-    ...createResourceInboxActivities(deps),
+    ...createResourceLinkActivities(deps),
     ...createBundleActivities(deps),
   };
 }

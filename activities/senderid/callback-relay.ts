@@ -1,21 +1,35 @@
 // The callback relay's step (workflows/senderid/callback-relay.ts): whose registration a callback names, read
-// from the platform (the key relayflow tagged it with at create), then the hints signalled to that process; a
-// registration relayflow did not create is adopted by signal-with-start under `reg-<registrationId>`. A failed
-// read is a retryable failure (Temporal retries the activity); a retry may signal a hint twice, which the
-// process drops by eventId.
+// from the platform (the key relayflow tagged it with at create), then the hints signalled to that process and the
+// link recorded, so the next callbacks go to it directly; a registration relayflow did not create is adopted by
+// signal-with-start under `reg-<registrationId>` (that process links itself). A failed read is a retryable failure
+// (Temporal retries the activity); a retry may signal a hint twice, which the process drops by eventId.
+// Beside it, the link a registration process records once it created or adopted its registration.
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { senderIdAdoptedKey, workflowIds } from '../../contracts/ids.js';
 import type { RelayCallbacksInput, RelayCallbacksResult } from '../../contracts/senderid.js';
-import { senderIdCallbackSignal, type SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
+import {
+  senderIdCallbackRelayId,
+  senderIdCallbackSignal,
+  type LinkRegistrationInput,
+  type SenderIdRegistrationInput,
+} from '../../contracts/senderid-registration.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import type { SenderIdClient } from '../../platform/senderid/client.js';
+import type { ResourceLinkStore } from '../../store/resource-links.js';
 
 const KEY_TAG = /^relayflow-key:(.+)$/;
 
-export function createCallbackRelayActivities(deps: { senderid: SenderIdClient; temporal?: Client | undefined }) {
+export function createCallbackRelayActivities(deps: { senderid: SenderIdClient; temporal?: Client | undefined; links?: ResourceLinkStore | undefined }) {
   return {
+    /** Idempotent: linking again renews the link. */
+    async linkSenderIdRegistration({ projectId, registrationId, processId }: LinkRegistrationInput): Promise<{ linked: boolean }> {
+      if (!deps.links) return { linked: false };
+      await deps.links.link(senderIdCallbackRelayId(projectId, registrationId), processId);
+      return { linked: true };
+    },
+
     async relaySenderIdCallbacks({ relay, hints }: RelayCallbacksInput): Promise<RelayCallbacksResult> {
       const temporal = deps.temporal;
       if (!temporal)
@@ -38,6 +52,8 @@ export function createCallbackRelayActivities(deps: { senderid: SenderIdClient; 
           if (err instanceof WorkflowNotFoundError) return { outcome: 'process-ended', processId };
           throw err;
         }
+        // A registration its process had not linked (the callback came first, or a worker without the store linked nothing).
+        await deps.links?.link(senderIdCallbackRelayId(relay.projectId, relay.registrationId), processId);
         return { outcome: 'signalled', processId };
       }
 

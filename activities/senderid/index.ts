@@ -7,6 +7,7 @@
 // Retry-After) are retried.
 import type { Client } from '@temporalio/client';
 import { senderIdKeyTag } from '../../contracts/ids.js';
+import type { SenderIdLinkActivities } from '../../contracts/senderid-registration.js';
 import type {
   CheckRegistrationInput,
   CheckRegistrationResult,
@@ -21,14 +22,19 @@ import type {
 } from '../../contracts/senderid.js';
 import { PlatformConflictError, PlatformNotFoundError } from '../../platform/errors.js';
 import type { SenderIdClient } from '../../platform/senderid/client.js';
+import type { ResourceLinkStore } from '../../store/resource-links.js';
 import type { Registration } from '../../common/wire/senderid.js';
 import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';
 import { createCallbackRelayActivities } from './callback-relay.js';
 
-/** `temporal`: for the callback relay's signals (callback-relay.ts); the worker passes one. */
-export function createSenderIdActivities(clients: { senderid: SenderIdClient; temporal?: Client | undefined }): SenderIdActivities {
+/** `temporal`: for the callback relay's signals (callback-relay.ts); the worker passes one. `links`: the registrations' links. */
+export function createSenderIdActivities(clients: {
+  senderid: SenderIdClient;
+  temporal?: Client | undefined;
+  links?: ResourceLinkStore | undefined;
+}): SenderIdActivities & SenderIdLinkActivities {
   const { senderid } = clients;
 
   /**

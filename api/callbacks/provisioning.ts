@@ -1,8 +1,8 @@
 // The platform's provisioning webhooks: the signature is checked over the raw body (conversation webhook
 // scheme, docs/provisioning-wire.md; the configured secret, and during a rotation the previous one until its
-// end, common/secret-rotation.ts; bad, stale or replayed deliveries are 401), then the event goes to its
-// resource's inbox by signal-with-start, which keeps it and hands it to the process that follows the
-// resource (if any yet). No lookup table; an unreachable Temporal is a 503 so the platform retries.
+// end, common/secret-rotation.ts; bad, stale or replayed deliveries are 401), then the event is one signal to the
+// process linked to its resource, or kept by the resource's inbox while no running process has claimed it
+// (provisioning-delivery.ts). An unreachable Temporal or store is a 503 so the platform retries.
 // The body is checked against one schema after the signature; the spec promises only a trigger, a
 // comment and the resource's JSON, so everything else is optional (docs/provisioning-wire.md).
 import { createHash } from 'node:crypto';
@@ -13,13 +13,13 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
 import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhookWithSecrets } from '../../common/signing.js';
 import { acceptedSecrets, type PreviousSecret } from '../../common/secret-rotation.js';
-import { workflowIds } from '../../contracts/ids.js';
-import { provisioningEventSignal, resourceOf, type ProvisioningEvent } from '../../contracts/provisioning.js';
+import type { ProvisioningEvent } from '../../contracts/provisioning.js';
+import type { ResourceLinkStore } from '../../store/resource-links.js';
 import type { ProvisioningResourceType } from '../../common/wire/provisioning.js';
 import { triggerTarget } from '../../platform/provisioning/types.js';
-import type { resourceInbox } from '../../workflows/provisioning/resource-inbox.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
+import { deliverProvisioningEvent, type Delivery } from './provisioning-delivery.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 
 /** Accepted clock difference of the signature timestamp; nonces are remembered twice as long. */
@@ -127,11 +127,13 @@ export interface ProvisioningWebhookOptions {
   previousSecret?: PreviousSecret | undefined;
   /** RELAYFLOW_INBOX_IDLE_MS for the inboxes this intake starts (unset: the inbox's default, 30 days). */
   inboxIdleMs?: number | undefined;
+  /** The resource-to-process links; without the store every event goes to its resource's inbox. */
+  links?: ResourceLinkStore | undefined;
 }
 
 export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (
   app,
-  { client, taskQueue, secret, previousSecret, inboxIdleMs },
+  { client, taskQueue, secret, previousSecret, inboxIdleMs, links },
 ) => {
   const nonces = new NonceStore();
 
@@ -160,21 +162,16 @@ export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOp
       return reply.status(200).send(parsed);
     }
     const event = parsed;
-    const resource = resourceOf(event);
-    const inboxId = workflowIds.resourceInbox(resource.channel, resource.resourceType, resource.resourceId);
+    const log = req.log as unknown as Logger;
+    let delivery: Delivery;
     try {
-      await client.workflow.signalWithStart<typeof resourceInbox, [ProvisioningEvent]>('resourceInbox', {
-        workflowId: inboxId,
-        taskQueue,
-        args: [{ resource, ...(inboxIdleMs ? { idleMs: inboxIdleMs } : {}) }],
-        signal: provisioningEventSignal,
-        signalArgs: [event],
-      });
+      delivery = await deliverProvisioningEvent({ client, taskQueue, inboxIdleMs, links, log }, event);
     } catch (err) {
       nonces.forget(nonce);
-      (req.log as unknown as Logger).warn({ err, inboxId, eventId: event.eventId }, 'provisioning webhook not recorded; the platform will retry');
+      log.warn({ err, resourceId: event.resourceId, eventId: event.eventId }, 'provisioning webhook not recorded; the platform will retry');
       throw new ApiError(503, 'unavailable', 'could not record the event; retry later', undefined, 5_000);
     }
+    log.debug({ eventId: event.eventId, resourceId: event.resourceId, ...delivery }, 'provisioning webhook delivered');
     return reply.status(200).send({});
   });
 };

@@ -2,12 +2,14 @@
 // checked first against relayflow's secrets (current first, then the previous one during a rotation:
 // common/secret-rotation.ts, as the provisioning webhook intake); a
 // bad or missing signature is a 401, logged without the body. Then one TypeBox schema (only registrationId
-// is required; unknown fields allowed), and the callback becomes a hint signalled-with-start to the
-// registration's relay (workflows/senderid/callback-relay.ts), then 200. The platform is not called here: the
-// relay reads whose registration it is and signals that process (or one that adopts it).
+// is required; unknown fields allowed), and the callback becomes a hint signalled to the process linked to its
+// registration (store/resource-links.ts, written when the process created or adopted it), then 200. A registration
+// with no linked process still running has the hint signalled-with-start to its relay
+// (workflows/senderid/callback-relay.ts): the platform is not called here, the relay reads whose registration it
+// is and signals that process (or one that adopts it). An unreachable Temporal or store is a 503.
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static } from 'typebox';
 import type { Logger } from '../../common/logger.js';
@@ -20,9 +22,10 @@ import {
   type SenderIdCallbackHint,
   type SenderIdCallbackRelayInput,
 } from '../../contracts/senderid-registration.js';
+import type { ResourceLinkStore } from '../../store/resource-links.js';
+import type { senderIdCallbackRelay } from '../../workflows/senderid/callback-relay.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
-import type { senderIdCallbackRelay } from '../../workflows/senderid/callback-relay.js';
 
 const Opt = Type.Optional(Type.String({ maxLength: 4096 }));
 const SenderIdCallback = Type.Object({
@@ -49,11 +52,29 @@ export interface SenderIdCallbackOptions {
   secrets: readonly string[];
   pollIntervalMs: number;
   overdueGraceMs: number;
+  /** The registrations' links to their processes; without the store every callback goes through the relay. */
+  links?: ResourceLinkStore | undefined;
 }
 
 export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions> = async (app, opts) => {
-  const { client, taskQueue, projectId } = opts;
+  const { client, taskQueue, projectId, links } = opts;
   const secrets = secretsInOrder(opts.secrets);
+
+  /** The processes linked to the registration that took the hint; ended ones are unlinked. */
+  async function toLinkedProcesses(relayId: string, hint: SenderIdCallbackHint, log: Logger): Promise<string[]> {
+    const reached: string[] = [];
+    for (const link of links ? await links.owners(relayId) : []) {
+      try {
+        // By workflow ID only, so it reaches the current run (after a continue-as-new too).
+        await client.workflow.getHandle(link.processId).signal(senderIdCallbackSignal, hint);
+        reached.push(link.processId);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        await links!.unlink(relayId, link).catch((e: unknown) => log.warn({ err: e, relayId }, 'a stale registration link was not removed'));
+      }
+    }
+    return reached;
+  }
 
   app.post(SENDERID_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
     const log = req.log as unknown as Logger;
@@ -82,22 +103,26 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
       receivedAt: new Date().toISOString(),
     };
 
-    // Answer first, work after [spec]: once the hint is in Temporal (the registration's relay, started if need be),
-    // the answer is 200; reading whose registration it is happens there, retried while the platform fails.
+    // Answer first, work after [spec]: once the hint is in Temporal (its linked process, else the registration's relay,
+    // started if need be), the answer is 200; the relay's read of whose registration it is is retried while the platform fails.
     const relay: SenderIdCallbackRelayInput = {
       projectId,
       registrationId: body.registrationId,
       pollIntervalMs: opts.pollIntervalMs,
       overdueGraceMs: opts.overdueGraceMs,
     };
+    const relayId = senderIdCallbackRelayId(projectId, body.registrationId);
     try {
-      await client.workflow.signalWithStart<typeof senderIdCallbackRelay, [SenderIdCallbackHint]>('senderIdCallbackRelay', {
-        workflowId: senderIdCallbackRelayId(projectId, body.registrationId),
-        taskQueue,
-        args: [relay],
-        signal: senderIdCallbackSignal,
-        signalArgs: [hint],
-      });
+      const reached = await toLinkedProcesses(relayId, hint, log);
+      if (reached.length === 0)
+        await client.workflow.signalWithStart<typeof senderIdCallbackRelay, [SenderIdCallbackHint]>('senderIdCallbackRelay', {
+          workflowId: relayId,
+          taskQueue,
+          args: [relay],
+          signal: senderIdCallbackSignal,
+          signalArgs: [hint],
+        });
+      log.debug({ registrationId: body.registrationId, eventId: hint.eventId, to: reached.length ? reached : relayId }, 'sender ID callback delivered');
     } catch (err) {
       log.warn({ err, registrationId: body.registrationId, eventId: hint.eventId }, 'sender ID callback not recorded; the platform will retry');
       throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);

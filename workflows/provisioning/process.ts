@@ -18,9 +18,10 @@ export const platform = proxyActivities<ProvisioningActivities>(platformActivity
 export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
 /** Reads of the resource: repeating one is harmless, so a local activity (one marker, no task of its own). */
 export const reads = proxyLocalActivities<ProvisioningActivities>(platformLocalActivityOptions);
-/** A quick Temporal call or platform read: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
-const inbox = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
-export const quickRead = inbox;
+/** A quick platform read: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
+export const quickRead = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
+/** The link to the resource: a store write and a signal, both safe to repeat, so a local activity (one marker, no task of its own). */
+const link = proxyLocalActivities<ProvisioningActivities>({ ...platformLocalActivityOptions, startToCloseTimeout: '10 seconds' });
 
 /** Everything a process hands to its next run: its tracked status and operations, and its follower's marks. */
 export interface ProcessCarry<S extends string, D> extends TrackedCarry<S, D, OperationOutcome> {
@@ -99,8 +100,12 @@ export function refused(state: string, err: unknown): OperationOutcome {
   return { accepted: false, state, reason: rootMessage(err), ...(errorType ? { errorType } : {}) };
 }
 
+/**
+ * Links the process to the resource it created or adopted: the webhook intake signals it directly from then on, and
+ * what the resource's inbox got before (if a webhook came first) is forwarded to it. A new run re-links harmlessly.
+ */
 export async function attachToResource(resource: ResourceRef): Promise<void> {
-  await inbox.attachToInbox({ resource, processId: workflowInfo().workflowId });
+  await link.linkResource({ resource, processId: workflowInfo().workflowId });
 }
 
 interface FollowLoop<S extends string> {

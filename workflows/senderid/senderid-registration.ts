@@ -10,6 +10,7 @@ import { rootMessage } from '../shared/failure-text.js';
 import { WakeTimer } from '../shared/wake-timer.js';
 import { createRequest, platform, react, read, reads } from './registration-calls.js';
 import { setUpHandlers } from './registration-handlers.js';
+import { linkRegistration } from './registration-link.js';
 import { RegistrationProcess } from './registration-process.js';
 
 // The steps stay inline here rather than in functions of their own: an await more or less would move the
@@ -36,6 +37,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         if (p.details.policyId && !p.isFinal)
           p.attachments.requireAsIn((await reads.getSenderIdPolicyRequirements({ policyId: p.details.policyId })).attachmentDefinitions);
       }
+      // Its callbacks come straight here from now on, not through the registration's relay.
+      if (p.details.registrationId && !p.isFinal) await linkRegistration(input.projectId, p.details.registrationId);
     }
     // Follow it: read after callbacks, react to the API's requests, watch the ETA, read when no callback comes.
     while (!p.isFinal) {

@@ -1,17 +1,13 @@
 // The provisioning webhook intake reads what the spec promises (a trigger, an optional comment, the
 // resource's JSON) as well as the sandbox's full envelope: one schema after the signature, the resource
 // found by a fixed precedence, an eventId from the body's hash when the platform sends none, and events
-// that are not ours acknowledged and ignored. Parsing is tested directly, routing against Temporal.
+// that are not ours acknowledged and ignored. Routing is tested in webhook-routing.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { ulid } from 'ulid';
 import { parseProvisioningEvent } from '../../../api/callbacks/provisioning.js';
-import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
 import type { ProvisioningEvent } from '../../../contracts/provisioning.js';
 import { ApiError } from '../../../api/errors.js';
-import { useHarness } from '../../helpers/harness.js';
-import { signedDelivery } from '../../helpers/provisioning.js';
 
 const parse = (body: unknown) => parseProvisioningEvent(body, Buffer.from(JSON.stringify(body)), new Date('2026-01-02T03:04:05.000Z'));
 const event = (body: unknown) => {
@@ -116,48 +112,5 @@ describe('provisioning webhook intake: reading a delivery', () => {
       'body.sequence',
     ]);
     assert.deepEqual(fieldsOf400({ trigger: 'CHATA_TEMPLATE_APPROVED', template: { id: 7 } }), ['body.template.id']);
-  });
-});
-
-describe('provisioning webhook intake: routing', () => {
-  const h = useHarness();
-
-  const post = (body: unknown) =>
-    h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, body) });
-  async function inbox(path: string, ok: (b: { received: number; duplicates: number; events: { eventId: string; sequence?: number }[] }) => boolean) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const res = await h.api({ method: 'GET', url: `/v1/provisioning/resources/${path}/events` });
-      if (res.statusCode === 200 && ok(res.json())) return res.json();
-      if (Date.now() > deadline) throw new Error(`inbox ${path}: ${res.statusCode} ${res.body}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  test("a minimal event reaches its resource's inbox; the same body redelivered is a duplicate, another body is not", async () => {
-    const id = ulid();
-    const body = { trigger: 'CHATA_WABA_ACCOUNT_CHANGED', sender: { id, state: 'ACTIVE', updateTime: '2026-01-01T00:00:00Z' } };
-    const first = await post(body);
-    assert.equal(first.statusCode, 200, first.body);
-    assert.equal((await post(body)).statusCode, 200, 'a redelivery (new nonce) is acknowledged');
-    assert.equal((await post({ ...body, sender: { ...body.sender, state: 'ERROR' } })).statusCode, 200);
-    const box = await inbox(`CHATA/SENDER/${id}`, (b) => b.received === 2 && b.duplicates === 1);
-    assert.ok(box.events.every((e: { eventId: string; sequence?: number }) => e.eventId.startsWith('sha256:') && e.sequence === undefined));
-  });
-
-  test('an event that is not ours is acknowledged with why and routed nowhere; a non-object body is a 400', async () => {
-    const id = ulid();
-    const res = await post({ trigger: 'BATCH_STATUS_UPDATE', resourceId: id });
-    assert.equal(res.statusCode, 200);
-    assert.match(res.json().ignored, /names no provisioning resource/);
-    for (const type of ['CHATA/TEMPLATE', 'CHATA/SENDER']) {
-      assert.equal((await h.api({ method: 'GET', url: `/v1/provisioning/resources/${type}/${id}/events` })).statusCode, 404, 'no inbox');
-    }
-    const bad = await post('just text');
-    assert.equal(bad.statusCode, 400);
-    assert.deepEqual(
-      bad.json().error.details.map((d: { field: string }) => d.field),
-      ['body'],
-    );
   });
 });

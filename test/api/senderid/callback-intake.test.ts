@@ -1,10 +1,14 @@
 // The sender ID callback intake answers first and works after: a signed callback is answered 200 once it is in
-// its registration's relay (Temporal), whatever the platform answers; the relay reads whose registration it is,
-// retrying while the read fails, and hands the callback on. Duplicates stay the process's to drop; a callback
-// for a registration the platform does not know is relayed nowhere and adopts nothing.
+// Temporal, whatever the platform answers. A registration's process links itself to it, so its callbacks are one
+// signal each to that process; without a link (a callback before it, a process that has ended) the callback goes
+// to the registration's relay, which reads whose registration it is, retrying while the read fails, hands the
+// callback on and records the link. Duplicates stay the process's to drop; a callback for a registration the
+// platform does not know is relayed nowhere and adopts nothing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { senderIdCallbackRelayId } from '../../../contracts/senderid-registration.js';
+import { ResourceLinkStore } from '../../../store/index.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { brandRegistration, postCallback, senderIdView, setReviewer, startRegistration, waitForView, wireSenderId } from '../../helpers/senderid.js';
 
@@ -46,8 +50,46 @@ describe('sender ID callback intake: answer first, work after', () => {
     return { id, registrationId: v.details.registrationId! };
   }
 
-  test('every read of the registration fails: 200 at once, the relay retries the read, the process gets the callback once the platform answers', async () => {
+  const links = () => new ResourceLinkStore(h.store.sql);
+  const relayRuns = async (registrationId: string) =>
+    (await relayOf(h, registrationId)).describe().then(
+      (d) => d.runId,
+      (err: unknown) => {
+        if (err instanceof WorkflowNotFoundError) return undefined;
+        throw err;
+      },
+    );
+
+  test('a linked registration: each callback is one signal to its process, no relay', async () => {
     const { id, registrationId } = await quietRegistration();
+    const relayId = senderIdCallbackRelayId('sandbox-project', registrationId);
+    assert.deepEqual(
+      (await links().owners(relayId)).map((l) => l.processId),
+      [id],
+      'the process linked its registration when it created it',
+    );
+    const before = (await senderIdView(h, id)).details;
+    const body = { eventId: uniqueName('evt'), eventType: 'REGISTRATION_STATE_CHANGED', registrationId, registrationState: 'IN_PROGRESS' };
+    assert.equal((await postCallback(h, body, secret())).statusCode, 200);
+    await waitForView(h, id, (x) => x.details.callbacks === before.callbacks + 1, 'the callback received');
+    assert.equal(await relayRuns(registrationId), undefined, 'no relay');
+  });
+
+  test('a registration whose process has ended: the callback goes to the relay and the stale link is dropped', async () => {
+    const { id, registrationId } = await quietRegistration();
+    await h.client.workflow.getHandle(id).terminate('the process ended');
+    const res = await postCallback(h, { eventId: uniqueName('evt'), eventType: 'REGISTRATION_STATE_CHANGED', registrationId }, secret());
+    assert.equal(res.statusCode, 200, res.body);
+    const closed = await relayClosed(h, registrationId);
+    assert.deepEqual(closed.result.outcomes, ['process-ended']);
+    assert.deepEqual(await links().owners(senderIdCallbackRelayId('sandbox-project', registrationId)), []);
+  });
+
+  test('no link and every read of the registration fails: 200 at once, the relay retries the read, the process gets the callback once the platform answers and the link is recorded', async () => {
+    const { id, registrationId } = await quietRegistration();
+    // As if the callback came before the process linked its registration.
+    const relayId = senderIdCallbackRelayId('sandbox-project', registrationId);
+    for (const l of await links().owners(relayId)) assert.ok(await links().unlink(relayId, l));
     const before = (await senderIdView(h, id)).details;
     await sandboxFaults(h, 'POST', { area: 'senderid', method: 'GET', pathContains: `/registrations/${registrationId}`, status: 503, count: 1000 });
     try {
@@ -76,6 +118,16 @@ describe('sender ID callback intake: answer first, work after', () => {
     const closed = await relayClosed(h, registrationId);
     assert.equal(closed.status, 'COMPLETED');
     assert.deepEqual(closed.result.outcomes, ['signalled']);
+    assert.deepEqual(
+      (await links().owners(relayId)).map((l) => l.processId),
+      [id],
+      'the relay recorded the link',
+    );
+    const runId = await relayRuns(registrationId);
+    const next = { eventId: uniqueName('evt'), eventType: 'REGISTRATION_STATE_CHANGED', registrationId };
+    assert.equal((await postCallback(h, next, secret())).statusCode, 200);
+    await waitForView(h, id, (x) => x.details.callbacks === before.callbacks + 2, 'the next callback, straight to the process');
+    assert.equal(await relayRuns(registrationId), runId, 'no new relay run');
   });
 
   test('a repeated delivery is answered 200 and dropped by the process (same eventId)', async () => {

@@ -170,8 +170,9 @@ describe('template approval (webhooks only: polling every minute)', () => {
       (await sandboxEvents(h, templateId)).some((r) => r.duplicated),
       'the sandbox sent duplicates',
     );
-    const box = await waitInbox(h, templateId, (b) => b.duplicates >= 1);
-    assert.equal(new Set(box.events.map((e) => e.eventId)).size, box.events.length, 'each event kept once');
+    // The process is linked to its template: the duplicates reach it directly, and it drops them by eventId.
+    const deduped = await waitUntil(h, id, (v) => v.details.duplicateEvents >= 1, 'a duplicate dropped');
+    assert.equal(new Set(deduped.details.events.map((e) => e.eventId)).size, deduped.details.events.length, 'each event recorded once');
     assert.equal(approved.details.events.filter((e) => e.trigger === 'CHATA_TEMPLATE_APPROVED').length, 1, 'the process saw the approval once');
 
     await setWebhookFaults(h, { reorder: true });
