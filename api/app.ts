@@ -53,7 +53,7 @@ export interface AppDeps {
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
-  /** The campaign store; without it the campaign routes and delivery intakes answer 503. */
+  /** The store; without it the campaign routes, delivery intakes, verification starts and guard routes answer 503. */
   store?: CampaignStore;
   /** The keys the API accepts; api/main.ts keeps it to reload on SIGHUP. Default: config.api.keys. */
   keys?: KeyRing;
@@ -108,7 +108,8 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   await app.register(auditRoutes, { client, codec, unmaskKeyIds: config.api.auditUnmaskKeyIds ?? [], pageTokenKey: pageTokenKey(config.codecKeys) });
   await app.register(subprojectRoutes, { client, processes, config });
   const hashSubject = subjectHasher(config.codecKeys);
-  const verifications = new VerificationService(client, config, hashSubject);
+  // The verification guards live in the store: without one, verification starts and the guards' routes answer 503.
+  const verifications = new VerificationService(client, config, hashSubject, store?.sql);
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
   await app.register(verificationCallbackRoutes, {
     client,

@@ -16,7 +16,7 @@ const logger = createLogger({ name: 'relayflow-api', level: config.logLevel });
 const client = await connectClient(config, apiClientInterceptors());
 // The embedded store serves one process only (npm start); a separate API needs the shared database.
 const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir, logger }) : undefined;
-if (!store) logger.warn('RELAYFLOW_DATABASE_URL is not set: campaign routes and delivery intakes answer 503');
+if (!store) logger.warn('RELAYFLOW_DATABASE_URL is not set: campaign routes, delivery intakes and verification starts answer 503');
 const keys = new KeyRing(config.api.keys);
 const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store, keys });
 logger.info({ file: config.api.apiKeysFile, keysByScope: countByScope(config.api.keys) }, 'API keys loaded');

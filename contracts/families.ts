@@ -100,14 +100,11 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
       },
     ],
     collections: [{ path: '/v1/verifications', tag: 'verifications', kinds: ['verification'] }],
-    contracts: ['verification.ts', 'verification-limits.ts', 'sdk-verification.ts'],
+    contracts: ['verification.ts', 'sdk-verification.ts'],
     areas: ['verification'],
-    // pumpingStart, pumpingSuccess, liftPumpingBlock: the SMS-pumping guard's (workflows/verification/pumping-guard.ts).
     // sdkVerificationEvent: an adopted SDK verification's callbacks (workflows/verification/sdk-verification.ts).
-    signals: ['platformEvent', 'pumpingStart', 'pumpingSuccess', 'sdkVerificationEvent'],
-    // admit: the number guard's (workflows/verification/number-guard.ts), which every verification start asks, and the
-    // rate-limit buckets' (the same workflow); setGeoRules: the geo permissions' (workflows/verification/geo-rules.ts).
-    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel', 'admit', 'setGeoRules', 'liftPumpingBlock'],
+    signals: ['platformEvent', 'sdkVerificationEvent'],
+    updates: ['verificationStarted', 'reportCode', 'resend', 'cancel'],
   },
   provisioning: {
     name: 'provisioning',

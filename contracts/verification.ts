@@ -1,5 +1,5 @@
 // What the API and the verification workflow share: inputs, outcomes, updates and signals.
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   CalloutStartDetails,
   FlashCallStartDetails,
@@ -13,7 +13,6 @@ import type {
   VerificationStatusValue,
   VerificationStatus,
 } from '../common/wire/verification.js';
-import type { GeoAction, GeoRule } from '../common/verification-geo.js';
 
 export { VERIFICATION_METHODS, type VerificationMethod } from '../common/wire/verification.js';
 
@@ -58,7 +57,7 @@ export interface VerificationInput {
    * task runs later (no worker was running; the caller got a 504) ends ABANDONED without sending anything.
    */
   startBy?: number;
-  /** The SMS-pumping guard of the number's prefix (contracts/verification-limits.ts): a correct code's answer names it. */
+  /** The SMS-pumping guard of the number's prefix (its prefix, store/verification-pumping.ts): a correct code's answer names it. */
   pumpingGuardId?: string;
 }
 
@@ -96,7 +95,7 @@ export interface ReportOutcome {
   result?: 'SUCCESSFUL' | 'FAIL';
   reason?: string;
   attemptsLeft: number;
-  /** On a SUCCESSFUL report: the pumping guard the API tells of the success (VerificationInput.pumpingGuardId); not in the API's answer. */
+  /** On a SUCCESSFUL report: the pumping guard the API counts the success in (VerificationInput.pumpingGuardId); not in the API's answer. */
   pumping?: { guardId: string };
 }
 
@@ -198,70 +197,3 @@ export interface VerificationActivities {
   reportCode(input: ReportCodeInput): Promise<ReportResult>;
   getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus>;
 }
-
-// ---------------------------------------------------------------------------------------------
-// The per-number guard (workflows/verification/number-guard.ts)
-// ---------------------------------------------------------------------------------------------
-
-export interface Admission {
-  processId: string;
-  at: number;
-  methods: string[];
-}
-
-export interface AdmitRequest {
-  processId: string;
-  methods: string[];
-  limit: number;
-  windowMs: number;
-}
-
-export interface AdmitOutcome {
-  admitted: boolean;
-  count: number;
-  retryAfterMs?: number;
-}
-
-export interface NumberGuardInput {
-  admissions: Admission[];
-  /** How long the guard stays after the last admission (at least one window). */
-  keepMs: number;
-}
-
-export const admitUpdate = defineUpdate<AdmitOutcome, [AdmitRequest]>('admit');
-export const recentQuery = defineQuery<Admission[]>('recent');
-
-// ---------------------------------------------------------------------------------------------
-// Geo permissions (workflows/verification/geo-rules.ts): the rules set through the API, kept by one workflow
-// ---------------------------------------------------------------------------------------------
-
-/** The rules set through the API, as the geo-rules workflow holds them (the configured ones stay in the environment). */
-export interface GeoRulesState {
-  rules: GeoRule[];
-  /** Set through the API; absent: RELAYFLOW_VERIFICATION_GEO_DEFAULT. */
-  defaultAction?: GeoAction;
-  /** 0 before the first change; each change adds one. */
-  version: number;
-  /** Epoch ms of the last change. */
-  updatedAt?: number;
-  /** The API key ID that made it. */
-  updatedBy?: string;
-}
-
-export interface SetGeoRulesRequest {
-  /** The whole new list (it replaces the old one). */
-  rules: GeoRule[];
-  defaultAction?: GeoAction;
-  /** Refused unless the rules are at this version (a change made from a stale read). */
-  expectedVersion?: number;
-  actor?: string;
-}
-
-/** The start of a refusal's message when `expectedVersion` is not the current one. */
-export const GEO_VERSION_CONFLICT = 'version_conflict';
-
-/** One rule set per deployment (task queue), so deployments and test runs sharing a namespace keep their own. */
-export const geoRulesWorkflowId = (taskQueue: string) => `verification-geo-rules:${taskQueue}`;
-
-export const setGeoRulesUpdate = defineUpdate<GeoRulesState, [SetGeoRulesRequest]>('setGeoRules');
-export const geoRulesQuery = defineQuery<GeoRulesState>('geoRules');

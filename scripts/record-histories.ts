@@ -10,18 +10,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ulid } from 'ulid';
 import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { createLogger } from '../common/logger.js';
 import { workflowIds } from '../contracts/ids.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
-import { admitUpdate, setGeoRulesUpdate } from '../contracts/verification.js';
 import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../contracts/sdk-verification.js';
 import { VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
-import { liftPumpingUpdate, pumpingQuery, pumpingStartSignal, pumpingSuccessSignal } from '../contracts/verification-limits.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
@@ -342,136 +339,6 @@ const scenarios: Scenario[] = [
       } finally {
         await setSandboxVerificationConfig(h.sandbox.url, { callbackUrl: `${h.apiUrl}${VERIFICATION_CALLBACK_PATH}` });
       }
-    },
-  },
-  {
-    type: 'numberGuard',
-    case: 'happy',
-    async run(h) {
-      // Started as the verification service does, with a 1 s window (the service keeps guards >= 30 min):
-      // one admitted, one refused over the limit, then idle for a window: it ends.
-      const id = `number-guard:replay-${ulid()}`;
-      const handle = await h.client.workflow.start('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 1_000 }] });
-      await handle.executeUpdate(admitUpdate, { args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit: 1, windowMs: 1_000 }] });
-      await handle.executeUpdate(admitUpdate, { args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit: 1, windowMs: 1_000 }] });
-      return { workflowId: id, runId: await closed(h, id) };
-    },
-  },
-  {
-    type: 'numberGuard',
-    case: 'continue-as-new',
-    async run(h) {
-      // 500 admissions per run, then continue-as-new with the admissions carried.
-      const id = `number-guard:replay-${ulid()}`;
-      const handle = await h.client.workflow.start('numberGuard', { workflowId: id, taskQueue: h.config.taskQueue, args: [{ admissions: [], keepMs: 1_000 }] });
-      for (let batch = 0; batch < 50; batch += 1) {
-        await Promise.all(
-          Array.from({ length: 10 }, (_, i) =>
-            h.client.workflow
-              .getHandle(id)
-              .executeUpdate(admitUpdate, { args: [{ processId: `verification:${batch}-${i}`, methods: ['sms'], limit: 1_000, windowMs: 1_000 }] }),
-          ),
-        );
-      }
-      return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
-    },
-  },
-  {
-    type: 'numberGuard',
-    case: 'admissions-while-waiting',
-    async run(h) {
-      // As the verification service admits (update-with-start, a 30 min window): each admission arrives while
-      // the guard waits on its idle timer, some of them together in one workflow task. Recorded open.
-      const id = `number-guard:replay-${ulid()}`;
-      const admit = (limit: number) =>
-        h.client.workflow.executeUpdateWithStart(admitUpdate, {
-          args: [{ processId: `verification:${ulid()}`, methods: ['sms'], limit, windowMs: 60_000 }],
-          startWorkflowOperation: new WithStartWorkflowOperation('numberGuard', {
-            workflowId: id,
-            taskQueue: h.config.taskQueue,
-            args: [{ admissions: [], keepMs: 30 * 60_000 }],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        });
-      for (let i = 0; i < 3; i += 1) {
-        await admit(10);
-        await sleep(200);
-      }
-      await Promise.all(Array.from({ length: 4 }, () => admit(10)));
-      await admit(3); // refused: over the limit
-      await sleep(500);
-      return { workflowId: id, open: true };
-    },
-  },
-  {
-    type: 'verificationGeoRules',
-    case: 'happy',
-    async run(h) {
-      // As the API changes the rules (update-with-start through PUT /v1/verification-geo-rules): two changes, a
-      // refused stale one (the validator's: no event), reads by query. Recorded open: it waits for its next change.
-      const put = async (payload: Record<string, unknown>, status = 200) => {
-        const res = await h.api({ method: 'PUT', url: '/v1/verification-geo-rules', payload });
-        if (res.statusCode !== status) throw new Error(`PUT geo rules: ${res.statusCode} ${res.body}`);
-      };
-      await put({ rules: [{ id: 'no-premium-sms', action: 'block', numberTypes: ['premium_rate'], methods: ['sms'] }] });
-      await put({ rules: [{ id: 'no-gb', action: 'block', countries: ['GB'] }], defaultAction: 'allow', expectedVersion: 1 });
-      await put({ rules: [], expectedVersion: 1 }, 409);
-      const read = await h.api({ method: 'GET', url: '/v1/verification-geo-rules' });
-      if (read.json().version !== 2) throw new Error(`GET geo rules: ${read.body}`);
-      return { workflowId: `verification-geo-rules:${h.config.taskQueue}`, open: true };
-    },
-  },
-  {
-    type: 'verificationGeoRules',
-    case: 'continue-as-new',
-    async run(h) {
-      // 200 changes per run, then continue-as-new with the rules carried.
-      const id = `verification-geo-rules:replay-${ulid()}`;
-      const handle = await h.client.workflow.start('verificationGeoRules', {
-        workflowId: id,
-        taskQueue: h.config.taskQueue,
-        args: [{ rules: [], version: 0 }],
-      });
-      for (let batch = 0; batch < 20; batch += 1) {
-        await Promise.all(
-          Array.from({ length: 10 }, (_, i) =>
-            h.client.workflow
-              .getHandle(id)
-              .executeUpdate(setGeoRulesUpdate, { args: [{ rules: [{ id: `r${batch}-${i}`, action: 'block', countries: ['GB'] }] }] }),
-          ),
-        );
-      }
-      return { workflowId: id, runId: await continued(h, id, handle.firstExecutionRunId) };
-    },
-  },
-  {
-    type: 'verificationPumpingGuard',
-    case: 'happy',
-    async run(h) {
-      // As the API drives it: starts and a success by signal(-with-start), a block once the conversion falls under
-      // the floor, reads by query, an operator's lift (update). Recorded open: it waits out its window.
-      const id = `verification-pumping:replay-${ulid()}:46700`;
-      const initial = { prefix: '46700', windowMs: 600_000, thresholds: { minStarts: 3, floor: 0.5 }, slots: [], decisions: [] };
-      const start = () =>
-        h.client.workflow.signalWithStart('verificationPumpingGuard', {
-          workflowId: id,
-          taskQueue: h.config.taskQueue,
-          args: [initial],
-          signal: pumpingStartSignal,
-          signalArgs: [{ processId: `verification:${ulid()}` }],
-        });
-      await start();
-      await h.client.workflow.getHandle(id).signal(pumpingSuccessSignal, { processId: 'verification:one' });
-      for (let i = 0; i < 4; i += 1) {
-        await start();
-        await sleep(200);
-      }
-      const blocked = await h.client.workflow.getHandle(id).query(pumpingQuery);
-      if (!blocked.blocked) throw new Error(`not blocked: ${JSON.stringify(blocked)}`);
-      await h.client.workflow.getHandle(id).executeUpdate(liftPumpingUpdate, { args: [{ actor: 'replay', note: 'checked' }] });
-      await start();
-      await sleep(500);
-      return { workflowId: id, open: true };
     },
   },
   // --- templates

@@ -9,6 +9,9 @@ export * from './campaign-store.js';
 export * from './voice-rules.js';
 export * from './voice-calls.js';
 export * from './resource-links.js';
+export * from './verification-admissions.js';
+export * from './verification-pumping.js';
+export * from './verification-geo-rules.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

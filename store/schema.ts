@@ -102,6 +102,54 @@ const STATEMENTS = [
      linked_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (resource, process_id)
    )`,
+  // Verification admissions (store/verification-admissions.ts): a row per per-number guard (`number:<subject hash>`) and
+  // rate-limit bucket (`rate:<limit>:<keyed hash of the value>`), its admissions [{p, at, m?}] of the window, times in
+  // epoch ms; a row with no admission in its keep time is swept.
+  `CREATE TABLE IF NOT EXISTS relayflow_verification_admissions (
+     key text PRIMARY KEY,
+     entries jsonb NOT NULL,
+     keep_until double precision NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_verification_admissions_keep ON relayflow_verification_admissions (keep_until)`,
+  // The SMS-pumping guard of each destination prefix (store/verification-pumping.ts): its slots [{at, starts, successes}],
+  // its block {since, until, starts, successes} while blocked, its last start, success or lift (epoch ms); and its
+  // decisions, kept 30 days.
+  `CREATE TABLE IF NOT EXISTS relayflow_pumping_guards (
+     prefix text PRIMARY KEY,
+     slots jsonb NOT NULL,
+     blocked jsonb,
+     active_at double precision NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS relayflow_pumping_decisions (
+     id bigserial PRIMARY KEY,
+     prefix text NOT NULL,
+     at timestamptz NOT NULL,
+     kind text NOT NULL,
+     starts integer NOT NULL,
+     successes integer NOT NULL,
+     by_key text,
+     note text
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_pumping_decisions_prefix ON relayflow_pumping_decisions (prefix, id)`,
+  `CREATE INDEX IF NOT EXISTS relayflow_pumping_decisions_at ON relayflow_pumping_decisions (at)`,
+  // The verification geo rules set through the API (store/verification-geo-rules.ts): one versioned row, and every
+  // change appended (the audit: what a change replaced is the row of the version before it).
+  `CREATE TABLE IF NOT EXISTS relayflow_geo_rules (
+     id smallint PRIMARY KEY CHECK (id = 1),
+     rules jsonb NOT NULL,
+     default_action text,
+     version integer NOT NULL,
+     updated_at timestamptz,
+     updated_by text
+   )`,
+  `INSERT INTO relayflow_geo_rules (id, rules, version) VALUES (1, '[]'::jsonb, 0) ON CONFLICT (id) DO NOTHING`,
+  `CREATE TABLE IF NOT EXISTS relayflow_geo_rule_changes (
+     version integer PRIMARY KEY,
+     rules jsonb NOT NULL,
+     default_action text,
+     changed_at timestamptz NOT NULL,
+     changed_by text
+   )`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

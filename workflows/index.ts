@@ -2,9 +2,6 @@
 export { subprojectProvisioning } from './subprojects/subproject-provisioning.js';
 export { verification } from './verification/verification.js';
 export { sdkVerification } from './verification/sdk-verification.js';
-export { numberGuard } from './verification/number-guard.js';
-export { verificationGeoRules } from './verification/geo-rules.js';
-export { verificationPumpingGuard } from './verification/pumping-guard.js';
 export { templateApproval } from './provisioning/template-approval.js';
 export { rcsSenderLaunch } from './provisioning/rcs-sender-launch.js';
 export { chataSenderOnboarding, chatbSenderOnboarding } from './provisioning/chat-sender-onboarding.js';

@@ -88,7 +88,7 @@ export async function startOnPlatform(h: Harness, identity: string, method = 'sm
 /**
  * The verification routes alone, over the harness's Temporal client, with a VerificationService built here:
  * a short start deadline (`waitMs`) and, optionally, another task queue for the processes (`taskQueue`:
- * one nobody polls), so deadline tests take a second or two. The guard is shared with the harness's app.
+ * one nobody polls), so deadline tests take a second or two. The guards (in the store) are shared with the harness's app.
  */
 export async function verificationRoutesWith(h: Harness, opts: { waitMs: number; taskQueue?: string }) {
   const [
@@ -116,7 +116,7 @@ export async function verificationRoutesWith(h: Harness, opts: { waitMs: number;
   installValidation(app);
   installErrorHandler(app, indexRoutes(app));
   const config = { ...h.config, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) };
-  const verifications = new VerificationService(h.client, config, subjectHasher(h.config.codecKeys), { waitMs: opts.waitMs });
+  const verifications = new VerificationService(h.client, config, subjectHasher(h.config.codecKeys), h.store.sql, { waitMs: opts.waitMs });
   await app.register(verificationRoutes, {
     client: h.client,
     processes: new ProcessService(h.client, { pageTokenKey: pageTokenKey(h.config.codecKeys) }),

@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { describeGeoDecision, GEO_ACTIONS, GEO_COUNTRIES, GEO_NUMBER_TYPES, GEO_RULE_ID_PATTERN, MAX_GEO_RULES } from '../../../common/verification-geo.js';
-import { VERIFICATION_METHODS, type GeoRulesState } from '../../../contracts/verification.js';
+import { VERIFICATION_METHODS } from '../../../contracts/verification.js';
+import type { GeoRulesState } from '../../../store/index.js';
 import { currentActor } from '../../plugins/actor.js';
 import { errorResponses, invalid } from '../../errors.js';
 import { e164, PhoneNumber } from '../../schemas.js';

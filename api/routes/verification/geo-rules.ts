@@ -1,28 +1,19 @@
-// The geo permissions as the API applies them: the rules set through the API live in the geo-rules workflow
-// (workflows/verification/geo-rules.ts), shared by every API instance; each instance keeps what it read for
+// The geo permissions as the API applies them: the rules set through the API live in the store
+// (store/verification-geo-rules.ts), shared by every API instance; each instance keeps what it read for
 // RELAYFLOW_VERIFICATION_GEO_CACHE_MS (2 s), so a change reaches every instance within that. The configured rules
 // and default (common/config.ts) come after the API's. A start the rules refuse is refused here, before the
 // per-number guard, a process or a platform call: nothing is started and nothing is sent.
-import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { GeoSettings } from '../../../common/config.js';
 import { allowsEverything, decideGeo, describeGeoDecision, numberFacts, type GeoDecision, type GeoRuleSet } from '../../../common/verification-geo.js';
-import {
-  GEO_VERSION_CONFLICT,
-  geoRulesQuery,
-  geoRulesWorkflowId,
-  setGeoRulesUpdate,
-  type GeoRulesState,
-  type SetGeoRulesRequest,
-} from '../../../contracts/verification.js';
-import type { verificationGeoRules } from '../../../workflows/verification/geo-rules.js';
+import type { GeoRulesState, GeoRuleStore, SetGeoRulesRequest } from '../../../store/index.js';
 import { ApiError } from '../../errors.js';
 import { geoRefusals } from '../../metrics/series.js';
-import { callTemporal } from '../../processes/temporal-errors.js';
+import { storeCall } from './store-call.js';
 
-/** The rules before anyone set any through the API (the workflow does not exist yet). */
-const NONE_SET: GeoRulesState = { rules: [], version: 0 };
 /** The longest a start waits for the rules when this instance has none it may use. */
 const READ_WAIT_MS = 5_000;
+/** The code of a refused change whose expectedVersion is not the current one. */
+const GEO_VERSION_CONFLICT = 'version_conflict';
 
 export interface GeoRefusal {
   decision: GeoDecision;
@@ -33,22 +24,18 @@ export interface GeoRefusal {
 }
 
 export class GeoRules {
-  readonly workflowId: string;
   private cached?: { state: GeoRulesState; readAt: number };
   private reading?: Promise<GeoRulesState>;
 
   constructor(
-    private readonly client: Client,
-    private readonly taskQueue: string,
+    private readonly store: () => GeoRuleStore,
     readonly settings: GeoSettings,
-  ) {
-    this.workflowId = geoRulesWorkflowId(taskQueue);
-  }
+  ) {}
 
   /**
    * The rules set through the API as of at most `cacheMs` ago; past that one read (shared by the starts that
-   * need it) within READ_WAIT_MS. When the read fails, the last rules read are used if there are any (Temporal
-   * unreachable: a start could not go on anyway); else the read's 503 or 504.
+   * need it) within READ_WAIT_MS. When the read fails, the last rules read are used if there are any; else the
+   * read's 503 or 504.
    */
   async current(deadline: number): Promise<GeoRulesState> {
     const cached = this.cached;
@@ -62,53 +49,26 @@ export class GeoRules {
     }
   }
 
-  /** The rules from the workflow itself, now (what GET shows). */
+  /** The rules from the store itself, now (what GET shows). */
   async read(deadline: number): Promise<GeoRulesState> {
     const sentAt = Date.now();
-    const state = await callTemporal(
-      this.client,
-      this.workflowId,
-      async () => {
-        try {
-          return await this.client.workflow.getHandle(this.workflowId).query(geoRulesQuery);
-        } catch (err) {
-          if (err instanceof WorkflowNotFoundError) return NONE_SET;
-          throw err;
-        }
-      },
-      { what: 'geo rules workflow', waitMs: deadline - Date.now() },
-    );
+    const store = this.store();
+    const state = await storeCall('geo rules', deadline, () => store.read());
     this.remember(state, sentAt);
     return state;
   }
 
-  /** Replaces the rules set through the API (starting the workflow the first time); 409 version_conflict on a stale expectedVersion. */
+  /** Replaces the rules set through the API; 409 version_conflict on a stale expectedVersion (nothing changed). */
   async set(request: SetGeoRulesRequest, deadline: number): Promise<GeoRulesState> {
     const sentAt = Date.now();
-    const state = await callTemporal(
-      this.client,
-      this.workflowId,
-      () =>
-        this.client.workflow.executeUpdateWithStart(setGeoRulesUpdate, {
-          args: [request],
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof verificationGeoRules>('verificationGeoRules', {
-            workflowId: this.workflowId,
-            taskQueue: this.taskQueue,
-            args: [NONE_SET],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        }),
-      { what: 'geo rules workflow', waitMs: deadline - Date.now() },
-    ).catch((err: unknown) => {
-      if (err instanceof ApiError && err.statusCode === 409 && err.message.startsWith(GEO_VERSION_CONFLICT)) {
-        throw new ApiError(409, GEO_VERSION_CONFLICT, `body.expectedVersion: ${err.message}`, [
-          { field: 'body.expectedVersion', rule: 'version', message: err.message },
-        ]);
-      }
-      throw err;
-    });
-    this.remember(state, sentAt);
-    return state;
+    const store = this.store();
+    const result = await storeCall('geo rules', deadline, () => store.set(request));
+    if ('conflict' in result) {
+      const message = `${GEO_VERSION_CONFLICT}: the rules are at version ${result.conflict}, not ${request.expectedVersion}: read them again`;
+      throw new ApiError(409, GEO_VERSION_CONFLICT, `body.expectedVersion: ${message}`, [{ field: 'body.expectedVersion', rule: 'version', message }]);
+    }
+    this.remember(result.state, sentAt);
+    return result.state;
   }
 
   /** The API's rules over the configuration's. */

@@ -76,15 +76,19 @@ export interface VerificationRouteOptions {
   platform: VerificationClient;
 }
 
-const reportReply = (outcome: ReportOutcome, service: VerificationService) => {
+const reportReply = async (outcome: ReportOutcome, service: VerificationService) => {
   if (!outcome.accepted) throw new ApiError(409, 'report_not_accepted', outcome.reason ?? 'not accepted');
   const { pumping, ...answer } = outcome;
-  if (pumping) service.pumping.succeeded(pumping.guardId);
+  // The process names its prefix's guard (the prefix; a `...:<prefix>` form is read the same way).
+  if (pumping) await service.pumping.succeeded(pumping.guardId.slice(pumping.guardId.lastIndexOf(':') + 1));
   return answer;
 };
 
+/** How often an instance sweeps the guards' idle rows out of the store (store/verification-*.ts). */
+const SWEEP_EVERY_MS = 60_000;
+
 export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOptions> = async (app, { client, processes, verifications: service, platform }) => {
-  // Its start goes through the number guard (VerificationService), not a start by key: no task queue.
+  // Its start goes through the guards (VerificationService), not a start by key: no task queue.
   const verifications = processRouter(app, { client, processes }, '/v1/verifications', 'verification');
 
   verifications.start({
@@ -128,8 +132,13 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   await app.register(geoRuleRoutes, { geo: service.geo, waitMs: service.waitMs });
   await app.register(limitRoutes, { limits: service.limits, pumping: service.pumping, waitMs: service.waitMs });
   service.pumping.log ??= app.log;
-  // What this instance counted reaches the guards before it stops.
-  app.addHook('onClose', () => service.pumping.flush());
+  // Each instance sweeps on its own timer: the DELETEs are idempotent, and the guards are right whether or not a row
+  // was swept yet (every admission and count prunes what aged out of its window).
+  const sweeping = setInterval(() => {
+    service.sweep().catch((err: unknown) => app.log.warn({ err }, 'the verification guards could not be swept; the next sweep tries again'));
+  }, SWEEP_EVERY_MS);
+  sweeping.unref();
+  app.addHook('onClose', async () => clearInterval(sweeping));
 
   verifications.action({
     action: 'report',

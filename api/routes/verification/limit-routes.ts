@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { MAX_RATE_LIMIT_KEYS, RATE_LIMIT_KEY_PATTERN } from '../../../common/verification-limits.js';
-import type { PumpingGuardView } from '../../../contracts/verification-limits.js';
+import type { PumpingGuardView } from '../../../store/index.js';
 import { currentActor } from '../../plugins/actor.js';
 import { errorResponses, notFound } from '../../errors.js';
 import type { PumpingGuards } from './pumping.js';
@@ -118,9 +118,9 @@ export const limitRoutes: FastifyPluginAsyncTypebox<{ limits: RateLimits; pumpin
     },
     async (req) => {
       const { prefix } = req.params;
-      if (!(await pumping.read(prefix, Date.now() + waitMs))) throw notFound(`a pumping guard for +${prefix}`);
       const actor = currentActor();
       const v = await pumping.lift(prefix, actor, req.body?.note, Date.now() + waitMs);
+      if (!v) throw notFound(`a pumping guard for +${prefix}`);
       req.log.info({ prefix, by: actor }, 'verification pumping block lifted');
       return view(prefix, v);
     },

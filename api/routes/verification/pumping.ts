@@ -1,61 +1,39 @@
-// The SMS-pumping guard as the API applies it: before a start, the guard of the number's prefix is read (a query,
-// kept RELAYFLOW_VERIFICATION_PUMPING_CACHE_MS per prefix, 1 s) and a blocked prefix refuses the start (429
-// pumping_suspected, Retry-After at the block's end) or moves it to the configured method; the starts let through
-// and the correct codes (the report's answer names the guard) are told to the guard in batches every 250 ms (a
-// signal-with-start per guard, not per start: a crash of an instance loses at most that much of its counts). The
-// counting and the decision to block are the guard's (workflows/verification/pumping-guard.ts): durable, shared by
-// every instance. A start may slip through within the cache time of a block: the guard is about volume, not one start.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+// The SMS-pumping guard as the API applies it: before a start, the guard of the number's prefix is read (kept
+// RELAYFLOW_VERIFICATION_PUMPING_CACHE_MS per prefix, 1 s) and a blocked prefix refuses the start (429
+// pumping_suspected, Retry-After at the block's end) or moves it to the configured method. Each start let through
+// and each correct code (the report's answer names the prefix) is counted in the store before the answer goes out
+// (store/verification-pumping.ts: one transaction on the prefix's row, where the decision to block is made), so
+// every instance counts in the same guard and a crash loses no count that was answered. A start may slip through
+// within another instance's cache time of a block: the guard is about volume, not one start.
+import type { FastifyBaseLogger } from 'fastify';
 import type { PumpingSettings } from '../../../common/config.js';
 import { pumpingPrefixOf } from '../../../common/verification-pumping.js';
-import {
-  liftPumpingUpdate,
-  pumpingGuardWorkflowId,
-  pumpingQuery,
-  pumpingStartSignal,
-  pumpingSuccessSignal,
-  type PumpingCount,
-  type PumpingGuardState,
-  type PumpingGuardView,
-} from '../../../contracts/verification-limits.js';
 import type { VerificationMethod } from '../../../contracts/verification.js';
-import type { verificationPumpingGuard } from '../../../workflows/verification/pumping-guard.js';
-import type { FastifyBaseLogger } from 'fastify';
+import type { PumpingGuardStore, PumpingGuardView } from '../../../store/index.js';
 import { ApiError } from '../../errors.js';
 import { pumpingDecisions } from '../../metrics/series.js';
-import { callTemporal } from '../../processes/temporal-errors.js';
+import { storeCall } from './store-call.js';
 
-/**
- * How long an instance gathers counts before it tells the guards: the most a crash of the instance loses, and about
- * how much later a block comes than the starts that cause it.
- */
-const FLUSH_MS = 250;
 /** Prefixes whose reads an instance keeps; past it the oldest half is dropped. */
 const CACHE_ENTRIES = 10_000;
 /** Methods that cost a message or a call per start (a Data verification costs none: not guarded). */
 const GUARDED: ReadonlySet<string> = new Set(['sms', 'flashcall', 'callout', 'whatsapp']);
+/** How long a count may take once the process has started (its answer waits for it). */
+const COUNT_WAIT_MS = 2_000;
 
-export type PumpingVerdict = { prefix: string; guardId: string } & ({ go: true } | { go: false; until: number; view: PumpingGuardView });
+export type PumpingVerdict = { prefix: string } & ({ go: true } | { go: false; until: number; view: PumpingGuardView });
 
 export class PumpingGuards {
   private readonly cache = new Map<string, { view?: PumpingGuardView; readAt: number }>();
   private readonly reading = new Map<string, Promise<PumpingGuardView | undefined>>();
-  /** Counted here and not yet told to the guards, by guard ID. */
-  private readonly pending = new Map<string, { prefix: string; starts: number; successes: number }>();
-  private flushTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly client: Client,
-    private readonly taskQueue: string,
+    private readonly store: () => PumpingGuardStore,
     readonly settings: PumpingSettings,
   ) {}
 
-  /** Where a guard that could not be told says so (the routes give it the app's logger). */
+  /** Where a count that could not be made says so (the routes give it the app's logger). */
   log?: FastifyBaseLogger;
-
-  guardId(prefix: string): string {
-    return pumpingGuardWorkflowId(this.taskQueue, prefix);
-  }
 
   prefixOf(identity: string): string {
     return pumpingPrefixOf(identity, this.settings.prefixDigits);
@@ -65,11 +43,10 @@ export class PumpingGuards {
   async verdict(identity: string, methods: readonly string[], deadline: number): Promise<PumpingVerdict | undefined> {
     if (!this.settings.enabled || !methods.some((m) => GUARDED.has(m))) return undefined;
     const prefix = this.prefixOf(identity);
-    const guardId = this.guardId(prefix);
     const view = await this.cached(prefix, deadline);
     const until = view?.blocked?.until;
-    if (view && until !== undefined && until > Date.now()) return { prefix, guardId, go: false, until, view };
-    return { prefix, guardId, go: true };
+    if (view && until !== undefined && until > Date.now()) return { prefix, go: false, until, view };
+    return { prefix, go: true };
   }
 
   /** The 429 a start to a blocked prefix gets (counted). */
@@ -94,101 +71,53 @@ export class PumpingGuards {
     return this.settings.action as VerificationMethod;
   }
 
-  /** Counts a start let through; told to the guard with the others of its prefix within FLUSH_MS. */
-  started(v: PumpingVerdict): void {
-    this.add(v.guardId, v.prefix, 'starts');
+  /** Counts a start let through (it may block the prefix: this instance then refuses the next start at once). Never throws. */
+  async started(v: PumpingVerdict): Promise<void> {
+    const readAt = Date.now();
+    const view = await this.count(v.prefix, 'start');
+    if (view) this.remember(v.prefix, view, readAt);
   }
 
-  /** Counts a correct code for the guard a SUCCESSFUL report's answer named; told within FLUSH_MS. */
-  succeeded(guardId: string): void {
-    this.add(guardId, guardId.slice(guardId.lastIndexOf(':') + 1), 'successes');
+  /** Counts a correct code of a verification to `prefix` (a SUCCESSFUL report's answer names it). Never throws. */
+  async succeeded(prefix: string): Promise<void> {
+    await this.count(prefix, 'success');
   }
 
-  /**
-   * Tells every guard what this instance counted since the last time: one signal per guard and kind, however many
-   * starts (a signal per start cost the worker a workflow task per verification). Never throws; a guard that could
-   * not be told is logged (its counts are lost: the guard judges volume, not single starts).
-   */
-  async flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const batch = [...this.pending.entries()];
-    this.pending.clear();
-    const { windowMs, minStarts, floor } = this.settings;
-    await Promise.all(
-      batch.map(async ([guardId, { prefix, starts, successes }]) => {
-        try {
-          if (starts) {
-            const initial: PumpingGuardState = { prefix, windowMs, thresholds: { minStarts, floor }, slots: [], decisions: [] };
-            await this.client.workflow.signalWithStart<typeof verificationPumpingGuard, [PumpingCount]>('verificationPumpingGuard', {
-              workflowId: guardId,
-              taskQueue: this.taskQueue,
-              args: [initial],
-              signal: pumpingStartSignal,
-              signalArgs: [{ count: starts }],
-            });
-          }
-          if (successes) await this.client.workflow.getHandle(guardId).signal(pumpingSuccessSignal, { count: successes });
-        } catch (err) {
-          // Ended (idle for a window) before a success reached it: that success no longer changes a decision.
-          if (!(err instanceof WorkflowNotFoundError))
-            this.log?.warn({ err, guard: guardId, starts, successes }, 'the pumping guard was not told of its counts');
-        }
-      }),
-    );
-  }
-
-  private add(guardId: string, prefix: string, what: 'starts' | 'successes'): void {
-    const entry = this.pending.get(guardId) ?? { prefix, starts: 0, successes: 0 };
-    entry[what] += 1;
-    this.pending.set(guardId, entry);
-    if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => void this.flush(), FLUSH_MS);
-      this.flushTimer.unref();
+  private async count(prefix: string, what: 'start' | 'success'): Promise<PumpingGuardView | undefined> {
+    try {
+      const store = this.store();
+      return await storeCall('pumping guard', Date.now() + COUNT_WAIT_MS, () => store.count(prefix, what));
+    } catch (err) {
+      // The start went (or the code was right) whatever the guard: its answer is not turned into an error for one count.
+      this.log?.warn({ err, prefix, what }, 'the pumping guard did not count');
+      return undefined;
     }
   }
 
   /** The guard's view now (undefined: no start to the prefix in the last window). */
   async read(prefix: string, deadline: number): Promise<PumpingGuardView | undefined> {
     const readAt = Date.now();
-    const guardId = this.guardId(prefix);
-    const view = await callTemporal(
-      this.client,
-      guardId,
-      async () => {
-        try {
-          return await this.client.workflow.getHandle(guardId).query(pumpingQuery);
-        } catch (err) {
-          if (err instanceof WorkflowNotFoundError) return undefined;
-          throw err;
-        }
-      },
-      { what: 'pumping guard', waitMs: deadline - Date.now() },
-    );
+    const store = this.store();
+    const view = await storeCall('pumping guard', deadline, () => store.read(prefix));
     this.remember(prefix, view, readAt);
     return view;
   }
 
-  /** Lifts a block (404 when the prefix has no guard); this instance applies it at once, others within the cache time. */
-  async lift(prefix: string, actor: string | undefined, note: string | undefined, deadline: number): Promise<PumpingGuardView> {
+  /** Lifts a block (undefined when the prefix has no guard); this instance applies it at once, others within the cache time. */
+  async lift(prefix: string, actor: string | undefined, note: string | undefined, deadline: number): Promise<PumpingGuardView | undefined> {
     const readAt = Date.now();
-    const guardId = this.guardId(prefix);
-    const view = await callTemporal(
-      this.client,
-      guardId,
-      () => this.client.workflow.getHandle(guardId).executeUpdate(liftPumpingUpdate, { args: [{ ...(actor ? { actor } : {}), ...(note ? { note } : {}) }] }),
-      { what: 'pumping guard', waitMs: deadline - Date.now() },
-    );
+    const store = this.store();
+    const view = await storeCall('pumping guard', deadline, () => store.lift(prefix, actor, note));
+    if (!view) return undefined;
     pumpingDecisions.inc({ prefix, decision: 'lifted' });
     this.remember(prefix, view, readAt);
     return view;
   }
 
   /**
-   * The prefix's view as this instance last read it. Past the cache time one read goes out (shared by the starts that
-   * need it); a start with a view in hand does not wait for it (the read refreshes the cache for the next ones), so
-   * the guard costs a start nothing but the first read of its prefix. A query waits behind the guard's own work, and
-   * a burst of starts to one prefix would otherwise wait behind their guard's signals.
+   * The prefix's view as this instance last read it, read again once older than the cache time (one read, shared by
+   * the starts that need it), so a block or a lift made through another instance applies here within that time. When
+   * that read fails, the last view read is used (and the failure logged); with none, the read's 503 or 504.
    */
   private async cached(prefix: string, deadline: number): Promise<PumpingGuardView | undefined> {
     const hit = this.cache.get(prefix);
@@ -198,11 +127,13 @@ export class PumpingGuards {
       reading = this.read(prefix, deadline).finally(() => this.reading.delete(prefix));
       this.reading.set(prefix, reading);
     }
-    if (hit) {
-      reading.catch((err: unknown) => this.log?.warn({ err, prefix }, 'the pumping guard could not be read'));
+    try {
+      return await reading;
+    } catch (err) {
+      if (!hit) throw err;
+      this.log?.warn({ err, prefix }, 'the pumping guard could not be read; the last view read is used');
       return hit.view;
     }
-    return reading;
   }
 
   private remember(prefix: string, view: PumpingGuardView | undefined, readAt: number): void {

@@ -1,40 +1,37 @@
-// Rate limits by key, country and prefix (common/verification-limits.ts), durable: each limit and value is a bucket
-// workflow (verification-rate:<task queue>:<limit>:<keyed hash of the value>) running the per-number guard's
-// sliding window (workflows/verification/number-guard.ts), asked by update-with-start. Every API instance asks the
-// same bucket, and a restart forgets nothing: the count lives in Temporal, not in this process. The value (an IP,
-// a user ID) is only ever hashed: neither the bucket's ID nor its history nor a log line holds it.
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+// Rate limits by key, country and prefix (common/verification-limits.ts), kept in the store: each limit and value is
+// a row of store/verification-admissions.ts (`rate:<limit>:<keyed hash of the value>`) with the per-number guard's
+// sliding window, admitted by one atomic statement. Every API instance counts in the same row, and a restart forgets
+// nothing. The value (an IP, a user ID) is only ever hashed: neither the row's key nor a log line holds it.
 import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { bucketsOf, describeLimit, type LimitBucket, type RateLimit } from '../../../common/verification-limits.js';
-import { admitUpdate, type AdmitOutcome, type AdmitRequest } from '../../../contracts/verification.js';
-import { rateBucketWorkflowId } from '../../../contracts/verification-limits.js';
-import type { numberGuard } from '../../../workflows/verification/number-guard.js';
+import type { AdmissionStore, AdmitOutcome } from '../../../store/index.js';
 import { ApiError } from '../../errors.js';
 import { rateLimitRefusals } from '../../metrics/series.js';
-import { callTemporal } from '../../processes/temporal-errors.js';
+import { storeCall } from './store-call.js';
 
 export class RateLimits {
   constructor(
-    private readonly client: Client,
-    private readonly taskQueue: string,
+    private readonly store: () => AdmissionStore,
     readonly limits: readonly RateLimit[],
     private readonly hash: SubjectHasher,
   ) {}
 
-  bucketId(bucket: LimitBucket): string {
-    return rateBucketWorkflowId(this.taskQueue, bucket.limit.id, this.hash(`rate-limit\n${bucket.limit.id}\n${bucket.value}`));
+  /** The bucket's key in the store: the limit and a keyed hash of the value. */
+  bucketKey(bucket: LimitBucket): string {
+    return `rate:${bucket.limit.id}:${this.hash(`rate-limit\n${bucket.limit.id}\n${bucket.value}`)}`;
   }
 
   /**
    * Counts the start in every bucket it falls in, all at once; throws 429 rate_limited naming the first limit that
    * refuses it, with Retry-After (when the oldest start in that window leaves it). A refused start still counts in
    * the buckets that admitted it (it was an attempt); the caller asks these before the per-number guard, so a
-   * refused start takes no admission there and starts nothing.
+   * refused start takes no admission there and starts nothing. The same processId counts once (a keyed retry).
    */
-  async admit(identity: string, keys: Record<string, string> | undefined, processId: string, methods: string[], deadline: number): Promise<void> {
+  async admit(identity: string, keys: Record<string, string> | undefined, processId: string, deadline: number): Promise<void> {
     const buckets = bucketsOf(this.limits, identity, keys);
     if (!buckets.length) return;
-    const answers = await Promise.all(buckets.map((b) => this.ask(b, processId, methods, deadline)));
+    const store = this.store();
+    const answers = await storeCall('rate limits', deadline, () => Promise.all(buckets.map((b) => this.ask(store, b, processId))));
     const refused = buckets.findIndex((_, i) => !answers[i]!.admitted);
     if (refused < 0) return;
     const { limit, field } = buckets[refused]!;
@@ -44,41 +41,7 @@ export class RateLimits {
     throw new ApiError(429, 'rate_limited', `${field}: ${message}; nothing was started or sent`, [{ field, rule: 'rate_limit', message }], retryAfterMs);
   }
 
-  private ask(bucket: LimitBucket, processId: string, methods: string[], deadline: number): Promise<AdmitOutcome> {
-    const { max, windowMs } = bucket.limit;
-    const workflowId = this.bucketId(bucket);
-    const admission = { processId, methods, limit: max, windowMs };
-    return admitToGuard(this.client, { workflowId, taskQueue: this.taskQueue, keepMs: windowMs }, admission, {
-      id: workflowId,
-      what: 'rate limit bucket',
-      deadline,
-    });
+  private ask(store: AdmissionStore, bucket: LimitBucket, processId: string): Promise<AdmitOutcome> {
+    return store.admit({ key: this.bucketKey(bucket), processId, limit: bucket.limit.max, windowMs: bucket.limit.windowMs });
   }
-}
-
-/**
- * Asks a numberGuard run for an admission, starting it if it is not running (update-with-start): the per-number guard
- * (service.ts) and each rate-limit bucket. `call` names the guard in a 404/409/504 and bounds the wait.
- */
-export function admitToGuard(
-  client: Client,
-  guard: { workflowId: string; taskQueue: string; keepMs: number },
-  admission: AdmitRequest,
-  call: { id: string; what: string; deadline: number },
-): Promise<AdmitOutcome> {
-  return callTemporal(
-    client,
-    call.id,
-    () =>
-      client.workflow.executeUpdateWithStart(admitUpdate, {
-        args: [admission],
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof numberGuard>('numberGuard', {
-          workflowId: guard.workflowId,
-          taskQueue: guard.taskQueue,
-          args: [{ admissions: [], keepMs: guard.keepMs }],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        }),
-      }),
-    { what: call.what, waitMs: call.deadline - Date.now() },
-  );
 }

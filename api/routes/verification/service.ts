@@ -1,4 +1,5 @@
-// Starts verification processes behind the geo permissions and the per-number guard, and finds them by identity or reference.
+// Starts verification processes behind the geo permissions, the pumping guard, the rate limits and the per-number
+// guard (all kept in the store, store/verification-*.ts), and finds them by identity or reference.
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Logger } from '../../../common/logger.js';
@@ -9,10 +10,8 @@ import type { SubjectHasher } from '../../../common/subject-hash.js';
 import { workflowTypeOf } from '../../../contracts/families.js';
 import { workflowIds } from '../../../contracts/ids.js';
 import {
-  recentQuery,
   startedUpdate,
   REFERENCE_PREFIX,
-  type Admission,
   type CodeOptions,
   type StartedOutcome,
   type VerificationInput,
@@ -22,13 +21,16 @@ import {
 import { SDK_RESULT_WAIT_MS, sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../contracts/sdk-verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import type { sdkVerification } from '../../../workflows/verification/sdk-verification.js';
+import { AdmissionStore, GeoRuleStore, PumpingGuardStore, type Admission } from '../../../store/index.js';
+import type { Sql } from '../../../store/sql.js';
 import { ApiError } from '../../errors.js';
 import { processesStarted } from '../../metrics/series.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
 import { LIST_TIMEOUT_MS as LOOKUP_DEADLINE_MS, quote, visibilityFailure } from '../../processes/find.js';
 import { GeoRules } from './geo-rules.js';
-import { PumpingGuards } from './pumping.js';
-import { admitToGuard, RateLimits } from './rate-limits.js';
+import { PumpingGuards, type PumpingVerdict } from './pumping.js';
+import { RateLimits } from './rate-limits.js';
+import { required, storeCall } from './store-call.js';
 
 export interface StartRequest {
   identity: string;
@@ -55,35 +57,60 @@ export class VerificationService {
   readonly waitMs: number;
   /** The geo permissions every start (and every platform-initiated verification) is checked against first. */
   readonly geo: GeoRules;
-  /** Limits by the caller's keys, by country and by prefix: a bucket workflow per limit and value. */
+  /** Limits by the caller's keys, by country and by prefix: a row per limit and value. */
   readonly limits: RateLimits;
-  /** The SMS-pumping guard, one workflow per destination prefix. */
+  /** The SMS-pumping guard, a row per destination prefix. */
   readonly pumping: PumpingGuards;
+  /** The per-number guard's and the rate limits' admissions. */
+  private readonly admissions: () => AdmissionStore;
+  private readonly stores?: { admissions: AdmissionStore; pumping: PumpingGuardStore };
 
+  /** `sql`: the store (RELAYFLOW_DATABASE_URL); without it every start, look-up and guard route answers 503 naming it. */
   constructor(
     private readonly client: Client,
     private readonly config: Pick<Config, 'taskQueue' | 'processes'>,
     private readonly hash: SubjectHasher,
+    sql: Sql | undefined,
     opts: VerificationServiceOptions = {},
   ) {
     this.waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
-    this.geo = new GeoRules(client, config.taskQueue, config.processes.verification.geo);
-    this.limits = new RateLimits(client, config.taskQueue, config.processes.verification.rateLimits, hash);
-    this.pumping = new PumpingGuards(client, config.taskQueue, config.processes.verification.pumping);
+    const v = config.processes.verification;
+    const { windowMs, minStarts, floor } = v.pumping;
+    this.stores = sql && { admissions: new AdmissionStore(sql), pumping: new PumpingGuardStore(sql, { windowMs, minStarts, floor }) };
+    this.admissions = required(this.stores?.admissions);
+    this.geo = new GeoRules(required(sql && new GeoRuleStore(sql)), v.geo);
+    this.limits = new RateLimits(this.admissions, v.rateLimits, hash);
+    this.pumping = new PumpingGuards(required(this.stores?.pumping), v.pumping);
   }
 
   private get settings() {
     return this.config.processes.verification;
   }
 
-  guardId(identity: string): string {
-    return workflowIds.numberGuard(this.hash(identity));
+  /** The per-number guard's key in the store: a keyed hash of the number, never the number. */
+  guardKey(identity: string): string {
+    return `number:${this.hash(identity)}`;
+  }
+
+  /** How long a number's admissions are kept for look-ups by identity: at least 30 min, and its window. */
+  private get keepMs(): number {
+    return Math.max(this.settings.guardWindowMs, 30 * 60_000);
+  }
+
+  /**
+   * Drops what the guards no longer need: the rows of numbers and buckets idle past their keep time, the pumping
+   * guards idle for a window (a block whose time is up recorded as expired first), decisions past 30 days. Every
+   * instance sweeps (an idempotent DELETE); how many rows went.
+   */
+  async sweep(): Promise<number> {
+    if (!this.stores) return 0;
+    return (await this.stores.admissions.sweep()) + (await this.stores.pumping.sweep());
   }
 
   /**
    * Admits a platform-initiated verification (its VerificationRequestEvent): false when the geo permissions refuse
    * its method for the number (counted, via `platform`) or the number is over its limit. 504 when the rules or the
-   * guard do not answer by `deadline` (epoch ms), 503 when Temporal is unreachable.
+   * guard do not answer by `deadline` (epoch ms), 503 when the store cannot answer (or the API has none).
    */
   async admit(
     identity: string,
@@ -96,60 +123,37 @@ export class VerificationService {
     return admission.admitted ? admission : { ...admission, refusedBy: 'per-number guard' };
   }
 
-  /** The per-number guard's admission: false when over the limit. */
+  /** The per-number guard's admission: false when over the limit (the same processId again counts once). */
   private async admitToGuard(identity: string, processId: string, methods: string[], deadline: number): Promise<{ admitted: boolean; retryAfterMs?: number }> {
     const { guardMax, guardWindowMs } = this.settings;
-    const guard = { workflowId: this.guardId(identity), taskQueue: this.config.taskQueue, keepMs: Math.max(guardWindowMs, 30 * 60_000) };
-    return admitToGuard(
-      this.client,
-      guard,
-      { processId, methods, limit: guardMax, windowMs: guardWindowMs },
-      {
-        id: processId,
-        what: 'per-number guard for',
-        deadline,
-      },
-    );
+    const store = this.admissions();
+    const request = { key: this.guardKey(identity), processId, methods, limit: guardMax, windowMs: guardWindowMs, keepMs: this.keepMs };
+    const { admitted, retryAfterMs } = await storeCall('per-number guard', deadline, () => store.admit(request));
+    return { admitted, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
 
-  async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
-    const keyed = req.idempotencyKey !== undefined;
-    const id = keyed ? idOfKey(req.identity, req.idempotencyKey!) : ulid();
-    const processId = workflowIds.verification(id);
+  /**
+   * The guards of a start, in order: the geo permissions, the pumping guard of the number's prefix, the rate limits,
+   * the per-number guard. A refusal (403, 429) starts nothing and sends nothing; a geo refusal takes no admission
+   * anywhere. The steps to run (the pumping guard may move them to another method) and the prefix's verdict.
+   */
+  private async admitStart(
+    req: StartRequest,
+    processId: string,
+    requested: VerificationStep[],
+    deadline: number,
+  ): Promise<{ steps: VerificationStep[]; pumping: PumpingVerdict | undefined }> {
     const s = this.settings;
-    let steps: VerificationStep[] = req.steps.map((st) => ({
-      method: st.method,
-      timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method],
-    }));
-    // One deadline for the whole start; the process learns it too, so it never sends after the caller gave up.
-    const deadline = Date.now() + this.waitMs;
-    // The geo permissions first: a refused start takes no guard admission, starts no process and sends nothing.
-    const refusal = await this.geo
-      .refusal(
-        req.identity,
-        steps.map((st) => st.method),
-        deadline,
-        'api',
-      )
-      .catch((err: unknown) => {
-        if (err instanceof ApiError && err.statusCode === 504)
-          throw new ApiError(504, err.code, `the geo rules could not be read in time; ${processId} was not started: retry later`, [
-            { field: 'processId', rule: 'deadline', message: processId },
-          ]);
-        throw err;
-      });
+    let steps = requested;
+    const methods = () => steps.map((st) => st.method);
+    const refusal = await this.geo.refusal(req.identity, methods(), deadline, 'api');
     if (refusal) {
       const field = req.fallback ? `body.fallback.${refusal.step}.method` : 'body.method';
       throw new ApiError(403, 'geo_blocked', `${field}: ${refusal.message}; nothing was started or sent`, [
         { field, rule: 'geo_blocked', message: refusal.message },
       ]);
     }
-    // Then the pumping guard of the number's prefix, and the rate limits: a refusal starts nothing and sends nothing.
-    const pumping = await this.pumping.verdict(
-      req.identity,
-      steps.map((st) => st.method),
-      deadline,
-    );
+    const pumping = await this.pumping.verdict(req.identity, methods(), deadline);
     if (pumping && !pumping.go) {
       if (this.pumping.settings.action === 'block') throw this.pumping.refusal(pumping);
       const method = this.pumping.moved(pumping);
@@ -158,24 +162,8 @@ export class VerificationService {
       if (moved)
         throw new ApiError(403, 'geo_blocked', `body.identity: moved to ${method} by the pumping guard, but ${moved.message}; nothing was started or sent`);
     }
-    await this.limits.admit(
-      req.identity,
-      req.rateLimits,
-      processId,
-      steps.map((st) => st.method),
-      deadline,
-    );
-    const admission = await this.admitToGuard(
-      req.identity,
-      processId,
-      steps.map((st) => st.method),
-      deadline,
-    ).catch((err: unknown) => {
-      // Nothing was started yet: say so, rather than "read it later".
-      if (err instanceof ApiError && err.statusCode === 504)
-        throw new ApiError(504, err.code, `the per-number guard did not answer in time; ${processId} was not started: retry later`, err.details);
-      throw err;
-    });
+    await this.limits.admit(req.identity, req.rateLimits, processId, deadline);
+    const admission = await this.admitToGuard(req.identity, processId, methods(), deadline);
     if (!admission.admitted) {
       const minutes = Math.ceil(s.guardWindowMs / 60_000);
       throw new ApiError(
@@ -186,6 +174,28 @@ export class VerificationService {
         admission.retryAfterMs,
       );
     }
+    return { steps, pumping };
+  }
+
+  async start(req: StartRequest): Promise<{ processId: string; outcome: StartedOutcome }> {
+    const keyed = req.idempotencyKey !== undefined;
+    const id = keyed ? idOfKey(req.identity, req.idempotencyKey!) : ulid();
+    const processId = workflowIds.verification(id);
+    const s = this.settings;
+    const requested: VerificationStep[] = req.steps.map((st) => ({
+      method: st.method,
+      timeoutMs: st.timeoutSeconds ? st.timeoutSeconds * 1000 : s.stepTimeoutMs[st.method],
+    }));
+    // One deadline for the whole start; the process learns it too, so it never sends after the caller gave up.
+    const deadline = Date.now() + this.waitMs;
+    const { steps, pumping } = await this.admitStart(req, processId, requested, deadline).catch((err: unknown) => {
+      // Nothing was started yet: say so, rather than "read it later".
+      if (err instanceof ApiError && err.statusCode === 504)
+        throw new ApiError(504, err.code, `${err.message.replace(/; retry later$/, '')}; ${processId} was not started: retry later`, [
+          { field: 'processId', rule: 'deadline', message: processId },
+        ]);
+      throw err;
+    });
     const input: VerificationInput = {
       identity: req.identity,
       steps,
@@ -201,7 +211,7 @@ export class VerificationService {
       ...(req.code ? { code: req.code } : {}),
       platformReferencePrefix: `${REFERENCE_PREFIX}-${id}`,
       startBy: deadline,
-      ...(pumping ? { pumpingGuardId: pumping.guardId } : {}),
+      ...(pumping ? { pumpingGuardId: pumping.prefix } : {}),
     };
     const outcome = await callTemporal(
       this.client,
@@ -236,7 +246,8 @@ export class VerificationService {
     // A fresh ID under conflict policy FAIL: an answer means this request created the process (a keyed retry
     // may count twice: the metric is a rate, not a ledger).
     processesStarted.inc({ kind: 'verification' });
-    if (pumping) this.pumping.started(pumping);
+    // Counted before the answer: a crash after it loses no start the caller was told of.
+    if (pumping) await this.pumping.started(pumping);
     return { processId, outcome };
   }
 
@@ -274,14 +285,11 @@ export class VerificationService {
     }
   }
 
-  /** Recent verification processes of a number, newest first (from its guard; none if it has none). */
+  /** Recent verification processes of a number (the last 30 min, or the guard's window if longer), newest first. */
   async recent(identity: string): Promise<Admission[]> {
-    try {
-      const admissions = await this.client.workflow.getHandle(this.guardId(identity)).query(recentQuery);
-      return [...admissions].filter((a) => a.processId.startsWith('verification:')).sort((a, b) => b.at - a.at);
-    } catch {
-      return [];
-    }
+    const store = this.admissions();
+    const admissions = await storeCall('per-number guard', Date.now() + this.waitMs, () => store.recent(this.guardKey(identity), this.keepMs));
+    return admissions.filter((a) => a.processId.startsWith('verification:')).sort((a, b) => b.at - a.at);
   }
 
   /**

@@ -1,5 +1,6 @@
-// POST /v1/verifications never hangs: with no worker on the processes' task queue it answers 504 within its
-// deadline, naming the processId, and a process that first runs after that deadline sends nothing.
+// POST /v1/verifications never hangs: with the store not answering (the guards' table held by another transaction)
+// or no worker on the processes' task queue it answers 504 within its deadline, naming the processId, and a process
+// that first runs after that deadline sends nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ulid } from 'ulid';
@@ -27,23 +28,40 @@ describe('verification start deadline', () => {
 
   const post = (identity: string) => routes.app.inject({ method: 'POST', url: '/v1/verifications', payload: { identity, method: 'sms' } });
 
-  test('no worker for the per-number guard: 504 within the deadline, naming the processId; nothing was started', async () => {
+  test('the store does not answer in time: 504 within the deadline, naming the processId; nothing was started', async () => {
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // Another transaction holds the per-number guard's table, as a stuck or overloaded database would.
+    const holding = h.store.sql.transaction(async (tx) => {
+      await tx.query('LOCK TABLE relayflow_verification_admissions IN EXCLUSIVE MODE');
+      locked();
+      await held;
+    });
+    await isLocked;
     const t0 = Date.now();
-    const res = await post(freshNumber());
+    let res;
+    try {
+      res = await post(freshNumber());
+    } finally {
+      release();
+      await holding;
+    }
     const took = Date.now() - t0;
     assert.equal(res.statusCode, 504, res.body);
     assert.ok(took < WAIT_MS + SLACK_MS, `answered after ${took} ms`);
     const { error } = res.json();
-    assert.equal(error.code, 'process_timeout');
+    assert.equal(error.code, 'store_timeout');
     const processId = error.details[0].message as string;
     assert.match(processId, /^verification:[0-9A-Z]{26}$/);
-    assert.match(error.message, /not started/);
+    assert.match(error.message, new RegExp(`did not answer in time; ${processId} was not started: retry later$`));
     assert.equal((await h.api({ method: 'GET', url: `/v1/verifications/${encodeURIComponent(processId)}` })).statusCode, 404);
   });
 
   test('the guard answers but no worker runs the process: 504 naming it; started later, it ends ABANDONED and sends nothing', async () => {
     const identity = freshNumber();
-    // The number's guard exists on the harness's polled queue, so only the process itself goes unanswered.
+    // A first start through the harness's app (its queue is polled): only the second process goes unanswered.
     await startVerification(h, { identity, method: 'sms' });
     assert.equal((await platformStarts(h, identity)).length, 1);
 
