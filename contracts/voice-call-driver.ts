@@ -4,7 +4,18 @@
 // lands, and the call's process replays each event through its own driver to learn the answer (or answers
 // itself, through an update, where the intake holds no plan for the call).
 import { svamlViolations } from '../common/wire/voice-svaml.js';
-import type { AmdOptions, CallAttempt, CallScript, IncomingRule, Svaml, VoiceCallbackEvent, VoiceRecordedEvent } from './voice.js';
+import type {
+  AmdOptions,
+  CallAttempt,
+  CalloutAcePlan,
+  CallScript,
+  IncomingRule,
+  Svaml,
+  VoiceCallbackEvent,
+  VoiceCalloutInput,
+  VoiceIncomingState,
+  VoiceRecordedEvent,
+} from './voice.js';
 import { continueCall, hangup, MAX_MENU_ROUNDS, MENU_GIVE_UP_TEXT, runMenu, svamlOfStep } from './voice-script.js';
 
 const NOT_IN_SERVICE_TEXT = 'The number you have called is not in service.';
@@ -13,6 +24,36 @@ const DENY_SCRIPT: CallScript = { start: { type: 'hangup', text: NOT_IN_SERVICE_
 
 /** The plan of an incoming call: the rule that matched when its ICE came, or the denial. */
 export const incomingPlan = (rule: IncomingRule | undefined): CallPlan => ({ kind: 'incoming', script: rule?.script ?? DENY_SCRIPT });
+
+/**
+ * A callout's ACE plan where its answer needs nothing but the callout's input: text-to-speech and conference calls
+ * (continue, or hang up on a machine); undefined for custom callouts, whose answers follow their script.
+ */
+export function calloutAcePlan(input: Pick<VoiceCalloutInput, 'kind' | 'amd'>): CalloutAcePlan | undefined {
+  if (input.kind === 'custom') return undefined;
+  // As the callout's own driver decides: an ACE that says machine is hung up unless the input says continue.
+  return (input.amd?.onMachine ?? 'hangup') === 'hangup' ? 'machine-hangup' : 'continue';
+}
+
+/** The plan a callout's ACE is answered from by the intake: the same answers the callout's own driver gives. */
+export const calloutPlan = (ace: CalloutAcePlan): CallPlan => ({
+  kind: 'tts',
+  amd: { enabled: true, onMachine: ace === 'machine-hangup' ? 'hangup' : 'continue' },
+});
+
+/**
+ * Where an incoming call's recorded events have led it: CONNECTED once an answer other than hangup was given (with
+ * why, for an ICE), else RINGING. The intake gives it as the process's state when the events start it, and the
+ * process starts there, so the state is listed without an upsert of its own.
+ */
+export function incomingLead(items: readonly VoiceRecordedEvent[]): { state: VoiceIncomingState; at?: string; reason?: string } {
+  for (const item of items) {
+    const action = item.given?.action;
+    if (item.ev && action && action !== 'hangup')
+      return { state: 'CONNECTED', at: item.ev.receivedAt, ...(item.ev.event === 'ice' ? { reason: `answered with ${action}` } : {}) };
+  }
+  return { state: 'RINGING' };
+}
 
 /** Who gave an answer the driver only records (the intake, from the plan). */
 export type GivenAnswer = NonNullable<VoiceRecordedEvent['given']>;
@@ -55,7 +96,8 @@ export class CallDriver {
     let svaml: Svaml;
     if (ev.event === 'ice') svaml = this.#ice();
     else if (ev.event === 'ace') {
-      a.state = 'answered';
+      // A late one (relayed after the DiCE it came before) does not reopen an ended call.
+      if (a.state !== 'ended') a.state = 'answered';
       a.answeredAt ??= ev.receivedAt;
       if (ev.amd) a.amd = { status: ev.amd.status, ...(ev.amd.reason ? { reason: ev.amd.reason } : {}) };
       svaml = this.#ace();

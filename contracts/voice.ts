@@ -184,6 +184,8 @@ export interface VoiceIncomingInput extends VoiceFollowSettings {
   baseUrl?: string;
   /** The rule that matched when the ICE came (a later change of the rule does not change this call). */
   rule?: IncomingRule;
+  /** The call's first events answered from the plan, when the intake's relay started the process (its first batch). */
+  events?: VoiceRecordedEvent[];
 }
 
 export type VoiceIncomingState = 'RINGING' | 'CONNECTED' | 'ENDED';
@@ -209,12 +211,30 @@ export interface VoiceIncomingDetails {
 // Callback routing
 // ---------------------------------------------------------------------------------------------
 
-/** What relayflow puts in `custom`: the process and which call of it (`rf:<processId>#<leg>.<attempt>`). */
-export const callToken = (processId: string, leg: number, attempt: number) => `rf:${processId}#${leg}.${attempt}`;
+/**
+ * How the intake answers a callout's ACE without asking its process, where the answer needs nothing the process
+ * knows (text-to-speech and conference callouts): `continue`, or `machine-hangup` (hang up when AMD says machine).
+ */
+export type CalloutAcePlan = 'continue' | 'machine-hangup';
 
-export function parseCallToken(custom: string | undefined): { processId: string; leg: number; attempt: number } | undefined {
-  const m = /^rf:(.+)#(\d{1,3})\.(\d{1,3})$/.exec(custom ?? '');
-  return m ? { processId: m[1]!, leg: Number(m[2]), attempt: Number(m[3]) } : undefined;
+/**
+ * What relayflow puts in `custom`: the process and which call of it (`rf:<processId>#<leg>.<attempt>`), and for a
+ * callout whose ACE is answered from the plan, that plan (`;ace=<plan>`).
+ */
+export const callToken = (processId: string, leg: number, attempt: number, ace?: CalloutAcePlan) =>
+  `rf:${processId}#${leg}.${attempt}${ace ? `;ace=${ace}` : ''}`;
+
+interface CallToken {
+  processId: string;
+  leg: number;
+  attempt: number;
+  ace?: CalloutAcePlan;
+}
+
+export function parseCallToken(custom: string | undefined): CallToken | undefined {
+  const m = /^rf:(.+)#(\d{1,3})\.(\d{1,3})(?:;ace=(continue|machine-hangup))?$/.exec(custom ?? '');
+  if (!m) return undefined;
+  return { processId: m[1]!, leg: Number(m[2]), attempt: Number(m[3]), ...(m[4] ? { ace: m[4] as CalloutAcePlan } : {}) };
 }
 
 /** A callback that needs SVAML, as the intake read it. */
@@ -247,7 +267,8 @@ export const voiceCallEndedSignal = defineSignal<[VoiceCallEnded]>('voiceCallEnd
 
 /**
  * One event of a call the intake answered from its plan (or, for `ended`, its DiCE), as written to the store
- * before the answer went out: `seq` counts the call's events from 1, so the process applies each once and in order.
+ * before the answer went out: `seq` counts the call's events from 1 (per call ID), so the process applies each
+ * once and in order.
  */
 export interface VoiceRecordedEvent {
   seq: number;
@@ -258,8 +279,16 @@ export interface VoiceRecordedEvent {
   ended?: VoiceCallEnded;
 }
 
-/** The call's events the intake answered from the plan, relayed from the store (an outbox) in order; repeats are ignored. */
+/**
+ * A call's events the intake answered from the plan, relayed from the store (an outbox) in batches: at the call's
+ * end, and at most about once a second while it lasts; repeats are ignored. An incoming call's first batch starts
+ * its process (in VoiceIncomingInput.events) instead.
+ */
 export const voiceEventsSignal = defineSignal<[{ items: VoiceRecordedEvent[] }]>('voiceEvents');
+
+/** What a call answered from its plan is answered from: an incoming call's process input, or a callout call's ACE plan. */
+export type VoiceCallPlan = VoiceIncomingInput | { callout: { leg: number; attempt: number; ace: CalloutAcePlan } };
+export const isCalloutPlan = (p: VoiceCallPlan): p is Extract<VoiceCallPlan, { callout: unknown }> => 'callout' in p;
 
 /** The intake answered for the process (it was late, or its answer was not legal SVAML): the call went on without it. */
 export interface VoiceFallbackApplied {

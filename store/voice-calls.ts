@@ -1,10 +1,10 @@
-// Voice calls answered from their plan (api/callbacks/voice-plan.ts). Before an answer goes out, the call's
-// event and the answer given are written here: the answer is then durable even while Temporal is away, a
-// repeated delivery finds the answer it was given, and the intake of any API instance can replay the call's
-// events through the call driver to know its menu position and AMD state. The rows are also the outbox to the
-// call's process: relayed_at is set once the process has them (a signal accepted by Temporal); rows without it
-// are sent again, and the process applies each `seq` once.
-import type { Svaml, VoiceIncomingInput, VoiceRecordedEvent } from '../contracts/voice.js';
+// Voice calls answered from their plan (api/callbacks/voice-plan.ts): incoming calls, and callout calls whose ACE
+// the intake answers. Before an answer goes out, the call's event and the answer given are written here: the
+// answer is then durable even while Temporal is away, a repeated delivery finds the answer it was given, and the
+// intake of any API instance can replay the call's events through the call driver to know its menu position and
+// AMD state. The rows are also the outbox to the call's process: relayed_at is set once the process has them (a
+// start or signal accepted by Temporal); rows without it are sent again, and the process applies each `seq` once.
+import type { Svaml, VoiceCallPlan, VoiceRecordedEvent } from '../contracts/voice.js';
 import type { Sql } from './sql.js';
 
 export interface StoredVoiceEvent {
@@ -19,15 +19,15 @@ export interface StoredVoiceEvent {
 export interface StoredVoiceCall {
   callId: string;
   processId: string;
-  /** The call process's input: the plan (the rule) and the call's facts. */
-  input: VoiceIncomingInput;
+  /** What the call is answered from: an incoming call's process input (the rule, the call's facts), or a callout's ACE plan. */
+  input: VoiceCallPlan;
   events: StoredVoiceEvent[];
 }
 
 export interface UnrelayedVoiceEvent {
   callId: string;
   processId: string;
-  input: VoiceIncomingInput;
+  input: VoiceCallPlan;
   item: VoiceRecordedEvent;
 }
 
@@ -49,7 +49,7 @@ export class VoiceCallStore {
     return {
       callId,
       processId: rows[0]!.process_id,
-      input: json<VoiceIncomingInput>(rows[0]!.input),
+      input: json<VoiceCallPlan>(rows[0]!.input),
       events: rows
         .filter((r) => r.seq !== null)
         .map((r) => ({
@@ -62,7 +62,7 @@ export class VoiceCallStore {
   }
 
   /** The call's first event, with the call: false when the call (or that event) is there already. One round trip. */
-  async begin(call: { callId: string; processId: string; input: VoiceIncomingInput }, first: StoredVoiceEvent): Promise<boolean> {
+  async begin(call: { callId: string; processId: string; input: VoiceCallPlan }, first: StoredVoiceEvent): Promise<boolean> {
     const rows = await this.sql.query(
       `WITH c AS (
          INSERT INTO relayflow_voice_calls (call_id, process_id, input) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING RETURNING call_id
@@ -105,7 +105,7 @@ export class VoiceCallStore {
         ORDER BY e.call_id, e.seq`,
       [callIds],
     );
-    return rows.map((r) => ({ callId: r.call_id, processId: r.process_id, input: json<VoiceIncomingInput>(r.input), item: json<VoiceRecordedEvent>(r.item) }));
+    return rows.map((r) => ({ callId: r.call_id, processId: r.process_id, input: json<VoiceCallPlan>(r.input), item: json<VoiceRecordedEvent>(r.item) }));
   }
 
   /** The process has every event of each call up to `seq`. */

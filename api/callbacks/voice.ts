@@ -1,13 +1,15 @@
 // The platform's voice callbacks (ICE, ACE, PIE, DiCE, Notify), signed with the application secret. The
-// signature is checked over the raw body before anything is read. An incoming call's ICE, ACE and PIE are
-// answered from its plan where the callback lands (voice-plan.ts: the rule, the call's earlier events from the
-// store, the answer written to the store before it goes out, and relayed to the call's process after); the rest
-// (callouts, and any call when the store is away) are answered by the call's process (voice-answer.ts: an update
-// under a deadline, the spec's fallback past it). A DiCE of a call answered from its plan is written to the
-// store and relayed the same way; any other DiCE becomes a signal, acknowledged only once Temporal has it (else
-// 503, and the platform's retry or the process's own read of the call covers it); a Notify about a recording
-// goes to the callout whose call it names (voice-notify.ts), and every Notify is answered 200. Any envelope is accepted: unknown events and extra
-// fields change nothing, event names are read case-insensitively and `callid` may be spelled `callId`.
+// signature is checked over the raw body before anything is read. An incoming call's ICE, ACE and PIE, and the ACE
+// of a callout whose token carries its plan, are answered from the plan where the callback lands (voice-plan.ts:
+// the rule or the token's plan, the call's earlier events from the store, the answer written to the store before
+// it goes out, and relayed to the call's process in batches after); the rest (custom callouts, and any call when
+// the store is away) are answered by the call's process (voice-answer.ts: an update under a deadline, the spec's
+// fallback past it), which first gets what this instance answered for the call and has not relayed yet. A DiCE of
+// a call answered from its plan is written to the store and relayed at once; any other DiCE becomes a signal,
+// acknowledged only once Temporal has it (else 503, and the platform's retry or the process's own read of the call
+// covers it); a Notify about a recording goes to the callout whose call it names (voice-notify.ts), and every
+// Notify is answered 200. Any envelope is accepted: unknown events and extra fields change nothing, event names are
+// read case-insensitively and `callid` may be spelled `callId`.
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { VoiceSettings } from '../../common/config.js';
@@ -22,7 +24,7 @@ import { IncomingRuleCache, type VoiceCallStore, type VoiceRuleStore } from '../
 import { ApiError } from '../errors.js';
 import { answerFromProcess, updateIdOf, within } from './voice-answer.js';
 import { VoiceRecordingRelay } from './voice-notify.js';
-import { VoicePlanIntake } from './voice-plan.js';
+import { VoicePlanIntake, type CallOrigin } from './voice-plan.js';
 
 export interface VoiceCallbackOptions {
   client: Client;
@@ -108,6 +110,11 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     const token = parseCallToken(str(body.custom));
     const processId = token?.processId ?? workflowIds['voice-incoming'](callId);
     const where = token ? { leg: token.leg, attempt: token.attempt } : {};
+    /** The process is asked instead of the plan: it first gets what this instance answered from the plan and holds. */
+    const handOver = async (budgetMs: number) => {
+      if (plan)
+        await within(plan.flush(callId), budgetMs).catch(() => log.warn({ processId, callId }, 'voice events not relayed before the process took over'));
+    };
 
     const rawBody = req.rawBody ?? Buffer.alloc(0);
     if (event === 'dice') {
@@ -122,11 +129,12 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
         ...(num(body.duration) !== undefined ? { durationSeconds: num(body.duration)! } : {}),
       };
       // A call answered from its plan learns its end in order after its answers, through the store.
-      if (plan && !token) {
+      if (plan && (!token || token.ace)) {
         try {
           if (await within(plan.ended(ended, updateIdOf(event, callId, rawBody)), planDeadlineMs)) return reply.status(200).send();
         } catch (err) {
           log.warn({ processId, callId, err: (err as Error).message }, 'DiCE not recorded in the store; signalling the process');
+          await handOver(planDeadlineMs);
         }
       }
       try {
@@ -157,15 +165,23 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     const baseUrl = resourceUrl ? callingBaseOf(resourceUrl) : undefined;
     const incoming = !token && event === 'ice' ? incomingFacts(body, baseUrl) : undefined;
     const started = Date.now();
-    if (plan && !token) {
+    // A callout's token carries the plan of its ACE (text-to-speech, conference); its other callbacks go to the process.
+    const fromPlan = plan && (!token || (token.ace && event === 'ace'));
+    if (fromPlan) {
+      const origin: CallOrigin | undefined = incoming
+        ? { incoming }
+        : token?.ace
+          ? { callout: { processId: token.processId, leg: token.leg, attempt: token.attempt, ace: token.ace } }
+          : undefined;
       try {
-        const svaml = await within(plan.answer(ev, updateIdOf(event, callId, rawBody), incoming), planDeadlineMs);
+        const svaml = await within(plan.answer(ev, updateIdOf(event, callId, rawBody), origin), planDeadlineMs);
         if (svaml) {
           log.debug({ processId, event, callId, action: svaml.action.name, answerMs: Date.now() - started }, 'voice callback answered from the plan');
           return reply.status(200).header('x-relayflow-answered-by', 'plan').send(svaml);
         }
       } catch (err) {
         log.warn({ processId, event, callId, err: (err as Error).message }, 'voice callback not answered from the plan; asking the process');
+        await handOver(Math.max(0, planDeadlineMs - (Date.now() - started)));
       }
     }
     const left = { ...deps, deadlineMs: Math.max(0, settings.answerDeadlineMs - (Date.now() - started)) };

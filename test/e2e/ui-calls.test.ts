@@ -1,6 +1,6 @@
 // The audit page's pictures of calls, in headless Chromium: a verification's methods along its fallback chain (the
 // SMS that got no result in time, then the flash call that succeeded, each with when it was sent) and a voice
-// callout's calls and answers (an unanswered call, then the answered one with the answer the process gave). Phone
+// callout's calls and answers (an unanswered call, then the answered one with the answer given and who gave it). Phone
 // numbers are masked as the API masks them.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -78,7 +78,7 @@ describe('the audit page draws calls', () => {
     await screenshot('verification', s.processId);
   });
 
-  test("a voice callout's calls and answers: an unanswered call, then the answered one, with what the process answered", async () => {
+  test("a voice callout's calls and answers: an unanswered call, then the answered one, with what was answered and by whom", async () => {
     const destination = phone('78');
     await setCallees(h, [{ suffix: '78', outcome: 'noanswer' }]);
     const processId = await startCallout(h, 'tts', { destination, text: 'Drawn.', retry: { delaysSeconds: [2] } });
@@ -98,7 +98,7 @@ describe('the audit page draws calls', () => {
     assert.match(second, /class="try try-succeeded"/, second);
     assert.match(second, new RegExp(`<li>answered ${TIME}</li>`));
     assert.match(second, /<li>result ANSWERED/);
-    assert.match(second, new RegExp(`<li>${TIME} ace → continue, by process</li>`), 'the answer to the ACE and who gave it');
+    assert.match(second, new RegExp(`<li>${TIME} ace → continue, by plan</li>`), 'the answer to the ACE and who gave it (the intake, from the plan)');
     assert.ok(!dom.includes(destination.slice(1)), 'the number is masked');
     await screenshot('callout', processId);
   });

@@ -1,14 +1,18 @@
 // A callout (text-to-speech, conference or custom): one call per destination, each followed through its
 // callbacks to an outcome (answered, busy, no answer, failed, machine) and retried on the caller's schedule.
-// Every ICE, ACE and PIE of its calls is answered here, through an update the intake waits on with a deadline;
+// The ACE of a text-to-speech or conference call needs nothing this process knows (continue, or hang up on a
+// machine: the plan its token carries), so the intake answers it, writes it to the store and relays it here with
+// the call's DiCE (`voiceEvents`, recorded `by: plan`). Every other ICE, ACE and PIE (custom callouts, or any
+// callback when the store is away) is answered here, through an update the intake waits on with a deadline;
 // answers are decided from memory (call-driver.ts), never after an activity, so they come within one task.
-import { allHandlersFinished, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   callToken,
   stopCalloutUpdate,
   VOICE_CALLOUT_KIND,
   voiceCallbackUpdate,
   voiceCallEndedSignal,
+  voiceEventsSignal,
   voiceFallbackSignal,
   voiceRecordingSignal,
   type CallAttempt,
@@ -23,32 +27,29 @@ import {
   type VoiceCalloutResult,
   type VoiceCalloutState,
   type VoiceLeg,
+  type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
-import { CallDriver } from '../../contracts/voice-call-driver.js';
-import { applyEnd, followCall, hangupCall, placeCallout } from './follow-call.js';
+import { CallDriver, calloutAcePlan } from '../../contracts/voice-call-driver.js';
+import { applyEnd, followCall, hangupCall, placeCallout, Waiter } from './follow-call.js';
+import { InOrder } from './in-order.js';
 
 const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['busy', 'noanswer'];
 
 /**
- * The waits (before a retry, for a call in doubt, between reads) end on what an update set (a stop, a callback
- * naming the call) only once the update handlers have answered: before it, cancelling the wait's timer and the
- * update's answer came in an order that depended on the workflow interceptors' awaits (a stop recorded with
- * OpenTelemetry's interceptors failed replay without them). The handlers never wait for the loop.
- */
-export const CALLOUT_AFTER_HANDLERS_PATCH = 'voice-callout-after-handlers';
-
-/**
  * A callout whose script records a conference waits, once its calls are over, for the platform's
  * recording_available (it comes after the last call leaves the conference, so often after this callout's own
- * DiCE) for at most RECORDING_NOTICE_WAIT before it ends. Recorded histories never waited: behind a patch.
+ * DiCE) for at most this long before it ends.
  */
-const CALLOUT_RECORDING_WAIT_PATCH = 'voice-callout-recording-wait';
-const RECORDING_NOTICE_WAIT = '30 seconds';
+const RECORDING_NOTICE_WAIT_MS = 30_000;
 
 export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCalloutResult> {
-  const afterHandlers = patched(CALLOUT_AFTER_HANDLERS_PATCH);
-  const handlersAnswered = () => !afterHandlers || allHandlersFinished();
+  // The waits (before a retry, for a call in doubt, between reads) end on what an update set (a stop, a callback
+  // naming the call) only once the update handlers have answered: otherwise cancelling the wait's timer and the
+  // update's answer come in an order that depends on the workflow interceptors' awaits (a stop recorded with
+  // OpenTelemetry's interceptors failed replay without them). The handlers never wait for the loop.
+  const handlersAnswered = () => allHandlersFinished();
+  const ace = calloutAcePlan(input);
   const legs: VoiceLeg[] = input.destinations.map((destination, index) => ({ index, destination, attempts: [] }));
   const tracker = trackProcess<VoiceCalloutState, VoiceCalloutDetails>(VOICE_CALLOUT_KIND, 'CALLING', {
     kind: input.kind,
@@ -79,6 +80,27 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
     const key = keyFor(e);
     if (key && !ends.has(key)) ends.set(key, e);
   });
+  // The events of each call answered from the plan (its ACE, then its DiCE), once each and in order per call.
+  const recorded = new Map<string, InOrder>();
+  setHandler(voiceEventsSignal, ({ items }) => {
+    for (const item of items) {
+      const callId = item.ev?.callId ?? item.ended?.callId;
+      if (!callId) continue;
+      let inOrder = recorded.get(callId);
+      if (!inOrder) recorded.set(callId, (inOrder = new InOrder(applyRecorded)));
+      inOrder.take([item]);
+    }
+  });
+  function applyRecorded(item: VoiceRecordedEvent): void {
+    if (item.ev) {
+      const key = keyFor(item.ev);
+      if (key) drivers.get(key)!.answer(item.ev, item.given);
+    }
+    if (item.ended) {
+      const key = keyFor(item.ended);
+      if (key && !ends.has(key)) ends.set(key, item.ended);
+    }
+  }
   setHandler(voiceFallbackSignal, (f) => {
     const key = keyFor(f);
     const attempt = key ? drivers.get(key)!.attempt : undefined;
@@ -107,9 +129,12 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
     tracker.moveTo(calling || !waiting ? 'CALLING' : 'WAITING_RETRY');
   };
 
+  const waiters = legs.map(() => new Waiter());
+
   async function runLeg(leg: VoiceLeg): Promise<void> {
     const delays = input.retry?.delaysSeconds ?? [];
     const retryOn = input.retry?.on ?? DEFAULT_RETRY_ON;
+    const waiter = waiters[leg.index]!;
     for (let n = 1; stopReason === undefined; n++) {
       const key = keyOf(leg.index, n);
       const attempt: CallAttempt = { attempt: n, placedAt: new Date().toISOString(), state: 'placing', answers: [] };
@@ -129,7 +154,7 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
       );
       refresh();
       const placed = await placeCallout({
-        request: calloutRequest(input, leg.destination, callToken(workflowInfo().workflowId, leg.index, n)),
+        request: calloutRequest(input, leg.destination, callToken(workflowInfo().workflowId, leg.index, n, ace)),
         baseUrl: input.baseUrl,
       });
       if (placed.placed) {
@@ -149,23 +174,30 @@ export async function voiceCallout(input: VoiceCalloutInput): Promise<VoiceCallo
         leg.outcome = 'failed';
         return;
       }
-      await followCall(attempt, { ...input, ended: () => ends.get(key), ...(afterHandlers ? { answered: handlersAnswered } : {}) });
+      await followCall(attempt, { ...input, ended: () => ends.get(key), answered: handlersAnswered, waiter });
       leg.outcome = attempt.outcome;
       if (stopReason !== undefined || n > delays.length || !retryOn.includes(attempt.outcome!)) return;
       const waitMs = delays[n - 1]! * 1000;
       leg.nextAttemptAt = new Date(Date.now() + waitMs).toISOString();
       refresh();
-      await condition(() => stopReason !== undefined && handlersAnswered(), waitMs);
+      await waiter.until(() => stopReason !== undefined && handlersAnswered(), waitMs);
       delete leg.nextAttemptAt;
     }
   }
 
-  await Promise.all(legs.map(runLeg));
+  let running = legs.length;
+  await Promise.all(
+    legs.map(async (leg) => {
+      await runLeg(leg);
+      // A leg done before the others would see its timer fire during their calls: only the last leg's is left pending.
+      if (--running > 0) waiters[leg.index]!.drop();
+    }),
+  );
   const recordingAvailable = () => (tracker.status.details.recordings ?? []).some((r) => r.type === 'recording_available');
   if (stopReason === undefined && recordsConference(input.script) && legs.some((l) => l.attempts.some((a) => a.answeredAt)) && !recordingAvailable()) {
-    // A stop meanwhile ends the wait (once its update has answered: see CALLOUT_AFTER_HANDLERS_PATCH).
-    if (patched(CALLOUT_RECORDING_WAIT_PATCH))
-      await condition(() => recordingAvailable() || (stopReason !== undefined && handlersAnswered()), RECORDING_NOTICE_WAIT);
+    // The legs' timers would fire during this wait: cancelled first. A stop meanwhile ends the wait (once its update has answered).
+    for (const w of waiters) w.drop();
+    await new Waiter().until(() => recordingAvailable() || (stopReason !== undefined && handlersAnswered()), RECORDING_NOTICE_WAIT_MS);
   }
   const answered = legs.some((l) => l.outcome === 'answered');
   const final: VoiceCalloutState =

@@ -2,7 +2,7 @@
 // a while the call is read from the platform, so a lost DiCE delays the outcome by checkEveryMs and no more. A
 // callout whose answer was lost is "in doubt" until a callback names its call; if none does in time it counts
 // as not placed (the only safe way to retry without ringing a phone twice would be a callback, and none came).
-import { condition, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, condition, proxyActivities, sleep } from '@temporalio/workflow';
 import type { CallAttempt, CallOutcome, VoiceActivities, VoiceCallEnded, VoiceFollowSettings } from '../../contracts/voice.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 
@@ -30,18 +30,50 @@ function outcomeOf(attempt: CallAttempt): CallOutcome {
   return 'failed';
 }
 
+/**
+ * Waits with a deadline whose timer is not cancelled when the wait ends on news: a run that completes soon after
+ * (a call's end is usually its process's end) writes TimerStarted only, where condition() with a timeout adds
+ * TimerCanceled. The next wait, or drop() where the run goes on to wait for something else, cancels it; a timer
+ * left pending that fires while the run still waits costs a workflow task, so a process drops it first.
+ */
+export class Waiter {
+  #left: CancellationScope | undefined;
+
+  /** True once `done` holds, false when `ms` passed first. */
+  async until(done: () => boolean, ms: number): Promise<boolean> {
+    this.drop();
+    if (done()) return true;
+    const scope = new CancellationScope();
+    this.#left = scope;
+    const won = await scope.run(() => Promise.race([sleep(ms).then(() => false), condition(done).then(() => true)]));
+    // The time ran out: only the condition is pending, and cancelling it writes nothing.
+    if (!won) this.drop();
+    return won;
+  }
+
+  /** Cancels the timer the last wait left pending. */
+  drop(): void {
+    const left = this.#left;
+    this.#left = undefined;
+    left?.cancel();
+  }
+}
+
 export interface FollowOptions extends VoiceFollowSettings {
   baseUrl?: string;
   /** Set by the process's signal handler when the DiCE (or a read) ended the call. */
   ended: () => VoiceCallEnded | undefined;
   /** When given, a wait ends on news only once this holds (the update handlers have answered; see callout.ts). */
   answered?: () => boolean;
+  /** The waits' timers (see Waiter); the caller's, when it waits again after the call. */
+  waiter?: Waiter;
 }
 
 export async function followCall(attempt: CallAttempt, opts: FollowOptions): Promise<void> {
   const now = () => new Date().toISOString();
   let unknownReads = 0;
   const answered = opts.answered ?? (() => true);
+  const waiter = opts.waiter ?? new Waiter();
   while (attempt.state !== 'ended') {
     const report = opts.ended();
     if (report) {
@@ -50,7 +82,7 @@ export async function followCall(attempt: CallAttempt, opts: FollowOptions): Pro
     }
     if (!attempt.callId) {
       // In doubt: only a callback can name the call. None in time: it was not placed.
-      const heard = await condition(() => (attempt.callId !== undefined || opts.ended() !== undefined) && answered(), opts.inDoubtWaitMs);
+      const heard = await waiter.until(() => (attempt.callId !== undefined || opts.ended() !== undefined) && answered(), opts.inDoubtWaitMs);
       if (!heard && attempt.callId === undefined && opts.ended() === undefined)
         applyEnd(attempt, {
           callId: '',
@@ -61,7 +93,7 @@ export async function followCall(attempt: CallAttempt, opts: FollowOptions): Pro
         });
       continue;
     }
-    if (await condition(() => opts.ended() !== undefined && answered(), opts.checkEveryMs)) continue;
+    if (await waiter.until(() => opts.ended() !== undefined && answered(), opts.checkEveryMs)) continue;
     const info = await platform.readVoiceCall({ callId: attempt.callId, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) });
     if (!info && ++unknownReads >= UNKNOWN_READS_TO_GIVE_UP) {
       applyEnd(attempt, { callId: attempt.callId, result: 'FAILED', reason: 'the platform does not know the call', receivedAt: now(), source: 'read' });

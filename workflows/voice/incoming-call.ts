@@ -1,14 +1,15 @@
 // A call from the phone network to one of the application's numbers, keyed by the call ID. Two ways in:
 // - answered from the plan (the usual one): the intake answers each ICE, ACE and PIE from the rule that matched
-//   the called number, writes the event and its answer to the store first, and relays them here in order
-//   (signal-with-start `voiceEvents`, the first one starts this process); the process replays each through its
-//   own driver, so its state (menu position, the timeline with `by: plan`) is what the platform heard, and
-//   learns the DiCE the same way;
+//   the called number, writes the event and its answer to the store first, and relays them here in batches: the
+//   first batch starts this process (in its input, with the state it leads to given at the start), later ones
+//   come as `voiceEvents` signals (at the call's end, and at most about once a second while it lasts). The process
+//   replays each through its own driver, so its state (menu position, the timeline with `by: plan`) is what the
+//   platform heard, and learns the DiCE the same way;
 // - answered by the process (where the intake holds no plan for the call, e.g. its store was away): the ICE
 //   starts this process by update-with-start with the rule, and the process answers each callback itself.
 // Either way the process then follows the call to its end; an app-to-app call (to an in-app user) ends with its
 // ICE's answer, since the platform sends nothing more about it (spec: app to app, only the ICE is used).
-import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import {
   VOICE_INCOMING_KIND,
   voiceCallbackUpdate,
@@ -20,21 +21,20 @@ import {
   type VoiceIncomingDetails,
   type VoiceIncomingInput,
   type VoiceIncomingState,
-  type VoiceRecordedEvent,
 } from '../../contracts/voice.js';
 import { trackProcess } from '../shared/process-state.js';
-import { CallDriver, incomingPlan } from '../../contracts/voice-call-driver.js';
+import { CallDriver, incomingLead, incomingPlan } from '../../contracts/voice-call-driver.js';
 import { isAppToApp } from '../../contracts/voice-rule-keys.js';
-import { followCall } from './follow-call.js';
-
-/** Events answered from the plan are relayed to the process (signal `voiceEvents`) and replayed through its driver. */
-const INCOMING_ANSWERED_BY_PLAN_PATCH = 'voice-incoming-answered-by-plan';
-/** An app-to-app call (its callee an in-app user) ends with its ICE's answer: the platform sends nothing more. */
-const INCOMING_APP_TO_APP_PATCH = 'voice-incoming-app-to-app';
+import { followCall, Waiter } from './follow-call.js';
+import { InOrder } from './in-order.js';
 
 export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<CallAttempt> {
   const call: CallAttempt = { attempt: 1, callId: input.callId, placedAt: new Date().toISOString(), state: 'ringing', answers: [] };
-  const tracker = trackProcess<VoiceIncomingState, VoiceIncomingDetails>(VOICE_INCOMING_KIND, 'RINGING', {
+  // Started by its first events: it starts in the state they lead to (the one the intake listed at the start), and
+  // its history says how it got there.
+  const first = input.events ?? [];
+  const lead = incomingLead(first);
+  const tracker = trackProcess<VoiceIncomingState, VoiceIncomingDetails>(VOICE_INCOMING_KIND, lead.state, {
     callId: input.callId,
     ...(input.baseUrl ? { callingBase: input.baseUrl } : {}),
     ...(input.from ? { from: input.from } : {}),
@@ -46,10 +46,15 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     call,
     fallbacks: 0,
   });
+  if (lead.state !== 'RINGING' && lead.at) {
+    const rang = first[0]?.ev?.receivedAt ?? lead.at;
+    tracker.status.since = lead.at;
+    tracker.status.history.splice(0, 1, { state: 'RINGING', at: rang }, { state: lead.state, at: lead.at, ...(lead.reason ? { reason: lead.reason } : {}) });
+  }
   const driver = new CallDriver(incomingPlan(input.rule), call);
   let ended: VoiceCallEnded | undefined;
   const answered = (ev: { event: string }, action: string) => {
-    if (action !== 'hangup') tracker.moveTo('CONNECTED', ev.event === 'ice' ? `answered with ${action}` : undefined);
+    if (action !== 'hangup' && tracker.status.state === 'RINGING') tracker.moveTo('CONNECTED', ev.event === 'ice' ? `answered with ${action}` : undefined);
   };
 
   setHandler(
@@ -73,30 +78,23 @@ export async function voiceIncomingCall(input: VoiceIncomingInput): Promise<Call
     tracker.update({ fallbacks: tracker.status.details.fallbacks + 1 });
   });
 
-  // Each event once and in order of `seq`: the relay may repeat a batch (another API instance, a retry after a
-  // lost answer) or deliver a later batch first; what is not next yet waits in `early`.
-  let applied = 0;
-  const early = new Map<number, VoiceRecordedEvent>();
-  setHandler(voiceEventsSignal, ({ items }) => {
-    if (!patched(INCOMING_ANSWERED_BY_PLAN_PATCH)) return;
-    for (const item of items) if (item.seq > applied) early.set(item.seq, item);
-    for (let next = early.get(applied + 1); next; next = early.get(applied + 1)) {
-      early.delete(++applied);
-      if (next.ev && next.ev.callId === input.callId) {
-        driver.answer(next.ev, next.given);
-        answered(next.ev, next.given?.action ?? 'hangup');
-      }
-      if (next.ended && next.ended.callId === input.callId) ended ??= next.ended;
+  const events = new InOrder((next) => {
+    if (next.ev && next.ev.callId === input.callId) {
+      driver.answer(next.ev, next.given);
+      answered(next.ev, next.given?.action ?? 'hangup');
     }
+    if (next.ended && next.ended.callId === input.callId) ended ??= next.ended;
   });
+  events.take(first);
+  setHandler(voiceEventsSignal, ({ items }) => events.take(items));
 
-  // Behind a patch: a run an older worker began for such an input followed the call (reads of it) instead.
-  if (isAppToApp(input) && patched(INCOMING_APP_TO_APP_PATCH)) {
-    const iced = await condition(() => call.answers.length > 0 || ended !== undefined, input.inDoubtWaitMs);
+  const waiter = new Waiter();
+  if (isAppToApp(input)) {
+    const iced = await waiter.until(() => call.answers.length > 0 || ended !== undefined, input.inDoubtWaitMs);
     call.state = 'ended';
     call.endedAt = new Date().toISOString();
     call.reason = iced ? 'app to app: the platform reports nothing after the ICE' : 'app to app: no ICE answer reached the process';
-  } else await followCall(call, { ...input, ended: () => ended });
+  } else await followCall(call, { ...input, ended: () => ended, waiter });
   tracker.moveTo('ENDED', `${call.result ?? 'ended'}${call.reason ? ` (${call.reason})` : ''}`);
   await condition(allHandlersFinished);
   return call;

@@ -64,9 +64,9 @@ describe('voice answers from the plan', () => {
     const [a, b] = [intake(), intake()];
     const callId = `plan-${Date.now()}`;
     const facts = { from: '+46700000002', to: number };
-    const ice = await a.answer(ev(callId, 'ice'), 'ice:1', facts);
+    const ice = await a.answer(ev(callId, 'ice'), 'ice:1', { incoming: facts });
     assert.equal(ice?.action.name, 'runMenu');
-    assert.deepEqual(await b.answer(ev(callId, 'ice'), 'ice:1', facts), ice, 'the same delivery on another instance: the same answer');
+    assert.deepEqual(await b.answer(ev(callId, 'ice'), 'ice:1', { incoming: facts }), ice, 'the same delivery on another instance: the same answer');
     // b answers the wrong key (it read the call), then a, whose copy is behind, answers the next key from the store.
     const wrong = await b.answer(ev(callId, 'pie', { menuResult: { type: 'invalidinput', value: '7', menuId: 'main' } }), 'pie:1', undefined);
     assert.equal(wrong?.action.name, 'runMenu');

@@ -1,6 +1,8 @@
-// Callouts end to end through the API, against the sandbox's switch and the real Temporal server: every ACE is
-// answered by the call's process (never by a fallback while the worker is up), each call is followed to its
-// outcome, an unanswered call is retried on the caller's schedule, and a conference is managed through the API.
+// Callouts end to end through the API, against the sandbox's switch and the real Temporal server: a
+// text-to-speech call's ACE is answered from the plan its token carries (continue, or hang up on a machine) and
+// recorded in the process with its DiCE, a custom call's callbacks by the process (never by a fallback while the
+// worker is up), each call is followed to its outcome, an unanswered call is retried on the caller's schedule, and
+// a conference is managed through the API.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useHarness, uniqueName } from '../../helpers/harness.js';
@@ -24,7 +26,7 @@ describe('voice callouts', () => {
     await voiceSettings(h, { noAnswerMs: 500, sayMs: 200 });
   });
 
-  test('a text-to-speech callout is answered: the process answers the ACE, the text is played, the outcome is answered', async () => {
+  test('a text-to-speech callout is answered: the ACE is answered from the plan, the text is played, the outcome is answered', async () => {
     const destination = phone();
     const processId = await startCallout(h, 'tts', { key: uniqueName('tts'), destination, text: 'Your parcel arrives today.', cli: '+4685000101' });
     const done = await h.waitForState(processId, 'COMPLETED', 20_000);
@@ -36,7 +38,7 @@ describe('voice callouts', () => {
     assert.equal(attempt.result, 'ANSWERED');
     assert.deepEqual(
       attempt.answers.map((a) => [a.event, a.action, a.by]),
-      [['ace', 'continue', 'process']],
+      [['ace', 'continue', 'plan']],
     );
     const call = await sandboxCall(h, attempt.callId!);
     assert.match(playedText(call), /Your parcel arrives today\./);
@@ -85,9 +87,9 @@ describe('voice callouts', () => {
     const m = (await callout(h, machine)).details.legs[0]!;
     assert.equal(m.outcome, 'machine');
     assert.deepEqual(
-      m.attempts[0]!.answers.map((a) => a.action),
-      ['hangup'],
-      'the ACE with amd machine is answered with hangup',
+      m.attempts[0]!.answers.map((a) => [a.action, a.by]),
+      [['hangup', 'plan']],
+      'the ACE with amd machine is answered with hangup, from the plan',
     );
     const call = await sandboxCall(h, m.attempts[0]!.callId!);
     assert.doesNotMatch(playedText(call), /Machine\./, 'the message is not played to the machine');
@@ -174,6 +176,14 @@ describe('voice callouts', () => {
 
     await h.waitForState(processId, 'COMPLETED', 20_000);
     const view = await callout(h, processId);
+    assert.deepEqual(
+      view.details.legs[0]!.attempts[0]!.answers.map((a) => [a.event, a.action, a.by]),
+      [
+        ['ice', 'connectPstn', 'process'],
+        ['ace', 'connectConf', 'process'],
+      ],
+      "a custom call's callbacks follow its script: answered by the process",
+    );
     const destination = sent[0]!.body.destination as string;
     assert.deepEqual(
       (view.details.recordings ?? []).map((r) => [r.type, r.callId, r.leg, r.attempt, r.conferenceId, r.destination]),
