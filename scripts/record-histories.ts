@@ -798,8 +798,8 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    // Answered from the plan (patch voice-incoming-answered-by-plan): every answer and the DiCE come as voiceEvents
-    // signals, the first one starting the process; a wrong key, a menu, then a connect.
+    // Answered from the plan: the first batch of events starts the process, the later ones (a wrong key, a menu,
+    // then a connect, the DiCE) come as voiceEvents signals.
     type: 'voiceIncomingCall',
     case: 'answered-by-plan',
     async run(h) {
@@ -824,7 +824,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    // An app-to-app call routed by its caller's rule (patch voice-incoming-app-to-app): the ICE is all that comes.
+    // An app-to-app call routed by its caller's rule: the ICE is all that comes, and it starts the process.
     type: 'voiceIncomingCall',
     case: 'app-to-app',
     async run(h) {
@@ -837,7 +837,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    // A recorded conference (patch voice-callout-recording-wait): the callout waits for, and keeps, its recording.
+    // A recorded conference: the callout waits for, and keeps, its recording.
     type: 'voiceCallout',
     case: 'recorded-conference',
     async run(h) {
