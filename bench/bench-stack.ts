@@ -5,7 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { createDataConverter } from '../common/data-converter.js';
-import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../workers/bundle-cache.js';
 import { startHarness, type Harness, type HarnessOptions } from '../test/helpers/harness.js';
 import { benchTarget, startBenchTemporal, type BenchTemporal } from './target.js';
 
@@ -32,15 +32,16 @@ export interface Stack {
 /** The Temporal server, the bundle (the path the other benchmarks build too) and the harness (sandbox, worker unless told, API). */
 export async function startStack(harness: HarnessOptions = {}): Promise<Stack> {
   // The bundle does not need the server: both at once.
-  log(`starting the Temporal server (target ${benchTarget()}) and building the workflow bundle`);
-  const bundle = buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
+  log(`starting the Temporal server (target ${benchTarget()}) and building the workflow bundle (or reusing it: workers/bundle-cache.ts)`);
+  const bundle = cachedWorkflowBundle(CHECKOUT_BUNDLE_CACHE);
   bundle.catch(() => undefined); // awaited below; a server that fails first must not leave it unhandled
   const server = await startBenchTemporal({ log });
   log(`target: ${server.describe}`);
   process.env.TEMPORAL_ADDRESS = server.address;
   try {
-    process.env.RELAYFLOW_WORKFLOW_BUNDLE = await bundle;
-    log('workflow bundle built');
+    const b = await bundle;
+    process.env.RELAYFLOW_WORKFLOW_BUNDLE = b.path;
+    log(`workflow bundle ${b.reused ? 'reused (workflow code unchanged)' : 'built'}`);
     log(`starting the sandbox${harness.withoutWorker ? '' : ', a worker'} and the API`);
     const h = await startHarness(harness);
     return { server, h };

@@ -11,9 +11,8 @@
 import Fastify from 'fastify';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
-import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../workers/bundle-cache.js';
 import { figures, percentile, pool, type Samples } from './stats.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { startPostgres } from '../test/helpers/postgres.js';
@@ -44,7 +43,7 @@ const [server, pg] = await Promise.all([startBenchTemporal({ log }), startPostgr
 log(`target: ${server.describe}`);
 process.env.TEMPORAL_ADDRESS = server.address;
 log('building the workflow bundle');
-process.env.RELAYFLOW_WORKFLOW_BUNDLE = await buildWorkflowBundle(fileURLToPath(new URL('../.relayflow/bench/workflow-bundle.js', import.meta.url)));
+process.env.RELAYFLOW_WORKFLOW_BUNDLE = (await cachedWorkflowBundle(CHECKOUT_BUNDLE_CACHE)).path;
 log('starting the sandbox, a worker and the API');
 // Processes must not read the platform during the run: only the DiCE ends them.
 const h = await startHarness({ env: { RELAYFLOW_VOICE_CHECK_EVERY_MS: '600000', RELAYFLOW_DATABASE_URL: pg.url } });

@@ -4,9 +4,9 @@
 // `npm run test:cluster` (--cluster) runs the files that start the production topology of their own instead.
 // Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { buildWorkflowBundle } from '../workers/build-bundle.js';
+import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../workers/bundle-cache.js';
 import { SHARED_PG_ENV, startSharedPostgres } from '../test/helpers/shared-postgres.js';
 import { startDevServer } from './lib/dev-server.js';
 import { cacheRoot } from './lib/local-tools.js';
@@ -85,7 +85,12 @@ const postgresStarting = cluster ? Promise.resolve({ url: '', stop: async () => 
 const ready = Promise.all([
   serverStarting,
   postgresStarting,
-  buildWorkflowBundle(join(runDir, 'workflow-bundle.js')),
+  // Reused while the workflow code is unchanged (workers/bundle-cache.ts); copied into this run's directory so
+  // that another run's pruning of the cache cannot remove it mid-run.
+  cachedWorkflowBundle(CHECKOUT_BUNDLE_CACHE).then((b) => {
+    copyFileSync(b.path, join(runDir, 'workflow-bundle.js'));
+    return { path: join(runDir, 'workflow-bundle.js'), reused: b.reused };
+  }),
   compiledDir ? compileForTests(compiledDir) : 0,
 ]);
 // A tree that does not compile (or a server that did not start) must not leave the other servers running.
@@ -95,7 +100,7 @@ const [server, postgres, bundle, compiledFiles] = await ready.catch(async (err: 
   throw err;
 });
 log(
-  `${cluster ? 'the cluster suite starts its own servers' : `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores`}; workflow bundle built; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
+  `${cluster ? 'the cluster suite starts its own servers' : `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores`}; workflow bundle ${bundle.reused ? 'reused (workflow code unchanged)' : 'built'}; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
 );
 
 const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
@@ -105,7 +110,7 @@ let result;
 try {
   result = await runPool(jobs, {
     concurrency,
-    env: { ...process.env, RELAYFLOW_WORKFLOW_BUNDLE: bundle, ...(cluster ? {} : { TEMPORAL_ADDRESS: server.address, [SHARED_PG_ENV]: postgres.url }) },
+    env: { ...process.env, RELAYFLOW_WORKFLOW_BUNDLE: bundle.path, ...(cluster ? {} : { TEMPORAL_ADDRESS: server.address, [SHARED_PG_ENV]: postgres.url }) },
     ...(compiledDir ? { compiledDir } : {}),
     // The cluster's file runs every row of the fault table one after another.
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', (cluster ? 20 : 10) * 60_000),
