@@ -253,7 +253,7 @@ const scenarios: Scenario[] = [
     type: 'verification',
     case: 'cancelled',
     async run(h) {
-      // The cancel update ends the process while it waits for the code (its step timer is cancelled).
+      // The cancel update ends the process while it waits for the code (its step timer is left running).
       const s = await vf.startVerification(h, { identity: vf.freshNumber(), method: 'sms' });
       const res = await h.api({ method: 'POST', url: `/v1/verifications/${encodeURIComponent(s.processId)}/cancel` });
       if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`);

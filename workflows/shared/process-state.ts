@@ -7,13 +7,15 @@ import { HandledMemory } from './handled-memory.js';
 
 export interface ProcessState<S extends string, D> {
   readonly status: ProcessStatus<S, D>;
-  moveTo(state: S, reason?: string): void;
+  /** `memo: false`: no last-change memo, for a change the listing's start or close time already dates and whose reason the list need not show. */
+  moveTo(state: S, reason?: string, opts?: { memo?: boolean }): void;
   update(details: Partial<D>): void;
   /** A parent's request (a retry in place) has it count its step as running again: the next outcome is told, whatever it is. */
   parentAsked(): void;
 }
 
-export function trackProcess<S extends string, D extends object>(kind: string, initial: S, details: D): ProcessState<S, D> {
+/** `listedAs`: what listings show for `initial`, when not itself (the client sets it at start: a verification's STARTING is listed PENDING). */
+export function trackProcess<S extends string, D extends object>(kind: string, initial: S, details: D, listedAs: S = initial): ProcessState<S, D> {
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
@@ -22,27 +24,28 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
   // way get them here. Later, STATE is written only when it changes: a reason alone is in the status, not in visibility.
   const given = workflowInfo().typedSearchAttributes;
   let listedState = given.get(STATE);
-  if (given.get(KIND) !== kind || listedState !== initial) {
+  if (given.get(KIND) !== kind || listedState !== listedAs) {
     upsertSearchAttributes([
       { key: KIND, value: kind },
-      { key: STATE, value: initial },
+      { key: STATE, value: listedAs },
     ]);
-    listedState = initial;
+    listedState = listedAs;
   }
   const upsertState = (state: S) => {
-    if (state === listedState) return;
-    listedState = state;
-    upsertSearchAttributes([{ key: STATE, value: state }]);
+    const listed = state === initial ? listedAs : state;
+    if (listed === listedState) return;
+    listedState = listed;
+    upsertSearchAttributes([{ key: STATE, value: listed }]);
   };
   return {
     status,
-    moveTo(state, reason) {
+    moveTo(state, reason, opts) {
       if (state === status.state && !reason) return;
       status.state = state;
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
       upsertState(state);
-      recordLastChange(status);
+      if (opts?.memo !== false) recordLastChange(status);
       report?.send({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
