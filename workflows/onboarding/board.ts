@@ -46,13 +46,16 @@ export class Board {
     return this.plans.get(name)!;
   }
 
-  /** Moves a step; the onboarding's history records it (its own state unchanged), so the timeline tells it. */
+  /**
+   * Moves a step; the onboarding's history records it (its own state unchanged), so the timeline tells it. No
+   * last-change memo: the process list dates and explains changes of the onboarding's own state.
+   */
   set(v: StepView, state: StepState, reason: string): void {
     if (v.state === state && v.reason === reason) return;
     v.state = state;
     v.reason = reason;
     this.version += 1;
-    this.tracker.moveTo(this.tracker.status.state, `step ${v.name}: ${state}, ${reason}`);
+    this.tracker.moveTo(this.tracker.status.state, `step ${v.name}: ${state}, ${reason}`, { memo: false });
   }
 
   touch(): void {

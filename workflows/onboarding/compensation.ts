@@ -33,7 +33,9 @@ export async function compensate(board: Board): Promise<{ undone: string[]; kept
     Object.assign(v.resource, resource);
     v.compensation = compensation;
     (v.compensation.undone ? undone : kept).push(v.name);
-    board.tracker.moveTo(board.tracker.status.state, `step ${v.name}: ${v.compensation.undone ? 'undone' : 'not undone'}, ${v.compensation.reason}`);
+    board.tracker.moveTo(board.tracker.status.state, `step ${v.name}: ${v.compensation.undone ? 'undone' : 'not undone'}, ${v.compensation.reason}`, {
+      memo: false,
+    });
   }
   return { undone, kept };
 }
