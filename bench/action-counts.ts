@@ -7,6 +7,8 @@ import type { Client } from '@temporalio/client';
 // @temporalio/proto is CommonJS: in native ESM only its default export is reliable.
 import proto from '@temporalio/proto';
 
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+
 const { EventType: E } = proto.temporal.api.enums.v1;
 
 const KINDS: Record<string, number[]> = {
@@ -35,54 +37,97 @@ const seconds = (t: { seconds?: { toNumber(): number } | number | null; nanos?: 
   t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) + (t.nanos ?? 0) / 1e9 : 0;
 
 export async function countActions(client: Client, workflowId: string, heartbeatTimeoutMs: number): Promise<ActionCounts> {
+  const counts: ActionCounts[] = [];
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    counts.push(countEvents((await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [], heartbeatTimeoutMs));
+  return addCounts(counts);
+}
+
+/** One run's actions from its events after `afterEventId` (0: all of them): what it wrote since an earlier look. */
+export async function countRunActions(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  afterEventId: number,
+  heartbeatTimeoutMs: number,
+): Promise<ActionCounts> {
+  const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+  return countEvents(
+    events.filter((e) => Number(e.eventId) > afterEventId),
+    heartbeatTimeoutMs,
+  );
+}
+
+/** The counts of one run's events (the whole history or a part of it). Pure. */
+export function countEvents(history: readonly HistoryEvent[], heartbeatTimeoutMs: number): ActionCounts {
   const byKind: Record<string, number> = { 'activity attempts': 0, ...Object.fromEntries(Object.keys(KINDS).map((k) => [k, 0])) };
   const throttleS = (0.8 * heartbeatTimeoutMs) / 1000;
   let heartbeatsAtMost = 0;
   const activities: ActionCounts['activities'] = {};
-  let runs = 0;
-  let events = 0;
   const eventTypes: string[] = [];
-  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-    runs++;
-    const history = (await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [];
-    events += history.length;
-    const startedAt = new Map<number, number>();
-    const typeOf = new Map<number, string>();
-    const scheduledAt = new Map<number, number>();
-    for (const e of history) {
-      eventTypes.push(shortName(e.eventType ?? 0));
-      for (const [kind, types] of Object.entries(KINDS)) if (types.includes(e.eventType ?? 0)) byKind[kind]! += 1;
-      const scheduled = e.activityTaskScheduledEventAttributes;
-      if (scheduled) {
-        typeOf.set(Number(e.eventId), scheduled.activityType?.name ?? '?');
-        scheduledAt.set(Number(e.eventId), seconds(e.eventTime));
-      }
-      const started = e.activityTaskStartedEventAttributes;
-      if (started) {
-        // Only an activity's last attempt is in the history; its attempt number says how many ran.
-        byKind['activity attempts']! += started.attempt ?? 1;
-        startedAt.set(Number(e.eventId), seconds(e.eventTime));
-      }
-      const ended =
-        e.activityTaskCompletedEventAttributes ??
-        e.activityTaskFailedEventAttributes ??
-        e.activityTaskCanceledEventAttributes ??
-        e.activityTaskTimedOutEventAttributes;
-      if (ended?.startedEventId) {
-        const from = startedAt.get(Number(ended.startedEventId));
-        if (from !== undefined) {
-          const took = seconds(e.eventTime) - from;
-          heartbeatsAtMost += 1 + Math.floor(took / throttleS);
-          const a = (activities[typeOf.get(Number(ended.scheduledEventId)) ?? '?'] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
-          a.count++;
-          a.seconds += took;
-          a.queuedSeconds += from - (scheduledAt.get(Number(ended.scheduledEventId)) ?? from);
-        }
+  const startedAt = new Map<number, number>();
+  const typeOf = new Map<number, string>();
+  const scheduledAt = new Map<number, number>();
+  for (const e of history) {
+    eventTypes.push(shortName(e.eventType ?? 0));
+    for (const [kind, types] of Object.entries(KINDS)) if (types.includes(e.eventType ?? 0)) byKind[kind]! += 1;
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      typeOf.set(Number(e.eventId), scheduled.activityType?.name ?? '?');
+      scheduledAt.set(Number(e.eventId), seconds(e.eventTime));
+    }
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) {
+      // Only an activity's last attempt is in the history; its attempt number says how many ran.
+      byKind['activity attempts']! += started.attempt ?? 1;
+      startedAt.set(Number(e.eventId), seconds(e.eventTime));
+    }
+    const ended =
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskCanceledEventAttributes ??
+      e.activityTaskTimedOutEventAttributes;
+    if (ended?.startedEventId) {
+      const from = startedAt.get(Number(ended.startedEventId));
+      if (from !== undefined) {
+        const took = seconds(e.eventTime) - from;
+        heartbeatsAtMost += 1 + Math.floor(took / throttleS);
+        const a = (activities[typeOf.get(Number(ended.scheduledEventId)) ?? '?'] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
+        a.count++;
+        a.seconds += took;
+        a.queuedSeconds += from - (scheduledAt.get(Number(ended.scheduledEventId)) ?? from);
       }
     }
   }
   const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return { total, byKind, heartbeatsAtMost, runs, events, eventTypes, activities };
+  return { total, byKind, heartbeatsAtMost, runs: 1, events: history.length, eventTypes, activities };
+}
+
+/** The sum of several runs' (or workflows') counts; event types in the order given. */
+export function addCounts(counts: readonly ActionCounts[]): ActionCounts {
+  const sum: ActionCounts = { total: 0, byKind: {}, heartbeatsAtMost: 0, runs: 0, events: 0, eventTypes: [], activities: {} };
+  for (const c of counts) {
+    sum.total += c.total;
+    sum.heartbeatsAtMost += c.heartbeatsAtMost;
+    sum.runs += c.runs;
+    sum.events += c.events;
+    sum.eventTypes.push(...c.eventTypes);
+    for (const [k, n] of Object.entries(c.byKind)) sum.byKind[k] = (sum.byKind[k] ?? 0) + n;
+    for (const [type, a] of Object.entries(c.activities)) {
+      const t = (sum.activities[type] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
+      t.count += a.count;
+      t.seconds += a.seconds;
+      t.queuedSeconds += a.queuedSeconds;
+    }
+  }
+  return sum;
+}
+
+/** History events by type ("WorkflowTaskCompleted 4, MarkerRecorded 2"), most first: where a process's writes go. */
+export function eventsByType(eventTypes: readonly string[]): Record<string, number> {
+  const by: Record<string, number> = {};
+  for (const t of eventTypes) by[t] = (by[t] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 }
 
 /** EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> WorkflowTaskCompleted. */

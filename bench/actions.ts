@@ -1,115 +1,159 @@
-// Temporal actions benchmark: what one verification, one incoming call, one callout and one customer onboarding
-// cost in Temporal actions (as Temporal Cloud bills them: run starts, activity attempts, timers, signals, updates,
-// search attribute upserts, markers, child starts), counted from the histories (bench/action-counts.ts) of every
-// workflow each made: the process, and what it started (a verification's per-number guard, an onboarding's child
-// processes and their resources' inboxes). Each scenario runs alone through the API against the sandbox, in turn,
-// once per round. Heartbeats are billed too but are not in histories; none of these processes' activities heartbeat.
-// The targets are ceilings set just above the counts measured when the benchmark was written: an alarm for a
-// change that adds actions, not a goal. (Campaign actions per 1,000 messages: bench/campaign.ts.)
+// What each process writes to Temporal: actions (as Temporal Cloud bills them: run starts, activity attempts,
+// timers, signals, updates, search attribute upserts, markers, child starts) and history events (each a durable
+// write), per verification, incoming call, callout, provisioning webhook and onboarding, against the budgets of
+// bench/budgets.ts (the CI alarm fails on any count over its budget). Counted from the histories (bench/action-
+// counts.ts) of every workflow the scenario touched: every run it started, whole, and every run already there
+// that wrote events meanwhile (a guard shared by verifications, the process that owns a webhook's resource),
+// from where it stood before; so it holds whatever workflows the processes are made of. Each scenario runs
+// alone through the API against the sandbox, after the server has gone quiet, once per round. Heartbeats are
+// billed too but are not in histories; none of these processes' activities heartbeat. (Campaign actions per
+// 1,000 messages: bench/campaign.ts.)
 //   RELAYFLOW_BENCH_PROFILE=short|full npx tsx bench/actions.ts
-import type { Client } from '@temporalio/client';
-import { countActions, type ActionCounts } from './action-counts.js';
+//   RELAYFLOW_BENCH_EVENTS=1 also prints each workflow's events, in order, as counted
+import { addCounts, countRunActions, eventsByType, type ActionCounts } from './action-counts.js';
 import { benchProfile, exitWhenDone, log, shutdown, sleep, startStack } from './bench-stack.js';
+import { budgetFigure, budgetTarget, BUDGETS, type Counted } from './budgets.js';
 import { emitBenchResult, type BenchRow } from './result.js';
-import { benchApi, processScenarios, wireScenarios } from './scenarios.js';
+import { benchApi, commentWebhooks, processScenarios, unclaimedWebhooks, waitingTemplate, wireScenarios } from './scenarios.js';
 
 const profile = benchProfile();
 const ROUNDS = profile === 'short' ? 1 : 3;
-
-/** Ceilings: today's counts (see the commit that set them) plus a little room for timing (a check more or less). */
-const CEILINGS: Record<string, number> = {
-  verification: 23, // 17 and 18 measured; 21 and 22 with the pumping guard's two signals (start, correct code)
-  'incoming call': 10, // 8 and 9
-  callout: 9, // 8
-  onboarding: 155, // 142 to 147
-};
+/** Webhooks per measurement: each figure is per webhook. */
+const WEBHOOKS = 5;
+const UNCLAIMED = 3;
+/** None of the counted activities heartbeats; the bound only matters for the campaign's. */
+const HEARTBEAT_TIMEOUT_MS = 60_000;
+const UNCLAIMED_WEBHOOK = 'provisioning webhook for an unclaimed resource';
 
 const { server, h } = await startStack();
-
-/** Every workflow ID the server has seen so far. */
-async function workflowIdsNow(client: Client): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  for await (const w of client.workflow.list()) ids.set(w.workflowId, w.type);
-  return ids;
-}
-
 const api = benchApi(h);
-/** Each scenario runs one process to its end (bench/scenarios.ts); it returns the process's ID and what it ended as. */
-const all = processScenarios(h, api, '+4673');
-const SCENARIOS = { verification: all.verification, 'incoming call': all['incoming call'], callout: all.callout, onboarding: all.onboarding };
+const scenarios = processScenarios(h, api, '+4673');
 
-/**
- * Workflows a process adds actions to without starting them: a destination prefix's pumping guard, signalled by
- * every verification to that prefix. What a scenario added to those counts too (only the first starts one).
- */
-const SHARED_TYPES = new Set(['verificationPumpingGuard']);
-async function sharedActions(ids: Map<string, string>): Promise<Map<string, { type: string; counts: ActionCounts }>> {
-  const shared = [...ids].filter(([, type]) => SHARED_TYPES.has(type));
-  const counts = await Promise.all(shared.map(([id]) => countActions(h.client, id, 60_000)));
-  return new Map(shared.map(([id, type], i) => [id, { type, counts: counts[i]! }]));
-}
-/** What a shared workflow's counts grew by. */
-function grown(after: ActionCounts, before: ActionCounts): ActionCounts {
-  const byKind = Object.fromEntries(Object.entries(after.byKind).map(([k, n]) => [k, n - (before.byKind[k] ?? 0)]));
-  return { ...after, total: after.total - before.total, byKind, events: after.events - before.events };
+interface Run {
+  workflowId: string;
+  runId: string;
+  type: string;
+  running: boolean;
+  /** Its history's length when listed (live, from describe, for a running one). */
+  length: number;
 }
 
-const totals: Record<string, number[]> = Object.fromEntries(Object.keys(SCENARIOS).map((s) => [s, []]));
+/** Every run the server holds. */
+async function runsNow(): Promise<Map<string, Run>> {
+  const runs = new Map<string, Run>();
+  for await (const w of h.client.workflow.list()) {
+    const running = w.status.name === 'RUNNING';
+    const length = running ? (await h.client.workflow.getHandle(w.workflowId, w.runId).describe()).historyLength : w.historyLength;
+    runs.set(w.runId, { workflowId: w.workflowId, runId: w.runId, type: w.type, running, length });
+  }
+  return runs;
+}
+
+/** Waits until no run starts and no running one writes for a second (at most 20 s): the scenario's work is done. */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  const look = async () => {
+    const parts: string[] = [String((await h.client.workflow.count()).count)];
+    for await (const w of h.client.workflow.list({ query: "ExecutionStatus = 'Running'" }))
+      parts.push(`${w.runId}:${(await h.client.workflow.getHandle(w.workflowId, w.runId).describe()).historyLength}`);
+    return parts.sort().join(' ');
+  };
+  let last = await look();
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < deadline) {
+    await sleep(500);
+    const now = await look();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+interface Touched {
+  run: Run;
+  started: boolean;
+  counts: ActionCounts;
+}
+
+/** What every run wrote since `before`: a run started since, whole; a run running then, from where it stood. */
+async function touchedSince(before: Map<string, Run>): Promise<Touched[]> {
+  const touched: Touched[] = [];
+  for (const run of (await runsNow()).values()) {
+    const was = before.get(run.runId);
+    if (was && !was.running) continue; // closed before: it cannot have grown
+    const counts = await countRunActions(h.client, run.workflowId, run.runId, was?.length ?? 0, HEARTBEAT_TIMEOUT_MS);
+    if (counts.events > 0) touched.push({ run, started: !was, counts });
+  }
+  return touched;
+}
+
+const figures: Record<string, Record<Counted, number[]>> = {};
 const notes: string[] = [];
-const sum = (cs: ActionCounts[], f: (c: ActionCounts) => number) => cs.reduce((a, c) => a + f(c), 0);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const list = (by: Record<string, number>, per: number) =>
+  Object.entries(by)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${round2(n / per)}`)
+    .join(', ');
+
+/** Runs the scenario between two quiet points and records what every touched workflow wrote, per `per` units. */
+async function measure(name: string, scenario: () => Promise<unknown>, last: boolean, per = 1): Promise<void> {
+  await settled();
+  const before = await runsNow();
+  const t0 = Date.now();
+  await scenario();
+  await settled();
+  const touched = await touchedSince(before);
+  const sum = addCounts(touched.map((t) => t.counts));
+  const f = (figures[name] ??= { actions: [], events: [] });
+  f.actions.push(round2(sum.total / per));
+  f.events.push(round2(sum.events / per));
+  if (process.env.RELAYFLOW_BENCH_EVENTS === '1')
+    for (const t of touched) log(`    ${t.run.type}${t.started ? '' : ' (already running)'} ${t.run.workflowId}: ${t.counts.eventTypes.join(' ')}`);
+  const byType: Record<string, { actions: number; events: number }> = {};
+  for (const t of touched) {
+    const key = `${t.run.type}${t.started ? '' : ' (already running)'}`;
+    const b = (byType[key] ??= { actions: 0, events: 0 });
+    b.actions += t.counts.total;
+    b.events += t.counts.events;
+  }
+  const workflows = Object.entries(byType)
+    .map(([type, b]) => `${type} ${round2(b.actions / per)} / ${round2(b.events / per)}`)
+    .join(', ');
+  const unit = per === 1 ? '' : ` per ${name.startsWith('provisioning webhook') ? 'webhook' : 'unit'} (${per} sent)`;
+  const summary = `${round2(sum.total / per)} actions, ${round2(sum.events / per)} history events${unit} in ${touched.length} workflow(s)`;
+  log(`  ${name}: ${summary}, ${((Date.now() - t0) / 1000).toFixed(1)} s; actions: ${list(sum.byKind, per)}; by workflow (actions / events): ${workflows}`);
+  if (last)
+    notes.push(
+      `${name}: ${summary}; actions by kind: ${list(sum.byKind, per)}; events by type: ${list(eventsByType(sum.eventTypes), per)}; by workflow type (actions / events): ${workflows}`,
+    );
+}
+
 try {
   log('wiring the sandbox: voice callbacks and numbers, a connect rule, sender ID callbacks, fast reviewers');
   await wireScenarios(h, api);
-
-  // A prefix's pumping guard is started by the first verification to it and shared by all the others: one
-  // verification before the rounds starts it, so each round counts what a verification adds to it.
-  await SCENARIOS.verification();
-  log(`${profile} profile: ${ROUNDS} round(s) of ${Object.keys(SCENARIOS).join(', ')}, one at a time`);
+  // Whatever verifications share (a destination prefix's counters) exists from the first one on: one before the
+  // rounds, so each round counts what one more verification adds.
+  await scenarios.verification();
+  log(`${profile} profile: ${ROUNDS} round(s), each scenario alone once the server is quiet`);
   for (let round = 0; round < ROUNDS; round++) {
+    const last = round === ROUNDS - 1;
     log(`round ${round + 1} of ${ROUNDS}`);
-    for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      const before = await workflowIdsNow(h.client);
-      const sharedBefore = await sharedActions(before);
-      const t0 = Date.now();
-      const { processId } = await scenario();
-      await sleep(1_000); // the last closes reach visibility
-      const made: [string, string][] = [...(await workflowIdsNow(h.client))].filter(([id]) => !before.has(id));
-      const counts = await Promise.all(made.map(([id]) => countActions(h.client, id, 60_000)));
-      for (const [id, then] of sharedBefore) {
-        const more = grown(await countActions(h.client, id, 60_000), then.counts);
-        if (more.total > 0) {
-          made.push([id, `${then.type} (shared)`]);
-          counts.push(more);
-        }
-      }
-      const total = sum(counts, (c) => c.total);
-      // Each workflow's events in order, to see where a process's writes go.
-      if (process.env.RELAYFLOW_BENCH_EVENTS === '1')
-        made.forEach(([id, type], i) => log(`    ${type} ${id}: ${counts[i]!.eventTypes.join(' ')}`));
-      totals[name]!.push(total);
-      const byKind: Record<string, number> = {};
-      for (const c of counts) for (const [k, n] of Object.entries(c.byKind)) if (n) byKind[k] = (byKind[k] ?? 0) + n;
-      const byType: Record<string, number> = {};
-      made.forEach(([, type], i) => (byType[type] = (byType[type] ?? 0) + counts[i]!.total));
-      const kinds = Object.entries(byKind)
-        .map(([k, n]) => `${n} ${k}`)
-        .join(', ');
-      const types = Object.entries(byType)
-        .map(([t, n]) => `${t} ${n}`)
-        .join(', ');
-      log(
-        `  ${name.padEnd(13)} ${String(total).padStart(4)} actions in ${made.length} workflow(s), ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds}; by workflow: ${types}`,
-      );
-      if (round === ROUNDS - 1)
-        notes.push(
-          `${name} (${processId.split(':')[0]}): ${total} actions in ${made.length} workflow(s), ${sum(counts, (c) => c.events)} history events; ${kinds}; by workflow type: ${types}`,
-        );
-    }
+    await measure('verification', scenarios.verification, last);
+    await measure('incoming call', scenarios['incoming call'], last);
+    await measure('callout', scenarios.callout, last);
+    // Its process started (and reached by a first webhook) outside the measurement: only the webhooks count.
+    const target = await waitingTemplate(h, api);
+    await measure('provisioning webhook', () => commentWebhooks(h, api, target, WEBHOOKS), last, WEBHOOKS);
+    await measure(UNCLAIMED_WEBHOOK, () => unclaimedWebhooks(h, UNCLAIMED), last, UNCLAIMED);
+    await measure('onboarding', scenarios.onboarding, last);
   }
   notes.unshift(
-    `${profile} profile: ${ROUNDS} round(s); each scenario alone, through the API against the sandbox; actions counted from the histories of every workflow the scenario started (the process, a verification's number guard, an onboarding's children and inboxes), once the process had closed, and what it added to a shared one it did not start (a prefix's pumping guard)`,
-    "verification: SMS, code reported, closed by the platform's result callback; incoming call: ICE to a connect rule, ACE, hang-up (DiCE); callout: text-to-speech, answered; onboarding: subproject, bundle, webhook, RCS and CHATB senders, a template and a sender ID registration, reviewers deciding after 200 ms (the template keeps watching after the onboarding completes: counted up to then)",
-    'targets are ceilings set just above the counts measured when this benchmark was written, so an added action fails the alarm: not goals; heartbeats are not in histories (none of these activities heartbeats)',
+    `${profile} profile: ${ROUNDS} round(s); each scenario alone, through the API against the sandbox, once the server was quiet (no run started or wrote for a second); counted from the histories of every run the scenario started (whole) and every run already running that wrote meanwhile (from where it stood), until the server was quiet again`,
+    "verification: SMS, code reported, closed by the platform's result callback; incoming call: ICE to a connect rule, ACE, hang-up (DiCE); callout: text-to-speech, answered; " +
+      `provisioning webhook: ${WEBHOOKS} comment webhooks, one at a time, for the template of a CHATA template approval waiting for its review (started, and reached by a first webhook, before the measurement), per webhook; ` +
+      `${UNCLAIMED_WEBHOOK}: ${UNCLAIMED} comment webhooks for templates no process claimed, per webhook; ` +
+      'onboarding: subproject, bundle, webhook, RCS and CHATB senders, a template and a sender ID registration, reviewers deciding after 200 ms (the template keeps watching after the onboarding completes: counted until the server is quiet)',
+    'targets are the budgets of bench/budgets.ts, which the CI alarm enforces with no slack; heartbeats are not in histories (none of these activities heartbeats)',
   );
 } finally {
   await shutdown([
@@ -118,19 +162,25 @@ try {
   ]);
 }
 
+const budgeted = new Set(BUDGETS.filter((b) => b.bench === 'actions').map((b) => b.process));
 emitBenchResult({
   bench: 'actions',
   target: server.target,
   rounds: ROUNDS,
-  rows: Object.entries(totals).map(([name, values]): BenchRow => ({
-    figure: `Temporal actions per ${name}`,
-    unit: 'actions',
-    baseline: 'none (a ceiling)',
-    relayflow: values,
-    baselineValues: [],
-    ratios: [],
-    ...(CEILINGS[name] ? { target: { of: 'value', op: '<=', bound: CEILINGS[name]! } } : {}),
-  })),
+  rows: Object.entries(figures).flatMap(([name, values]) =>
+    (['actions', 'events'] as const).map((counted): BenchRow => {
+      const target = budgeted.has(name) ? budgetTarget(name, counted) : undefined;
+      return {
+        figure: budgetFigure(name, counted),
+        unit: counted,
+        baseline: target ? 'none (a budget)' : 'none',
+        relayflow: values[counted],
+        baselineValues: [],
+        ratios: [],
+        ...(target ? { target } : {}),
+      };
+    }),
+  ),
   notes,
 });
 exitWhenDone();

@@ -48,8 +48,11 @@ const SHARDS_NOW = Number(/numHistoryShards: \{\{ default "(\d+)"/.exec(read('de
 const WORKERS_NOW = 2; // docs/cluster.md: `npm run cluster` and the compose file run two workers
 const configDefault = (name: string) => Number(new RegExp(`'${name}', ([\\d_]+)`).exec(read('common/config.ts'))![1]!.replace(/_/g, ''));
 const POLL_MS = configDefault('RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS');
-const GUARD_WINDOW_MS = configDefault('RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS');
 const CHUNK_SIZE = configDefault('RELAYFLOW_CAMPAIGN_CHUNK_SIZE');
+/** The guard window, while verifications have a number guard workflow (none once the guards are in the store). */
+const GUARD_WINDOW_MS = /'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', /.test(read('common/config.ts'))
+  ? configDefault('RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS')
+  : 0;
 const CHUNK_SECONDS = configDefault('RELAYFLOW_CAMPAIGN_CHUNK_SECONDS');
 
 // --- Recorded histories -----------------------------------------------------------------------------------------
@@ -76,14 +79,22 @@ for (const type of readdirSync(join(ROOT, FIXTURES)).sort())
     );
     fixtures.set(`${type}/${file.replace(/\.json$/, '')}`, { shape, events });
   }
-const shapeOf = (names: string[]) => sumShapes(names.map((n) => fixtures.get(n)!.shape));
+/** The recorded histories of these names that exist: a workflow type gone since (a guard moved to the store) drops out. */
+const recorded = (names: string[]) => names.filter((n) => fixtures.has(n));
+const GUARDED = fixtures.has('numberGuard/happy') && GUARD_WINDOW_MS > 0;
+const shapeOf = (names: string[]) => sumShapes(recorded(names).map((n) => fixtures.get(n)!.shape));
 
 // --- Benchmark results ------------------------------------------------------------------------------------------
 const full = JSON.parse(read(FULL)) as { startedAt: string; machine: { git: { commit: string } }; benches: { bench: string; result: BenchResult }[] };
 const bench = (name: string) => full.benches.find((b) => b.bench === name)!.result;
 const row = (name: string, figure: string) => median(bench(name).rows.find((r) => r.figure === figure)!.relayflow);
-/** "verification (verification): 17 actions in 2 workflow(s), 35 history events; ..." from the actions bench's notes. */
+/** History events per process: the actions bench's row, or in a table recorded before it had one, its notes. */
 const eventsOf = (scenario: string) =>
+  bench('actions').rows.some((r) => r.figure === `history events per ${scenario}`)
+    ? row('actions', `history events per ${scenario}`)
+    : eventsFromNotes(scenario);
+/** "verification (verification): 17 actions in 2 workflow(s), 35 history events; ..." from the actions bench's notes. */
+const eventsFromNotes = (scenario: string) =>
   Number(
     new RegExp(`^${scenario} \\([^)]+\\): \\d+ actions in \\d+ workflow\\(s\\), (\\d+) history events`).exec(
       bench('actions').notes!.find((n) => n.startsWith(`${scenario} (`))!,
@@ -118,9 +129,10 @@ const processKind = (name: string, scenario: string, shapes: string[], cpuKind: 
   name,
   unit: 'process',
   cost: unitFromShape(shapeOf(shapes), eventsOf(scenario), row('actions', `Temporal actions per ${scenario}`), cpu.kinds[cpuKind]!.msPerProcess),
-  from: `events and actions: ${FULL} (actions bench, "${scenario}"); writes and bytes per event: ${shapes.join(', ')}; CPU: ${CPU} "${cpuKind}"`,
+  from: `events and actions: ${FULL} (actions bench, "${scenario}"); writes and bytes per event: ${recorded(shapes).join(', ')}; CPU: ${CPU} "${cpuKind}"`,
 });
-const approval = shapeOf(['templateApproval/happy', 'resourceInbox/attached-idle-end']);
+const APPROVAL_FIXTURES = ['templateApproval/happy', 'resourceInbox/attached-idle-end'];
+const approval = shapeOf(APPROVAL_FIXTURES);
 // What a watching template writes each time it wakes to poll (measured: 11 events a wake-up, bench/worker-cpu.ts).
 const WAKE_EVENTS = [
   'TIMER_FIRED',
@@ -150,7 +162,7 @@ const campaignEvents = campaignFixedEvents + Math.ceil(RECIPIENTS / chunkRows) *
 const campaignActions = (row('campaign', 'Temporal actions per 1,000 campaign messages') * RECIPIENTS) / 1000;
 
 const kinds: Kind[] = [
-  processKind('verification (SMS, with its number guard)', 'verification', ['verification/happy', 'numberGuard/happy'], 'verification'),
+  processKind(`verification (SMS${GUARDED ? ', with its number guard' : ''})`, 'verification', ['verification/happy', 'numberGuard/happy'], 'verification'),
   processKind('incoming call', 'incoming call', ['voiceIncomingCall/happy'], 'incoming call'),
   processKind('callout (text to speech)', 'callout', ['voiceCallout/happy'], 'callout'),
   processKind('customer onboarding (11 workflows)', 'onboarding', ONBOARDING_FIXTURES, 'onboarding'),
@@ -158,10 +170,10 @@ const kinds: Kind[] = [
     name: 'template approval, to APPROVED (with its inbox)',
     unit: 'process',
     cost: {
-      ...unitFromShape(approval, approval.events, fixtureActions(['templateApproval/happy', 'resourceInbox/attached-idle-end'])),
+      ...unitFromShape(approval, approval.events, fixtureActions(APPROVAL_FIXTURES)),
       cpuMs: cpu.kinds['template approval']!.msPerProcess,
     },
-    from: `events, actions, writes, bytes: templateApproval/happy + resourceInbox/attached-idle-end (actions counted from their events as bench/action-counts.ts counts); CPU: ${CPU} "template approval"`,
+    from: `events, actions, writes, bytes: ${recorded(APPROVAL_FIXTURES).join(' + ')} (actions counted from their events as bench/action-counts.ts counts); CPU: ${CPU} "template approval"`,
   },
   {
     name: 'template watch, one wake-up (a poll)',
@@ -181,7 +193,7 @@ const kinds: Kind[] = [
 function fixtureActions(names: string[]): number {
   const billed =
     /^EVENT_TYPE_(WORKFLOW_EXECUTION_STARTED|TIMER_STARTED|WORKFLOW_EXECUTION_SIGNALED|WORKFLOW_EXECUTION_UPDATE_(ACCEPTED|REJECTED)|UPSERT_WORKFLOW_SEARCH_ATTRIBUTES|MARKER_RECORDED|START_CHILD_WORKFLOW_EXECUTION_INITIATED|ACTIVITY_TASK_STARTED)$/;
-  return names.reduce((n, name) => n + fixtures.get(name)!.events.filter((e) => billed.test(e.eventType)).length, 0);
+  return recorded(names).reduce((n, name) => n + fixtures.get(name)!.events.filter((e) => billed.test(e.eventType)).length, 0);
 }
 
 // --- Loads ------------------------------------------------------------------------------------------------------
@@ -195,8 +207,10 @@ const wakesPerDay = (TEMPLATES * 86_400_000) / POLL_MS;
 const watchLoad = loadNeeds(watch, TEMPLATES / (POLL_MS / 1000), wakesPerDay, A);
 const campaignSeconds = RECIPIENTS / campaignRate;
 const campaignLoad = loadNeeds(campaign, campaignRate, RECIPIENTS, A);
+const guardLine = () => ` Each verified number also keeps its number guard open for the guard window
+(\`RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS\`, ${fmt(GUARD_WINDOW_MS / 60_000)} minutes by default): about ${fmt((VERIFICATIONS_PER_DAY / 86_400) * (GUARD_WINDOW_MS / 1000))} open guards on an average
+day, waiting on a timer; they cost the database rows, not worker memory unless cached.`;
 const memoryPerWaiting = row('memory', 'worker memory per waiting process');
-const openGuards = (VERIFICATIONS_PER_DAY / 86_400) * (GUARD_WINDOW_MS / 1000);
 
 // --- The page ---------------------------------------------------------------------------------------------------
 function fmt(n: number, digits = 0): string {
@@ -292,9 +306,7 @@ busiest time (an assumption: a day's traffic follows waking hours; measure the r
 
 ${loadTable(verLoad, 'verifications')}
 
-${limitLine(verLoad)} Each verified number also keeps its number guard open for the guard window
-(\`RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS\`, ${fmt(GUARD_WINDOW_MS / 60_000)} minutes by default): about ${fmt(openGuards)} open guards on an average
-day, waiting on a timer; they cost the database rows, not worker memory unless cached. A month is
+${limitLine(verLoad)}${GUARDED ? guardLine() : ''} A month is
 ${fmt(verLoad.actionsPerDay * 30)} actions: past the published tiers (200 M a month), so the price is a contract's.
 
 ### A campaign of 1 million recipients

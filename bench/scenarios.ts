@@ -1,9 +1,11 @@
 // One process of each kind, run to its end through the API against the sandbox: what bench/actions.ts counts
-// Temporal actions over and bench/worker-cpu.ts measures worker CPU over. Waits use describe() (not the process's
+// Temporal actions over and bench/worker-cpu.ts measures worker CPU over; and provisioning webhooks, for a
+// resource a waiting process has claimed and for one nobody has. Waits use describe() (not the process's
 // query) where they can, so the waiting costs the worker nothing.
+import { ulid } from 'ulid';
 import type { Harness } from '../test/helpers/harness.js';
 import { uniqueName } from '../test/helpers/harness.js';
-import { rcsBody, setReviewer, templateBody } from '../test/helpers/provisioning.js';
+import { deliverWebhook, rcsBody, setReviewer, templateBody } from '../test/helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../test/helpers/senderid.js';
 import { messageFor } from '../test/helpers/verification.js';
 import { hangUp, incomingCall, OWN_NUMBERS, phone, voiceClient, voiceSettings, wireVoice } from '../test/helpers/voice.js';
@@ -33,6 +35,12 @@ export async function untilClosed(h: Harness, workflowId: string, timeoutMs: num
 }
 
 /** The sandbox wired as the scenarios need it: voice callbacks, numbers and a connect rule, sender ID callbacks, fast reviewers. */
+const REVIEWERS = {
+  templates: { outcome: 'approve', delayMs: 200 },
+  rcs: { outcome: 'launch', delayMs: 200 },
+  chatbSenders: { outcome: 'activate', delayMs: 200 },
+};
+
 export async function wireScenarios(h: Harness, api: BenchApi): Promise<void> {
   await wireVoice(h);
   await voiceClient(h).assignNumbers([...OWN_NUMBERS]);
@@ -43,11 +51,98 @@ export async function wireScenarios(h: Harness, api: BenchApi): Promise<void> {
   if (rule.status !== 200) throw new Error(`incoming rule: ${rule.status} ${JSON.stringify(rule.json)}`);
   await wireSenderId(h);
   await setSenderIdReviewer(h, { outcome: 'approve', stepMs: 200, pendingApproval: 'never' });
-  await setReviewer(h, {
-    templates: { outcome: 'approve', delayMs: 200 },
-    rcs: { outcome: 'launch', delayMs: 200 },
-    chatbSenders: { outcome: 'activate', delayMs: 200 },
-  });
+  await setReviewer(h, REVIEWERS);
+}
+
+/** A provisioning process waiting on its resource, and what that resource's webhooks name. */
+export interface WebhookTarget {
+  processId: string;
+  resourceId: string;
+}
+
+const CHATA_TEMPLATE = { channel: 'CHATA', resourceType: 'TEMPLATE', trigger: 'CHATA_TEMPLATE_COMMENT_ADDED' } as const;
+let sequence = 2_000_000;
+
+/** A comment event on a CHATA template, as the platform sends it. */
+function templateComment(h: Harness, resourceId: string): { eventId: string; event: Record<string, unknown> } {
+  const eventId = `bench-${ulid()}`;
+  const { channel, resourceType, trigger } = CHATA_TEMPLATE;
+  const event = {
+    eventId,
+    projectId: h.config.platform.credentials.projectId,
+    trigger,
+    channel,
+    resourceType,
+    resourceId,
+    sequence: ++sequence,
+    eventTime: new Date().toISOString(),
+    comment: `bench comment ${eventId}`,
+    details: {},
+  };
+  return { eventId, event };
+}
+
+async function deliver(h: Harness, event: Record<string, unknown>): Promise<void> {
+  const status = await deliverWebhook(h, event);
+  if (status !== 200) throw new Error(`provisioning webhook for ${String(event.resourceId)}: ${status}`);
+}
+
+/** Waits until the process lists the event among those it took in (details.events). */
+async function untilTaken(api: BenchApi, processId: string, eventId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const view = await api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
+    const events = (view.json.details as { events?: { eventId: string }[] } | undefined)?.events;
+    if (events?.some((e) => e.eventId === eventId)) return;
+    if (Date.now() > deadline) throw new Error(`${processId} did not take in webhook ${eventId} within 30 s: ${JSON.stringify(view.json).slice(0, 1000)}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * A CHATA template approval waiting for its review (decided an hour later: never during a bench), which one comment
+ * webhook has already reached: its resource is claimed by then, however the intake finds the owner.
+ */
+export async function waitingTemplate(h: Harness, api: BenchApi): Promise<WebhookTarget> {
+  // The reviewer's decision is taken at submission: held for this one template, then the usual again.
+  await setReviewer(h, { templates: { outcome: 'approve', delayMs: 3_600_000 } });
+  let target: WebhookTarget;
+  try {
+    const res = await api('POST', '/v1/templates/chata', templateBody(uniqueName('bench_hook').replace(/-/g, '_')));
+    if (res.status !== 202) throw new Error(`template start: ${res.status} ${JSON.stringify(res.json)}`);
+    const processId = res.json.processId as string;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const view = await api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
+      const resourceId = (view.json.details as { templateId?: string } | undefined)?.templateId;
+      if (resourceId) {
+        target = { processId, resourceId };
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`${processId} submitted no template within 30 s: ${JSON.stringify(view.json).slice(0, 1000)}`);
+      await sleep(100);
+    }
+  } finally {
+    await setReviewer(h, REVIEWERS);
+  }
+  const first = templateComment(h, target.resourceId);
+  await deliver(h, first.event);
+  await untilTaken(api, target.processId, first.eventId);
+  return target;
+}
+
+/** `n` comment webhooks for the target's resource, one at a time: each once the process has taken in the one before. */
+export async function commentWebhooks(h: Harness, api: BenchApi, target: WebhookTarget, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const { eventId, event } = templateComment(h, target.resourceId);
+    await deliver(h, event);
+    await untilTaken(api, target.processId, eventId);
+  }
+}
+
+/** `n` comment webhooks, each for a template no process has claimed (a resource made outside relayflow, say). */
+export async function unclaimedWebhooks(h: Harness, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await deliver(h, templateComment(h, ulid()).event);
 }
 
 /**

@@ -1,6 +1,9 @@
-// The CI alarm's verdict: the new short table against the one recorded in the repo, row by row (bench and
-// figure). An alarm against regressions, not a test of the targets: a row fails when its median moved well
-// into the worse direction since the recording, whatever its target. Pure.
+// The CI alarm's verdicts. compareRuns: the new short table against the one recorded in the repo, row by row
+// (bench and figure), an alarm against regressions, not a test of the targets: a row fails when its median moved
+// well into the worse direction since the recording, whatever its target. checkBudgets: each process's counts of
+// actions and history events against its budget (bench/budgets.ts), every round, no slack: counts are
+// deterministic. A row with a budget is checked only there. Pure.
+import { budgetLimits, type BudgetLimit } from '../budgets.js';
 import type { BenchRow } from '../result.js';
 import type { TableRun } from './outcome.js';
 import { median, num } from './summary.js';
@@ -23,7 +26,7 @@ const BOUND_SLACK = 0.1;
  */
 const LATENCY_SLACK = 0.6;
 
-type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared' | 'not run';
+type Verdict = 'ok' | 'regressed' | 'no result' | 'not recorded' | 'not compared' | 'not run' | 'over budget' | 'not met yet';
 
 export interface Check {
   bench: string;
@@ -32,7 +35,7 @@ export interface Check {
   message: string;
 }
 
-export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result';
+export const failed = (c: Check) => c.verdict === 'regressed' || c.verdict === 'no result' || c.verdict === 'over budget';
 
 /** What the alarm compares in a row: its median ratio (higher is better), or its value in the target's direction. */
 interface Measure {
@@ -79,8 +82,9 @@ function machineFactor(now: Measure, before: Measure): number {
   return now.higherIsBetter ? Math.min(1, b1 / b0) : Math.max(1, b1 / b0);
 }
 
-export function compareRuns(recorded: TableRun | undefined, now: TableRun): Check[] {
+export function compareRuns(recorded: TableRun | undefined, now: TableRun, limits: readonly BudgetLimit[] = budgetLimits()): Check[] {
   const checks: Check[] = [];
+  const budgeted = new Set(limits.map((l) => `${l.bench}\n${l.figure}`));
   const recordedRows = new Map<string, BenchRow>();
   for (const b of recorded?.benches ?? []) for (const r of b.result?.rows ?? []) recordedRows.set(`${b.bench}\n${r.figure}`, r);
   for (const b of now.benches) {
@@ -89,6 +93,7 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       continue;
     }
     for (const row of b.result.rows) {
+      if (budgeted.has(`${b.bench}\n${row.figure}`)) continue; // checkBudgets: no slack for a count
       const name = `${b.bench}: "${row.figure}"`;
       const was = recordedRows.get(`${b.bench}\n${row.figure}`);
       const m = measure(row);
@@ -126,4 +131,29 @@ export function compareRuns(recorded: TableRun | undefined, now: TableRun): Chec
       checks.push({ bench: b.bench, figure: '', verdict: 'not run', message: `${b.bench}: recorded, not run this time` });
   }
   return checks;
+}
+
+/**
+ * Every budget's figure in this run, each round's count against what is enforced (the budget, or the count a
+ * budget not met yet is held to meanwhile): over it fails, naming the process, the figure and the budget; a
+ * figure missing from the run fails too (a bench that gave no result, or a row it no longer reports).
+ */
+export function checkBudgets(now: TableRun, limits: readonly BudgetLimit[] = budgetLimits()): Check[] {
+  return limits.map((l): Check => {
+    const of = (verdict: Verdict, message: string): Check => ({ bench: l.bench, figure: l.figure, verdict, message });
+    const outcome = now.benches.find((b) => b.bench === l.bench);
+    const row = outcome?.result?.rows.find((r) => r.figure === l.figure);
+    const meanwhile = l.enforced !== l.budget;
+    const budget = `its budget of ${l.budget}${meanwhile ? ` (not met yet: enforced at ${l.enforced})` : ''}`;
+    if (!outcome) return of('no result', `${l.process}: "${l.figure}" not measured: ${l.bench} did not run (${budget})`);
+    if (!row || !row.relayflow.length) {
+      const why = outcome.status !== 'ok' ? `${l.bench} ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}` : `${l.bench} reported no such row`;
+      return of('no result', `${l.process}: "${l.figure}" not measured: ${why} (${budget})`);
+    }
+    const worst = Math.max(...row.relayflow.map((v) => (Number.isFinite(v) ? v : Infinity)));
+    const is = `${l.process}: "${l.figure}" is ${worst}${row.relayflow.length > 1 ? ` (rounds: ${row.relayflow.join(', ')})` : ''}`;
+    if (worst > l.enforced) return of('over budget', `${is}, over ${budget}`);
+    if (worst > l.budget) return of('not met yet', `${is}, over its budget of ${l.budget}, which is marked not met yet: enforced at ${l.enforced}`);
+    return of('ok', `${is}, within its budget of ${l.budget}${meanwhile ? ` (still marked not met yet, enforced at ${l.enforced}: the mark can go)` : ''}`);
+  });
 }
