@@ -22,8 +22,6 @@ export const workflowIds = {
   subproject: (parentProjectId: string, displayName: string) => `subproject:${parentProjectId}:${displayName}`,
   /** `id` is a ULID; the routing tokens of the process are `rf-<id>.<step>.<send>`. */
   verification: (id: string) => `verification:${id}`,
-  /** `subjectHash` from common/subject-hash.ts: never the number itself. */
-  numberGuard: (subjectHash: string) => `number-guard:${subjectHash}`,
   /** A verification relayflow did not start (an SDK's), adopted by the platform's verification ID from its callbacks. */
   'sdk-verification': (verificationId: string) => `sdk-verification:${verificationId}`,
   // Provisioning (area G): one process per platform resource, keyed by what the caller names it by.
@@ -55,7 +53,7 @@ export const workflowIds = {
   onboarding: (projectId: string, key: string) => `onboarding:${projectId}:${key}`,
   /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
-} satisfies Record<ProcessKind | 'numberGuard' | 'resourceInbox', (...parts: string[]) => string>;
+} satisfies Record<ProcessKind | 'resourceInbox', (...parts: string[]) => string>;
 
 /** The kind a workflow ID belongs to, from its prefix; undefined for IDs relayflow did not make. */
 export function kindOfWorkflowId(workflowId: string): ProcessKind | undefined {

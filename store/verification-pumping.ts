@@ -20,7 +20,7 @@ export interface PumpingDecision {
 }
 
 /** Set while the prefix is blocked: new starts to it are refused (or moved) until `until` or a lift. */
-export interface PumpingBlock {
+interface PumpingBlock {
   since: number;
   until: number;
   starts: number;

@@ -1,7 +1,8 @@
 // The worker's sticky cache is bounded. On Node 20 every cached workflow's AsyncLocalStorage instances (the SDK's
 // and OpenTelemetry's, about four each) tag every promise the workflow thread makes, so each workflow task costs
-// time in proportion to the workflows held. Each verified number leaves its guard open (and, unbounded, cached) for
-// an hour: the benchmark's throughput fell round after round (0.21, 0.18, 0.14 of the baseline) as guards piled up.
+// time in proportion to the workflows held. When each verified number also left a guard workflow open (and,
+// unbounded, cached) for an hour, the benchmark's throughput fell round after round (0.21, 0.18, 0.14 of the
+// baseline); verifications waiting for their code pile up the same way.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../../common/logger.js';
@@ -51,12 +52,12 @@ describe('worker sticky cache', () => {
     assert.equal(group.workers[0]!.options.maxCachedWorkflows, BOUND);
   });
 
-  test('guards left open by verifications do not pile up in the cache; an evicted guard still admits and counts', async () => {
+  test('verifications waiting for their code do not pile up in the cache; an evicted one still answers its look-up', async () => {
     const numbers = Array.from({ length: 3 * BOUND }, () => freshNumber());
     for (const identity of numbers) await startVerification(h, { identity, method: 'sms' });
     const cached = group.workers[0]!.getStatus().numCachedWorkflows;
     assert.ok(cached <= BOUND, `${cached} workflows cached, bound ${BOUND}`);
-    // The first number's guard was evicted long ago: it is replayed, and still knows its admission.
+    // The first number's process was evicted long ago: the look-up by identity (the store) finds it, and it is replayed to answer.
     const again = await startVerification(h, { identity: numbers[0], method: 'sms' });
     assert.equal(again.state, 'PENDING');
     const recent = await h.api({ method: 'GET', url: `/v1/verifications?identity=${encodeURIComponent(numbers[0]!)}&method=sms` });
