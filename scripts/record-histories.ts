@@ -7,21 +7,22 @@
 //   npx tsx scripts/record-histories.ts campaign/happy       # one case
 //
 // Re-record only on purpose (a workflow changed, with its patch): see docs/testing.md, "Changing workflow code".
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { ulid } from 'ulid';
-import { FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
-import { createLogger } from '../common/logger.js';
 import { workflowIds } from '../contracts/ids.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
 import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../contracts/sdk-verification.js';
+import {
+  senderIdCallbackRelayId,
+  senderIdCallbackSignal,
+  type SenderIdCallbackHint,
+  type SenderIdCallbackRelayInput,
+} from '../contracts/senderid-registration.js';
 import { VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
-import { createWorker, WORKFLOWS_PATH } from '../workers/worker.js';
 import { startDevServer } from './lib/dev-server.js';
 import { FIXTURES_DIR, historyToJSON, REPLAY_CODEC_KEYS, workflowTypeOf, type FixtureFile } from '../test/helpers/replay.js';
 import type { Harness } from '../test/helpers/harness.js';
@@ -558,47 +559,20 @@ const scenarios: Scenario[] = [
   },
   {
     type: 'resourceInbox',
-    case: 'before-idle-end',
+    case: 'linked-handed-over',
     async run(h) {
-      // An inbox run by the code before the idle end (commit INBOX_BEFORE_IDLE_END, no patch marker, no
-      // timer), recorded open as a running inbox is at a deploy: the current code must replay it (patched()).
+      // Webhooks come before any process claimed the resource; the process links itself (attach with linked, as the
+      // link activity sends it): the inbox forwards what it kept and ends, the intake signals the process from then on.
+      const stand = resource();
+      await inboxSend(h, stand, event(stand, 1), 3_600_000);
       const r = resource();
       const id = inboxId(r);
-      const taskQueue = `old-inbox-${ulid()}`;
-      const { worker, connection } = await createWorker({
-        config: { ...h.config, taskQueue },
-        logger: createLogger({ level: 'silent' }),
-        workflowBundlePath: await oldInboxBundle(),
-      });
-      const running = worker.run();
-      try {
-        const stand = resource();
-        await inboxSend(h, stand, event(stand, 1), 3_600_000);
-        await h.client.workflow.signalWithStart('resourceInbox', {
-          workflowId: id,
-          taskQueue,
-          args: [{ resource: r }],
-          signal: attachSignal,
-          signalArgs: [{ processId: inboxId(stand) }],
-        });
-        for (let i = 1; i <= 3; i += 1)
-          await h.client.workflow.signalWithStart('resourceInbox', {
-            workflowId: id,
-            taskQueue,
-            args: [{ resource: r }],
-            signal: provisioningEventSignal,
-            signalArgs: [event(r, i)],
-          });
-        await sleep(1_500);
-        await h.client.workflow.getHandle(inboxId(stand)).terminate('recorded');
-        const history = await h.client.workflow.getHandle(id).fetchHistory();
-        if (history.events?.some((e) => e.markerRecordedEventAttributes)) throw new Error('the old inbox recorded a patch marker: not the old code');
-        return { workflowId: id, open: true };
-      } finally {
-        worker.shutdown();
-        await running;
-        await connection.close();
-      }
+      await inboxSend(h, r, event(r, 1), 3_600_000);
+      await inboxSend(h, r, event(r, 2), 3_600_000);
+      await h.client.workflow.getHandle(id).signal(attachSignal, { processId: inboxId(stand), linked: true });
+      const runId = await closed(h, id);
+      await h.client.workflow.getHandle(inboxId(stand)).terminate('recorded');
+      return { workflowId: id, runId };
     },
   },
   {
@@ -670,6 +644,38 @@ const scenarios: Scenario[] = [
       const res = await h.api({ method: 'POST', url: `/v1/senderid/registrations/${encodeURIComponent(id)}/stop`, payload: { reason: 'not needed' } });
       if (res.statusCode !== 200) throw new Error(`stop: ${res.statusCode} ${res.body}`);
       return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  // --- sender ID callback relays (a registration with no linked process: as the intake hands a callback over)
+  {
+    type: 'senderIdCallbackRelay',
+    case: 'read-failed-then-signalled',
+    async run(h) {
+      // The registration's reads fail a few times: the relay's read is retried, a second callback comes meanwhile,
+      // then both reach the process (found by the platform's tag).
+      await sid.setReviewer(h, { outcome: 'approve', stepMs: 600_000, pendingApproval: 'never' });
+      const id = await sid.startRegistration(h, sid.brandRegistration(uniqueName('relay')));
+      const { registrationId } = (await sid.waitForView(h, id, (x) => Boolean(x.details.registrationId), 'created')).details;
+      const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ area: 'senderid', method: 'GET', pathContains: `/registrations/${registrationId}`, status: 503, count: 2 }),
+      });
+      if (!res.ok) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
+      const relayId = await relayHint(h, registrationId!, 'IN_PROGRESS');
+      await sleep(300);
+      await relayHint(h, registrationId!, 'IN_PROGRESS');
+      const runId = await closed(h, relayId);
+      await h.client.workflow.getHandle(id).terminate('recorded');
+      return { workflowId: relayId, runId };
+    },
+  },
+  {
+    type: 'senderIdCallbackRelay',
+    case: 'registration-gone',
+    async run(h) {
+      const relayId = await relayHint(h, uniqueName('reg-nowhere'), 'APPROVED');
+      return { workflowId: relayId, runId: await closed(h, relayId) };
     },
   },
   // --- campaigns
@@ -868,27 +874,26 @@ async function stopByUpdate(h: Harness, id: string): Promise<void> {
   if (!outcome.accepted) throw new Error(`stop: ${JSON.stringify(outcome)}`);
 }
 
-/** The last commit of workflows/provisioning/resource-inbox.ts before the idle end (patch 'resource-inbox-idle-end'). */
-const INBOX_BEFORE_IDLE_END = '555cc1e904f01aa297d1fab93efba413bfc4986c';
-/** The current workflows with the inbox as it was at INBOX_BEFORE_IDLE_END. */
-async function oldInboxBundle(): Promise<string> {
-  const dir = resolve('.relayflow/record');
-  await mkdir(dir, { recursive: true });
-  const source = execFileSync('git', ['show', `${INBOX_BEFORE_IDLE_END}:workflows/provisioning/resource-inbox.ts`], { encoding: 'utf8' });
-  const loader = join(dir, 'old-inbox-loader.cjs');
-  await writeFile(loader, `module.exports = function () { return ${JSON.stringify(source)}; };\n`);
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: undefined,
-    webpackConfigHook: (config) => {
-      config.module?.rules?.push({ test: /provisioning[\\/]resource-inbox\.ts$/, enforce: 'pre', use: [{ loader }] });
-      return config;
-    },
+/** A callback hint handed to the registration's relay by signal-with-start, as the intake does for a registration with no linked process. */
+async function relayHint(h: Harness, registrationId: string, registrationState: string): Promise<string> {
+  const projectId = h.config.platform.credentials.projectId;
+  const workflowId = senderIdCallbackRelayId(projectId, registrationId);
+  const relay: SenderIdCallbackRelayInput = { projectId, registrationId, pollIntervalMs: h.config.processes.senderid.pollIntervalMs };
+  const hint: SenderIdCallbackHint = {
+    eventId: ulid(),
+    eventType: 'REGISTRATION_STATE_CHANGED',
+    registrationId,
+    registrationState,
+    receivedAt: new Date().toISOString(),
+  };
+  await h.client.workflow.signalWithStart('senderIdCallbackRelay', {
+    workflowId,
+    taskQueue: h.config.taskQueue,
+    args: [relay],
+    signal: senderIdCallbackSignal,
+    signalArgs: [hint],
   });
-  const out = join(dir, 'old-inbox-bundle.js');
-  await writeFile(out, code);
-  return out;
+  return workflowId;
 }
 
 function resource(): ResourceRef {
