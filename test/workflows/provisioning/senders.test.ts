@@ -63,6 +63,16 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
       [testNumber],
       'the number is on the platform',
     );
+    // The review's webhooks each end a wait, none cancels its timer: one timer served every wait (workflows/shared/wake-timer.ts).
+    const events = (await h.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const count = (has: (e: (typeof events)[number]) => unknown) => events.filter(has).length;
+    assert.ok(count((e) => e.workflowExecutionSignaledEventAttributes) >= 2, 'webhooks came while it waited');
+    assert.ok(count((e) => e.timerStartedEventAttributes) <= 1, 'one timer at most');
+    assert.equal(
+      count((e) => e.timerCanceledEventAttributes),
+      0,
+      'no timer cancelled',
+    );
   });
 
   test('RCS: a country rejected leaves the sender PARTIALLY_LAUNCHED; a relaunch (same Idempotency-Key twice) launches it', async () => {
