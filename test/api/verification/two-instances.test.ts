@@ -1,7 +1,8 @@
 // Two API instances (two buildApp, each with its own Temporal connection and its own pool) on one PostgreSQL
 // database, as a deployment runs them behind a front: the verification guards are kept in the store, so both see the
 // same counts. The per-number guard refuses the sixth start to a number across both, a rate limit holds across both,
-// a pumping block decided by starts through one refuses at the other, a geo rule set through one applies at the other.
+// a pumping block decided by starts through one refuses at the other, a geo rule set through one applies at the other;
+// and what they keep holds no number and no IP.
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
@@ -19,11 +20,14 @@ import { phoneInbox } from '../../helpers/verification.js';
 
 const PID = String(process.pid % 1000).padStart(3, '0');
 let counter = 0;
+/** Every number and IP the tests used: none may be in the guards' tables. */
+const used: string[] = [];
+const remember = (value: string) => (used.push(value), value);
 /** A fresh Norwegian mobile number under +4741<pid>: the guard tests' numbers. */
-const norwegian = () => `+4741${PID}${String((counter += 1)).padStart(3, '0')}`;
+const norwegian = () => remember(`+4741${PID}${String((counter += 1)).padStart(3, '0')}`);
 /** Numbers under the one 8-digit prefix the pumping test floods. */
 const PUMPED_PREFIX = `4673${PID}9`;
-const pumped = () => `+${PUMPED_PREFIX}${String((counter += 1) % 1000).padStart(3, '0')}`;
+const pumped = () => remember(`+${PUMPED_PREFIX}${String((counter += 1) % 1000).padStart(3, '0')}`);
 const CACHE_MS = 300;
 
 describe('two API instances on one database', () => {
@@ -86,7 +90,7 @@ describe('two API instances on one database', () => {
   });
 
   test('a rate limit by IP: three starts across both go, the fourth is refused on either', async () => {
-    const ip = `203.0.113.${process.pid % 250}-${Date.now()}`;
+    const ip = remember(`203.0.113.${process.pid % 250}-${Date.now()}`);
     for (const app of [h.app, other, h.app])
       assert.equal((await start(app, { identity: norwegian(), method: 'seamless', rateLimits: { ip } })).statusCode, 201);
     for (const app of instances()) {
@@ -157,5 +161,15 @@ describe('two API instances on one database', () => {
     const read = (await other.inject({ method: 'GET', url: '/v1/verification-geo-rules', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).json();
     assert.equal(read.version, put.json().version);
     assert.equal(read.rules[0].id, 'no-norway-flashcall');
+  });
+
+  test("the guards' tables hold no number and no IP: keyed hashes, prefixes and process IDs only", async () => {
+    const tables = ['relayflow_verification_admissions', 'relayflow_pumping_guards', 'relayflow_pumping_decisions', 'relayflow_geo_rule_changes'];
+    const stored = JSON.stringify(await Promise.all(tables.map((t) => store.sql.query(`SELECT * FROM ${t}`))));
+    assert.ok(stored.includes('number:') && stored.includes(PUMPED_PREFIX), 'the tables were written');
+    for (const value of used) {
+      assert.ok(!stored.includes(value.replace(/^\+/, '')), `${value} is not stored`);
+      assert.ok(!stored.includes(Buffer.from(value).toString('base64')), `${value} is not stored encoded`);
+    }
   });
 });
