@@ -113,6 +113,13 @@ describe('customer onboarding through the API', () => {
       'the webhook is on the platform',
     );
     assert.equal(step(done, 'brand').processState, 'APPROVED');
+    // Every kind of child is listed from its start in the state its run begins in (contracts/onboarding.ts STEP_PROCESSES).
+    for (const s of steps(done).filter((s) => s.processId)) {
+      const child = await waitUntil(h, s.processId!, () => true, `${s.name} read`);
+      const history = await h.client.workflow.getHandle(s.processId!).fetchHistory();
+      const listed = history.events![0]!.workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields!.RelayflowState!;
+      assert.equal(JSON.parse(Buffer.from(listed.data!).toString()), child.history[0]!.state, `${s.name}: listed at start in its first state`);
+    }
   });
 
   test('a rejected template waits for the caller, who retries it with new components; the rest goes on', async () => {
