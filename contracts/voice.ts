@@ -286,6 +286,40 @@ export interface VoiceRecordedEvent {
  */
 export const voiceEventsSignal = defineSignal<[{ items: VoiceRecordedEvent[] }]>('voiceEvents');
 
+/**
+ * Each recorded event a batch carries (an incoming call's start input `events`, a `voiceEvents` signal's `items`),
+ * as the timeline tells it: what came, what was answered and who gave the answer, however many came in one batch.
+ */
+export function recordedEntries(items: unknown): Array<{ summary: string; details: Record<string, unknown> }> {
+  if (!Array.isArray(items)) return [];
+  return (items as VoiceRecordedEvent[])
+    .filter((i) => typeof i?.seq === 'number')
+    .map(({ seq, ev, given, ended }) => {
+      if (ev) {
+        const m = ev.menuResult;
+        const input = m ? `${m.type}${m.value ? `:${m.value}` : ''}` : undefined;
+        const by = given?.by ?? 'plan';
+        return {
+          summary: `${ev.event} → ${given?.action ?? 'unknown'}${input ? ` (input ${input})` : ''}, by ${by} (seq ${seq})`,
+          details: { seq, callId: ev.callId, event: ev.event, receivedAt: ev.receivedAt, action: given?.action, by, input, amd: ev.amd?.status },
+        };
+      }
+      const e = ended;
+      return {
+        summary: `dice: ${e?.result ?? 'ended'}${e?.reason ? ` (${e.reason})` : ''} (seq ${seq})`,
+        details: {
+          seq,
+          callId: e?.callId,
+          event: 'dice',
+          receivedAt: e?.receivedAt,
+          result: e?.result,
+          reason: e?.reason,
+          durationSeconds: e?.durationSeconds,
+        },
+      };
+    });
+}
+
 /** What a call answered from its plan is answered from: an incoming call's process input, or a callout call's ACE plan. */
 export type VoiceCallPlan = VoiceIncomingInput | { callout: { leg: number; attempt: number; ace: CalloutAcePlan } };
 export const isCalloutPlan = (p: VoiceCallPlan): p is Extract<VoiceCallPlan, { callout: unknown }> => 'callout' in p;

@@ -22,6 +22,8 @@ export interface StoredVoiceCall {
   /** What the call is answered from: an incoming call's process input (the rule, the call's facts), or a callout's ACE plan. */
   input: VoiceCallPlan;
   events: StoredVoiceEvent[];
+  /** The last seq up to which the process has every event (relayed_at set). */
+  relayed: number;
 }
 
 export interface UnrelayedVoiceEvent {
@@ -39,25 +41,34 @@ export class VoiceCallStore {
 
   /** The call with its events in order; undefined when no event of it was answered from the plan. */
   async read(callId: string): Promise<StoredVoiceCall | undefined> {
-    const rows = await this.sql.query<{ process_id: string; input: unknown; seq: number | null; delivery: string | null; item: unknown; answer: unknown }>(
-      `SELECT c.process_id, c.input, e.seq, e.delivery, e.item, e.answer
+    const rows = await this.sql.query<{
+      process_id: string;
+      input: unknown;
+      seq: number | null;
+      delivery: string | null;
+      item: unknown;
+      answer: unknown;
+      relayed: boolean | null;
+    }>(
+      `SELECT c.process_id, c.input, e.seq, e.delivery, e.item, e.answer, e.relayed_at IS NOT NULL AS relayed
          FROM relayflow_voice_calls c LEFT JOIN relayflow_voice_events e ON e.call_id = c.call_id
         WHERE c.call_id = $1 ORDER BY e.seq`,
       [callId],
     );
     if (!rows.length) return undefined;
+    const events = rows.filter((r) => r.seq !== null);
+    const unrelayed = events.findIndex((r) => !r.relayed);
     return {
       callId,
       processId: rows[0]!.process_id,
       input: json<VoiceCallPlan>(rows[0]!.input),
-      events: rows
-        .filter((r) => r.seq !== null)
-        .map((r) => ({
-          seq: Number(r.seq),
-          delivery: r.delivery!,
-          item: json<VoiceRecordedEvent>(r.item),
-          ...(r.answer ? { answer: json<Svaml>(r.answer) } : {}),
-        })),
+      events: events.map((r) => ({
+        seq: Number(r.seq),
+        delivery: r.delivery!,
+        item: json<VoiceRecordedEvent>(r.item),
+        ...(r.answer ? { answer: json<Svaml>(r.answer) } : {}),
+      })),
+      relayed: unrelayed < 0 ? events.length : unrelayed,
     };
   }
 

@@ -149,8 +149,8 @@ export class VoicePlanIntake {
     if (cached) return cached;
     const stored = await this.#o.calls.read(callId);
     if (!stored) return undefined;
-    // What this instance did not relay itself counts as not relayed: a repeat is ignored by the process.
-    const st: HeldCall = { processId: stored.processId, plan: stored.input, events: stored.events, relayed: 0 };
+    // Another instance's relay may be under way: what it has not marked yet is sent again, and the process ignores repeats.
+    const st: HeldCall = { processId: stored.processId, plan: stored.input, events: stored.events, relayed: stored.relayed };
     this.#remember(callId, st);
     return st;
   }

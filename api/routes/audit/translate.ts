@@ -5,6 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { STATE } from '../../../common/search-attributes.js';
 import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { recordedEntries, voiceEventsSignal } from '../../../contracts/voice.js';
 import { PLATFORM_ACTOR } from '../../plugins/actor.js';
 import { ACTOR_HEADER } from '../../temporal-actor.js';
 import { capped, maskDeep, type Decoder, type Masker } from './decode.js';
@@ -136,6 +137,8 @@ export class TimelineBuilder {
         );
         const state = this.stateOf(a.searchAttributes);
         if (state && !from) push(e, 'state', `state ${state}`, { state });
+        // An incoming call started by its first events answered from the plan: each is an entry of its own.
+        if (a.workflowType?.name === 'voiceIncomingCall') this.pushRecorded(e, push, (input as { events?: unknown } | undefined)?.events);
       } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
         const state = this.stateOf(e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes);
         if (state) push(e, 'state', `state ${state}`, { state });
@@ -154,6 +157,8 @@ export class TimelineBuilder {
           actor,
           payload: this.shown(args.length > 1 ? args : args[0]),
         });
+        // A call's events relayed in a batch: each is an entry of its own.
+        if (a.signalName === voiceEventsSignal.name) this.pushRecorded(e, push, (args[0] as { items?: unknown } | undefined)?.items);
       } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
         const a = e.workflowExecutionUpdateAcceptedEventAttributes;
         const input = a.acceptedRequest?.input;
@@ -338,6 +343,18 @@ export class TimelineBuilder {
         entry.details.reason = text;
         entry.summary = `${entry.summary}: ${text}`;
       }
+    }
+  }
+
+  /** The events of a voice batch (recordedEntries), one callback entry each; a seq already seen is a duplicate relay. */
+  private pushRecorded(
+    e: HistoryEvent,
+    push: (e: HistoryEvent, kind: EntryKind, summary: string, details: Record<string, unknown>) => void,
+    items: unknown,
+  ): void {
+    for (const { summary, details } of recordedEntries(items)) {
+      const duplicate = this.duplicate(`voiceEvent:${String(details.callId)}`, { name: 'seq', value: String(details.seq) });
+      push(e, 'callback', `${summary}${duplicate ? ' (duplicate)' : ''}`, { ...(this.shown(details) as Record<string, unknown>), duplicate });
     }
   }
 

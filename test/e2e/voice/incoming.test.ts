@@ -1,6 +1,7 @@
 // Incoming calls end to end: the caller's rule decides what happens (connect, IVR menu driven by keys), the
 // intake answers every callback of the call from the rule and the call's process records each answer (by
-// plan), a call is answered even while no worker runs (and recorded once one does), a callback the intake holds
+// plan; relayed in batches, the first starting the process, and each shown in the timeline), a call is answered
+// even while no worker runs (and recorded once one does), a callback the intake holds
 // no plan for that the process cannot answer in time gets the spec's fallback (and the process learns of it),
 // and callbacks without a valid signature change nothing.
 import assert from 'node:assert/strict';
@@ -123,6 +124,70 @@ describe('voice incoming calls', () => {
     );
     await hangUp(h, callId);
     await h.waitForState(`voice-incoming:${callId}`, 'ENDED', 15_000);
+  });
+
+  test("a call's events reach its process in batches, and its timeline shows every event and answer with who gave it", async () => {
+    const agent = phone();
+    await putRule(menuNumber, {
+      start: { type: 'menu', menu: 'main' },
+      menus: { main: { prompt: 'Press 1 for an agent.', options: { 1: { type: 'connect', number: agent } } } },
+    });
+    const { callId } = await incomingCall(h, phone(), menuNumber);
+    const processId = `voice-incoming:${callId}`;
+    await h.waitForState(processId, 'CONNECTED', 15_000);
+    const answered = (n: number) =>
+      eventually(`${n} callbacks answered`, async () => {
+        const c = await sandboxCall(h, callId);
+        return c.callbacks.filter((x) => x.answer).length >= n ? c : undefined;
+      });
+    await pressKeys(h, callId, '7');
+    await answered(2);
+    await pressKeys(h, callId, '1');
+    await answered(4); // the connect, then the agent's ACE
+    await hangUp(h, callId);
+    await h.waitForState(processId, 'ENDED', 15_000);
+
+    const heard = (await sandboxCall(h, callId)).callbacks.filter((c) => c.answer).map((c) => [c.event, c.answer!.action!.name]);
+    assert.deepEqual(heard, [
+      ['ice', 'runMenu'],
+      ['pie', 'runMenu'],
+      ['pie', 'connectPstn'],
+      ['ace', 'continue'],
+    ]);
+    const res = await h.api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}/timeline` });
+    assert.equal(res.statusCode, 200, res.body);
+    type Entry = { eventId: number; kind: string; summary: string; details: Record<string, unknown> };
+    const entries = res.json().entries as Entry[];
+    const recorded = entries.filter((e) => e.kind === 'callback' && typeof e.details.seq === 'number');
+    // What the platform was answered, each once and in order, with who answered, and the end.
+    assert.deepEqual(
+      recorded.map((e) => [e.details.seq, e.details.event, e.details.action, e.details.by, e.details.input]),
+      [
+        [1, 'ice', 'runMenu', 'plan', undefined],
+        [2, 'pie', 'runMenu', 'plan', 'invalidinput:7'],
+        [3, 'pie', 'connectPstn', 'plan', 'return:1'],
+        [4, 'ace', 'continue', 'plan', undefined],
+        [5, 'dice', undefined, undefined, undefined],
+      ],
+      JSON.stringify(recorded.map((e) => e.summary)),
+    );
+    assert.equal(recorded.at(-1)!.details.result, 'ANSWERED');
+    assert.ok(
+      recorded.every((e) => !e.details.duplicate),
+      'each once',
+    );
+    // The first batch came with the start (no signal of its own); the rest in voiceEvents signals, each batch one event of the history.
+    const started = entries.find((e) => e.kind === 'started')!;
+    assert.equal(recorded[0]!.eventId, started.eventId, 'the ICE started the process');
+    const batches = new Set(recorded.map((e) => e.eventId));
+    const signals = entries.filter((e) => e.details.signal === 'voiceEvents');
+    assert.equal(batches.size, 1 + signals.length, 'one start and the signals carry every event');
+    assert.equal(recorded.at(-1)!.eventId, signals.at(-1)!.eventId, 'the DiCE in the last batch');
+    const v = await view(callId);
+    assert.deepEqual(
+      v.details.call.answers.map((a) => [a.event, a.action, a.by]),
+      heard.map(([event, action]) => [event, action, 'plan']),
+    );
   });
 
   test('with no worker running, the ICE is still answered from the rule in time, and the process records it once a worker runs', async () => {
