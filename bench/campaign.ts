@@ -22,7 +22,7 @@ import { createPlatformClients } from '../platform/index.js';
 import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { conversationStats, createApp, numbers, sandboxJson } from '../test/helpers/campaigns.js';
-import { countActions, type ActionCounts } from './action-counts.js';
+import { countActions, eventsByType, type ActionCounts } from './action-counts.js';
 import { pacedLoop } from './paced-loop.js';
 import { benchProfile } from './bench-stack.js';
 import { benchTarget, startBenchTemporal } from './target.js';
@@ -35,6 +35,7 @@ const rate = Number(process.argv[3] ?? profile.rate);
 const rounds = Number(process.argv[4] ?? profile.rounds);
 const baselineCount = Math.max(500, Math.min(5_000, Math.round(recipients / 4)));
 const log = (m: string) => process.stdout.write(`${m}\n`);
+const r3 = (n: number) => Math.round(n * 1000) / 1000;
 /** Its row in bench/budgets.ts. */
 const CAMPAIGN_BUDGET = '1,000 campaign messages';
 
@@ -86,6 +87,8 @@ interface Round {
   bareRefusedShare: number;
   refusedShare: number;
   actionsPer1000: number;
+  /** What the actions are made of, per 1,000 messages: by kind from the history, the heartbeats' bound, history events by type. */
+  actionsMadeOf: string;
   duplicates: number;
   lost: number;
   queuePeak: number;
@@ -151,7 +154,15 @@ async function campaignRound(): Promise<Omit<Round, 'bareRate' | 'bareRefusedSha
   // Never accepted by the platform, or not recorded as sent in the store.
   const lost = Math.max(recipients - stats.distinctRecipients, recipients - sent);
   log(`  duplicates ${duplicates}, lost ${recipients - stats.distinctRecipients} (sandbox accepted ${stats.accepted}, store says sent ${sent})`);
-  return { achieved, refusedShare, actionsPer1000: per1000(actions.total + actions.heartbeatsAtMost), duplicates, lost, queuePeak: peak };
+  const actionsMadeOf =
+    `${r3(per1000(actions.total))} from the history (${Object.entries(actions.byKind)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${r3(per1000(n))}`)
+      .join(', ')}) + at most ${r3(per1000(actions.heartbeatsAtMost))} heartbeats (a bound from the activities' durations, not counted); ` +
+    `${r3(per1000(actions.events))} history events (${Object.entries(eventsByType(actions.eventTypes))
+      .map(([t, n]) => `${t} ${r3(per1000(n))}`)
+      .join(', ')})`;
+  return { achieved, refusedShare, actionsPer1000: per1000(actions.total + actions.heartbeatsAtMost), actionsMadeOf, duplicates, lost, queuePeak: peak };
 }
 
 try {
@@ -175,7 +186,6 @@ try {
   }
   sendWorker.kill('SIGTERM');
   const workerPeakRss = await peakRssOf(sendWorker);
-  const r3 = (n: number) => Math.round(n * 1000) / 1000;
   const list = (f: (r: Round) => number | string) => done.map(f).join(', ');
   const rows: BenchRow[] = [
     {
@@ -209,6 +219,7 @@ try {
   const notes = [
     `${recipients} recipients per round at an app limit of ${rate}/s, ${rounds} round(s); the project's limit ${Math.max(800, rate * 2)}/s`,
     `duplicates per round: ${list((r) => r.duplicates)} (target 0); lost: ${list((r) => r.lost)} (target 0)`,
+    ...done.map((r, i) => `Temporal actions per 1,000 messages, round ${i + 1}: ${r3(r.actionsPer1000)}: ${r.actionsMadeOf}`),
     `MT queue peak per round: relayflow ${list((r) => r.queuePeak)}, bare loop ${list((r) => r.bareQueuePeak)} (a sender that keeps pace keeps it short)`,
     `bare paced loop (${baselineCount} messages, no Temporal, no store) per round: ${list((r) => (r.bareRate / rate).toFixed(3))} of the limit, ` +
       `429s ${list((r) => `${(r.bareRefusedShare * 100).toFixed(2)}%`)}; relayflow / bare loop ${list((r) => (r.achieved / r.bareRate).toFixed(3))}`,
