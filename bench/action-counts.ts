@@ -69,7 +69,9 @@ export function countEvents(history: readonly HistoryEvent[], heartbeatTimeoutMs
   const typeOf = new Map<number, string>();
   const scheduledAt = new Map<number, number>();
   for (const e of history) {
-    eventTypes.push(shortName(e.eventType ?? 0));
+    // A failed workflow task says why (a task redone is two to three events more, and a sign of a race).
+    const failedTask = e.workflowTaskFailedEventAttributes;
+    eventTypes.push(failedTask ? `${shortName(e.eventType ?? 0)}(${failedTaskCause(failedTask)})` : shortName(e.eventType ?? 0));
     for (const [kind, types] of Object.entries(KINDS)) if (types.includes(e.eventType ?? 0)) byKind[kind]! += 1;
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled) {
@@ -128,6 +130,12 @@ export function eventsByType(eventTypes: readonly string[]): Record<string, numb
   const by: Record<string, number> = {};
   for (const t of eventTypes) by[t] = (by[t] ?? 0) + 1;
   return Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}
+
+function failedTaskCause(a: proto.temporal.api.history.v1.IWorkflowTaskFailedEventAttributes): string {
+  const cause = (proto.temporal.api.enums.v1.WorkflowTaskFailedCause[a.cause ?? 0] ?? String(a.cause)).replace(/^WORKFLOW_TASK_FAILED_CAUSE_/, '');
+  const message = a.failure?.message?.split('\n')[0]?.slice(0, 120);
+  return message ? `${cause}: ${message}` : cause;
 }
 
 /** EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> WorkflowTaskCompleted. */

@@ -23,6 +23,17 @@ export function benchApi(h: Harness): BenchApi {
   };
 }
 
+/** Waits until the process's view has `field` in its details (read through the API). */
+async function untilDetail(api: BenchApi, processId: string, field: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const view = await api('GET', `/v1/processes/${encodeURIComponent(processId)}`);
+    if ((view.json.details as Record<string, unknown> | undefined)?.[field] !== undefined) return;
+    if (Date.now() > deadline) throw new Error(`${processId} has no details.${field} after ${timeoutMs} ms: ${JSON.stringify(view.json).slice(0, 1000)}`);
+    await sleep(50);
+  }
+}
+
 /** Waits until the workflow is no longer running; its closing status. */
 export async function untilClosed(h: Harness, workflowId: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
@@ -163,6 +174,9 @@ export function processScenarios(h: Harness, api: BenchApi, numberPrefix: string
       if (started.status !== 201) throw new Error(`verification start: ${started.status} ${JSON.stringify(started.json)}`);
       const { processId, current } = started.json as { processId: string; current: { verificationId: string } };
       const { code } = await messageFor(h, identity, current.verificationId);
+      // The SMS's delivery receipt reaches the process before the code is typed, as it does for a person: the
+      // order of the platform's events is fixed, so the count is the same every time.
+      await untilDetail(api, processId, 'smsDelivery', 10_000);
       const reported = await api('POST', `/v1/verifications/${encodeURIComponent(processId)}/report`, { code });
       if (reported.json.result !== 'SUCCESSFUL') throw new Error(`verification report: ${JSON.stringify(reported.json)}`);
       // It stays open for the platform's result callback, which closes it.
