@@ -132,7 +132,8 @@ export class VoiceRelay {
 
   /** A timer for the first call falling due that is not being relayed (one that is gets its turn when its relay ends). */
   #arm(): void {
-    if (this.#closed) return;
+    // With every slot taken, the next relay to end flushes again.
+    if (this.#closed || this.#inFlight.size >= MAX_RELAYS_IN_FLIGHT) return;
     let at: number | undefined;
     for (const [callId, due] of this.#later)
       if (!this.#inFlight.has(callId)) {
