@@ -37,7 +37,13 @@ export const BUDGETS: readonly Budget[] = [
     events: 4,
   },
   { process: 'onboarding', scope: 'the onboarding and all its children (and whatever they touch)', bench: 'actions', actions: 90, events: 320 },
-  { process: '1,000 campaign messages', scope: "the campaign's process, per 1,000 messages sent", bench: 'campaign', actions: 5 },
+  {
+    process: '1,000 campaign messages',
+    scope:
+      "the campaign's process, per 1,000 messages of the profile's campaign (2,000 short, 8,000 full): its fixed actions shared by fewer messages in the short one; the heartbeats' bound included",
+    bench: 'campaign',
+    actions: 5,
+  },
 ];
 
 /** The figure a budget's count is reported under, in its bench's rows. */
