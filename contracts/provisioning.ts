@@ -456,8 +456,9 @@ export interface ProvisioningActivities {
   updateChatbSender(input: UpdateChatbSenderInput): Promise<ChatbSender>;
   updateRcsSender(input: UpdateRcsSenderInput): Promise<RcsSender>;
   /**
-   * The store and Temporal, not the platform: links the process to its resource (the webhook intake then signals it
-   * directly) and has the resource's inbox, if a webhook started one before, forward what it holds.
+   * The store and Temporal, not the platform: links the process to a resource it adopted (the webhook intake then
+   * signals it directly) and has the resource's inbox, if a webhook started one before, forward what it holds. The
+   * create activities above link the resource they create or find the same way before they return.
    */
   linkResource(input: LinkResourceInput): Promise<LinkResourceResult>;
   createBundle(input: CreateBundleInput): Promise<CreateBundleResult>;

@@ -86,7 +86,7 @@ export interface LinkRegistrationInput {
   processId: string;
 }
 
-/** The registration process's link to its registration, written once it created or adopted it (activities/senderid/callback-relay.ts). */
+/** The registration process's link to a registration it adopted (activities/senderid/callback-relay.ts); the create links its own. */
 export interface SenderIdLinkActivities {
   /** `linked: false` on a worker without the store: the callbacks keep going through the relay. Idempotent. */
   linkSenderIdRegistration(input: LinkRegistrationInput): Promise<{ linked: boolean }>;

@@ -1,5 +1,6 @@
 // Activities of bundle provisioning: an idempotent create (the run's labels are looked up first, so a
-// retried create finds the bundle it made), read, and delete (a second delete changes nothing).
+// retried create finds the bundle it made) that links its process to the bundle (resource-link.ts), read, and delete
+// (a second delete changes nothing).
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import type { Bundle } from '../../platform/provisioning/bundles.js';
@@ -13,6 +14,7 @@ import {
 } from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';
+import { processLinker, type LinkDeps } from './resource-link.js';
 
 /** The bundle carries this run's labels (key and run): made by this run, perhaps by an attempt whose answer was lost. */
 function isRunBundle(b: Bundle, labels: Record<string, string> | undefined): boolean {
@@ -21,14 +23,17 @@ function isRunBundle(b: Bundle, labels: Record<string, string> | undefined): boo
   return key !== undefined && run !== undefined && b.labels?.[BUNDLE_KEY_LABEL] === key && b.labels?.[BUNDLE_RUN_LABEL] === run;
 }
 
-export function createBundleActivities(clients: { provisioning: ProvisioningClient }) {
-  const { bundles } = clients.provisioning;
+export function createBundleActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
+  const { bundles } = deps.provisioning;
   return withFailureMappingAll({
     async createBundle({ bundle }: CreateBundleInput): Promise<CreateBundleResult> {
-      return findOrCreate(
+      const linker = processLinker(deps);
+      const created = await findOrCreate(
         () => findFirst(bundles.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (b) => b.state !== 'DELETED' && isRunBundle(b, bundle.labels)),
         () => bundles.create(bundle),
       );
+      await linker.link({ channel: 'PROJECT', resourceType: 'BUNDLE', resourceId: created.id });
+      return created;
     },
 
     async getBundle({ bundleId }: BundleRef): Promise<Bundle> {

@@ -1,5 +1,6 @@
 // Activities of CHATA and CHATB sender onboarding: idempotent creates (looked up first: CHATA by phone
-// number, or phoneNumberId for embedded sign-up; CHATB by displayName), reads, a CHATA sender's phone
+// number, or phoneNumberId for embedded sign-up; CHATB by displayName) that link their process to the sender
+// (resource-link.ts), reads, a CHATA sender's phone
 // verification (request a code, send it back) and the CHATA business account.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import type { ChataSender, ChatbSender } from '../../platform/provisioning/chat-senders.js';
@@ -18,6 +19,7 @@ import {
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
+import { processLinker, type LinkDeps } from './resource-link.js';
 
 const unverified = (s: ChataSender) => s.state === 'ERROR' && s.errorCode !== undefined && CHATA_UNVERIFIED_NUMBER_ERRORS.includes(s.errorCode);
 
@@ -25,23 +27,24 @@ function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmb
   return 'businessAccountId' in input && typeof input.businessAccountId === 'string';
 }
 
-export function createChatSenderOnboardingActivities(clients: { provisioning: ProvisioningClient }) {
-  const { chataSenders, chatbSenders } = clients.provisioning;
+export function createChatSenderOnboardingActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
+  const { chataSenders, chatbSenders } = deps.provisioning;
   return withFailureMappingAll({
     async createChataSender(input: CreateChataSenderInput): Promise<CreateChataSenderResult> {
+      const linker = processLinker(deps);
       const live = (s: ChataSender) => s.state !== 'DELETED';
       const all = () => chataSenders.listAll({ pageSize: LOOKUP_PAGE_SIZE });
-      if (isEmbeddedChataInput(input)) {
-        const { businessAccountId, phoneNumberId } = input;
-        return findOrCreate(
-          () => findFirst(all(), (s) => live(s) && (s.phoneNumberId === phoneNumberId || samePhoneNumber(s.phoneNumber, input.phoneNumber))),
-          () => chataSenders.createEmbedded({ businessAccountId, phoneNumberId }),
-        );
-      }
-      return findOrCreate(
-        () => findFirst(all(), (s) => live(s) && samePhoneNumber(s.phoneNumber, input.phoneNumber)),
-        () => chataSenders.create(input),
-      );
+      const sender = isEmbeddedChataInput(input)
+        ? await findOrCreate(
+            () => findFirst(all(), (s) => live(s) && (s.phoneNumberId === input.phoneNumberId || samePhoneNumber(s.phoneNumber, input.phoneNumber))),
+            () => chataSenders.createEmbedded({ businessAccountId: input.businessAccountId, phoneNumberId: input.phoneNumberId }),
+          )
+        : await findOrCreate(
+            () => findFirst(all(), (s) => live(s) && samePhoneNumber(s.phoneNumber, input.phoneNumber)),
+            () => chataSenders.create(input),
+          );
+      await linker.link({ channel: 'CHATA', resourceType: 'SENDER', resourceId: sender.id });
+      return sender;
     },
 
     async getChataSender(input: SenderRef): Promise<ChataSender> {
@@ -71,10 +74,13 @@ export function createChatSenderOnboardingActivities(clients: { provisioning: Pr
     },
 
     async createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult> {
-      return findOrCreate(
+      const linker = processLinker(deps);
+      const sender = await findOrCreate(
         () => findFirst(chatbSenders.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
         () => chatbSenders.create(input),
       );
+      await linker.link({ channel: 'CHATB', resourceType: 'SENDER', resourceId: sender.id });
+      return sender;
     },
 
     async getChatbSender(input: SenderRef): Promise<ChatbSender> {

@@ -1,4 +1,5 @@
-// Activities of RCS sender launch: an idempotent create (looked up by displayName first), read, the
+// Activities of RCS sender launch: an idempotent create (looked up by displayName first) that links its process to
+// the sender (resource-link.ts), read, the
 // questionnaire answers, launch / relaunch (no second launch after a lost answer) and test numbers.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import { PlatformConflictError } from '../../platform/errors.js';
@@ -18,15 +19,20 @@ import type {
 } from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from './lookup.js';
+import { processLinker, type LinkDeps } from './resource-link.js';
 
-export function createRcsSenderLaunchActivities(clients: { provisioning: ProvisioningClient }) {
-  const { rcs } = clients.provisioning;
+export function createRcsSenderLaunchActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
+  const { rcs } = deps.provisioning;
   return withFailureMappingAll({
     async createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult> {
-      return findOrCreate(
+      const linker = processLinker(deps);
+      const sender = await findOrCreate(
         () => findFirst(rcs.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
         () => rcs.create(input),
       );
+      // The platform tells of the new sender (RCS_SENDER_CREATED) as it answers: linked before this returns.
+      await linker.link({ channel: 'RCS', resourceType: 'SENDER', resourceId: sender.id });
+      return sender;
     },
 
     async getRcsSender(input: RcsSenderRef): Promise<RcsSender> {

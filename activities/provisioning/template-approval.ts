@@ -1,5 +1,6 @@
 // Activities of CHATA / CHATB template approval: an idempotent create (looked up by name + language
-// first), read, submit and edit (and resubmit), each safe to repeat under Temporal retries.
+// first) that links its process to the template (resource-link.ts), read, submit and edit (and resubmit), each safe
+// to repeat under Temporal retries.
 import type { ProvisioningClient } from '../../platform/provisioning/client.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../platform/provisioning/errors.js';
 import type { Template, UpdateTemplateRequest } from '../../platform/provisioning/templates.js';
@@ -14,17 +15,21 @@ import type {
 } from '../../contracts/provisioning.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from './lookup.js';
+import { processLinker, type LinkDeps } from './resource-link.js';
 
-export function createTemplateApprovalActivities(clients: { provisioning: ProvisioningClient }) {
-  const { provisioning } = clients;
+export function createTemplateApprovalActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
+  const { provisioning } = deps;
   return withFailureMappingAll({
     async createTemplate(input: CreateTemplateInput): Promise<CreateTemplateResult> {
+      const linker = processLinker(deps);
       const templates = provisioning.templates(input.channel);
       const { name, language } = input.template;
-      return findOrCreate(
+      const template = await findOrCreate(
         () => findFirst(templates.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (t) => t.name === name && t.language === language && t.state !== 'DELETED'),
         () => templates.create(input.template),
       );
+      await linker.link({ channel: input.channel, resourceType: 'TEMPLATE', resourceId: template.id });
+      return template;
     },
 
     async getTemplate(input: TemplateRef): Promise<Template> {

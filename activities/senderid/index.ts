@@ -7,7 +7,7 @@
 // Retry-After) are retried.
 import type { Client } from '@temporalio/client';
 import { senderIdKeyTag } from '../../contracts/ids.js';
-import type { SenderIdLinkActivities } from '../../contracts/senderid-registration.js';
+import { senderIdCallbackRelayId, type SenderIdLinkActivities } from '../../contracts/senderid-registration.js';
 import type {
   CheckRegistrationInput,
   CheckRegistrationResult,
@@ -27,6 +27,7 @@ import type { Registration } from '../../common/wire/senderid.js';
 import { validateRequestDetails } from '../../platform/senderid/validate.js';
 import { withFailureMappingAll } from '../shared/failures.js';
 import { containsSubset, findFirst, findOrCreate } from '../provisioning/lookup.js';
+import { activityProcessId } from '../provisioning/resource-link.js';
 import { createCallbackRelayActivities } from './callback-relay.js';
 
 /** `temporal`: for the callback relay's signals (callback-relay.ts); the worker passes one. `links`: the registrations' links. */
@@ -71,9 +72,12 @@ export function createSenderIdActivities(clients: {
      * retry after a lost answer finds the registration the earlier attempt made (`created: false`) instead
      * of making a second. (The platform has no client reference field and no 409 for a duplicate, so the
      * tag is the only link; two attempts running at once could both create, which Temporal's one-attempt-at-
-     * a-time retries do not do.)
+     * a-time retries do not do.) The process running it is linked to the registration before it returns, so the
+     * registration's callbacks go straight to it, not through a relay; a retry that finds the registration links
+     * again (idempotent). A callback that came before the link goes to the relay, which finds the process by the tag.
      */
     async createSenderIdRegistration(input: CreateRegistrationInput): Promise<CreateRegistrationResult> {
+      const processId = activityProcessId();
       const { registrationKey, request } = input;
       let { marketCode, registrationType } = input;
       if (marketCode === undefined || registrationType === undefined) {
@@ -85,10 +89,12 @@ export function createSenderIdActivities(clients: {
       const tags = [...(request.tags ?? []).filter((t) => t !== tag), tag];
       const market = marketCode;
       const type = registrationType;
-      return findOrCreate(
+      const registration = await findOrCreate(
         () => findByKey(registrationKey, request.policyId, market, type),
         () => senderid.createRegistration({ ...request, tags }),
       );
+      if (processId && clients.links) await clients.links.link(senderIdCallbackRelayId(senderid.projectId, registration.id), processId);
+      return registration;
     },
 
     async getSenderIdRegistration(input: RegistrationRef) {

@@ -17,7 +17,7 @@ import {
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
 
 interface BundleDetails extends FollowDetails {
@@ -159,7 +159,6 @@ export async function bundleProvisioning(input: BundleProvisioningInput & { carr
         const created = await platform.createBundle({ bundle: { ...input.bundle, labels } });
         applyBundle(created, created.created ? `created in ${created.region}` : `found the bundle this process created (${created.state})`);
         if (!created.created && isFinal()) decisionRead = true;
-        await attachToResource({ channel: 'PROJECT', resourceType: 'BUNDLE', resourceId: created.id });
       }
       await follow({
         isFinal,

@@ -340,7 +340,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     if (!carried) {
       const created = await spec.create();
       applySender(created, created.created ? 'created' : 'found an existing sender');
-      await attachToResource({ channel: d.channel, resourceType: 'SENDER', resourceId: created.id });
+      // The create linked the process to its sender; a CHATA sender's account is adopted, and linked here.
       if (spec.chata) await account.start(() => quickRead.getChataAccount(), attachToResource);
     }
     const following: Parameters<typeof follow>[0] = {

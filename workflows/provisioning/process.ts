@@ -101,8 +101,9 @@ export function refused(state: string, err: unknown): OperationOutcome {
 }
 
 /**
- * Links the process to the resource it created or adopted: the webhook intake signals it directly from then on, and
- * what the resource's inbox got before (if a webhook came first) is forwarded to it. A new run re-links harmlessly.
+ * Links the process to a resource it adopted without creating it (a CHATA business account): the webhook intake
+ * signals it directly from then on, and what the resource's inbox got before is forwarded to it. A resource the
+ * process creates is linked by its create activity (activities/provisioning/resource-link.ts). Repeating is harmless.
  */
 export async function attachToResource(resource: ResourceRef): Promise<void> {
   await link.linkResource({ resource, processId: workflowInfo().workflowId });

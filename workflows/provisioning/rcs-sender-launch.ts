@@ -14,7 +14,7 @@ import {
   type SenderChangeNote,
 } from '../../contracts/provisioning.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
 import { SenderChangeTracker, type PendingChange } from './sender-change.js';
 import { rootMessage } from '../shared/failure-text.js';
@@ -256,7 +256,6 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     if (!input.carried) {
       const created = await platform.createRcsSender(input.sender);
       applySender(created, created.created ? 'created' : `found an existing sender (${created.state})`);
-      await attachToResource({ channel: 'RCS', resourceType: 'SENDER', resourceId: created.id });
       if (state() === 'DRAFT') {
         await platform.answerRcsQuestionnaire({ senderId: created.id, answers: input.answers });
         d.questionnaireAnswered = true;

@@ -283,7 +283,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
         created.created ? (input.createAsDraft ? 'created as a draft' : 'created and submitted for review') : `found an existing template (${created.state})`,
       );
       d.submittedCategory = created.category;
-      await attachToResource({ channel, resourceType: 'TEMPLATE', resourceId: created.id });
+      // The create linked the process to its template; the account it adopts is linked here.
       if (channel === 'CHATA') await account.start(() => quickRead.getChataAccount(), attachToResource);
       if (state() === 'DRAFT') applyTemplate(await platform.submitTemplate(ref()), 'draft submitted for review');
     }

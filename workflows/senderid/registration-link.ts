@@ -1,6 +1,6 @@
-// A registration process links itself to its registration once it created or adopted it (store/resource-links.ts):
-// the callback intake then signals it directly, and the registration's relay stays only for callbacks no process
-// claimed. A store write, safe to repeat: a local activity (one marker, no task of its own).
+// A registration process links itself to a registration it adopted (store/resource-links.ts; one it creates is linked
+// by the create activity): the callback intake then signals it directly, and the registration's relay stays only for
+// callbacks no process claimed. A store write, safe to repeat: a local activity (one marker, no task of its own).
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { SenderIdLinkActivities } from '../../contracts/senderid-registration.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';

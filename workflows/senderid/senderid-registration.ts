@@ -36,9 +36,9 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
         await read(p, 'adopted from a platform callback');
         if (p.details.policyId && !p.isFinal)
           p.attachments.requireAsIn((await reads.getSenderIdPolicyRequirements({ policyId: p.details.policyId })).attachmentDefinitions);
+        // Its callbacks come straight here from now on, not through the registration's relay (the create links its own).
+        if (p.details.registrationId && !p.isFinal) await linkRegistration(input.projectId, p.details.registrationId);
       }
-      // Its callbacks come straight here from now on, not through the registration's relay.
-      if (p.details.registrationId && !p.isFinal) await linkRegistration(input.projectId, p.details.registrationId);
     }
     // Follow it: read after callbacks, react to the API's requests, watch the ETA, read when no callback comes.
     while (!p.isFinal) {
