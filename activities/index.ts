@@ -10,6 +10,7 @@ import type { VoiceActivities } from '../contracts/voice.js';
 import type { OnboardingActivities } from '../contracts/onboarding.js';
 import type { PlatformClients } from '../platform/index.js';
 import type { ResourceLinkStore } from '../store/resource-links.js';
+import type { SmsReceiptStore } from '../store/verification-receipts.js';
 import { createProvisioningActivities } from './provisioning/index.js';
 import { createSubprojectActivities } from './subprojects/index.js';
 import { createVerificationActivities } from './verification/index.js';
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   inboxIdleMs?: number;
   /** Which process follows a platform resource (written when a process creates or adopts it); without it, the inboxes route. */
   links?: ResourceLinkStore;
+  /** The verifications' SMS receipts the callback intake recorded; without it a verification reads none. */
+  receipts?: SmsReceiptStore;
 }
 
 export type Activities = SubprojectActivities &
@@ -39,7 +42,7 @@ export function createActivities(deps: ActivityDeps): Activities {
   return {
     ...createSubprojectActivities(deps.clients),
     ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal, links: deps.links, inboxIdleMs: deps.inboxIdleMs }),
-    ...createVerificationActivities(deps.clients),
+    ...createVerificationActivities(deps.clients, deps.receipts),
     ...createSenderIdActivities({ senderid: deps.clients.senderid, temporal: deps.temporal, links: deps.links }),
     ...createVoiceActivities(deps.clients),
     ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderid: deps.clients.senderid, temporal: deps.temporal }),

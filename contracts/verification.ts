@@ -23,7 +23,8 @@ export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['
 /**
  * Reasons of the endings a caller must be able to tell apart, as the prefix of `reason`:
  * - ERROR `platform_unavailable: ...`: the platform did not accept the start in time; nothing is retried later.
- * - ABANDONED `started_late: ...`: the process first ran after the API had given up on it (504); nothing was sent.
+ * - ABANDONED `started_late: ...`: the process first ran after the API had given up on it (504); nothing was sent
+ *   (or, after a worker failure, the reason says the send may have gone out: the platform could not be asked).
  */
 export const VERIFICATION_REASONS = { platformUnavailable: 'platform_unavailable', startedLate: 'started_late' } as const;
 
@@ -85,7 +86,25 @@ export interface StartedOutcome {
   current?: StepStartInfo;
 }
 
-export interface ReportRequest {
+/**
+ * A Successful SMS receipt of one of the process's platform verifications, which only needs recording: relayflow's
+ * store keeps it until a message the process gets anyway carries it (`receipts` of a report, resend, cancel or
+ * platform event), or the process reads it there before ending without one. Its event ID is the one a signal of it has.
+ */
+export interface SmsReceipt {
+  eventId: string;
+  verificationId: string;
+  smsResult: 'Successful' | 'Failed';
+  /** When relayflow recorded it (ISO 8601). */
+  receivedAt: string;
+}
+
+/** What a message carries besides its own: the process's receipts waiting in the store, if any. */
+export interface CarriesReceipts {
+  receipts?: SmsReceipt[];
+}
+
+export interface ReportRequest extends CarriesReceipts {
   code: string;
   operationId: string;
 }
@@ -99,7 +118,7 @@ export interface ReportOutcome {
   pumping?: { guardId: string };
 }
 
-export interface ResendRequest {
+export interface ResendRequest extends CarriesReceipts {
   operationId: string;
 }
 export interface ResendOutcome {
@@ -109,13 +128,13 @@ export interface ResendOutcome {
   current?: StepStartInfo;
 }
 
-export interface CancelRequest {
+export interface CancelRequest extends CarriesReceipts {
   operationId: string;
   reason?: string;
 }
 
 /** A platform callback (or a polled status) turned into a signal; `eventId` makes duplicates harmless. */
-export interface PlatformVerificationEvent {
+export interface PlatformVerificationEvent extends CarriesReceipts {
   eventId: string;
   kind: 'result' | 'sms-delivered';
   verificationId: string;
@@ -134,6 +153,25 @@ export const platformEventSignal = defineSignal<[PlatformVerificationEvent]>('pl
  * Routing token of one platform verification: `<prefix>.<step>.<send>`; the prefix names the process. Sent as
  * the platform `custom` (and as `reference` when the caller gave none), echoed in callbacks and status.
  */
+/** A receipt as the event it stands for (the signal it would have been), so the process applies both alike. */
+export const receiptEvent = (r: SmsReceipt): PlatformVerificationEvent => ({
+  eventId: r.eventId,
+  kind: 'sms-delivered',
+  verificationId: r.verificationId,
+  smsResult: r.smsResult,
+});
+
+/** The timeline's entries for the receipts a message or a store read carried (`{receipts: [...]}`), one each. */
+export function receiptEntries(value: unknown): { summary: string; eventId: string; details: Record<string, unknown> }[] {
+  const receipts = (value as CarriesReceipts | undefined)?.receipts;
+  if (!Array.isArray(receipts)) return [];
+  return receipts.map((r) => ({
+    summary: `SMS receipt ${r.smsResult} for ${r.verificationId} eventId ${r.eventId}, recorded ${r.receivedAt}`,
+    eventId: r.eventId,
+    details: { receipt: 'sms-delivered', eventId: r.eventId, verificationId: r.verificationId, smsResult: r.smsResult, receivedAt: r.receivedAt },
+  }));
+}
+
 export const platformReference = (prefix: string, step: number, send: number) => `${prefix}.${step}.${send}`;
 export const REFERENCE_PREFIX = 'rf';
 
@@ -181,6 +219,9 @@ export interface StartVerificationOutput {
   resumed: boolean;
 }
 
+/** The look-up part of a start: the send's routing token, and the caller's reference if any. */
+export type FindVerificationInput = Pick<StartVerificationInput, 'identity' | 'method' | 'token' | 'reference'>;
+
 export interface ReportCodeInput {
   verificationId: string;
   method: ReportableVerificationMethod;
@@ -192,8 +233,16 @@ export interface GetVerificationStatusInput {
   verificationId: string;
 }
 
+export interface SmsReceiptsInput {
+  processId: string;
+}
+
 export interface VerificationActivities {
   startVerification(input: StartVerificationInput): Promise<StartVerificationOutput>;
+  /** The look-up of startVerification alone: the send's verification if an earlier try started it; never starts one. */
+  findVerification(input: FindVerificationInput): Promise<{ found?: StartVerificationOutput }>;
   reportCode(input: ReportCodeInput): Promise<ReportResult>;
   getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus>;
+  /** The process's receipts waiting in relayflow's store (none without a store): read only before it ends without them. */
+  smsReceipts(input: SmsReceiptsInput): Promise<Required<CarriesReceipts>>;
 }

@@ -219,7 +219,20 @@ const scenarios: Scenario[] = [
       const identity = vf.freshNumber();
       const s = await vf.startVerification(h, { identity, method: 'sms' });
       const sms = await vf.messageFor(h, identity, s.current!.verificationId);
+      // The SMS receipt reaches relayflow's store before the code is reported, which carries it to the process.
+      await h.waitForView(s.processId, (v) => (v.details as { smsDelivery?: string }).smsDelivery === 'Successful', 'the SMS receipt', 10_000);
       await vf.report(h, s.processId, sms.code!);
+      return { workflowId: s.processId, runId: await closed(h, s.processId) };
+    },
+  },
+  {
+    type: 'verification',
+    case: 'expired-with-receipt',
+    async run(h) {
+      // Nobody reports: the step's time runs out, and the process reads the receipt no message carried from the store.
+      const identity = vf.freshNumber();
+      const s = await vf.startVerification(h, { identity, fallback: [{ method: 'sms', timeoutSeconds: 2 }] });
+      await h.waitForView(s.processId, (v) => (v.details as { smsDelivery?: string }).smsDelivery === 'Successful', 'the SMS receipt', 10_000);
       return { workflowId: s.processId, runId: await closed(h, s.processId) };
     },
   },

@@ -12,6 +12,7 @@ export * from './resource-links.js';
 export * from './verification-admissions.js';
 export * from './verification-pumping.js';
 export * from './verification-geo-rules.js';
+export * from './verification-receipts.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

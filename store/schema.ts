@@ -150,6 +150,18 @@ const STATEMENTS = [
      changed_at timestamptz NOT NULL,
      changed_by text
    )`,
+  // Successful SMS receipts of relayflow's own verifications (store/verification-receipts.ts), until the next message
+  // the process gets carries them (handed_at); no number in them. Times in epoch ms; swept a day after they came.
+  `CREATE TABLE IF NOT EXISTS relayflow_sms_receipts (
+     event_id text PRIMARY KEY,
+     process_id text NOT NULL,
+     verification_id text NOT NULL,
+     sms_result text NOT NULL,
+     received_at double precision NOT NULL,
+     handed_at double precision
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_sms_receipts_process ON relayflow_sms_receipts (process_id) WHERE handed_at IS NULL`,
+  `CREATE INDEX IF NOT EXISTS relayflow_sms_receipts_received ON relayflow_sms_receipts (received_at)`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

@@ -12,7 +12,7 @@ import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
 import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tracing.js';
 import { workerBundlePath, workflowOptions } from './workflow-options.js';
-import { ResourceLinkStore, type CampaignStore } from '../store/index.js';
+import { ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
 
 // Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
@@ -88,7 +88,7 @@ export async function createWorker({
       clients,
       temporal,
       inboxIdleMs: config.processes.provisioning.inboxIdleMs,
-      ...(store ? { links: new ResourceLinkStore(store.sql) } : {}),
+      ...(store ? { links: new ResourceLinkStore(store.sql), receipts: new SmsReceiptStore(store.sql) } : {}),
     }),
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).

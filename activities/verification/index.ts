@@ -1,8 +1,9 @@
 // Activities of phone-number verification: an idempotent start (a retry never sends a second SMS),
-// the code / CLI report, and the status read.
+// the code / CLI report, the status read, and the read of the process's SMS receipts waiting in relayflow's store.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { PlatformClients } from '../../platform/index.js';
+import type { SmsReceiptStore } from '../../store/verification-receipts.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import type {
   ReportableVerificationMethod,
@@ -12,8 +13,10 @@ import type {
   VerificationStatus,
 } from '../../common/wire/verification.js';
 import type {
+  FindVerificationInput,
   GetVerificationStatusInput,
   ReportCodeInput,
+  SmsReceiptsInput,
   StartVerificationInput,
   StartVerificationOutput,
   VerificationActivities,
@@ -26,37 +29,18 @@ const VERIFICATION_FAILURE_TYPES = {
   notReportable: 'VerificationMethodNotReportable',
 } as const;
 
-export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>): VerificationActivities {
+/** `receipts`: the store the callback intake records SMS receipts in (a worker without one reads none). */
+export function createVerificationActivities(clients: Pick<PlatformClients, 'verification'>, receipts?: SmsReceiptStore): VerificationActivities {
   const { verification } = clients;
   return withFailureMappingAll({
     async startVerification(input: StartVerificationInput): Promise<StartVerificationOutput> {
       // Look first: an earlier attempt may have been accepted and lost the answer. Starting again
       // would send a second SMS / call and ABORT the first verification. Only a first try, on the
       // workflow's word and by the attempt number, skips the look-up (one platform call fewer).
-      const reference = input.reference ?? input.token;
-      const found = input.firstTry && isFirstAttempt() ? undefined : await findByReference(verification, reference);
-      // The caller's reference is shared by every send of the process (and maybe other processes): only
-      // the verification carrying this send's token is this send's. The token as reference is unique.
-      const existing = found && (input.reference === undefined || found.custom === input.token) ? found : undefined;
-      if (existing) {
-        if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
-          // Never resume someone else's verification; the number stays out of the message (it is logged).
-          throw ApplicationFailure.create({
-            type: VERIFICATION_FAILURE_TYPES.referenceConflict,
-            message: `verification reference ${reference} belongs to a different verification (${existing.id})`,
-            nonRetryable: true,
-          });
-        }
-        return compact({
-          verificationId: existing.id,
-          method: existing.method,
-          contentLanguage: existing.language,
-          status: existing.status,
-          reason: existing.reason,
-          resumed: true,
-        });
-      }
+      const existing = input.firstTry && isFirstAttempt() ? undefined : await sendOf(verification, input);
+      if (existing) return existing;
 
+      const reference = input.reference ?? input.token;
       const req: StartVerificationRequest = {
         identity: { type: 'number', endpoint: input.identity },
         method: input.method,
@@ -86,8 +70,19 @@ export function createVerificationActivities(clients: Pick<PlatformClients, 'ver
       return verification.reportById(input.verificationId, reportFor(input.method, input.code));
     },
 
+    /** The send's verification if an earlier try started it (the look-up of startVerification, without a start). */
+    async findVerification(input: FindVerificationInput): Promise<{ found?: StartVerificationOutput }> {
+      const found = await sendOf(verification, input);
+      return found ? { found } : {};
+    },
+
     async getVerificationStatus(input: GetVerificationStatusInput): Promise<VerificationStatus> {
       return verification.statusById(input.verificationId);
+    },
+
+    /** Only reads: a second run (the worker died before its task completed) reads the same rows. */
+    async smsReceipts({ processId }: SmsReceiptsInput) {
+      return { receipts: receipts ? await receipts.pending(processId) : [] };
     },
   });
 }
@@ -99,6 +94,32 @@ function isFirstAttempt(): boolean {
   } catch {
     return false;
   }
+}
+
+/** The platform verification this send started, found by its reference, resumed; a conflicting one is refused. */
+async function sendOf(client: PlatformClients['verification'], input: FindVerificationInput): Promise<StartVerificationOutput | undefined> {
+  const reference = input.reference ?? input.token;
+  const found = await findByReference(client, reference);
+  // The caller's reference is shared by every send of the process (and maybe other processes): only
+  // the verification carrying this send's token is this send's. The token as reference is unique.
+  const existing = found && (input.reference === undefined || found.custom === input.token) ? found : undefined;
+  if (!existing) return undefined;
+  if (existing.method !== input.method || (existing.identity.endpoint !== '' && existing.identity.endpoint !== input.identity)) {
+    // Never resume someone else's verification; the number stays out of the message (it is logged).
+    throw ApplicationFailure.create({
+      type: VERIFICATION_FAILURE_TYPES.referenceConflict,
+      message: `verification reference ${reference} belongs to a different verification (${existing.id})`,
+      nonRetryable: true,
+    });
+  }
+  return compact({
+    verificationId: existing.id,
+    method: existing.method,
+    contentLanguage: existing.language,
+    status: existing.status,
+    reason: existing.reason,
+    resumed: true,
+  });
 }
 
 async function findByReference(client: PlatformClients['verification'], reference: string): Promise<VerificationStatus | undefined> {

@@ -1,5 +1,8 @@
 // The platform's verification callbacks: signed with the application secret, answered fast. Requests are
-// allowed or denied by the geo rules and the per-number guard; results and SMS receipts become signals to their process.
+// allowed or denied by the geo rules and the per-number guard; results and Failed SMS receipts become signals to their
+// process. A Successful receipt only needs recording: it is kept in the store (a 503 when the store does not take it,
+// so the platform sends it again) until the next message the process gets anyway carries it, this intake's signals
+// included (the API's updates too: routes/verification/index.ts). Without a store it is signalled like the rest.
 // A verification relayflow did not start (an SDK's) is adopted: each of its events, the request with relayflow's
 // answer, is handed to its own process (`sdk-verification:<id>`, signal-with-start) before the answer goes back.
 // Schema-first: one TypeBox schema per event, checked after the signature (which covers the raw bytes).
@@ -135,8 +138,14 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
       await verifications.adopt(toAdopted(body), log);
       return reply.status(200).send({});
     }
+    const signal = toSignal(body);
+    if (signal.smsResult === 'Successful' && (await verifications.recordReceipt(processId, { ...signal, smsResult: 'Successful' }, log))) {
+      return reply.status(200).send({});
+    }
+    const receipts = await verifications.pendingReceipts(processId, log);
     try {
-      await client.workflow.getHandle(processId).signal(platformEventSignal, toSignal(body));
+      await client.workflow.getHandle(processId).signal(platformEventSignal, receipts.length ? { ...signal, receipts } : signal);
+      await verifications.receiptsHanded(receipts, log);
     } catch (err) {
       // A finished or unknown process has nothing left to learn; anything else (Temporal down) must be
       // retried by the platform, so it is not acknowledged.

@@ -167,8 +167,12 @@ function offsetOf(raw: Buffer): number | undefined {
   return /^(0|[1-9]\d{0,5})$/.test(text) ? Number(text) : undefined;
 }
 
+/** A kind's details that are kept outside its process until a message brings them (the details the view shows). */
+export type PendingDetails = (processId: string, details: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
 export class ProcessService {
   private readonly pageTokens: PageTokens;
+  private readonly pendingDetails = new Map<ProcessKind, PendingDetails>();
   private readonly queryTimeoutMs: number;
   private readonly listTimeoutMs: number;
 
@@ -179,6 +183,11 @@ export class ProcessService {
     this.queryTimeoutMs = opts.queryTimeoutMs ?? 3_000;
     this.listTimeoutMs = opts.listTimeoutMs ?? LIST_TIMEOUT_MS;
     this.pageTokens = new PageTokens(opts.pageTokenKey ?? randomBytes(32));
+  }
+
+  /** A running process of `kind` shows what `read` adds to its details (a verification's SMS receipt kept in the store). */
+  addPendingDetails(kind: ProcessKind, read: PendingDetails): void {
+    this.pendingDetails.set(kind, read);
   }
 
   async get(processId: string, expectedKind?: ProcessKind): Promise<ProcessView> {
@@ -192,6 +201,9 @@ export class ProcessService {
       throw err;
     }
     const status = await this.queryStatus(processId, description.typedSearchAttributes);
+    const pending =
+      description.status.name === 'RUNNING' && status.statusSource === 'workflow' ? this.pendingDetails.get(status.kind as ProcessKind) : undefined;
+    if (pending) status.details = await pending(processId, status.details as Record<string, unknown>);
     const view: ProcessView = {
       processId,
       ...status,

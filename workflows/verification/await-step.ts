@@ -4,6 +4,7 @@ import { allHandlersFinished, condition, proxyLocalActivities } from '@temporali
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { applyStatus } from './platform-answers.js';
+import { readReceipts } from './receipts.js';
 import { send } from './send-step.js';
 import type { VerificationState } from './verification-state.js';
 
@@ -35,7 +36,9 @@ export async function awaitStep(v: VerificationState, step: number): Promise<voi
     }
     const ends = v.waitEnds(stepEndsAt);
     if (Date.now() >= ends) {
-      await pollOnce(v); // a lost callback delays nothing: ask the platform before giving up on the step
+      // A lost callback delays nothing: ask the platform before giving up on the step. An SMS receipt that no message
+      // carried is read from the store alongside, so the step's audit says whether the SMS was delivered.
+      await Promise.all([pollOnce(v), readReceipts(v)]);
       if (!v.final() && !v.stepOutcome) v.stepOutcome = { status: 'FAIL', reason: 'Expired' };
       return;
     }

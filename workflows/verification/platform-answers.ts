@@ -9,8 +9,8 @@ type VerificationStatus = Awaited<ReturnType<VerificationActivities['getVerifica
 
 const outcomeOf = (status: string, reason?: string): PlatformOutcome => ({ status, ...(reason ? { reason } : {}) });
 
-/** A start's answer: it is now the current verification, and may already be decided (a resumed start). */
-export function applyStart(v: VerificationState, step: number, token: string, started: StartVerificationOutput): void {
+/** A start's answer: it is now the current verification, and may already be decided (a resumed start). `note`: the history's words for it. */
+export function applyStart(v: VerificationState, step: number, token: string, started: StartVerificationOutput, note?: string): void {
   const { method } = v.input.steps[step]!;
   const language = started.contentLanguage ? { language: started.contentLanguage } : {};
   v.details.current = {
@@ -29,7 +29,8 @@ export function applyStart(v: VerificationState, step: number, token: string, st
   v.lastSendAt = Date.now();
   v.stepOutcome = started.status !== 'PENDING' ? outcomeOf(started.status, started.reason) : undefined;
   // The first send needs no last-change memo: it is the start's own answer, and the listing's start time says when.
-  if (v.firstSend(step)) v.tracker.moveTo('PENDING', `${method} sent`, { memo: false });
+  if (note) v.tracker.moveTo('PENDING', note);
+  else if (v.firstSend(step)) v.tracker.moveTo('PENDING', `${method} sent`, { memo: false });
   else v.tracker.moveTo('PENDING', `${method} sent (step ${step + 1}, send ${v.sendNo})`);
 }
 

@@ -11,6 +11,8 @@ import type { VerificationState } from './verification-state.js';
 // its own deadline (activity-options.ts), per call: the first send is bounded by the caller's.
 const startVerification = (input: Parameters<VerificationActivities['startVerification']>[0], withinMs?: number) =>
   proxyLocalActivities<VerificationActivities>(startActivityOptions(withinMs)).startVerification(input);
+// The look-up alone, bounded like a start: the caller is gone, and the process must end either way.
+const { findVerification } = proxyLocalActivities<VerificationActivities>(startActivityOptions());
 
 /** Started, task scheduled, task started: the history a run's first workflow task sees. */
 const FIRST_TASK_HISTORY_LENGTH = 3;
@@ -41,11 +43,7 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
   const first = v.firstSend(step);
   // The caller gave up at startBy (504): a first send after it would be an SMS nobody waits for.
   const left = v.startTimeLeft(step);
-  if (left !== undefined && left < 0) {
-    const late = Math.ceil(-left / 1000);
-    v.finish('ABANDONED', `${VERIFICATION_REASONS.startedLate}: the process first ran ${late} s after the caller's deadline; nothing was sent`);
-    return false;
-  }
+  if (left !== undefined && left < 0) return lateFirstSend(v, step, Math.ceil(-left / 1000));
   const deadline = left === undefined ? undefined : Date.now() + left;
   for (let retry = 0; ; retry++) {
     const token = platformReference(input.platformReferencePrefix, step, v.sendNo);
@@ -92,6 +90,36 @@ export async function send(v: VerificationState, step: number): Promise<boolean>
       return false;
     }
   }
+}
+
+/**
+ * The first send's task runs after the caller's deadline: nothing new is sent. In the run's first task nothing can
+ * have been sent before; in a later one (a worker died in the first, maybe after the platform accepted its start) the
+ * send is looked up by its reference: found, the process goes on with it (an SMS is on its way, its code still
+ * verifies); not found, nothing was sent; the platform not answering, the reason says an SMS may have been sent.
+ */
+async function lateFirstSend(v: VerificationState, step: number, lateS: number): Promise<boolean> {
+  const { input } = v;
+  const { method } = input.steps[step]!;
+  const late = `${VERIFICATION_REASONS.startedLate}: the process first ran ${lateS} s after the caller's deadline`;
+  if (workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH) {
+    v.finish('ABANDONED', `${late}; nothing was sent`);
+    return false;
+  }
+  const token = platformReference(input.platformReferencePrefix, step, v.sendNo);
+  let found;
+  try {
+    ({ found } = await findVerification({ identity: input.identity, method, token, ...(input.reference ? { reference: input.reference } : {}) }));
+  } catch (err) {
+    v.finish('ABANDONED', `${late}, after a worker failure; the ${method} may have been sent before it: the platform could not be asked (${rootMessage(err)})`);
+    return false;
+  }
+  if (!found) {
+    v.finish('ABANDONED', `${late}, after a worker failure; nothing was sent (no ${method} verification with this send's reference)`);
+    return false;
+  }
+  applyStart(v, step, token, found, `${method} sent before a worker failure; found by its reference ${lateS} s after the caller's deadline`);
+  return true;
 }
 
 /** The start's options of a method: the code's expiry, alphabet and length, and the SMS template's locale. */

@@ -1,8 +1,10 @@
 // The verification's handlers: the API's updates (started, report, resend, cancel) and the platform's callbacks
 // (a signal). Each answers through the state, so closing the run can wait for a workflow task that answered none.
+// Every message but `started` may carry SMS receipts recorded in the store meanwhile (receipts.ts): applied first.
 import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { platformLocalActivityOptions } from '../shared/activity-options.js';
 import { applyEvent, applyReport } from './platform-answers.js';
+import { applyReceipts } from './receipts.js';
 import type { VerificationState } from './verification-state.js';
 import {
   cancelUpdate,
@@ -32,11 +34,16 @@ export function installHandlers(v: VerificationState): void {
     return v.answer(v.startedView());
   });
 
-  setHandler(platformEventSignal, (e) => applyEvent(v, e));
+  setHandler(platformEventSignal, (e) => {
+    applyReceipts(v, e);
+    applyEvent(v, e);
+  });
 
   setHandler(
     reportUpdate,
-    async ({ code, operationId }) => {
+    async (request) => {
+      const { code, operationId } = request;
+      applyReceipts(v, request);
       const known = v.reportOutcomes.get(operationId);
       if (known) return v.answer(known); // a retried report changes nothing
       const refused = reportRefusal(v);
@@ -60,7 +67,9 @@ export function installHandlers(v: VerificationState): void {
     },
   );
 
-  setHandler(resendUpdate, async ({ operationId }) => {
+  setHandler(resendUpdate, async (request) => {
+    const { operationId } = request;
+    applyReceipts(v, request);
     const known = v.resendOutcomes.get(operationId);
     if (known) return v.answer(known);
     let outcome = resendRefusal(v);
@@ -75,7 +84,9 @@ export function installHandlers(v: VerificationState): void {
     return v.answer(outcome);
   });
 
-  setHandler(cancelUpdate, ({ reason }) => {
+  setHandler(cancelUpdate, (request) => {
+    const { reason } = request;
+    applyReceipts(v, request);
     v.finish('CANCELLED', reason ?? 'cancelled through the API');
     return v.answer({ state: v.state });
   });

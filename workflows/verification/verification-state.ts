@@ -45,6 +45,8 @@ export class VerificationState {
   readonly platformSaid = new Set<string>();
   /** The workflow task (by history length) in which an update was last answered. */
   answeredInTask = -1;
+  /** The platform verification whose SMS receipts were last read from the store (receipts.ts): read once each. */
+  receiptsReadFor: string | undefined;
   /** The step's one timer: it wakes the wait, and bounds the wait for the platform's result after a success. */
   readonly timer = new StepTimer();
 

@@ -7,6 +7,7 @@ import type { VerificationInput, VerificationProcessState } from '../../contract
 import { rootMessage } from '../shared/failure-text.js';
 import { awaitStep } from './await-step.js';
 import { send } from './send-step.js';
+import { readReceipts } from './receipts.js';
 import { installHandlers } from './verification-handlers.js';
 import { VerificationState } from './verification-state.js';
 
@@ -39,6 +40,8 @@ export async function verification(input: VerificationInput): Promise<{ state: V
     if (isCancellation(err)) v.finish('CANCELLED', 'the process was cancelled');
     else v.finish('ERROR', rootMessage(err));
   }
+  // Endings no platform message brought: the SMS receipts no message carried are read once, for the audit.
+  if (v.state === 'CANCELLED' || v.state === 'ERROR') await readReceipts(v);
   await closeWhenQuiet(v);
   return v.result();
 }

@@ -5,6 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { STATE } from '../../../common/search-attributes.js';
 import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { receiptEntries } from '../../../contracts/verification.js';
 import { recordedEntries, voiceEventsSignal } from '../../../contracts/voice.js';
 import { PLATFORM_ACTOR } from '../../plugins/actor.js';
 import { ACTOR_HEADER } from '../../temporal-actor.js';
@@ -159,6 +160,7 @@ export class TimelineBuilder {
         });
         // A call's events relayed in a batch: each is an entry of its own.
         if (a.signalName === voiceEventsSignal.name) this.pushRecorded(e, push, (args[0] as { items?: unknown } | undefined)?.items);
+        this.pushReceipts(e, push, args[0], a.signalName ?? 'signal');
       } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
         const a = e.workflowExecutionUpdateAcceptedEventAttributes;
         const input = a.acceptedRequest?.input;
@@ -179,6 +181,7 @@ export class TimelineBuilder {
           args: this.shown(args.length > 1 ? args : args[0]),
         });
         updates.set(updateId, entry);
+        this.pushReceipts(e, push, args[0], name);
       } else if (e.workflowExecutionUpdateCompletedEventAttributes) {
         const a = e.workflowExecutionUpdateCompletedEventAttributes;
         const entry = updates.get(a.meta?.updateId ?? '');
@@ -271,6 +274,7 @@ export class TimelineBuilder {
             result: failure ? undefined : this.shown(result),
           },
         );
+        if (!failure) this.pushReceipts(e, push, result, activity);
       } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
         const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
         const childId = a.workflowId ?? '';
@@ -355,6 +359,24 @@ export class TimelineBuilder {
     for (const { summary, details } of recordedEntries(items)) {
       const duplicate = this.duplicate(`voiceEvent:${String(details.callId)}`, { name: 'seq', value: String(details.seq) });
       push(e, 'callback', `${summary}${duplicate ? ' (duplicate)' : ''}`, { ...(this.shown(details) as Record<string, unknown>), duplicate });
+    }
+  }
+
+  /** SMS receipts kept in the store and carried by a message (or read by the process): one callback entry each. */
+  private pushReceipts(
+    e: HistoryEvent,
+    push: (e: HistoryEvent, kind: EntryKind, summary: string, details: Record<string, unknown>) => void,
+    value: unknown,
+    carrier: string,
+  ): void {
+    for (const { summary, eventId, details } of receiptEntries(value)) {
+      const duplicate = this.duplicate('smsReceipt', { name: 'eventId', value: eventId });
+      push(e, 'callback', `${summary}, with ${carrier}${duplicate ? ' (duplicate)' : ''}`, {
+        ...(this.shown(details) as Record<string, unknown>),
+        carriedBy: carrier,
+        actor: PLATFORM_ACTOR,
+        duplicate,
+      });
     }
   }
 

@@ -1,8 +1,10 @@
 // Phone-number verification: start (behind the geo permissions and the per-number guard), report, resend, cancel,
-// read and look up; the geo permissions' own routes (geo-routes.ts).
+// read and look up; the geo permissions' own routes (geo-routes.ts). A report, resend or cancel carries the process's
+// SMS receipts waiting in the store (service.ts), and a read shows one its process has not been handed yet.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
+import type { Logger } from '../../../common/logger.js';
 import type { VerificationClient } from '../../../platform/verification/client.js';
 import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
 import { ApiError, errorResponses, notFound, unprocessable } from '../../errors.js';
@@ -132,6 +134,12 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   await app.register(geoRuleRoutes, { geo: service.geo, waitMs: service.waitMs });
   await app.register(limitRoutes, { limits: service.limits, pumping: service.pumping, waitMs: service.waitMs });
   service.pumping.log ??= app.log;
+  processes.addPendingDetails('verification', (processId, details) => service.withPendingReceipt(processId, details, app.log));
+  /** The process's receipts waiting in the store, for an update to carry. */
+  const carried = async (processId: string, log: Pick<Logger, 'warn'>) => {
+    const receipts = await service.pendingReceipts(processId, log);
+    return receipts.length ? { receipts } : {};
+  };
   // Each instance sweeps on its own timer: the DELETEs are idempotent, and the guards are right whether or not a row
   // was swept yet (every admission and count prunes what aged out of its window).
   const sweeping = setInterval(() => {
@@ -147,8 +155,11 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     responses: { 200: Type.Unknown() },
     errors: [400, 401, 404, 409],
     update: reportUpdate,
-    request: (req, operationId) => ({ code: req.body.code, operationId }),
-    answer: (outcome) => reportReply(outcome, service),
+    request: async (req, operationId) => ({ code: req.body.code, operationId, ...(await carried(req.params.processId, req.log)) }),
+    answer: async (outcome, request) => {
+      await service.receiptsHanded(request.receipts, app.log);
+      return reportReply(outcome, service);
+    },
   });
 
   app.post(
@@ -168,8 +179,10 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       const newest = (await service.recent(identity))[0];
       if (!newest) throw notFound('a verification for this number');
       const handle = handleOf(client, newest.processId, ['verification'], 'verification');
-      const request = { code: req.body.code, operationId: operationId(req.headers) };
-      return reportReply(await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' }), service);
+      const request = { code: req.body.code, operationId: operationId(req.headers), ...(await carried(newest.processId, req.log)) };
+      const outcome = await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' });
+      await service.receiptsHanded(request.receipts, req.log);
+      return reportReply(outcome, service);
     },
   );
 
@@ -179,8 +192,9 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     responses: { 200: Type.Unknown() },
     errors: [401, 404, 409, 429],
     update: resendUpdate,
-    request: (_req, operationId) => ({ operationId }),
-    answer: (outcome) => {
+    request: async (req, operationId) => ({ operationId, ...(await carried(req.params.processId, req.log)) }),
+    answer: async (outcome, request) => {
+      await service.receiptsHanded(request.receipts, app.log);
       if (!outcome.resent && outcome.retryAfterMs)
         throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
       if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
@@ -194,8 +208,11 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     responses: { 200: Type.Object({ state: Type.String() }) },
     errors: [401, 404, 409],
     update: cancelUpdate,
-    request: (_req, operationId) => ({ operationId }),
-    answer: (outcome) => outcome,
+    request: async (req, operationId) => ({ operationId, ...(await carried(req.params.processId, req.log)) }),
+    answer: async (outcome, request) => {
+      await service.receiptsHanded(request.receipts, app.log);
+      return outcome;
+    },
   });
 
   app.get(

@@ -1,5 +1,6 @@
 // Starts verification processes behind the geo permissions, the pumping guard, the rate limits and the per-number
-// guard (all kept in the store, store/verification-*.ts), and finds them by identity or reference.
+// guard (all kept in the store, store/verification-*.ts), and finds them by identity or reference. Keeps the SMS
+// receipts that only need recording in the store until a message to their process carries them.
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Logger } from '../../../common/logger.js';
@@ -13,6 +14,7 @@ import {
   startedUpdate,
   REFERENCE_PREFIX,
   type CodeOptions,
+  type SmsReceipt,
   type StartedOutcome,
   type VerificationInput,
   type VerificationMethod,
@@ -21,7 +23,7 @@ import {
 import { SDK_RESULT_WAIT_MS, sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../contracts/sdk-verification.js';
 import type { verification } from '../../../workflows/verification/verification.js';
 import type { sdkVerification } from '../../../workflows/verification/sdk-verification.js';
-import { AdmissionStore, GeoRuleStore, PumpingGuardStore, type Admission } from '../../../store/index.js';
+import { AdmissionStore, GeoRuleStore, PumpingGuardStore, SmsReceiptStore, type Admission } from '../../../store/index.js';
 import type { Sql } from '../../../store/sql.js';
 import { ApiError } from '../../errors.js';
 import { processesStarted } from '../../metrics/series.js';
@@ -63,7 +65,7 @@ export class VerificationService {
   readonly pumping: PumpingGuards;
   /** The per-number guard's and the rate limits' admissions. */
   private readonly admissions: () => AdmissionStore;
-  private readonly stores?: { admissions: AdmissionStore; pumping: PumpingGuardStore };
+  private readonly stores?: { admissions: AdmissionStore; pumping: PumpingGuardStore; receipts: SmsReceiptStore };
 
   /** `sql`: the store (RELAYFLOW_DATABASE_URL); without it every start, look-up and guard route answers 503 naming it. */
   constructor(
@@ -76,7 +78,11 @@ export class VerificationService {
     this.waitMs = opts.waitMs ?? DEFAULT_WAIT_MS;
     const v = config.processes.verification;
     const { windowMs, minStarts, floor } = v.pumping;
-    this.stores = sql && { admissions: new AdmissionStore(sql), pumping: new PumpingGuardStore(sql, { windowMs, minStarts, floor }) };
+    this.stores = sql && {
+      admissions: new AdmissionStore(sql),
+      pumping: new PumpingGuardStore(sql, { windowMs, minStarts, floor }),
+      receipts: new SmsReceiptStore(sql),
+    };
     this.admissions = required(this.stores?.admissions);
     this.geo = new GeoRules(required(sql && new GeoRuleStore(sql)), v.geo);
     this.limits = new RateLimits(this.admissions, v.rateLimits, hash);
@@ -104,7 +110,59 @@ export class VerificationService {
    */
   async sweep(): Promise<number> {
     if (!this.stores) return 0;
-    return (await this.stores.admissions.sweep()) + (await this.stores.pumping.sweep());
+    return (await this.stores.admissions.sweep()) + (await this.stores.pumping.sweep()) + (await this.stores.receipts.sweep());
+  }
+
+  /**
+   * Records a Successful SMS receipt of a relayflow verification for its process, once per event ID: false when the API
+   * has no store (the caller signals it instead). 503 when the store does not take it in time: the platform sends it again.
+   */
+  async recordReceipt(processId: string, receipt: Pick<SmsReceipt, 'eventId' | 'verificationId' | 'smsResult'>, log: Logger): Promise<boolean> {
+    const store = this.stores?.receipts;
+    if (!store) return false;
+    try {
+      await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.record(processId, receipt));
+      return true;
+    } catch (err) {
+      log.warn({ err, processId, eventId: receipt.eventId }, 'SMS receipt not recorded; the platform will retry');
+      throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
+    }
+  }
+
+  /**
+   * The process's receipts waiting in the store, for a message to it to carry. None when the store does not answer
+   * in time: they wait for the next message (or the process's own read before it ends), and the message goes now.
+   */
+  async pendingReceipts(processId: string, log: Pick<Logger, 'warn'>): Promise<SmsReceipt[]> {
+    const store = this.stores?.receipts;
+    if (!store || !processId.startsWith('verification:')) return [];
+    try {
+      return await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.pending(processId));
+    } catch (err) {
+      log.warn({ err, processId }, 'SMS receipts not read; the next message to the process carries them');
+      return [];
+    }
+  }
+
+  /** The process took a message carrying these receipts: not carried again (if this fails, a repeat is dropped there). */
+  async receiptsHanded(receipts: SmsReceipt[] | undefined, log: Pick<Logger, 'warn'>): Promise<void> {
+    const store = this.stores?.receipts;
+    if (!store || !receipts?.length) return;
+    const ids = receipts.map((r) => r.eventId);
+    await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.handed(ids)).catch((err: unknown) => {
+      log.warn({ err, eventIds: ids }, 'SMS receipts not marked handed over; a later message carries them again');
+    });
+  }
+
+  /**
+   * A running verification's details with the Successful receipt of its current SMS that its process has not been
+   * handed yet: a view says the SMS was delivered once relayflow knows it, not only once the process does.
+   */
+  async withPendingReceipt(processId: string, details: Record<string, unknown>, log: Pick<Logger, 'warn'>): Promise<Record<string, unknown>> {
+    const current = (details.current as { verificationId?: string; method?: string } | undefined) ?? {};
+    if (details.smsDelivery !== undefined || current.method !== 'sms' || !current.verificationId) return details;
+    const receipt = (await this.pendingReceipts(processId, log)).filter((r) => r.verificationId === current.verificationId).at(-1);
+    return receipt ? { ...details, smsDelivery: receipt.smsResult } : details;
   }
 
   /**
@@ -311,6 +369,8 @@ export class VerificationService {
 
 /** How long a callback's hand-over to its adopted process may take (Temporal unreachable: the client retries until then). */
 const HAND_OVER_MS = 3_000;
+/** How long a receipt's write or read may take: a read that takes longer leaves the receipts to a later message. */
+const RECEIPT_STORE_MS = 1_000;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

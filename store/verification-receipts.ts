@@ -1,0 +1,66 @@
+// The Successful SMS delivery receipts of relayflow's own verifications, kept until a message their process gets anyway
+// carries them (a report, resend or cancel from the API, the platform's result callback): a receipt only needs
+// recording, and a signal of its own would cost the process an action and a workflow task. A row holds the event ID,
+// the process and platform verification IDs, the result and when it came: never the number.
+import type { SmsReceipt } from '../contracts/verification.js';
+import type { Sql } from './sql.js';
+
+interface Row {
+  event_id: string;
+  verification_id: string;
+  sms_result: 'Successful' | 'Failed';
+  received_at: number;
+}
+
+const toReceipt = (r: Row): SmsReceipt => ({
+  eventId: r.event_id,
+  verificationId: r.verification_id,
+  smsResult: r.sms_result,
+  receivedAt: new Date(Number(r.received_at)).toISOString(),
+});
+
+/** How long a receipt is kept: a step waits at most a day after its send, so its receipt is of no use later. */
+const SMS_RECEIPT_KEEP_MS = 24 * 60 * 60_000;
+
+export class SmsReceiptStore {
+  constructor(
+    readonly sql: Sql,
+    /** Epoch ms: the API instance's clock. */
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records a receipt once: false when its event ID was recorded before (the platform's retry). */
+  async record(processId: string, r: Pick<SmsReceipt, 'eventId' | 'verificationId' | 'smsResult'>): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO relayflow_sms_receipts (event_id, process_id, verification_id, sms_result, received_at)
+       VALUES ($1, $2, $3, $4, $5::float8) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      [r.eventId, processId, r.verificationId, r.smsResult, this.now()],
+    );
+    return rows.length === 1;
+  }
+
+  /** The process's receipts it has not been handed yet, oldest first. */
+  async pending(processId: string): Promise<SmsReceipt[]> {
+    const rows = await this.sql.query<Row>(
+      `SELECT event_id, verification_id, sms_result, received_at FROM relayflow_sms_receipts
+       WHERE process_id = $1 AND handed_at IS NULL ORDER BY received_at, event_id`,
+      [processId],
+    );
+    return rows.map(toReceipt);
+  }
+
+  /** Notes that the process has these receipts (a message carrying them was taken): they are not carried again. */
+  async handed(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.sql.query('UPDATE relayflow_sms_receipts SET handed_at = $2::float8 WHERE event_id = ANY($1::text[]) AND handed_at IS NULL', [
+      eventIds,
+      this.now(),
+    ]);
+  }
+
+  /** Drops the receipts older than `keepMs` (their process has ended, or no longer needs them); how many. */
+  async sweep(keepMs = SMS_RECEIPT_KEEP_MS): Promise<number> {
+    const rows = await this.sql.query('DELETE FROM relayflow_sms_receipts WHERE received_at < $1::float8 RETURNING event_id', [this.now() - keepMs]);
+    return rows.length;
+  }
+}
