@@ -151,13 +151,15 @@ const STATEMENTS = [
      changed_by text
    )`,
   // Successful SMS receipts of relayflow's own verifications (store/verification-receipts.ts), until the next message
-  // the process gets carries them (handed_at); no number in them. Times in epoch ms; swept a day after they came.
+  // the process gets carries them (handed_at; claimed_until while a message carrying them is on its way); no number in
+  // them. Times in epoch ms; swept a day after they came.
   `CREATE TABLE IF NOT EXISTS relayflow_sms_receipts (
      event_id text PRIMARY KEY,
      process_id text NOT NULL,
      verification_id text NOT NULL,
      sms_result text NOT NULL,
      received_at double precision NOT NULL,
+     claimed_until double precision,
      handed_at double precision
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_sms_receipts_process ON relayflow_sms_receipts (process_id) WHERE handed_at IS NULL`,

@@ -39,7 +39,7 @@ export class SmsReceiptStore {
     return rows.length === 1;
   }
 
-  /** The process's receipts it has not been handed yet, oldest first. */
+  /** The process's receipts it has not been handed yet, oldest first, whether or not a message is carrying them now. */
   async pending(processId: string): Promise<SmsReceipt[]> {
     const rows = await this.sql.query<Row>(
       `SELECT event_id, verification_id, sms_result, received_at FROM relayflow_sms_receipts
@@ -49,13 +49,35 @@ export class SmsReceiptStore {
     return rows.map(toReceipt);
   }
 
-  /** Notes that the process has these receipts (a message carrying them was taken): they are not carried again. */
+  /**
+   * Takes the process's pending receipts for one message to carry, for `leaseMs`: a message sent meanwhile (the
+   * platform's result right after a report) does not carry them too. Then `handed` once the process took the message,
+   * else `release`; a lease that runs out (an API instance died) lets a later message carry them.
+   */
+  async claim(processId: string, leaseMs: number): Promise<SmsReceipt[]> {
+    const now = this.now();
+    const rows = await this.sql.query<Row>(
+      `UPDATE relayflow_sms_receipts SET claimed_until = $2::float8 + $3::float8
+       WHERE process_id = $1 AND handed_at IS NULL AND (claimed_until IS NULL OR claimed_until <= $2::float8)
+       RETURNING event_id, verification_id, sms_result, received_at`,
+      [processId, now, leaseMs],
+    );
+    return rows.map(toReceipt).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.eventId.localeCompare(b.eventId));
+  }
+
+  /** The process took a message carrying these receipts: they are not carried again. */
   async handed(eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
     await this.sql.query('UPDATE relayflow_sms_receipts SET handed_at = $2::float8 WHERE event_id = ANY($1::text[]) AND handed_at IS NULL', [
       eventIds,
       this.now(),
     ]);
+  }
+
+  /** The message carrying these receipts did not reach the process: the next one carries them. */
+  async release(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.sql.query('UPDATE relayflow_sms_receipts SET claimed_until = NULL WHERE event_id = ANY($1::text[]) AND handed_at IS NULL', [eventIds]);
   }
 
   /** Drops the receipts older than `keepMs` (their process has ended, or no longer needs them); how many. */

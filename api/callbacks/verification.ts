@@ -142,10 +142,8 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
     if (signal.smsResult === 'Successful' && (await verifications.recordReceipt(processId, { ...signal, smsResult: 'Successful' }, log))) {
       return reply.status(200).send({});
     }
-    const receipts = await verifications.pendingReceipts(processId, log);
     try {
-      await client.workflow.getHandle(processId).signal(platformEventSignal, receipts.length ? { ...signal, receipts } : signal);
-      await verifications.receiptsHanded(receipts, log);
+      await verifications.carrying(processId, log, (carried) => client.workflow.getHandle(processId).signal(platformEventSignal, { ...signal, ...carried }));
     } catch (err) {
       // A finished or unknown process has nothing left to learn; anything else (Temporal down) must be
       // retried by the platform, so it is not acknowledged.

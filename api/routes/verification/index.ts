@@ -2,11 +2,12 @@
 // read and look up; the geo permissions' own routes (geo-routes.ts). A report, resend or cancel carries the process's
 // SMS receipts waiting in the store (service.ts), and a read shows one its process has not been handed yet.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import Type from 'typebox';
 import type { Logger } from '../../../common/logger.js';
 import type { VerificationClient } from '../../../platform/verification/client.js';
-import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type ReportOutcome } from '../../../contracts/verification.js';
+import { cancelUpdate, reportUpdate, resendUpdate, VERIFICATION_METHODS, type CarriesReceipts, type ReportOutcome } from '../../../contracts/verification.js';
 import { ApiError, errorResponses, notFound, unprocessable } from '../../errors.js';
 import { onPlatform, PLATFORM_STATUSES } from '../../platform-errors.js';
 import { handleOf, IdempotencyKey, operationId, runUpdate } from '../../processes/update.js';
@@ -135,11 +136,13 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
   await app.register(limitRoutes, { limits: service.limits, pumping: service.pumping, waitMs: service.waitMs });
   service.pumping.log ??= app.log;
   processes.addPendingDetails('verification', (processId, details) => service.withPendingReceipt(processId, details, app.log));
-  /** The process's receipts waiting in the store, for an update to carry. */
-  const carried = async (processId: string, log: Pick<Logger, 'warn'>) => {
-    const receipts = await service.pendingReceipts(processId, log);
-    return receipts.length ? { receipts } : {};
-  };
+  /** Runs an update of the process carrying its receipts waiting in the store (service.ts). */
+  const updateCarrying = <R, A extends CarriesReceipts>(
+    handle: WorkflowHandle,
+    update: UpdateDefinition<R, [A]>,
+    arg: Omit<A, 'receipts'>,
+    log: Pick<Logger, 'warn'>,
+  ) => service.carrying(handle.workflowId, log, (carried) => runUpdate(client, handle, update, [{ ...arg, ...carried } as A], { what: 'verification' }));
   // Each instance sweeps on its own timer: the DELETEs are idempotent, and the guards are right whether or not a row
   // was swept yet (every admission and count prunes what aged out of its window).
   const sweeping = setInterval(() => {
@@ -154,12 +157,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     body: Code,
     responses: { 200: Type.Unknown() },
     errors: [400, 401, 404, 409],
-    update: reportUpdate,
-    request: async (req, operationId) => ({ code: req.body.code, operationId, ...(await carried(req.params.processId, req.log)) }),
-    answer: async (outcome, request) => {
-      await service.receiptsHanded(request.receipts, app.log);
-      return reportReply(outcome, service);
-    },
+    act: async (req, _reply, handle) =>
+      reportReply(await updateCarrying(handle, reportUpdate, { code: req.body.code, operationId: operationId(req.headers) }, req.log), service),
   });
 
   app.post(
@@ -179,10 +178,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
       const newest = (await service.recent(identity))[0];
       if (!newest) throw notFound('a verification for this number');
       const handle = handleOf(client, newest.processId, ['verification'], 'verification');
-      const request = { code: req.body.code, operationId: operationId(req.headers), ...(await carried(newest.processId, req.log)) };
-      const outcome = await runUpdate(client, handle, reportUpdate, [request], { what: 'verification' });
-      await service.receiptsHanded(request.receipts, req.log);
-      return reportReply(outcome, service);
+      const request = { code: req.body.code, operationId: operationId(req.headers) };
+      return reportReply(await updateCarrying(handle, reportUpdate, request, req.log), service);
     },
   );
 
@@ -191,10 +188,8 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     summary: 'Send the code again (cooldown and limit apply)',
     responses: { 200: Type.Unknown() },
     errors: [401, 404, 409, 429],
-    update: resendUpdate,
-    request: async (req, operationId) => ({ operationId, ...(await carried(req.params.processId, req.log)) }),
-    answer: async (outcome, request) => {
-      await service.receiptsHanded(request.receipts, app.log);
+    act: async (req, _reply, handle) => {
+      const outcome = await updateCarrying(handle, resendUpdate, { operationId: operationId(req.headers) }, req.log);
       if (!outcome.resent && outcome.retryAfterMs)
         throw new ApiError(429, 'resend_too_soon', outcome.reason ?? 'try again later', undefined, outcome.retryAfterMs);
       if (!outcome.resent) throw new ApiError(409, 'resend_not_allowed', outcome.reason ?? 'not allowed');
@@ -207,12 +202,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     summary: 'Cancel a verification',
     responses: { 200: Type.Object({ state: Type.String() }) },
     errors: [401, 404, 409],
-    update: cancelUpdate,
-    request: async (req, operationId) => ({ operationId, ...(await carried(req.params.processId, req.log)) }),
-    answer: async (outcome, request) => {
-      await service.receiptsHanded(request.receipts, app.log);
-      return outcome;
-    },
+    act: async (req, _reply, handle) => updateCarrying(handle, cancelUpdate, { operationId: operationId(req.headers) }, req.log),
   });
 
   app.get(

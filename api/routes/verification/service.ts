@@ -14,6 +14,7 @@ import {
   startedUpdate,
   REFERENCE_PREFIX,
   type CodeOptions,
+  type CarriesReceipts,
   type SmsReceipt,
   type StartedOutcome,
   type VerificationInput,
@@ -130,28 +131,36 @@ export class VerificationService {
   }
 
   /**
-   * The process's receipts waiting in the store, for a message to it to carry. None when the store does not answer
-   * in time: they wait for the next message (or the process's own read before it ends), and the message goes now.
+   * Sends a message to the process carrying its receipts waiting in the store (`send` gets `{receipts}`, or nothing):
+   * taken for this message alone while it is on its way, then marked handed over, or released when it failed. When
+   * the store does not answer in time the message goes without them: the next one (or the process's own read before
+   * it ends) carries them.
    */
-  async pendingReceipts(processId: string, log: Pick<Logger, 'warn'>): Promise<SmsReceipt[]> {
+  async carrying<T>(processId: string, log: Pick<Logger, 'warn'>, send: (carried: CarriesReceipts) => Promise<T>): Promise<T> {
     const store = this.stores?.receipts;
-    if (!store || !processId.startsWith('verification:')) return [];
-    try {
-      return await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.pending(processId));
-    } catch (err) {
-      log.warn({ err, processId }, 'SMS receipts not read; the next message to the process carries them');
-      return [];
-    }
-  }
-
-  /** The process took a message carrying these receipts: not carried again (if this fails, a repeat is dropped there). */
-  async receiptsHanded(receipts: SmsReceipt[] | undefined, log: Pick<Logger, 'warn'>): Promise<void> {
-    const store = this.stores?.receipts;
-    if (!store || !receipts?.length) return;
+    if (!store || !processId.startsWith('verification:')) return send({});
+    const receipts = await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.claim(processId, RECEIPT_LEASE_MS)).catch(
+      (err: unknown) => {
+        log.warn({ err, processId }, 'SMS receipts not read; a later message to the process carries them');
+        return [];
+      },
+    );
+    if (receipts.length === 0) return send({});
     const ids = receipts.map((r) => r.eventId);
-    await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.handed(ids)).catch((err: unknown) => {
-      log.warn({ err, eventIds: ids }, 'SMS receipts not marked handed over; a later message carries them again');
-    });
+    const settle = (what: 'handed' | 'release') =>
+      storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store[what](ids)).catch((err: unknown) => {
+        // Either way a later message may carry them again (the process drops a repeat), or their lease runs out.
+        log.warn({ err, processId, eventIds: ids }, `SMS receipts not marked ${what === 'handed' ? 'handed over' : 'released'}`);
+      });
+    let result: T;
+    try {
+      result = await send({ receipts });
+    } catch (err) {
+      await settle('release');
+      throw err;
+    }
+    await settle('handed');
+    return result;
   }
 
   /**
@@ -161,7 +170,13 @@ export class VerificationService {
   async withPendingReceipt(processId: string, details: Record<string, unknown>, log: Pick<Logger, 'warn'>): Promise<Record<string, unknown>> {
     const current = (details.current as { verificationId?: string; method?: string } | undefined) ?? {};
     if (details.smsDelivery !== undefined || current.method !== 'sms' || !current.verificationId) return details;
-    const receipt = (await this.pendingReceipts(processId, log)).filter((r) => r.verificationId === current.verificationId).at(-1);
+    const store = this.stores?.receipts;
+    if (!store) return details;
+    const pending = await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.pending(processId)).catch((err: unknown) => {
+      log.warn({ err, processId }, "SMS receipts not read; the view shows the process's own details");
+      return [];
+    });
+    const receipt = pending.filter((r) => r.verificationId === current.verificationId).at(-1);
     return receipt ? { ...details, smsDelivery: receipt.smsResult } : details;
   }
 
@@ -371,6 +386,8 @@ export class VerificationService {
 const HAND_OVER_MS = 3_000;
 /** How long a receipt's write or read may take: a read that takes longer leaves the receipts to a later message. */
 const RECEIPT_STORE_MS = 1_000;
+/** How long a message may carry receipts before another may (longer than an update's wait, DEFAULT_WAIT_MS). */
+const RECEIPT_LEASE_MS = 30_000;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

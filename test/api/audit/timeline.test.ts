@@ -1,4 +1,4 @@
-// GET /v1/processes/{id}/timeline: a verification driven through the API (callbacks, a duplicate delivery,
+// GET /v1/processes/{id}/timeline: a verification driven through the API (callbacks, duplicate deliveries,
 // a wrong and a right code) told back as its timeline: callbacks named with their event IDs, the duplicate
 // marked, caller actions with the key ID (never the key), phone numbers masked unless an allowed key asks,
 // CSV that parses back to the same rows, paging that returns everything once; a template process's
@@ -84,7 +84,8 @@ describe('process timeline', () => {
     const s = await startVerification(h, { identity, method: 'sms', reference: `audit-${Date.now()}` });
     const verificationId = s.current!.verificationId;
     const sms = await messageFor(h, identity, verificationId);
-    // A receipt, delivered twice (the platform's retry after a lost acknowledgement).
+    // A receipt, delivered twice (the platform's retry after a lost acknowledgement): a Successful one is kept in the
+    // store once and carried to the process by a later message.
     const custom = (await platformStarts(h, identity))[0]!.custom!;
     const receipt = {
       event: 'VerificationSmsDeliveredEvent',
@@ -97,6 +98,10 @@ describe('process timeline', () => {
     };
     assert.equal((await postCallback(h, receipt)).status, 200);
     assert.equal((await postCallback(h, receipt)).status, 200);
+    // A Failed one is signalled at once: one of a verification the process no longer waits on, delivered twice.
+    const stale = { ...receipt, id: 'V-EARLIER-SEND', smsResult: 'Failed' };
+    assert.equal((await postCallback(h, stale)).status, 200);
+    assert.equal((await postCallback(h, stale)).status, 200);
     // The sandbox's own receipt too, before the process ends (a callback after the end is not the process's).
     const sandboxReceipts = await waitForSandboxReceipts(verificationId);
     const wrong = sms.code === '0000' ? '1111' : '0000';
@@ -115,9 +120,18 @@ describe('process timeline', () => {
 
     // Every callback the process received is named, with its event ID; the second copy is marked.
     const callbacks = entries.filter((e) => e.kind === 'callback');
-    const receipts = callbacks.filter((e) => e.details.signal === 'platformEvent' && (e.details.payload as { kind?: string })?.kind === 'sms-delivered');
-    assert.equal(receipts.length, 2 + sandboxReceipts.length, JSON.stringify(callbacks, null, 1));
+    const signalled = callbacks.filter((e) => e.details.signal === 'platformEvent' && (e.details.payload as { kind?: string })?.kind === 'sms-delivered');
+    assert.equal(signalled.length, 2, JSON.stringify(callbacks, null, 1));
     const mine = eventIdOf('sms-delivered', receipt);
+    const staleId = eventIdOf('sms-delivered', stale);
+    // The Successful receipt (the sandbox's is the same event) is told once, carried by a message: the repeat was
+    // dropped when it came.
+    const carried = callbacks.filter((e) => e.details.receipt === 'sms-delivered');
+    assert.deepEqual(
+      carried.map((e) => e.details.eventId),
+      [mine],
+      JSON.stringify(callbacks, null, 1),
+    );
     const told = new Set(callbacks.map((e) => e.details.eventId));
     for (const r of sandboxReceipts) assert.ok(told.has(eventIdOf('sms-delivered', r)), `the sandbox's ${JSON.stringify(r)} is told`);
     assert.ok(told.has(mine));
@@ -129,8 +143,8 @@ describe('process timeline', () => {
         copies.map((e) => e.details.duplicate),
         copies.map((_, i) => i > 0),
       );
-    assert.ok(byId.get(mine)!.length >= 2);
-    assert.match(byId.get(mine)![1]!.summary, /duplicate/);
+    assert.ok(byId.get(staleId)!.length >= 2);
+    assert.match(byId.get(staleId)![1]!.summary, /duplicate/);
     assert.ok(
       callbacks.every((e) => e.details.actor === 'platform'),
       'callbacks come from the platform',

@@ -1,9 +1,15 @@
 // POST /callbacks/verification: signature first, then one schema per event (400 naming the field; extra
-// fields allowed); both names of the SMS receipt; an unknown event is acknowledged and changes nothing.
+// fields allowed); both names of the SMS receipt; an unknown event is acknowledged and changes nothing; a Successful
+// receipt the store cannot take is a 503 (the platform sends it again).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { buildApp } from '../../../api/app.js';
+import { AesGcmPayloadCodec } from '../../../common/codec.js';
+import { createLogger } from '../../../common/logger.js';
+import { openCampaignStore } from '../../../store/index.js';
 import { useHarness, setSandboxVerificationConfig } from '../../helpers/harness.js';
-import { freshNumber, platformStarts, postCallback, startVerification, statusOf } from '../../helpers/verification.js';
+import { freshStoreSnapshot } from '../../helpers/store-snapshot.js';
+import { freshNumber, platformStarts, postCallback, signedCallback, startVerification, statusOf } from '../../helpers/verification.js';
 
 describe('verification callbacks', () => {
   const h = useHarness();
@@ -61,6 +67,28 @@ describe('verification callbacks', () => {
       assert.match((ended.history as { reason?: string }[]).at(-1)!.reason!, /SMS delivery failure/);
     });
   }
+
+  test('a Successful receipt the store cannot take is a 503, so the platform sends it again; the store back, it is taken', async () => {
+    const { s, base } = await running();
+    // An API instance whose store is down (its database closed under it).
+    const store = await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
+    const logger = createLogger({ name: 'test', level: 'silent' });
+    const app = await buildApp({ config: h.config, client: h.client, codec: new AesGcmPayloadCodec(h.config.codecKeys), logger, store });
+    try {
+      await store.sql.close();
+      const receipt = { ...base, event: 'VerificationSmsDeliveredEvent', smsResult: 'Successful' };
+      const { path, raw, headers } = await signedCallback(h.config.platform.credentials, receipt);
+      const down = await app.inject({ method: 'POST', url: path, headers, payload: raw });
+      assert.equal(down.statusCode, 503, down.body);
+      assert.ok(down.headers['retry-after'], 'with Retry-After');
+      // The platform's retry reaches an instance whose store answers.
+      assert.equal((await postCallback(h, receipt)).status, 200);
+      const rows = await h.store.sql.query('SELECT event_id FROM relayflow_sms_receipts WHERE process_id = $1', [s.processId]);
+      assert.equal(rows.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
 
   test("the sandbox's receipt under either name reaches the process", async () => {
     for (const name of ['SmsDeliveredEvent', 'VerificationSmsDeliveredEvent']) {
