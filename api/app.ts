@@ -117,9 +117,9 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     appKey: config.platform.credentials.appKey,
     appSecret: config.platform.credentials.appSecret,
   });
-  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject });
   // Which process follows a platform resource: the callback intakes signal it directly (without the store: the inboxes and relays).
   const links = store ? new ResourceLinkStore(store.sql) : undefined;
+  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject, links });
   await app.register(provisioningWebhookRoutes, {
     client,
     taskQueue: config.taskQueue,

@@ -17,6 +17,9 @@ import { HandledMemory } from '../shared/handled-memory.js';
 interface EventNote {
   eventId: string;
   trigger: string;
+  /** The resource it named: a process may follow two (its own and a CHATA business account). */
+  resourceType: ProvisioningEvent['resourceType'];
+  resourceId: string;
   sequence?: number;
   eventTime: string;
   applied: boolean;
@@ -125,6 +128,8 @@ export class ResourceFollower {
         this.d.events.push({
           eventId: e.eventId,
           trigger: e.trigger,
+          resourceType: e.resourceType,
+          resourceId: e.resourceId,
           eventTime: e.eventTime,
           applied: false,
           hint: true,
@@ -150,7 +155,16 @@ export class ResourceFollower {
       const applied = asked === 0 || stale.length < asked;
       if (applied) this.d.lastSequence = Math.max(this.d.lastSequence, seq);
       const why = applied ? note : `stale: ${stale.join('; ')}`;
-      this.d.events.push({ eventId: e.eventId, trigger: e.trigger, sequence: seq, eventTime: e.eventTime, applied, ...(why ? { note: why } : {}) });
+      this.d.events.push({
+        eventId: e.eventId,
+        trigger: e.trigger,
+        resourceType: e.resourceType,
+        resourceId: e.resourceId,
+        sequence: seq,
+        eventTime: e.eventTime,
+        applied,
+        ...(why ? { note: why } : {}),
+      });
     }
     if (this.d.events.length > KEEP_EVENTS) this.d.events.splice(0, this.d.events.length - KEEP_EVENTS);
   }

@@ -287,21 +287,31 @@ describe('provisioning API', () => {
     const later = event(resourceId, { sequence: 2, trigger: 'CHATA_TEMPLATE_APPROVED', comment: undefined, details: { state: 'APPROVED' } });
     assert.equal((await post(signed(secret, later))).statusCode, 200);
     const deadline = Date.now() + 10_000;
-    let inbox: { received: number; duplicates: number; events: { eventId: string }[]; attached: unknown[] } | undefined;
+    type Seen = {
+      events: { eventId: string; inbox?: object; handedTo: unknown[] }[];
+      processes: unknown[];
+      inbox?: { received: number; duplicates: number; attached: unknown[] };
+    };
+    let seen: Seen | undefined;
     while (Date.now() < deadline) {
       const res = await h.api({ method: 'GET', url: `/v1/provisioning/resources/CHATA/TEMPLATE/${resourceId}/events` });
       if (res.statusCode === 200) {
-        inbox = res.json();
-        if (inbox!.received === 2 && inbox!.duplicates === 1) break;
+        seen = res.json();
+        if (seen!.inbox?.received === 2 && seen!.inbox.duplicates === 1) break;
       }
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.deepEqual(
-      inbox?.events.map((x) => x.eventId),
+      seen?.events.map((x) => x.eventId),
       [e.eventId, later.eventId],
     );
-    assert.equal(inbox?.duplicates, 1);
-    assert.deepEqual(inbox?.attached, []);
+    assert.ok(
+      seen?.events.every((x) => x.inbox && x.handedTo.length === 0),
+      'kept by the inbox, handed to no process',
+    );
+    assert.equal(seen?.inbox?.duplicates, 1);
+    assert.deepEqual(seen?.inbox?.attached, []);
+    assert.deepEqual(seen?.processes, []);
   });
 
   test('a malformed but authentic event is a 400 naming the field', async () => {

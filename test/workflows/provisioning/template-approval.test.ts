@@ -30,7 +30,7 @@ async function inbox(h: Harness, channel: string, type: string, id: string) {
   const res = await h.api({ method: 'GET', url: `/v1/provisioning/resources/${channel}/${type}/${encodeURIComponent(id)}/events` });
   return {
     status: res.statusCode,
-    body: res.json() as { received: number; duplicates: number; events: { eventId: string }[]; attached: { processId: string }[] },
+    body: res.json() as { events: { eventId: string }[]; inbox?: { received: number; duplicates: number; attached: { processId: string }[] } },
   };
 }
 
@@ -239,7 +239,7 @@ describe('template approval (webhooks only: polling every minute)', () => {
       comment: 'Seen before any process',
     });
     const kept = await waitInbox(h, draft.id, (b) => b.events.some((e) => e.eventId === early.eventId));
-    assert.equal(kept.attached.length, 0, 'no process yet');
+    assert.equal(kept.inbox?.attached.length, 0, 'no process yet');
     const delivery = (await sandboxEvents(h, draft.id)).find((r) => r.event.eventId === early.eventId);
     assert.equal(delivery?.delivery, 'sent');
 
@@ -255,7 +255,7 @@ describe('template approval (webhooks only: polling every minute)', () => {
     assert.ok(approved.details.comments.some((c) => c.text === 'Seen before any process'));
     const after = await inbox(h, 'CHATA', 'TEMPLATE', draft.id);
     assert.deepEqual(
-      after.body.attached.map((a) => a.processId),
+      after.body.inbox?.attached.map((a) => a.processId),
       [id],
     );
   });
