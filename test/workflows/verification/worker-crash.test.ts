@@ -1,7 +1,9 @@
 // A worker killed (SIGKILL) after the platform accepted a verification's first send, before the workflow task that
 // sent it completed: the next worker runs that task again, no longer a first try, so the start looks the platform
 // verification up by its reference and resumes it. One SMS, one platform verification, and the code still verifies.
-// Real Temporal, the sandbox, and the worker in a process of its own (workers/main.ts), killed as a crash would.
+// Also when that task runs again only after the caller's deadline (startBy): the process does not end ABANDONED
+// saying nothing was sent, it finds the SMS that was. Real Temporal, the sandbox, and the worker in a process of its
+// own (workers/main.ts), killed as a crash would.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { generateCodecKey } from '../../../common/codec.js';
 import { startHarness, TEST_API_KEY, type Harness } from '../../helpers/harness.js';
-import { freshNumber, phoneInbox, report } from '../../helpers/verification.js';
+import { freshNumber, phoneInbox, report, statusOf, verificationRoutesWith } from '../../helpers/verification.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,7 +53,8 @@ describe('a worker killed between the platform accepting the first send and its 
     await h?.close();
   });
 
-  test('sends no second SMS: the next worker resumes the platform verification', async () => {
+  /** A worker in a process of its own on the test's task queue, once it polls; resolves its exit. */
+  async function spawnWorker(): Promise<{ exited: Promise<unknown> }> {
     worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
       env: {
         ...process.env,
@@ -75,8 +78,14 @@ describe('a worker killed between the platform accepting the first send and its 
         taskQueue: { name: taskQueue },
         taskQueueType: 1, // workflow
       });
-      return (pollers ?? []).length > 0 ? true : undefined;
+      // Its own pollers (the SDK's identity is pid@host): an earlier worker's stay listed for a while.
+      return (pollers ?? []).some((p) => p.identity?.startsWith(`${worker!.pid}@`)) ? true : undefined;
     });
+    return { exited };
+  }
+
+  test('sends no second SMS: the next worker resumes the platform verification', async () => {
+    const { exited } = await spawnWorker();
 
     const identity = freshNumber();
     const key = `crash-${ulid()}`;
@@ -85,7 +94,7 @@ describe('a worker killed between the platform accepting the first send and its 
     await holdAnswers(h, 8_000);
     const first = start();
     const [sms] = await until('the SMS', 15_000, async () => ((await smsOf(h, identity)).length > 0 ? smsOf(h, identity) : undefined));
-    worker.kill('SIGKILL');
+    worker!.kill('SIGKILL');
     await exited;
     await holdAnswers(h, 0);
     await h.startWorker();
@@ -115,5 +124,50 @@ describe('a worker killed between the platform accepting the first send and its 
     const reported = await report(h, started.processId, sms!.code!);
     assert.equal(reported.json().result, 'SUCCESSFUL', reported.body);
     assert.equal((await smsOf(h, identity)).length, 1, 'one SMS, after the crash and the retries');
+  });
+
+  test("the task run again after the caller's deadline finds the SMS that was sent, rather than saying none was", async () => {
+    await h.stopWorker();
+    const { exited } = await spawnWorker();
+    // The caller waits 4 s (its deadline, startBy); the platform sends the SMS at once and holds its answer back.
+    const routes = await verificationRoutesWith(h, { waitMs: 4_000 });
+    try {
+      const identity = freshNumber();
+      await holdAnswers(h, 8_000);
+      const first = routes.app.inject({ method: 'POST', url: '/v1/verifications', payload: { identity, method: 'sms' } });
+      const [sms] = await until('the SMS', 15_000, async () => ((await smsOf(h, identity)).length > 0 ? smsOf(h, identity) : undefined));
+      worker!.kill('SIGKILL');
+      await exited;
+      await holdAnswers(h, 0);
+      const res = await first;
+      assert.equal(res.statusCode, 504, res.body);
+      const processId = (res.json() as { error: { details: { message: string }[] } }).error.details[0]!.message;
+      assert.match(processId, /^verification:/);
+      // The killed worker's task times out; the next worker runs it well past the deadline.
+      await h.startWorker();
+      const view = await h.waitForView(
+        processId,
+        (v) => (v.details as { current?: unknown }).current !== undefined || !['STARTING', 'PENDING'].includes(v.state as string),
+        'the first send settled',
+        60_000,
+      );
+      assert.equal(view.state, 'PENDING', JSON.stringify(view.history));
+      assert.deepEqual(
+        (view.details as { platformVerifications: { verificationId: string }[] }).platformVerifications.map((p) => p.verificationId),
+        [sms!.verificationId],
+      );
+      assert.match(
+        (view.history as { reason?: string }[]).at(-1)!.reason!,
+        /sent before a worker failure; found by its reference \d+ s after the caller's deadline/,
+      );
+
+      const reported = await report(h, processId, sms!.code!);
+      assert.equal(reported.json().result, 'SUCCESSFUL', reported.body);
+      assert.equal((await smsOf(h, identity)).length, 1, 'one SMS');
+      assert.equal((await statusOf(h, processId)).state, 'SUCCESSFUL');
+    } finally {
+      await holdAnswers(h, 0);
+      await routes.app.close();
+    }
   });
 });
