@@ -255,6 +255,22 @@ test('startVerification with a known reference returns it in whatever state, wit
   assert.equal(stub.posts().length, 0);
 });
 
+test('findVerification resumes the send it finds by reference and never starts one', async (t) => {
+  const stub = await startStub(t, { existing: [existing({ custom: 'rf-x.0.1', reference: 'order-42' })] });
+  const a = activitiesFor(stub.base);
+  const found = await a.findVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.1', reference: 'order-42' });
+  assert.deepEqual(found, { found: { verificationId: 'v-old', method: 'sms', contentLanguage: 'sv-SE', status: 'PENDING', resumed: true } });
+  // Another send's token under the same reference, or a reference nobody used: nothing found, nothing started.
+  assert.deepEqual(await a.findVerification({ identity: '+46700000001', method: 'sms', token: 'rf-x.0.2', reference: 'order-42' }), {});
+  assert.deepEqual(await a.findVerification({ identity: '+46700000001', method: 'sms', token: 'rf-unknown.0.1' }), {});
+  assert.equal(stub.posts().length, 0);
+});
+
+test('smsReceipts on a worker without the store reads none', async (t) => {
+  const stub = await startStub(t);
+  assert.deepEqual(await activitiesFor(stub.base).smsReceipts({ processId: 'verification:01J00000000000000000000000' }), { receipts: [] });
+});
+
 test('startVerification refuses to resume a reference that belongs to another number or method', async (t) => {
   const stub = await startStub(t, {
     existing: [existing({ identity: { type: 'number', endpoint: '+46700000999' } }), existing({ id: 'v-x', reference: 'ref-2', method: 'flashcall' })],
