@@ -1,8 +1,8 @@
 // Temporal actions behind one process, over all its runs (continue-as-new), counted from the history the way
 // Temporal Cloud bills them: a workflow (run) start, each activity attempt, timers, signals, updates, search
 // attribute upserts, markers (local activities, side effects) and child starts. Heartbeats are billed too but
-// are not in the history: the bound given is the SDK's throttling (at most one per 0.8 x heartbeat timeout
-// per attempt, plus the first).
+// are not in the history: heartbeatsAtMost is a bound, not a count, and only over the activity types the caller
+// says heartbeat (their workflow's activity options): an activity that never calls heartbeat() sends none.
 import type { Client } from '@temporalio/client';
 // @temporalio/proto is CommonJS: in native ESM only its default export is reliable.
 import proto from '@temporalio/proto';
@@ -21,9 +21,13 @@ const KINDS: Record<string, number[]> = {
   'child starts': [E.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED],
 };
 
+/** Activity types that heartbeat, each with the heartbeat timeout (ms) its workflow schedules it with. */
+export type HeartbeatingActivities = Readonly<Record<string, number>>;
+
 export interface ActionCounts {
   total: number;
   byKind: Record<string, number>;
+  /** At most this many heartbeats reached the server (the heartbeating activities' bound; see heartbeatBound). */
   heartbeatsAtMost: number;
   runs: number;
   events: number;
@@ -36,10 +40,10 @@ export interface ActionCounts {
 const seconds = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined) =>
   t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) + (t.nanos ?? 0) / 1e9 : 0;
 
-export async function countActions(client: Client, workflowId: string, heartbeatTimeoutMs: number): Promise<ActionCounts> {
+export async function countActions(client: Client, workflowId: string, heartbeating: HeartbeatingActivities = {}): Promise<ActionCounts> {
   const counts: ActionCounts[] = [];
   for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
-    counts.push(countEvents((await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [], heartbeatTimeoutMs));
+    counts.push(countEvents((await client.workflow.getHandle(workflowId, run.runId).fetchHistory()).events ?? [], heartbeating));
   return addCounts(counts);
 }
 
@@ -49,20 +53,20 @@ export async function countRunActions(
   workflowId: string,
   runId: string,
   afterEventId: number,
-  heartbeatTimeoutMs: number,
+  heartbeating: HeartbeatingActivities = {},
 ): Promise<ActionCounts> {
   const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
   return countEvents(
     events.filter((e) => Number(e.eventId) > afterEventId),
-    heartbeatTimeoutMs,
+    heartbeating,
   );
 }
 
 /** The counts of one run's events (the whole history or a part of it). Pure. */
-export function countEvents(history: readonly HistoryEvent[], heartbeatTimeoutMs: number): ActionCounts {
+export function countEvents(history: readonly HistoryEvent[], heartbeating: HeartbeatingActivities = {}): ActionCounts {
   const byKind: Record<string, number> = { 'activity attempts': 0, ...Object.fromEntries(Object.keys(KINDS).map((k) => [k, 0])) };
-  const throttleS = (0.8 * heartbeatTimeoutMs) / 1000;
   let heartbeatsAtMost = 0;
+  const attemptOf = new Map<number, number>();
   const activities: ActionCounts['activities'] = {};
   const eventTypes: string[] = [];
   const startedAt = new Map<number, number>();
@@ -83,6 +87,7 @@ export function countEvents(history: readonly HistoryEvent[], heartbeatTimeoutMs
       // Only an activity's last attempt is in the history; its attempt number says how many ran.
       byKind['activity attempts']! += started.attempt ?? 1;
       startedAt.set(Number(e.eventId), seconds(e.eventTime));
+      attemptOf.set(Number(e.eventId), started.attempt ?? 1);
     }
     const ended =
       e.activityTaskCompletedEventAttributes ??
@@ -93,16 +98,49 @@ export function countEvents(history: readonly HistoryEvent[], heartbeatTimeoutMs
       const from = startedAt.get(Number(ended.startedEventId));
       if (from !== undefined) {
         const took = seconds(e.eventTime) - from;
-        heartbeatsAtMost += 1 + Math.floor(took / throttleS);
-        const a = (activities[typeOf.get(Number(ended.scheduledEventId)) ?? '?'] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
+        const type = typeOf.get(Number(ended.scheduledEventId)) ?? '?';
+        const queued = from - (scheduledAt.get(Number(ended.scheduledEventId)) ?? from);
+        const timeoutMs = heartbeating[type];
+        if (timeoutMs !== undefined)
+          heartbeatsAtMost += heartbeatBound({
+            timeoutMs,
+            lastAttemptSeconds: took,
+            earlierAttempts: (attemptOf.get(Number(ended.startedEventId)) ?? 1) - 1,
+            beforeLastAttemptSeconds: queued,
+            cancelled: !!e.activityTaskCanceledEventAttributes,
+          });
+        const a = (activities[type] ??= { count: 0, seconds: 0, queuedSeconds: 0 });
         a.count++;
         a.seconds += took;
-        a.queuedSeconds += from - (scheduledAt.get(Number(ended.scheduledEventId)) ?? from);
+        a.queuedSeconds += queued;
       }
     }
   }
   const total = Object.values(byKind).reduce((a, b) => a + b, 0);
   return { total, byKind, heartbeatsAtMost, runs: 1, events: history.length, eventTypes, activities };
+}
+
+/** The SDK's heartbeat throttle: 0.8 x the heartbeat timeout, at most its 60 s maxHeartbeatThrottleInterval. */
+const MAX_THROTTLE_S = 60;
+
+/**
+ * The most heartbeats one activity execution can have sent, from what its history says. The SDK sends an attempt's
+ * first heartbeat at once, then at most one per throttle interval; a successful or failed ending drops one still
+ * throttled, a cancelled ending flushes it. The history holds only the last attempt's start: the earlier attempts
+ * (and their back-off) fit between the schedule and that start, so each counts its first heartbeat plus one per
+ * throttle interval of that span. Exact for one attempt that heartbeats throughout; above the count otherwise.
+ */
+export function heartbeatBound(a: {
+  timeoutMs: number;
+  lastAttemptSeconds: number;
+  earlierAttempts: number;
+  beforeLastAttemptSeconds: number;
+  cancelled: boolean;
+}): number {
+  const throttleS = Math.min((0.8 * a.timeoutMs) / 1000, MAX_THROTTLE_S);
+  const last = 1 + Math.floor(a.lastAttemptSeconds / throttleS) + (a.cancelled ? 1 : 0);
+  const earlier = a.earlierAttempts ? a.earlierAttempts + Math.floor(a.beforeLastAttemptSeconds / throttleS) : 0;
+  return last + earlier;
 }
 
 /** The sum of several runs' (or workflows') counts; event types in the order given. */

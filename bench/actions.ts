@@ -21,8 +21,6 @@ const ROUNDS = profile === 'short' ? 1 : 3;
 /** Webhooks per measurement: each figure is per webhook. */
 const WEBHOOKS = 5;
 const UNCLAIMED = 3;
-/** None of the counted activities heartbeats; the bound only matters for the campaign's. */
-const HEARTBEAT_TIMEOUT_MS = 60_000;
 const UNCLAIMED_WEBHOOK = 'provisioning webhook for an unclaimed resource';
 
 const { server, h } = await startStack();
@@ -80,7 +78,7 @@ async function touchedSince(before: Map<string, Run>): Promise<Touched[]> {
   for (const run of (await runsNow()).values()) {
     const was = before.get(run.runId);
     if (was && !was.running) continue; // closed before: it cannot have grown
-    const counts = await countRunActions(h.client, run.workflowId, run.runId, was?.length ?? 0, HEARTBEAT_TIMEOUT_MS);
+    const counts = await countRunActions(h.client, run.workflowId, run.runId, was?.length ?? 0);
     if (counts.events > 0) touched.push({ run, started: !was, counts });
   }
   return touched;

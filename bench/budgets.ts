@@ -40,7 +40,7 @@ export const BUDGETS: readonly Budget[] = [
   {
     process: '1,000 campaign messages',
     scope:
-      "the campaign's process, per 1,000 messages of the profile's campaign (2,000 short, 8,000 full): its fixed actions shared by fewer messages in the short one; the heartbeats' bound included",
+      "the campaign's process, per 1,000 messages of the profile's campaign (2,000 short, 8,000 full): its fixed actions shared by fewer messages in the short one; with a bound on the send chunks' heartbeats (the only activities that heartbeat)",
     bench: 'campaign',
     actions: 5,
   },

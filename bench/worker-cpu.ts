@@ -122,7 +122,7 @@ async function historyTotals(ids: string[]): Promise<{ events: number; actions: 
   let actions = 0;
   let polls = 0;
   for (const id of ids) {
-    const c = await countActions(h.client, id, 60_000);
+    const c = await countActions(h.client, id);
     events += c.events;
     actions += c.total;
     polls += ((await api('GET', `/v1/processes/${encodeURIComponent(id)}`)).json.details as { polls: number }).polls;
