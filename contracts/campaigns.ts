@@ -10,8 +10,9 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
 
 /**
  * PREPARING (reading the app's limits, saving the MMS template), SENDING, PAUSED (by the caller, or because the
- * platform refused the campaign itself or the project's credit limit is reached: the reason says what to fix), SETTLING (waiting for postbacks to confirm
- * sends whose answer was lost), then COMPLETED, CANCELLED or FAILED.
+ * platform refused the campaign itself or the project's credit limit is reached: the reason says what to fix),
+ * SETTLING (only when sends whose answer was lost wait for postbacks to confirm them; otherwise SENDING goes
+ * straight to COMPLETED), then COMPLETED, CANCELLED or FAILED.
  */
 export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
 export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['COMPLETED', 'CANCELLED', 'FAILED'];
@@ -136,6 +137,8 @@ export interface PrepareCampaignInput {
   kind: CampaignKind;
   conversation?: ConversationContent;
   mms?: MmsContent;
+  /** Messages per second the caller asked for; prepare caps it at the platform's limit and sets it in the store. */
+  rate?: number;
 }
 
 export interface PreparedCampaign {
@@ -143,6 +146,8 @@ export interface PreparedCampaign {
   end: number;
   /** The platform's limit in messages per second: the app's outbound rate, or the MMS account's throughput. */
   platformRate: number;
+  /** The rate the chunks pace at, set in the store: the caller's, capped at platformRate (platformRate when none was asked). */
+  rate: number;
   savedMmsId?: string;
   /** How delivery reports reach relayflow: `ensured <target>`, or why they do not. */
   webhook: string;

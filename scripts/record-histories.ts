@@ -19,7 +19,7 @@ import {
   type SenderIdCallbackHint,
   type SenderIdCallbackRelayInput,
 } from '../contracts/senderid-registration.js';
-import { VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
+import { MMS_POSTBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
 import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
@@ -766,6 +766,36 @@ const scenarios: Scenario[] = [
       await cp.waitForCounts(h, campaignId, (c) => c.byStatus.sent >= 20);
       await h.client.workflow.getHandle(processId).executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
       return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign',
+    case: 'settling',
+    async run(h) {
+      // An MMS whose answer is lost (past the 10 s request timeout) and no postback: SETTLING, a check timer, unconfirmed.
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/mms/account', { postbackUrl: 'http://127.0.0.1:9/nowhere', postbackRetries: 0 });
+      await cp.sandboxJson(h, 'PUT', '/_sandbox/mms/send-faults', { acceptThenDelayMs: 11_000, count: 1 });
+      try {
+        const { processId } = await cp.startCampaign(h, {
+          kind: 'mms-campaign',
+          recipients: cp.numbers(5, 7800),
+          mms: {
+            serviceId: 'svc-1',
+            subject: 'Replay',
+            fallbackSmsText: 'Replay',
+            slides: [{ text: 'Replay', image: `${h.sandbox.url}/_sandbox/mms/media/sale.png` }],
+          },
+          settings: { inDoubtWaitMs: 1_000 },
+        });
+        const done = await cp.waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 60_000);
+        if (done.state !== 'COMPLETED') throw new Error(`campaign ${done.state}: ${JSON.stringify(done.history.at(-1))}`);
+        return { workflowId: processId, runId: await closed(h, processId) };
+      } finally {
+        await cp.sandboxJson(h, 'PUT', '/_sandbox/mms/account', {
+          postbackUrl: `${h.apiUrl}${MMS_POSTBACK_PATH}/${h.config.api.mmsPostbackToken}`,
+          postbackRetries: 5,
+        });
+      }
     },
   },
   // --- voice

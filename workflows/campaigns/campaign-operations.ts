@@ -1,4 +1,5 @@
 // The campaign's API operations (pause, resume, cancel, rate), each answered once per operationId.
+import { condition } from '@temporalio/workflow';
 import {
   cancelCampaignUpdate,
   FINAL_CAMPAIGN_STATES,
@@ -18,7 +19,7 @@ export function handleCampaignOperations(run: CampaignRun): void {
 
   operation(pauseCampaignUpdate, async (req) => {
     if (ended()) return refuse(`the campaign has ended (${run.state})`);
-    if (run.state === 'SETTLING') return refuse('every message has been sent; the campaign is only waiting for confirmations');
+    if (run.allSent) return refuse('every message has been sent; the campaign is only waiting for confirmations');
     if (run.paused) return { accepted: true, state: run.state };
     run.pause(`paused through the API${req.reason ? `: ${req.reason}` : ''}`, 'caller');
     await run.halt('paused');
@@ -35,7 +36,7 @@ export function handleCampaignOperations(run: CampaignRun): void {
 
   operation(cancelCampaignUpdate, async (req) => {
     if (ended()) return refuse(`the campaign has ended (${run.state})`);
-    if (run.state === 'SETTLING') return refuse('every message has been sent; nothing is left to cancel');
+    if (run.allSent) return refuse('every message has been sent; nothing is left to cancel');
     run.cancel(`cancelled through the API${req.reason ? `: ${req.reason}` : ''}`);
     await run.halt('cancelled');
     return { accepted: true, state: 'CANCELLED' };
@@ -44,7 +45,10 @@ export function handleCampaignOperations(run: CampaignRun): void {
   operation(setCampaignRateUpdate, async (req) => {
     if (ended()) return refuse(`the campaign has ended (${run.state})`);
     if (!(req.rate > 0)) return refuse('rate must be above 0');
-    const rate = d.platformRate ? Math.min(req.rate, d.platformRate) : req.rate;
+    // prepareCampaign sets the store's rate: a change asked for meanwhile applies after it, so it is not overwritten.
+    await condition(() => run.isPrepared || ended());
+    if (ended()) return refuse(`the campaign has ended (${run.state})`);
+    const rate = Math.min(req.rate, d.platformRate);
     await run.control.setCampaignRate({ campaignId: run.campaignId, rate });
     d.rate = rate;
     tracker.moveTo(run.state, `rate set to ${rate}/s through the API${rate < req.rate ? ` (capped at the platform's ${d.platformRate}/s)` : ''}`);

@@ -18,12 +18,12 @@ export function unpreparedDetails(input: CampaignInput): CampaignDetails {
   };
 }
 
-/** Records the store's answer to prepareCampaign: the rows, the rate (capped at the platform's) and the chunks. */
+/** Records prepareCampaign's answer: the rows, the rate it set in the store (capped at the platform's) and the chunks. */
 export function planCampaign(d: CampaignDetails, input: CampaignInput, prepared: PreparedCampaign): void {
   const s = input.settings;
   d.end = prepared.end;
   d.platformRate = prepared.platformRate;
-  d.rate = Math.min(input.rate ?? prepared.platformRate, prepared.platformRate);
+  d.rate = prepared.rate;
   d.windowSize = windowSizeFor(d.rate);
   d.chunkSize = chunkRowsFor(prepared.end, s.chunkSize, s.chunkSeconds ?? 0, d.rate, d.windowSize);
   d.chunksTotal = Math.ceil(prepared.end / d.chunkSize);

@@ -37,6 +37,10 @@ export class CampaignRun {
   cancelReason: string | undefined;
   /** What the loop waits for: a chunk ended, or a pause, resume or cancel. */
   changed = false;
+  /** prepareCampaign has answered (or an earlier run's did): the plan and the store's rate are set. */
+  isPrepared: boolean;
+  /** Every chunk has ended: nothing is left to pause or cancel, only sends in doubt to settle. */
+  allSent = false;
 
   constructor(private readonly input: CampaignInput) {
     ({ control: this.control, sends: this.sends } = campaignActivities(input.settings));
@@ -51,6 +55,7 @@ export class CampaignRun {
     this.details = tracker.status.details;
     this.todo = [...(input.carried?.todo ?? [])];
     this.paused = this.state === 'PAUSED';
+    this.isPrepared = !!input.carried;
   }
 
   get campaignId(): string {
@@ -67,6 +72,7 @@ export class CampaignRun {
 
   prepared(prepared: PreparedCampaign): void {
     planCampaign(this.details, this.input, prepared);
+    this.isPrepared = true;
   }
 
   /** Every chunk is to send; SENDING unless a pause or cancel came during the preparation. */

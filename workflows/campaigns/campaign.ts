@@ -22,7 +22,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const { control, tracker } = run;
   const s = input.settings;
   try {
-    // Prepare: the store takes the recipients and the rate; the rows are cut into chunks.
+    // Prepare: the platform's limit, and the rate set in the store (both in one activity); the rows are cut into chunks.
     if (!input.carried) {
       run.prepared(
         await control.prepareCampaign({
@@ -30,9 +30,9 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
           kind: input.kind,
           ...(input.conversation ? { conversation: input.conversation } : {}),
           ...(input.mms ? { mms: input.mms } : {}),
+          ...(input.rate ? { rate: input.rate } : {}),
         }),
       );
-      await control.setCampaignRate({ campaignId: input.campaignId, rate: run.details.rate });
       run.sendAll();
     }
 
@@ -64,18 +64,22 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       const cancelled = await control.cancelRemainingRecipients({ campaignId: input.campaignId });
       tracker.moveTo('CANCELLED', `${run.cancelReason}; ${cancelled} recipients not sent`);
     } else {
-      tracker.moveTo('SETTLING', 'every recipient has been sent or refused');
+      // SETTLING is listed only when the first check finds sends to wait for: when none is in doubt (the usual
+      // case) the campaign goes from SENDING to COMPLETED, one search attribute upsert and one memo fewer.
+      run.allSent = true;
+      const sent = 'every recipient has been sent or refused';
       const deadline = Date.now() + s.inDoubtWaitMs;
       for (;;) {
         const close = Date.now() >= deadline;
         const r = await control.settleCampaign({ campaignId: input.campaignId, close });
         if (!r.unsettled || close) {
-          tracker.moveTo(
-            'COMPLETED',
-            r.closed ? `${r.closed} sends whose answer was lost were not confirmed by a postback: reported unconfirmed, not sent again` : 'every send settled',
-          );
+          const settled = r.closed
+            ? `${r.closed} sends whose answer was lost were not confirmed by a postback: reported unconfirmed, not sent again`
+            : 'every send settled';
+          tracker.moveTo('COMPLETED', run.state === 'SETTLING' ? settled : `${sent}; ${settled}`);
           break;
         }
+        if (run.state !== 'SETTLING') tracker.moveTo('SETTLING', `${sent}; ${r.unsettled} sends whose answer was lost wait for a postback`);
         await sleep(Math.max(1, Math.min(SETTLE_CHECK_MS, deadline - Date.now())));
       }
     }

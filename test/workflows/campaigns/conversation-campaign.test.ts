@@ -29,6 +29,12 @@ describe('conversation campaign', () => {
     const { processId, campaignId } = await startCampaign(h, { kind: 'conversation-campaign', recipients: numbers(300), conversation: conversation(appId) });
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED']);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    // Nothing in doubt: SETTLING is never listed, and the timeline still says every send settled.
+    assert.deepEqual(
+      done.history.map((c) => c.state),
+      ['PREPARING', 'SENDING', 'COMPLETED'],
+    );
+    assert.match(done.history.at(-1)!.reason!, /every recipient has been sent or refused; every send settled/);
     const seconds = (Date.now() - started) / 1000;
     const stats = await conversationStats(h, appId);
     assert.equal(stats.accepted, 300);
@@ -154,6 +160,27 @@ describe('conversation campaign', () => {
     assert.ok(counts.byStatus.cancelled > 0);
     const refused = await handle.executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'u2' }] }).catch((e: Error) => e);
     assert.ok(refused instanceof Error || refused.accepted === false);
+  });
+
+  test('a rate change asked for while preparing applies after prepare has set the first rate, not before it', async () => {
+    const appId = await createApp(h, 100);
+    // Reading the app fails three times: prepare is retried for a few seconds, and the campaign is PREPARING meanwhile.
+    await sandboxJson(h, 'POST', '/_sandbox/faults', { area: 'conversation', method: 'GET', pathContains: `apps/${appId}`, status: 503, count: 3 });
+    const { processId, campaignId } = await startCampaign(h, {
+      kind: 'conversation-campaign',
+      recipients: numbers(60, 6000),
+      conversation: conversation(appId),
+    });
+    const handle = h.client.workflow.getHandle(processId);
+    const preparing = await waitForCampaign(h, processId, ['PREPARING']);
+    assert.equal(preparing.details.end, 0, 'not prepared yet');
+    const changed = await handle.executeUpdate(setCampaignRateUpdate, { args: [{ operationId: 'r-early', rate: 30 }] });
+    assert.deepEqual([changed.accepted, changed.rate], [true, 30]);
+    assert.equal(await h.store.getRate(campaignId), 30, "prepare's rate (the app's 100/s) did not overwrite it");
+    const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED']);
+    assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+    assert.equal(done.details.rate, 30);
+    assert.deepEqual((await conversationStats(h, appId)).distinctRecipients, 60);
   });
 
   test('continues as new with a small history limit and still sends each recipient once', async () => {

@@ -3,6 +3,7 @@
 // media the platform cannot fetch paused with the reason.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { MMS_POSTBACK_PATH } from '../../../contracts/callbacks.js';
 import { useHarness, type Harness } from '../../helpers/harness.js';
 import { mmsStats, numbers, sandboxJson, startCampaign, waitForCampaign, waitForCounts } from '../../helpers/campaigns.js';
 
@@ -72,6 +73,40 @@ describe('MMS campaign', () => {
     const counts = (await h.store.counts(campaignId))!;
     assert.equal(counts.byStatus.sent, 40, JSON.stringify(counts));
     assert.equal(counts.byStatus.unconfirmed, 0);
+  });
+
+  test('sends in doubt that no postback confirms: SETTLING listed while they wait, then reported unconfirmed, not sent again', async () => {
+    // Postbacks go nowhere for this campaign; 2 answers are lost after the platform accepted.
+    await sandboxJson(h, 'PUT', '/_sandbox/mms/account', { postbackUrl: 'http://127.0.0.1:9/nowhere', postbackRetries: 0 });
+    await sandboxJson(h, 'PUT', '/_sandbox/mms/send-faults', { acceptThenDelayMs: 5_000, count: 2 });
+    try {
+      const before = await mmsStats(h);
+      const { processId, campaignId } = await startCampaign(h, {
+        kind: 'mms-campaign',
+        recipients: numbers(10, 4000),
+        mms: mms(h),
+        settings: { inDoubtWaitMs: 2_000 },
+      });
+      const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED', 'PAUSED'], 60_000);
+      assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
+      assert.deepEqual(
+        done.history.map((c) => c.state),
+        ['PREPARING', 'SENDING', 'SETTLING', 'COMPLETED'],
+      );
+      assert.match(done.history.at(-2)!.reason!, /every recipient has been sent or refused; 2 sends whose answer was lost wait for a postback/);
+      assert.match(done.history.at(-1)!.reason!, /^2 sends whose answer was lost were not confirmed by a postback: reported unconfirmed, not sent again/);
+      const stats = await mmsStats(h);
+      assert.equal(stats.accepted - before.accepted, 10);
+      assert.equal(stats.duplicateRecipients, 0);
+      const counts = (await h.store.counts(campaignId))!;
+      assert.deepEqual([counts.byStatus.sent, counts.byStatus.unconfirmed], [8, 2], JSON.stringify(counts));
+    } finally {
+      // Back to the harness's postback URL and retries.
+      await sandboxJson(h, 'PUT', '/_sandbox/mms/account', {
+        postbackUrl: `${h.apiUrl}${MMS_POSTBACK_PATH}/${h.config.api.mmsPostbackToken}`,
+        postbackRetries: 5,
+      });
+    }
   });
 
   test('media the platform cannot fetch pauses the campaign with the reason', async () => {
