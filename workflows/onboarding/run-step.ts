@@ -1,8 +1,17 @@
 // Running one step: the webhook as one activity; every other kind as a child process under its usual
 // business ID (so it is its own process in the list and the timeline), abandoned when the onboarding
 // ends (templates and senders go on watching). The child's reports (only of the changes the step rules react
-// to) and its end, with its result's resource IDs, move the step.
-import { getExternalWorkflowHandle, isCancellation, ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+// to) and its end, with the resource IDs its result or its failure names, move the step.
+import {
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  getExternalWorkflowHandle,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import {
@@ -71,6 +80,8 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
       if (attempt === v.attempts)
         board.set(v, 'FAILED', `the process ${p.processId} is already running outside this onboarding: stop it, then retry this step, or skip it`);
     } else {
+      // The report the child sent as it failed does not arrive (it closed in the same task): its failure names them.
+      if (attempt === v.attempts) Object.assign(v.resource, failureResources(err));
       childEnded(board, v, attempt, isCancellation(err) ? 'STOPPED' : 'FAILED', rootMessage(err), cancelling);
     }
   } finally {
@@ -125,8 +136,14 @@ export function listedAs(kind: ProcessStepKind, state = STEP_PROCESSES[kind].ini
 
 /** The platform resource IDs a child's result names. */
 function resultResources(result: unknown): ResourceIds {
-  const r = (result ?? {}) as Record<string, unknown>;
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
   const ids: ResourceIds = {};
   for (const f of RESOURCE_FIELDS) if (typeof r[f] === 'string') ids[f] = r[f];
   return ids;
+}
+
+/** The platform resource IDs a failed child's own failure names in its first detail (shared/process-state.ts withResourceIds). */
+function failureResources(err: unknown): ResourceIds {
+  const own = err instanceof ChildWorkflowFailure ? err.cause : undefined;
+  return own instanceof ApplicationFailure ? resultResources(own.details?.[0]) : {};
 }

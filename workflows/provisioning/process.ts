@@ -6,7 +6,7 @@ import { interactiveActivityOptions, platformActivityOptions, platformLocalActiv
 import { Exclusive } from '../shared/exclusive.js';
 import { WakeTimer } from '../shared/wake-timer.js';
 import { rootMessage, failureType } from '../shared/failure-text.js';
-import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
+import { carryTracked, resumeTracked, withResourceIds, type ProcessState } from '../shared/process-state.js';
 import type { TrackedCarry } from '../../contracts/process-status.js';
 import { stopUpdate, type OperationOutcome, type ProvisioningEvent, type ResourceRef } from '../../contracts/provisioning.js';
 import { ResourceFollower, type FollowCarry, type FollowDetails, type Take } from './follow.js';
@@ -85,13 +85,14 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
 /** One change to the platform resource at a time (an automatic resubmission and an API one never race). */
 /**
  * Records why the process ends on an error and rethrows it: a platform refusal (a failed activity) fails
- * the execution, so the same business key may be started again. Continue-as-new passes through.
+ * the execution, so the same business key may be started again; a child's failure names the resources it
+ * made, for its parent. Continue-as-new passes through.
  */
-function endOnError(tracker: { moveTo(state: 'FAILED' | 'STOPPED', reason?: string): void }, err: unknown): never {
+function endOnError(tracker: ProcessState<'FAILED' | 'STOPPED', object>, err: unknown): never {
   if (err instanceof ContinueAsNew) throw err;
   if (isCancellation(err)) tracker.moveTo('STOPPED', 'the process was cancelled');
   else tracker.moveTo('FAILED', rootMessage(err));
-  throw err;
+  throw withResourceIds(err, tracker.status.details);
 }
 
 /** A refused operation, in the words of the platform's answer. */

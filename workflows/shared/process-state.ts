@@ -1,8 +1,18 @@
 // Keeps a workflow's ProcessStatus, answers the status query and mirrors kind/state into search attributes.
-import { getExternalWorkflowHandle, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setHandler,
+  TemporalFailure,
+  upsertMemo,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { childOutcome, childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
+import { failureType } from './failure-text.js';
 import { HandledMemory } from './handled-memory.js';
 
 export interface ProcessState<S extends string, D> {
@@ -108,9 +118,9 @@ export function carryTracked<S extends string, D, O>(
  * workflow cannot query another, and templates and senders never complete (they go on watching), so the
  * parent cannot wait for their results. Only a change of outcome is sent (on the way, ok, failed:
  * contracts/onboarding.ts childOutcome), each a signal the parent pays for; its end reaches the parent as the
- * child's result. Sent to the parent's workflow ID, not run, so it reaches a parent that continued as new.
- * A parent that has ended refuses the signal; the child then stops reporting. Processes without a parent
- * send nothing.
+ * child's result or failure (withResourceIds): a report sent in its last task never arrives. Sent to the parent's
+ * workflow ID, not run, so it reaches a parent that continued as new. A parent that has ended refuses the signal;
+ * the child then stops reporting. Processes without a parent send nothing.
  */
 function parentReport(kind: string, initial: string): { send(r: ChildStateReport): void; asked(): void } | undefined {
   const parent = workflowInfo().parent;
@@ -133,6 +143,18 @@ function parentReport(kind: string, initial: string): { send(r: ChildStateReport
       told = 'on-the-way';
     },
   };
+}
+
+/**
+ * The failure a child process ends with, naming the resource IDs in its details (as a completed child's result does):
+ * the report it sent in the same workflow task never reaches the parent, since the server drops a signal whose sender
+ * has closed. Only a workflow failure can carry them (another error fails the task, not the run; a cancellation
+ * carries nothing). A process without a parent keeps its failure as it is.
+ */
+export function withResourceIds(err: unknown, details: object): unknown {
+  const resource = resourceIds(details);
+  if (!workflowInfo().parent || !(err instanceof TemporalFailure) || isCancellation(err) || Object.keys(resource).length === 0) return err;
+  return ApplicationFailure.create({ message: err.message, type: failureType(err), nonRetryable: true, details: [resource], cause: err });
 }
 
 function resourceIds(details: object): ResourceIds {

@@ -1,15 +1,16 @@
 // The onboarding workflow on the real Temporal dev server against the sandbox, started with hand-built
 // plans (the API's plan building has its own tests): steps in dependency order with the subproject's ID
 // bound into the bundle, a failed step blocking only what needs it, skip cascading through a hard
-// dependency, and a retry that starts a failed step's process again.
+// dependency, a retry that starts a failed step's process again, and a child that ends FAILED leaving the
+// IDs of what it made on its step, which compensation then deletes by.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { workflowIds } from '../../../contracts/ids.js';
 import type { OnboardingInput, OnboardingResult, StepPlan, StepView } from '../../../contracts/onboarding.js';
-import { retryStepUpdate, skipStepUpdate } from '../../../contracts/onboarding.js';
+import { cancelOnboardingUpdate, retryStepUpdate, skipStepUpdate } from '../../../contracts/onboarding.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { setReviewer, waitUntil, type View } from '../../helpers/provisioning.js';
+import { sandboxRequests, setReviewer, view, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const steps = (v: View) => (v.details as unknown as { steps: StepView[] }).steps;
 const step = (v: View, name: string) => steps(v).find((s) => s.name === name)!;
@@ -147,6 +148,78 @@ describe('onboarding workflow', () => {
       assert.equal(step(done, 'welcome').state, 'SKIPPED');
       assert.match(step(done, 'welcome').reason ?? '', /needs step sender, which was skipped/);
       assert.equal(step(done, 'welcome').attempts, 0, 'the template never started');
+    } finally {
+      await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
+    }
+  });
+
+  /** One CHATB sender step, with nothing before it. */
+  function senderOnly(): StepPlan[] {
+    const sender = uniqueName('Brand');
+    return [
+      {
+        name: 'sender',
+        kind: 'chatb-sender',
+        after: [],
+        process: {
+          workflowType: 'chatbSenderOnboarding',
+          processId: workflowIds['chatb-sender'](projectId, sender),
+          input: { projectId, sender: { displayName: sender, categoryCode: 'RETAIL' }, ...follow },
+        },
+      },
+    ];
+  }
+
+  /**
+   * The child ends FAILED in the same task as its report of it, which never reaches the onboarding: the step has the
+   * sender's ID from the child's failure. Cancelling then deletes that sender on the platform.
+   */
+  async function failedStepKeepsItsSender(reason: RegExp, undoneAs: string): Promise<void> {
+    const id = await startOnboarding(senderOnly);
+    const waiting = await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 120_000);
+    const s = step(waiting, 'sender');
+    assert.equal(s.state, 'FAILED', JSON.stringify(s));
+    assert.match(s.reason ?? '', reason);
+    const child = await view(h, s.processId!);
+    assert.equal(child.execution.status, 'FAILED', 'the child process ended FAILED');
+    const senderId = child.details.senderId as string;
+    assert.ok(senderId, 'the child made a sender');
+    assert.deepEqual(s.resource, { senderId }, 'the step names the sender its failed child made');
+
+    await h.client.workflow.getHandle(id).executeUpdate(cancelOnboardingUpdate, { args: [{ operationId: 'c1', reason: 'not now' }] });
+    const cancelled = await waitUntil(h, id, (v) => v.state === 'CANCELLED', 'cancelled', 60_000);
+    const undone = step(cancelled, 'sender');
+    assert.equal(undone.compensation?.undone, true, JSON.stringify(undone));
+    assert.equal(undone.compensation?.reason, `Deleted the ${undoneAs} CHATB sender ${senderId}.`);
+    assert.deepEqual(undone.resource, { senderId });
+    const deletes = await sandboxRequests(h, 'DELETE', `/chatb/senders/${senderId}`);
+    assert.deepEqual(
+      deletes.map((r) => r.status),
+      [200],
+      'the platform deleted the sender once',
+    );
+  }
+
+  test("a child rejected by the platform ends FAILED: its step keeps the sender's ID, and a cancel deletes that sender", async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200 } });
+    try {
+      await failedStepKeepsItsSender(/ended FAILED: rejected/, 'REJECTED');
+    } finally {
+      await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
+    }
+  });
+
+  test("a child whose platform call is refused for good ends FAILED: its step keeps the sender's ID, and a cancel deletes it", async () => {
+    // The review never ends while the test runs; the sender's first read (its poll, 1.5 s after the create) is refused.
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
+    const fault = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ area: 'provisioning', method: 'GET', pathContains: '/chatb/senders/', status: 400, count: 1 }),
+    });
+    assert.ok(fault.ok, await fault.text());
+    try {
+      await failedStepKeepsItsSender(/ended FAILED: .*400/, 'IN_REVIEW');
     } finally {
       await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
     }
