@@ -102,9 +102,16 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
   const deadline = Date.now() + DEFAULT_WAIT_MS;
   const waitMs = () => Math.max(1, deadline - Date.now());
   const call = <R>(fn: () => Promise<R>) => callTemporal(client, processId, fn, { what, waitMs: waitMs() });
-  const described = await call(() => handle.describe());
-  const status = described.status.name;
-  if (status === 'RUNNING') return acceptedOrThrow(await runUpdate(client, handle, updateSenderUpdate, [req], { what: words, waitMs: waitMs() }));
+  let status = (await call(() => handle.describe())).status.name;
+  for (let tries = 1; status === 'RUNNING'; tries++) {
+    try {
+      return acceptedOrThrow(await runUpdate(client, handle, updateSenderUpdate, [req], { what: words, waitMs: waitMs() }));
+    } catch (err) {
+      // The run ended between the describe and the update (a change's review ending): its result decides.
+      if (tries > 2 || !(err instanceof ApiError && err.code === 'process_ended')) throw err;
+      status = (await call(() => handle.describe())).status.name;
+    }
+  }
   const ended = status === 'COMPLETED' ? await call(() => handle.result() as Promise<EndedSender>) : undefined;
   if (!ended || ended.state !== live || !ended.senderId)
     throw new ApiError(
