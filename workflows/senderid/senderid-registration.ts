@@ -7,6 +7,7 @@
 import { allHandlersFinished, condition, continueAsNew, isCancellation, ContinueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { SenderIdRegistrationInput, SenderIdRegistrationResult } from '../../contracts/senderid-registration.js';
 import { rootMessage } from '../shared/failure-text.js';
+import { withResourceIds } from '../shared/process-state.js';
 import { WakeTimer } from '../shared/wake-timer.js';
 import { createRequest, platform, react, read, reads } from './registration-calls.js';
 import { setUpHandlers } from './registration-handlers.js';
@@ -63,7 +64,8 @@ export async function senderIdRegistration(input: SenderIdRegistrationInput): Pr
     if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) p.tracker.moveTo('STOPPED', 'the process was cancelled');
     else p.tracker.moveTo('FAILED', rootMessage(err));
-    throw err;
+    // An onboarding's step learns the registration's ID from the failure (its last report is not delivered).
+    throw withResourceIds(err, p.details);
   }
   await condition(allHandlersFinished);
   const { registrationId, senderId } = p.details;
