@@ -2,6 +2,7 @@
 // short|full), a timed log, and the stack they measure (a Temporal server of RELAYFLOW_BENCH_TARGET, bench/target.ts,
 // the workflow bundle, the sandbox, a worker and the API in this process) with a shutdown that cannot hang the command.
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { createDataConverter } from '../common/data-converter.js';
@@ -130,4 +131,18 @@ export function exitWhenDone(): void {
     log(`still open 2 s after the result: ${open.join(', ') || 'nothing'}; exiting`);
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   }, 2_000).unref();
+}
+
+/** Starts `node --import tsx <args>` and waits for `ready` on its standard output. */
+export function startChild(args: string[], childEnv: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const match = ready.exec(out);
+      if (match) resolve({ child, match });
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited early (${code})`)));
+  });
 }

@@ -14,7 +14,7 @@
 //   npm run bench:campaign -- [recipients] [rate] [rounds]
 //   RELAYFLOW_BENCH_PROFILE=short: 2,000 at 200/s, 1 round (under 40 s with startup); full (the default): 8,000 at
 //   200/s, 3 rounds (under 4 minutes). Arguments override the profile.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../workers/bundle-cache.js';
 import { generateCodecKey } from '../common/codec.js';
 import { createLogger } from '../common/logger.js';
@@ -25,7 +25,7 @@ import { conversationStats, createApp, numbers, sandboxJson } from '../test/help
 import { countActions, eventsByType, type ActionCounts } from './action-counts.js';
 import { heartbeatingActivities } from '../workflows/campaigns/campaign-activities.js';
 import { pacedLoop } from './paced-loop.js';
-import { benchProfile } from './bench-stack.js';
+import { benchProfile, startChild } from './bench-stack.js';
 import { benchTarget, startBenchTemporal } from './target.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 import { budgetFigure, budgetTarget } from './budgets.js';
@@ -260,20 +260,6 @@ async function waitForCompleted(processId: string): Promise<{ counts: { sent: nu
     if (Date.now() > deadline) throw new Error(`campaign not completed: ${JSON.stringify(view)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** Starts `node --import tsx <args>` and waits for `ready` on its standard output. */
-function startChild(args: string[], childEnv: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const match = ready.exec(out);
-      if (match) resolve({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited early (${code})`)));
-  });
 }
 
 /** The worker prints "maxrss <bytes>" as it exits. */

@@ -13,7 +13,8 @@ import { TEST_API_KEY } from '../test/helpers/harness.js';
 import { profiled } from './cpu-profile.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { countTasks, perUnit, type TaskCounts } from './task-counts.js';
-import { benchProfile, log, shutdown, sleep, startBaselineWorker, startStack } from './bench-stack.js';
+import { benchProfile, log, shutdown, sleep, startBaselineWorker, startChild, startStack } from './bench-stack.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 
 const profile = benchProfile();
@@ -23,9 +24,16 @@ const total = Number(process.argv[2] ?? P.total);
 const concurrency = Number(process.argv[3] ?? 20);
 const rounds = Number(process.argv[4] ?? P.rounds);
 
+// A deployment's topology around one relayflow process (its API and worker): the store on PostgreSQL and the
+// platform (the sandbox) in a process of its own, so neither's CPU is counted on relayflow's event loop.
+// RELAYFLOW_BENCH_STORE=embedded measures `npm start`'s instead: PGlite and the sandbox in this process.
+const embedded = process.env.RELAYFLOW_BENCH_STORE === 'embedded';
+const pg = embedded ? undefined : await startPostgres();
+const platform = embedded ? undefined : await startChild(['sandbox/main.ts'], { SANDBOX_PORT: '0', RELAYFLOW_LOG_LEVEL: 'warn' }, /sandbox listening on (\S+)/);
+process.once('exit', () => platform?.child.kill('SIGKILL'));
 const stack = await startStack({
-  sandbox: { rateLimits: { perProjectPerSecond: 100_000 } },
-  env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000' },
+  ...(platform ? { sandboxUrl: platform.match[1]! } : { sandbox: { rateLimits: { perProjectPerSecond: 100_000 } } }),
+  env: { RELAYFLOW_VERIFICATION_GUARD_MAX: '1000000', ...(pg ? { RELAYFLOW_DATABASE_URL: pg.url } : {}) },
 });
 const { server, h } = stack;
 
@@ -206,6 +214,9 @@ try {
     ],
     notes: [
       `${rounds} rounds of ${total} verifications, ${concurrency} at a time, a fresh number each`,
+      embedded
+        ? "npm start's topology: the store on PGlite and the sandbox in relayflow's process"
+        : "a deployment's topology: the store on PostgreSQL, the sandbox (the platform) in a process of its own",
       `per verification (${n} sampled): process ${counts.process.tasks.toFixed(2)} workflow tasks / ${counts.process.events.toFixed(1)} events + other workflows the verifications started ${counts.others.tasks.toFixed(2)} / ${counts.others.events.toFixed(1)}; baseline ${counts.baseline.tasks.toFixed(2)} / ${counts.baseline.events.toFixed(1)}`,
     ],
   });
@@ -214,5 +225,6 @@ try {
     ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
     [`Temporal server (${server.target})`, () => server.stop()],
+    ['the platform (sandbox) and PostgreSQL', async () => (platform?.child.kill('SIGTERM'), await pg?.stop())],
   ]);
 }
