@@ -18,6 +18,7 @@ import { benchProfile, exitWhenDone, log, shutdown, sleep, startBaselineWorker, 
 import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';
 import { emitBenchResult, type BenchRow } from './result.js';
 import { percentile, pool } from './stats.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { countTasks } from './task-counts.js';
 import { PROVISIONING_KINDS, waitingHarness } from './waiting-processes.js';
 
@@ -27,7 +28,10 @@ const P =
     ? { processes: 15, webhooks: 400, warmup: 40, rounds: 3, concurrency: 20 }
     : { processes: 90, webhooks: 1000, warmup: 100, rounds: 3, concurrency: 20 };
 // The reviewers never decide during the run, and the processes neither poll nor go overdue: each waits on its webhooks.
-const stack = await startStack(waitingHarness);
+// The store (where the resource-to-process links are read) on PostgreSQL, as a deployment keeps it: PGlite runs in
+// this process and would put its CPU on relayflow's event loop.
+const pg = await startPostgres();
+const stack = await startStack({ ...waitingHarness, env: { ...waitingHarness.env, RELAYFLOW_DATABASE_URL: pg.url } });
 const { server, h } = stack;
 const never = new AbortController().signal;
 setMaxListeners(0, never); // one abort listener per request in flight
@@ -287,6 +291,7 @@ try {
     ['baseline worker', () => baseline.stop()],
     ['relayflow worker, API and sandbox', () => h.close()],
     [`Temporal server (${server.target})`, () => server.stop()],
+    ['PostgreSQL', () => pg.stop()],
   ]);
 }
 
