@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { generateCodecKey } from '../../common/codec.js';
-import { ConfigError, loadConfig, PLATFORM_AREAS, PLATFORM_DEFAULT_URLS, sandboxPlatformUrls } from '../../common/config.js';
+import { ConfigError, loadConfig, PLATFORM_AREAS, PLATFORM_DEFAULT_URLS, sandboxPlatformUrls, wholeNumber } from '../../common/config.js';
 
 const base = {
   RELAYFLOW_API_KEYS: 'a-very-long-api-key-for-tests-000',
@@ -143,6 +143,72 @@ describe('configuration', () => {
     const c = loadConfig({ ...base, TEMPORAL_ADDRESS: 'temporal.internal:7233', TEMPORAL_NAMESPACE: 'relay' });
     assert.equal(c.temporal.connectionOptions.address, 'temporal.internal:7233');
     assert.equal(c.temporal.namespace, 'relay');
+  });
+
+  test("the schema's own rules name the variable: a wrong type, out of range, an unknown value, a bad format", () => {
+    fails({ ...base, RELAYFLOW_CAMPAIGN_CHUNK_SIZE: 'many' }, 'RELAYFLOW_CAMPAIGN_CHUNK_SIZE', /: must be a whole number \(got "many"\)$/);
+    fails({ ...base, RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '1.5' }, 'RELAYFLOW_CAMPAIGN_CHUNK_SIZE', /whole number/);
+    fails({ ...base, RELAYFLOW_VOICE_ANSWER_DEADLINE_MS: '60000' }, 'RELAYFLOW_VOICE_ANSWER_DEADLINE_MS', /: must be between 100 and 10000 \(got "60000"\)$/);
+    fails({ ...base, RELAYFLOW_VERIFICATION_MAX_RESENDS: '-1' }, 'RELAYFLOW_VERIFICATION_MAX_RESENDS', /between 0 and 100/);
+    fails({ ...base, RELAYFLOW_VERIFICATION_GEO_DEFAULT: 'deny' }, 'RELAYFLOW_VERIFICATION_GEO_DEFAULT', /: must be one of allow, block \(got "deny"\)$/);
+    fails({ ...base, RELAYFLOW_PUBLIC_URL: 'relayflow.example' }, 'RELAYFLOW_PUBLIC_URL', /: must be an absolute http\(s\) URL \(got "relayflow.example"\)$/);
+    fails({ ...base, RELAYFLOW_DATABASE_URL: 'mysql://db' }, 'RELAYFLOW_DATABASE_URL', /: must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    fails({ ...base, RELAYFLOW_MMS_POSTBACK_TOKEN: 'a/b/c/d/e/f/g/h/i/j' }, 'RELAYFLOW_MMS_POSTBACK_TOKEN', /URL-safe/);
+  });
+
+  test('several bad variables are reported together, in the order of the schema, one a line', () => {
+    try {
+      loadConfig({ ...base, RELAYFLOW_AREAS: 'fax', RELAYFLOW_LOG_LEVEL: 'loud', RELAYFLOW_API_PORT: 'eighty', RELAYFLOW_CODEC_KEYS: undefined });
+      assert.fail('should throw');
+    } catch (err) {
+      assert.ok(err instanceof ConfigError);
+      assert.deepEqual(
+        err.problems.map((p) => p.variable),
+        ['RELAYFLOW_CODEC_KEYS', 'RELAYFLOW_API_PORT', 'RELAYFLOW_LOG_LEVEL', 'RELAYFLOW_AREAS'],
+      );
+      assert.equal(err.variable, 'RELAYFLOW_CODEC_KEYS');
+      const lines = err.message.split('\n');
+      assert.equal(lines.length, 4);
+      assert.equal(lines[0], 'RELAYFLOW_CODEC_KEYS: is required');
+      assert.match(lines[3]!, /^RELAYFLOW_AREAS: unknown area "fax"/);
+    }
+  });
+
+  test('a rule reading a variable the schema refused is not run: no second guess about it', () => {
+    // A bad sandbox URL does not turn into "the real platform, with its credentials missing".
+    try {
+      loadConfig({ ...base, PLATFORM_SANDBOX_URL: 'sandbox:4010' });
+      assert.fail('should throw');
+    } catch (err) {
+      assert.ok(err instanceof ConfigError);
+      assert.deepEqual(
+        err.problems.map((p) => p.variable),
+        ['PLATFORM_SANDBOX_URL'],
+      );
+    }
+  });
+
+  test('a secret is never echoed; a blank variable counts as unset', () => {
+    const secret = 'short-sec';
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_MMS_POSTBACK_TOKEN: secret }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'RELAYFLOW_MMS_POSTBACK_TOKEN' && !err.message.includes(secret),
+    );
+    assert.throws(
+      () => loadConfig({ ...base, RELAYFLOW_DATABASE_URL: 'mysql://user:hunter2@db' }),
+      (err: unknown) => err instanceof ConfigError && !err.message.includes('hunter2'),
+    );
+    const c = loadConfig({ ...base, RELAYFLOW_API_PORT: '  ', RELAYFLOW_LOG_LEVEL: '', RELAYFLOW_CAMPAIGN_CHUNK_SIZE: ' 300 ' });
+    assert.equal(c.api.port, 3000);
+    assert.equal(c.logLevel, 'info');
+    assert.equal(c.processes.campaigns.chunkSize, 300);
+  });
+
+  test('wholeNumber (the standalone sandbox) reads one variable by the same rules', () => {
+    assert.equal(wholeNumber({}, 'SANDBOX_PORT', 0, 65535), undefined);
+    assert.equal(wholeNumber({ SANDBOX_PORT: ' 4011 ' }, 'SANDBOX_PORT', 0, 65535), 4011);
+    assert.throws(() => wholeNumber({ SANDBOX_PORT: 'x' }, 'SANDBOX_PORT', 0, 65535), /^ConfigError: SANDBOX_PORT: must be a whole number \(got "x"\)$/);
+    assert.throws(() => wholeNumber({ SANDBOX_PORT: '70000' }, 'SANDBOX_PORT', 0, 65535), /^ConfigError: SANDBOX_PORT: must be between 0 and 65535/);
   });
 
   test('ConfigError carries the variable', () => {
