@@ -1,12 +1,13 @@
 // The README's "Try it" runs as written: `npm start` (scripts/dev.ts) on free ports and a data directory of its own
-// (test/helpers/npm-start.ts), then every ```sh try-it block of README.md in bash, the first (the variables and
-// helpers) before each of the others. The port and the key reach the text only through the variables the first block
-// itself reads (API, SBX, KEY); the test adds `set -eo pipefail`, so a `curl -f` that meets an HTTP error or a
-// `wait_for STATE` that does not see its process reach STATE fails the block. The blocks run side by side (each
-// waits on the sandbox's reviewers, not on the CPU); the README must keep one for every process family (TRY_IT_KINDS, test/helpers/try-it.ts).
+// (test/helpers/npm-start.ts), then every ```sh try-it block of README.md, and of the process pages (docs/processes/),
+// in bash, the README's first (the variables and helpers) before each of the others. The port and the key reach the
+// text only through the variables the first block itself reads (API, SBX, KEY); the test adds `set -eo pipefail`, so a
+// `curl -f` that meets an HTTP error or a `wait_for STATE` that does not see its process reach STATE fails the block.
+// The blocks run side by side (each waits on the sandbox's reviewers, not on the CPU); the README must keep one for
+// every process family (TRY_IT_KINDS, test/helpers/try-it.ts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -22,7 +23,8 @@ describe('the README try-it blocks', () => {
   });
 
   test('each runs as written against npm start', { timeout: 240_000 }, async (t) => {
-    const markdown = await readFile('README.md', 'utf8');
+    const pages = (await readdir('docs/processes')).filter((f) => f.endsWith('.md')).map((f) => join('docs/processes', f));
+    const markdown = (await Promise.all(['README.md', ...pages].map((f) => readFile(f, 'utf8')))).join('\n');
     const blocks = tryItBlocks(markdown);
     assert.ok(blocks.length >= 10, `the set-up and a block per process family: found ${blocks.length}`);
 

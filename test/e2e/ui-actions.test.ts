@@ -153,7 +153,7 @@ describe('the audit page acts and moves on', () => {
         if (line.startsWith('SENDING:')) readings.add(html.match(/aria-label="Recipients: ([^"]*)"/)?.[1] ?? '');
         return line;
       };
-      // Mid-send, once the rate has two intervals to draw: the README's picture of a campaign sending.
+      // Mid-send, once the rate has two intervals to draw: docs/ui.md's picture of a campaign sending.
       const sending = await page.waitFor((html) => read(html).startsWith('SENDING:') && /aria-label="Rate over the last [3-9]/.test(html), 60_000);
       if (sending.done) keepScreenshot('sending', await page.screenshot());
       // The campaign says COMPLETED a moment before its run has closed; the actions go once it has.

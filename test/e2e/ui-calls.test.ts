@@ -32,7 +32,7 @@ describe('the audit page draws calls', () => {
     dir = mkdtempSync(join(tmpdir(), 'relayflow-ui-calls-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
-  /** The README's picture of the process (what it shows is checked on the DOM above). */
+  /** docs/ui.md's picture of the process (what it shows is checked on the DOM above). */
   const screenshot = async (name: string, processId: string) => {
     const file = join(dir, `${name}.png`);
     await browse(address(processId), dir, [`--screenshot=${file}`]);

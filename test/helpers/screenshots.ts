@@ -1,4 +1,4 @@
-// The audit page's screenshots kept under docs/ for the README: each checked to be a page (its size, not blank);
+// The audit page's screenshots kept under docs/ for docs/ui.md and the README: each checked to be a page (its size, not blank);
 // RELAYFLOW_UPDATE_SCREENSHOTS=1 writes them to docs/audit-<name>.png, which is then checked the same way.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { HEIGHT, WIDTH } from './browser.js';
 
-/** The README's screenshots (the runner runs compiled copies elsewhere, from the repository's root). */
+/** The docs' screenshots (the runner runs compiled copies elsewhere, from the repository's root). */
 const docsScreenshot = (name: string) => join(process.cwd(), 'docs', `audit-${name}.png`);
 
 /** Width, height and the number of distinct byte values of a PNG's pixel data (enough to tell a page from a blank). */
