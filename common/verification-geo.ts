@@ -1,4 +1,4 @@
-// Geo permissions of verification starts (issue 25): which countries and number types each method may reach.
+// Geo permissions of verification starts: which countries and number types each method may reach.
 // A rule set is the rules set through the API (kept by the geo-rules workflow), then the configured ones
 // (RELAYFLOW_VERIFICATION_GEO_RULES), then a default action; the first rule that matches decides. What a number
 // is (its country, its type) comes from libphonenumber's full metadata: the small one the API validates numbers

@@ -1,4 +1,4 @@
-// Rate limits of verification starts by key (issue 25): a caller passes values of named keys with a start
+// Rate limits of verification starts by key: a caller passes values of named keys with a start
 // (`rateLimits: {ip: "203.0.113.7", user: "u-42"}`, as Twilio Verify's RateLimits map does), and each configured
 // limit counts the starts per value of its key, per country or per number prefix, over a sliding window. Pure: the
 // configuration parses the limits with it, the API picks a start's buckets with it; the counting itself is durable

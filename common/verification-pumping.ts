@@ -1,4 +1,4 @@
-// The SMS-pumping guard's arithmetic (issue 25): per destination prefix, the starts and the successful reports over a
+// The SMS-pumping guard's arithmetic: per destination prefix, the starts and the successful reports over a
 // sliding window, kept as a few time slots (a bounded state, whatever the traffic); a prefix whose conversion falls
 // below the floor once it has enough starts is blocked. Pure: the guard's workflow (workflows/verification/
 // pumping-guard.ts) runs it, and it is tested alone (test/common/verification-limits.test.ts).

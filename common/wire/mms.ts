@@ -1,4 +1,4 @@
-// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// Wire shapes, once, so client and sandbox cannot drift: the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
 // extend these), so it stays an independent check. Here: MMS (area C), docs/mms-wire.md.
 

@@ -1,4 +1,4 @@
-// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// Wire shapes, once, so client and sandbox cannot drift: the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
 // may extend or narrow these), so it stays an independent check. Here: provisioning (area G), docs/provisioning-wire.md
 // and docs/bundle-wire.md: the value sets (states, enums, trigger names), the webhook event's details, and the

@@ -1,4 +1,4 @@
-// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// Wire shapes, once, so client and sandbox cannot drift: the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records (which
 // may extend or narrow these), so it stays an independent check. Here: verification (area B, v1),
 // docs/verification-wire.md: the methods and statuses, the start, report and status bodies.

@@ -1,7 +1,7 @@
 // Which SVAML the platform takes as the answer to each callback (wire notes): exactly one action, legal for the
 // event, and instructions that are. relayflow checks its own answers with this before sending them, since an
 // illegal answer is treated by the platform like no answer at all; the sandbox applies the same table.
-// Wire shapes, once (issue 22): the platform's request and response shapes live in common/wire/<area>.ts, imported by
+// Wire shapes, once, so client and sandbox cannot drift: the platform's request and response shapes live in common/wire/<area>.ts, imported by
 // relayflow's clients (platform/) and by the sandbox; the sandbox keeps its own validation and internal records.
 export type SvamlActionName = 'hangup' | 'continue' | 'connectPstn' | 'connectMxp' | 'connectConf' | 'connectSip' | 'runMenu' | 'park';
 export type SvamlInstructionName = 'answer' | 'playFiles' | 'say' | 'sendDtmf' | 'setCookie' | 'startRecording' | 'stopRecording';

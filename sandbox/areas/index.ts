@@ -1,4 +1,4 @@
-// The areas the sandbox serves; later issues add theirs here.
+// The areas the sandbox serves: a new platform area is added to this list.
 import type { SandboxArea } from '../core/area.js';
 import { authArea } from './auth.js';
 import { conversationArea } from './conversation/index.js';

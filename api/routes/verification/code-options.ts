@@ -1,4 +1,4 @@
-// A start's code options (issue 25): the alphabet (the platform's codeType) and the length of the code the platform
+// A start's code options: the alphabet (the platform's codeType) and the length of the code the platform
 // generates for the sms and whatsapp steps. The schema states the ranges (400); which methods take them is a rule
 // between fields (422). Sources: docs/verification-wire.md.
 import Type from 'typebox';

@@ -1,4 +1,4 @@
-// Pumping-like traffic for tests and benchmarks (issue 25): POST /_sandbox/verification/pumping-traffic makes the
+// Pumping-like traffic for tests and benchmarks: POST /_sandbox/verification/pumping-traffic makes the
 // sandbox act as a pumping bot against a relayflow API: many verification starts to numbers under one prefix, and
 // never a code reported. It answers with what relayflow said to each (a tally by status and error code, and the
 // first refusal), so a test can see when a guard stopped it. The API key is used for the calls only, never kept.

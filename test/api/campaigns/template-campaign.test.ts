@@ -1,4 +1,4 @@
-// Personalised and template campaigns (issue 24) end to end through the API against the sandbox: a CHATA template
+// Personalised and template campaigns end to end through the API against the sandbox: a CHATA template
 // approved through relayflow, sent by name and language with each recipient's params; one recipient without a value
 // for a placeholder is refused by its index and never sent, the rest are sent once each with their own values (the
 // sandbox renders the template as the channel would). The params never reach the process's history. Also: CSV with

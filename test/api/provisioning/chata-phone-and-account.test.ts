@@ -1,4 +1,5 @@
-// Issue 24, end to end through the API against the sandbox on the real Temporal dev server:
+// A CHATA sender's phone verification and its account's ban, end to end through the API against the sandbox on the
+// real Temporal dev server:
 // - a CHATA sender blocked on phone verification (NO_VERIFIED_PHONE_NUMBER) waits for the caller's code, refuses a
 //   wrong one (422 wrong_otp, the process keeps waiting, a repeat of the same operation answers the same), goes on
 //   with the right one to ACTIVE; the wait's deadline ends a process nobody answers;

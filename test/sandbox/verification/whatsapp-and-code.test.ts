@@ -1,4 +1,4 @@
-// The sandbox's verification wire for issue 25: the whatsapp method (start, delivery, report, an application without
+// The sandbox's verification wire for the options peers offer: the whatsapp method (start, delivery, report, an application without
 // it), the code options (codeType, codeLength) of sms and whatsapp, and the SMS template's `sms.locale`.
 import { test, describe, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 8: no phone number in any workflow history or log. Processes that carry numbers and fail (a
+// Privacy: no phone number in any workflow history or log. Processes that carry numbers and fail (a
 // verification out of attempts, an expired code, a platform denial quoting the number, a subproject the
 // platform rejects with a message quoting one, a platform outage quoting one; and one an SDK started, which
 // relayflow adopted from the platform's events, each carrying the number) run on the real Temporal dev
@@ -96,7 +96,7 @@ function failuresIn(json: string): JsonFailure[] {
   return out;
 }
 
-describe('security: no phone number in histories or logs (issue 8)', () => {
+describe('security: no phone number in histories or logs', () => {
   let h: Harness;
   const logLines: string[] = [];
   const processIds: string[] = [];

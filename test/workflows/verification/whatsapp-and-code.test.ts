@@ -1,4 +1,4 @@
-// WhatsApp as a step of the fallback chain, the code's alphabet and length, and the SMS template's locale (issue 25),
+// WhatsApp as a step of the fallback chain, the code's alphabet and length, and the SMS template's locale,
 // through the API on the real Temporal dev server against the sandbox.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
