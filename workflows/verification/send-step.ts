@@ -24,7 +24,10 @@ const FIRST_TASK_HISTORY_LENGTH = 3;
  */
 const CALLBACK_DENIAL = /callback/i;
 const CALLBACK_DENIAL_RETRY_WAITS_MS = [1_000, 3_000];
-/** How long the platform waits for the callback's answer (wire notes): a retry needs that long before the caller's deadline. */
+/**
+ * How long the platform waits for the callback's answer (ours, as the sandbox: the wire notes give no figure): a retry
+ * needs that long before the caller's deadline.
+ */
 const PLATFORM_CALLBACK_WAIT_MS = 5_000;
 /**
  * A method the account does not have (e.g. whatsapp on an older account): the platform refuses the start and sends
