@@ -5,7 +5,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import type { Config } from '../common/config.js';
-import { maskPhoneNumbers, type Logger } from '../common/logger.js';
+import type { Logger } from '../common/logger.js';
 import { installActor } from './plugins/actor.js';
 import { installApiKeyAuth, keyIdLoggerFactory } from './plugins/auth.js';
 import { KeyRing } from './plugins/key-ring.js';
@@ -16,6 +16,7 @@ import { installRawBodyJsonParser } from './plugins/raw-body.js';
 import { indexRoutes } from './plugins/route-index.js';
 import { installValidation } from './plugins/validation.js';
 import { installMetrics } from './plugins/metrics.js';
+import { loggedUrl, RequestLogController } from './plugins/request-log.js';
 import { API_SERVICE, installRequestTracing } from './plugins/tracing.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
 import { countPlatformCall } from './metrics/series.js';
@@ -64,11 +65,13 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({ config, client, codec, logger, store, keys = new KeyRing(config.api.keys) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    // Request lines carry URLs, and URLs can carry phone numbers (look-ups by identity).
+    // A logged request shows its URL without secrets or phone numbers (look-ups by identity, the MMS postback token).
     loggerInstance: logger.child(
       {},
-      { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: maskPhoneNumbers(decodeURIComponent(r.url)), remoteAddress: r.ip }) } },
+      { serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: loggedUrl(r), remoteAddress: r.ip }) } },
     ) as FastifyBaseLogger,
+    // One line per request instead of Fastify's two (plugins/request-log.ts).
+    logController: new RequestLogController(),
     childLoggerFactory: keyIdLoggerFactory(keys),
     genReqId: () => ulid(),
     bodyLimit: DEFAULT_BODY_LIMIT,

@@ -38,6 +38,13 @@ const REDACT_PATHS = [
   'req.headers["x-service-signature"]',
 ];
 
+const SENSITIVE_NAMES = new Set(SENSITIVE_KEYS.map((k) => k.toLowerCase()));
+
+/** Whether a field, query parameter or path parameter of this name holds a secret or personal data. */
+export function isSensitiveName(name: string): boolean {
+  return SENSITIVE_NAMES.has(name.toLowerCase());
+}
+
 /** Masks anything that looks like a phone number (7+ digits, optional +) inside free text. */
 export function maskPhoneNumbers(text: string): string {
   return text.replace(/\+?\d[\d ()-]{5,}\d/g, (m) => {

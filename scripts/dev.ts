@@ -25,15 +25,16 @@ import { pointSandboxAt } from './lib/sandbox-urls.js';
 
 const env = process.env;
 const dataDir = resolve(env.RELAYFLOW_DATA_DIR ?? '.relayflow');
-// npm start is for people: readable lines (pino-pretty, in-process so nothing is lost on exit). Deployments
-// run workers/main.ts and api/main.ts, which keep JSON; RELAYFLOW_LOG_FORMAT=json keeps it here too.
+// npm start is for people: readable lines (pino-pretty, in-process so nothing is lost on exit), each record on one
+// line with its fields (a request is one line, not a dozen). Deployments run workers/main.ts and api/main.ts, which
+// keep JSON; RELAYFLOW_LOG_FORMAT=json keeps it here too.
 const logger = createLogger({ name: 'relayflow', level: env.RELAYFLOW_LOG_LEVEL ?? 'info', destination: await devLogDestination() });
 
 async function devLogDestination(): Promise<NodeJS.WritableStream | undefined> {
   if (env.RELAYFLOW_LOG_FORMAT === 'json') return undefined;
   try {
     const { default: pretty } = await import('pino-pretty');
-    return pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+    return pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true });
   } catch {
     return undefined; // installed without dev dependencies: JSON it is
   }

@@ -187,7 +187,10 @@ describe('API access', () => {
   test('every log line of a request carries its key ID, and no line carries a key', () => {
     const ofRequests = logs.lines.filter((l) => l.reqId);
     const keyed = ofRequests.filter((l) => l.keyId === keyIdOf(READER));
-    assert.ok(keyed.some((l) => l.msg === 'incoming request') && keyed.some((l) => l.msg === 'request completed'), 'both ends of a request');
+    // One line per request, written with its answer (api/plugins/request-log.ts).
+    const lines = keyed.filter((l) => l.msg === 'request');
+    assert.ok(lines.length > 0 && lines.every((l) => l.method && l.url && typeof l.status === 'number' && typeof l.ms === 'number'), 'a request line');
+    assert.equal(new Set(lines.map((l) => l.reqId)).size, lines.length, 'one line per request');
     // Every line of a request with a recognised key has it (the reader's requests all had one).
     const readerRequests = new Set(keyed.map((l) => l.reqId));
     assert.ok(ofRequests.filter((l) => readerRequests.has(l.reqId)).every((l) => l.keyId === keyIdOf(READER)));
