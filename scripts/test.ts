@@ -127,6 +127,11 @@ const slowest = Object.entries(result.files)
   .sort((a, b) => b[1] - a[1])
   .slice(0, 8);
 log(`slowest files: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+// Two cores: the suite's wall time follows the CPU its jobs burn, not their wall times (which include waiting).
+const hungriest = Object.entries(result.jobCpuMs)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 8);
+log(`CPU of the jobs: ${(result.cpuMs / 1000).toFixed(0)} s; most: ${hungriest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
 if (result.broken.length) log(`jobs that ended without passing (each counted as one failure): ${result.broken.join(', ')}`);
 log(`suite finished in ${elapsed()}`);
 process.stdout.write(`${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);

@@ -14,6 +14,8 @@ interface Tally {
   skipped: number;
   /** Wall time per file, ms (absolute paths). */
   files: Record<string, number>;
+  /** CPU (user + system) of the job's processes, ms. */
+  cpuMs?: number;
 }
 
 export interface Job {
@@ -29,6 +31,9 @@ export interface Job {
 export interface PoolResult extends Tally {
   /** Jobs that ended without a tally (killed at their deadline, or crashed before reporting). */
   broken: string[];
+  /** CPU of every job, ms: in all, and per job label. */
+  cpuMs: number;
+  jobCpuMs: Record<string, number>;
 }
 
 const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
@@ -121,7 +126,7 @@ export interface PoolOptions {
 
 export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResult> {
   mkdirSync(opts.workDir, { recursive: true });
-  const total: PoolResult = { passed: 0, failed: 0, skipped: 0, files: {}, broken: [] };
+  const total: PoolResult = { passed: 0, failed: 0, skipped: 0, files: {}, broken: [], cpuMs: 0, jobCpuMs: {} };
   const queue = [...jobs];
   let index = 0;
   const worker = async () => {
@@ -136,6 +141,8 @@ export async function runPool(jobs: Job[], opts: PoolOptions): Promise<PoolResul
       total.passed += tally.passed;
       total.failed += tally.failed;
       total.skipped += tally.skipped;
+      total.cpuMs += tally.cpuMs ?? 0;
+      total.jobCpuMs[job.label] = tally.cpuMs ?? 0;
       // Times by source file, wherever the file ran from.
       for (const [file, ms] of Object.entries(tally.files)) total.files[sourceOf(file, opts.compiledDir)] = ms;
     }
@@ -190,7 +197,7 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   const verdict = killed
     ? `KILLED after ${opts.jobDeadlineMs / 1000} s`
     : tally
-      ? `${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped${broken ? `, exited ${code}` : ''}`
+      ? `${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped${broken ? `, exited ${code}` : ''}${tally.cpuMs === undefined ? '' : `; CPU ${(tally.cpuMs / 1000).toFixed(1)} s`}`
       : `exited ${code} without a tally`;
   process.stdout.write(Buffer.concat(out));
   opts.log(`${!broken && !tally?.failed ? 'ok' : 'FAILED'} ${job.label}: ${verdict} in ${seconds} s`);
