@@ -6,6 +6,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root.js';
+import { CONFIG_SCHEMA } from '../common/config/schema.js';
+import { fieldOf } from '../common/config/validate.js';
 import { chunkRowsFor, windowSizeFor } from '../workflows/campaigns/chunks.js';
 import {
   costPerMillion,
@@ -46,13 +48,11 @@ const A: Assumptions = {
 const PEAK_FACTOR = 3; // assumption: the busiest second of the day is three times the day's average
 const SHARDS_NOW = Number(/numHistoryShards: \{\{ default "(\d+)"/.exec(read('deploy/temporal/docker.yaml'))![1]);
 const WORKERS_NOW = 2; // docs/cluster.md: `npm run cluster` and the compose file run two workers
-const configDefault = (name: string) => Number(new RegExp(`'${name}', ([\\d_]+)`).exec(read('common/config.ts'))![1]!.replace(/_/g, ''));
+const configDefault = (name: string) => Number(fieldOf(CONFIG_SCHEMA, name).default);
 const POLL_MS = configDefault('RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS');
 const CHUNK_SIZE = configDefault('RELAYFLOW_CAMPAIGN_CHUNK_SIZE');
 /** The guard window, while verifications have a number guard workflow (none once the guards are in the store). */
-const GUARD_WINDOW_MS = /'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS', /.test(read('common/config.ts'))
-  ? configDefault('RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS')
-  : 0;
+const GUARD_WINDOW_MS = 'RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS' in CONFIG_SCHEMA.properties ? configDefault('RELAYFLOW_VERIFICATION_GUARD_WINDOW_MS') : 0;
 const CHUNK_SECONDS = configDefault('RELAYFLOW_CAMPAIGN_CHUNK_SECONDS');
 
 // --- Recorded histories -----------------------------------------------------------------------------------------
