@@ -1,4 +1,4 @@
-// OpenTelemetry traces, off unless an OTLP endpoint is configured (common/config.ts, loadTracingConfig): one
+// OpenTelemetry traces, off unless an OTLP endpoint is configured (common/config/runtime.ts, tracingOf): one
 // tracer provider per service (relayflow-api, relayflow-worker), each exporting OTLP/HTTP JSON in batches.
 // Nothing is registered as the global tracer provider: a process that runs the API and a worker (npm start,
 // the tests) keeps both service names. What is global is what carries a trace across calls: the W3C trace
