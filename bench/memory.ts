@@ -215,7 +215,7 @@ try {
     worker = undefined;
   }
   notes.unshift(
-    `${profile} profile: ${P.processes} processes per round (not the issue's 2,000: loading them would take over 5 minutes and about 6 GB on this machine), ${KINDS.map((k) => k.name).join(', ')} in turn, each waiting for a review an hour away; each template and sender process also has its resource's inbox cached (counted in the figure)`,
+    `${profile} profile: ${P.processes} processes per round (not 2,000: loading them would take over 5 minutes and about 6 GB on this machine), ${KINDS.map((k) => k.name).join(', ')} in turn, each waiting for a review an hour away; each template and sender process also has its resource's inbox cached (counted in the figure)`,
     `the worker runs in its own process (workers/main.ts through tsx, with --expose-gc and RELAYFLOW_WORKER_CACHED_WORKFLOWS=${CACHE}: the default, 200, would evict most of them); memory is RSS after two full GCs of the main thread (the workflows live in the SDK's workflow threads, which that GC does not reach), MB = 10^6 bytes`,
   );
 } finally {
