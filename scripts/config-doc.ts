@@ -20,7 +20,7 @@ rate limits, Temporal's own variables, and the rules between variables (the cred
 previous secret and its end). A blank variable counts as unset. Every problem stops the process with a message that
 names the variable and the rule, and all of them are reported at once: one line per bad variable.
 
-Durations are in milliseconds. A secret is never shown in an error message.`;
+A variable ending in \`_MS\` is a duration in milliseconds. A secret is never shown in an error message.`;
 
 const OUTRO = `## Temporal
 
