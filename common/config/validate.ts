@@ -57,7 +57,7 @@ export interface Field {
 
 export const fieldOf = (schema: TObject, variable: string) => (schema.properties[variable] ?? {}) as Field;
 
-/** What a variable's value must be, in words, for the docs and for an error message with no rule of its own. */
+/** What a variable's value must be, in words, for an error message: its own rule, else its schema's. */
 function ruleOf(field: Field, keyword: string): string {
   if (field['x-rule']) return field['x-rule'];
   if (keyword === 'format' && field.format) return `must be ${FORMATS[field.format]?.says ?? field.format}`;
@@ -77,7 +77,8 @@ function problemOf(schema: TObject, data: Record<string, string>, error: ErrorOb
   const variable = error.instancePath.split('/')[1] ?? '';
   const field = fieldOf(schema, variable);
   const raw = data[variable] ?? '';
-  if (error.keyword === 'format' && field.format && !field['x-rule']) {
+  // A format says what was wrong with the value, quoting it: never for a secret.
+  if (error.keyword === 'format' && field.format && !field['x-rule'] && !field['x-secret']) {
     const rule = FORMATS[field.format]?.rule(raw);
     if (rule) return { variable, rule };
   }
