@@ -59,7 +59,7 @@ describe('budgets', () => {
     assert.equal(budgetFigure('1,000 campaign messages', 'actions'), 'Temporal actions per 1,000 campaign messages');
   });
 
-  test("every budget is measured by a bench of the short table", () => {
+  test('every budget is measured by a bench of the short table', () => {
     assert.deepEqual(
       BUDGETS.map((b) => [b.process, b.bench, b.actions, b.events]),
       [
