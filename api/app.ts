@@ -43,11 +43,13 @@ import type { CampaignStore } from '../store/index.js';
 import { VoiceRuleStore } from '../store/voice-rules.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
 import { ResourceLinkStore } from '../store/resource-links.js';
+import { SeenCallbackStore } from '../store/seen-callbacks.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from './routes/campaigns/index.js';
 import { voiceRoutes } from './routes/voice/index.js';
 import { voiceCallbackRoutes } from './callbacks/voice.js';
+import { IntakePipeline } from './callbacks/intake.js';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing'>;
@@ -114,7 +116,11 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   // The verification guards live in the store: without one, verification starts and the guards' routes answer 503.
   const verifications = new VerificationService(client, config, hashSubject, store?.sql);
   await app.register(verificationRoutes, { client, processes, verifications, platform: platform.verification });
+  // Every platform callback goes through one pipeline: signature, dedupe by event ID in the store, hand-off, answer.
+  const intakes = new IntakePipeline(store ? new SeenCallbackStore(store.sql) : undefined, logger);
+  app.addHook('onClose', async () => intakes.close());
   await app.register(verificationCallbackRoutes, {
+    intakes,
     client,
     verifications,
     appKey: config.platform.credentials.appKey,
@@ -124,6 +130,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   const links = store ? new ResourceLinkStore(store.sql) : undefined;
   await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject, links });
   await app.register(provisioningWebhookRoutes, {
+    intakes,
     client,
     taskQueue: config.taskQueue,
     secret: config.api.provisioningWebhookSecret,
@@ -134,6 +141,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   await app.register(senderIdRoutes, { client, processes, config, senderid: platform.senderid });
   await app.register(onboardingRoutes, { client, processes, config, provisioning: platform.provisioning, senderid: platform.senderid, hashSubject });
   await app.register(senderIdCallbackRoutes, {
+    intakes,
     client,
     taskQueue: config.taskQueue,
     projectId: config.platform.credentials.projectId,
@@ -143,12 +151,13 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     links,
   });
   await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning });
-  await app.register(conversationWebhookRoutes, { store, secret: config.api.conversationWebhookSecret });
-  await app.register(mmsPostbackRoutes, { store, token: config.api.mmsPostbackToken });
+  await app.register(conversationWebhookRoutes, { intakes, store, secret: config.api.conversationWebhookSecret });
+  await app.register(mmsPostbackRoutes, { intakes, store, token: config.api.mmsPostbackToken });
   // The incoming-call rules: one instance for the API's routes and the voice callback intake.
   const voiceRules = store ? new VoiceRuleStore(store.sql) : undefined;
   await app.register(voiceRoutes, { client, processes, config, voice: platform.voice, rules: voiceRules });
   await app.register(voiceCallbackRoutes, {
+    intakes,
     client,
     taskQueue: config.taskQueue,
     appKey: config.platform.credentials.appKey,

@@ -2,6 +2,7 @@
 // what makes "at most once" hold: a recipient is sent only after its row moved pending -> sending in one
 // UPDATE (two workers can never both win it), and a row left in `sending` by a crash is settled by asking
 // the platform, never by sending blindly again.
+import { seenCte } from './seen-callbacks.js';
 import type { Sql, SqlRunner } from './sql.js';
 
 export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled';
@@ -76,8 +77,9 @@ export interface SendResult {
 export interface DeliveryReport {
   campaignId: string;
   seq: number;
-  /** Identifies the event: a redelivery repeats it and is dropped. */
-  eventKey: string;
+  /** The intake it came through (conversation, mms) and its event ID there: a redelivery repeats them and is dropped. */
+  intake: string;
+  eventId: string;
   status: string;
   final: boolean;
   platformId?: string;
@@ -329,18 +331,21 @@ export class CampaignStore {
   }
 
   /**
-   * Keeps a delivery report once (by eventKey) and folds it into the recipient: a final status beats a
-   * non-final one, a newer event beats an older one of the same kind. A report also proves the platform
-   * accepted the message, which settles a send whose answer was lost.
+   * Keeps a delivery report once and folds it into the recipient: a final status beats a non-final one, a newer
+   * event beats an older one of the same kind. A report also proves the platform accepted the message, which
+   * settles a send whose answer was lost. The report's insert carries the intake's claim of its event ID
+   * (store/seen-callbacks.ts), so a repeat at any API instance is found there, in the same statement; a repeat
+   * past that table's day finds the report's own key.
    */
   recordReport(r: DeliveryReport): Promise<{ duplicate: boolean; known: boolean }> {
     return this.sql.transaction(async (tx) => {
       const known = await tx.query(`SELECT 1 FROM ${R} WHERE campaign_id = $1 AND seq = $2`, [r.campaignId, r.seq]);
       if (!known.length) return { duplicate: false, known: false };
       const inserted = await tx.query(
-        `INSERT INTO relayflow_delivery_reports (event_key, campaign_id, seq, status, final, platform_id, reason, event_time)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_key) DO NOTHING RETURNING event_key`,
-        [r.eventKey, r.campaignId, r.seq, r.status, r.final, r.platformId ?? null, r.reason ?? null, r.eventTime],
+        `WITH ${seenCte(9, 10)}
+         INSERT INTO relayflow_delivery_reports (event_key, campaign_id, seq, status, final, platform_id, reason, event_time)
+         SELECT $1::text, $2::text, $3::int, $4::text, $5::boolean, $6::text, $7::text, $8::timestamptz FROM seen ON CONFLICT (event_key) DO NOTHING RETURNING event_key`,
+        [`${r.intake}|${r.eventId}`, r.campaignId, r.seq, r.status, r.final, r.platformId ?? null, r.reason ?? null, r.eventTime, r.intake, r.eventId],
       );
       if (!inserted.length) return { duplicate: true, known: true };
       await tx.query(
@@ -358,13 +363,6 @@ export class CampaignStore {
       );
       return { duplicate: false, known: true };
     });
-  }
-
-  /** True the first time a webhook nonce is seen; nonces older than `keepMs` are forgotten. */
-  async firstNonce(nonce: string, keepMs: number): Promise<boolean> {
-    const rows = await this.sql.query(`INSERT INTO relayflow_webhook_nonces (nonce) VALUES ($1) ON CONFLICT (nonce) DO NOTHING RETURNING nonce`, [nonce]);
-    if (Math.random() < 0.01) await this.sql.query(`DELETE FROM relayflow_webhook_nonces WHERE seen_at < now() - $1 * interval '1 millisecond'`, [keepMs]);
-    return rows.length > 0;
   }
 
   async counts(id: string): Promise<CampaignCounts | undefined> {

@@ -13,6 +13,7 @@ export * from './verification-admissions.js';
 export * from './verification-pumping.js';
 export * from './verification-geo-rules.js';
 export * from './verification-receipts.js';
+export * from './seen-callbacks.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

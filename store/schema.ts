@@ -58,10 +58,16 @@ const STATEMENTS = [
      received_at timestamptz NOT NULL DEFAULT now()
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_delivery_reports_recipient ON relayflow_delivery_reports (campaign_id, seq)`,
-  `CREATE TABLE IF NOT EXISTS relayflow_webhook_nonces (
-     nonce text PRIMARY KEY,
-     seen_at timestamptz NOT NULL DEFAULT now()
+  // The platform's callbacks seen by any API instance, by intake and event ID (store/seen-callbacks.ts): claimed before
+  // the hand-off to the process, handed_at once it is there; swept a day after the claim.
+  `CREATE TABLE IF NOT EXISTS relayflow_seen_callbacks (
+     intake text NOT NULL,
+     event_id text NOT NULL,
+     claimed_at timestamptz NOT NULL DEFAULT now(),
+     handed_at timestamptz,
+     PRIMARY KEY (intake, event_id)
    )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_seen_callbacks_claimed ON relayflow_seen_callbacks (claimed_at)`,
   // Voice (area A): what an incoming call to `number` does (store/voice-rules.ts); number `default` for the rest.
   `CREATE TABLE IF NOT EXISTS relayflow_voice_rules (
      number text PRIMARY KEY,

@@ -3,6 +3,7 @@
 // recording, and a signal of its own would cost the process an action and a workflow task. A row holds the event ID,
 // the process and platform verification IDs, the result and when it came: never the number.
 import type { SmsReceipt } from '../contracts/verification.js';
+import { seenCte } from './seen-callbacks.js';
 import type { Sql } from './sql.js';
 
 interface Row {
@@ -19,6 +20,9 @@ const toReceipt = (r: Row): SmsReceipt => ({
   receivedAt: new Date(Number(r.received_at)).toISOString(),
 });
 
+/** The intake whose receipts these are (api/callbacks/verification.ts), under which their event IDs are claimed. */
+const VERIFICATION_INTAKE = 'verification';
+
 /** How long a receipt is kept: a step waits at most a day after its send, so its receipt is of no use later. */
 const SMS_RECEIPT_KEEP_MS = 24 * 60 * 60_000;
 
@@ -29,12 +33,17 @@ export class SmsReceiptStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Records a receipt once: false when its event ID was recorded before (the platform's retry). */
+  /**
+   * Records a receipt once: false when its event ID was seen before (the platform's retry, at any API instance). The
+   * insert carries the verification intake's claim of the event ID (store/seen-callbacks.ts): one statement, one
+   * place where repeats are found; a repeat past that table's day finds the receipt's own key.
+   */
   async record(processId: string, r: Pick<SmsReceipt, 'eventId' | 'verificationId' | 'smsResult'>): Promise<boolean> {
     const rows = await this.sql.query(
-      `INSERT INTO relayflow_sms_receipts (event_id, process_id, verification_id, sms_result, received_at)
-       VALUES ($1, $2, $3, $4, $5::float8) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-      [r.eventId, processId, r.verificationId, r.smsResult, this.now()],
+      `WITH ${seenCte(6, 1)}
+       INSERT INTO relayflow_sms_receipts (event_id, process_id, verification_id, sms_result, received_at)
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::float8 FROM seen ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      [r.eventId, processId, r.verificationId, r.smsResult, this.now(), VERIFICATION_INTAKE],
     );
     return rows.length === 1;
   }

@@ -1,17 +1,16 @@
-// The platform's provisioning webhooks: the signature is checked over the raw body (conversation webhook
-// scheme, docs/provisioning-wire.md; the configured secret, and during a rotation the previous one until its
-// end, common/secret-rotation.ts; bad, stale or replayed deliveries are 401), then the event is one signal to the
-// process linked to its resource, or kept by the resource's inbox while no running process has claimed it
-// (provisioning-delivery.ts). An unreachable Temporal or store is a 503 so the platform retries.
-// The body is checked against one schema after the signature; the spec promises only a trigger, a
-// comment and the resource's JSON, so everything else is optional (docs/provisioning-wire.md).
-import { createHash } from 'node:crypto';
+// The platform's provisioning webhooks, through the intake pipeline (intake.ts): the signature is checked over the raw
+// body (conversation webhook scheme, docs/provisioning-wire.md; the configured secret, and during a rotation the
+// previous one until its end, common/secret-rotation.ts; bad or stale deliveries are 401), then the body against one
+// schema (the spec promises only a trigger, a comment and the resource's JSON, so everything else is optional). The
+// event ID is the envelope's `eventId`, else a hash of the raw body; a replay of a signed delivery is that event's
+// repeat. The event is one signal to the process linked to its resource, or kept by the resource's inbox while no
+// running process has claimed it (provisioning-delivery.ts). An unreachable Temporal or store is a 503 so the platform
+// retries.
 import type { ValidateFunction } from 'ajv';
 import type { FastifyPluginAsync } from 'fastify';
 import Type, { type Static } from 'typebox';
 import type { Client } from '@temporalio/client';
-import type { Logger } from '../../common/logger.js';
-import { CONVERSATION_WEBHOOK_HEADERS, verifyConversationWebhookWithSecrets } from '../../common/signing.js';
+import { verifyConversationWebhookWithSecrets } from '../../common/signing.js';
 import { acceptedSecrets, type PreviousSecret } from '../../common/secret-rotation.js';
 import type { ProvisioningEvent } from '../../contracts/provisioning.js';
 import type { ResourceLinkStore } from '../../store/resource-links.js';
@@ -21,34 +20,10 @@ import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import { deliverProvisioningEvent, type Delivery } from './provisioning-delivery.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
+import { bodyHash, type IntakePipeline } from './intake.js';
 
-/** Accepted clock difference of the signature timestamp; nonces are remembered twice as long. */
+/** Accepted clock difference of the signature timestamp. */
 const MAX_SKEW_SECONDS = 300;
-const MAX_NONCES = 100_000;
-
-/** Nonces of accepted deliveries, forgotten after the timestamp window (older ones fail as stale anyway). */
-class NonceStore {
-  private readonly seen = new Map<string, number>();
-
-  constructor(private readonly keepMs = 2 * MAX_SKEW_SECONDS * 1000) {}
-
-  /** Records the nonce; true when it was already there (a replay). */
-  check(nonce: string): boolean {
-    const now = Date.now();
-    for (const [n, at] of this.seen) {
-      if (now - at <= this.keepMs && this.seen.size <= MAX_NONCES) break;
-      this.seen.delete(n);
-    }
-    if (this.seen.has(nonce)) return true;
-    this.seen.set(nonce, now);
-    return false;
-  }
-
-  /** A delivery that was not recorded (503) may come back with the same nonce. */
-  forget(nonce: string): void {
-    this.seen.delete(nonce);
-  }
-}
 
 const Id = Type.String({ minLength: 1, maxLength: 512 });
 /** The resource's JSON: only its `id` is read, the rest is the platform's business. */
@@ -106,7 +81,7 @@ export function parseProvisioningEvent(body: unknown, rawBody: Buffer, receivedA
   const resourceId = b.resourceId ?? RESOURCE_KEYS.map((k) => b[k]?.id).find((id) => id !== undefined) ?? b.id;
   if (!resourceId) return { ignored: `no resource ID in the ${b.trigger} event (resourceId, ${RESOURCE_KEYS.map((k) => `${k}.id`).join(', ')}, id)` };
   return {
-    eventId: b.eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64url')}`,
+    eventId: b.eventId ?? bodyHash(rawBody),
     ...(b.projectId !== undefined ? { projectId: b.projectId } : {}),
     trigger: b.trigger,
     channel,
@@ -120,6 +95,7 @@ export function parseProvisioningEvent(body: unknown, rawBody: Buffer, receivedA
 }
 
 export interface ProvisioningWebhookOptions {
+  intakes: IntakePipeline;
   client: Client;
   taskQueue: string;
   secret: string | undefined;
@@ -133,45 +109,31 @@ export interface ProvisioningWebhookOptions {
 
 export const provisioningWebhookRoutes: FastifyPluginAsync<ProvisioningWebhookOptions> = async (
   app,
-  { client, taskQueue, secret, previousSecret, inboxIdleMs, links },
+  { intakes, client, taskQueue, secret, previousSecret, inboxIdleMs, links },
 ) => {
-  const nonces = new NonceStore();
-
-  app.post(PROVISIONING_WEBHOOK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    if (!secret) throw new ApiError(401, 'bad_signature', 'no provisioning webhook secret is configured (RELAYFLOW_PROVISIONING_WEBHOOK_SECRET)');
-    const check = verifyConversationWebhookWithSecrets({
-      headers: req.headers,
-      rawBody: req.rawBody ?? Buffer.alloc(0),
-      secrets: acceptedSecrets({ current: secret, previous: previousSecret ? [previousSecret] : [] }),
-      maxSkewSeconds: MAX_SKEW_SECONDS,
-      seenNonce: (nonce) => nonces.check(nonce),
-    });
-    if (!check.ok) throw new ApiError(401, 'bad_signature', `webhook signature rejected: ${check.reason}`);
-    if (check.secretIndex > 0) (req.log as unknown as Logger).info('provisioning webhook signed with the previous secret (rotation under way)');
-    const nonce = String(req.headers[CONVERSATION_WEBHOOK_HEADERS.nonce]);
-    let parsed: ProvisioningEvent | IgnoredEvent;
-    try {
-      parsed = parseProvisioningEvent(req.body, req.rawBody ?? Buffer.alloc(0));
-    } catch (err) {
-      nonces.forget(nonce);
-      throw err;
-    }
-    if ('ignored' in parsed) {
+  intakes.route<ProvisioningEvent>(app, {
+    intake: 'provisioning',
+    url: PROVISIONING_WEBHOOK_PATH,
+    verify: (req, rawBody) => {
+      if (!secret) return { ok: false, reason: 'no provisioning webhook secret is configured (RELAYFLOW_PROVISIONING_WEBHOOK_SECRET)' };
+      return verifyConversationWebhookWithSecrets({
+        headers: req.headers,
+        rawBody,
+        secrets: acceptedSecrets({ current: secret, previous: previousSecret ? [previousSecret] : [] }),
+        maxSkewSeconds: MAX_SKEW_SECONDS,
+      });
+    },
+    read: (req, rawBody, log) => {
+      const parsed = parseProvisioningEvent(req.body, rawBody);
+      if (!('ignored' in parsed)) return { eventId: parsed.eventId, event: parsed };
       // Acknowledged: a retry would bring the same event, and nothing here can route it.
-      (req.log as unknown as Logger).info({ trigger: (req.body as { trigger: string }).trigger, why: parsed.ignored }, 'provisioning webhook ignored');
-      return reply.status(200).send(parsed);
-    }
-    const event = parsed;
-    const log = req.log as unknown as Logger;
-    let delivery: Delivery;
-    try {
-      delivery = await deliverProvisioningEvent({ client, taskQueue, inboxIdleMs, links, log }, event);
-    } catch (err) {
-      nonces.forget(nonce);
-      log.warn({ err, resourceId: event.resourceId, eventId: event.eventId }, 'provisioning webhook not recorded; the platform will retry');
-      throw new ApiError(503, 'unavailable', 'could not record the event; retry later', undefined, 5_000);
-    }
-    log.debug({ eventId: event.eventId, resourceId: event.resourceId, ...delivery }, 'provisioning webhook delivered');
-    return reply.status(200).send({});
+      log.info({ trigger: (req.body as { trigger: string }).trigger, why: parsed.ignored }, 'provisioning webhook ignored');
+      return { answer: { body: parsed } };
+    },
+    handOff: async (event, { log }) => {
+      const delivery: Delivery = await deliverProvisioningEvent({ client, taskQueue, inboxIdleMs, links, log }, event);
+      log.debug({ eventId: event.eventId, resourceId: event.resourceId, ...delivery }, 'provisioning webhook delivered');
+      return { answer: { body: {} } };
+    },
   });
 };

@@ -1,13 +1,12 @@
-// The platform's sender ID registration callbacks: `X-Service-Signature` (hex HMAC-SHA1 of the raw body)
-// checked first against relayflow's secrets (current first, then the previous one during a rotation:
-// common/secret-rotation.ts, as the provisioning webhook intake); a
-// bad or missing signature is a 401, logged without the body. Then one TypeBox schema (only registrationId
-// is required; unknown fields allowed), and the callback becomes a hint signalled to the process linked to its
+// The platform's sender ID registration callbacks, through the intake pipeline (intake.ts): `X-Service-Signature` (hex
+// HMAC-SHA1 of the raw body) checked first against relayflow's secrets (current first, then the previous one during a
+// rotation: common/secret-rotation.ts, as the provisioning webhook intake); a bad or missing signature is a 401. Then
+// one TypeBox schema (only registrationId is required; unknown fields allowed); the event ID is the body's `eventId`,
+// else a hash of the raw body (docs/senderid-wire.md). The callback becomes a hint signalled to the process linked to its
 // registration (store/resource-links.ts, written when the process created or adopted it), then 200. A registration
 // with no linked process still running has the hint signalled-with-start to its relay
 // (workflows/senderid/callback-relay.ts): the platform is not called here, the relay reads whose registration it
 // is and signals that process (or one that adopts it). An unreachable Temporal or store is a 503.
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
@@ -26,6 +25,7 @@ import type { ResourceLinkStore } from '../../store/resource-links.js';
 import type { senderIdCallbackRelay } from '../../workflows/senderid/callback-relay.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
+import { bodyHash, type IntakePipeline } from './intake.js';
 
 const Opt = Type.Optional(Type.String({ maxLength: 4096 }));
 const SenderIdCallback = Type.Object({
@@ -45,6 +45,7 @@ const validate = validatorCompiler({ schema: SenderIdCallback, method: 'POST', u
 };
 
 export interface SenderIdCallbackOptions {
+  intakes: IntakePipeline;
   client: Client;
   taskQueue: string;
   projectId: string;
@@ -57,7 +58,7 @@ export interface SenderIdCallbackOptions {
 }
 
 export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions> = async (app, opts) => {
-  const { client, taskQueue, projectId, links } = opts;
+  const { intakes, client, taskQueue, projectId, links } = opts;
   const secrets = secretsInOrder(opts.secrets);
 
   /** The processes linked to the registration that took the hint; ended ones are unlinked. */
@@ -76,43 +77,39 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
     return reached;
   }
 
-  app.post(SENDERID_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    const log = req.log as unknown as Logger;
-    const rawBody = req.rawBody ?? Buffer.alloc(0);
-    const signed = verifySenderIdCallback({ headers: req.headers, rawBody, secrets: acceptedSecrets(secrets) });
-    if (!signed.ok) {
-      // Never the body: it is not ours until the signature says so.
-      log.warn({ reason: signed.reason, bytes: rawBody.length }, 'sender ID callback refused: bad or missing signature');
-      throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
-    }
-    if (signed.secretIndex > 0) log.info({ secretIndex: signed.secretIndex }, 'sender ID callback signed with a previous secret (rotation under way)');
-    if (!validate(req.body)) {
-      const details = validationDetails(validate.errors ?? [], 'body');
-      throw new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-    }
-    const body = req.body as Body;
-    const hint: SenderIdCallbackHint = {
-      eventId: body.eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64url')}`,
-      eventType: body.eventType ?? 'UNKNOWN',
-      registrationId: body.registrationId,
-      ...(body.registrationState ? { registrationState: body.registrationState } : {}),
-      ...(body.message ? { message: body.message } : {}),
-      ...(body.etaDate ? { etaDate: body.etaDate } : {}),
-      ...(body.attachmentId ? { attachmentId: body.attachmentId } : {}),
-      ...(body.uploadStatus ? { uploadStatus: body.uploadStatus } : {}),
-      receivedAt: new Date().toISOString(),
-    };
-
+  intakes.route<SenderIdCallbackHint>(app, {
+    intake: 'senderid',
+    url: SENDERID_CALLBACK_PATH,
+    verify: (req, rawBody) => verifySenderIdCallback({ headers: req.headers, rawBody, secrets: acceptedSecrets(secrets) }),
+    read: (req, rawBody) => {
+      if (!validate(req.body)) {
+        const details = validationDetails(validate.errors ?? [], 'body');
+        throw new ApiError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+      }
+      const body = req.body as Body;
+      const hint: SenderIdCallbackHint = {
+        eventId: body.eventId ?? bodyHash(rawBody),
+        eventType: body.eventType ?? 'UNKNOWN',
+        registrationId: body.registrationId,
+        ...(body.registrationState ? { registrationState: body.registrationState } : {}),
+        ...(body.message ? { message: body.message } : {}),
+        ...(body.etaDate ? { etaDate: body.etaDate } : {}),
+        ...(body.attachmentId ? { attachmentId: body.attachmentId } : {}),
+        ...(body.uploadStatus ? { uploadStatus: body.uploadStatus } : {}),
+        receivedAt: new Date().toISOString(),
+      };
+      return { eventId: hint.eventId, event: hint };
+    },
     // Answer first, work after [spec]: once the hint is in Temporal (its linked process, else the registration's relay,
     // started if need be), the answer is 200; the relay's read of whose registration it is is retried while the platform fails.
-    const relay: SenderIdCallbackRelayInput = {
-      projectId,
-      registrationId: body.registrationId,
-      pollIntervalMs: opts.pollIntervalMs,
-      overdueGraceMs: opts.overdueGraceMs,
-    };
-    const relayId = senderIdCallbackRelayId(projectId, body.registrationId);
-    try {
+    handOff: async (hint, { log }) => {
+      const relay: SenderIdCallbackRelayInput = {
+        projectId,
+        registrationId: hint.registrationId,
+        pollIntervalMs: opts.pollIntervalMs,
+        overdueGraceMs: opts.overdueGraceMs,
+      };
+      const relayId = senderIdCallbackRelayId(projectId, hint.registrationId);
       const reached = await toLinkedProcesses(relayId, hint, log);
       if (reached.length === 0)
         await client.workflow.signalWithStart<typeof senderIdCallbackRelay, [SenderIdCallbackHint]>('senderIdCallbackRelay', {
@@ -122,11 +119,8 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
           signal: senderIdCallbackSignal,
           signalArgs: [hint],
         });
-      log.debug({ registrationId: body.registrationId, eventId: hint.eventId, to: reached.length ? reached : relayId }, 'sender ID callback delivered');
-    } catch (err) {
-      log.warn({ err, registrationId: body.registrationId, eventId: hint.eventId }, 'sender ID callback not recorded; the platform will retry');
-      throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
-    }
-    return reply.status(200).send({});
+      log.debug({ registrationId: hint.registrationId, eventId: hint.eventId, to: reached.length ? reached : relayId }, 'sender ID callback delivered');
+      return { answer: { body: {} } };
+    },
   });
 };

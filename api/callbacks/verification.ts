@@ -13,13 +13,13 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static, type TSchema } from 'typebox';
 import { verifyApplicationCallback } from '../../common/signing.js';
-import type { Logger } from '../../common/logger.js';
 import { verificationIdOfEvent } from '../../contracts/ids.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
 import type { RequestAnswer, SdkVerificationEvent } from '../../contracts/sdk-verification.js';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
+import type { HandOffContext, IntakePipeline } from './intake.js';
 import type { VerificationService } from '../routes/verification/service.js';
 
 const Str = Type.String({ minLength: 1 });
@@ -71,6 +71,7 @@ const check = {
 };
 
 export interface VerificationCallbackOptions {
+  intakes: IntakePipeline;
   client: Client;
   verifications: VerificationService;
   appKey: string;
@@ -112,51 +113,79 @@ function toAdopted(body: RequestEvent | ResultEvent | DeliveredEvent, answer?: R
   return { ...common, eventId: eventIdOf('sms-delivered', delivered), kind: 'sms-delivered', smsResult: delivered.smsResult };
 }
 
+/** What a verification callback is, once read. */
+type VerificationCallback =
+  | { kind: 'request'; body: RequestEvent }
+  /** A result or receipt of a verification relayflow did not start: for its adopted process. */
+  | { kind: 'adopted'; body: ResultEvent | DeliveredEvent }
+  /** A result or receipt of one relayflow started: a signal to its process (a Successful receipt is kept in the store). */
+  | { kind: 'signal'; processId: string; signal: PlatformVerificationEvent };
+
 export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallbackOptions> = async (
   app,
-  { client, verifications, appKey, appSecret, decideWaitMs = 4_000 },
+  { intakes, client, verifications, appKey, appSecret, decideWaitMs = 4_000 },
 ) => {
-  app.post(VERIFICATION_CALLBACK_PATH, { config: { auth: 'signature' }, schema: { hide: true } as never }, async (req, reply) => {
-    const signed = verifyApplicationCallback(req, appKey, appSecret);
-    if (!signed.ok) throw new ApiError(401, 'bad_signature', `callback signature rejected: ${signed.reason}`);
-    const log = req.log as unknown as Logger;
-    const { event } = check.envelope(req.body);
-
-    if (event === 'VerificationRequestEvent') return decide(check.request(req.body), log);
-    let body: ResultEvent | DeliveredEvent;
-    if (event === 'VerificationResultEvent') body = check.result(req.body);
-    else if ((SMS_DELIVERED_EVENTS as readonly string[]).includes(event)) body = check.delivered(req.body);
-    else {
-      // Never guess: an event we do not know changes nothing, and is acknowledged so it is not resent.
-      log.warn({ event }, 'unknown verification callback event acknowledged and ignored');
-      return reply.status(200).send({});
-    }
-
-    const processId = verificationIdOfEvent(body);
-    if (!processId) {
+  intakes.route<VerificationCallback>(app, {
+    intake: 'verification',
+    url: VERIFICATION_CALLBACK_PATH,
+    verify: (req) => verifyApplicationCallback(req, appKey, appSecret),
+    read: (req, _rawBody, log) => {
+      const { event } = check.envelope(req.body);
+      if (event === 'VerificationRequestEvent') {
+        const body = check.request(req.body);
+        // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
+        if (verificationIdOfEvent(body)) return { answer: { body: { action: 'allow' } } };
+        return { eventId: eventIdOf('request', body), event: { kind: 'request', body }, dedupe: 'hand-off' };
+      }
+      let body: ResultEvent | DeliveredEvent;
+      if (event === 'VerificationResultEvent') body = check.result(req.body);
+      else if ((SMS_DELIVERED_EVENTS as readonly string[]).includes(event)) body = check.delivered(req.body);
+      else {
+        // Never guess: an event we do not know changes nothing, and is acknowledged so it is not resent.
+        log.warn({ event }, 'unknown verification callback event acknowledged and ignored');
+        return { answer: { body: {} } };
+      }
+      const processId = verificationIdOfEvent(body);
       // Not started by relayflow (an SDK verification): recorded by its adopted process, then acknowledged.
-      await verifications.adopt(toAdopted(body), log);
-      return reply.status(200).send({});
-    }
-    const signal = toSignal(body);
-    if (signal.smsResult === 'Successful' && (await verifications.recordReceipt(processId, { ...signal, smsResult: 'Successful' }, log))) {
-      return reply.status(200).send({});
-    }
-    try {
-      await verifications.carrying(processId, log, (carried) => client.workflow.getHandle(processId).signal(platformEventSignal, { ...signal, ...carried }));
-    } catch (err) {
-      // A finished or unknown process has nothing left to learn; anything else (Temporal down) must be
-      // retried by the platform, so it is not acknowledged.
-      if (!(err instanceof WorkflowNotFoundError)) throw new ApiError(503, 'unavailable', 'could not record the callback; retry later', undefined, 5_000);
-      log.info({ processId, event }, 'callback for a process that has ended');
-    }
-    return reply.status(200).send({});
+      if (!processId) return { eventId: toAdopted(body).eventId, event: { kind: 'adopted', body } };
+      const signal = toSignal(body);
+      // A Successful receipt's row in the store claims its event ID in the same statement.
+      return { eventId: signal.eventId, event: { kind: 'signal', processId, signal }, dedupe: signal.smsResult === 'Successful' ? 'hand-off' : 'pipeline' };
+    },
+    handOff: async (cb, ctx) => {
+      if (cb.kind === 'request') return { answer: { body: await decide(cb.body, ctx) } };
+      if (cb.kind === 'adopted') {
+        await verifications.adopt(toAdopted(cb.body), ctx.log);
+        return { answer: { body: {} } };
+      }
+      const { processId, signal } = cb;
+      if (signal.smsResult === 'Successful') {
+        if (await verifications.recordReceipt(processId, { ...signal, smsResult: 'Successful' }, ctx.log)) return { answer: { body: {} } };
+        // No store: signalled like the rest, claimed like the rest.
+        if ((await ctx.claim()) !== 'new') return { answer: { body: { duplicate: true } }, duplicate: true };
+      }
+      try {
+        await verifications.carrying(processId, ctx.log, (carried) =>
+          client.workflow.getHandle(processId).signal(platformEventSignal, { ...signal, ...carried }),
+        );
+      } catch (err) {
+        // A finished or unknown process has nothing left to learn; anything else (Temporal down) must be
+        // retried by the platform, so it is not acknowledged.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        ctx.log.info({ processId, kind: signal.kind }, 'callback for a process that has ended');
+      }
+      return { answer: { body: {} } };
+    },
   });
 
-  async function decide(body: RequestEvent, log: Logger): Promise<{ action: 'allow' | 'deny' }> {
-    // Verifications relayflow started (token in custom, or in reference before it moved) were admitted already.
-    if (verificationIdOfEvent(body)) return { action: 'allow' };
+  /**
+   * allow or deny, by the geo rules and the per-number guard. The admission is keyed by the platform's verification
+   * ID, so a repeat (at any API instance) is admitted again without counting twice and gets the same answer; only the
+   * delivery that claims the event hands it to the adopted process.
+   */
+  async function decide(body: RequestEvent, { log, claim }: HandOffContext): Promise<{ action: 'allow' | 'deny' }> {
     const deadline = Date.now() + decideWaitMs;
+    const first = (await claim()) === 'new';
     // The hand-over shares the platform's wait with the decision, with a moment of its own if the decision took it all.
     const handOverBy = () => Math.max(deadline, Date.now() + 500);
     let admission: Awaited<ReturnType<VerificationService['admit']>>;
@@ -165,14 +194,14 @@ export const verificationCallbackRoutes: FastifyPluginAsync<VerificationCallback
     } catch (err) {
       // No answer in time: the platform refuses the verification ("Invalid callback"); the process says why.
       const why = `relayflow could not decide: ${(err as Error).message}`;
-      await verifications.adopt(toAdopted(body, { action: 'error', why }), log, handOverBy()).catch(() => undefined);
+      if (first) await verifications.adopt(toAdopted(body, { action: 'error', why }), log, handOverBy()).catch(() => undefined);
       throw err;
     }
     const { admitted, refusedBy } = admission;
     if (!admitted) log.warn({ verificationId: body.id, refusedBy }, `verification request denied by the ${refusedBy ?? 'per-number guard'}`);
     const why = admitted ? 'within the geo rules and the per-number guard' : `refused by the ${refusedBy ?? 'per-number guard'}`;
     // Recorded before the answer: a verification relayflow could not record is refused (503), never let through unseen.
-    await verifications.adopt(toAdopted(body, { action: admitted ? 'allow' : 'deny', why }), log, handOverBy());
+    if (first) await verifications.adopt(toAdopted(body, { action: admitted ? 'allow' : 'deny', why }), log, handOverBy());
     return { action: admitted ? 'allow' : 'deny' };
   }
 };

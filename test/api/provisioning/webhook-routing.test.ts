@@ -2,7 +2,8 @@
 // its resource; the resource's inbox only while no running process has claimed it, handing what it kept to the
 // process that links later, then ending. Both orders of "the process links" and "the webhook arrives", the two
 // interleavings in between (forced through the store's reads), a repeated delivery, a process that has ended, and a
-// store that does not answer (503). Then every provisioning process kind, linked, dropping a repeated eventId.
+// store that does not answer (503). Then every provisioning process kind, linked, dropping a repeated eventId the
+// intake let through.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -14,7 +15,7 @@ import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { createLogger } from '../../../common/logger.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
 import { workflowIds } from '../../../contracts/ids.js';
-import { inboxQuery, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
+import { inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
 import { openCampaignStore, ResourceLinkStore, type ResourceLink } from '../../../store/index.js';
 import type { Sql } from '../../../store/sql.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
@@ -179,19 +180,21 @@ describe('provisioning webhook routing', () => {
     await inboxEnded(r);
   });
 
-  test('a repeated delivery (new nonce, same eventId) reaches the linked process twice and counts once', async () => {
+  test('a repeated delivery (new nonce, same eventId) is dropped by the intake: the linked process gets it once', async () => {
     const p = await standIn();
     const r = newResource();
     await link(r, p);
     const e = commentEvent(r, 1);
     assert.equal((await post(e)).statusCode, 200);
-    assert.equal((await post(e)).statusCode, 200);
+    const repeat = await post(e);
+    assert.equal(repeat.statusCode, 200);
+    assert.deepEqual(repeat.json(), { duplicate: true });
     const v = await until(
       () => got(p),
-      (x) => x.duplicates === 1,
-      'the repeat dropped',
+      (x) => x.received === 1,
+      'the event',
     );
-    assert.equal(v.received, 1);
+    assert.equal(v.duplicates, 0, 'the repeat never reached it');
     assert.equal(await status(inboxIdOf(r)), 'NONE');
   });
 
@@ -217,13 +220,14 @@ describe('provisioning webhook routing', () => {
     const id = ulid();
     const body = { trigger: 'CHATA_WABA_ACCOUNT_CHANGED', sender: { id, state: 'ACTIVE', updateTime: '2026-01-01T00:00:00Z' } };
     assert.equal((await post(body)).statusCode, 200);
-    assert.equal((await post(body)).statusCode, 200, 'a redelivery (new nonce) is acknowledged');
+    assert.deepEqual((await post(body)).json(), { duplicate: true }, 'a redelivery (new nonce) is acknowledged as a repeat');
     assert.equal((await post({ ...body, sender: { ...body.sender, state: 'ERROR' } })).statusCode, 200);
     const box = await until(
       () => got(workflowIds.resourceInbox('CHATA', 'SENDER', id)),
-      (b) => b.received === 2 && b.duplicates === 1,
-      'two events and a duplicate in the inbox',
+      (b) => b.received === 2,
+      'two events in the inbox',
     );
+    assert.equal(box.duplicates, 0, 'the repeat never reached it');
     assert.ok(box.events.every((e) => e.eventId.startsWith('sha256:') && e.sequence === undefined));
   });
 
@@ -251,7 +255,7 @@ describe('provisioning webhook routing', () => {
       assert.equal(res.statusCode, 503, res.body);
       assert.ok(res.headers['retry-after']);
       const again = await app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...delivery });
-      assert.equal(again.statusCode, 503, 'not refused as a replay: the nonce was not recorded');
+      assert.equal(again.statusCode, 503, 'not dropped as a repeat: nothing was claimed');
       assert.equal((await h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...delivery })).statusCode, 200);
     } finally {
       await app.close();
@@ -341,19 +345,17 @@ describe('every provisioning process kind, linked to its resource, takes a webho
     return { id, resource };
   }
 
-  test('each kind: the same event delivered twice is recorded once and counted as a duplicate; no inbox left running', async () => {
+  test('each kind: the same event twice is recorded once (a repeated delivery dropped by the intake, a repeated signal by the process); no inbox left running', async () => {
     const started = await Promise.all(KINDS.map((k) => linkedProcess(h, k)));
     for (const { id, resource } of started) {
       const e: ProvisioningEvent = { ...commentEvent(resource, 1_000), trigger: `${resource.channel}_${resource.resourceType}_COMMENT_ADDED` };
       const before = (await view(h, id)).details.duplicateEvents;
-      assert.equal(
-        (await h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, e) })).statusCode,
-        200,
-      );
-      assert.equal(
-        (await h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, e) })).statusCode,
-        200,
-      );
+      const deliver = () => h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, e) });
+      assert.equal((await deliver()).statusCode, 200);
+      assert.deepEqual((await deliver()).json(), { duplicate: true }, `${id}: the intake drops a repeated delivery`);
+      // A repeat may still reach the process (its inbox forwarding what it kept, the intake's second read of the links:
+      // api/callbacks/provisioning-delivery.ts): it drops it.
+      await h.client.workflow.getHandle(id).signal(provisioningEventSignal, e);
       const v = await waitUntil(h, id, (x) => x.details.duplicateEvents === before + 1, `${id}: the repeat dropped`);
       assert.equal(v.details.events.filter((x) => x.eventId === e.eventId).length, 1, `${id}: recorded once`);
       // An event the platform sent at the create, before the link, started an inbox: it handed over and ended.

@@ -123,17 +123,27 @@ describe('verifications an SDK started, adopted', () => {
     }
     const processId = processIdOf(verificationId);
     const ended = (await h.waitForState(processId, 'SUCCESSFUL')) as unknown as View;
-    // Each event's copy reached the process (or the intake once it had ended) and changed nothing.
-    const entries = await pollUntil(
+    // Each event's copy was answered by the intake (a repeat, or a retry of one that came while the first was being
+    // handed over) and never reached the process.
+    const copies = await pollUntil(
       async () => {
-        const signals = adoptedSignals(await timeline(processId));
-        return signals.some((e) => e.details.duplicate) && signals;
+        const res = await fetch(`${h.sandbox.url}/_sandbox/callbacks?area=verification`);
+        const { callbacks } = (await res.json()) as { callbacks: { body: { id?: string }; outcome: string; duplicateOf?: string }[] };
+        const mine = callbacks.filter((c) => c.body.id === verificationId);
+        const sent = mine.filter((c) => c.duplicateOf);
+        return sent.length >= 2 && mine.every((c) => c.outcome !== 'pending') && sent;
       },
-      'a duplicate delivery in the timeline',
-      10_000,
+      'every copy answered',
+      15_000,
       200,
     );
-    const firsts = entries.filter((e) => !e.details.duplicate).map((e) => e.details.payload?.kind);
+    assert.ok(
+      copies.every((c) => c.outcome === 'delivered'),
+      JSON.stringify(copies),
+    );
+    const entries = adoptedSignals(await timeline(processId));
+    assert.ok(!entries.some((e) => e.details.duplicate), 'no copy reached the process');
+    const firsts = entries.map((e) => e.details.payload?.kind);
     assert.equal(firsts.filter((k) => k === 'request').length, 1, JSON.stringify(firsts));
     assert.equal(firsts.filter((k) => k === 'result').length, 1, JSON.stringify(firsts));
     const again = await view(processId);
