@@ -232,6 +232,8 @@ describe('an SDK verification event Temporal cannot take', () => {
         identity: { type: 'number', endpoint: freshNumber() },
         status: 'SUCCESSFUL',
       });
+      // The app's routes compiled before the clock starts (inject would make them ready first): only the answer is timed.
+      await offline.app.ready();
       const t0 = Date.now();
       const res = await offline.app.inject({ method: 'POST', url: path, headers, payload: raw });
       assert.equal(res.statusCode, 503, res.body);
