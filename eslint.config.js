@@ -5,22 +5,24 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-// Each layer imports only from the ones before it: common -> platform -> contracts -> store -> activities /
-// workflows -> api / workers -> scripts. store/ is the durable record of campaign recipients, shared by the
+// Each layer imports only from the ones before it: common -> platform -> contracts -> store -> processes ->
+// activities / workflows -> api / workers -> scripts. store/ is the durable record of campaign recipients, shared by the
 // send activities and the API; workflow code never touches it. Type imports count too: a type import still couples the layers.
 // The sandbox plays the platform, so it shares nothing with relayflow but common/.
-const LAYERS = ['common', 'platform', 'contracts', 'store', 'activities | workflows', 'api | workers', 'scripts'];
+const LAYERS = ['common', 'platform', 'contracts', 'store', 'processes', 'activities | workflows', 'api | workers', 'scripts'];
 const forbidden = {
-  common: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
-  platform: ['contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
-  contracts: ['store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
-  store: ['activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  common: ['platform', 'contracts', 'store', 'processes', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  platform: ['contracts', 'store', 'processes', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  contracts: ['store', 'processes', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  store: ['processes', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
+  // The kinds' descriptors: pure data that workflows import too, so nothing a workflow may not import either.
+  processes: ['platform', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts', 'sandbox'],
   activities: ['workflows', 'api', 'workers', 'scripts', 'sandbox'],
   // Workflow code reads the platform's shapes through contracts/ (they are bundled into Temporal's sandbox).
   workflows: ['platform', 'store', 'activities', 'api', 'workers', 'scripts', 'sandbox'],
   api: ['workers', 'scripts', 'sandbox'],
   workers: ['api', 'scripts', 'sandbox'],
-  sandbox: ['platform', 'contracts', 'store', 'activities', 'workflows', 'api', 'workers', 'scripts'],
+  sandbox: ['platform', 'contracts', 'store', 'processes', 'activities', 'workflows', 'api', 'workers', 'scripts'],
 };
 // Relative paths only: `**/api` would also match a package such as @opentelemetry/api.
 const layerPatterns = (layer) =>
@@ -67,7 +69,7 @@ export default tseslint.config(
     },
   },
   ...Object.keys(forbidden)
-    .filter((layer) => layer !== 'workflows')
+    .filter((layer) => layer !== 'workflows' && layer !== 'processes')
     .map((layer) => ({
       files: [`${layer}/**/*.ts`],
       rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
@@ -92,17 +94,17 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins either.
-    files: ['workflows/**/*.ts'],
+  // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins either (nor in the descriptors it imports).
+  ...['workflows', 'processes'].map((layer) => ({
+    files: [`${layer}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not use Node built-ins.' })),
-          patterns: layerPatterns('workflows'),
+          patterns: layerPatterns(layer),
         },
       ],
     },
-  },
+  })),
 );

@@ -20,7 +20,7 @@ import { nodeTransport } from '../common/http-transport.js';
 import { signApplicationRequest, verifyApplicationCallback } from '../common/signing.js';
 import { installRawBodyJsonParser } from '../api/plugins/raw-body.js';
 import { VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
-import { workflowIds } from '../contracts/ids.js';
+import { workflowIds } from '../processes/kinds.js';
 import { processStatusQuery } from '../contracts/process-status.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
 import { benchProfile } from './bench-stack.js';

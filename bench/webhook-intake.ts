@@ -11,7 +11,7 @@ import { ulid } from 'ulid';
 import { nodeTransport } from '../common/http-transport.js';
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature } from '../common/signing.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
-import { workflowIds } from '../contracts/ids.js';
+import { workflowIds } from '../processes/kinds.js';
 import { inboxQuery } from '../contracts/provisioning.js';
 import type { Client } from '@temporalio/client';
 import { benchProfile, exitWhenDone, log, shutdown, sleep, startBaselineWorker, startStack } from './bench-stack.js';

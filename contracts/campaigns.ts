@@ -15,7 +15,6 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
  * straight to COMPLETED), then COMPLETED, CANCELLED or FAILED.
  */
 export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
-export const FINAL_CAMPAIGN_STATES: readonly CampaignState[] = ['COMPLETED', 'CANCELLED', 'FAILED'];
 
 export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'CHATB', 'MMS'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];

@@ -23,43 +23,8 @@ export type StepKind =
 /** A step that runs a child process: every kind but the webhook (one platform call). */
 export type ProcessStepKind = Exclude<StepKind, 'webhook'>;
 
-/** What the onboarding knows of a kind of child process. */
-interface StepProcessStates {
-  /** The state its run starts in (its trackProcess call's): given as its STATE search attribute at its start. */
-  initial: string;
-  /** The child states that end the step (SUCCEEDED). Templates and senders go on watching after them. */
-  ok: readonly string[];
-  /**
-   * The child states that fail the step for good (FAILED). Other states are on the way (a chat sender's ERROR: the
-   * platform retries; an RCS PARTIALLY_LAUNCHED: countries still in review).
-   */
-  failed: readonly string[];
-}
-
-const TEMPLATE_STEP: StepProcessStates = { initial: 'CREATING', ok: ['APPROVED'], failed: ['REJECTED', 'DISABLED', 'DELETED', 'STOPPED', 'FAILED'] };
-const CHAT_SENDER_STEP: StepProcessStates = { initial: 'CREATING', ok: ['ACTIVE', 'DRAFT_SAVED'], failed: ['STOPPED', 'FAILED'] };
-
-export const STEP_PROCESSES: Readonly<Record<ProcessStepKind, StepProcessStates>> = {
-  subproject: { initial: 'CREATING', ok: ['READY'], failed: ['FAILED'] },
-  'bundle-provisioning': { initial: 'CREATING', ok: ['ACTIVE'], failed: ['FAILED', 'STOPPED', 'DELETED'] },
-  'rcs-sender': { initial: 'CREATING', ok: ['LAUNCHED'], failed: ['REJECTED', 'STOPPED', 'FAILED'] },
-  'chata-sender': CHAT_SENDER_STEP,
-  'chatb-sender': CHAT_SENDER_STEP,
-  'chata-template': TEMPLATE_STEP,
-  'chatb-template': TEMPLATE_STEP,
-  'senderid-registration': { initial: 'VALIDATING', ok: ['APPROVED'], failed: ['REJECTED', 'DELETED', 'STOPPED', 'FAILED'] },
-};
-
 /** What a child's state means for its step: ok ends it, failed fails it, anything else is on the way. */
 export type ChildOutcome = 'ok' | 'failed' | 'on-the-way';
-
-/** The outcome of `state` for a child of `kind`; undefined for a kind no step runs. */
-export function childOutcome(kind: string, state: string): ChildOutcome | undefined {
-  const o = (STEP_PROCESSES as Partial<Record<string, StepProcessStates>>)[kind];
-  if (!o) return undefined;
-  if (o.ok.includes(state)) return 'ok';
-  return o.failed.includes(state) ? 'failed' : 'on-the-way';
-}
 
 /** The platform resource IDs a step's process may report; compensation deletes by them. */
 export const RESOURCE_FIELDS = ['subprojectId', 'bundleId', 'senderId', 'templateId', 'registrationId', 'webhookId'] as const;

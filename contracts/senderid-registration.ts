@@ -11,7 +11,6 @@ export const SENDERID_REGISTRATION_KIND = 'senderid-registration';
 
 /** The process's states: the platform's, plus relayflow's own before creation and at its end. */
 export type SenderIdProcessState = 'VALIDATING' | 'CREATING' | RegistrationState | 'DELETED' | 'STOPPED' | 'FAILED';
-export const FINAL_PROCESS_STATES: readonly SenderIdProcessState[] = ['APPROVED', 'REJECTED', 'DELETED', 'STOPPED', 'FAILED'];
 
 interface SenderIdFollowSettings {
   /** Read the registration when no callback has arrived for this long (a dropped callback delays only this much). */

@@ -18,7 +18,6 @@ export { VERIFICATION_METHODS, type VerificationMethod } from '../common/wire/ve
 
 /** Process states: the platform's final states, plus where the process is while it runs. */
 export type VerificationProcessState = 'STARTING' | 'PENDING' | 'SUCCESSFUL' | 'FAIL' | 'DENIED' | 'ABORTED' | 'ERROR' | 'CANCELLED' | 'ABANDONED';
-export const FINAL_VERIFICATION_STATES: readonly VerificationProcessState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR', 'CANCELLED', 'ABANDONED'];
 
 /**
  * Reasons of the endings a caller must be able to tell apart, as the prefix of `reason`:

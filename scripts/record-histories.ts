@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ulid } from 'ulid';
-import { workflowIds } from '../contracts/ids.js';
+import { workflowIds } from '../processes/kinds.js';
 import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
 import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../contracts/sdk-verification.js';
 import {

@@ -13,7 +13,7 @@
 import { asyncLocalStorage, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { attachSignal, type LinkResourceInput, type LinkResourceResult, type ResourceInboxWorkflow, type ResourceRef } from '../../contracts/provisioning.js';
 import type { ResourceLinkStore } from '../../store/resource-links.js';
 

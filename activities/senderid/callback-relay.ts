@@ -7,7 +7,8 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { senderIdAdoptedKey, workflowIds } from '../../contracts/ids.js';
+import { senderIdAdoptedKey } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import type { RelayCallbacksInput, RelayCallbacksResult } from '../../contracts/senderid.js';
 import {
   senderIdCallbackRelayId,

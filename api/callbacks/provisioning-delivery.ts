@@ -6,7 +6,7 @@
 // (perhaps twice: processes drop a repeated eventId).
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { provisioningEventSignal, resourceOf, type ProvisioningEvent, type ResourceInboxWorkflow } from '../../contracts/provisioning.js';
 import type { ResourceLink, ResourceLinkStore } from '../../store/resource-links.js';
 

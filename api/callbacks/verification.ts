@@ -13,7 +13,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static, type TSchema } from 'typebox';
 import { verifyApplicationCallback } from '../../common/signing.js';
-import { verificationIdOfEvent } from '../../contracts/ids.js';
+import { verificationIdOfEvent } from '../../processes/verification/verification/kind.js';
 import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
 import type { RequestAnswer, SdkVerificationEvent } from '../../contracts/sdk-verification.js';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';

@@ -6,7 +6,7 @@ import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { svamlViolations } from '../../common/wire/voice-svaml.js';
 import type { Logger } from '../../common/logger.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import {
   VOICE_INCOMING_KIND,
   voiceCallbackUpdate,

@@ -8,7 +8,7 @@
 // through its own driver and records them with `by: plan`.
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { CallDriver, calloutPlan, incomingPlan } from '../../contracts/voice-call-driver.js';
 import {
   isCalloutPlan,

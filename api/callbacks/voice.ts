@@ -18,7 +18,7 @@ import type { VoiceSettings } from '../../common/config.js';
 import type { Logger } from '../../common/logger.js';
 import { verifyApplicationCallback } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { parseCallToken, voiceCallEndedSignal, type CallInfo, type VoiceCallbackEvent, type VoiceCallEnded } from '../../contracts/voice.js';
 import type { IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
 import { callingBaseOf } from '../../platform/voice/client.js';

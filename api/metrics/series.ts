@@ -1,7 +1,7 @@
 // The API's Prometheus series, in one process-wide registry (as prom-client is meant to be used): the parts
 // that count (the request hook, the start helper, the platform clients) import them from here.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { PROCESS_KINDS } from '../../contracts/ids.js';
+import { PROCESS_KINDS } from '../../processes/kinds.js';
 import type { PlatformCall } from '../../platform/index.js';
 
 export const registry = new Registry();

@@ -7,7 +7,7 @@ import type { temporal } from '@temporalio/proto';
 import type { CodecKey } from '../../common/codec.js';
 import { maskPhoneNumbers } from '../../common/logger.js';
 import { KIND, REFERENCE, STATE } from '../../common/search-attributes.js';
-import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../contracts/ids.js';
+import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../processes/kinds.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus } from '../../contracts/process-status.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { attentionClauses, attentionOf, knownStates, type Attention } from './attention.js';

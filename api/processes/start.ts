@@ -1,8 +1,7 @@
 // Starting a process by its business key: the workflow ID is the key, so a second request finds the first
 // process instead of creating a second. What a closed process means for a new request is per process kind.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { workflowTypeOf } from '../../contracts/families.js';
-import type { ProcessKind } from '../../contracts/ids.js';
+import { workflowTypeOf, type ProcessKind } from '../../processes/kinds.js';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import type { ErrorDetail } from '../errors.js';
 import { processesStarted } from '../metrics/series.js';

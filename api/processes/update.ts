@@ -4,7 +4,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import Type from 'typebox';
 import { ulid } from 'ulid';
-import { kindOfWorkflowId, type ProcessKind } from '../../contracts/ids.js';
+import { kindOfWorkflowId, type ProcessKind } from '../../processes/kinds.js';
 import { notFound } from '../errors.js';
 import { callTemporal, DEFAULT_WAIT_MS, isUpdateLostWithTask } from './temporal-errors.js';
 

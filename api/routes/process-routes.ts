@@ -11,8 +11,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
-import { FAMILIES, FAMILY_NAMES, type Collection } from '../../contracts/families.js';
-import type { ProcessKind } from '../../contracts/ids.js';
+import { COLLECTIONS, type Collection, type ProcessKind } from '../../processes/kinds.js';
 import { errorResponses, invalid } from '../errors.js';
 import { pascal } from '../plugins/docs.js';
 import type { ProcessService } from '../processes/find.js';
@@ -33,7 +32,7 @@ const camel = (words: string) => pascal(words).replace(/^./, (c) => c.toLowerCas
 
 /** The registry's collection at `path`. */
 function collectionAt(path: string): Collection {
-  const found = FAMILY_NAMES.flatMap((f) => FAMILIES[f].collections).find((c) => c.path === path);
+  const found = COLLECTIONS.find((c) => c.path === path);
   if (!found) throw new Error(`no collection at ${path} in contracts/families.ts`);
   return found;
 }

@@ -1,7 +1,7 @@
 // Every process, whatever its kind: read one, list by kind, state, start time, business key and text, count them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { PROCESS_KINDS } from '../../contracts/ids.js';
+import { PROCESS_KINDS } from '../../processes/kinds.js';
 import { errorResponses } from '../errors.js';
 import type { ProcessService } from '../processes/find.js';
 import { PROCESS_OPERATIONS } from './process-routes.js';

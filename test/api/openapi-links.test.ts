@@ -4,7 +4,7 @@
 // every link names an operation that exists with exactly that operation's path parameters.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FAMILIES, FAMILY_NAMES } from '../../contracts/families.js';
+import { FAMILIES, FAMILY_NAMES } from '../../processes/kinds.js';
 import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';
 
 interface Link {

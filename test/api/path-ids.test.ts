@@ -3,7 +3,7 @@
 // every family's routes are covered as they are: process IDs, call and conference IDs, policy IDs, step names, ...
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { StartTemplate } from '../../api/routes/provisioning/schemas.js';
 import { PROCESS_ID_MAX_LENGTH } from '../../api/schemas.js';
 import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';

@@ -3,7 +3,7 @@
 import { ulid } from 'ulid';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, ConversationContent, MmsContent } from '../../contracts/campaigns.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 import type { CampaignCounts } from '../../store/index.js';
 import type { Harness } from './harness.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createPlatformClients } from '../../platform/index.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
-import { workflowIds } from '../../contracts/ids.js';
+import { workflowIds } from '../../processes/kinds.js';
 import type { SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
 import { signSenderIdCallback } from '../../common/signing.js';
 import type { Harness } from './harness.js';

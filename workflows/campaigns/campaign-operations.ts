@@ -2,19 +2,19 @@
 import { condition } from '@temporalio/workflow';
 import {
   cancelCampaignUpdate,
-  FINAL_CAMPAIGN_STATES,
   pauseCampaignUpdate,
   resumeCampaignUpdate,
   setCampaignRateUpdate,
   type CampaignOperationOutcome,
 } from '../../contracts/campaigns.js';
+import { CAMPAIGN_STATES } from '../../processes/campaigns/states.js';
 import { operationsOn } from '../shared/actions.js';
 import type { CampaignRun } from './campaign-state.js';
 
 export function handleCampaignOperations(run: CampaignRun): void {
   const { details: d, tracker } = run;
   const refuse = (reason: string): CampaignOperationOutcome => ({ accepted: false, state: run.state, reason });
-  const ended = () => FINAL_CAMPAIGN_STATES.includes(run.state);
+  const ended = () => CAMPAIGN_STATES.final.includes(run.state);
   const operation = operationsOn(run.operations, 'remember');
 
   operation(pauseCampaignUpdate, async (req) => {

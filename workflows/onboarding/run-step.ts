@@ -16,13 +16,13 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import {
   RESOURCE_FIELDS,
-  STEP_PROCESSES,
   type ChildStateReport,
   type OnboardingActivities,
   type ProcessStepKind,
   type ResourceIds,
   type StepView,
 } from '../../contracts/onboarding.js';
+import { descriptorOf } from '../../processes/kinds.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
 import type { Board } from './board.js';
@@ -127,7 +127,7 @@ function resultReason(result: unknown): string | undefined {
 }
 
 /** The search attributes a child of `kind` is listed with from its start, in the state it starts in: it then writes none. */
-export function listedAs(kind: ProcessStepKind, state = STEP_PROCESSES[kind].initial) {
+export function listedAs(kind: ProcessStepKind, state = descriptorOf(kind).states.initial) {
   return [
     { key: KIND, value: kind },
     { key: STATE, value: state },

@@ -1,17 +1,18 @@
 // The onboarding's rules, free of Temporal: which child states end a step, which steps may start, which
 // wait, which are blocked or skipped by the steps they need. Pure, so the unit tests cover them directly.
-import { childOutcome, type ChildOutcome, type StepKind, type StepPlan, type StepState, type StepView } from '../../contracts/onboarding.js';
+import type { ChildOutcome, StepKind, StepPlan, StepState, StepView } from '../../contracts/onboarding.js';
+import { findDescriptor } from '../../processes/kinds.js';
+import { childOutcome } from '../../processes/onboarding/onboarding/steps.js';
 
-/** What a child's state means for its step (contracts/onboarding.ts STEP_PROCESSES); a webhook step has no child. */
+/** What a child's state means for its step (processes/onboarding/onboarding/steps.ts); a webhook step has no child. */
 export function outcomeOf(kind: StepKind, childState: string): ChildOutcome {
   return childOutcome(kind, childState) ?? 'on-the-way';
 }
 
-/** The request a failed step's child takes in place (it is still running, waiting for a fix). */
+/** The request a failed step's child takes in place (it is still running, waiting for a fix): its descriptor's. */
 export function inPlaceRetry(kind: StepKind, childState: string | undefined): 'resubmit' | 'relaunch' | undefined {
-  if ((kind === 'chata-template' || kind === 'chatb-template') && childState === 'REJECTED') return 'resubmit';
-  if (kind === 'rcs-sender' && childState === 'REJECTED') return 'relaunch';
-  return undefined;
+  const retry = findDescriptor(kind)?.retryInPlace;
+  return retry && childState !== undefined && retry.from.includes(childState) ? retry.update : undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type OperationOutcome,
   type ProvisioningEvent,
 } from '../../contracts/provisioning.js';
+import { bundleProvisioning as bundleKind } from '../../processes/provisioning/bundle-provisioning/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
@@ -39,7 +40,7 @@ interface BundleDetails extends FollowDetails {
 
 type Carry = ProcessCarry<BundleProcessState, BundleDetails> & { decisionRead?: boolean };
 
-const FINAL: readonly BundleProcessState[] = ['ACTIVE', 'FAILED', 'DELETED', 'STOPPED'];
+const FINAL = bundleKind.states.final;
 const DELETABLE: readonly BundleProcessState[] = ['IN_PROGRESS', 'ACTIVE', 'FAILED'];
 const PLATFORM_STATES: readonly string[] = ['IN_PROGRESS', 'ACTIVE', 'FAILED', 'DELETED'];
 

@@ -21,6 +21,7 @@ import {
   type SenderChangeNote,
   type SenderChanges,
 } from '../../contracts/provisioning.js';
+import { chataSender } from '../../processes/provisioning/chata-sender/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../shared/actions.js';
@@ -130,7 +131,8 @@ interface SenderSpec {
 
 type Carry = ProcessCarry<SenderProcessState, SenderDetails> & { pendingChange?: PendingChange };
 
-const FINAL: readonly SenderProcessState[] = ['ACTIVE', 'DRAFT_SAVED', 'STOPPED', 'FAILED'];
+/** The same for both channels' senders. */
+const FINAL = chataSender.states.final;
 
 /** The platform kept the sender as a DRAFT: nothing relayflow can call submits it, so the process ends. */
 function draftSaved(channel: 'CHATA' | 'CHATB', errorCode?: string, errorReason?: string): Verdict {

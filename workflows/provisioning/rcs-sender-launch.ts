@@ -13,6 +13,7 @@ import {
   type RcsSenderLaunchInput,
   type SenderChangeNote,
 } from '../../contracts/provisioning.js';
+import { rcsSender } from '../../processes/provisioning/rcs-sender/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction } from '../shared/actions.js';
@@ -62,7 +63,7 @@ type Carry = ProcessCarry<RcsProcessState, RcsDetails> & {
   changeReadDue?: boolean;
 };
 
-const FINAL: readonly RcsProcessState[] = ['STOPPED', 'FAILED'];
+const FINAL = rcsSender.states.final;
 const RELAUNCHABLE: readonly RcsProcessState[] = ['REJECTED', 'PARTIALLY_LAUNCHED'];
 const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', 'REJECTED'];
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');

@@ -17,6 +17,7 @@ import {
   type ResubmitRequest,
   type TemplateApprovalInput,
 } from '../../contracts/provisioning.js';
+import { chataTemplate } from '../../processes/provisioning/chata-template/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
 import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction, operationsOn } from '../shared/actions.js';
@@ -56,7 +57,8 @@ interface TemplateResult {
 
 type Carry = ProcessCarry<TemplateProcessState, TemplateDetails> & { autoResubmittedVersion?: number; changeReadDue?: boolean };
 
-const FINAL: readonly TemplateProcessState[] = ['DELETED', 'STOPPED', 'FAILED'];
+/** The same for both channels' templates. */
+const FINAL = chataTemplate.states.final;
 /** The platform edits templates in these states only. */
 const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUSED', 'DISABLED'];
 /** A template in use: the platform keeps its edit apart as a pending change, and the version in use stays. */

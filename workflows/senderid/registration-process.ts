@@ -6,7 +6,6 @@ import { upsertSearchAttributes } from '@temporalio/workflow';
 import { REFERENCE } from '../../common/search-attributes.js';
 import type { CheckRegistrationResult, SenderIdRegistration as Registration } from '../../contracts/senderid.js';
 import {
-  FINAL_PROCESS_STATES,
   SENDERID_REGISTRATION_KIND,
   type SenderIdCarry,
   type SenderIdOperationOutcome,
@@ -14,6 +13,7 @@ import {
   type SenderIdRegistrationDetails,
   type SenderIdRegistrationInput,
 } from '../../contracts/senderid-registration.js';
+import { senderIdRegistration } from '../../processes/senderid/senderid-registration/kind.js';
 import type { HandledMemory } from '../shared/handled-memory.js';
 import { carryTracked, resumeTracked, type ProcessState } from '../shared/process-state.js';
 import { Exclusive } from '../shared/exclusive.js';
@@ -60,7 +60,7 @@ export class RegistrationProcess {
     return this.tracker.status.state;
   }
   get isFinal(): boolean {
-    return FINAL_PROCESS_STATES.includes(this.state);
+    return senderIdRegistration.states.final.includes(this.state);
   }
 
   /** The policy pre-check's answer: the attachments to wait for, and whether the registration may be created. */

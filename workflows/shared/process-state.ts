@@ -10,7 +10,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import { childOutcome, childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
+import { childStateSignal, RESOURCE_FIELDS, type ChildStateReport, type ResourceIds } from '../../contracts/onboarding.js';
+import { childOutcome } from '../../processes/onboarding/onboarding/steps.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../contracts/process-status.js';
 import { failureType } from './failure-text.js';
 import { HandledMemory } from './handled-memory.js';
@@ -117,7 +118,7 @@ export function carryTracked<S extends string, D, O>(
  * A child process (an onboarding's step) tells its parent the state changes its step rules react to: a
  * workflow cannot query another, and templates and senders never complete (they go on watching), so the
  * parent cannot wait for their results. Only a change of outcome is sent (on the way, ok, failed:
- * contracts/onboarding.ts childOutcome), each a signal the parent pays for; its end reaches the parent as the
+ * processes/onboarding/onboarding/steps.ts), each a signal the parent pays for; its end reaches the parent as the
  * child's result or failure (withResourceIds): a report sent in its last task never arrives. Sent to the parent's
  * workflow ID, not run, so it reaches a parent that continued as new. A parent that has ended refuses the signal;
  * the child then stops reporting. Processes without a parent send nothing.

@@ -12,6 +12,7 @@ import {
   type SdkVerificationInput,
   type SdkVerificationState,
 } from '../../contracts/sdk-verification.js';
+import { sdkVerification as sdkVerificationKind } from '../../processes/verification/sdk-verification/kind.js';
 import type { VerificationActivities } from '../../contracts/verification.js';
 import { platformActivityOptions } from '../shared/activity-options.js';
 import { rootMessage } from '../shared/failure-text.js';
@@ -28,7 +29,7 @@ const { getVerificationStatus } = proxyActivities<VerificationActivities>({
 const MAX_READS = 4;
 /** Events an adopted verification has: a request, a result, a receipt, and their repeats. */
 const KEEP_SEEN = 50;
-const FINAL: readonly SdkVerificationState[] = ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR'];
+const FINAL = sdkVerificationKind.states.final;
 
 interface PlatformResult {
   at: string;

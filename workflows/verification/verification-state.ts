@@ -7,13 +7,13 @@ import { trackProcess, type ProcessState } from '../shared/process-state.js';
 import { StepTimer } from './step-timer.js';
 import { initialDetails, type VerificationDetails } from './verification-details.js';
 import {
-  FINAL_VERIFICATION_STATES,
   type ReportOutcome,
   type ResendOutcome,
   type StartedOutcome,
   type VerificationInput,
   type VerificationProcessState,
 } from '../../contracts/verification.js';
+import { verification as verificationKind } from '../../processes/verification/verification/kind.js';
 
 /** How many platform event IDs a process remembers to drop repeated deliveries. */
 const KEEP_SEEN = 2_000;
@@ -62,7 +62,7 @@ export class VerificationState {
   }
 
   final(): boolean {
-    return FINAL_VERIFICATION_STATES.includes(this.state);
+    return verificationKind.states.final.includes(this.state);
   }
 
   currentId(): string | undefined {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import Type from 'typebox';
-import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { kindOfWorkflowId } from '../../../processes/kinds.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js';
 import { keyIdOf } from '../../plugins/actor.js';

@@ -4,7 +4,7 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { STATE } from '../../../common/search-attributes.js';
-import { kindOfWorkflowId } from '../../../contracts/ids.js';
+import { kindOfWorkflowId } from '../../../processes/kinds.js';
 import { receiptEntries } from '../../../contracts/verification.js';
 import { recordedEntries, voiceEventsSignal } from '../../../contracts/voice.js';
 import { PLATFORM_ACTOR } from '../../plugins/actor.js';

@@ -19,7 +19,7 @@ import {
 } from '../../../contracts/campaigns.js';
 import { placeholdersIn } from '../../../contracts/placeholders.js';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
 import type { CampaignStore, RecipientStatus } from '../../../store/index.js';
 import { ApiError, invalid, unprocessable } from '../../errors.js';

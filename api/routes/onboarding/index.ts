@@ -1,7 +1,7 @@
 // Customer onboarding: start one by the caller's key with a whole plan (validated whole, every child's input
 // built here), read and list them; the step operations are in steps.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import type { OnboardingDetails, OnboardingInput } from '../../../contracts/onboarding.js';
 import { ApiError } from '../../errors.js';
 import { PLATFORM_STATUSES } from '../../platform-errors.js';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
-import { workflowTypeOf } from '../../../contracts/families.js';
+import { workflowTypeOf } from '../../../processes/kinds.js';
 import type { StepDependency, StepKind, StepPlan } from '../../../contracts/onboarding.js';
 import type { ChatbCategory, RcsQuestionnaire } from '../../../common/wire/provisioning.js';
 import type { Policy } from '../../../common/wire/senderid.js';

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Config } from '../../../common/config.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import {
   DEFAULT_PHONE_VERIFICATION,
   type BundleProvisioningInput,

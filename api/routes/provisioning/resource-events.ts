@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import Type, { type Static } from 'typebox';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { inboxQuery, type InboxView, type ResourceRef } from '../../../contracts/provisioning.js';
 import type { ResourceLinkStore } from '../../../store/resource-links.js';
 import { ApiError, errorResponses, notFound } from '../../errors.js';

@@ -3,8 +3,7 @@
 // repeated start would be (the new run finds the sender and creates nothing), with the update in the same call
 // (update-with-start). A process that ended any other way (FAILED, STOPPED, DRAFT_SAVED) answers 409.
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
-import { workflowTypeOf } from '../../../contracts/families.js';
-import { kindOfWorkflowId, type ProcessKind } from '../../../contracts/ids.js';
+import { descriptorOf, kindOfWorkflowId, workflowTypeOf, type ProcessKind } from '../../../processes/kinds.js';
 import {
   updateSenderUpdate,
   type OperationOutcome,
@@ -12,7 +11,7 @@ import {
   type SenderChanges,
   type UpdateSenderRequest,
 } from '../../../contracts/provisioning.js';
-import { CHATA_SENDER_UPDATABLE, CHATB_SENDER_UPDATABLE, RCS_SENDER_UPDATABLE, type CreateRcsSenderRequest } from '../../../common/wire/provisioning.js';
+import type { CreateRcsSenderRequest } from '../../../common/wire/provisioning.js';
 import { KIND, STATE } from '../../../common/search-attributes.js';
 import { ApiError, invalid, unprocessable } from '../../errors.js';
 import { callTemporal, DEFAULT_WAIT_MS } from '../../processes/temporal-errors.js';
@@ -21,14 +20,10 @@ import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from '
 import { bannerErrors } from './schemas.js';
 
 /**
- * Per sender kind, once: the fields its change takes (the wire's lists), the state its process ends in while the
- * sender is live (such a process is run again for a change), and its name in errors.
+ * Per sender kind, from its descriptor: the fields its change takes (the wire's lists), the state its process ends
+ * in while the sender is live (such a process is run again for a change), and its name in errors.
  */
-const SENDER_KINDS: Partial<Record<ProcessKind, { fields: readonly string[]; live: string; words: string }>> = {
-  'chata-sender': { fields: CHATA_SENDER_UPDATABLE, live: 'ACTIVE', words: 'CHATA sender' },
-  'chatb-sender': { fields: CHATB_SENDER_UPDATABLE, live: 'ACTIVE', words: 'CHATB sender' },
-  'rcs-sender': { fields: RCS_SENDER_UPDATABLE, live: 'LAUNCHED', words: 'RCS sender' },
-};
+const changeOf = (kind: ProcessKind) => descriptorOf(kind).change;
 
 /**
  * The body's fields for this kind, or a 422 naming the first it does not take: the document allows every channel's
@@ -36,10 +31,10 @@ const SENDER_KINDS: Partial<Record<ProcessKind, { fields: readonly string[]; liv
  * 422 too, as a start).
  */
 export function senderChanges(kind: ProcessKind, body: Record<string, unknown>): SenderChanges {
-  const allowed = SENDER_KINDS[kind]?.fields ?? [];
+  const allowed = changeOf(kind)?.fields ?? [];
   for (const field of Object.keys(body)) {
     if (!allowed.includes(field))
-      throw unprocessable(`body.${field}`, 'not_updatable', `a ${SENDER_KINDS[kind]?.words ?? kind}'s change takes only ${allowed.join(', ')}`);
+      throw unprocessable(`body.${field}`, 'not_updatable', `a ${changeOf(kind)?.name ?? kind}'s change takes only ${allowed.join(', ')}`);
   }
   const banner = body.banner as { width: number; height: number } | undefined;
   const errors = banner ? bannerErrors(banner) : [];
@@ -95,8 +90,8 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
   const { client, config } = deps;
   const processId = handle.workflowId;
   const kind = kindOfWorkflowId(processId)!;
-  const words = SENDER_KINDS[kind]?.words ?? 'sender';
-  const live = SENDER_KINDS[kind]?.live;
+  const words = changeOf(kind)?.name ?? 'sender';
+  const live = changeOf(kind)?.live;
   const what = `${words} process`;
   // One deadline for the whole request, however many calls it takes (describe, result, the platform read, the start).
   const deadline = Date.now() + DEFAULT_WAIT_MS;

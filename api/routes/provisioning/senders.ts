@@ -2,7 +2,7 @@
 // read, list, relaunch (RCS), stop watching; the CHATB categories.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { workflowIds } from '../../../contracts/ids.js';
+import { kindOfWorkflowId, workflowIds } from '../../../processes/kinds.js';
 import { relaunchUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../../../contracts/provisioning.js';
 import { ApiError, errorResponses, invalid } from '../../errors.js';
 import { e164 } from '../../schemas.js';
@@ -11,7 +11,6 @@ import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions 
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
 import { senderChanges, updateSender } from './sender-update.js';
-import { kindOfWorkflowId } from '../../../contracts/ids.js';
 import { operationId } from '../../processes/update.js';
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */

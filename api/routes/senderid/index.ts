@@ -6,10 +6,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import Type from 'typebox';
 import type { Config } from '../../../common/config.js';
-import type { ProcessKind } from '../../../contracts/ids.js';
+import type { ProcessKind } from '../../../processes/kinds.js';
+import { senderIdRegistration } from '../../../processes/senderid/senderid-registration/kind.js';
 import {
   attachmentUploadedUpdate,
-  FINAL_PROCESS_STATES,
   stopRegistrationUpdate,
   updateRegistrationUpdate,
   type SenderIdOperationOutcome,
@@ -61,7 +61,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
   async function running(processId: string) {
     handleOf(client, processId, [KIND], what);
     const view = await processes.get(processId, KIND);
-    if (view.execution.status !== 'RUNNING' || FINAL_PROCESS_STATES.includes(view.state as SenderIdProcessState)) {
+    if (view.execution.status !== 'RUNNING' || senderIdRegistration.states.final.includes(view.state as SenderIdProcessState)) {
       throw new ApiError(409, 'process_ended', `the sender ID registration process ${processId} has already ended (${view.state})`);
     }
     return view.details as { registrationId?: string; policyId?: string };

@@ -4,7 +4,7 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../../common/config.js';
 import { SENDERID_CALLBACK_PATH } from '../../../contracts/callbacks.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import type { SenderIdRegistrationInput } from '../../../contracts/senderid-registration.js';
 import type { Policy } from '../../../common/wire/senderid.js';
 import { validateRequestDetails } from '../../../platform/senderid/client.js';

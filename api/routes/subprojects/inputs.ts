@@ -1,6 +1,6 @@
 // The subproject process a start request builds: shared by POST /v1/subprojects and the onboarding's subproject step.
 import type { Config } from '../../../common/config.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import type { SubprojectInput } from '../../../contracts/subprojects.js';
 import type { BuiltProcess } from '../../processes/start.js';
 

@@ -5,8 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { SCOPES } from '../../../common/api-keys.js';
-import { FAMILIES, FAMILY_NAMES } from '../../../contracts/families.js';
-import { PROCESS_KINDS } from '../../../contracts/ids.js';
+import { COLLECTIONS, PROCESS_KINDS } from '../../../processes/kinds.js';
 import { requiredScope } from '../../plugins/scopes.js';
 
 const STATIC = new URL('./static/', import.meta.url);
@@ -35,7 +34,7 @@ export const uiRoutes: FastifyPluginAsync = async (app) => {
   const page = () => {
     if (html) return html;
     const actions: Record<string, Record<string, { path: string; scope: string }>> = {};
-    for (const collection of FAMILY_NAMES.flatMap((f) => FAMILIES[f].collections)) {
+    for (const collection of COLLECTIONS) {
       for (const action of ACTIONS) {
         const url = `${collection.path}/:processId/${action}`;
         if (!app.hasRoute({ method: 'POST', url })) continue;

@@ -8,8 +8,7 @@ import { ulid } from 'ulid';
 import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
 import type { SubjectHasher } from '../../../common/subject-hash.js';
-import { workflowTypeOf } from '../../../contracts/families.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds, workflowTypeOf } from '../../../processes/kinds.js';
 import {
   startedUpdate,
   REFERENCE_PREFIX,

@@ -3,7 +3,7 @@
 // checked before anything starts: a script the process could not carry out is a 422 naming the field.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ulid } from 'ulid';
-import { workflowIds, type ProcessKind } from '../../../contracts/ids.js';
+import { workflowIds, type ProcessKind } from '../../../processes/kinds.js';
 import { stopCalloutUpdate, VOICE_CALLOUT_KIND, type VoiceCalloutInput, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
 import { scriptViolations } from '../../../contracts/voice-script.js';

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { legInstructionViolations } from '../../../common/wire/voice-svaml.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { VOICE_INCOMING_KIND, type Svaml, type VoiceIncomingDetails, type VoiceRegion } from '../../../contracts/voice.js';
 import { regionalVoiceUrl } from '../../../platform/voice/regions.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';

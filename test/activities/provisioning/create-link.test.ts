@@ -11,7 +11,7 @@ import { ulid } from 'ulid';
 import { createProvisioningActivities } from '../../../activities/provisioning/index.js';
 import { deliverProvisioningEvent } from '../../../api/callbacks/provisioning-delivery.js';
 import { createLogger } from '../../../common/logger.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import {
   BUNDLE_KEY_LABEL,
   BUNDLE_RUN_LABEL,

@@ -22,7 +22,7 @@ import {
   VERIFICATION_CALLBACK_PATH,
   VOICE_CALLBACK_PATH,
 } from '../../../contracts/callbacks.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { inboxQuery, type ResourceRef } from '../../../contracts/provisioning.js';
 import { senderIdCallbackRelayId } from '../../../contracts/senderid-registration.js';

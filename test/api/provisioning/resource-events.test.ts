@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ulid } from 'ulid';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import type { ResourceRef } from '../../../contracts/provisioning.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { ResourceLinkStore } from '../../../store/index.js';

@@ -14,7 +14,7 @@ import { deliverProvisioningEvent } from '../../../api/callbacks/provisioning-de
 import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { createLogger } from '../../../common/logger.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
 import { openCampaignStore, ResourceLinkStore, type ResourceLink } from '../../../store/index.js';
 import type { Sql } from '../../../store/sql.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import type { OnboardingInput, OnboardingResult, StepPlan, StepView } from '../../../contracts/onboarding.js';
 import { cancelOnboardingUpdate, retryStepUpdate, skipStepUpdate } from '../../../contracts/onboarding.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';

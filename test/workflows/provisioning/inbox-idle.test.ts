@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
 import { sleep, within } from '../../helpers/deadline.js';
 import { useHarness } from '../../helpers/harness.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { VERIFICATION_CALLBACK_PATH } from '../../../contracts/callbacks.js';
-import { workflowIds } from '../../../contracts/ids.js';
+import { workflowIds } from '../../../processes/kinds.js';
 import { sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../contracts/sdk-verification.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { setSandboxVerificationConfig, useHarness } from '../../helpers/harness.js';

@@ -1,0 +1,16 @@
+// A batch send over the MMS area, message by message at the campaign's rate.
+import type { CampaignState } from '../../../contracts/campaigns.js';
+import { defineKind } from '../../descriptor.js';
+import { CAMPAIGN_STATES } from '../states.js';
+
+export const mmsCampaign = defineKind<CampaignState>()({
+  kind: 'mms-campaign',
+  family: 'campaigns',
+  workflowType: 'campaign',
+  /** Keyed by the caller's campaign key (CAMPAIGN_KEY_PATTERN), or a ULID when none is given. */
+  id: (projectId: string, key: string) => `mms-campaign:${projectId}:${key}`,
+  states: CAMPAIGN_STATES,
+  signals: [],
+  updates: ['pauseCampaign', 'resumeCampaign', 'cancelCampaign', 'setCampaignRate'],
+  collection: { path: '/v1/campaigns', tag: 'campaigns', styles: ['mms'], listsAll: true },
+});

@@ -1,0 +1,3 @@
+import type { FamilyFacts } from '../kinds.js';
+
+export const onboardingFamily: FamilyFacts = { contracts: ['onboarding.ts'], areas: [] };

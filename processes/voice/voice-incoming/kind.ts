@@ -1,0 +1,21 @@
+// An incoming call, answered by the caller's voice rules: listed and read with every process.
+import type { VoiceIncomingState } from '../../../contracts/voice.js';
+import { defineKind, everyState } from '../../descriptor.js';
+
+export const voiceIncoming = defineKind<VoiceIncomingState>()({
+  kind: 'voice-incoming',
+  family: 'voice',
+  workflowType: 'voiceIncomingCall',
+  /** Keyed by the platform's call ID. */
+  id: (callId: string) => `voice-incoming:${callId}`,
+  states: {
+    all: everyState<VoiceIncomingState>()(['RINGING', 'CONNECTED', 'ENDED']),
+    initial: 'RINGING',
+    final: ['ENDED'],
+    succeeded: [],
+    failed: [],
+    waiting: [],
+  },
+  signals: ['voiceCallEnded', 'voiceEvents', 'voiceFallback'],
+  updates: ['voiceCallback'],
+});
