@@ -11,6 +11,7 @@ import { PLATFORM_ACTOR } from '../../plugins/actor.js';
 import { ACTOR_HEADER } from '../../temporal-actor.js';
 import { capped, maskDeep, type Decoder, type Masker } from './decode.js';
 import type { HistoryEvent, Run } from './history.js';
+import { voiceIncoming } from '../../../processes/voice/voice-incoming/kind.js';
 
 export const ENTRY_KINDS = [
   'started',
@@ -139,7 +140,7 @@ export class TimelineBuilder {
         const state = this.stateOf(a.searchAttributes);
         if (state && !from) push(e, 'state', `state ${state}`, { state });
         // An incoming call started by its first events answered from the plan: each is an entry of its own.
-        if (a.workflowType?.name === 'voiceIncomingCall') this.pushRecorded(e, push, (input as { events?: unknown } | undefined)?.events);
+        if (a.workflowType?.name === voiceIncoming.workflowType) this.pushRecorded(e, push, (input as { events?: unknown } | undefined)?.events);
       } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
         const state = this.stateOf(e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes);
         if (state) push(e, 'state', `state ${state}`, { state });

@@ -12,6 +12,7 @@ import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phone
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
 import { senderChanges, updateSender } from './sender-update.js';
 import { operationId } from '../../processes/update.js';
+import { chataSender } from '../../../processes/provisioning/chata-sender/kind.js';
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
 function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
@@ -69,7 +70,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     '/v1/senders/chatb/categories',
     {
       schema: {
-        tags: ['senders'],
+        tags: [chataSender.collection.tag],
         summary: 'The CHATB sender categories and subcategories (from the platform)',
         response: { 200: Type.Object({ categories: Type.Array(Type.Unknown()) }), ...errorResponses(401) },
       },

@@ -213,7 +213,7 @@ export const senderIdRoutes: FastifyPluginAsyncTypebox<SenderIdRouteOptions> = a
     '/v1/senderid/policies/:policyId/attachments/:attachmentDefinitionId/template',
     {
       schema: {
-        tags: ['senderid'],
+        tags: [senderIdRegistration.collection.tag],
         summary: "The template of an attachment definition, to fill in and upload (the platform's file, passed through)",
         params: Type.Object({ policyId: PlatformId(), attachmentDefinitionId: PlatformId() }),
         response: {

@@ -9,6 +9,7 @@ import { currentActor } from '../../plugins/actor.js';
 import { errorResponses, invalid } from '../../errors.js';
 import { e164, PhoneNumber } from '../../schemas.js';
 import type { GeoRules } from './geo-rules.js';
+import { verification } from '../../../processes/verification/verification/kind.js';
 
 const PATH = '/v1/verification-geo-rules';
 
@@ -97,7 +98,7 @@ export const geoRuleRoutes: FastifyPluginAsyncTypebox<{ geo: GeoRules; waitMs: n
     PATH,
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: "The geo permissions: the rules set through the API (read from where they are kept, not this instance's cache), then the configured ones",
         response: { 200: RulesView, ...errorResponses(401) },
       },
@@ -110,7 +111,7 @@ export const geoRuleRoutes: FastifyPluginAsyncTypebox<{ geo: GeoRules; waitMs: n
     {
       config: { scope: 'admin' },
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: 'Replace the geo permissions set through the API (admin); every API instance applies them within cacheSeconds',
         body: RulesBody,
         response: { 200: RulesView, ...errorResponses(400, 401, 409, 422) },
@@ -144,7 +145,7 @@ export const geoRuleRoutes: FastifyPluginAsyncTypebox<{ geo: GeoRules; waitMs: n
     `${PATH}/decision`,
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: 'What a start of this method to this number would be told now, and by which rule (as this instance decides: its cached rules)',
         querystring: DecisionQuery,
         response: { 200: DecisionView, ...errorResponses(400, 401) },

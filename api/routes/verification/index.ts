@@ -18,6 +18,7 @@ import { checkCodeOptions, CodeOptions } from './code-options.js';
 import { geoRuleRoutes } from './geo-routes.js';
 import { limitRoutes, RateLimitKeys } from './limit-routes.js';
 import type { VerificationService } from './service.js';
+import { verification as verificationKind } from '../../../processes/verification/verification/kind.js';
 
 const Method = Type.Union(
   VERIFICATION_METHODS.map((m) => Type.Literal(m)),
@@ -165,7 +166,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     '/v1/verifications/by-identity/:identity/report',
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verificationKind.collection.tag],
         summary: "Report a code for the number's newest verification",
         params: Type.Object({ identity: Identity }),
         headers: IdempotencyKey,
@@ -209,7 +210,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<VerificationRouteOpti
     '/v1/verifications',
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verificationKind.collection.tag],
         summary: 'Status by identity and method, or by reference: from the process, else from the platform',
         querystring: Type.Object(
           {

@@ -8,6 +8,7 @@ import { currentActor } from '../../plugins/actor.js';
 import { errorResponses, notFound } from '../../errors.js';
 import type { PumpingGuards } from './pumping.js';
 import type { RateLimits } from './rate-limits.js';
+import { verification } from '../../../processes/verification/verification/kind.js';
 
 /** A start's `rateLimits`: values of the caller's keys, by name (Twilio Verify's RateLimits map). */
 export const RateLimitKeys = Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 256, pattern: '^[^\\u0000-\\u001F\\u007F]+$' }), {
@@ -83,7 +84,7 @@ export const limitRoutes: FastifyPluginAsyncTypebox<{ limits: RateLimits; pumpin
     '/v1/verification-rate-limits',
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: 'The configured rate limits (RELAYFLOW_VERIFICATION_RATE_LIMITS): by a key the caller passes in rateLimits, by country, by prefix',
         response: { 200: Type.Object({ limits: Type.Array(LimitView) }), ...errorResponses(401) },
       },
@@ -95,7 +96,7 @@ export const limitRoutes: FastifyPluginAsyncTypebox<{ limits: RateLimits; pumpin
     '/v1/verification-pumping-guards/:prefix',
     {
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: "A destination prefix's SMS-pumping guard: starts and correct codes in its window, whether it is blocked, its decisions",
         params: Prefix,
         response: { 200: GuardView, ...errorResponses(400, 401) },
@@ -109,7 +110,7 @@ export const limitRoutes: FastifyPluginAsyncTypebox<{ limits: RateLimits; pumpin
     {
       config: { scope: 'admin' },
       schema: {
-        tags: ['verifications'],
+        tags: [verification.collection.tag],
         summary: "Lift a prefix's pumping block (admin): starts to it go again (every API instance within the guard's cache time) and its counts start afresh",
         params: Prefix,
         body: Type.Optional(Type.Object({ note: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),

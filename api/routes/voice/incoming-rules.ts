@@ -10,6 +10,7 @@ import { scriptViolations } from '../../../contracts/voice-script.js';
 import { ApiError, errorResponses, notFound } from '../../errors.js';
 import type { VoiceRouteOptions } from './index.js';
 import { IncomingRuleView, NoContent, RuleBody, RuleNumber, SCRIPT_BODY_LIMIT } from './schemas.js';
+import { voiceCallout } from '../../../processes/voice/voice-callout/kind.js';
 
 export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { rules: maybeRules }) => {
   const rules = (): VoiceRuleStore => {
@@ -29,7 +30,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     '/v1/voice/incoming-rules',
     {
       schema: {
-        tags: ['voice'],
+        tags: [voiceCallout.collection.tag],
         summary: 'Every incoming-call rule: the script a call to each number, from or to each in-app user, runs (default: calls no other rule matches)',
         response: { 200: Type.Object({ rules: Type.Array(IncomingRuleView) }), ...errorResponses(401) },
       },
@@ -41,7 +42,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     '/v1/voice/incoming-rules/:number',
     {
       schema: {
-        tags: ['voice'],
+        tags: [voiceCallout.collection.tag],
         summary: 'The incoming-call rule of one key: a number, user:<id>, to-user:<id> or default',
         params: Params,
         response: { 200: IncomingRuleView, ...errorResponses(400, 401, 404) },
@@ -59,7 +60,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     {
       bodyLimit: SCRIPT_BODY_LIMIT,
       schema: {
-        tags: ['voice'],
+        tags: [voiceCallout.collection.tag],
         summary:
           'Set what a call to this number, from (user:<id>) or to (to-user:<id>) this in-app user, or any call no other rule matches (default) does; the script is checked for ICE first',
         params: Params,
@@ -79,7 +80,7 @@ export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = 
     '/v1/voice/incoming-rules/:number',
     {
       schema: {
-        tags: ['voice'],
+        tags: [voiceCallout.collection.tag],
         summary: 'Remove the rule of a key: its calls then follow the next rule that matches them, else default (or, without one, are refused)',
         params: Params,
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
