@@ -21,7 +21,7 @@ export interface KindStates<S extends string = string> {
 }
 
 /** Where the API serves a kind: `path` under /v1 with its OpenAPI tag; styles start it at `${path}/<style>`. */
-export interface KindCollection {
+interface KindCollection {
   path: string;
   tag: string;
   styles?: readonly string[];

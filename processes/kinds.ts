@@ -25,10 +25,8 @@ import { voiceFamily } from './voice/family.js';
 import { voiceCallout } from './voice/voice-callout/kind.js';
 import { voiceIncoming } from './voice/voice-incoming/kind.js';
 
-export type { FamilyName, KindStates, ProcessDescriptor } from './descriptor.js';
-
 /** Every kind, in the order lists and counts show them. */
-export const KINDS = [
+const KINDS = [
   subproject,
   verification,
   sdkVerification,
@@ -109,7 +107,7 @@ export const COLLECTIONS: readonly Collection[] = (() => {
 })();
 
 /** The platform areas (common/config.ts PLATFORM_AREAS, the sandbox's areas) a family's processes talk to. */
-export type PlatformAreaName = 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'conversation' | 'mms' | 'voice';
+type PlatformAreaName = 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'conversation' | 'mms' | 'voice';
 
 /** What a family holds besides its kinds. */
 export interface FamilyFacts {

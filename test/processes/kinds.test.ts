@@ -16,7 +16,6 @@ import {
   FAMILIES,
   FAMILY_NAMES,
   familyOf,
-  KINDS,
   kindOfWorkflowId,
   PROCESS_KINDS,
   workflowIds,
@@ -64,8 +63,9 @@ describe('the registries derived from the descriptors', () => {
   test("the kinds, the ID builders and the families are the descriptors' own", () => {
     assert.deepEqual(
       PROCESS_KINDS,
-      KINDS.map((d) => d.kind),
+      DESCRIPTORS.map((d) => d.kind),
     );
+    assert.equal(new Set(PROCESS_KINDS).size, PROCESS_KINDS.length, 'a kind described twice');
     assert.deepEqual(sorted(Object.keys(workflowIds).filter((k) => k !== 'resourceInbox')), sorted(PROCESS_KINDS));
     for (const d of DESCRIPTORS) {
       assert.equal(workflowIds[d.kind], d.id);
