@@ -1,5 +1,5 @@
-// Runs test files side by side: each job is one `node --test` process (a heavy file alone, or a batch of
-// light files), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
+// Runs test files side by side: each job is one process (a batch of files run one after another in it, or a
+// file that needs a process of its own under `node --test`), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
 // once instead of ending the run alone). A job's output is printed whole when it ends, never interleaved.
 // Expected times come from the last run on this machine (kept in the cache, outside the repo).
 import { spawn } from 'node:child_process';
@@ -37,7 +37,7 @@ export interface PoolResult extends Tally {
 }
 
 const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
-const IN_PROCESS = resolve('scripts/lib/test-in-process.ts');
+const IN_PROCESS = 'scripts/lib/test-in-process.ts';
 
 /**
  * The folders of heavy files: they start relayflow's API or workers against the Temporal server, or whole
@@ -81,9 +81,28 @@ const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
 const hasTopLevelHooks = (file: string) => TOP_LEVEL_HOOK.test(readFileSync(file, 'utf8'));
 
 /**
- * Heavy files (HEAVY_DIRS) run one per job. The light ones (unit files) run in `unitJobs` batches of about
- * equal expected time, each batch in one process; the few with top-level hooks in a batch of their own
- * under node --test.
+ * What keeps a heavy file out of a shared process: top-level hooks; installing the process's Temporal runtime
+ * itself (at import, while an earlier file's harness runs: a harness's logger is the runtime's only when the
+ * harness installs it, as the first to start after the files before it closed theirs); a change to the environment.
+ */
+const OWN_PROCESS = [TOP_LEVEL_HOOK, /installRuntime\(/, /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/];
+const needsOwnProcess = (file: string) => {
+  const text = readFileSync(file, 'utf8');
+  return OWN_PROCESS.some((re) => re.test(text));
+};
+
+/**
+ * Heavy files share a process in batches of about this much expected time, one file after another: each file
+ * after the first saves loading relayflow's modules and warming its code (about 4 s of CPU of the 6 s a file with
+ * one harness costs), while a batch still ends long before the run does.
+ */
+const HEAVY_BATCH_MS = 120_000;
+
+/**
+ * Heavy files (HEAVY_DIRS) run in batches of up to HEAVY_BATCH_MS expected, each in one process, or alone (those
+ * that need their own process, and any longer than a batch) under node --test. The light ones (unit files) run
+ * in `unitJobs` batches of about equal expected time, each batch in one process; the few with top-level hooks
+ * in a batch of their own under node --test.
  */
 export function planJobs(files: string[], times: TestTimes, unitJobs: number): Job[] {
   const unit = files.filter((f) => !isHeavy(f)).sort((a, b) => times.expected(b) - times.expected(a));
@@ -109,7 +128,21 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
       expectedMs: isolated.reduce((sum, f) => sum + times.expected(f), 0),
     });
   }
-  const heavy = files.filter(isHeavy).map((f) => ({ label: f, files: [f], fileConcurrency: 1, expectedMs: times.expected(f) }));
+  // First fit, the longest first: few batches, each under the bound.
+  const heavy: Job[] = [];
+  for (const f of files.filter(isHeavy).sort((a, b) => times.expected(b) - times.expected(a))) {
+    const ms = times.expected(f);
+    const fit = needsOwnProcess(f) ? undefined : heavy.find((j) => j.inProcess !== false && j.expectedMs + ms <= HEAVY_BATCH_MS);
+    if (fit) {
+      fit.files.push(f);
+      fit.expectedMs += ms;
+    } else heavy.push({ label: f, files: [f], ...(needsOwnProcess(f) ? { inProcess: false } : {}), fileConcurrency: 1, expectedMs: ms });
+  }
+  for (const job of heavy) {
+    // One file alone keeps node --test's process of its own.
+    job.inProcess = job.files.length > 1;
+    if (job.inProcess) job.label = `${job.files.length} files in one process (${job.files.join(', ')})`;
+  }
   return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
 }
 
@@ -164,15 +197,12 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   const compiled = (f: string) => (opts.compiledDir && isHeavy(f) ? join(opts.compiledDir, f.replace(/\.ts$/, '.js')) : f);
   const files = job.files.map(compiled);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${tallyFile}`];
+  const runsCompiled = files.every((f, i) => f !== job.files[i]);
   const args = job.inProcess
-    ? ['--import', 'tsx', ...reporters, IN_PROCESS, ...files]
-    : [
-        ...(files.every((f, i) => f !== job.files[i]) ? ['--enable-source-maps'] : ['--import', 'tsx']),
-        '--test',
-        `--test-concurrency=${job.fileConcurrency}`,
-        ...reporters,
-        ...files,
-      ];
+    ? runsCompiled
+      ? ['--enable-source-maps', ...reporters, join(opts.compiledDir!, IN_PROCESS.replace(/\.ts$/, '.js')), ...files]
+      : ['--import', 'tsx', ...reporters, resolve(IN_PROCESS), ...files]
+    : [...(runsCompiled ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...files];
   const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));
