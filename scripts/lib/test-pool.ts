@@ -1,6 +1,7 @@
 // Runs test files side by side: each job is one process (a batch of files run one after another in it, or a
-// file that needs a process of its own under `node --test`), at most `concurrency` at a time, the longest expected first (so the slowest file starts at
-// once instead of ending the run alone). A job's output is printed whole when it ends, never interleaved.
+// file that needs a process of its own under `node --test`), at most `concurrency` at a time, the longest
+// expected first (so the slowest file starts at once instead of ending the run alone). A job's output is printed
+// whole when it ends, never interleaved.
 // Expected times come from the last run on this machine (kept in the cache, outside the repo).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
