@@ -5,6 +5,7 @@
 // cores, CPU and not wall time is what makes the suite slow). The runner sums the lines of every run.
 // Plain JavaScript: node loads reporters before `--import tsx` applies.
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 
 const COUNTS = { pass: 'passed', fail: 'failed', cancelled: 'failed', skipped: 'skipped', todo: 'skipped' };
 
