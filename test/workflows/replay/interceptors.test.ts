@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createLogger } from '../../../common/logger.js';
 import { installRuntime } from '../../../workers/runtime.js';
+import { workflowBundleOptions } from '../../../workers/workflow-options.js';
 import { INTERCEPTOR_SETS, loadFixtures, replayFixtures, replayOptions } from '../../helpers/replay.js';
+import { cachedBundleCode } from '../../helpers/workflow-bundles.js';
 
 const fixtures = loadFixtures();
 const name = (f: { workflowType: string; case: string }) => `${f.workflowType}/${f.case}`;
@@ -16,9 +18,10 @@ installRuntime(createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ??
 describe("replay with other workflow interceptors than the worker's", () => {
   const results = new Map<string, Map<string, Error | undefined>>();
   before(async () => {
-    // One set at a time: each bundles the workflows anew (2 cores shared).
+    // One set at a time (2 cores shared): each is the workflows bundled with its modules, built only when they changed.
     for (const [set, modules] of Object.entries(INTERCEPTOR_SETS)) {
-      results.set(set, await replayFixtures(fixtures, replayOptions(`relayflow-interceptors-${set.replace(/\W+/g, '-')}`, { interceptorModules: modules })));
+      const code = await cachedBundleCode(workflowBundleOptions(modules));
+      results.set(set, await replayFixtures(fixtures, replayOptions(`relayflow-interceptors-${set.replace(/\W+/g, '-')}`, { bundle: { code } })));
     }
   });
 

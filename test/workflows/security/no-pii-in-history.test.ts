@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createLogger } from '../../../common/logger.js';
 import { startHarness, setSandboxVerificationConfig, uniqueName, type Harness } from '../../helpers/harness.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { messageFor, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
 import { assertBundleEncodesFailures, WORKFLOWS_PATH } from '../../../workers/worker.js';
+import { cachedBundleCode } from '../../helpers/workflow-bundles.js';
 
 /** Swedish mobiles used only here (national significant numbers 70 000 09 01 … 06). */
 const NUMBERS = ['+46700000901', '+46700000902', '+46700000903', '+46700000904', '+46700000905', '+46700000906'] as const;
@@ -269,7 +269,7 @@ describe('security: no phone number in histories or logs', () => {
     assert.doesNotThrow(() => assertBundleEncodesFailures(bundle));
     const dir = await mkdtemp(join(tmpdir(), 'relayflow-bundle-'));
     try {
-      const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') });
+      const code = await cachedBundleCode({ workflowsPath: WORKFLOWS_PATH });
       const plain = join(dir, 'workflow-bundle.js');
       await writeFile(plain, code);
       assert.throws(() => assertBundleEncodesFailures(plain), /without relayflow's failure converter/);
