@@ -12,9 +12,9 @@ import type { Sql } from './sql.js';
 export type SeenOutcome = 'new' | 'repeat' | 'in-flight';
 
 /** How long a claim holds before another delivery may take it: longer than any hand-off's deadline. */
-export const SEEN_LEASE_MS = 30_000;
+const SEEN_LEASE_MS = 30_000;
 /** How long a row is kept: past every platform's retries (MMS: five, five minutes apart) and every signature window. */
-export const SEEN_KEEP_MS = 24 * 3_600_000;
+const SEEN_KEEP_MS = 24 * 3_600_000;
 
 // $1 intake, $2 event ID, $3 lease (ms). The INSERT ... ON CONFLICT decides atomically across instances (the
 // conflicting row is locked and its latest version judged); the SELECT says why it did not claim. A row committed

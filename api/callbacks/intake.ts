@@ -16,7 +16,7 @@ import { noteDuplicateCallback } from '../plugins/metrics.js';
 
 export type CallbackIntake = 'conversation' | 'mms' | 'provisioning' | 'senderid' | 'verification' | 'voice';
 
-export interface Answer {
+interface Answer {
   /** Default 200. */
   status?: number;
   /** Nothing: an empty body. */
@@ -24,16 +24,16 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export type Signed = { ok: true; secretIndex?: number } | { ok: false; reason: string };
+type Signed = { ok: true; secretIndex?: number } | { ok: false; reason: string };
 
 /** The body read: an event to hand over under its ID, or an answer at once (not ours, or nothing to record). */
-export type Read<E> = { eventId: string; event: E; dedupe?: Dedupe } | { answer: Answer };
+type Read<E> = { eventId: string; event: E; dedupe?: Dedupe } | { answer: Answer };
 
 /**
  * pipeline: the event ID is claimed before the hand-off. hand-off: the hand-off's own write finds repeats (and keeps the
  * answer a repeat must get again), or it claims through `ctx.claim()` when it needs to.
  */
-export type Dedupe = 'pipeline' | 'hand-off';
+type Dedupe = 'pipeline' | 'hand-off';
 
 export interface HandOffContext {
   req: FastifyRequest;
