@@ -19,6 +19,7 @@ import { AesGcmPayloadCodec, generateCodecKey } from '../../common/codec.js';
 import { loadConfig } from '../../common/config.js';
 import { createLogger } from '../../common/logger.js';
 import { connectClient } from '../../common/temporal.js';
+import { entryArgs } from '../helpers/compiled-tree.js';
 
 const ADMIN = 'admin-key-for-access-tests-0001';
 const OPERATOR = 'operator-key-for-access-tests-01';
@@ -203,7 +204,7 @@ describe('SIGHUP on the API process', () => {
     const dir = await mkdtemp(join(tmpdir(), 'relayflow-sighup-'));
     const file = join(dir, 'api-keys');
     await writeFile(file, `${READER} read-only\n`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+    const child = spawn(process.execPath, entryArgs('api/main.ts'), {
       env: {
         ...process.env,
         RELAYFLOW_API_KEYS: '',

@@ -63,6 +63,9 @@ export async function startPostgres(): Promise<TestPostgres> {
       'synchronous_commit=off',
       '-c',
       'full_page_writes=off',
+      // The run's shared server holds every harness's pool (up to 10 each) and the worker processes some tests start.
+      '-c',
+      'max_connections=300',
     ]),
     { stdio: 'ignore' },
   );

@@ -1,31 +1,20 @@
 // Workflow bundles other than the worker's, for tests that need one (replays with other interceptors, a bundle
 // without the failure converter), from the bundle cache (workers/bundle-cache.ts): webpack runs (about 5 s of CPU
 // each) only when the workflows or what is bundled with them changed since the last run.
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DefaultLogger } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../workers/bundle-cache.js';
 import type { WorkflowBundleOptions } from '../../workers/build-bundle.js';
+import { inCheckout } from './compiled-tree.js';
 
 /** Kept apart from the worker's bundles, so these never push the suite's own out of the cache. */
 const CACHE_DIR = resolve('.relayflow/workflow-bundles/tests');
 
-/** The root of the tree this file runs from: the checkout, or the run's compiled copy of it (scripts/lib/test-compile.ts). */
-const TREE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
- * The checkout's own file for a path of this tree (the tests run from the checkout's root): a compiled copy is
- * removed with its run, so a cache entry must name the sources it was built from.
+ * The code of the workflows bundled with `options` (paths of this tree), built or taken from the cache; the entry
+ * names the checkout's sources (inCheckout), since a compiled copy is removed with its run.
  */
-function inCheckout(path: string): string {
-  const rel = relative(TREE_ROOT, path);
-  if (resolve(TREE_ROOT) === resolve('.') || rel.startsWith('..')) return path;
-  const source = resolve(rel.replace(/\.js$/, '.ts'));
-  return existsSync(source) ? source : resolve(rel);
-}
-
-/** The code of the workflows bundled with `options` (paths of this tree), built or taken from the cache. */
 export async function cachedBundleCode(options: WorkflowBundleOptions): Promise<string> {
   const inputs: WorkflowBundleOptions = {
     ...options,

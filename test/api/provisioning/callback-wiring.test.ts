@@ -13,6 +13,7 @@ import { PROVISIONING_WEBHOOK_PATH, VERIFICATION_CALLBACK_PATH } from '../../../
 import { createPlatformClients } from '../../../platform/index.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { TEST_API_KEY } from '../../helpers/harness.js';
+import { entryArgs } from '../../helpers/compiled-tree.js';
 
 const PUBLIC_URL = 'https://relayflow.example.test';
 
@@ -25,7 +26,7 @@ interface LogLine {
 /** Runs workers/main.ts until `until` matches a log line, then stops it with SIGTERM; returns its log. */
 async function runWorker(env: Record<string, string>, until: (l: LogLine) => boolean): Promise<{ lines: LogLine[]; code: number | null }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(RELAYFLOW_|PLATFORM_|TEMPORAL_)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryArgs('workers/main.ts'), { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {

@@ -7,11 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import { generateCodecKey } from '../../../common/codec.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres.js';
+import { sharedDatabaseUrl } from '../../helpers/shared-postgres.js';
 import { conversationStats, createApp, numbers, startCampaign, waitForCampaign } from '../../helpers/campaigns.js';
 import { ulid } from 'ulid';
+import { entryArgs } from '../../helpers/compiled-tree.js';
 
 function startSendWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/send-worker-process.ts'], {
+  const child = spawn(process.execPath, entryArgs('test/helpers/send-worker-process.ts'), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -31,7 +33,10 @@ describe('campaign across two worker processes', () => {
   let common: Record<string, string>;
 
   before(async () => {
-    pg = await startPostgres();
+    // A database of its own on the run's PostgreSQL (a server of its own when the file runs alone): the worker
+    // processes reach it by its URL.
+    const shared = await sharedDatabaseUrl();
+    pg = shared ? { url: shared, stop: async () => undefined } : await startPostgres();
     env = {
       RELAYFLOW_DATABASE_URL: pg.url,
       RELAYFLOW_TASK_QUEUE: `test-${ulid()}`,

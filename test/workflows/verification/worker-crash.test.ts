@@ -12,6 +12,7 @@ import { ulid } from 'ulid';
 import { generateCodecKey } from '../../../common/codec.js';
 import { startHarness, TEST_API_KEY, type Harness } from '../../helpers/harness.js';
 import { freshNumber, phoneInbox, report, statusOf, verificationRoutesWith } from '../../helpers/verification.js';
+import { entryArgs } from '../../helpers/compiled-tree.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,7 +56,7 @@ describe('a worker killed between the platform accepting the first send and its 
 
   /** A worker in a process of its own on the test's task queue, once it polls; resolves its exit. */
   async function spawnWorker(): Promise<{ exited: Promise<unknown> }> {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    worker = spawn(process.execPath, entryArgs('workers/main.ts'), {
       env: {
         ...process.env,
         RELAYFLOW_TASK_QUEUE: taskQueue,
