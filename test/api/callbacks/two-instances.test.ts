@@ -1,7 +1,7 @@
 // Every callback intake, on two API instances (two buildApp, each with its own Temporal connection and pool) on one
 // PostgreSQL database, as a deployment runs them behind a front: a callback delivered at the first and repeated at
 // the second is applied once. The process (or the campaign's counts) sees it once, the repeat is answered as one, and
-// a voice ICE repeated gets the answer the first delivery got. A delivery the API could not hand over (503) leaves no
+// a voice ICE repeated gets the answer the first delivery got; a Notify and a DiCE no plan covers reach it once too. A delivery the API could not hand over (503) leaves no
 // claim behind: the platform's retry is taken.
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
@@ -253,5 +253,30 @@ describe('a callback repeated at a second API instance is applied once', () => {
     );
     const events = await store.sql.query<{ seq: number }>('SELECT seq FROM relayflow_voice_events WHERE call_id = $1', [callId]);
     assert.equal(events.length, 2, 'the ICE and the DiCE, once each');
+  });
+
+  test("voice: a callout's recording notification and the end of a call it did not plan reach it once", async () => {
+    // A running workflow plays the callout: what reaches it is counted in its history.
+    const own: ResourceRef = { channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() };
+    const stand = workflowIds.resourceInbox(own.channel, own.resourceType, own.resourceId);
+    await h.client.workflow.start('resourceInbox', { workflowId: stand, taskQueue: h.config.taskQueue, args: [{ resource: own, idleMs: 3_600_000 }] });
+    try {
+      const callId = `callout-${ulid()}`;
+      const custom = `rf:${stand}#1.1`;
+      const notify = applicationSigned(VOICE_CALLBACK_PATH, { event: 'notify', type: 'recording_finished', callid: callId, custom, destination: 'rec.wav' });
+      const [noted, notedAgain] = await twice(() => notify);
+      assert.deepEqual([noted.json(), notedAgain.json()], [{}, {}], 'a Notify is answered 200 whatever becomes of it');
+      const dice = applicationSigned(VOICE_CALLBACK_PATH, { event: 'dice', callid: callId, custom, result: 'ANSWERED', reason: 'CALLEEHANGUP' });
+      await twice(() => dice);
+      // A Notify's signal may land after its answer (it has the answer's deadline, then goes on).
+      const signalled = await eventually('both signals', async () => ((await signalsOf(stand)) >= 2 ? signalsOf(stand) : undefined), 10_000);
+      assert.equal(signalled, 2, 'the notification and the end, once each');
+      assert.deepEqual(
+        (await seenRows('voice')).filter((r) => r.event_id.includes(callId)).map((r) => r.handed),
+        [true, true],
+      );
+    } finally {
+      await h.client.workflow.getHandle(stand).terminate('test done');
+    }
   });
 });
