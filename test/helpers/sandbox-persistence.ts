@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { signApplicationRequest } from '../../common/signing.js';
 import { defaultSandboxAccount, type Sandbox } from '../../sandbox/index.js';
 import { pollUntil } from './deadline.js';
+import { freshStoreSnapshot } from './store-snapshot.js';
 import { Receiver, type Received } from './stub-server.js';
 
 export const account = defaultSandboxAccount();
@@ -27,6 +29,16 @@ export const eventually = (cond: () => Promise<boolean> | boolean, what: string,
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A new data directory's embedded PostgreSQL made before the sandbox's first start there (createSandbox keeps its
+ * state under <dataDir>/sandbox): loaded from the shared fresh copy (store-snapshot.ts) in about 1.3 s of CPU, where
+ * that start's initdb takes 7.5 s. The sandbox finds an empty database, as on a new directory.
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  const db = await PGlite.create({ dataDir: join(dataDir, 'sandbox'), loadDataDir: await freshStoreSnapshot() });
+  await db.close();
 }
 
 /** Every persisted area's state as JSON, by name: what the store holds after a flush. */

@@ -1,12 +1,12 @@
 // `npm start` killed with SIGKILL: no close, no final flush. What changed more than one flush interval before
 // the kill is in the store, and a sandbox started on the same directory serves it (and old tokens).
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { FLUSH_INTERVAL_MS } from '../../../sandbox/core/persistence.js';
-import { account, bearerToken, client, sleep, tempDir } from '../../helpers/sandbox-persistence.js';
+import { account, bearerToken, client, seedDataDir, sleep, tempDir } from '../../helpers/sandbox-persistence.js';
 import { waitForOutput } from '../../helpers/child-output.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -15,6 +15,7 @@ const SUB = `/subprojects/v1alpha1/projects/${account.projectId}/subprojects`;
 
 describe('sandbox persistence: a killed sandbox', () => {
   const data = tempDir('sandbox-persist-kill-');
+  before(() => seedDataDir(data.dir));
   let restarted: Sandbox | undefined;
   after(async () => {
     await restarted?.close();

@@ -1,15 +1,16 @@
 // POST /_sandbox/reset on a persistent sandbox clears what it saved too: started again on the same directory,
 // the sandbox has exactly the state of a new one (its token secret aside, which a reset never changes).
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
-import { account, bearerToken, client, savedStates, tempDir } from '../../helpers/sandbox-persistence.js';
+import { account, bearerToken, client, savedStates, seedDataDir, tempDir } from '../../helpers/sandbox-persistence.js';
 
 const SUB = `/subprojects/v1alpha1/projects/${account.projectId}/subprojects`;
 const TEMPLATES = `/provisioning/v1/projects/${account.projectId}/chata/templates`;
 
 describe('sandbox persistence: reset', () => {
   const data = tempDir('sandbox-persist-reset-');
+  before(() => seedDataDir(data.dir));
   const open: Sandbox[] = [];
   const start = async () => {
     const sb = await createSandbox({ dataDir: data.dir, subprojectReadyAfterMs: 0, provisioningReviewer: { templates: { delayMs: 60_000 } } });

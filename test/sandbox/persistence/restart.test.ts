@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
-import { account, BodyReceiver, bearerToken, client, eventually, savedStates, tempDir, type Body } from '../../helpers/sandbox-persistence.js';
+import { account, BodyReceiver, bearerToken, client, eventually, savedStates, seedDataDir, tempDir, type Body } from '../../helpers/sandbox-persistence.js';
 
 const P = account.projectId;
 const SUB = `/subprojects/v1alpha1/projects/${P}/subprojects`;
@@ -21,6 +21,7 @@ const expiry = `00:00:${String(PENDING_MS / 1000).padStart(2, '0')}`;
 describe('sandbox persistence: a restart on the same dataDir', () => {
   const receiver = new BodyReceiver();
   const data = tempDir('sandbox-persist-');
+  before(() => seedDataDir(data.dir));
   const open: Sandbox[] = [];
   const start = async (opts: Parameters<typeof createSandbox>[0] = {}) => {
     const sb = await createSandbox({ dataDir: data.dir, subprojectReadyAfterMs: 0, ...opts });
