@@ -83,10 +83,11 @@ const hasTopLevelHooks = (file: string) => TOP_LEVEL_HOOK.test(readFileSync(file
 
 /**
  * What keeps a heavy file out of a shared process: top-level hooks; installing the process's Temporal runtime
- * itself (at import, while an earlier file's harness runs: a harness's logger is the runtime's only when the
- * harness installs it, as the first to start after the files before it closed theirs); a change to the environment.
+ * itself; reading the runtime's own log lines (flushRuntimeLogs: the runtime logs through the logger of the harness
+ * that installed it, the process's first, and one a file before left running is another file's); a change to the
+ * environment.
  */
-const OWN_PROCESS = [TOP_LEVEL_HOOK, /installRuntime\(/, /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/];
+const OWN_PROCESS = [TOP_LEVEL_HOOK, /installRuntime\(/, /flushRuntimeLogs\(/, /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/];
 const needsOwnProcess = (file: string) => {
   const text = readFileSync(file, 'utf8');
   return OWN_PROCESS.some((re) => re.test(text));

@@ -1,7 +1,7 @@
 // A whole relayflow in one test process: the sandbox, a worker on its own task queue and the API, against
 // the real Temporal dev server that `npm test` started (TEMPORAL_ADDRESS).
 import type { Client } from '@temporalio/client';
-import type { NativeConnection } from '@temporalio/worker';
+import { Runtime, type NativeConnection } from '@temporalio/worker';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { after, before } from 'node:test';
 import { ulid } from 'ulid';
@@ -211,6 +211,18 @@ async function wireSandbox(sandboxUrl: string, apiUrl: string, config: Config, l
     body: JSON.stringify({ postbackUrl: `${apiUrl}${MMS_POSTBACK_PATH}/${config.api.mmsPostbackToken}`, postbackRetryGapMs: 200 }),
   });
   if (!postbacks.ok) throw new Error(`sandbox refused the MMS postback URL: ${postbacks.status} ${await postbacks.text()}`);
+}
+
+/**
+ * Writes the Temporal runtime's log lines now (the SDK's, such as "Activity failed", the workflows' and core's):
+ * the runtime holds each at least 100 ms to put them in order (the SDK's NativeLogCollector, flushed by a timer),
+ * so a test reading the last ones soon after they happened must ask, or miss them on a loaded machine. They reach
+ * the logger of the process's first harness: a file calling this runs in a process of its own (scripts/lib/test-pool.ts).
+ */
+export async function flushRuntimeLogs(): Promise<void> {
+  Runtime._instance?.flushLogs();
+  // A stream's 'data' event may come a tick after the write.
+  await new Promise((r) => setImmediate(r));
 }
 
 /**

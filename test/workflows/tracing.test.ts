@@ -10,7 +10,7 @@ import { createLogger } from '../../common/logger.js';
 import { flushTracing, isTracing, shutdownTracing } from '../../common/tracing.js';
 import { TRACE_HEADER as OTEL_TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation.js';
 import { TRACE_HEADER as DEFERRED_TRACE_HEADER } from '../../workflows/shared/tracing-interceptors.js';
-import { startHarness, useHarness, uniqueName, type Harness } from '../helpers/harness.js';
+import { flushRuntimeLogs, startHarness, useHarness, uniqueName, type Harness } from '../helpers/harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const TRACE_HEADER = '_tracer-data';
@@ -88,6 +88,7 @@ describe('traces', () => {
       assert.equal(headers.start, undefined, 'the start carries no trace header');
       // OpenTelemetry's workflow interceptors were not loaded in this run: they would have added their header.
       assert.equal(headers.activity, undefined, 'no trace header on the activity: the workflow interceptors stayed unloaded');
+      await flushRuntimeLogs();
       assert.deepEqual(
         lines.filter((l) => /sink/i.test(l.msg)),
         [],
