@@ -63,8 +63,9 @@ const started = Date.now();
 const log = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
-// Most of a workflow test's time is spent waiting on timers and the server, not on CPU: two files per core.
-const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 2));
+// Most of a workflow test's time is spent waiting on timers and the server, not on CPU, and more so in a job that
+// runs files one after another: three jobs per core (two left the cores a third idle).
+const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 3));
 const files = testFiles();
 // Everything the tests need, found or installed before any test runs: a missing one stops the run at once.
 try {
@@ -110,7 +111,13 @@ let result;
 try {
   result = await runPool(jobs, {
     concurrency,
-    env: { ...process.env, RELAYFLOW_WORKFLOW_BUNDLE: bundle.path, ...(cluster ? {} : { TEMPORAL_ADDRESS: server.address, [SHARED_PG_ENV]: postgres.url }) },
+    env: {
+      ...process.env,
+      RELAYFLOW_WORKFLOW_BUNDLE: bundle.path,
+      ...(cluster ? {} : { TEMPORAL_ADDRESS: server.address, [SHARED_PG_ENV]: postgres.url }),
+      // Where entry points a test starts as processes of their own run from (test/helpers/compiled-tree.ts).
+      ...(compiledDir ? { RELAYFLOW_TEST_COMPILED_DIR: compiledDir } : {}),
+    },
     ...(compiledDir ? { compiledDir } : {}),
     // The cluster's file runs every row of the fault table one after another.
     jobDeadlineMs: intFromEnv('RELAYFLOW_TEST_JOB_DEADLINE_MS', (cluster ? 20 : 10) * 60_000),

@@ -18,12 +18,15 @@ export function inCheckout(path: string): string {
   return existsSync(source) ? source : resolve(rel);
 }
 
+/** The run's compiled copy: this tree, or the one npm test names to the files that run from the checkout (unit files). */
+const compiledRoot = fromCompiledCopy ? TREE_ROOT : process.env.RELAYFLOW_TEST_COMPILED_DIR;
+
 /**
  * Node's arguments to start an entry point (`workers/main.ts`, `api/main.ts`, a helper script; relative to the
- * checkout) as a process of its own: the compiled copy's JavaScript when the test runs from one (through tsx the
- * child paid about 1.5 s more CPU to start), else the TypeScript through tsx.
+ * checkout) as a process of its own: the run's compiled JavaScript when there is one (through tsx the child paid
+ * about 1.5 s more CPU to start), else the TypeScript through tsx.
  */
 export function entryArgs(entry: string): string[] {
-  const compiled = join(TREE_ROOT, entry.replace(/\.ts$/, '.js'));
-  return fromCompiledCopy && existsSync(compiled) ? ['--enable-source-maps', compiled] : ['--import', 'tsx', entry];
+  const compiled = compiledRoot && join(compiledRoot, entry.replace(/\.ts$/, '.js'));
+  return compiled && existsSync(compiled) ? ['--enable-source-maps', compiled] : ['--import', 'tsx', entry];
 }

@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSandboxMainConfig } from '../../sandbox/main-config.js';
 import { waitForOutput } from '../helpers/child-output.js';
+import { entryArgs } from '../helpers/compiled-tree.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../sandbox/main.ts', import.meta.url));
 
 describe('sandbox main config', () => {
   test('defaults: port 4010 on 127.0.0.1, area options unset', () => {
@@ -71,7 +71,7 @@ describe('sandbox main config', () => {
   }
 
   test('main exits 1 naming the variable', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
+    const r = spawnSync(process.execPath, entryArgs('sandbox/main.ts'), {
       cwd: ROOT,
       env: { ...process.env, SANDBOX_PORT: 'nope' },
       encoding: 'utf8',
@@ -82,7 +82,7 @@ describe('sandbox main config', () => {
   });
 
   test('main prints its URL, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, entryArgs('sandbox/main.ts'), {
       cwd: ROOT,
       env: { ...process.env, SANDBOX_PORT: '0', RELAYFLOW_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,9 +8,9 @@ import { createSandbox, type Sandbox } from '../../../sandbox/index.js';
 import { FLUSH_INTERVAL_MS } from '../../../sandbox/core/persistence.js';
 import { account, bearerToken, client, seedDataDir, sleep, tempDir } from '../../helpers/sandbox-persistence.js';
 import { waitForOutput } from '../../helpers/child-output.js';
+import { entryArgs } from '../../helpers/compiled-tree.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('../../helpers/sandbox-process.ts', import.meta.url));
 const SUB = `/subprojects/v1alpha1/projects/${account.projectId}/subprojects`;
 
 describe('sandbox persistence: a killed sandbox', () => {
@@ -23,7 +23,7 @@ describe('sandbox persistence: a killed sandbox', () => {
   });
 
   test('loses at most the last flush interval: earlier changes survive a SIGKILL', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, data.dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...entryArgs('test/helpers/sandbox-process.ts'), data.dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     let token: string;
     try {
