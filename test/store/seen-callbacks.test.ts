@@ -10,76 +10,78 @@ import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
 import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
 
-const opened: CampaignStore[] = [];
-let own: TestPostgres | undefined;
-after(async () => {
-  await Promise.all(opened.map((s) => s.sql.close()));
-  await own?.stop();
-});
-
-const open = async (url?: string) => {
-  const s = url
-    ? await openCampaignStore({ url, dataDir: '' })
-    : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-  opened.push(s);
-  return s;
-};
-const drivers: [string, () => Promise<CampaignStore>][] = [
-  ['PGlite', () => open()],
-  ['PostgreSQL', async () => open((await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url)],
-];
-
-for (const [name, openStore] of drivers) {
-  describe(`seen callbacks (${name})`, () => {
-    let store: CampaignStore;
-    const seen = async () => new SeenCallbackStore((store ??= await openStore()).sql);
-
-    test('new once; in flight while handed over; a repeat once handed; new again once released', async () => {
-      const s = await seen();
-      const id = ulid();
-      assert.equal(await s.claim('provisioning', id), 'new');
-      assert.equal(await s.claim('provisioning', id), 'in-flight');
-      assert.equal(await s.claim('senderid', id), 'new', 'per intake');
-      await s.handed('provisioning', id);
-      assert.equal(await s.claim('provisioning', id), 'repeat');
-      await s.release('provisioning', id);
-      assert.equal(await s.claim('provisioning', id), 'repeat', 'a handed event is not released');
-      await s.release('senderid', id);
-      assert.equal(await s.claim('senderid', id), 'new', 'released: the next delivery takes it');
-    });
-
-    test('a claim left in flight past its lease is taken again; one within it is not', async () => {
-      const s = await seen();
-      const id = ulid();
-      assert.equal(await s.claim('voice', id), 'new');
-      assert.equal(await s.claim('voice', id, 60_000), 'in-flight');
-      await new Promise((r) => setTimeout(r, 30));
-      assert.equal(await s.claim('voice', id, 10), 'new', 'the first instance died mid hand-off');
-    });
-
-    test("an SMS receipt's row carries the verification intake's claim of its event ID", async () => {
-      const s = await seen();
-      const receipts = new SmsReceiptStore(store.sql);
-      const eventId = ulid();
-      const receipt = { eventId, verificationId: `v-${eventId}`, smsResult: 'Successful' as const };
-      assert.equal(await receipts.record(`verification:${ulid()}`, receipt), true);
-      assert.equal(await s.claim('verification', eventId), 'repeat', 'the pipeline finds it');
-      assert.equal(await receipts.record(`verification:${ulid()}`, receipt), false, 'the platform resending it');
-      const other = ulid();
-      assert.equal(await s.claim('verification', other), 'new');
-      assert.equal(await receipts.record('verification:x', { ...receipt, eventId: other }), false, 'claimed by a delivery before: not kept twice');
-    });
-
-    test('the sweep drops rows claimed before the keep time only', async () => {
-      const s = await seen();
-      const id = ulid();
-      await s.claim('mms', id);
-      await s.handed('mms', id);
-      assert.equal(await s.sweep(60_000), 0);
-      assert.equal(await s.claim('mms', id), 'repeat');
-      await new Promise((r) => setTimeout(r, 20));
-      assert.ok((await s.sweep(10)) >= 1);
-      assert.equal(await s.claim('mms', id), 'new');
-    });
+describe('seen callbacks store', () => {
+  const opened: CampaignStore[] = [];
+  let own: TestPostgres | undefined;
+  after(async () => {
+    await Promise.all(opened.map((s) => s.sql.close()));
+    await own?.stop();
   });
-}
+
+  const open = async (url?: string) => {
+    const s = url
+      ? await openCampaignStore({ url, dataDir: '' })
+      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
+    opened.push(s);
+    return s;
+  };
+  const drivers: [string, () => Promise<CampaignStore>][] = [
+    ['PGlite', () => open()],
+    ['PostgreSQL', async () => open((await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url)],
+  ];
+
+  for (const [name, openStore] of drivers) {
+    describe(`seen callbacks (${name})`, () => {
+      let store: CampaignStore;
+      const seen = async () => new SeenCallbackStore((store ??= await openStore()).sql);
+
+      test('new once; in flight while handed over; a repeat once handed; new again once released', async () => {
+        const s = await seen();
+        const id = ulid();
+        assert.equal(await s.claim('provisioning', id), 'new');
+        assert.equal(await s.claim('provisioning', id), 'in-flight');
+        assert.equal(await s.claim('senderid', id), 'new', 'per intake');
+        await s.handed('provisioning', id);
+        assert.equal(await s.claim('provisioning', id), 'repeat');
+        await s.release('provisioning', id);
+        assert.equal(await s.claim('provisioning', id), 'repeat', 'a handed event is not released');
+        await s.release('senderid', id);
+        assert.equal(await s.claim('senderid', id), 'new', 'released: the next delivery takes it');
+      });
+
+      test('a claim left in flight past its lease is taken again; one within it is not', async () => {
+        const s = await seen();
+        const id = ulid();
+        assert.equal(await s.claim('voice', id), 'new');
+        assert.equal(await s.claim('voice', id, 60_000), 'in-flight');
+        await new Promise((r) => setTimeout(r, 30));
+        assert.equal(await s.claim('voice', id, 10), 'new', 'the first instance died mid hand-off');
+      });
+
+      test("an SMS receipt's row carries the verification intake's claim of its event ID", async () => {
+        const s = await seen();
+        const receipts = new SmsReceiptStore(store.sql);
+        const eventId = ulid();
+        const receipt = { eventId, verificationId: `v-${eventId}`, smsResult: 'Successful' as const };
+        assert.equal(await receipts.record(`verification:${ulid()}`, receipt), true);
+        assert.equal(await s.claim('verification', eventId), 'repeat', 'the pipeline finds it');
+        assert.equal(await receipts.record(`verification:${ulid()}`, receipt), false, 'the platform resending it');
+        const other = ulid();
+        assert.equal(await s.claim('verification', other), 'new');
+        assert.equal(await receipts.record('verification:x', { ...receipt, eventId: other }), false, 'claimed by a delivery before: not kept twice');
+      });
+
+      test('the sweep drops rows claimed before the keep time only', async () => {
+        const s = await seen();
+        const id = ulid();
+        await s.claim('mms', id);
+        await s.handed('mms', id);
+        assert.equal(await s.sweep(60_000), 0);
+        assert.equal(await s.claim('mms', id), 'repeat');
+        await new Promise((r) => setTimeout(r, 20));
+        assert.ok((await s.sweep(10)) >= 1);
+        assert.equal(await s.claim('mms', id), 'new');
+      });
+    });
+  }
+});
