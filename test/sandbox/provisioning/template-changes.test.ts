@@ -22,6 +22,8 @@ describe('provisioning sandbox: template pending changes', () => {
   test('an edit of an APPROVED template is pending and reviewed apart; approved, the template takes it', async () => {
     await subscribe(c, receiver, ['CHATA_TEMPLATE_APPROVED', 'CHATA_TEMPLATE_REJECTED', 'CHATA_TEMPLATE_COMMENT_ADDED']);
     const t = await approvedTemplate('order_shipped');
+    // A review of the change long enough for the second PATCH to find it still running, however slow the machine.
+    await c.control('PUT', '/provisioning/reviewer', { templates: { outcome: 'approve', delayMs: 1_000 } });
     const edited = await c.api('PATCH', `/chata/templates/${t.id}`, { components: EDIT });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     assert.deepEqual([edited.body.state, edited.body.version, edited.body.components], ['APPROVED', 1, BODY], 'the version in use');
