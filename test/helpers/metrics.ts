@@ -33,3 +33,21 @@ export async function scrape(url: string): Promise<Sample[]> {
 export function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 }
+
+/** Callbacks the API's intakes answered as repeats of an event handed over before (its /metrics, every kind). */
+export async function duplicateCallbacks(api: (o: { method: 'GET'; url: string }) => Promise<{ statusCode: number; body: string }>): Promise<number> {
+  const res = await api({ method: 'GET', url: '/metrics' });
+  assert.equal(res.statusCode, 200, 'GET /metrics');
+  return total(parseMetrics(res.body), 'relayflow_callbacks_total', { outcome: 'duplicate' });
+}
+
+/** Waits until the intakes answered more repeats than `before` (every 100 ms, up to `ms`). */
+export async function waitForDuplicateCallbacks(api: Parameters<typeof duplicateCallbacks>[0], before: number, ms = 20_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const now = await duplicateCallbacks(api);
+    if (now > before) return now;
+    if (Date.now() > deadline) throw new Error(`no repeated callback was answered as a duplicate within ${ms} ms (still ${now})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
