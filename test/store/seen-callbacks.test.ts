@@ -3,32 +3,13 @@
 // past its lease is taken again; a write that carries the claim (an SMS receipt) is found by the pipeline's claim and
 // the other way round; the sweep drops rows past their keep time only.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { openCampaignStore, SeenCallbackStore, SmsReceiptStore, type CampaignStore } from '../../store/index.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
-import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
+import { SeenCallbackStore, SmsReceiptStore, type CampaignStore } from '../../store/index.js';
+import { storeDrivers } from '../helpers/store-drivers.js';
 
 describe('seen callbacks store', () => {
-  const opened: CampaignStore[] = [];
-  let own: TestPostgres | undefined;
-  after(async () => {
-    await Promise.all(opened.map((s) => s.sql.close()));
-    await own?.stop();
-  });
-
-  const open = async (url?: string) => {
-    const s = url
-      ? await openCampaignStore({ url, dataDir: '' })
-      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-    opened.push(s);
-    return s;
-  };
-  const drivers: [string, () => Promise<CampaignStore>][] = [
-    ['PGlite', () => open()],
-    ['PostgreSQL', async () => open((await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url)],
-  ];
+  const { drivers } = storeDrivers();
 
   for (const [name, openStore] of drivers) {
     describe(`seen callbacks (${name})`, () => {

@@ -4,38 +4,15 @@
 // and on PostgreSQL, through two stores (two pools, as two API instances), many admissions at once against a limit
 // admit exactly that many.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { AdmissionStore, openCampaignStore, type CampaignStore } from '../../store/index.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
-import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
+import { describe, test } from 'node:test';
+import { AdmissionStore } from '../../store/index.js';
+import { storeDrivers } from '../helpers/store-drivers.js';
 
 describe('verification admissions store', () => {
-  const opened: CampaignStore[] = [];
-  let own: TestPostgres | undefined;
-  after(async () => {
-    await Promise.all(opened.map((s) => s.sql.close()));
-    await own?.stop();
-  });
-
-  async function postgresUrl(): Promise<string> {
-    return (await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url;
-  }
-  const open = async (url?: string) => {
-    const s = url
-      ? await openCampaignStore({ url, dataDir: '' })
-      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-    opened.push(s);
-    return s;
-  };
+  const { open, postgresUrl, drivers } = storeDrivers();
 
   const MIN = 60_000;
   const T0 = 1_800_000_000_000;
-
-  const drivers: [string, () => Promise<CampaignStore>][] = [
-    ['PGlite', () => open()],
-    ['PostgreSQL', async () => open(await postgresUrl())],
-  ];
 
   for (const [name, openStore] of drivers) {
     describe(`verification admissions (${name})`, () => {

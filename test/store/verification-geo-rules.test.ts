@@ -3,36 +3,14 @@
 // who made it; and on PostgreSQL, through two stores (two pools, as two API instances), of changes made at once from
 // the same read exactly one applies.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { GeoRuleStore, openCampaignStore, type CampaignStore } from '../../store/index.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
-import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
+import { describe, test } from 'node:test';
+import { GeoRuleStore } from '../../store/index.js';
+import { storeDrivers } from '../helpers/store-drivers.js';
 
 describe('verification geo rules store', () => {
-  const opened: CampaignStore[] = [];
-  let own: TestPostgres | undefined;
-  after(async () => {
-    await Promise.all(opened.map((s) => s.sql.close()));
-    await own?.stop();
-  });
-
-  async function postgresUrl(): Promise<string> {
-    return (await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url;
-  }
-  const open = async (url?: string) => {
-    const s = url
-      ? await openCampaignStore({ url, dataDir: '' })
-      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-    opened.push(s);
-    return s;
-  };
+  const { open, postgresUrl, drivers } = storeDrivers();
 
   const T0 = 1_800_000_000_000;
-  const drivers: [string, () => Promise<CampaignStore>][] = [
-    ['PGlite', () => open()],
-    ['PostgreSQL', async () => open(await postgresUrl())],
-  ];
 
   for (const [name, openStore] of drivers) {
     describe(`verification geo rules (${name})`, () => {

@@ -4,40 +4,17 @@
 // guards swept; and on PostgreSQL, through two stores (two pools, as two API instances), starts at once to one prefix
 // are all counted and the block is decided once.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { openCampaignStore, PumpingGuardStore, type CampaignStore } from '../../store/index.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
-import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
+import { describe, test } from 'node:test';
+import { PumpingGuardStore } from '../../store/index.js';
+import { storeDrivers } from '../helpers/store-drivers.js';
 
 describe('verification pumping guards store', () => {
-  const opened: CampaignStore[] = [];
-  let own: TestPostgres | undefined;
-  after(async () => {
-    await Promise.all(opened.map((s) => s.sql.close()));
-    await own?.stop();
-  });
-
-  async function postgresUrl(): Promise<string> {
-    return (await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url;
-  }
-  const open = async (url?: string) => {
-    const s = url
-      ? await openCampaignStore({ url, dataDir: '' })
-      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-    opened.push(s);
-    return s;
-  };
+  const { open, postgresUrl, drivers } = storeDrivers();
 
   const MIN = 60_000;
   const HOUR = 60 * MIN;
   const T0 = 1_800_000_000_000;
   const RULES = { windowMs: HOUR, minStarts: 4, floor: 0.5 };
-
-  const drivers: [string, () => Promise<CampaignStore>][] = [
-    ['PGlite', () => open()],
-    ['PostgreSQL', async () => open(await postgresUrl())],
-  ];
 
   for (const [name, openStore] of drivers) {
     describe(`verification pumping guards (${name})`, () => {

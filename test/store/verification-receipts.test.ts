@@ -2,32 +2,13 @@
 // embedded PGlite), on a clock the test moves: a receipt recorded once per event ID, a claim that keeps a second message
 // from carrying it until released or its lease runs out, handed over once, and the sweep a day after it came.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { openCampaignStore, SmsReceiptStore, type CampaignStore } from '../../store/index.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { sharedDatabaseUrl } from '../helpers/shared-postgres.js';
-import { freshStoreSnapshot } from '../helpers/store-snapshot.js';
+import { SmsReceiptStore } from '../../store/index.js';
+import { storeDrivers } from '../helpers/store-drivers.js';
 
 describe('verification receipts store', () => {
-  const opened: CampaignStore[] = [];
-  let own: TestPostgres | undefined;
-  after(async () => {
-    await Promise.all(opened.map((s) => s.sql.close()));
-    await own?.stop();
-  });
-
-  const open = async (url?: string) => {
-    const s = url
-      ? await openCampaignStore({ url, dataDir: '' })
-      : await openCampaignStore({ dataDir: '', inMemory: true, embeddedFrom: await freshStoreSnapshot() });
-    opened.push(s);
-    return s;
-  };
-  const drivers: [string, () => Promise<CampaignStore>][] = [
-    ['PGlite', () => open()],
-    ['PostgreSQL', async () => open((await sharedDatabaseUrl()) ?? (own ??= await startPostgres()).url)],
-  ];
+  const { drivers } = storeDrivers();
 
   const HOUR = 3_600_000;
   const T0 = 1_800_000_000_000;
