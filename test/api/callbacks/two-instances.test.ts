@@ -9,11 +9,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { after, before, describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { buildApp } from '../../../api/app.js';
-import { apiClientInterceptors } from '../../../api/temporal-actor.js';
 import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { createLogger } from '../../../common/logger.js';
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature, signApplicationRequest, signSenderIdCallback } from '../../../common/signing.js';
-import { connectClient } from '../../../common/temporal.js';
 import {
   CONVERSATION_WEBHOOK_PATH,
   MMS_POSTBACK_PATH,
@@ -26,10 +24,10 @@ import { workflowIds } from '../../../processes/kinds.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { inboxQuery, type ResourceRef } from '../../../contracts/provisioning.js';
 import { senderIdCallbackRelayId } from '../../../contracts/senderid-registration.js';
-import { openCampaignStore, type CampaignStore } from '../../../store/index.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres.js';
 import { commentEvent, signedDelivery } from '../../helpers/provisioning.js';
+import { secondApiInstance } from '../../helpers/second-api.js';
 import { sharedDatabaseUrl } from '../../helpers/shared-postgres.js';
 import { freshNumber } from '../../helpers/verification.js';
 import { eventually } from '../../helpers/voice.js';
@@ -41,24 +39,8 @@ describe('a callback repeated at a second API instance is applied once', () => {
     url = (await sharedDatabaseUrl()) ?? (own = await startPostgres()).url;
   });
   const h: Harness = useHarness(() => ({ env: { RELAYFLOW_DATABASE_URL: url } }));
-  let store: CampaignStore;
-  let client: Client;
-  let other: FastifyInstance;
-  before(async () => {
-    store = await openCampaignStore({ url, dataDir: '' });
-    client = await connectClient(h.config, apiClientInterceptors());
-    other = await buildApp({
-      config: h.config,
-      client,
-      codec: new AesGcmPayloadCodec(h.config.codecKeys),
-      logger: createLogger({ name: 'test', level: 'silent' }),
-      store,
-    });
-  });
+  const second = secondApiInstance(h, () => url);
   after(async () => {
-    await other?.close();
-    await client?.connection.close();
-    await store?.sql.close();
     await own?.stop();
   });
 
@@ -68,12 +50,12 @@ describe('a callback repeated at a second API instance is applied once', () => {
   async function twice(first: () => Delivery, again: () => Delivery = first): Promise<[LightMyRequestResponse, LightMyRequestResponse]> {
     const a = await at(h.app, first());
     assert.equal(a.statusCode, 200, a.body);
-    const b = await at(other, again());
+    const b = await at(second.app, again());
     assert.equal(b.statusCode, 200, b.body);
     return [a, b];
   }
   const seenRows = async (intake: string) =>
-    await store.sql.query<{ event_id: string; handed: boolean }>(
+    await second.store.sql.query<{ event_id: string; handed: boolean }>(
       'SELECT event_id, handed_at IS NOT NULL AS handed FROM relayflow_seen_callbacks WHERE intake = $1',
       [intake],
     );
@@ -118,7 +100,7 @@ describe('a callback repeated at a second API instance is applied once', () => {
       client: new Client({ connection }),
       codec: new AesGcmPayloadCodec(h.config.codecKeys),
       logger: createLogger({ name: 'test', level: 'silent' }),
-      store,
+      store: second.store,
     });
     try {
       const resource: ResourceRef = { channel: 'RCS', resourceType: 'SENDER', resourceId: ulid() };
@@ -132,7 +114,7 @@ describe('a callback repeated at a second API instance is applied once', () => {
         [],
         'the claim was removed',
       );
-      const retried = await at(other, delivery());
+      const retried = await at(second.app, delivery());
       assert.equal(retried.statusCode, 200, retried.body);
       assert.deepEqual(retried.json(), {}, 'taken, not a duplicate');
       const inbox = await h.client.workflow.getHandle(workflowIds.resourceInbox('RCS', 'SENDER', resource.resourceId)).query(inboxQuery);
@@ -156,7 +138,7 @@ describe('a callback repeated at a second API instance is applied once', () => {
     const first = await at(h.app, delivery());
     assert.equal(first.statusCode, 200, first.body);
     const { runId } = await relay.describe();
-    const repeat = await at(other, delivery());
+    const repeat = await at(second.app, delivery());
     assert.equal(repeat.statusCode, 200, repeat.body);
     assert.deepEqual(repeat.json(), { duplicate: true });
     // The platform does not know the registration: the relay ends, and a second hint would have started a second run.
@@ -225,12 +207,14 @@ describe('a callback repeated at a second API instance is applied once', () => {
     });
     const [mmsFirst, mmsRepeat] = await twice(mms);
     assert.deepEqual([mmsFirst.json(), mmsRepeat.json()], [{ accepted: true }, { duplicate: true }]);
-    const reports = await store.sql.query<{ seq: number }>('SELECT seq FROM relayflow_delivery_reports WHERE campaign_id = $1 ORDER BY seq', [campaignId]);
+    const reports = await second.store.sql.query<{ seq: number }>('SELECT seq FROM relayflow_delivery_reports WHERE campaign_id = $1 ORDER BY seq', [
+      campaignId,
+    ]);
     assert.deepEqual(
       reports.map((r) => r.seq),
       [0, 1],
     );
-    assert.deepEqual((await store.counts(campaignId))?.delivery, { delivered: 2 });
+    assert.deepEqual((await second.store.counts(campaignId))?.delivery, { delivered: 2 });
     assert.equal((await seenRows('conversation')).length, 1);
     assert.equal((await seenRows('mms')).length, 1);
   });
@@ -251,7 +235,7 @@ describe('a callback repeated at a second API instance is applied once', () => {
       details.call.answers.map((a) => [a.event, a.by]),
       [['ice', 'plan']],
     );
-    const events = await store.sql.query<{ seq: number }>('SELECT seq FROM relayflow_voice_events WHERE call_id = $1', [callId]);
+    const events = await second.store.sql.query<{ seq: number }>('SELECT seq FROM relayflow_voice_events WHERE call_id = $1', [callId]);
     assert.equal(events.length, 2, 'the ICE and the DiCE, once each');
   });
 

@@ -4,17 +4,11 @@
 // a pumping block decided by starts through one refuses at the other, a geo rule set through one applies at the other;
 // and what they keep holds no number and no IP.
 import assert from 'node:assert/strict';
-import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { after, before, describe, test } from 'node:test';
-import { buildApp } from '../../../api/app.js';
-import { apiClientInterceptors } from '../../../api/temporal-actor.js';
-import { AesGcmPayloadCodec } from '../../../common/codec.js';
-import { createLogger } from '../../../common/logger.js';
-import { connectClient } from '../../../common/temporal.js';
-import { openCampaignStore, type CampaignStore } from '../../../store/index.js';
 import { TEST_API_KEY, useHarness, type Harness } from '../../helpers/harness.js';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres.js';
+import { secondApiInstance } from '../../helpers/second-api.js';
 import { sharedDatabaseUrl } from '../../helpers/shared-postgres.js';
 import { phoneInbox } from '../../helpers/verification.js';
 
@@ -48,28 +42,12 @@ describe('two API instances on one database', () => {
     },
   }));
   // The second instance: its own store (pool), Temporal connection and app, on the same database and task queue.
-  let store: CampaignStore;
-  let client: Client;
-  let other: FastifyInstance;
-  before(async () => {
-    store = await openCampaignStore({ url, dataDir: '' });
-    client = await connectClient(h.config, apiClientInterceptors());
-    other = await buildApp({
-      config: h.config,
-      client,
-      codec: new AesGcmPayloadCodec(h.config.codecKeys),
-      logger: createLogger({ name: 'test', level: 'silent' }),
-      store,
-    });
-  });
+  const second = secondApiInstance(h, () => url);
   after(async () => {
-    await other?.close();
-    await client?.connection.close();
-    await store?.sql.close();
     await own?.stop();
   });
 
-  const instances = () => [h.app, other] as const;
+  const instances = () => [h.app, second.app] as const;
   const start = (app: FastifyInstance, payload: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: '/v1/verifications', headers: { authorization: `Bearer ${TEST_API_KEY}` }, payload });
 
@@ -91,7 +69,7 @@ describe('two API instances on one database', () => {
 
   test('a rate limit by IP: three starts across both go, the fourth is refused on either', async () => {
     const ip = remember(`203.0.113.${process.pid % 250}-${Date.now()}`);
-    for (const app of [h.app, other, h.app])
+    for (const app of [h.app, second.app, h.app])
       assert.equal((await start(app, { identity: norwegian(), method: 'seamless', rateLimits: { ip } })).statusCode, 201);
     for (const app of instances()) {
       const res = await start(app, { identity: norwegian(), method: 'seamless', rateLimits: { ip } });
@@ -110,18 +88,18 @@ describe('two API instances on one database', () => {
     const refusedHere = await start(h.app, { identity: pumped(), method: 'sms' });
     assert.equal(refusedHere.statusCode, 429, refusedHere.body);
     const identity = pumped();
-    const refused = await start(other, { identity, method: 'sms' });
+    const refused = await start(second.app, { identity, method: 'sms' });
     assert.equal(refused.statusCode, 429, refused.body);
     assert.equal(refused.json().error.code, 'pumping_suspected');
     assert.match(refused.json().error.message, new RegExp(`blocked numbers beginning \\+${PUMPED_PREFIX}: 0 of 3 verifications reported a code`));
     assert.deepEqual(await phoneInbox(h, identity), [], 'nothing sent');
     // Both show the same guard; a lift through the second instance lets starts go on the first.
     const view = (
-      await other.inject({ method: 'GET', url: `/v1/verification-pumping-guards/${PUMPED_PREFIX}`, headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+      await second.app.inject({ method: 'GET', url: `/v1/verification-pumping-guards/${PUMPED_PREFIX}`, headers: { authorization: `Bearer ${TEST_API_KEY}` } })
     ).json();
     assert.equal(view.blocked, true, JSON.stringify(view));
     assert.equal(view.starts, 3);
-    const lift = await other.inject({
+    const lift = await second.app.inject({
       method: 'POST',
       url: `/v1/verification-pumping-guards/${PUMPED_PREFIX}/lift`,
       headers: { authorization: `Bearer ${TEST_API_KEY}` },
@@ -143,7 +121,7 @@ describe('two API instances on one database', () => {
     // The other instance reads the rules again once its copy is older than its cache time.
     const decision = async () =>
       (
-        await other.inject({
+        await second.app.inject({
           method: 'GET',
           url: `/v1/verification-geo-rules/decision?identity=${encodeURIComponent(identity)}&method=flashcall`,
           headers: { authorization: `Bearer ${TEST_API_KEY}` },
@@ -154,18 +132,18 @@ describe('two API instances on one database', () => {
       assert.ok(Date.now() - changedAt < CACHE_MS + 3_000, 'the other instance still allows it');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const res = await start(other, { identity, method: 'flashcall' });
+    const res = await start(second.app, { identity, method: 'flashcall' });
     assert.equal(res.statusCode, 403, res.body);
     assert.equal(res.json().error.code, 'geo_blocked');
     assert.match(res.json().error.message, /by rule no-norway-flashcall \(set through the API\)/);
-    const read = (await other.inject({ method: 'GET', url: '/v1/verification-geo-rules', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).json();
+    const read = (await second.app.inject({ method: 'GET', url: '/v1/verification-geo-rules', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).json();
     assert.equal(read.version, put.json().version);
     assert.equal(read.rules[0].id, 'no-norway-flashcall');
   });
 
   test("the guards' tables hold no number and no IP: keyed hashes, prefixes and process IDs only", async () => {
     const tables = ['relayflow_verification_admissions', 'relayflow_pumping_guards', 'relayflow_pumping_decisions', 'relayflow_geo_rule_changes'];
-    const stored = JSON.stringify(await Promise.all(tables.map((t) => store.sql.query(`SELECT * FROM ${t}`))));
+    const stored = JSON.stringify(await Promise.all(tables.map((t) => second.store.sql.query(`SELECT * FROM ${t}`))));
     assert.ok(stored.includes('number:') && stored.includes(PUMPED_PREFIX), 'the tables were written');
     for (const value of used) {
       assert.ok(!stored.includes(value.replace(/^\+/, '')), `${value} is not stored`);
