@@ -9,11 +9,15 @@ describe('provisioning sandbox: CHATA verification and account', () => {
 
   test('a sender in ERROR for an unverified number: register sends a code, a wrong one is wrong_otp, the right one sends it back to review', async () => {
     await subscribe(c, receiver, ['CHATA_WABA_ACCOUNT_CHANGED']);
-    await c.control('PUT', '/provisioning/reviewer', { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 20 } });
-    const id = (await c.api('POST', '/chata/senders', { phoneNumber: '+14155550123', displayName: 'Acme' })).body.id as string;
-    const early = await c.api('POST', `/chata/senders/${id}/register`, { method: 'SMS' });
+    // A sender whose review never ends within the test: still PENDING however slow the machine is.
+    await c.control('PUT', '/provisioning/reviewer', { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 600_000 } });
+    const pending = (await c.api('POST', '/chata/senders', { phoneNumber: '+14155550199', displayName: 'Acme' })).body.id as string;
+    const early = await c.api('POST', `/chata/senders/${pending}/register`, { method: 'SMS' });
     assert.equal(early.status, 409, 'PENDING: nothing to verify yet');
     assert.deepEqual(early.body.additionalInformation, { state: 'PENDING' });
+
+    await c.control('PUT', '/provisioning/reviewer', { chataSenders: { outcome: 'error', errorCode: 'NO_VERIFIED_PHONE_NUMBER', delayMs: 20 } });
+    const id = (await c.api('POST', '/chata/senders', { phoneNumber: '+14155550123', displayName: 'Acme' })).body.id as string;
     await waitFor(() => receiver.received.length === 1, 'the error');
 
     assert.equal((await c.api('POST', `/chata/senders/${id}/verify`, { code: '123456' })).status, 409, 'no code requested yet');

