@@ -23,7 +23,7 @@ import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { conversationStats, createApp, numbers, sandboxJson } from '../test/helpers/campaigns.js';
 import { countActions, eventsByType, type ActionCounts } from './action-counts.js';
-import { heartbeatingActivities } from '../workflows/campaigns/campaign-activities.js';
+import { heartbeatingActivities } from '../processes/campaigns/workflow/campaign-activities.js';
 import { pacedLoop } from './paced-loop.js';
 import { benchProfile, startChild } from './bench-stack.js';
 import { benchTarget, startBenchTemporal } from './target.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { patchProtobufRoot } from '@temporalio/proto/lib/patch-protobuf-root.js';
 import { CONFIG_SCHEMA } from '../common/config/schema.js';
 import { fieldOf } from '../common/config/validate.js';
-import { chunkRowsFor, windowSizeFor } from '../workflows/campaigns/chunks.js';
+import { chunkRowsFor, windowSizeFor } from '../processes/campaigns/workflow/chunks.js';
 import {
   costPerMillion,
   firstLimit,
@@ -185,7 +185,7 @@ const kinds: Kind[] = [
     name: `conversation campaign, one message (of ${fmt(RECIPIENTS)})`,
     unit: 'message',
     cost: unitFromShape(campaignFixture.shape, campaignEvents / RECIPIENTS, campaignActions / RECIPIENTS),
-    from: `actions: ${FULL} campaign "Temporal actions per 1,000 campaign messages" / 1,000 (heartbeats included); events: campaign/happy's ${campaignFixedEvents} fixed events + ${EVENTS_PER_CHUNK} per chunk (assumption from the event types) x ${fmt(Math.ceil(RECIPIENTS / chunkRows))} chunks of ${fmt(chunkRows)} (workflows/campaigns/chunks.ts at 200/s), over ${fmt(RECIPIENTS)} messages; CPU: not measured (the send worker)`,
+    from: `actions: ${FULL} campaign "Temporal actions per 1,000 campaign messages" / 1,000 (heartbeats included); events: campaign/happy's ${campaignFixedEvents} fixed events + ${EVENTS_PER_CHUNK} per chunk (assumption from the event types) x ${fmt(Math.ceil(RECIPIENTS / chunkRows))} chunks of ${fmt(chunkRows)} (processes/campaigns/workflow/chunks.ts at 200/s), over ${fmt(RECIPIENTS)} messages; CPU: not measured (the send worker)`,
   },
 ];
 
@@ -313,7 +313,7 @@ ${fmt(verLoad.actionsPerDay * 30)} actions: past the published tiers (200 M a mo
 The campaign bench measured **${sig(campaignRate)} messages a second** at an app limit of 200/s (\`${FULL}\`, campaign send rate): the
 platform's app limit, not relayflow, sets the pace. At that rate ${fmt(RECIPIENTS)} recipients take ${fmt(campaignSeconds / 60)} minutes
 (at the project's 800/s, ${fmt(RECIPIENTS / 800 / 60)}). Its workflow is one history that stays small: chunks of ${fmt(chunkRows)} rows
-(\`workflows/campaigns/chunks.ts\` at 200/s), a few events each, never one per message.
+(\`processes/campaigns/workflow/chunks.ts\` at 200/s), a few events each, never one per message.
 
 ${loadTable(campaignLoad, 'messages')}
 
@@ -325,7 +325,7 @@ rate** at the platform; a history shard sees about ${sig(campaignLoad.writesPerS
 ### 100,000 templates watched
 An approved template keeps watching its quality: when no webhook came for \`RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS\`
 (${fmt(POLL_MS / 1000)} s by default, \`common/config.ts\`) it wakes and reads the template from the platform
-(\`workflows/provisioning/follow.ts\`, \`process.ts\`). With no webhooks at all that is ${fmt(TEMPLATES)} / ${fmt(POLL_MS / 1000)} s, the most it
+(\`processes/provisioning/workflow/follow.ts\`, \`process.ts\`). With no webhooks at all that is ${fmt(TEMPLATES)} / ${fmt(POLL_MS / 1000)} s, the most it
 wakes; each webhook puts the next poll off.
 
 ${loadTable(watchLoad, 'wake-ups')}

@@ -12,7 +12,7 @@ import { nodeTransport } from '../common/http-transport.js';
 import { CONVERSATION_WEBHOOK_HEADERS, conversationWebhookSignature } from '../common/signing.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../processes/kinds.js';
-import { inboxQuery } from '../contracts/provisioning.js';
+import { inboxQuery } from '../processes/provisioning/contract.js';
 import type { Client } from '@temporalio/client';
 import { benchProfile, exitWhenDone, log, shutdown, sleep, startBaselineWorker, startStack } from './bench-stack.js';
 import { baselineEventSignal, baselineStopSignal } from './baseline-signal-workflow.js';

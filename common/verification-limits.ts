@@ -2,7 +2,7 @@
 // (`rateLimits: {ip: "203.0.113.7", user: "u-42"}`, as Twilio Verify's RateLimits map does), and each configured
 // limit counts the starts per value of its key, per country or per number prefix, over a sliding window. Pure: the
 // configuration parses the limits with it, the API picks a start's buckets with it; the counting itself is durable
-// (one bucket workflow per limit and value, api/routes/verification/rate-limits.ts).
+// (one bucket workflow per limit and value, processes/verification/routes/rate-limits.ts).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 const RATE_LIMIT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';

@@ -1,6 +1,6 @@
 // The SMS-pumping guard's arithmetic: per destination prefix, the starts and the successful reports over a
 // sliding window, kept as a few time slots (a bounded state, whatever the traffic); a prefix whose conversion falls
-// below the floor once it has enough starts is blocked. Pure: the guard's workflow (workflows/verification/
+// below the floor once it has enough starts is blocked. Pure: the guard's workflow (processes/verification/verification/workflow/
 // pumping-guard.ts) runs it, and it is tested alone (test/common/verification-limits.test.ts).
 
 /** Slots per window: the window slides by a twentieth of itself, so a count is at most one slot stale. */

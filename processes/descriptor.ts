@@ -2,7 +2,7 @@
 // builder, what its states mean, the messages it takes and where the API serves it. Workflows import
 // descriptors too, so they hold pure data and pure functions only: no Node, no clock, no randomness.
 
-/** A family: the one name its folders use under processes/, activities/, api/routes/, docs/processes/, test/. */
+/** A family: the one name its folder under processes/ uses, and docs/processes/ and test/<layer>/. */
 export type FamilyName = 'subprojects' | 'verification' | 'provisioning' | 'senderid' | 'campaigns' | 'voice' | 'onboarding';
 
 export interface KindStates<S extends string = string> {

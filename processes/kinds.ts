@@ -56,7 +56,7 @@ type IdBuilders = { [D in Descriptors as D['kind']]: D['id'] };
 /** Business-keyed workflow IDs, one builder per kind (and the resource inbox's), so callbacks route without a lookup. */
 export const workflowIds = {
   ...(Object.fromEntries(KINDS.map((d) => [d.kind, d.id])) as IdBuilders),
-  /** Every webhook event of one platform resource lands here first (workflows/provisioning/resource-inbox.ts). */
+  /** Every webhook event of one platform resource lands here first (processes/provisioning/workflow/resource-inbox.ts). */
   resourceInbox: (channel: string, resourceType: string, resourceId: string) => `resource:${channel}:${resourceType}:${resourceId}`,
 };
 
@@ -111,8 +111,6 @@ type PlatformAreaName = 'subprojects' | 'verification' | 'provisioning' | 'sende
 
 /** What a family holds besides its kinds. */
 export interface FamilyFacts {
-  /** The contract files (under contracts/) the API, the workflows and the activities share. */
-  contracts: readonly string[];
   areas: readonly PlatformAreaName[];
   /** Signals its helper workflows take (not a kind's: the resource inbox's). */
   signals?: readonly string[];

@@ -11,17 +11,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ulid } from 'ulid';
 import { workflowIds } from '../processes/kinds.js';
-import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../contracts/provisioning.js';
-import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../contracts/sdk-verification.js';
+import { attachSignal, provisioningEventSignal, stopUpdate, type ProvisioningEvent, type ResourceRef } from '../processes/provisioning/contract.js';
+import { sdkVerificationEventSignal, type SdkVerificationEvent } from '../processes/verification/sdk-verification/contract.js';
 import {
   senderIdCallbackRelayId,
   senderIdCallbackSignal,
   type SenderIdCallbackHint,
   type SenderIdCallbackRelayInput,
-} from '../contracts/senderid-registration.js';
+} from '../processes/senderid/senderid-registration/contract.js';
 import { MMS_POSTBACK_PATH, VERIFICATION_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { createPlatformClients } from '../platform/index.js';
-import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../contracts/campaigns.js';
+import { cancelCampaignUpdate, pauseCampaignUpdate, resumeCampaignUpdate } from '../processes/campaigns/contract.js';
 import { buildWorkflowBundle } from '../workers/build-bundle.js';
 import { startDevServer } from './lib/dev-server.js';
 import { FIXTURES_DIR, historyToJSON, REPLAY_CODEC_KEYS, workflowTypeOf, type FixtureFile } from '../test/helpers/replay.js';

@@ -1,6 +1,6 @@
 // The worker's metrics: one Prometheus endpoint, the Temporal SDK's own exporter (the runtime's telemetry).
 // relayflow's worker series go through the SDK's metric meter to the same endpoint: platform calls here,
-// process endings from the workflows (workflows/shared/process-ended-metric.ts). No second server, no prom-client.
+// process endings from the workflows (processes/shared/workflow/process-ended-metric.ts). No second server, no prom-client.
 import type { MetricCounter } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
 import type { WorkerMetricsConfig } from '../common/config.js';

@@ -4,7 +4,7 @@
 // rate, halt, settle), not rate-limited, so a pause or cancel never waits behind chunk starts.
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker } from '@temporalio/worker';
-import { createCampaignActivities } from '../activities/campaigns/index.js';
+import { createCampaignActivities } from '../processes/campaigns/activities/index.js';
 import type { Config } from '../common/config.js';
 import { activityLogContext } from './activity-log-context.js';
 import { activityTracing } from './tracing.js';

@@ -3,7 +3,7 @@
 // the worker through a sink.
 //
 // OpenTelemetry's workflow interceptors are in every workflow bundle, loaded only in a run whose start carried a
-// trace context (workflows/shared/tracing-interceptors.ts: a prebuilt bundle cannot depend on the environment),
+// trace context (processes/shared/workflow/tracing-interceptors.ts: a prebuilt bundle cannot depend on the environment),
 // so the worker always registers its `exporter` sink; while tracing is off, the sink drops any spans. The
 // interceptors only add the trace context to the headers of the commands a workflow sends, which replay does
 // not compare: a history replays the same with or without them (test/workflows/replay).

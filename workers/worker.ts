@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities/index.js';
+import { createActivities } from '../processes/activities.js';
 import { createPlatformClients } from '../platform/index.js';
 import { DEFAULT_WORKER_CACHED_WORKFLOWS, DEFAULT_WORKER_WORKFLOW_TASK_SLOTS, type Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';

@@ -9,11 +9,11 @@ import type { CodecKey } from '../common/codec.js';
 import { createDataConverter, FAILURE_CONVERTER_PATH } from '../common/data-converter.js';
 import { workflowSpanSinks } from './tracing.js';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../processes/workflows.ts', import.meta.url));
 /** Counts process endings for the worker's /metrics (an interceptor module, so no process's code changes). */
-export const PROCESS_ENDED_INTERCEPTOR_MODULE = fileURLToPath(new URL('../workflows/shared/process-ended-metric.ts', import.meta.url));
+export const PROCESS_ENDED_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/process-ended-metric.ts', import.meta.url));
 /** OpenTelemetry's workflow interceptors, loaded only in a run started under a trace (workers/tracing.ts). */
-export const TRACING_INTERCEPTOR_MODULE = fileURLToPath(new URL('../workflows/shared/tracing-interceptors.ts', import.meta.url));
+export const TRACING_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/tracing-interceptors.ts', import.meta.url));
 /** Workflow interceptors, bundled with the workflows: traces (when a run's start carried one) and counting process endings. */
 const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [TRACING_INTERCEPTOR_MODULE, PROCESS_ENDED_INTERCEPTOR_MODULE];
 /** Where `npm run build` writes the bundle (dist/workflow-bundle.js, next to dist/workers/). */

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { verifyConversationWebhook } from '../../common/signing.js';
 import { CONVERSATION_WEBHOOK_PATH } from '../../contracts/callbacks.js';
-import { parseCampaignMessageToken } from '../../contracts/campaigns.js';
+import { parseCampaignMessageToken } from '../../processes/campaigns/contract.js';
 import type { CampaignStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';
 import { bodyHash, type IntakePipeline } from './intake.js';

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { timingSafeEqualString } from '../../common/signing.js';
 import { MMS_POSTBACK_PATH } from '../../contracts/callbacks.js';
-import { parseCampaignMessageToken } from '../../contracts/campaigns.js';
+import { parseCampaignMessageToken } from '../../processes/campaigns/contract.js';
 import type { CampaignStore } from '../../store/index.js';
 import { ApiError, notFound } from '../errors.js';
 import { bodyHash, type IntakePipeline } from './intake.js';

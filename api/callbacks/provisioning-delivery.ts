@@ -7,7 +7,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
-import { provisioningEventSignal, resourceOf, type ProvisioningEvent, type ResourceInboxWorkflow } from '../../contracts/provisioning.js';
+import { provisioningEventSignal, resourceOf, type ProvisioningEvent, type ResourceInboxWorkflow } from '../../processes/provisioning/contract.js';
 import type { ResourceLink, ResourceLinkStore } from '../../store/resource-links.js';
 
 export interface DeliveryDeps {

@@ -12,7 +12,7 @@ import Type, { type Static } from 'typebox';
 import type { Client } from '@temporalio/client';
 import { verifyConversationWebhookWithSecrets } from '../../common/signing.js';
 import { acceptedSecrets, type PreviousSecret } from '../../common/secret-rotation.js';
-import type { ProvisioningEvent } from '../../contracts/provisioning.js';
+import type { ProvisioningEvent } from '../../processes/provisioning/contract.js';
 import type { ResourceLinkStore } from '../../store/resource-links.js';
 import type { ProvisioningResourceType } from '../../common/wire/provisioning.js';
 import { triggerTarget } from '../../platform/provisioning/types.js';

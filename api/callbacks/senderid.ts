@@ -5,7 +5,7 @@
 // else a hash of the raw body (docs/senderid-wire.md). The callback becomes a hint signalled to the process linked to its
 // registration (store/resource-links.ts, written when the process created or adopted it), then 200. A registration
 // with no linked process still running has the hint signalled-with-start to its relay
-// (workflows/senderid/callback-relay.ts): the platform is not called here, the relay reads whose registration it
+// (processes/senderid/senderid-registration/workflow/callback-relay.ts): the platform is not called here, the relay reads whose registration it
 // is and signals that process (or one that adopts it). An unreachable Temporal or store is a 503.
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -20,9 +20,9 @@ import {
   senderIdCallbackSignal,
   type SenderIdCallbackHint,
   type SenderIdCallbackRelayInput,
-} from '../../contracts/senderid-registration.js';
+} from '../../processes/senderid/senderid-registration/contract.js';
 import type { ResourceLinkStore } from '../../store/resource-links.js';
-import type { senderIdCallbackRelay } from '../../workflows/senderid/callback-relay.js';
+import type { senderIdCallbackRelay } from '../../processes/senderid/senderid-registration/workflow/callback-relay.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 import { bodyHash, type IntakePipeline } from './intake.js';

@@ -14,13 +14,13 @@ import type { ErrorObject } from 'ajv';
 import Type, { type Static, type TSchema } from 'typebox';
 import { verifyApplicationCallback } from '../../common/signing.js';
 import { verificationIdOfEvent } from '../../processes/verification/verification/kind.js';
-import { platformEventSignal, type PlatformVerificationEvent } from '../../contracts/verification.js';
-import type { RequestAnswer, SdkVerificationEvent } from '../../contracts/sdk-verification.js';
+import { platformEventSignal, type PlatformVerificationEvent } from '../../processes/verification/contract.js';
+import type { RequestAnswer, SdkVerificationEvent } from '../../processes/verification/sdk-verification/contract.js';
 import { VERIFICATION_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { ApiError } from '../errors.js';
 import { validationDetails, validatorCompiler } from '../plugins/validation.js';
 import type { HandOffContext, IntakePipeline } from './intake.js';
-import type { VerificationService } from '../routes/verification/service.js';
+import type { VerificationService } from '../../processes/verification/routes/service.js';
 
 const Str = Type.String({ minLength: 1 });
 const Common = {

@@ -15,8 +15,8 @@ import {
   type VoiceCallbackEvent,
   type VoiceFollowSettings,
   type VoiceIncomingInput,
-} from '../../contracts/voice.js';
-import type { IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
+} from '../../processes/voice/contract.js';
+import type { IncomingCallFacts } from '../../processes/voice/rule-keys.js';
 import type { RuleMatch } from '../../store/index.js';
 
 const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
-import { parseCallToken, voiceRecordingSignal, type VoiceRecordingNotice } from '../../contracts/voice.js';
+import { parseCallToken, voiceRecordingSignal, type VoiceRecordingNotice } from '../../processes/voice/contract.js';
 import { within } from './voice-answer.js';
 
 type Obj = Record<string, unknown>;

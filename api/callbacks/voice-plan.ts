@@ -2,14 +2,14 @@
 // plan is the rule that matched the called number when the ICE came, read through a short-lived cache), and the
 // ACE of a text-to-speech or conference callout (the plan is in its token: continue, or hang up on a machine).
 // What the call has done so far (menu position, AMD result) is its earlier events, kept in the store and replayed
-// through the same pure call driver the process runs (contracts/voice-call-driver.ts). Each event and the answer
+// through the same pure call driver the process runs (processes/voice/call-driver.ts). Each event and the answer
 // given are written to the store before the answer goes out, so no answer is lost while Temporal is away; then,
 // off the answer's path, they are relayed to the call's process in batches (voice-relay.ts), which replays them
 // through its own driver and records them with `by: plan`.
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
-import { CallDriver, calloutPlan, incomingPlan } from '../../contracts/voice-call-driver.js';
+import { CallDriver, calloutPlan, incomingPlan } from '../../processes/voice/call-driver.js';
 import {
   isCalloutPlan,
   type CalloutAcePlan,
@@ -18,8 +18,8 @@ import {
   type VoiceCallEnded,
   type VoiceCallPlan,
   type VoiceFollowSettings,
-} from '../../contracts/voice.js';
-import { isAppToApp, type IncomingCallFacts } from '../../contracts/voice-rule-keys.js';
+} from '../../processes/voice/contract.js';
+import { isAppToApp, type IncomingCallFacts } from '../../processes/voice/rule-keys.js';
 import type { IncomingRuleCache, StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
 import { incomingInput } from './voice-answer.js';
 import { VoiceRelay, type HeldCall, type RelaySettings } from './voice-relay.js';

@@ -10,8 +10,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { KIND, STATE } from '../../common/search-attributes.js';
 import type { Logger } from '../../common/logger.js';
 import { LAST_CHANGE_MEMO, type LastChangeMemo } from '../../contracts/process-status.js';
-import { incomingLead } from '../../contracts/voice-call-driver.js';
-import { isCalloutPlan, VOICE_INCOMING_KIND, voiceEventsSignal, type VoiceCallPlan, type VoiceRecordedEvent } from '../../contracts/voice.js';
+import { incomingLead } from '../../processes/voice/call-driver.js';
+import { isCalloutPlan, VOICE_INCOMING_KIND, voiceEventsSignal, type VoiceCallPlan, type VoiceRecordedEvent } from '../../processes/voice/contract.js';
 import type { StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
 
 export interface RelaySettings {

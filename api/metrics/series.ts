@@ -41,7 +41,7 @@ export const processesStarted = new Counter({
 });
 
 /**
- * Verification starts the geo permissions refused (api/routes/verification/geo-rules.ts), before anything was
+ * Verification starts the geo permissions refused (processes/verification/routes/geo-rules.ts), before anything was
  * started or sent: `via` api (POST /v1/verifications) or platform (a VerificationRequestEvent of a verification
  * an SDK started), `rule` the deciding rule's ID or `default`, `source` api, config or default.
  */

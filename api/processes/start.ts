@@ -30,7 +30,7 @@ export interface BuiltProcess<I = unknown, K extends ProcessKind = ProcessKind> 
   input: I;
 }
 
-/** The workflow that runs it is the kind's (contracts/families.ts). */
+/** The workflow that runs it is the kind's (its descriptor, processes/kinds.ts). */
 export interface StartRequest {
   kind: ProcessKind;
   processId: string;

@@ -1,5 +1,5 @@
 // The routes every process family has, written once: each family declares them on the router of one of its
-// collections (contracts/families.ts), which takes the path, tag, kinds and workflow types from the registry.
+// collections (its descriptor, processes/kinds.ts), which takes the path, tag, kinds and workflow types from the registry.
 // - start: POST at the collection (or at each style's segment), starting a process by its business key.
 // - list: GET at each style's segment (or the collection), by kind, optionally by state, paged.
 // - read: GET `${path}/:processId` (and reads below it), 404 for IDs of other kinds without asking Temporal.
@@ -33,7 +33,7 @@ const camel = (words: string) => pascal(words).replace(/^./, (c) => c.toLowerCas
 /** The registry's collection at `path`. */
 function collectionAt(path: string): Collection {
   const found = COLLECTIONS.find((c) => c.path === path);
-  if (!found) throw new Error(`no collection at ${path} in contracts/families.ts`);
+  if (!found) throw new Error(`no collection at ${path} in processes/kinds.ts`);
   return found;
 }
 

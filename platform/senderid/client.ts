@@ -99,7 +99,7 @@ export class SenderIdClient {
 
   // --- registrations ---------------------------------------------------------------------------
 
-  /** Creates a registration (state IN_QUEUE). Not idempotent on the platform: see activities/senderid for the look-up first. */
+  /** Creates a registration (state IN_QUEUE). Not idempotent on the platform: see processes/senderid/senderid-registration/activities for the look-up first. */
   async createRegistration(req: CreateRegistrationRequest): Promise<Registration> {
     return this.#call<Registration>('POST', 'registrations', { json: req });
   }

@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const campaignsFamily: FamilyFacts = { contracts: ['campaigns.ts'], areas: ['conversation', 'mms'] };
+export const campaignsFamily: FamilyFacts = { areas: ['conversation', 'mms'] };

@@ -1,5 +1,5 @@
 // What a campaign's states mean, the same for every channel.
-import type { CampaignState } from '../../contracts/campaigns.js';
+import type { CampaignState } from './contract.js';
 import { everyState, type KindStates } from '../descriptor.js';
 
 export const CAMPAIGN_STATES: KindStates<CampaignState> = {

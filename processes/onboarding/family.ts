@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const onboardingFamily: FamilyFacts = { contracts: ['onboarding.ts'], areas: [] };
+export const onboardingFamily: FamilyFacts = { areas: [] };

@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const senderidFamily: FamilyFacts = { contracts: ['senderid.ts', 'senderid-registration.ts'], areas: ['senderid'] };
+export const senderidFamily: FamilyFacts = { areas: ['senderid'] };

@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const subprojectsFamily: FamilyFacts = { contracts: ['subprojects.ts'], areas: ['subprojects'] };
+export const subprojectsFamily: FamilyFacts = { areas: ['subprojects'] };

@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const verificationFamily: FamilyFacts = { contracts: ['verification.ts', 'sdk-verification.ts'], areas: ['verification'] };
+export const verificationFamily: FamilyFacts = { areas: ['verification'] };

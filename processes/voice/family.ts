@@ -1,3 +1,3 @@
 import type { FamilyFacts } from '../kinds.js';
 
-export const voiceFamily: FamilyFacts = { contracts: ['voice.ts', 'voice-call-driver.ts', 'voice-script.ts'], areas: ['voice'] };
+export const voiceFamily: FamilyFacts = { areas: ['voice'] };

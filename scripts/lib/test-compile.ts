@@ -20,8 +20,8 @@ export async function compileForTests(outDir: string): Promise<number> {
   const entryPoints = SOURCE_DIRS.flatMap(tsFiles);
   await build({ entryPoints, outdir: outDir, outbase: '.', format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'error' });
   // What code reads next to itself at run time: the audit page's files, and the workflows' sources (tests that
-  // bundle the workflows anew bundle them from workflows/index.ts).
+  // bundle the workflows anew bundle them from processes/workflows.ts).
   cpSync('api/routes/ui/static', join(outDir, 'api/routes/ui/static'), { recursive: true });
-  for (const f of tsFiles('workflows')) cpSync(f, join(outDir, f));
+  for (const f of tsFiles('processes')) cpSync(f, join(outDir, f));
   return entryPoints.length;
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { toActivityFailure, withFailureMapping, withFailureMappingAll } from '../../activities/shared/failures.js';
+import { toActivityFailure, withFailureMapping, withFailureMappingAll } from '../../processes/shared/activities/failures.js';
 import * as errors from '../../platform/errors.js';
 
 const init = {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { workflowIds } from '../../processes/kinds.js';
-import { StartTemplate } from '../../api/routes/provisioning/schemas.js';
+import { StartTemplate } from '../../processes/provisioning/routes/schemas.js';
 import { PROCESS_ID_MAX_LENGTH } from '../../api/schemas.js';
 import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import proto from '@temporalio/proto';
 import { countEvents, heartbeatBound } from '../../bench/action-counts.js';
-import { heartbeatingActivities } from '../../workflows/campaigns/campaign-activities.js';
+import { heartbeatingActivities } from '../../processes/campaigns/workflow/campaign-activities.js';
 
 const { HistoryEvent } = proto.temporal.api.history.v1;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;

@@ -2,7 +2,7 @@
 // the same request again until it is answered), the state it ends in, what a user does meanwhile, and how to
 // count what it made on the platform, from the sandbox's own records.
 import { ulid } from 'ulid';
-import { BUNDLE_KEY_LABEL } from '../../contracts/provisioning.js';
+import { BUNDLE_KEY_LABEL } from '../../processes/provisioning/contract.js';
 import type { Rig } from './rig.js';
 
 export interface Started {

@@ -2,7 +2,7 @@
 // sandbox's apps and counts, and waiting for a campaign's state.
 import { ulid } from 'ulid';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, ConversationContent, MmsContent } from '../../contracts/campaigns.js';
+import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, ConversationContent, MmsContent } from '../../processes/campaigns/contract.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 import type { CampaignCounts } from '../../store/index.js';

@@ -4,10 +4,10 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
-import { createActivities } from '../../activities/index.js';
+import { createActivities } from '../../processes/activities.js';
 import { oneUrlPlatformClients } from './platform-config.js';
 import { listenStub, sendJson } from './stub-server.js';
-import type { PlatformFailureDetails } from '../../activities/shared/failures.js';
+import type { PlatformFailureDetails } from '../../processes/shared/activities/failures.js';
 
 export type Obj = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { ulid } from 'ulid';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../processes/kinds.js';
-import type { ProvisioningEvent, ResourceRef, TemplateApprovalInput } from '../../contracts/provisioning.js';
+import type { ProvisioningEvent, ResourceRef, TemplateApprovalInput } from '../../processes/provisioning/contract.js';
 import type { CreateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
 import { uniqueName, type Harness } from './harness.js';

@@ -3,7 +3,7 @@
 // service; lost answers (act, then drop the connection) on demand. Records every request.
 import type { TestContext } from 'node:test';
 import type { ServerResponse } from 'node:http';
-import { createActivities } from '../../activities/index.js';
+import { createActivities } from '../../processes/activities.js';
 import { oneUrlPlatformClients } from './platform-config.js';
 import { listenStub, sendJson } from './stub-server.js';
 import type { Policy, Registration } from '../../common/wire/senderid.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createPlatformClients } from '../../platform/index.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../processes/kinds.js';
-import type { SenderIdRegistrationInput } from '../../contracts/senderid-registration.js';
+import type { SenderIdRegistrationInput } from '../../processes/senderid/senderid-registration/contract.js';
 import { signSenderIdCallback } from '../../common/signing.js';
 import type { Harness } from './harness.js';
 

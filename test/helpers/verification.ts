@@ -103,8 +103,8 @@ export async function verificationRoutesWith(h: Harness, opts: { waitMs: number;
     { createPlatformClients },
   ] = await Promise.all([
     import('fastify'),
-    import('../../api/routes/verification/service.js'),
-    import('../../api/routes/verification/index.js'),
+    import('../../processes/verification/routes/service.js'),
+    import('../../processes/verification/routes/index.js'),
     import('../../api/processes/find.js'),
     import('../../api/plugins/validation.js'),
     import('../../api/plugins/error-handler.js'),

@@ -33,6 +33,11 @@ function defined(source: string, what: 'Signal' | 'Update'): string[] {
   return [...source.matchAll(new RegExp(`define${what}<[\\s\\S]*?>\\('([^']+)'\\)`, 'g'))].map((m) => m[1]!);
 }
 
+/** A family's contract files: whatever under processes/<family>/ is not workflow, activity or route code. */
+const contractFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !/(^|\/)(workflow|activities|routes)\//.test(f))
+    .map((f) => join(dir, f));
 const sorted = (list: readonly string[]) => [...list].sort();
 
 describe('each descriptor', () => {
@@ -123,24 +128,30 @@ describe('the family registry', () => {
     const family = FAMILIES[name];
     describe(name, () => {
       test("its contracts exist and define exactly the signals and updates its kinds' descriptors list", () => {
-        const sources = family.contracts.map((file) => read(join('contracts', file)));
+        const sources = contractFiles(`processes/${name}`).map(read);
+        assert.ok(sources.length > 0, `no contract under processes/${name}/`);
         const listed = (pick: (d: (typeof family.kinds)[number]) => readonly string[]) => [...new Set(family.kinds.flatMap(pick))];
         assert.deepEqual(sorted(sources.flatMap((s) => defined(s, 'Signal'))), sorted([...listed((d) => d.signals), ...(family.signals ?? [])]));
         assert.deepEqual(sorted(sources.flatMap((s) => defined(s, 'Update'))), sorted(listed((d) => d.updates)));
       });
 
-      test('the worker registers a workflow for each of its kinds, from workflows/<family>/', () => {
-        const index = read('workflows/index.ts');
+      test('the worker registers a workflow for each of its kinds, from processes/<family>/', () => {
+        const index = read('processes/workflows.ts');
         for (const { kind } of family.kinds) {
           const type = workflowTypeOf(kind);
           const line = index.split('\n').find((l) => new RegExp(`export \\{[^}]*\\b${type}\\b[^}]*\\} from '\\./([a-z]+)/`).test(l));
-          assert.ok(line, `${kind}: workflows/index.ts exports no ${type}`);
-          assert.match(line, new RegExp(`from '\\./${name}/`), `${type} lives outside workflows/${name}/`);
+          assert.ok(line, `${kind}: processes/workflows.ts exports no ${type}`);
+          assert.match(line, new RegExp(`from '\\./${name}/(${kind}/)?workflow/`), `${type} lives outside processes/${name}/ (or its kind's folder)`);
         }
       });
 
       test('its activities, routes and docs page sit under its name', () => {
-        for (const dir of [`activities/${name}`, `api/routes/${name}`]) assert.ok(existsSync(join(ROOT, dir)), `${dir} is missing`);
+        const under = (role: string) => [`processes/${name}/${role}`, ...family.kinds.map((d) => `processes/${name}/${d.kind}/${role}`)];
+        for (const role of ['activities', 'routes'])
+          assert.ok(
+            under(role).some((dir) => existsSync(join(ROOT, dir))),
+            `no ${role}/ under processes/${name}/`,
+          );
         assert.ok(existsSync(join(ROOT, 'docs', 'processes', `${name}.md`)), `docs/processes/${name}.md is missing`);
         assert.match(read('docs/README.md'), new RegExp(`processes/${name}\\.md`), 'docs/README.md does not link its page');
       });

@@ -1,6 +1,6 @@
 // Traces across API -> workflow -> activity -> platform call, exported by OTLP/HTTP to an in-process receiver;
 // and, with no endpoint configured, nothing exported while processes run as before: OpenTelemetry's workflow
-// interceptors are bundled but not loaded in a run whose start carried no trace (workflows/shared/tracing-interceptors.ts).
+// interceptors are bundled but not loaded in a run whose start carried no trace (processes/shared/workflow/tracing-interceptors.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
@@ -9,7 +9,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { createLogger } from '../../common/logger.js';
 import { flushTracing, isTracing, shutdownTracing } from '../../common/tracing.js';
 import { TRACE_HEADER as OTEL_TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation.js';
-import { TRACE_HEADER as DEFERRED_TRACE_HEADER } from '../../workflows/shared/tracing-interceptors.js';
+import { TRACE_HEADER as DEFERRED_TRACE_HEADER } from '../../processes/shared/workflow/tracing-interceptors.js';
 import { flushRuntimeLogs, startHarness, useHarness, uniqueName, type Harness } from '../helpers/harness.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 

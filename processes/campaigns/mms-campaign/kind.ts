@@ -1,5 +1,5 @@
 // A batch send over the MMS area, message by message at the campaign's rate.
-import type { CampaignState } from '../../../contracts/campaigns.js';
+import type { CampaignState } from '../contract.js';
 import { defineKind } from '../../descriptor.js';
 import { CAMPAIGN_STATES } from '../states.js';
 

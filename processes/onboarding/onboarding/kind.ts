@@ -1,5 +1,5 @@
 // A customer onboarding: the other processes run as its steps, in dependency order.
-import type { OnboardingState } from '../../../contracts/onboarding.js';
+import type { OnboardingState } from './contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const onboarding = defineKind<OnboardingState>()({

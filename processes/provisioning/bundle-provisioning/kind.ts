@@ -1,5 +1,5 @@
 // A bundle: one platform request that makes several resources, followed until active, deletable.
-import type { BundleProcessState } from '../../../contracts/provisioning.js';
+import type { BundleProcessState } from '../contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 import { PROVISIONING_SIGNALS } from '../states.js';
 

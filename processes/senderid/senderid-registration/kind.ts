@@ -1,6 +1,6 @@
 // A sender ID registration: created, its attachments and answers given, followed until the platform decides.
 import { REGISTRATION_STATES } from '../../../common/wire/senderid.js';
-import type { SenderIdProcessState } from '../../../contracts/senderid-registration.js';
+import type { SenderIdProcessState } from './contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const senderIdRegistration = defineKind<SenderIdProcessState>()({

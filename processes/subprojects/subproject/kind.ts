@@ -1,5 +1,5 @@
 // A subproject of the caller's project, created and followed until usable.
-import type { SubprojectState } from '../../../contracts/subprojects.js';
+import type { SubprojectState } from './contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const subproject = defineKind<SubprojectState>()({

@@ -1,6 +1,6 @@
 // A verification relayflow did not start (an SDK's), adopted from the platform's callbacks: listed and read with
 // every process, no collection of its own.
-import type { SdkVerificationState } from '../../../contracts/sdk-verification.js';
+import type { SdkVerificationState } from './contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const sdkVerification = defineKind<SdkVerificationState>()({

@@ -1,5 +1,5 @@
 // A verification relayflow starts: one process per attempt, keyed by a ULID.
-import type { VerificationProcessState } from '../../../contracts/verification.js';
+import type { VerificationProcessState } from '../contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 const id = (id: string) => `verification:${id}`;

@@ -1,5 +1,5 @@
 // A callout: relayflow calls a number and plays a script, retrying as the caller asked.
-import type { VoiceCalloutState } from '../../../contracts/voice.js';
+import type { VoiceCalloutState } from '../contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const voiceCallout = defineKind<VoiceCalloutState>()({

@@ -1,5 +1,5 @@
 // An incoming call, answered by the caller's voice rules: listed and read with every process.
-import type { VoiceIncomingState } from '../../../contracts/voice.js';
+import type { VoiceIncomingState } from '../contract.js';
 import { defineKind, everyState } from '../../descriptor.js';
 
 export const voiceIncoming = defineKind<VoiceIncomingState>()({

@@ -4,8 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { createOnboardingActivities } from '../../../activities/onboarding/index.js';
-import type { Compensation, UndoStepInput } from '../../../contracts/onboarding.js';
+import { createOnboardingActivities } from '../../../processes/onboarding/onboarding/activities/index.js';
+import type { Compensation, UndoStepInput } from '../../../processes/onboarding/onboarding/contract.js';
 import type { PlatformClients } from '../../../platform/index.js';
 import { PROVISIONING_TRIGGERS } from '../../../platform/provisioning/types.js';
 import { createSandbox, type Sandbox } from '../../../sandbox/index.js';

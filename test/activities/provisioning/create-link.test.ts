@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ulid } from 'ulid';
-import { createProvisioningActivities } from '../../../activities/provisioning/index.js';
+import { createProvisioningActivities } from '../../../processes/provisioning/activities/index.js';
 import { deliverProvisioningEvent } from '../../../api/callbacks/provisioning-delivery.js';
 import { createLogger } from '../../../common/logger.js';
 import { workflowIds } from '../../../processes/kinds.js';
@@ -19,7 +19,7 @@ import {
   type CreateTemplateInput,
   type ProvisioningEvent,
   type ResourceRef,
-} from '../../../contracts/provisioning.js';
+} from '../../../processes/provisioning/contract.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { ResourceLinkStore } from '../../../store/index.js';
 import { useHarness, uniqueName } from '../../helpers/harness.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import type { PlatformFailureDetails } from '../../../activities/shared/failures.js';
+import type { PlatformFailureDetails } from '../../../processes/shared/activities/failures.js';
 import { startSenderIdStub } from '../../helpers/senderid-stub.js';
 
 const request = (senderId: string, extra: object = {}) => ({

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { createActivities } from '../../../activities/index.js';
+import { createActivities } from '../../../processes/activities.js';
 import { oneUrlPlatformClients } from '../../helpers/platform-config.js';
 import { listenStub, sendJson } from '../../helpers/stub-server.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createActivities } from '../../../activities/index.js';
+import { createActivities } from '../../../processes/activities.js';
 import type { ReportableVerificationMethod } from '../../../common/wire/verification.js';
 import { APP_KEY, APP_SECRET, applicationSignature, oneUrlPlatformClients } from '../../helpers/platform-config.js';
 import { listenStub } from '../../helpers/stub-server.js';

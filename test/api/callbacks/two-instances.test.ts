@@ -22,8 +22,8 @@ import {
 } from '../../../contracts/callbacks.js';
 import { workflowIds } from '../../../processes/kinds.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
-import { inboxQuery, type ResourceRef } from '../../../contracts/provisioning.js';
-import { senderIdCallbackRelayId } from '../../../contracts/senderid-registration.js';
+import { inboxQuery, type ResourceRef } from '../../../processes/provisioning/contract.js';
+import { senderIdCallbackRelayId } from '../../../processes/senderid/senderid-registration/contract.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres.js';
 import { commentEvent, signedDelivery } from '../../helpers/provisioning.js';

@@ -3,7 +3,7 @@
 // its own reason; after the cause is gone a resume sends the rest, every recipient accepted exactly once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BILLING_PAUSE_REASON } from '../../../workflows/campaigns/campaign-state.js';
+import { BILLING_PAUSE_REASON } from '../../../processes/campaigns/workflow/campaign-state.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { conversationStats, createApp, numbers, sandboxJson, waitForCampaignView } from '../../helpers/campaigns.js';
 

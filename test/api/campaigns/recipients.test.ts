@@ -2,7 +2,7 @@
 // duplicates counted once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prepareRecipients, printable } from '../../../api/routes/campaigns/recipients.js';
+import { prepareRecipients, printable } from '../../../processes/campaigns/routes/recipients.js';
 
 test('numbers are normalised to E.164, duplicates (after normalising) are sent once', () => {
   const p = prepareRecipients(['+46 70 123 45 67', '070-123 45 67', '+46701234568'], 'SE');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { generateCodecKey } from '../../../common/codec.js';
 import { loadConfig } from '../../../common/config.js';
-import type { StepPlan } from '../../../contracts/onboarding.js';
+import type { StepPlan } from '../../../processes/onboarding/onboarding/contract.js';
 import type { Policy } from '../../../common/wire/senderid.js';
 
 import {
@@ -14,8 +14,8 @@ import {
   type OnboardingBody,
   type PlanContext,
   type PlanLookups,
-} from '../../../api/routes/onboarding/plan.js';
-import { chataSenderInput, rcsSenderInput, templateInput } from '../../../api/routes/provisioning/inputs.js';
+} from '../../../processes/onboarding/onboarding/routes/plan.js';
+import { chataSenderInput, rcsSenderInput, templateInput } from '../../../processes/provisioning/routes/inputs.js';
 import { rcsSenderFields } from '../../helpers/provisioning.js';
 
 const config = loadConfig({

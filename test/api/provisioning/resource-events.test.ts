@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../processes/kinds.js';
-import type { ResourceRef } from '../../../contracts/provisioning.js';
+import type { ResourceRef } from '../../../processes/provisioning/contract.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { ResourceLinkStore } from '../../../store/index.js';
 import { uniqueName, useHarness, type Harness } from '../../helpers/harness.js';

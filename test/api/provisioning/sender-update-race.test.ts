@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { updateSender } from '../../../api/routes/provisioning/sender-update.js';
+import { updateSender } from '../../../processes/provisioning/routes/sender-update.js';
 
 function stubbed(statuses: string[]) {
   const calls: string[] = [];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { parseProvisioningEvent } from '../../../api/callbacks/provisioning.js';
-import type { ProvisioningEvent } from '../../../contracts/provisioning.js';
+import type { ProvisioningEvent } from '../../../processes/provisioning/contract.js';
 import { ApiError } from '../../../api/errors.js';
 
 const parse = (body: unknown) => parseProvisioningEvent(body, Buffer.from(JSON.stringify(body)), new Date('2026-01-02T03:04:05.000Z'));

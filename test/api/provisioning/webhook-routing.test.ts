@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ulid } from 'ulid';
-import { createResourceLinkActivities } from '../../../activities/provisioning/resource-link.js';
+import { createResourceLinkActivities } from '../../../processes/provisioning/activities/resource-link.js';
 import { buildApp } from '../../../api/app.js';
 import { deliverProvisioningEvent } from '../../../api/callbacks/provisioning-delivery.js';
 import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { createLogger } from '../../../common/logger.js';
 import { PROVISIONING_WEBHOOK_PATH } from '../../../contracts/callbacks.js';
 import { workflowIds } from '../../../processes/kinds.js';
-import { inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
+import { inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../processes/provisioning/contract.js';
 import { openCampaignStore, ResourceLinkStore, type ResourceLink } from '../../../store/index.js';
 import type { Sql } from '../../../store/sql.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
@@ -61,7 +61,7 @@ describe('provisioning webhook routing', () => {
     h.app.inject({ method: 'POST', url: PROVISIONING_WEBHOOK_PATH, ...signedDelivery(h.config.api.provisioningWebhookSecret!, body) });
   const deliver = (e: ProvisioningEvent, store: ResourceLinkStore = links()) =>
     deliverProvisioningEvent({ client: h.client, taskQueue: h.config.taskQueue, links: store, log: silent }, e);
-  /** What the process's link activity does (activities/provisioning/resource-link.ts), called as the worker would. */
+  /** What the process's link activity does (processes/provisioning/activities/resource-link.ts), called as the worker would. */
   const link = (r: ResourceRef, processId: string) =>
     createResourceLinkActivities({ temporal: h.client, links: links() }).linkResource({ resource: r, processId });
 

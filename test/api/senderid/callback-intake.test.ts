@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { senderIdCallbackRelayId } from '../../../contracts/senderid-registration.js';
+import { senderIdCallbackRelayId } from '../../../processes/senderid/senderid-registration/contract.js';
 import { ResourceLinkStore } from '../../../store/index.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { brandRegistration, postCallback, senderIdView, setReviewer, startRegistration, waitForView, wireSenderId } from '../../helpers/senderid.js';

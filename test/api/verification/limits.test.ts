@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { subjectHasher } from '../../../common/subject-hash.js';
-import { VerificationService } from '../../../api/routes/verification/service.js';
+import { VerificationService } from '../../../processes/verification/routes/service.js';
 import { TEST_API_KEY, useHarness, type Harness } from '../../helpers/harness.js';
 import { scrape, total } from '../../helpers/metrics.js';
 import { messageFor, phoneInbox, platformStarts, report, startVerification, verificationRoutesWith } from '../../helpers/verification.js';

@@ -10,7 +10,7 @@ import { VoicePlanIntake } from '../../../api/callbacks/voice-plan.js';
 import { createLogger } from '../../../common/logger.js';
 import { STATE } from '../../../common/search-attributes.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
-import { voiceEventsSignal, type VoiceCallbackEvent } from '../../../contracts/voice.js';
+import { voiceEventsSignal, type VoiceCallbackEvent } from '../../../processes/voice/contract.js';
 import { IncomingRuleCache, VoiceCallStore, VoiceRuleStore } from '../../../store/index.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { eventually } from '../../helpers/voice.js';

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { svamlViolations } from '../../../common/wire/voice-svaml.js';
-import type { CallAttempt, CallScript, VoiceCallbackEvent } from '../../../contracts/voice.js';
-import { CallDriver, type CallPlan } from '../../../contracts/voice-call-driver.js';
-import { MAX_MENU_ROUNDS, scriptViolations } from '../../../contracts/voice-script.js';
+import type { CallAttempt, CallScript, VoiceCallbackEvent } from '../../../processes/voice/contract.js';
+import { CallDriver, type CallPlan } from '../../../processes/voice/call-driver.js';
+import { MAX_MENU_ROUNDS, scriptViolations } from '../../../processes/voice/call-script.js';
 
 const attempt = (): CallAttempt => ({ attempt: 1, placedAt: '2026-01-01T00:00:00Z', state: 'placing', answers: [] });
 const ev = (event: VoiceCallbackEvent['event'], more: Partial<VoiceCallbackEvent> = {}): VoiceCallbackEvent => ({

@@ -5,7 +5,7 @@
 // webhook event.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StepView } from '../../../contracts/onboarding.js';
+import type { StepView } from '../../../processes/onboarding/onboarding/contract.js';
 import { useHarness, uniqueName } from '../../helpers/harness.js';
 import { rcsBody, sandboxEvents, setReviewer, templateBody, waitUntil, type View } from '../../helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../../helpers/senderid.js';
@@ -113,7 +113,7 @@ describe('customer onboarding through the API', () => {
       'the webhook is on the platform',
     );
     assert.equal(step(done, 'brand').processState, 'APPROVED');
-    // Every kind of child is listed from its start in the state its run begins in (contracts/onboarding.ts STEP_PROCESSES).
+    // Every kind of child is listed from its start in the state its run begins in (processes/onboarding/onboarding/contract.ts STEP_PROCESSES).
     for (const s of steps(done).filter((s) => s.processId)) {
       const child = await waitUntil(h, s.processId!, () => true, `${s.name} read`);
       const history = await h.client.workflow.getHandle(s.processId!).fetchHistory();

@@ -2,7 +2,7 @@
 // a fast campaign, evened out to fill whole windows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chunkRowsFor, windowSizeFor } from '../../../workflows/campaigns/campaign.js';
+import { chunkRowsFor, windowSizeFor } from '../../../processes/campaigns/workflow/campaign.js';
 
 test('window: 2 chunks at least, one more per 100/s, 8 at most', () => {
   assert.deepEqual([20, 100, 200, 250, 400, 800, 5_000].map(windowSizeFor), [2, 2, 2, 3, 4, 8, 8]);

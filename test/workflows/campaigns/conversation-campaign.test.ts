@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../contracts/campaigns.js';
+import { pauseCampaignUpdate, resumeCampaignUpdate, cancelCampaignUpdate, setCampaignRateUpdate } from '../../../processes/campaigns/contract.js';
 import { useHarness } from '../../helpers/harness.js';
-import { campaignMessageToken } from '../../../contracts/campaigns.js';
+import { campaignMessageToken } from '../../../processes/campaigns/contract.js';
 import {
   conversationStats,
   createApp,

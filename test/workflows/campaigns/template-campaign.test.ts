@@ -4,7 +4,7 @@
 // once, with the values from its row in the store, rendered from the template the provisioning area approved.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { resumeCampaignUpdate } from '../../../contracts/campaigns.js';
+import { resumeCampaignUpdate } from '../../../processes/campaigns/contract.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { pollUntil } from '../../helpers/deadline.js';
 import { uniqueName, useHarness } from '../../helpers/harness.js';

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { workflowIds } from '../../../processes/kinds.js';
-import type { OnboardingInput, OnboardingResult, StepPlan, StepView } from '../../../contracts/onboarding.js';
-import { cancelOnboardingUpdate, retryStepUpdate, skipStepUpdate } from '../../../contracts/onboarding.js';
+import type { OnboardingInput, OnboardingResult, StepPlan, StepView } from '../../../processes/onboarding/onboarding/contract.js';
+import { cancelOnboardingUpdate, retryStepUpdate, skipStepUpdate } from '../../../processes/onboarding/onboarding/contract.js';
 import { startHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { sandboxRequests, setReviewer, view, waitUntil, type View } from '../../helpers/provisioning.js';
 

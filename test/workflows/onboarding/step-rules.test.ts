@@ -2,8 +2,8 @@
 // blocked or skipped (cascading through hard dependencies), and the binding of a value into a child's input.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StepPlan, StepState, StepView } from '../../../contracts/onboarding.js';
-import { inPlaceRetry, outcomeOf, settleDependencies, withValue } from '../../../workflows/onboarding/step-rules.js';
+import type { StepPlan, StepState, StepView } from '../../../processes/onboarding/onboarding/contract.js';
+import { inPlaceRetry, outcomeOf, settleDependencies, withValue } from '../../../processes/onboarding/onboarding/workflow/step-rules.js';
 
 function board(specs: [string, StepState, { step: string; hard?: boolean }[]][]): { views: StepView[]; plans: Map<string, StepPlan> } {
   const views = specs.map(([name, state, after]): StepView => ({

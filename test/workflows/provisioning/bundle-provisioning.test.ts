@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createPlatformClients } from '../../../platform/index.js';
-import type { BundleProvisioningResult } from '../../../contracts/provisioning.js';
+import type { BundleProvisioningResult } from '../../../processes/provisioning/contract.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
 import { setWebhookEnvelope, setWebhookFaults, stateChanges, waitUntil, type View } from '../../helpers/provisioning.js';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../processes/kinds.js';
-import { inboxQuery, provisioningEventSignal, type ProvisioningEvent } from '../../../contracts/provisioning.js';
+import { inboxQuery, provisioningEventSignal, type ProvisioningEvent } from '../../../processes/provisioning/contract.js';
 import { useHarness, uniqueName } from '../../helpers/harness.js';
 import { reviewerEvent, sandboxEvents, setReviewer, startApprovedTemplate, stateChanges, waitUntil } from '../../helpers/provisioning.js';
 

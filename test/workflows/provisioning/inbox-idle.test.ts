@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { workflowIds } from '../../../processes/kinds.js';
-import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../contracts/provisioning.js';
+import { attachSignal, inboxQuery, provisioningEventSignal, type ProvisioningEvent, type ResourceRef } from '../../../processes/provisioning/contract.js';
 import { sleep, within } from '../../helpers/deadline.js';
 import { useHarness } from '../../helpers/harness.js';
 import { commentEvent } from '../../helpers/provisioning.js';

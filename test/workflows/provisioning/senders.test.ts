@@ -63,7 +63,7 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
       [testNumber],
       'the number is on the platform',
     );
-    // The review's webhooks each end a wait, none cancels its timer: one timer served every wait (workflows/shared/wake-timer.ts).
+    // The review's webhooks each end a wait, none cancels its timer: one timer served every wait (processes/shared/workflow/wake-timer.ts).
     const events = (await h.client.workflow.getHandle(id).fetchHistory()).events ?? [];
     const count = (has: (e: (typeof events)[number]) => unknown) => events.filter(has).length;
     assert.ok(count((e) => e.workflowExecutionSignaledEventAttributes) >= 2, 'webhooks came while it waited');

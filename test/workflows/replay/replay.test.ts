@@ -19,7 +19,7 @@ import { loadFixtures, patchesOf, replayFixtures, replayOptions, workflowTypeOf 
 
 const fixtures = loadFixtures();
 
-/** The workflow types the worker registers (workflows/index.ts). */
+/** The workflow types the worker registers (processes/workflows.ts). */
 const registeredTypes = [...readFileSync(WORKFLOWS_PATH, 'utf8').matchAll(/export \{([^}]+)\}/g)].flatMap((m) =>
   m[1]!
     .split(',')

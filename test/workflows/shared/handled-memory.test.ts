@@ -1,8 +1,8 @@
-// The bounded memory of handled events and operations (workflows/shared/handled-memory.ts): repeats are dropped or
+// The bounded memory of handled events and operations (processes/shared/workflow/handled-memory.ts): repeats are dropped or
 // answered from memory, the oldest entries go first beyond the bound, and what a run carries a new run reads.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HandledMemory } from '../../../workflows/shared/handled-memory.js';
+import { HandledMemory } from '../../../processes/shared/workflow/handled-memory.js';
 
 test('event IDs: the first delivery counts, a repeat does not; beyond the bound the oldest is forgotten', () => {
   const seen = HandledMemory.ofIds(['a', 'b'], 3);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ulid } from 'ulid';
-import { REFERENCE_PREFIX, type VerificationInput } from '../../../contracts/verification.js';
+import { REFERENCE_PREFIX, type VerificationInput } from '../../../processes/verification/contract.js';
 import { workflowIds } from '../../../processes/kinds.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { freshNumber, phoneInbox, platformStarts, statusOf, verificationRoutesWith } from '../../helpers/verification.js';

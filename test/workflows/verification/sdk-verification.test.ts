@@ -1,4 +1,4 @@
-// An adopted SDK verification (workflows/verification/sdk-verification.ts) whose result event never comes: at its
+// An adopted SDK verification (processes/verification/verification/workflow/sdk-verification.ts) whose result event never comes: at its
 // deadline it reads the platform's status by ID and ends with it; while the platform says PENDING it reads again,
 // then ends UNKNOWN saying so; a verification the platform does not know ends UNKNOWN naming the failed read. Real
 // Temporal and the sandbox, with the sandbox's callbacks off (the SDK's start then asks nobody, and no result event
@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { VERIFICATION_CALLBACK_PATH } from '../../../contracts/callbacks.js';
 import { workflowIds } from '../../../processes/kinds.js';
-import { sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../contracts/sdk-verification.js';
+import { sdkVerificationEventSignal, type SdkVerificationEvent, type SdkVerificationInput } from '../../../processes/verification/sdk-verification/contract.js';
 import { createPlatformClients } from '../../../platform/index.js';
 import { setSandboxVerificationConfig, useHarness } from '../../helpers/harness.js';
 import { freshNumber, messageFor, startOnPlatform } from '../../helpers/verification.js';

@@ -2,7 +2,12 @@
 // (ERROR platform_unavailable) before the caller's deadline even while the worker waits between attempts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attemptsWithin, MIN_START_MS, START_TIMEOUT_MS, startActivityOptions } from '../../../workflows/verification/activity-options.js';
+import {
+  attemptsWithin,
+  MIN_START_MS,
+  START_TIMEOUT_MS,
+  startActivityOptions,
+} from '../../../processes/verification/verification/workflow/activity-options.js';
 
 const backoffsBefore = (attempts: number) => {
   let total = 0;
