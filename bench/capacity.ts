@@ -120,7 +120,7 @@ const ONBOARDING_FIXTURES = [
   'subprojectProvisioning/happy',
   'bundleProvisioning/happy',
   'rcsSenderLaunch/happy',
-  'chatbSenderOnboarding/happy',
+  'chatbSenderApproval/happy',
   'templateApproval/happy',
   'senderIdRegistration/happy',
   'resourceInbox/attached-idle-end',

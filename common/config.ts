@@ -8,7 +8,7 @@ import { loadCallbackSecrets } from './config/callbacks.js';
 import { Problems, type Env } from './config/errors.js';
 import { loadPlatformConfig, type LoadedPlatformConfig } from './config/platform.js';
 import { loadProcessSettings, type ProcessSettings } from './config/processes.js';
-import { loadRuntime, type TracingConfig, type WorkerMetricsConfig } from './config/runtime.js';
+import { loadRuntime, type TracingConfig, type WorkerMetricsConfig, type WorkerVersioningConfig } from './config/runtime.js';
 import { CONFIG_SCHEMA } from './config/schema.js';
 import { validateEnv } from './config/validate.js';
 import { loadVerificationSettings } from './config/verification.js';
@@ -34,6 +34,7 @@ export {
   loadWorkerMetricsConfig,
   type TracingConfig,
   type WorkerMetricsConfig,
+  type WorkerVersioningConfig,
 } from './config/runtime.js';
 export { wholeNumber } from './config/validate.js';
 export type { GeoSettings, PumpingSettings } from './config/verification.js';
@@ -54,6 +55,8 @@ export interface Config {
   workerCachedWorkflows: number;
   /** Workflow tasks a worker runs at once (RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS); see DEFAULT_WORKER_WORKFLOW_TASK_SLOTS. */
   workerWorkflowTaskSlots: number;
+  /** The worker's Worker Deployment version (RELAYFLOW_WORKER_VERSIONING); undefined: unversioned. */
+  workerVersioning?: WorkerVersioningConfig | undefined;
   /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
   tracing?: TracingConfig | undefined;
 }

@@ -35,6 +35,12 @@ export interface ProcessDescriptor<K extends string = string, S extends string =
   family: FamilyName;
   /** The workflow function the worker registers and the API starts by name, persisted: never renamed. */
   workflowType: string;
+  /**
+   * Which code a running process follows across an upgrade (Worker Deployment Versioning): `pinned` stays on the
+   * worker version that started it, for kinds that end within minutes or hours; `auto-upgrade` moves to the new
+   * version, for kinds that live for days or months, with `patched()` for every change (docs/upgrades.md).
+   */
+  versioning: 'pinned' | 'auto-upgrade';
   /** The business-keyed workflow ID, so callbacks route to processes without a lookup table. */
   id: (...parts: string[]) => string;
   states: KindStates<S>;

@@ -491,7 +491,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding',
+    type: 'chataSenderApproval',
     case: 'happy',
     async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 } });
@@ -501,7 +501,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding',
+    type: 'chataSenderApproval',
     case: 'failure',
     async run(h) {
       // A code no retry can fix (NO_VERIFIED_PHONE_NUMBER now waits for the caller's verification code).
@@ -512,7 +512,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chataSenderOnboarding',
+    type: 'chataSenderApproval',
     case: 'stopped-while-waiting',
     async run(h) {
       await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 600_000 } });
@@ -523,7 +523,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chatbSenderOnboarding',
+    type: 'chatbSenderApproval',
     case: 'happy',
     async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
@@ -533,7 +533,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    type: 'chatbSenderOnboarding',
+    type: 'chatbSenderApproval',
     case: 'stopped-while-waiting',
     async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });

@@ -41,15 +41,18 @@ export async function bundleWorkflows(options: WorkflowBundleOptions = workflowB
 }
 
 /** Writes a freshly built bundle (the worker's interceptor modules and failure converter, as every replay bundles them). */
-export async function buildWorkflowBundle(outPath: string): Promise<string> {
-  const { code } = await bundleWorkflows();
+export async function buildWorkflowBundle(outPath: string, versioned = false): Promise<string> {
+  const { code } = await bundleWorkflows(workflowBundleOptions(undefined, versioned));
   await mkdir(dirname(outPath), { recursive: true });
   await writeFile(outPath, code);
   return outPath;
 }
 
+// Both: a worker takes the one for its RELAYFLOW_WORKER_VERSIONING.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = resolve(process.argv[2] ?? 'dist/workflow-bundle.js');
+  const versionedOut = out.replace(/\.js$/, '-versioned.js');
   await buildWorkflowBundle(out);
-  console.log(`workflow bundle written to ${out}`);
+  await buildWorkflowBundle(versionedOut, true);
+  console.log(`workflow bundles written to ${out} and ${versionedOut}`);
 }

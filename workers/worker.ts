@@ -4,23 +4,24 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../processes/activities.js';
 import { createPlatformClients } from '../platform/index.js';
-import { DEFAULT_WORKER_CACHED_WORKFLOWS, DEFAULT_WORKER_WORKFLOW_TASK_SLOTS, type Config } from '../common/config.js';
+import { ConfigError, DEFAULT_WORKER_CACHED_WORKFLOWS, DEFAULT_WORKER_WORKFLOW_TASK_SLOTS, type Config } from '../common/config.js';
 import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
 import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
 import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tracing.js';
-import { workerBundlePath, workflowOptions } from './workflow-options.js';
+import { isVersionedBundle, workerBundlePath, workflowOptions } from './workflow-options.js';
 import { ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
 import { createSendWorkers } from './send-worker.js';
+import { deploymentOptions, promote, workerVersion } from './versioning.js';
 
 // Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
 export { WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
   config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> &
-    Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots'>>;
+    Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots' | 'workerVersioning'>>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
@@ -33,18 +34,19 @@ export interface WorkerDeps {
 
 /** The workers of one process run and stop together: the main task queue, and the send queue when there is a store. */
 export class WorkerGroup {
-  constructor(readonly workers: readonly Worker[]) {}
+  constructor(
+    readonly workers: readonly Worker[],
+    /** Runs once the workers poll (a versioned worker makes its version current); its failure stops the group. */
+    private readonly onPolling?: () => Promise<void>,
+  ) {}
 
   async run(): Promise<void> {
+    const stopOnFailure = (err: unknown) => {
+      this.shutdown();
+      throw err;
+    };
     // One failing stops the others, so run() never returns with half the group still polling.
-    await Promise.all(
-      this.workers.map((w) =>
-        w.run().catch((err: unknown) => {
-          this.shutdown();
-          throw err;
-        }),
-      ),
-    );
+    await Promise.all([...this.workers.map((w) => w.run().catch(stopOnFailure)), this.onPolling?.().catch(stopOnFailure)]);
   }
 
   shutdown(): void {
@@ -75,10 +77,12 @@ export async function createWorker({
     dataConverter: createDataConverter(config.codecKeys),
     interceptors: workerClientInterceptors(),
   });
-  const bundle = workerBundlePath(workflowBundlePath);
-  if (bundle) assertBundleEncodesFailures(bundle);
+  const versioned = Boolean(config.workerVersioning);
+  const bundle = workerBundlePath(workflowBundlePath, versioned);
+  if (bundle) assertBundleFits(bundle, versioned);
   // A prebuilt bundle carries its workflow interceptors (workers/build-bundle.ts); otherwise they are bundled at start.
-  const workflows = workflowOptions({ codecKeys: config.codecKeys, ...(bundle ? { bundle: { codePath: bundle } } : {}) });
+  const workflows = workflowOptions({ codecKeys: config.codecKeys, versioned, ...(bundle ? { bundle: { codePath: bundle } } : {}) });
+  const version = config.workerVersioning ? workerVersion(config.workerVersioning, bundle) : undefined;
   const worker = await Worker.create({
     connection: conn,
     namespace: config.temporal.namespace ?? 'default',
@@ -97,14 +101,17 @@ export async function createWorker({
     maxConcurrentWorkflowTaskExecutions: config.workerWorkflowTaskSlots ?? DEFAULT_WORKER_WORKFLOW_TASK_SLOTS,
     // On shutdown, running activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
+    ...(version ? deploymentOptions(version) : {}),
   });
-  logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start' }, 'worker ready');
+  logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start', ...(version ? { version } : {}) }, 'worker ready');
+  const onPolling = version && config.workerVersioning?.promote ? () => promote(temporal, version, logger) : undefined;
   if (!store) {
     logger.info('no campaign store (RELAYFLOW_DATABASE_URL): this worker does not run campaign sends');
-    return { worker: new WorkerGroup([worker]), connection: conn };
+    return { worker: new WorkerGroup([worker], onPolling), connection: conn };
   }
+  // The send workers poll other task queues, unversioned: their activities are not workflow code.
   const sends = await createSendWorkers({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
-  return { worker: new WorkerGroup([worker, ...sends]), connection: conn };
+  return { worker: new WorkerGroup([worker, ...sends], onPolling), connection: conn };
 }
 
 /** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */
@@ -112,10 +119,19 @@ const DEFAULT_FAILURE_CONVERTER_MARK = '__temporal_custom_failure_converter (ign
 
 /**
  * A prebuilt bundle must carry relayflow's failure converter (workers/build-bundle.ts): one built without it
- * writes the messages and stacks of workflow failures to the history in plain text. Refuse it at start.
+ * writes the messages and stacks of workflow failures to the history in plain text. And it must be built for the
+ * worker's mode: an unversioned worker fails every workflow that names a versioning behaviour, and a versioned one
+ * would pin nothing. Refuse it at start.
  */
-export function assertBundleEncodesFailures(bundlePath: string): void {
-  if (readFileSync(bundlePath, 'utf8').includes(DEFAULT_FAILURE_CONVERTER_MARK)) {
+export function assertBundleFits(bundlePath: string, versioned: boolean): void {
+  const code = readFileSync(bundlePath, 'utf8');
+  if (isVersionedBundle(code) !== versioned) {
+    throw new ConfigError(
+      'RELAYFLOW_WORKFLOW_BUNDLE',
+      `${bundlePath} was built for ${versioned ? 'an unversioned' : 'a versioned'} worker, and RELAYFLOW_WORKER_VERSIONING is ${versioned ? 'on' : 'off'}: \`npm run build\` writes both (dist/workflow-bundle.js, dist/workflow-bundle-versioned.js)`,
+    );
+  }
+  if (code.includes(DEFAULT_FAILURE_CONVERTER_MARK)) {
     throw new Error(
       `workflow bundle ${bundlePath} was built without relayflow's failure converter (failureConverterPath): rebuild it with \`npm run build\` (workers/build-bundle.ts)`,
     );

@@ -84,6 +84,22 @@ export const RUNTIME_VARIABLES = Type.Object({
     1_000,
     "workflow tasks a worker runs at once (the SDK's default). A verification's start (a local activity) holds its slot while it runs, so fewer cost latency (4: start p50 about 1.1 s slower in the benchmark); but every slot shares one workflow thread, so a worker that takes over many long histories at once (the other worker died, each a resource followed for hours) can stretch every replay past the 10 s workflow task timeout, over and over. The soak reproduced it: 4 held, 20 and 40 did not ([cluster.md](cluster.md#the-soak-npm-run-soak)). Lower it on workers that carry many long-lived processes",
   ),
+  RELAYFLOW_WORKER_VERSIONING: oneOf(
+    ['on', 'off'],
+    'off',
+    "`on`: the worker joins Temporal's Worker Deployment `RELAYFLOW_WORKER_DEPLOYMENT` as version `RELAYFLOW_WORKER_BUILD_ID`, so an upgrade keeps short-lived processes on the code that started them ([upgrades.md](upgrades.md)); `off`: unversioned (npm start, tests)",
+  ),
+  RELAYFLOW_WORKER_DEPLOYMENT: text('relayflow', "the Worker Deployment's name, the same for every worker of one relayflow"),
+  RELAYFLOW_WORKER_BUILD_ID: optionalText("this worker's version in the deployment; two workers with the same workflow code share it", {
+    pattern: '^[A-Za-z0-9._-]{1,64}$',
+    'x-rule': 'letters, digits, `.`, `_` or `-`, at most 64',
+    'x-default': "the workflow bundle's content hash: any change to workflow code is a new version",
+  }),
+  RELAYFLOW_WORKER_PROMOTE: oneOf(
+    ['on', 'off'],
+    'on',
+    "`on`: once polling, the worker makes its version the deployment's current one, so new processes start on it (a rolling upgrade); `off`: an operator promotes it (`temporal worker deployment set-current-version`)",
+  ),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl(
     'turns traces on: spans are sent by OTLP over HTTP (JSON) to `<endpoint>/v1/traces` ([operations.md, Traces](operations.md#traces))',
     { 'x-default': 'none: no traces' },
@@ -120,6 +136,19 @@ function tracingOf(v: RuntimeVars): TracingConfig {
   return {};
 }
 
+/** The worker's place in a Worker Deployment; undefined: unversioned. */
+export interface WorkerVersioningConfig {
+  deployment: string;
+  /** Undefined: the workflow bundle's content hash. */
+  buildId?: string | undefined;
+  promote: boolean;
+}
+
+function versioningOf(v: RuntimeVars): WorkerVersioningConfig | undefined {
+  if (v.RELAYFLOW_WORKER_VERSIONING === 'off') return undefined;
+  return { deployment: v.RELAYFLOW_WORKER_DEPLOYMENT, buildId: v.RELAYFLOW_WORKER_BUILD_ID, promote: v.RELAYFLOW_WORKER_PROMOTE === 'on' };
+}
+
 /** Temporal's standard variables (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS...) and profile files. */
 function temporalOf(env: Env): ClientConnectConfig {
   try {
@@ -139,6 +168,7 @@ export function loadRuntime(v: RuntimeVars, env: Env, problems: Problems) {
     workerMetrics: workerMetricsOf(v, portSet(env)),
     workerCachedWorkflows: v.RELAYFLOW_WORKER_CACHED_WORKFLOWS,
     workerWorkflowTaskSlots: v.RELAYFLOW_WORKER_WORKFLOW_TASK_SLOTS,
+    workerVersioning: versioningOf(v),
     tracing: tracingOf(v),
   };
 }

@@ -1,6 +1,8 @@
 // The fault table's rows: what each breaks, on the cluster (test/faults/rig.ts) or on the platform (the sandbox's
 // fault routes), and what it brings back once the load has settled. `npm run test:cluster` runs them in order;
 // `npm run soak` draws them at random (scripts/soak.ts).
+import { Connection } from '@temporalio/client';
+import { CLUSTER_NAMESPACE } from '../../scripts/lib/cluster/topology.js';
 import type { Rig } from './rig.js';
 import { settle, startLoad, type Load, type Row } from './scenario.js';
 
@@ -22,6 +24,50 @@ export interface Fault {
   name: string;
   /** Runs once the load is started; the load's starts go on meanwhile. */
   breakIt(rig: Rig, load: Load): Promise<void>;
+  /** Runs beside the count, while the load is driven to its end (what waits for processes to finish). */
+  whileSettling?(rig: Rig): Promise<void>;
+}
+
+/** The build ID the upgrade row moves the workers to (the cluster starts on its bundle's hash). */
+const UPGRADE_BUILD = 'upgraded';
+
+/**
+ * Waits until no running process is pinned to a build other than `build`: the old version is drained, so its
+ * workers can stop. Reads the server's own record of each run (its versioning info).
+ */
+async function drainedExcept(rig: Rig, build: string, timeoutMs = 90_000): Promise<void> {
+  const connection = await Connection.connect({ address: rig.cluster.temporalAddress });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const pinnedElsewhere: string[] = [];
+      // The raw service: the runs' memos are encrypted, and only their versioning info is read.
+      let nextPageToken: Uint8Array | undefined;
+      do {
+        const page = await connection.workflowService.listWorkflowExecutions({
+          namespace: CLUSTER_NAMESPACE,
+          query: 'ExecutionStatus = "Running"',
+          pageSize: 1000,
+          ...(nextPageToken ? { nextPageToken } : {}),
+        });
+        for (const run of page.executions ?? []) {
+          const { workflowExecutionInfo } = await connection.workflowService.describeWorkflowExecution({
+            namespace: CLUSTER_NAMESPACE,
+            execution: { workflowId: run.execution?.workflowId ?? null, runId: run.execution?.runId ?? null },
+          });
+          const v = workflowExecutionInfo?.versioningInfo;
+          // 1: PINNED (temporal.api.enums.v1.VersioningBehavior).
+          if (Number(v?.behavior) === 1 && v?.deploymentVersion?.buildId !== build) pinnedElsewhere.push(run.execution?.workflowId ?? '?');
+        }
+        nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+      } while (nextPageToken);
+      if (!pinnedElsewhere.length) return;
+      if (Date.now() > deadline) throw new Error(`still pinned to the old build after ${timeoutMs} ms: ${pinnedElsewhere.join(', ')}`);
+      await sleep(500);
+    }
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Reviews long enough that every fault lands while processes are in the middle of them (the try-it blocks change them). */
@@ -103,6 +149,24 @@ export const FAULTS: readonly Fault[] = [
     },
   },
   {
+    name: 'an upgrade: a new build beside the old, which drains and stops; pinned kinds finish on the old',
+    async breakIt(rig, load) {
+      await load.started;
+      await sleep(800);
+      // The second worker comes back on the new build and makes it current: new processes start there and
+      // auto-upgrade ones move to it, while the first serves what is pinned to the old build.
+      const second = rig.cluster.workers[1]!;
+      await second.stop();
+      await second.start({ RELAYFLOW_WORKER_BUILD_ID: UPGRADE_BUILD });
+    },
+    async whileSettling(rig) {
+      await drainedExcept(rig, UPGRADE_BUILD);
+      const first = rig.cluster.workers[0]!;
+      await first.stop();
+      await first.start({ RELAYFLOW_WORKER_BUILD_ID: UPGRADE_BUILD });
+    },
+  },
+  {
     name: 'callbacks duplicated, reordered and dropped',
     async breakIt(rig) {
       await rig.sandboxControl('PUT', '/provisioning/webhook-faults', { duplicate: 4, reorder: true, drop: 2 });
@@ -130,7 +194,8 @@ export async function runFaultRow(rig: Rig, fault: Fault, opts: { perKind: numbe
       // The load goes on to its end (faults still queued are cleared after it).
       await load.started.catch(() => undefined);
     }
-    return await settle(rig, opts.name ?? fault.name, load);
+    const [row] = await Promise.all([settle(rig, opts.name ?? fault.name, load), fault.whileSettling?.(rig)]);
+    return row;
   } finally {
     await clearFaults(rig);
     await mendCluster(rig);

@@ -18,6 +18,7 @@ import { installRuntime } from '../../workers/runtime.js';
 import { createWorker, type WorkerGroup } from '../../workers/worker.js';
 import { openCampaignStore, type CampaignStore } from '../../store/index.js';
 import { sharedDatabaseUrl } from './shared-postgres.js';
+import { versionedBundleFile } from './workflow-bundles.js';
 import { freshStoreSnapshot } from './store-snapshot.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
@@ -114,12 +115,14 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
   const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
   let current: { worker: WorkerGroup; connection: NativeConnection; running: Promise<void> } | undefined;
+  // A versioned worker (RELAYFLOW_WORKER_VERSIONING=on in opts.env) runs the versioned entry's bundle.
+  const bundle = config.workerVersioning ? await versionedBundleFile() : process.env.RELAYFLOW_WORKFLOW_BUNDLE;
   const startWorker = async () => {
     if (current) return;
     const { worker, connection } = await createWorker({
       config,
       logger,
-      workflowBundlePath: process.env.RELAYFLOW_WORKFLOW_BUNDLE,
+      workflowBundlePath: bundle,
       publicUrl: apiUrl,
       ...(opts.withoutSendWorker ? {} : { store }),
     });

@@ -2,10 +2,13 @@
 // without the failure converter), from the bundle cache (workers/bundle-cache.ts): webpack runs (about 5 s of CPU
 // each) only when the workflows or what is bundled with them changed since the last run.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { DefaultLogger } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../workers/bundle-cache.js';
 import type { WorkflowBundleOptions } from '../../workers/build-bundle.js';
+import { workflowBundleOptions } from '../../workers/workflow-options.js';
 import { inCheckout } from './compiled-tree.js';
 
 /** Kept apart from the worker's bundles, so these never push the suite's own out of the cache. */
@@ -25,4 +28,11 @@ export async function cachedBundleCode(options: WorkflowBundleOptions): Promise<
   const { path } = await cachedWorkflowBundle(CACHE_DIR, { options: inputs, logger: new DefaultLogger('ERROR') });
   // Read at once: another run's pruning of the cache may remove the file later.
   return readFileSync(path, 'utf8');
+}
+
+/** A file with the versioned workflows (processes/versioned-workflows.ts), for a versioned worker in a test. */
+export async function versionedBundleFile(): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'relayflow-versioned-')), 'workflow-bundle-versioned.js');
+  await writeFile(file, await cachedBundleCode(workflowBundleOptions(undefined, true)));
+  return file;
 }

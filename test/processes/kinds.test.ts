@@ -64,6 +64,18 @@ describe('each descriptor', () => {
   }
 });
 
+test('kinds that share a workflow type share its behaviour across an upgrade (docs/upgrades.md)', () => {
+  const byType = new Map<string, Set<string>>();
+  for (const d of DESCRIPTORS) byType.set(d.workflowType, (byType.get(d.workflowType) ?? new Set()).add(d.versioning));
+  assert.deepEqual(
+    [...byType].filter(([, v]) => v.size > 1).map(([type]) => type),
+    [],
+  );
+  // Pinned: the kinds that end within hours. The ones that watch a resource for months move to new code.
+  const pinned = DESCRIPTORS.filter((d) => d.versioning === 'pinned').map((d) => d.kind);
+  assert.deepEqual(sorted(pinned), ['conversation-campaign', 'mms-campaign', 'sdk-verification', 'verification', 'voice-callout', 'voice-incoming']);
+});
+
 describe('the registries derived from the descriptors', () => {
   test("the kinds, the ID builders and the families are the descriptors' own", () => {
     assert.deepEqual(

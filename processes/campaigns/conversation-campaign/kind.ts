@@ -7,6 +7,7 @@ export const conversationCampaign = defineKind<CampaignState>()({
   kind: 'conversation-campaign',
   family: 'campaigns',
   workflowType: 'campaign',
+  versioning: 'pinned',
   /** Keyed by the caller's campaign key (CAMPAIGN_KEY_PATTERN), or a ULID when none is given. */
   id: (projectId: string, key: string) => `conversation-campaign:${projectId}:${key}`,
   states: CAMPAIGN_STATES,

@@ -6,6 +6,7 @@ export const onboarding = defineKind<OnboardingState>()({
   kind: 'onboarding',
   family: 'onboarding',
   workflowType: 'onboarding',
+  versioning: 'auto-upgrade',
   /** Keyed by the caller's onboarding key (CAMPAIGN_KEY_PATTERN). */
   id: (projectId: string, key: string) => `onboarding:${projectId}:${key}`,
   states: {

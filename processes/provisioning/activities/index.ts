@@ -6,7 +6,7 @@ import type { ProvisioningActivities } from '../contract.js';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import type { ResourceLinkStore } from '../../../store/resource-links.js';
 import { createBundleActivities } from './bundles.js';
-import { createChatSenderOnboardingActivities } from './chat-sender-onboarding.js';
+import { createChatSenderApprovalActivities } from './chat-sender-approval.js';
 import { createRcsSenderLaunchActivities } from './rcs-sender-launch.js';
 import { createResourceLinkActivities } from './resource-link.js';
 import { createSenderChangeActivities } from './sender-change.js';
@@ -21,7 +21,7 @@ export function createProvisioningActivities(deps: {
   return {
     ...createTemplateApprovalActivities(deps),
     ...createRcsSenderLaunchActivities(deps),
-    ...createChatSenderOnboardingActivities(deps),
+    ...createChatSenderApprovalActivities(deps),
     ...createSenderChangeActivities(deps),
     ...createResourceLinkActivities(deps),
     ...createBundleActivities(deps),

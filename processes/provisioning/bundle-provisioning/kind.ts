@@ -7,6 +7,7 @@ export const bundleProvisioning = defineKind<BundleProcessState>()({
   kind: 'bundle-provisioning',
   family: 'provisioning',
   workflowType: 'bundleProvisioning',
+  versioning: 'auto-upgrade',
   /** Keyed by the caller's bundle key (CAMPAIGN_KEY_PATTERN). */
   id: (projectId: string, key: string) => `bundle-provisioning:${projectId}:${key}`,
   states: {

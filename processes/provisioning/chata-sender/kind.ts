@@ -6,7 +6,8 @@ import { ACCOUNT_BANNED, PROVISIONING_OWN_STATES, PROVISIONING_SIGNALS } from '.
 export const chataSender = defineKind<string>()({
   kind: 'chata-sender',
   family: 'provisioning',
-  workflowType: 'chataSenderOnboarding',
+  workflowType: 'chataSenderApproval',
+  versioning: 'auto-upgrade',
   /** `senderKey`: the keyed hash of the phone number (common/subject-hash.ts), or `pnid-<phoneNumberId>`. */
   id: (projectId: string, senderKey: string) => `chata-sender:${projectId}:${senderKey}`,
   states: {

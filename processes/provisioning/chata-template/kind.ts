@@ -7,6 +7,7 @@ export const chataTemplate = defineKind<string>()({
   kind: 'chata-template',
   family: 'provisioning',
   workflowType: 'templateApproval',
+  versioning: 'auto-upgrade',
   id: (projectId: string, name: string, language: string) => `chata-template:${projectId}:${name}:${language}`,
   states: {
     all: [...PROVISIONING_OWN_STATES, ...TEMPLATE_STATES, ACCOUNT_BANNED],

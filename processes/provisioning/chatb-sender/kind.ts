@@ -6,7 +6,8 @@ import { PROVISIONING_OWN_STATES, PROVISIONING_SIGNALS } from '../states.js';
 export const chatbSender = defineKind<string>()({
   kind: 'chatb-sender',
   family: 'provisioning',
-  workflowType: 'chatbSenderOnboarding',
+  workflowType: 'chatbSenderApproval',
+  versioning: 'auto-upgrade',
   id: (projectId: string, displayName: string) => `chatb-sender:${projectId}:${displayName}`,
   states: {
     all: [...PROVISIONING_OWN_STATES, ...CHATB_SENDER_STATES, 'DRAFT_SAVED'],

@@ -7,6 +7,7 @@ export const chatbTemplate = defineKind<string>()({
   kind: 'chatb-template',
   family: 'provisioning',
   workflowType: 'templateApproval',
+  versioning: 'auto-upgrade',
   id: (projectId: string, name: string, language: string) => `chatb-template:${projectId}:${name}:${language}`,
   states: {
     all: [...PROVISIONING_OWN_STATES, ...TEMPLATE_STATES],

@@ -7,6 +7,7 @@ export const rcsSender = defineKind<string>()({
   kind: 'rcs-sender',
   family: 'provisioning',
   workflowType: 'rcsSenderLaunch',
+  versioning: 'auto-upgrade',
   id: (projectId: string, displayName: string) => `rcs-sender:${projectId}:${displayName}`,
   states: {
     all: [...PROVISIONING_OWN_STATES, ...RCS_STATES],

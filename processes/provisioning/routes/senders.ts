@@ -1,4 +1,4 @@
-// RCS sender launch, CHATA sender onboarding (standard and embedded) and CHATB sender onboarding: start,
+// RCS sender launch, CHATA sender approval (standard and embedded) and CHATB sender approval: start,
 // read, list, relaunch (RCS), stop watching; the CHATB categories.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

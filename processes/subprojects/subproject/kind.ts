@@ -6,6 +6,7 @@ export const subproject = defineKind<SubprojectState>()({
   kind: 'subproject',
   family: 'subprojects',
   workflowType: 'subprojectProvisioning',
+  versioning: 'auto-upgrade',
   id: (parentProjectId: string, displayName: string) => `subproject:${parentProjectId}:${displayName}`,
   states: {
     all: everyState<SubprojectState>()(['CREATING', 'WAITING_UNTIL_USABLE', 'READY', 'FAILED']),

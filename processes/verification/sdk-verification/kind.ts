@@ -7,6 +7,7 @@ export const sdkVerification = defineKind<SdkVerificationState>()({
   kind: 'sdk-verification',
   family: 'verification',
   workflowType: 'sdkVerification',
+  versioning: 'pinned',
   /** Keyed by the platform's verification ID from its callbacks. */
   id: (verificationId: string) => `sdk-verification:${verificationId}`,
   states: {

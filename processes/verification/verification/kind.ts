@@ -8,6 +8,7 @@ export const verification = defineKind<VerificationProcessState>()({
   kind: 'verification',
   family: 'verification',
   workflowType: 'verification',
+  versioning: 'pinned',
   /** `id` is a ULID; the routing tokens of the process are `rf-<id>.<step>.<send>`. */
   id,
   states: {

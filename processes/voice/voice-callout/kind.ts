@@ -6,6 +6,7 @@ export const voiceCallout = defineKind<VoiceCalloutState>()({
   kind: 'voice-callout',
   family: 'voice',
   workflowType: 'voiceCallout',
+  versioning: 'pinned',
   /** Keyed by the caller's key (CAMPAIGN_KEY_PATTERN) or a ULID. */
   id: (key: string) => `voice-callout:${key}`,
   states: {

@@ -6,6 +6,7 @@ export const voiceIncoming = defineKind<VoiceIncomingState>()({
   kind: 'voice-incoming',
   family: 'voice',
   workflowType: 'voiceIncomingCall',
+  versioning: 'pinned',
   /** Keyed by the platform's call ID. */
   id: (callId: string) => `voice-incoming:${callId}`,
   states: {

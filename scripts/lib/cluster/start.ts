@@ -1,15 +1,16 @@
 // The cluster started in order, each step waited for: PostgreSQL, Temporal's schemas, the Temporal server, the
 // search attributes, the sandbox, the workflow bundle, two workers, two API instances, the front. `npm run cluster`
 // prints what it did; the cluster tests and `npm run soak` (test/faults/rig.ts) also kill and restart its parts.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { DefaultLogger } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../../common/config.js';
 import type { Logger } from '../../../common/logger.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../../common/search-attributes.js';
 import { ensureSearchAttributes } from '../../../workers/search-attributes.js';
-import { workflowBundleOptions } from '../../../workers/workflow-options.js';
+import { isVersionedBundle, workflowBundleOptions } from '../../../workers/workflow-options.js';
+import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../../../workers/bundle-cache.js';
 import { devSecrets } from '../dev-secrets.js';
 import { forgetServer, rememberServer, stopLeftoverServer } from '../leftover-server.js';
 import { secondsSince } from '../local-tools.js';
@@ -46,7 +47,8 @@ export interface ClusterOptions {
 interface Part {
   name: string;
   running(): boolean;
-  start(): Promise<void>;
+  /** `env` adds to its environment from now on (a worker restarted on a new build). */
+  start(env?: Record<string, string>): Promise<void>;
   /** SIGKILL (PostgreSQL: an immediate shutdown, which is what its crash looks like to its clients). */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -103,7 +105,8 @@ function nodePart(o: StartOptions, pidName: PidName, opts: NodeProcessOptions): 
   return {
     name: opts.name,
     running: () => current?.running() ?? false,
-    async start() {
+    async start(env) {
+      if (env) opts = { ...opts, env: { ...opts.env, ...env } };
       current = await startNodeProcess(opts);
       await rememberServer(file, current.pid);
     },
@@ -186,15 +189,16 @@ async function startTemporalPart(o: StartOptions, pgPort: number): Promise<Part 
   };
 }
 
-/** The bundle both workers load: given, or built once here (without webpack's module list: warnings only). */
+/**
+ * The bundle both workers load: a versioned one (the cluster's workers run versioned, as a deployment does): the one
+ * given when it is, else from the bundle cache, built when the workflows changed.
+ */
 async function workflowBundle(o: StartOptions): Promise<string> {
-  if (o.workflowBundle) return o.workflowBundle;
-  o.say('bundling the workflows once for both workers (webpack)...');
+  if (o.workflowBundle && isVersionedBundle(await readFile(o.workflowBundle, 'utf8'))) return o.workflowBundle;
   const began = Date.now();
-  const bundle = join(o.dir, 'workflow-bundle.js');
-  await writeFile(bundle, (await bundleWorkflowCode({ ...workflowBundleOptions(), logger: new DefaultLogger('WARN') })).code);
-  o.say(`workflow bundle ${bundle} (${secondsSince(began)} s)`);
-  return bundle;
+  const cached = await cachedWorkflowBundle(CHECKOUT_BUNDLE_CACHE, { options: workflowBundleOptions(undefined, true), logger: new DefaultLogger('WARN') });
+  o.say(`versioned workflow bundle ${cached.path} (${cached.reused ? 'reused' : 'built'}, ${secondsSince(began)} s)`);
+  return cached.path;
 }
 
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {

@@ -75,7 +75,13 @@ export function apiEnv(i: ClusterEnvInputs, n: number): Record<string, string> {
 
 /** Both workers share a host here, so each serves its metrics on a port of its own; they share one prebuilt bundle. */
 export function workerEnv(i: ClusterEnvInputs, n: number, bundle: string): Record<string, string> {
-  return { ...relayflowEnv(i), RELAYFLOW_WORKER_METRICS_PORT: String(i.ports.workerMetrics[n]), RELAYFLOW_WORKFLOW_BUNDLE: bundle };
+  return {
+    ...relayflowEnv(i),
+    RELAYFLOW_WORKER_METRICS_PORT: String(i.ports.workerMetrics[n]),
+    RELAYFLOW_WORKFLOW_BUNDLE: bundle,
+    // As a deployment runs: a new build takes new processes, pinned ones finish on theirs (docs/upgrades.md).
+    RELAYFLOW_WORKER_VERSIONING: 'on',
+  };
 }
 
 export function sandboxEnv(ports: ClusterPorts, dataDir: string, logLevel: string): Record<string, string> {

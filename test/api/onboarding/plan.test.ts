@@ -101,7 +101,7 @@ describe('an onboarding plan', () => {
     assert.deepEqual(s.rcs1!.process?.input, rcsSenderInput(rcsBody, 'body', { ...ctx, questionnaire: undefined }).input);
     const { step: _w, ...chataBody } = chata('wa');
     assert.deepEqual(s.wa!.process, {
-      workflowType: 'chataSenderOnboarding',
+      workflowType: 'chataSenderApproval',
       processId: 'chata-sender:proj:h33612345678',
       input: chataSenderInput(chataBody, 'body', ctx).input,
     });

@@ -58,7 +58,7 @@ describe('onboarding workflow', () => {
         kind: 'chatb-sender',
         after: [{ step: 'subproject' }, { step: 'bundle' }],
         process: {
-          workflowType: 'chatbSenderOnboarding',
+          workflowType: 'chatbSenderApproval',
           processId: workflowIds['chatb-sender'](projectId, sender),
           input: { projectId, sender: { displayName: sender, categoryCode: 'RETAIL' }, ...follow },
         },
@@ -162,7 +162,7 @@ describe('onboarding workflow', () => {
         kind: 'chatb-sender',
         after: [],
         process: {
-          workflowType: 'chatbSenderOnboarding',
+          workflowType: 'chatbSenderApproval',
           processId: workflowIds['chatb-sender'](projectId, sender),
           input: { projectId, sender: { displayName: sender, categoryCode: 'RETAIL' }, ...follow },
         },

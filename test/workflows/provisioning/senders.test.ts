@@ -1,4 +1,4 @@
-// RCS sender launch and CHATA / CHATB sender onboarding through the API, on the real Temporal dev server
+// RCS sender launch and CHATA / CHATB sender approval through the API, on the real Temporal dev server
 // against the sandbox: launch with a test number waited out, per-country rejection and relaunch, CHATA
 // standard and embedded, a terminal errorCode, a retryable one waited out, CHATB with its category, and
 // (with a short poll interval) a lost webhook, an overdue review and a worker restart.
@@ -29,7 +29,7 @@ const fast = {
 } as const;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
 
-describe('sender onboarding (webhooks only: polling every minute)', () => {
+describe('sender approval (webhooks only: polling every minute)', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' }, sandbox: { provisioningReviewer: fast } });
 
   test('RCS: created, questionnaire answered, launched; the test number refused before the launch is added after it', async () => {
@@ -168,7 +168,7 @@ describe('sender onboarding (webhooks only: polling every minute)', () => {
   });
 });
 
-describe('sender onboarding with lost webhooks, deadlines and restarts (polling every second)', () => {
+describe('sender approval with lost webhooks, deadlines and restarts (polling every second)', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' }, sandbox: { provisioningReviewer: fast } });
 
   test('CHATB: the activation webhook dropped, the poll finds the sender ACTIVE', async () => {

@@ -5,7 +5,8 @@
 // The last test shows it: a copy of one workflow with an extra timer is caught. Every replay runs with the
 // worker's workflow options (workers/workflow-options.ts), interceptors included.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { createLogger } from '../../../common/logger.js';
 import { installRuntime } from '../../../workers/runtime.js';
 import { workflowBundleOptions, WORKFLOWS_PATH } from '../../../workers/workflow-options.js';
-import { loadFixtures, patchesOf, replayFixtures, replayOptions, workflowTypeOf } from '../../helpers/replay.js';
+import { FIXTURES_DIR, loadFixtures, patchesOf, replayFixtures, replayOptions, workflowTypeOf } from '../../helpers/replay.js';
 
 const fixtures = loadFixtures();
 
@@ -51,6 +52,22 @@ describe('replay of recorded histories', () => {
     if (Number(version.split('.')[0]) >= 1) return;
     const patched = fixtures.filter((f) => patchesOf(f.history).size > 0).map((f) => `${f.workflowType}/${f.case}: ${[...patchesOf(f.history)].join(', ')}`);
     assert.deepEqual(patched, [], `version ${version}: fixtures recorded with patches`);
+  });
+
+  test("every released version's fixtures are here, unchanged: each is replayed below (docs/upgrades.md)", () => {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    const released = JSON.parse(readFileSync(join(FIXTURES_DIR, 'released.json'), 'utf8')) as Record<string, Record<string, string>>;
+    if (Number(version.split('.')[0]) >= 1 && !version.includes('-'))
+      assert.ok(released[version], `version ${version} has no frozen fixtures: npx tsx scripts/freeze-fixtures.ts ${version}`);
+    const changed: string[] = [];
+    for (const [release, files] of Object.entries(released)) {
+      for (const [file, sha256] of Object.entries(files)) {
+        const path = join(FIXTURES_DIR, file);
+        const now = existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'missing';
+        if (now !== sha256) changed.push(`${release}: ${file} ${now === 'missing' ? 'is missing' : 'changed'}`);
+      }
+    }
+    assert.deepEqual(changed, [], 'a released fixture never changes: record a new case instead');
   });
 
   for (const f of fixtures) {

@@ -1,5 +1,5 @@
-// CHATA sender onboarding (standard, or embedded sign-up with a business account and phoneNumberId) and
-// CHATB sender onboarding (with its category): create the sender, follow it to ACTIVE. A rejection, or
+// CHATA sender approval (standard, or embedded sign-up with a business account and phoneNumberId) and
+// CHATB sender approval (with its category): create the sender, follow it to ACTIVE. A rejection, or
 // an errorCode no retry can fix, ends the attempt FAILED with that code; other errors are reported and
 // waited out (the platform retries its own steps). A sender the platform keeps as a DRAFT (saveDraftOnFailure,
 // or created as a draft) ends the process DRAFT_SAVED: the contract has no submit for sender drafts, so
@@ -392,7 +392,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   };
 }
 
-export async function chataSenderOnboarding(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
+export async function chataSenderApproval(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
   const s = input.sender;
   const earlier = input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {};
   return onboard(
@@ -430,7 +430,7 @@ export async function chataSenderOnboarding(input: ChataSenderInput & { carried?
         }
         return undefined;
       },
-      continueAsNew: (carried) => continueAsNew<typeof chataSenderOnboarding>({ ...input, carried }),
+      continueAsNew: (carried) => continueAsNew<typeof chataSenderApproval>({ ...input, carried }),
       chata: {
         phone: input.phoneVerification ?? DEFAULT_PHONE_VERIFICATION,
         requestCode: (senderId, method) => platform.requestChataSenderCode({ senderId, method }),
@@ -441,7 +441,7 @@ export async function chataSenderOnboarding(input: ChataSenderInput & { carried?
   );
 }
 
-export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?: Carry }): Promise<SenderResult> {
+export async function chatbSenderApproval(input: ChatbSenderInput & { carried?: Carry }): Promise<SenderResult> {
   const { sender } = input;
   return onboard(
     {
@@ -464,7 +464,7 @@ export async function chatbSenderOnboarding(input: ChatbSenderInput & { carried?
         if (e.trigger === 'CHATB_SENDER_INACTIVE') return { state: 'INACTIVE' };
         return e.details.state ? { state: e.details.state } : undefined;
       },
-      continueAsNew: (carried) => continueAsNew<typeof chatbSenderOnboarding>({ ...input, carried }),
+      continueAsNew: (carried) => continueAsNew<typeof chatbSenderApproval>({ ...input, carried }),
     },
     input,
     input.carried,

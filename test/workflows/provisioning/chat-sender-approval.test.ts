@@ -1,4 +1,4 @@
-// CHATA sender onboarding with saveDraftOnFailure: the platform keeps a failed sender as a DRAFT and the
+// CHATA sender approval with saveDraftOnFailure: the platform keeps a failed sender as a DRAFT and the
 // contract has no call that submits it, so the process ends DRAFT_SAVED with the platform's errorCode and
 // what to do, instead of polling the draft forever. The same request after the draft was submitted on the
 // platform starts a new run that follows the existing sender to ACTIVE, without creating a second one.
@@ -11,7 +11,7 @@ const completed = (v: View) => v.execution.status === 'COMPLETED';
 const runOf = (v: View) => (v.execution as { runId?: string }).runId;
 const chataCreates = async (h: Harness) => (await sandboxRequests(h, 'POST', '/chata/senders')).filter((r) => r.status === 200).length;
 
-describe('CHATA sender onboarding: a sender saved as a draft', () => {
+describe('CHATA sender approval: a sender saved as a draft', () => {
   // Polling every second: on the old code the process kept reading the draft and never ended.
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1000' } });
 

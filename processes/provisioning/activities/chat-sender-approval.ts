@@ -1,4 +1,4 @@
-// Activities of CHATA and CHATB sender onboarding: idempotent creates (looked up first: CHATA by phone
+// Activities of CHATA and CHATB sender approval: idempotent creates (looked up first: CHATA by phone
 // number, or phoneNumberId for embedded sign-up; CHATB by displayName) that link their process to the sender
 // (resource-link.ts), reads, a CHATA sender's phone
 // verification (request a code, send it back) and the CHATA business account.
@@ -27,7 +27,7 @@ function isEmbeddedChataInput(input: CreateChataSenderInput): input is CreateEmb
   return 'businessAccountId' in input && typeof input.businessAccountId === 'string';
 }
 
-export function createChatSenderOnboardingActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
+export function createChatSenderApprovalActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
   const { chataSenders, chatbSenders } = deps.provisioning;
   return withFailureMappingAll({
     async createChataSender(input: CreateChataSenderInput): Promise<CreateChataSenderResult> {
