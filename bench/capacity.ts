@@ -68,7 +68,10 @@ interface FixtureEvent {
   activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
 }
 const fixtures = new Map<string, { shape: HistoryShape; events: FixtureEvent[] }>();
-for (const type of readdirSync(join(ROOT, FIXTURES)).sort())
+for (const type of readdirSync(join(ROOT, FIXTURES), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort())
   for (const file of readdirSync(join(ROOT, FIXTURES, type)).sort()) {
     const events = (JSON.parse(read(`${FIXTURES}/${type}/${file}`)) as { history: { events: FixtureEvent[] } }).history.events;
     const shape = historyShape(

@@ -14,6 +14,8 @@ const Body = Type.Object(
     prefix: Type.String({ pattern: '^\\+?[1-9][0-9]{1,13}$' }),
     length: Type.Optional(Type.Integer({ minimum: 8, maximum: 15, description: 'Digits of each number, country code included (default 11)' })),
     count: Type.Integer({ minimum: 1, maximum: 1000 }),
+    /** The first number's digits after the prefix (then one more each); default a random start. */
+    from: Type.Optional(Type.Integer({ minimum: 0 })),
     method: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
     /** Passed with every start (a bot reusing one IP, say). */
@@ -40,8 +42,9 @@ export function registerPumpingTraffic(scope: FastifyInstance): void {
     const length = Math.max(b.length ?? 11, prefix.length + 1);
     const base = b.relayflowUrl.replace(/\/+$/, '');
     const tally: Tally = { sent: 0, answers: {}, processIds: [] };
-    // Distinct numbers: the per-number guard must not be what stops the bot.
-    const seed = Math.floor(Math.random() * 10 ** (length - prefix.length));
+    // Distinct numbers: the per-number guard must not be what stops the bot. A test that picks numbers of its own
+    // under the prefix says where the bot's begin, so the two never meet.
+    const seed = b.from ?? Math.floor(Math.random() * 10 ** (length - prefix.length));
     const numberOf = (i: number) => `+${prefix}${String((seed + i) % 10 ** (length - prefix.length)).padStart(length - prefix.length, '0')}`;
     let next = 0;
     let stopped = false;

@@ -172,9 +172,12 @@ describe('customer onboarding through the API', () => {
     assert.equal(step(done, 'later').state, 'SUCCEEDED');
     assert.deepEqual(step(done, 'later').after, ['chatb']);
     const template = await waitUntil(h, welcome.processId!, (v) => v.state === 'APPROVED', 'template APPROVED');
-    const resubmissions = template.history.filter((c) => /resubmitted at the parent process's request/.test(c.reason ?? ''));
-    assert.equal(resubmissions.length, 1, JSON.stringify(template.history, null, 1));
-    assert.equal(template.details.resubmits, 1);
+    // One resubmission, counted by the process. Its history entry names the resubmission, or the poll that read the
+    // new review first (the poll and the edit's answer race on a loaded machine; the state is the same).
+    assert.equal(template.details.resubmits, 1, JSON.stringify(template.history, null, 1));
+    const backToReview = template.history.filter((c, i) => i > 0 && c.state === 'IN_PROGRESS' && template.history[i - 1]!.state === 'REJECTED');
+    assert.equal(backToReview.length, 1, JSON.stringify(template.history, null, 1));
+    assert.match(backToReview[0]!.reason ?? '', /resubmitted at the parent process's request|read from the platform/);
 
     // The template's timeline, as CSV, names every webhook event the sandbox delivered for it.
     const templateId = step(done, 'welcome').resource.templateId!;
