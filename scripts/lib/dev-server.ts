@@ -34,15 +34,25 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port free now, for a server that binds it later: below Linux's ephemeral range (32768 up), where the system
+ * hands out the local ports of outgoing connections. A port the system picked (listen on 0) could be taken by any
+ * process's next connection in the seconds before its server starts (it happened to npm start under the test load).
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * 10_000);
+    if (await canBind(port)) return port;
+  }
+  throw new Error('no free port between 10000 and 20000 after 50 tries');
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {

@@ -17,7 +17,11 @@ describe('API metrics', () => {
     const text = await res.text();
     assert.match(text, /^relayflow_process_cpu_user_seconds_total \d/m, 'default process metrics, prefixed');
     assert.match(text, /^relayflow_nodejs_eventloop_lag_seconds \d/m);
-    assert.match(text, /^relayflow_callbacks_total\{kind="voice",outcome="refused"\} 0$/m, 'callback series exist at zero before the first one');
+    // Every kind and outcome is a series from the start (at zero until its first callback; other files in this
+    // process may have sent some already).
+    for (const kind of ['voice', 'verification', 'provisioning', 'senderid', 'conversation', 'mms'])
+      for (const outcome of ['accepted', 'duplicate', 'refused', 'failed'])
+        assert.match(text, new RegExp(`^relayflow_callbacks_total\\{kind="${kind}",outcome="${outcome}"\\} \\d+$`, 'm'), `${kind} ${outcome}`);
     const doc = (await h.app.inject({ method: 'GET', url: '/docs/json' })).json();
     assert.equal(doc.paths['/metrics'], undefined, 'kept out of the document (and so out of the fuzzer)');
   });
