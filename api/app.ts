@@ -6,18 +6,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import { ulid } from 'ulid';
 import type { Config } from '../common/config.js';
 import type { Logger } from '../common/logger.js';
-import { installActor } from './plugins/actor.js';
-import { installApiKeyAuth, keyIdLoggerFactory } from './plugins/auth.js';
+import { actorPlugin } from './plugins/actor.js';
+import { apiKeyAuthPlugin, keyIdLoggerFactory } from './plugins/auth.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { registerDocs } from './plugins/docs.js';
 import { drainHandlersOnClose } from './plugins/drain.js';
-import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
-import { installRawBodyJsonParser } from './plugins/raw-body.js';
-import { indexRoutes } from './plugins/route-index.js';
-import { installValidation } from './plugins/validation.js';
-import { installMetrics } from './plugins/metrics.js';
+import { clientErrorHandler, errorHandlerPlugin } from './plugins/error-handler.js';
+import { rawBodyPlugin } from './plugins/raw-body.js';
+import { validationPlugin } from './plugins/validation.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { loggedUrl, RequestLogController } from './plugins/request-log.js';
-import { API_SERVICE, installRequestTracing } from './plugins/tracing.js';
+import { API_SERVICE, requestTracingPlugin } from './plugins/tracing.js';
 import { startTracing, tracerOf } from '../common/tracing.js';
 import { countPlatformCall } from './metrics/series.js';
 import { pageTokenKey, ProcessService } from './processes/find.js';
@@ -88,19 +87,19 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   drainHandlersOnClose(app);
   // Traces only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); the hooks pass through otherwise.
   startTracing(API_SERVICE, config.tracing, logger);
-  installRequestTracing(app);
-  installValidation(app);
-  installRawBodyJsonParser(app);
-  installErrorHandler(app, indexRoutes(app));
+  await app.register(requestTracingPlugin);
+  await app.register(validationPlugin);
+  await app.register(rawBodyPlugin);
+  await app.register(errorHandlerPlugin);
   await registerDocs(app);
-  await installApiKeyAuth(app, keys, { perMinute: config.api.rateLimitPerMinute });
+  await app.register(apiKeyAuthPlugin, { keys, limits: { perMinute: config.api.rateLimitPerMinute } });
   // Who acts (a key ID, or the platform), for the headers the Temporal client interceptor adds (the audit).
-  installActor(app);
+  await app.register(actorPlugin);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   // GET /metrics, and the counts of every answer and callback (api/metrics/series.ts).
-  installMetrics(app);
+  await app.register(metricsPlugin);
 
   // Read-only look-ups of verifications relayflow did not start go to the platform directly.
   const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(API_SERVICE) });

@@ -18,8 +18,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import { ulid } from 'ulid';
 import type { Logger } from '../common/logger.js';
 import { ApiError } from './errors.js';
-import { clientErrorHandler, installErrorHandler } from './plugins/error-handler.js';
-import { indexRoutes } from './plugins/route-index.js';
+import { clientErrorHandler, errorHandlerPlugin } from './plugins/error-handler.js';
 import codecRoutes from './routes/codec.js';
 
 export interface DevCodecListenerOptions {
@@ -63,7 +62,7 @@ export async function buildDevCodecApp(opts: Pick<DevCodecListenerOptions, 'code
     requestIdHeader: false,
     clientErrorHandler,
   });
-  installErrorHandler(app, indexRoutes(app));
+  await app.register(errorHandlerPlugin);
   const origins = new Set(opts.uiOrigins);
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host;

@@ -18,7 +18,7 @@ import { startHarness, TEST_API_KEY } from '../test/helpers/harness.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { nodeTransport } from '../common/http-transport.js';
 import { signApplicationRequest, verifyApplicationCallback } from '../common/signing.js';
-import { installRawBodyJsonParser } from '../api/plugins/raw-body.js';
+import { rawBodyPlugin } from '../api/plugins/raw-body.js';
 import { VOICE_CALLBACK_PATH } from '../contracts/callbacks.js';
 import { workflowIds } from '../processes/kinds.js';
 import { processStatusQuery } from '../contracts/process-status.js';
@@ -58,7 +58,7 @@ const signed = (url: string, payload: Record<string, unknown>) => {
 
 // The baseline: the same signature check over the raw bytes and the same JSON parser, answering the SVAML itself.
 const baseline = Fastify({ logger: false });
-installRawBodyJsonParser(baseline);
+await baseline.register(rawBodyPlugin);
 baseline.post(VOICE_CALLBACK_PATH, async (req, reply) => {
   const ok = verifyApplicationCallback(req, appKey, appSecret);
   if (!ok.ok) return reply.status(401).send({ error: ok.reason });

@@ -3,6 +3,7 @@
 // can write it into the headers of every start, signal and update the request makes.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 /** The one key ID function: the logs (keyId) and the audit (actor) show the same ID. */
 export { keyIdOf } from './key-ring.js';
@@ -19,12 +20,15 @@ export const currentActor = (): string | undefined => actorStorage.getStore()?.a
  * Every request runs in its actor's context. A callback-style hook, so `done` (and with it the rest of the
  * request: the handler and its Temporal calls) runs inside `actorStorage.run`.
  */
-export function installActor(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    const mode = request.routeOptions.config?.auth;
-    // After the auth hook: a key that reached here is a recognised one.
-    const actor = mode === 'signature' ? PLATFORM_ACTOR : request.apiKey?.keyId;
-    if (!actor) return done();
-    actorStorage.run({ actor }, done);
-  });
-}
+export const actorPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', (request, _reply, done) => {
+      const mode = request.routeOptions.config?.auth;
+      // After the auth hook: a key that reached here is a recognised one.
+      const actor = mode === 'signature' ? PLATFORM_ACTOR : request.apiKey?.keyId;
+      if (!actor) return done();
+      actorStorage.run({ actor }, done);
+    });
+  },
+  { name: 'relayflow-actor', dependencies: ['relayflow-api-key-auth'] },
+);

@@ -6,8 +6,9 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Scope } from '../../common/api-keys.js';
 import { ApiError } from '../errors.js';
 import type { ApiKeyIdentity, KeyRing } from './key-ring.js';
-import { installRateLimit, type RateLimitSettings } from './rate-limit.js';
+import { rateLimitPlugin, type RateLimitSettings } from './rate-limit.js';
 import { requiredScope, scopeAllows } from './scopes.js';
+import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,27 +49,30 @@ export function keyIdLoggerFactory(keys: KeyRing) {
   };
 }
 
-export async function installApiKeyAuth(app: FastifyInstance, keys: KeyRing, limits: RateLimitSettings): Promise<void> {
-  app.decorateRequest('apiKey', undefined);
-  app.addHook('onRequest', async (request) => {
-    if (!keyless(request)) request.apiKey = keys.identify(presentedKey(request));
-  });
-  // Before the 401: requests with a wrong key count too (per client address), which slows down guessing.
-  await installRateLimit(app, limits);
-  app.addHook('onRequest', async (request) => {
-    if (keyless(request)) return;
-    if (request.method === 'OPTIONS') return; // CORS preflights carry no credentials
-    // No route: the answer is 404 or 405 with Allow, which the public OpenAPI document says anyway.
-    if (request.is404) return;
-    if (!presentedKey(request)) throw new ApiError(401, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
-    const key = request.apiKey;
-    if (!key) throw new ApiError(401, 'unauthorized', 'API key not recognised');
-    const needed = requiredScope(request.method, request.routeOptions.url ?? request.url, request.routeOptions.config);
-    if (!scopeAllows(key.scope, needed)) {
-      const message = `needs the ${needed} scope; API key ${key.keyId} has ${key.scope}`;
-      throw new ApiError(403, 'forbidden', `${request.method} ${request.routeOptions.url} ${message}`, [
-        { field: 'header.authorization', rule: 'scope', message },
-      ]);
-    }
-  });
-}
+export const apiKeyAuthPlugin = fp(
+  async (app: FastifyInstance, { keys, limits }: { keys: KeyRing; limits: RateLimitSettings }) => {
+    app.decorateRequest('apiKey', undefined);
+    app.addHook('onRequest', async (request) => {
+      if (!keyless(request)) request.apiKey = keys.identify(presentedKey(request));
+    });
+    // Before the 401: requests with a wrong key count too (per client address), which slows down guessing.
+    await app.register(rateLimitPlugin, limits);
+    app.addHook('onRequest', async (request) => {
+      if (keyless(request)) return;
+      if (request.method === 'OPTIONS') return; // CORS preflights carry no credentials
+      // No route: the answer is 404 or 405 with Allow, which the public OpenAPI document says anyway.
+      if (request.is404) return;
+      if (!presentedKey(request)) throw new ApiError(401, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
+      const key = request.apiKey;
+      if (!key) throw new ApiError(401, 'unauthorized', 'API key not recognised');
+      const needed = requiredScope(request.method, request.routeOptions.url ?? request.url, request.routeOptions.config);
+      if (!scopeAllows(key.scope, needed)) {
+        const message = `needs the ${needed} scope; API key ${key.keyId} has ${key.scope}`;
+        throw new ApiError(403, 'forbidden', `${request.method} ${request.routeOptions.url} ${message}`, [
+          { field: 'header.authorization', rule: 'scope', message },
+        ]);
+      }
+    });
+  },
+  { name: 'relayflow-api-key-auth' },
+);

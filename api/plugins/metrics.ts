@@ -4,6 +4,7 @@
 // `auth: 'signature'`, so no intake counts for itself).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callbacks, httpRequestDuration, httpRequests, registry } from '../metrics/series.js';
+import fp from 'fastify-plugin';
 
 const duplicates = new WeakSet<FastifyRequest>();
 
@@ -23,20 +24,23 @@ function callbackOutcome(request: FastifyRequest, status: number): string {
   return duplicates.has(request) ? 'duplicate' : 'accepted';
 }
 
-export function installMetrics(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    // No route (404, 405): one series for all of them, whatever the URL.
-    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    httpRequests.inc(labels);
-    httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
-    if (request.routeOptions.config?.auth !== 'signature') return;
-    const kind = callbackKind(route);
-    if (kind) callbacks.inc({ kind, outcome: callbackOutcome(request, reply.statusCode) });
-  });
+export const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onResponse', async (request, reply) => {
+      // No route (404, 405): one series for all of them, whatever the URL.
+      const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      httpRequests.inc(labels);
+      httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
+      if (request.routeOptions.config?.auth !== 'signature') return;
+      const kind = callbackKind(route);
+      if (kind) callbacks.inc({ kind, outcome: callbackOutcome(request, reply.statusCode) });
+    });
 
-  app.get('/metrics', { config: { auth: 'public' }, schema: { hide: true } as never }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
-}
+    app.get('/metrics', { config: { auth: 'public' }, schema: { hide: true } as never }, async (_request, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'relayflow-metrics' },
+);

@@ -3,6 +3,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import fp from 'fastify-plugin';
 
 export interface RateLimitSettings {
   /** Requests per minute for a key without its own limit, and per client address without a valid key. */
@@ -15,24 +16,27 @@ export const isRateLimited = (config: { auth?: string } | undefined) => config?.
 const bucketOf = (req: FastifyRequest) => (req.apiKey ? `key:${req.apiKey.keyId}` : `ip:${req.ip}`);
 
 /** Call after the request's key is identified (request.apiKey) and before it is required. */
-export async function installRateLimit(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
-  // Not global: the plugin would add its hook to each route after the app's hooks, that is after the 401/403
-  // check, and requests with a wrong key would never count.
-  await app.register(rateLimit, { global: false });
-  const limit = app.rateLimit({
-    timeWindow: 60_000,
-    keyGenerator: bucketOf,
-    max: (req) => req.apiKey?.perMinute ?? settings.perMinute,
-    errorResponseBuilder: (req, ctx) =>
-      new ApiError(
-        429,
-        'rate_limited',
-        `${req.apiKey ? `API key ${req.apiKey.keyId}` : 'this client'} sent more than ${ctx.max} requests this minute; retry in ${ctx.after}`,
-        undefined,
-        ctx.ttl,
-      ),
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    if (isRateLimited(request.routeOptions.config)) await limit.call(app, request, reply);
-  });
-}
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, settings: RateLimitSettings) => {
+    // Not global: the plugin would add its hook to each route after the app's hooks, that is after the 401/403
+    // check, and requests with a wrong key would never count.
+    await app.register(rateLimit, { global: false });
+    const limit = app.rateLimit({
+      timeWindow: 60_000,
+      keyGenerator: bucketOf,
+      max: (req) => req.apiKey?.perMinute ?? settings.perMinute,
+      errorResponseBuilder: (req, ctx) =>
+        new ApiError(
+          429,
+          'rate_limited',
+          `${req.apiKey ? `API key ${req.apiKey.keyId}` : 'this client'} sent more than ${ctx.max} requests this minute; retry in ${ctx.after}`,
+          undefined,
+          ctx.ttl,
+        ),
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      if (isRateLimited(request.routeOptions.config)) await limit.call(app, request, reply);
+    });
+  },
+  { name: 'relayflow-rate-limit' },
+);

@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ErrorDetail } from '../errors.js';
+import fp from 'fastify-plugin';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const base = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
@@ -37,9 +38,12 @@ const coercingAjv = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
 
-export function installValidation(app: FastifyInstance): void {
-  app.setValidatorCompiler(validatorCompiler);
-}
+export const validationPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setValidatorCompiler(validatorCompiler);
+  },
+  { name: 'relayflow-validation' },
+);
 
 const PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildDevCodecApp, isLoopbackHost, startDevCodecListener, type DevCodecListener } from '../../api/dev-codec.js';
-import { installErrorHandler } from '../../api/plugins/error-handler.js';
-import { indexRoutes } from '../../api/plugins/route-index.js';
+import { errorHandlerPlugin } from '../../api/plugins/error-handler.js';
 import codecRoutes from '../../api/routes/codec.js';
 import { AesGcmPayloadCodec, generateCodecKey, parseCodecKeys } from '../../common/codec.js';
 import { createLogger } from '../../common/logger.js';
@@ -118,7 +117,7 @@ describe('the development codec listener', () => {
 
   test("the API's own codec routes still encode and decode (the default)", async () => {
     const api = Fastify();
-    installErrorHandler(api, indexRoutes(api));
+    await api.register(errorHandlerPlugin);
     await api.register(codecRoutes, { codec, allowedOrigins: [] });
     try {
       const enc = await api.inject({ method: 'POST', url: '/codec/encode', payload: { payloads: [plain] } });

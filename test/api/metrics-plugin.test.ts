@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { registry } from '../../api/metrics/series.js';
-import { installMetrics, noteDuplicateCallback } from '../../api/plugins/metrics.js';
+import { metricsPlugin, noteDuplicateCallback } from '../../api/plugins/metrics.js';
 import { parseMetrics, total } from '../helpers/metrics.js';
 
 test('callbacks are counted by kind and outcome, requests by route pattern', async () => {
   const app = Fastify();
-  installMetrics(app);
+  await app.register(metricsPlugin);
   const signed = { config: { auth: 'signature' as const } };
   app.post('/callbacks/mms/:token', signed, async (req, reply) => {
     const { token } = req.params as { token: string };

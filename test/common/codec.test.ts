@@ -18,8 +18,7 @@ import {
 } from '../../common/codec.js';
 import { createDataConverter } from '../../common/data-converter.js';
 import codecRoutes from '../../api/routes/codec.js';
-import { installErrorHandler } from '../../api/plugins/error-handler.js';
-import { indexRoutes } from '../../api/plugins/route-index.js';
+import { errorHandlerPlugin } from '../../api/plugins/error-handler.js';
 
 const PHONE = '+46701234567';
 const key = (id: string): CodecKey => ({ id, key: randomBytes(32) });
@@ -177,7 +176,7 @@ describe('codec routes', () => {
   const build = async () => {
     const app = Fastify();
     // The app's error handler: the routes declare their errors as the API's ErrorBody.
-    installErrorHandler(app, indexRoutes(app));
+    await app.register(errorHandlerPlugin);
     await app.register(codecRoutes, { codec, allowedOrigins: [UI] });
     return app;
   };

@@ -96,9 +96,8 @@ export async function verificationRoutesWith(h: Harness, opts: { waitMs: number;
     { VerificationService },
     { verificationRoutes },
     { ProcessService, pageTokenKey },
-    { installValidation },
-    { installErrorHandler },
-    { indexRoutes },
+    { validationPlugin },
+    { errorHandlerPlugin },
     { subjectHasher },
     { createPlatformClients },
   ] = await Promise.all([
@@ -108,13 +107,12 @@ export async function verificationRoutesWith(h: Harness, opts: { waitMs: number;
     import('../../api/processes/find.js'),
     import('../../api/plugins/validation.js'),
     import('../../api/plugins/error-handler.js'),
-    import('../../api/plugins/route-index.js'),
     import('../../common/subject-hash.js'),
     import('../../platform/index.js'),
   ]);
   const app = Fastify();
-  installValidation(app);
-  installErrorHandler(app, indexRoutes(app));
+  await app.register(validationPlugin);
+  await app.register(errorHandlerPlugin);
   const config = { ...h.config, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) };
   const verifications = new VerificationService(h.client, config, subjectHasher(h.config.codecKeys), h.store.sql, { waitMs: opts.waitMs });
   await app.register(verificationRoutes, {
