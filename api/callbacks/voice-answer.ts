@@ -7,6 +7,7 @@ import { KIND, STATE } from '../../common/search-attributes.js';
 import { svamlViolations } from '../../common/wire/voice-svaml.js';
 import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
+import { voiceIncoming } from '../../processes/voice/voice-incoming/kind.js';
 import {
   VOICE_INCOMING_KIND,
   voiceCallbackUpdate,
@@ -107,7 +108,7 @@ export async function answerFromProcess(
 
 async function startIncoming(deps: AnswerDeps, workflowId: string, ev: VoiceCallbackEvent, updateId: string, facts: IncomingCallFacts): Promise<Svaml> {
   const input = incomingInput(ev.callId, facts, deps.follow, await deps.ruleFor(facts));
-  const start = new WithStartWorkflowOperation('voiceIncomingCall', {
+  const start = new WithStartWorkflowOperation(voiceIncoming.workflowType, {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [input],

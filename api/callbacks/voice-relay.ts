@@ -11,6 +11,7 @@ import { KIND, STATE } from '../../common/search-attributes.js';
 import type { Logger } from '../../common/logger.js';
 import { LAST_CHANGE_MEMO, type LastChangeMemo } from '../../contracts/process-status.js';
 import { incomingLead } from '../../processes/voice/call-driver.js';
+import { voiceIncoming } from '../../processes/voice/voice-incoming/kind.js';
 import { isCalloutPlan, VOICE_INCOMING_KIND, voiceEventsSignal, type VoiceCallPlan, type VoiceRecordedEvent } from '../../processes/voice/contract.js';
 import type { StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
 
@@ -208,7 +209,7 @@ export class VoiceRelay {
         const lead = incomingLead(items);
         const memo: LastChangeMemo | undefined = lead.at ? { state: lead.state, at: lead.at, ...(lead.reason ? { reason: lead.reason } : {}) } : undefined;
         try {
-          await this.d.client.workflow.start('voiceIncomingCall', {
+          await this.d.client.workflow.start(voiceIncoming.workflowType, {
             workflowId: processId,
             taskQueue: this.d.taskQueue,
             args: [{ ...plan, events: items }],
