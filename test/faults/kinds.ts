@@ -12,7 +12,7 @@ export interface Started {
   name: string;
 }
 
-export interface ProcessKind {
+export interface FaultScenarioKind {
   kind: string;
   final: string;
   start(rig: Rig): Promise<Started>;
@@ -98,7 +98,7 @@ async function countPaged(page: (token: string | undefined) => Promise<{ matchin
   return n;
 }
 
-const subproject: ProcessKind = {
+const subproject: FaultScenarioKind = {
   kind: 'subproject',
   final: 'READY',
   async start(rig) {
@@ -112,7 +112,7 @@ const subproject: ProcessKind = {
     }),
 };
 
-const template: ProcessKind = {
+const template: FaultScenarioKind = {
   kind: 'template',
   final: 'APPROVED',
   async start(rig) {
@@ -123,7 +123,7 @@ const template: ProcessKind = {
   count: (rig, s) => countAll(rig.platform.provisioning.chataTemplates.listAll(), (t) => t.name === s.name),
 };
 
-const sender: ProcessKind = {
+const sender: FaultScenarioKind = {
   kind: 'sender',
   final: 'ACTIVE',
   async start(rig) {
@@ -133,7 +133,7 @@ const sender: ProcessKind = {
   count: (rig, s) => countAll(rig.platform.provisioning.chatbSenders.listAll(), (x) => x.displayName === s.name),
 };
 
-const senderId: ProcessKind = {
+const senderId: FaultScenarioKind = {
   kind: 'sender ID',
   final: 'APPROVED',
   async start(rig) {
@@ -159,7 +159,7 @@ const senderId: ProcessKind = {
     }),
 };
 
-const bundle: ProcessKind = {
+const bundle: FaultScenarioKind = {
   kind: 'bundle',
   final: 'ACTIVE',
   async start(rig) {
@@ -170,7 +170,7 @@ const bundle: ProcessKind = {
 };
 
 /** An onboarding of a subproject, a CHATB sender and its template: each a child process of its own. */
-const onboarding: ProcessKind = {
+const onboarding: FaultScenarioKind = {
   kind: 'onboarding',
   final: 'COMPLETED',
   async start(rig) {
@@ -206,7 +206,7 @@ const onboarding: ProcessKind = {
 const CAMPAIGN_RECIPIENTS = 60;
 
 /** A conversation campaign of 60 recipients on an app of its own at 20 a second: a few seconds of sending. */
-const campaign: ProcessKind = {
+const campaign: FaultScenarioKind = {
   kind: 'campaign',
   final: 'COMPLETED',
   async start(rig) {
@@ -225,7 +225,7 @@ const campaign: ProcessKind = {
 };
 
 let phoneCounter = 0;
-const verification: ProcessKind = {
+const verification: FaultScenarioKind = {
   kind: 'verification',
   final: 'SUCCESSFUL',
   async start(rig) {
@@ -261,4 +261,4 @@ async function sms(rig: Rig, phone: string): Promise<{ code?: string; kind: stri
   return messages.filter((m) => m.method === 'sms');
 }
 
-export const KINDS: readonly ProcessKind[] = [subproject, template, sender, senderId, verification, bundle, onboarding, campaign];
+export const KINDS: readonly FaultScenarioKind[] = [subproject, template, sender, senderId, verification, bundle, onboarding, campaign];
