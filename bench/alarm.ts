@@ -1,6 +1,6 @@
 // The CI alarm (`.ci/run`): runs the short table, then makes two checks. Regressions: the table against the
 // one recorded in the repo (bench/results/latest-short.json); fails when a row's median ratio fell below 0.7 of
-// the recorded one, or a value with a target moved 30% the wrong way, or a bench timed out or gave no result;
+// the recorded one (of its worst round, when lower), or a value with a target moved 30% the wrong way, or a bench timed out or gave no result;
 // whether those targets are met is the table's business, not the alarm's. Budgets: every process's count of
 // actions and history events against its budget (bench/budgets.ts), no slack; fails on any count over it.
 //   npx tsx bench/alarm.ts [--result <run.json>] [--recorded <run.json>]

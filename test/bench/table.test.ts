@@ -131,11 +131,19 @@ describe('the alarm', () => {
       .filter((c) => c.verdict !== 'not run')
       .map((c) => [c.figure || c.bench, c.verdict]);
 
-  test('a median ratio below 0.7 of the recorded one fails, naming the figure and both ratios', () => {
-    const checks = compareRuns(recorded, run([ok('verification', [withRatios(throughput, [0.13, 0.135, 0.5])])]));
+  test('a median ratio below 0.7 of the recorded worst round fails, naming the figure and both ratios', () => {
+    // Recorded rounds 0.16 / 0.2 / 0.24: the limit is 0.7 x 0.16.
+    const checks = compareRuns(recorded, run([ok('verification', [withRatios(throughput, [0.1, 0.105, 0.5])])]));
     assert.equal(checks[0]!.verdict, 'regressed');
-    assert.equal(checks[0]!.message, 'verification: "verification throughput": median ratio 0.135, recorded ratio 0.2 (alarm unless at least ratio 0.14)');
-    assert.deepEqual(verdicts(run([ok('verification', [withRatios(throughput, [0.15])])])), [['verification throughput', 'ok']]);
+    assert.equal(
+      checks[0]!.message,
+      'verification: "verification throughput": median ratio 0.105, recorded ratio 0.2 (alarm unless at least ratio 0.112; the recorded rounds went down to ratio 0.16)',
+    );
+    assert.deepEqual(verdicts(run([ok('verification', [withRatios(throughput, [0.12])])])), [['verification throughput', 'ok']]);
+    // One round recorded: its median is its worst, so the limit is 0.7 of it.
+    const single = run([ok('verification', [withRatios(throughput, [0.2])])]);
+    assert.equal(compareRuns(single, run([ok('verification', [withRatios(throughput, [0.135])])]))[0]!.verdict, 'regressed');
+    assert.equal(compareRuns(single, run([ok('verification', [withRatios(throughput, [0.145])])]))[0]!.verdict, 'ok');
   });
 
   test('a value with a <= target fails above 1.3 times the recorded one; >= below 0.7 of it', () => {
