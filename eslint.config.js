@@ -17,8 +17,8 @@ const forbidden = {
   common: ['platform', 'contracts', 'store', 'processes', 'api', 'workers', 'scripts', 'sandbox'],
   platform: ['contracts', 'store', 'processes', 'api', 'workers', 'scripts', 'sandbox'],
   contracts: ['store', 'processes', 'api', 'workers', 'scripts', 'sandbox'],
-  // The store keeps what contracts describe, so it may read a kind's contract, never its code.
-  store: [...ROLES, 'api', 'workers', 'scripts', 'sandbox'],
+  // The store keeps what contracts/ describe; a process kind's own files are beyond it.
+  store: ['processes', 'api', 'workers', 'scripts', 'sandbox'],
   // Descriptors and contracts: pure data that workflows import too, so nothing a workflow may not import either.
   'processes (contracts)': ['store', ...ROLES, 'api', 'workers', 'scripts', 'sandbox'],
   // Workflow code reads the platform's shapes through contracts (they are bundled into Temporal's sandbox).

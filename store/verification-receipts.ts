@@ -2,7 +2,7 @@
 // carries them (a report, resend or cancel from the API, the platform's result callback): a receipt only needs
 // recording, and a signal of its own would cost the process an action and a workflow task. A row holds the event ID,
 // the process and platform verification IDs, the result and when it came: never the number.
-import type { SmsReceipt } from '../processes/verification/contract.js';
+import type { SmsReceipt } from '../contracts/verification-receipts.js';
 import { seenCte } from './seen-callbacks.js';
 import type { Sql } from './sql.js';
 

@@ -4,7 +4,8 @@
 // intake of any API instance can replay the call's events through the call driver to know its menu position and
 // AMD state. The rows are also the outbox to the call's process: relayed_at is set once the process has them (a
 // start or signal accepted by Temporal); rows without it are sent again, and the process applies each `seq` once.
-import type { Svaml, VoiceCallPlan, VoiceRecordedEvent } from '../processes/voice/contract.js';
+import type { Svaml } from '../common/wire/voice-svaml.js';
+import type { VoiceCallPlan, VoiceRecordedEvent } from '../contracts/voice-calls.js';
 import type { Sql } from './sql.js';
 
 export interface StoredVoiceEvent {

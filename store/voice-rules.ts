@@ -1,10 +1,9 @@
 // What an incoming call does: one rule (a CallScript) per key, where a key is a number called, an in-app user
 // calling (`user:<id>`) or called (`to-user:<id>`), or `default` for any call no other rule matches
-// (processes/voice/rule-keys.ts; the key column is still named `number`, its first kind). The API's
+// (contracts/voice-rules.ts; the key column is still named `number`, its first kind). The API's
 // incoming-rules routes write them; the voice callback intake reads the matching rule when an ICE comes and hands
 // it to the call's process (a later change of the rule does not change a call already going).
-import type { CallScript, IncomingRule } from '../processes/voice/contract.js';
-import { DEFAULT_RULE_KEY, ruleKeysFor, type IncomingCallFacts, type RuleMatchedBy } from '../processes/voice/rule-keys.js';
+import { DEFAULT_RULE_KEY, ruleKeysFor, type CallScript, type IncomingCallFacts, type IncomingRule, type RuleMatchedBy } from '../contracts/voice-rules.js';
 import type { Sql } from './sql.js';
 
 /** The rule an ICE picked, and why. */
@@ -13,7 +12,7 @@ export interface RuleMatch {
   by: RuleMatchedBy;
 }
 
-/** The first of `facts`' keys (processes/voice/rule-keys.ts ruleKeysFor) that `rules` has. */
+/** The first of `facts`' keys (ruleKeysFor) that `rules` has. */
 function firstMatch(facts: IncomingCallFacts, get: (key: string) => IncomingRule | undefined): RuleMatch | undefined {
   for (const [key, by] of ruleKeysFor(facts)) {
     const rule = get(key);

@@ -13,11 +13,11 @@ import {
   voiceCallbackUpdate,
   voiceFallbackSignal,
   type Svaml,
+  type IncomingCallFacts,
   type VoiceCallbackEvent,
   type VoiceFollowSettings,
   type VoiceIncomingInput,
 } from '../../processes/voice/contract.js';
-import type { IncomingCallFacts } from '../../processes/voice/rule-keys.js';
 import type { RuleMatch } from '../../store/index.js';
 
 const FALLBACK_TEXT = 'We are sorry, the service is not available right now. Please try again later.';

@@ -11,15 +11,16 @@ import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { CallDriver, calloutPlan, incomingPlan } from '../../processes/voice/call-driver.js';
 import {
+  isAppToApp,
   isCalloutPlan,
   type CalloutAcePlan,
+  type IncomingCallFacts,
   type Svaml,
   type VoiceCallbackEvent,
   type VoiceCallEnded,
   type VoiceCallPlan,
   type VoiceFollowSettings,
 } from '../../processes/voice/contract.js';
-import { isAppToApp, type IncomingCallFacts } from '../../processes/voice/rule-keys.js';
 import type { IncomingRuleCache, StoredVoiceEvent, VoiceCallStore } from '../../store/index.js';
 import { incomingInput } from './voice-answer.js';
 import { VoiceRelay, type HeldCall, type RelaySettings } from './voice-relay.js';

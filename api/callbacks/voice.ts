@@ -19,8 +19,14 @@ import type { Logger } from '../../common/logger.js';
 import { verifyApplicationCallback } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../processes/kinds.js';
-import { parseCallToken, voiceCallEndedSignal, type CallInfo, type VoiceCallbackEvent, type VoiceCallEnded } from '../../processes/voice/contract.js';
-import type { IncomingCallFacts } from '../../processes/voice/rule-keys.js';
+import {
+  parseCallToken,
+  voiceCallEndedSignal,
+  type CallInfo,
+  type IncomingCallFacts,
+  type VoiceCallbackEvent,
+  type VoiceCallEnded,
+} from '../../processes/voice/contract.js';
 import { callingBaseOf } from '../../platform/voice/client.js';
 import { IncomingRuleCache, type VoiceCallStore, type VoiceRuleStore } from '../../store/index.js';
 import { ApiError } from '../errors.js';

@@ -1,5 +1,6 @@
 // What the API and the verification workflow share: inputs, outcomes, updates and signals.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { SmsReceipt } from '../../contracts/verification-receipts.js';
 import type {
   CalloutStartDetails,
   FlashCallStartDetails,
@@ -85,18 +86,7 @@ export interface StartedOutcome {
   current?: StepStartInfo;
 }
 
-/**
- * A Successful SMS receipt of one of the process's platform verifications, which only needs recording: relayflow's
- * store keeps it until a message the process gets anyway carries it (`receipts` of a report, resend, cancel or
- * platform event), or the process reads it there before ending without one. Its event ID is the one a signal of it has.
- */
-export interface SmsReceipt {
-  eventId: string;
-  verificationId: string;
-  smsResult: 'Successful' | 'Failed';
-  /** When relayflow recorded it (ISO 8601). */
-  receivedAt: string;
-}
+export type { SmsReceipt } from '../../contracts/verification-receipts.js';
 
 /** What a message carries besides its own: the process's receipts waiting in the store, if any. */
 export interface CarriesReceipts {

@@ -4,10 +4,14 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CalloutRequest, CallInfo, VoiceRegion } from '../../common/wire/voice.js';
 import type { Svaml } from '../../common/wire/voice-svaml.js';
-import type { RuleMatchedBy } from './rule-keys.js';
+import type { CalloutAcePlan, VoiceCallbackEvent, VoiceCallEnded, VoiceFollowSettings, VoiceRecordedEvent } from '../../contracts/voice-calls.js';
+import type { CallScript, RuleMatchedBy } from '../../contracts/voice-rules.js';
 
 export type { CalloutRequest, CallInfo } from '../../common/wire/voice.js';
 export type { Svaml } from '../../common/wire/voice-svaml.js';
+// What the store keeps too (incoming-call rules, a call's recorded events and plan) is written in contracts/.
+export * from '../../contracts/voice-rules.js';
+export * from '../../contracts/voice-calls.js';
 
 export const VOICE_CALLOUT_KIND = 'voice-callout';
 export const VOICE_INCOMING_KIND = 'voice-incoming';
@@ -18,36 +22,6 @@ export { VOICE_REGIONS, type VoiceRegion } from '../../common/wire/voice.js';
 // ---------------------------------------------------------------------------------------------
 // What a call does once it is connected: custom callouts after the answer, incoming calls, menu options
 // ---------------------------------------------------------------------------------------------
-
-export type CallStep =
-  /** Speak the text, then hang up. */
-  | { type: 'play'; text: string; locale?: string }
-  /** Connect the call to a phone number (answer to ICE or to a menu choice; not to ACE). */
-  | { type: 'connect'; number: string; cli?: string }
-  /** Connect to a conference in the call's region; `record` records the conference. */
-  | { type: 'conference'; conferenceId: string; record?: boolean; moh?: string; greeting?: string }
-  /** Run one of the script's menus: each digit pressed leads to a step. */
-  | { type: 'menu'; menu: string }
-  /** End the call, optionally saying why (an incoming call denied). */
-  | { type: 'hangup'; text?: string };
-
-export interface Menu {
-  prompt: string;
-  /** Digit (0-9, *, #) -> what follows. */
-  options: Record<string, CallStep>;
-  locale?: string;
-  /** How often the prompt repeats before the menu gives up waiting (the platform's `repeats`). */
-  repeats?: number;
-  /** How long the platform waits for a key per prompt. */
-  timeoutSeconds?: number;
-  /** Said when a key leads nowhere; the menu then runs again (at most MAX_MENU_ROUNDS in all). */
-  invalidText?: string;
-}
-
-export interface CallScript {
-  start: CallStep;
-  menus?: Record<string, Menu>;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Callouts
@@ -68,13 +42,6 @@ export interface AmdOptions {
   enabled: boolean;
   /** What to do when a machine answers: hang up (outcome `machine`, default) or go on as with a person. */
   onMachine?: 'hangup' | 'continue';
-}
-
-export interface VoiceFollowSettings {
-  /** Read the call from the platform when no callback has come for this long (a lost DiCE costs only this). */
-  checkEveryMs: number;
-  /** After a callout whose answer was lost: how long to wait for any callback of that call before retrying. */
-  inDoubtWaitMs: number;
 }
 
 export interface VoiceCalloutInput extends VoiceFollowSettings {
@@ -160,34 +127,6 @@ export interface VoiceCalloutResult {
 // Incoming calls
 // ---------------------------------------------------------------------------------------------
 
-/**
- * What to do with an incoming call. `number` is the rule's key (processes/voice/rule-keys.ts): a number called,
- * `user:<id>` (calls from that in-app user), `to-user:<id>` (app-to-app calls to that in-app user) or `default`.
- */
-export interface IncomingRule {
-  number: string;
-  script: CallScript;
-  updatedAt?: string;
-}
-
-export interface VoiceIncomingInput extends VoiceFollowSettings {
-  callId: string;
-  from?: string;
-  to?: string;
-  /** ICE `to.type` when it is not a number (username: an app-to-app call, whose ICE is all the platform sends). */
-  toType?: string;
-  /** The in-app caller (ICE `user`) of a call from the application's own users. */
-  user?: string;
-  /** Why `rule` matched (the caller, the callee user, the number called, or the default). */
-  ruleMatchedBy?: RuleMatchedBy;
-  /** Where the call is managed (from its ICE's callResourceUrl). */
-  baseUrl?: string;
-  /** The rule that matched when the ICE came (a later change of the rule does not change this call). */
-  rule?: IncomingRule;
-  /** The call's first events answered from the plan, when the intake's relay started the process (its first batch). */
-  events?: VoiceRecordedEvent[];
-}
-
 export type VoiceIncomingState = 'RINGING' | 'CONNECTED' | 'ENDED';
 
 export interface VoiceIncomingDetails {
@@ -212,12 +151,6 @@ export interface VoiceIncomingDetails {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * How the intake answers a callout's ACE without asking its process, where the answer needs nothing the process
- * knows (text-to-speech and conference callouts): `continue`, or `machine-hangup` (hang up when AMD says machine).
- */
-export type CalloutAcePlan = 'continue' | 'machine-hangup';
-
-/**
  * What relayflow puts in `custom`: the process and which call of it (`rf:<processId>#<leg>.<attempt>`), and for a
  * callout whose ACE is answered from the plan, that plan (`;ace=<plan>`).
  */
@@ -237,47 +170,9 @@ export function parseCallToken(custom: string | undefined): CallToken | undefine
   return { processId: m[1]!, leg: Number(m[2]), attempt: Number(m[3]), ...(m[4] ? { ace: m[4] as CalloutAcePlan } : {}) };
 }
 
-/** A callback that needs SVAML, as the intake read it. */
-export interface VoiceCallbackEvent {
-  event: 'ice' | 'ace' | 'pie';
-  callId: string;
-  leg?: number;
-  attempt?: number;
-  receivedAt: string;
-  amd?: { status: string; reason?: string; duration?: number };
-  menuResult?: { menuId?: string; type: string; value?: string };
-  callResourceUrl?: string;
-}
-
 export const voiceCallbackUpdate = defineUpdate<Svaml, [VoiceCallbackEvent]>('voiceCallback');
 
-export interface VoiceCallEnded {
-  callId: string;
-  leg?: number;
-  attempt?: number;
-  result?: CallInfo['result'];
-  reason?: string;
-  durationSeconds?: number;
-  receivedAt: string;
-  /** dice: the platform said so; read: relayflow read the call (a DiCE was lost or late). */
-  source: 'dice' | 'read';
-}
-
 export const voiceCallEndedSignal = defineSignal<[VoiceCallEnded]>('voiceCallEnded');
-
-/**
- * One event of a call the intake answered from its plan (or, for `ended`, its DiCE), as written to the store
- * before the answer went out: `seq` counts the call's events from 1 (per call ID), so the process applies each
- * once and in order.
- */
-export interface VoiceRecordedEvent {
-  seq: number;
-  /** An ICE, ACE or PIE, with the answer the platform was given. */
-  ev?: VoiceCallbackEvent;
-  given?: { by: 'plan'; action: string };
-  /** The DiCE. */
-  ended?: VoiceCallEnded;
-}
 
 /**
  * A call's events the intake answered from the plan, relayed from the store (an outbox) in batches: at the call's
@@ -319,10 +214,6 @@ export function recordedEntries(items: unknown): Array<{ summary: string; detail
       };
     });
 }
-
-/** What a call answered from its plan is answered from: an incoming call's process input, or a callout call's ACE plan. */
-export type VoiceCallPlan = VoiceIncomingInput | { callout: { leg: number; attempt: number; ace: CalloutAcePlan } };
-export const isCalloutPlan = (p: VoiceCallPlan): p is Extract<VoiceCallPlan, { callout: unknown }> => 'callout' in p;
 
 /** The intake answered for the process (it was late, or its answer was not legal SVAML): the call went on without it. */
 export interface VoiceFallbackApplied {

@@ -1,5 +1,5 @@
 // What an incoming call does, by the rule's key (the number called, the in-app user calling or called, or
-// `default`: processes/voice/rule-keys.ts): a CallScript the voice callback intake hands to the call's process
+// `default`: contracts/voice-rules.ts): a CallScript the voice callback intake hands to the call's process
 // when the ICE comes. Kept in the SQL store; a script the process could not carry out
 // in answer to an ICE is a 422 naming the field, and nothing is stored.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

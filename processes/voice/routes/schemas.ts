@@ -4,8 +4,7 @@
 import Type, { type TOptional } from 'typebox';
 import type { SvamlActionName, SvamlInstructionName } from '../../../common/wire/voice-svaml.js';
 import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
-import { CALL_OUTCOMES, VOICE_REGIONS } from '../contract.js';
-import { RULE_KEY_MAX_LENGTH, RULE_KEY_PATTERN } from '../rule-keys.js';
+import { CALL_OUTCOMES, RULE_KEY_MAX_LENGTH, RULE_KEY_PATTERN, VOICE_REGIONS } from '../contract.js';
 
 /** The body limit of the routes that take a CallScript (the worst case is about 1.8 MB of JSON). */
 export const SCRIPT_BODY_LIMIT = 4 * 1024 * 1024;

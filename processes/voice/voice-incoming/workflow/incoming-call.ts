@@ -11,6 +11,7 @@
 // ICE's answer, since the platform sends nothing more about it (spec: app to app, only the ICE is used).
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import {
+  isAppToApp,
   VOICE_INCOMING_KIND,
   voiceCallbackUpdate,
   voiceCallEndedSignal,
@@ -24,7 +25,6 @@ import {
 } from '../../contract.js';
 import { trackProcess } from '../../../shared/workflow/process-state.js';
 import { CallDriver, incomingLead, incomingPlan } from '../../call-driver.js';
-import { isAppToApp } from '../../rule-keys.js';
 import { followCall, Waiter } from '../../workflow/follow-call.js';
 import { InOrder } from '../../workflow/in-order.js';
 

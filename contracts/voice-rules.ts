@@ -47,3 +47,47 @@ export function ruleKeysFor(f: IncomingCallFacts): Array<[key: string, by: RuleM
   keys.push([DEFAULT_RULE_KEY, 'default']);
   return keys;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a call does once it is connected: custom callouts after the answer, incoming calls, menu options
+// ---------------------------------------------------------------------------------------------
+
+export type CallStep =
+  /** Speak the text, then hang up. */
+  | { type: 'play'; text: string; locale?: string }
+  /** Connect the call to a phone number (answer to ICE or to a menu choice; not to ACE). */
+  | { type: 'connect'; number: string; cli?: string }
+  /** Connect to a conference in the call's region; `record` records the conference. */
+  | { type: 'conference'; conferenceId: string; record?: boolean; moh?: string; greeting?: string }
+  /** Run one of the script's menus: each digit pressed leads to a step. */
+  | { type: 'menu'; menu: string }
+  /** End the call, optionally saying why (an incoming call denied). */
+  | { type: 'hangup'; text?: string };
+
+export interface Menu {
+  prompt: string;
+  /** Digit (0-9, *, #) -> what follows. */
+  options: Record<string, CallStep>;
+  locale?: string;
+  /** How often the prompt repeats before the menu gives up waiting (the platform's `repeats`). */
+  repeats?: number;
+  /** How long the platform waits for a key per prompt. */
+  timeoutSeconds?: number;
+  /** Said when a key leads nowhere; the menu then runs again (at most MAX_MENU_ROUNDS in all). */
+  invalidText?: string;
+}
+
+export interface CallScript {
+  start: CallStep;
+  menus?: Record<string, Menu>;
+}
+
+/**
+ * What to do with an incoming call. `number` is the rule's key (above): a number called,
+ * `user:<id>` (calls from that in-app user), `to-user:<id>` (app-to-app calls to that in-app user) or `default`.
+ */
+export interface IncomingRule {
+  number: string;
+  script: CallScript;
+  updatedAt?: string;
+}
