@@ -43,6 +43,8 @@ import { VoiceRuleStore } from '../store/voice-rules.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
 import { ResourceLinkStore } from '../store/resource-links.js';
 import { SeenCallbackStore } from '../store/seen-callbacks.js';
+import { EventSubscriptionStore } from '../store/event-subscriptions.js';
+import { eventSubscriptionRoutes } from './routes/event-subscriptions.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from '../processes/campaigns/routes/index.js';
@@ -51,7 +53,7 @@ import { voiceCallbackRoutes } from './callbacks/voice.js';
 import { IntakePipeline } from './callbacks/intake.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing'>;
+  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing' | 'events'>;
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
@@ -165,6 +167,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     rules: voiceRules,
     calls: store ? new VoiceCallStore(store.sql) : undefined,
   });
+  await app.register(eventSubscriptionRoutes, { subscriptions: store ? new EventSubscriptionStore(store.sql) : undefined, settings: config.events });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   await app.register(uiRoutes);
   return app;

@@ -6,6 +6,7 @@ import type { CodecKey } from './codec.js';
 import { loadApi, type ApiConfig } from './config/api.js';
 import { loadCallbackSecrets } from './config/callbacks.js';
 import { Problems, type Env } from './config/errors.js';
+import { loadEventSettings, type EventSettings } from './config/events.js';
 import { loadPlatformConfig, type LoadedPlatformConfig } from './config/platform.js';
 import { loadProcessSettings, type ProcessSettings } from './config/processes.js';
 import { loadRuntime, type TracingConfig, type WorkerMetricsConfig, type WorkerVersioningConfig } from './config/runtime.js';
@@ -59,6 +60,8 @@ export interface Config {
   workerVersioning?: WorkerVersioningConfig | undefined;
   /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
   tracing?: TracingConfig | undefined;
+  /** Event subscriptions' deliveries (workers/events/). */
+  events: EventSettings;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -75,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     codecKeys,
     api: { ...api, ...loadCallbackSecrets(v, sandbox, problems) },
     platform: loadPlatformConfig(v, problems),
+    events: loadEventSettings(v),
   };
   problems.throwIfAny(Object.keys(CONFIG_SCHEMA.properties));
   return config;

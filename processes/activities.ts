@@ -11,6 +11,9 @@ import type { OnboardingActivities } from './onboarding/onboarding/contract.js';
 import type { PlatformClients } from '../platform/index.js';
 import type { ResourceLinkStore } from '../store/resource-links.js';
 import type { SmsReceiptStore } from '../store/verification-receipts.js';
+import type { ProcessEventStore } from '../store/process-events.js';
+import type { ProcessEventActivities } from '../contracts/process-events.js';
+import { createProcessEventActivities } from './shared/activities/process-events.js';
 import { createProvisioningActivities } from './provisioning/activities/index.js';
 import { createSubprojectActivities } from './subprojects/subproject/activities/index.js';
 import { createVerificationActivities } from './verification/activities/index.js';
@@ -28,6 +31,8 @@ export interface ActivityDeps {
   links?: ResourceLinkStore;
   /** The verifications' SMS receipts the callback intake recorded; without it a verification reads none. */
   receipts?: SmsReceiptStore;
+  /** The event outbox every process writes its state changes to; without it they are not kept. */
+  events?: ProcessEventStore;
 }
 
 export type Activities = SubprojectActivities &
@@ -36,7 +41,8 @@ export type Activities = SubprojectActivities &
   SenderIdActivities &
   SenderIdLinkActivities &
   VoiceActivities &
-  OnboardingActivities;
+  OnboardingActivities &
+  ProcessEventActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -46,5 +52,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createSenderIdActivities({ senderid: deps.clients.senderid, temporal: deps.temporal, links: deps.links }),
     ...createVoiceActivities(deps.clients),
     ...createOnboardingActivities({ provisioning: deps.clients.provisioning, senderid: deps.clients.senderid, temporal: deps.temporal }),
+    ...createProcessEventActivities(deps.events),
   };
 }

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   const secrets = await devSecrets(dataDir);
   env.RELAYFLOW_DATA_DIR = dataDir;
   env.RELAYFLOW_API_KEYS ||= secrets.apiKey;
+  // Subscriptions to a receiver on this machine (the example app, a local tunnel) are what npm start is for.
+  env.RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS ||= 'on';
   env.RELAYFLOW_CODEC_KEYS ||= secrets.codecKeys;
   const uiPort = Number(env.RELAYFLOW_TEMPORAL_UI_PORT || 8233);
   env.RELAYFLOW_CODEC_CORS_ORIGINS ||= `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`;

@@ -14,6 +14,8 @@ export * from './verification-pumping.js';
 export * from './verification-geo-rules.js';
 export * from './verification-receipts.js';
 export * from './seen-callbacks.js';
+export * from './process-events.js';
+export * from './event-subscriptions.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

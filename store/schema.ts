@@ -170,6 +170,64 @@ const STATEMENTS = [
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_sms_receipts_process ON relayflow_sms_receipts (process_id) WHERE handed_at IS NULL`,
   `CREATE INDEX IF NOT EXISTS relayflow_sms_receipts_received ON relayflow_sms_receipts (received_at)`,
+  // Event subscriptions (store/event-subscriptions.ts): where processes' events go, signed with `secrets`
+  // ([{secret, expiresAt?}], newest first: a rotated-out secret signs too until it expires).
+  `CREATE TABLE IF NOT EXISTS relayflow_event_subscriptions (
+     id text PRIMARY KEY,
+     url text NOT NULL,
+     kinds text[],
+     states text[],
+     description text,
+     secrets jsonb NOT NULL,
+     status text NOT NULL,
+     disabled_reason text,
+     failing_since timestamptz,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     updated_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // The event outbox (store/process-events.ts): every process state change, in the order its process made them
+  // (position), written once per event ID by the process's local activity.
+  `CREATE TABLE IF NOT EXISTS relayflow_events (
+     position bigserial PRIMARY KEY,
+     event_id text NOT NULL UNIQUE,
+     process_id text NOT NULL,
+     kind text NOT NULL,
+     state text NOT NULL,
+     previous_state text,
+     reason text,
+     occurred_at timestamptz NOT NULL,
+     recorded_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_events_occurred ON relayflow_events (occurred_at)`,
+  // One row per event and subscription (a replay adds more): pending until the receiver answers 2xx; delivered in
+  // id order per subscription and process. `lease_until` marks an attempt on its way, so workers share the work.
+  `CREATE TABLE IF NOT EXISTS relayflow_event_deliveries (
+     id bigserial PRIMARY KEY,
+     subscription_id text NOT NULL,
+     position bigint NOT NULL,
+     process_id text NOT NULL,
+     status text NOT NULL,
+     attempts integer NOT NULL DEFAULT 0,
+     next_attempt_at timestamptz NOT NULL DEFAULT now(),
+     lease_until timestamptz,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     delivered_at timestamptz
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_event_deliveries_due ON relayflow_event_deliveries (next_attempt_at) WHERE status = 'pending'`,
+  `CREATE INDEX IF NOT EXISTS relayflow_event_deliveries_order ON relayflow_event_deliveries (subscription_id, process_id, id) WHERE status = 'pending'`,
+  // Every attempt: the delivery log the API shows.
+  `CREATE TABLE IF NOT EXISTS relayflow_event_attempts (
+     delivery_id bigint NOT NULL,
+     attempt integer NOT NULL,
+     subscription_id text NOT NULL,
+     event_id text NOT NULL,
+     at timestamptz NOT NULL DEFAULT now(),
+     status_code integer,
+     latency_ms integer NOT NULL,
+     error text,
+     PRIMARY KEY (delivery_id, attempt)
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_event_attempts_subscription ON relayflow_event_attempts (subscription_id, at)`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {

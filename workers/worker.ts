@@ -12,7 +12,8 @@ import { activityLogContext } from './activity-log-context.js';
 import { countPlatformCall } from './metrics.js';
 import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tracing.js';
 import { isVersionedBundle, workerBundlePath, workflowOptions } from './workflow-options.js';
-import { ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
+import { EventSubscriptionStore, ProcessEventStore, ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
+import { EventDeliverer } from './events/deliverer.js';
 import { createSendWorkers } from './send-worker.js';
 import { deploymentOptions, promote, workerVersion } from './versioning.js';
 
@@ -20,7 +21,7 @@ import { deploymentOptions, promote, workerVersion } from './versioning.js';
 export { WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
-  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing'> &
+  config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing' | 'events'> &
     Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots' | 'workerVersioning'>>;
   logger: Logger;
   connection?: NativeConnection;
@@ -38,6 +39,8 @@ export class WorkerGroup {
     readonly workers: readonly Worker[],
     /** Runs once the workers poll (a versioned worker makes its version current); its failure stops the group. */
     private readonly onPolling?: () => Promise<void>,
+    /** Work beside the pollers (the event deliverer): runs with them, stopped with them. */
+    private readonly background: readonly { run(): Promise<void>; stop(): void }[] = [],
   ) {}
 
   async run(): Promise<void> {
@@ -46,10 +49,15 @@ export class WorkerGroup {
       throw err;
     };
     // One failing stops the others, so run() never returns with half the group still polling.
-    await Promise.all([...this.workers.map((w) => w.run().catch(stopOnFailure)), this.onPolling?.().catch(stopOnFailure)]);
+    await Promise.all([
+      ...this.workers.map((w) => w.run().catch(stopOnFailure)),
+      this.onPolling?.().catch(stopOnFailure),
+      ...this.background.map((b) => b.run().catch(stopOnFailure)),
+    ]);
   }
 
   shutdown(): void {
+    for (const b of this.background) b.stop();
     for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
   }
 
@@ -92,7 +100,7 @@ export async function createWorker({
       clients,
       temporal,
       inboxIdleMs: config.processes.provisioning.inboxIdleMs,
-      ...(store ? { links: new ResourceLinkStore(store.sql), receipts: new SmsReceiptStore(store.sql) } : {}),
+      ...(store ? { links: new ResourceLinkStore(store.sql), receipts: new SmsReceiptStore(store.sql), events: new ProcessEventStore(store.sql) } : {}),
     }),
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },
     // Bounded: each cached workflow slows every workflow task of the worker (common/config.ts).
@@ -106,12 +114,13 @@ export async function createWorker({
   logger.info({ taskQueue: config.taskQueue, bundle: bundle ?? 'built at start', ...(version ? { version } : {}) }, 'worker ready');
   const onPolling = version && config.workerVersioning?.promote ? () => promote(temporal, version, logger) : undefined;
   if (!store) {
-    logger.info('no campaign store (RELAYFLOW_DATABASE_URL): this worker does not run campaign sends');
+    logger.info('no store (RELAYFLOW_DATABASE_URL): this worker does not run campaign sends, and keeps and delivers no process events');
     return { worker: new WorkerGroup([worker], onPolling), connection: conn };
   }
   // The send workers poll other task queues, unversioned: their activities are not workflow code.
   const sends = await createSendWorkers({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
-  return { worker: new WorkerGroup([worker, ...sends], onPolling), connection: conn };
+  const deliverer = new EventDeliverer(new EventSubscriptionStore(store.sql), config.events, logger);
+  return { worker: new WorkerGroup([worker, ...sends], onPolling, [deliverer]), connection: conn };
 }
 
 /** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */

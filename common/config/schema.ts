@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import { API_VARIABLES } from './api.js';
 import { CALLBACK_VARIABLES } from './callbacks.js';
+import { EVENT_VARIABLES } from './events.js';
 import { PLATFORM_VARIABLES } from './platform.js';
 import { PROCESS_VARIABLES } from './processes.js';
 import { RUNTIME_VARIABLES } from './runtime.js';
@@ -16,6 +17,7 @@ export const CONFIG_SECTIONS = [
   { title: "The platform's callbacks", schema: CALLBACK_VARIABLES },
   { title: 'Verification', schema: VERIFICATION_VARIABLES },
   { title: 'Subprojects, provisioning, sender IDs, campaigns and calls', schema: PROCESS_VARIABLES },
+  { title: 'Event subscriptions', schema: EVENT_VARIABLES },
 ] as const;
 
 export const CONFIG_SCHEMA = Type.Object({
@@ -25,4 +27,5 @@ export const CONFIG_SCHEMA = Type.Object({
   ...CALLBACK_VARIABLES.properties,
   ...VERIFICATION_VARIABLES.properties,
   ...PROCESS_VARIABLES.properties,
+  ...EVENT_VARIABLES.properties,
 });

@@ -105,6 +105,8 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     RELAYFLOW_SUBPROJECT_USABLE_AFTER_MS: String(opts.sandbox?.subprojectReadyAfterMs ?? TEST_SUBPROJECT_READY_AFTER_MS),
     // Tests, benchmarks and the fuzzer send many requests a minute with one key; test/api/access.test.ts tests the limit.
     RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000',
+    // Event receivers in tests listen on this machine.
+    RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS: 'on',
     ...opts.env,
   });
   const client = await connectClient(config, apiClientInterceptors());

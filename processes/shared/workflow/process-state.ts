@@ -15,6 +15,7 @@ import { childOutcome } from '../../onboarding/onboarding/steps.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus, type TrackedCarry } from '../../../contracts/process-status.js';
 import { failureType } from './failure-text.js';
 import { HandledMemory } from './handled-memory.js';
+import { emitProcessEvent } from './process-events.js';
 
 export interface ProcessState<S extends string, D> {
   readonly status: ProcessStatus<S, D>;
@@ -25,10 +26,20 @@ export interface ProcessState<S extends string, D> {
   parentAsked(): void;
 }
 
-/** `listedAs`: what listings show for `initial`, when not itself (the client sets it at start: a verification's STARTING is listed PENDING). */
-export function trackProcess<S extends string, D extends object>(kind: string, initial: S, details: D, listedAs: S = initial): ProcessState<S, D> {
+/**
+ * `listedAs`: what listings show for `initial`, when not itself (the client sets it at start: a verification's STARTING
+ * is listed PENDING). `resumed`: a run carrying on from the one before (continue-as-new), whose start was told then.
+ */
+export function trackProcess<S extends string, D extends object>(
+  kind: string,
+  initial: S,
+  details: D,
+  listedAs: S = initial,
+  resumed = false,
+): ProcessState<S, D> {
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
+  if (!resumed) emitProcessEvent(kind, { state: listedAs, at: status.since });
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
   const report = parentReport(kind, initial);
   // The client sets both at start (no upsert then: each is a visibility write); runs started any other
@@ -52,11 +63,13 @@ export function trackProcess<S extends string, D extends object>(kind: string, i
     status,
     moveTo(state, reason, opts) {
       if (state === status.state && !reason) return;
+      const previousState = status.state;
       status.state = state;
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
       upsertState(state);
       if (opts?.memo !== false) recordLastChange(status);
+      emitProcessEvent(kind, { state, previousState, at: status.since, ...(reason ? { reason } : {}) });
       report?.send({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
@@ -95,7 +108,7 @@ export function resumeTracked<S extends string, D extends object, O>(
   details: D,
   carried?: TrackedCarry<S, D, O>,
 ): { tracker: ProcessState<S, D>; operations: HandledMemory<O> } {
-  const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details);
+  const tracker = trackProcess<S, D>(kind, carried?.state ?? initial, carried?.details ?? details, carried?.state ?? initial, carried !== undefined);
   if (carried) {
     tracker.status.since = carried.since;
     tracker.status.history.splice(0, tracker.status.history.length, ...carried.history);

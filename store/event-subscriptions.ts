@@ -1,0 +1,328 @@
+// Event subscriptions and their deliveries: what the API configures and the workers' deliverers
+// (workers/events/) claim, attempt and settle. A delivery is claimed with a lease, so several workers share
+// the work without sending the normal case twice, and only the oldest pending delivery of a process (per
+// subscription) is claimable, so a process's events arrive in order.
+import { randomBytes } from 'node:crypto';
+import { ulid } from 'ulid';
+import type { Sql } from './sql.js';
+
+export interface SubscriptionSecret {
+  secret: string;
+  /** A rotated-out secret signs too until then (ISO time). */
+  expiresAt?: string;
+}
+
+export interface Subscription {
+  id: string;
+  url: string;
+  /** Absent: every kind. */
+  kinds?: string[];
+  /** Absent: every state. */
+  states?: string[];
+  description?: string;
+  status: 'active' | 'disabled';
+  disabledReason?: string;
+  /** Since when its deliveries have been failing (absent while they succeed). */
+  failingSince?: string;
+  createdAt: string;
+}
+
+export interface NewSubscription {
+  url: string;
+  kinds?: string[];
+  states?: string[];
+  description?: string;
+}
+
+/** A delivery claimed for an attempt, with what the attempt needs. */
+export interface DeliveryJob {
+  deliveryId: number;
+  attempt: number;
+  subscriptionId: string;
+  url: string;
+  secrets: SubscriptionSecret[];
+  /** When the delivery was created: its retries end `retryFor` after it. */
+  createdAt: Date;
+  event: StoredEvent;
+}
+
+export interface StoredEvent {
+  eventId: string;
+  processId: string;
+  kind: string;
+  state: string;
+  previousState?: string;
+  reason?: string;
+  at: string;
+}
+
+export interface DeliveryAttempt {
+  eventId: string;
+  attempt: number;
+  at: string;
+  /** The receiver's HTTP status; absent when it did not answer (refused, timed out, a redirect not followed...). */
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+}
+
+/** Standard Webhooks' secret form: `whsec_` and base64 of 24 to 64 random bytes. */
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+interface SubscriptionRow {
+  id: string;
+  url: string;
+  kinds: string[] | null;
+  states: string[] | null;
+  description: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  failing_since: Date | string | null;
+  created_at: Date | string;
+}
+
+const iso = (t: Date | string) => new Date(t).toISOString();
+
+function toSubscription(r: SubscriptionRow): Subscription {
+  return {
+    id: r.id,
+    url: r.url,
+    ...(r.kinds ? { kinds: r.kinds } : {}),
+    ...(r.states ? { states: r.states } : {}),
+    ...(r.description ? { description: r.description } : {}),
+    status: r.status,
+    ...(r.disabled_reason ? { disabledReason: r.disabled_reason } : {}),
+    ...(r.failing_since ? { failingSince: iso(r.failing_since) } : {}),
+    createdAt: iso(r.created_at),
+  };
+}
+
+const SUBSCRIPTION_COLUMNS = 'id, url, kinds, states, description, status, disabled_reason, failing_since, created_at';
+
+// $1 how many, $2 lease (ms). The oldest pending delivery of each (subscription, process) that is due and not
+// leased, of subscriptions that are active; SKIP LOCKED lets another worker's claim pass by this one's.
+const CLAIM = `
+  WITH due AS (
+    SELECT d.id FROM relayflow_event_deliveries d
+      JOIN relayflow_event_subscriptions s ON s.id = d.subscription_id AND s.status = 'active'
+     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
+       AND NOT EXISTS (
+         SELECT 1 FROM relayflow_event_deliveries e
+          WHERE e.subscription_id = d.subscription_id AND e.process_id = d.process_id AND e.status = 'pending' AND e.id < d.id)
+     ORDER BY d.id
+     LIMIT $1
+     FOR UPDATE OF d SKIP LOCKED
+  ), claimed AS (
+    UPDATE relayflow_event_deliveries d
+       SET lease_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
+      FROM due WHERE d.id = due.id
+    RETURNING d.id, d.attempts, d.subscription_id, d.position, d.created_at
+  )
+  SELECT c.id, c.attempts, c.subscription_id, c.created_at, s.url, s.secrets,
+         e.event_id, e.process_id, e.kind, e.state, e.previous_state, e.reason, e.occurred_at
+    FROM claimed c
+    JOIN relayflow_event_subscriptions s ON s.id = c.subscription_id
+    JOIN relayflow_events e ON e.position = c.position
+   ORDER BY c.id`;
+
+interface ClaimRow {
+  id: number | string;
+  attempts: number;
+  subscription_id: string;
+  created_at: Date | string;
+  url: string;
+  secrets: SubscriptionSecret[];
+  event_id: string;
+  process_id: string;
+  kind: string;
+  state: string;
+  previous_state: string | null;
+  reason: string | null;
+  occurred_at: Date | string;
+}
+
+export class EventSubscriptionStore {
+  constructor(readonly sql: Sql) {}
+
+  async create(input: NewSubscription): Promise<{ subscription: Subscription; secret: string }> {
+    const secret = newSigningSecret();
+    const [row] = await this.sql.query<SubscriptionRow>(
+      `INSERT INTO relayflow_event_subscriptions (id, url, kinds, states, description, secrets, status)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'active') RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      [`sub_${ulid()}`, input.url, input.kinds ?? null, input.states ?? null, input.description ?? null, JSON.stringify([{ secret }])],
+    );
+    return { subscription: toSubscription(row!), secret };
+  }
+
+  async list(): Promise<Subscription[]> {
+    const rows = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions ORDER BY id`);
+    return rows.map(toSubscription);
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    const [row] = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions WHERE id = $1`, [id]);
+    return row ? toSubscription(row) : undefined;
+  }
+
+  /** Removes it and everything still to deliver to it; false when there was none. */
+  async delete(id: string): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('DELETE FROM relayflow_event_deliveries WHERE subscription_id = $1', [id]);
+      const gone = await tx.query('DELETE FROM relayflow_event_subscriptions WHERE id = $1 RETURNING id', [id]);
+      return gone.length > 0;
+    });
+  }
+
+  /** A new secret signs from now on; the current one keeps signing beside it for `overlapMs`. Undefined: no such subscription. */
+  async rotateSecret(id: string, overlapMs: number): Promise<{ secret: string; previousExpiresAt: string } | undefined> {
+    const secret = newSigningSecret();
+    const previousExpiresAt = new Date(Date.now() + overlapMs).toISOString();
+    // Only the current secret overlaps: one rotated out before is dropped.
+    const rows = await this.sql.query(
+      `UPDATE relayflow_event_subscriptions
+          SET secrets = jsonb_build_array(jsonb_build_object('secret', $2::text), jsonb_build_object('secret', secrets->0->>'secret', 'expiresAt', $3::text)),
+              updated_at = now()
+        WHERE id = $1 RETURNING id`,
+      [id, secret, previousExpiresAt],
+    );
+    return rows.length > 0 ? { secret, previousExpiresAt } : undefined;
+  }
+
+  /** Active again, from where its deliveries stopped; undefined: no such subscription. */
+  async enable(id: string): Promise<Subscription | undefined> {
+    const [row] = await this.sql.query<SubscriptionRow>(
+      `UPDATE relayflow_event_subscriptions SET status = 'active', disabled_reason = NULL, failing_since = NULL, updated_at = now()
+        WHERE id = $1 RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      [id],
+    );
+    if (row) await this.sql.query(`UPDATE relayflow_event_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending'`, [id]);
+    return row ? toSubscription(row) : undefined;
+  }
+
+  /** Delivers again every kept event from `since` on that the subscription wants; how many were queued, undefined: no such subscription. */
+  async replay(id: string, since: Date): Promise<number | undefined> {
+    return this.sql.transaction(async (tx) => {
+      const [sub] = await tx.query<{ kinds: string[] | null; states: string[] | null }>(
+        'SELECT kinds, states FROM relayflow_event_subscriptions WHERE id = $1',
+        [id],
+      );
+      if (!sub) return undefined;
+      const queued = await tx.query(
+        `INSERT INTO relayflow_event_deliveries (subscription_id, position, process_id, status)
+         SELECT $1, e.position, e.process_id, 'pending' FROM relayflow_events e
+          WHERE e.occurred_at >= $2 AND ($3::text[] IS NULL OR e.kind = ANY ($3)) AND ($4::text[] IS NULL OR e.state = ANY ($4))
+          ORDER BY e.position
+         RETURNING id`,
+        [id, since.toISOString(), sub.kinds, sub.states],
+      );
+      return queued.length;
+    });
+  }
+
+  /** Claims up to `limit` deliveries for an attempt each, held for `leaseMs`. */
+  async claim(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+    const rows = await this.sql.query<ClaimRow>(CLAIM, [limit, leaseMs]);
+    return rows.map((r) => ({
+      deliveryId: Number(r.id),
+      attempt: r.attempts,
+      subscriptionId: r.subscription_id,
+      url: r.url,
+      secrets: r.secrets,
+      createdAt: new Date(r.created_at),
+      event: {
+        eventId: r.event_id,
+        processId: r.process_id,
+        kind: r.kind,
+        state: r.state,
+        ...(r.previous_state ? { previousState: r.previous_state } : {}),
+        ...(r.reason ? { reason: r.reason } : {}),
+        at: iso(r.occurred_at),
+      },
+    }));
+  }
+
+  /** The receiver took it: delivered, logged, and its subscription no longer failing. */
+  async delivered(job: DeliveryJob, result: { statusCode: number; latencyMs: number }): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.query(`UPDATE relayflow_event_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL WHERE id = $1`, [job.deliveryId]);
+      await this.logAttempt(tx, job, result.statusCode, result.latencyMs);
+      await tx.query('UPDATE relayflow_event_subscriptions SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [job.subscriptionId]);
+    });
+  }
+
+  /**
+   * The attempt failed: tried again at `retryAt`, or, when `disable` says why, its subscription is disabled (the
+   * delivery stays pending: enabling the subscription resumes from it).
+   */
+  async failed(job: DeliveryJob, result: { statusCode?: number; latencyMs: number; error: string; retryAt: Date; disable?: string }): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.query('UPDATE relayflow_event_deliveries SET next_attempt_at = $2, lease_until = NULL WHERE id = $1', [
+        job.deliveryId,
+        result.retryAt.toISOString(),
+      ]);
+      await this.logAttempt(tx, job, result.statusCode, result.latencyMs, result.error);
+      await tx.query(
+        `UPDATE relayflow_event_subscriptions
+            SET failing_since = coalesce(failing_since, now()),
+                status = CASE WHEN $2::text IS NULL THEN status ELSE 'disabled' END,
+                disabled_reason = coalesce($2::text, disabled_reason), updated_at = now()
+          WHERE id = $1`,
+        [job.subscriptionId, result.disable ?? null],
+      );
+    });
+  }
+
+  /** The subscription's attempts, newest first; `before`: older than this time. */
+  async attempts(id: string, limit: number, before?: Date): Promise<DeliveryAttempt[]> {
+    const rows = await this.sql.query<{
+      event_id: string;
+      attempt: number;
+      at: Date | string;
+      status_code: number | null;
+      latency_ms: number;
+      error: string | null;
+    }>(
+      `SELECT event_id, attempt, at, status_code, latency_ms, error FROM relayflow_event_attempts
+        WHERE subscription_id = $1 AND ($2::timestamptz IS NULL OR at < $2)
+        ORDER BY at DESC, delivery_id DESC, attempt DESC LIMIT $3`,
+      [id, before?.toISOString() ?? null, limit],
+    );
+    return rows.map((r) => ({
+      eventId: r.event_id,
+      attempt: r.attempt,
+      at: iso(r.at),
+      ...(r.status_code !== null ? { statusCode: r.status_code } : {}),
+      latencyMs: r.latency_ms,
+      ...(r.error ? { error: r.error } : {}),
+    }));
+  }
+
+  /** How many deliveries a subscription still has to make. */
+  async pendingCount(id: string): Promise<number> {
+    const [row] = await this.sql.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM relayflow_event_deliveries WHERE subscription_id = $1 AND status = 'pending'`,
+      [id],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** Forgets events, deliveries and attempts older than `keepMs`, except what is still to deliver. */
+  async sweep(keepMs: number): Promise<void> {
+    const before = new Date(Date.now() - keepMs).toISOString();
+    await this.sql.query(`DELETE FROM relayflow_event_attempts WHERE at < $1`, [before]);
+    await this.sql.query(`DELETE FROM relayflow_event_deliveries WHERE status = 'delivered' AND created_at < $1`, [before]);
+    await this.sql.query(
+      `DELETE FROM relayflow_events e WHERE e.occurred_at < $1
+          AND NOT EXISTS (SELECT 1 FROM relayflow_event_deliveries d WHERE d.position = e.position)`,
+      [before],
+    );
+  }
+
+  private async logAttempt(tx: Pick<Sql, 'query'>, job: DeliveryJob, statusCode: number | undefined, latencyMs: number, error?: string) {
+    await tx.query(
+      `INSERT INTO relayflow_event_attempts (delivery_id, attempt, subscription_id, event_id, status_code, latency_ms, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [job.deliveryId, job.attempt, job.subscriptionId, job.event.eventId, statusCode ?? null, Math.round(latencyMs), error?.slice(0, 500) ?? null],
+    );
+  }
+}
