@@ -21,7 +21,8 @@ export interface PlatformErrorInit {
 }
 
 export class PlatformError extends Error {
-  override name: string = 'PlatformError';
+  /** The class's own name (PlatformRateLimitError...): a failure's type where an activity reports it. */
+  override name: string = this.constructor.name;
   readonly area: PlatformInterface;
   readonly httpStatus: number | undefined;
   readonly code: string;
@@ -41,49 +42,35 @@ export class PlatformError extends Error {
 }
 
 /** 400: the request is wrong; repeating it cannot succeed. */
-export class PlatformValidationError extends PlatformError {
-  override name = 'PlatformValidationError';
-}
+export class PlatformValidationError extends PlatformError {}
 
 /** 401/403: credentials wrong, or not allowed to use the resource. */
-export class PlatformAuthError extends PlatformError {
-  override name = 'PlatformAuthError';
-}
+export class PlatformAuthError extends PlatformError {}
 
 /**
  * 403 errorCode 40300 from Verification: the platform or the customer's verification callback refused
  * the verification (it is recorded as DENIED). Not a credentials problem, and repeating it will not help.
  */
-export class PlatformDeniedError extends PlatformError {
-  override name = 'PlatformDeniedError';
-}
+export class PlatformDeniedError extends PlatformError {}
 
 /**
  * 403 BILLING_CREDIT_LIMIT_BREACHED (conversation, spec D, since 19 February 2025): the project is blocked for credit
  * reasons. Not a credentials problem: the same request works once the project is topped up. `code` is always
  * BILLING_CREDIT_LIMIT_BREACHED, wherever the body put it (billingRefusalIn).
  */
-export class PlatformBillingError extends PlatformError {
-  override name = 'PlatformBillingError';
-}
+export class PlatformBillingError extends PlatformError {}
 
-export class PlatformNotFoundError extends PlatformError {
-  override name = 'PlatformNotFoundError';
-}
+export class PlatformNotFoundError extends PlatformError {}
 
-export class PlatformConflictError extends PlatformError {
-  override name = 'PlatformConflictError';
-}
+export class PlatformConflictError extends PlatformError {}
 
 /** 429 or MMS E113/E106: retry, after retryAfterMs when the platform said how long. */
 export class PlatformRateLimitError extends PlatformError {
-  override name = 'PlatformRateLimitError';
   override readonly retryable = true;
 }
 
 /** 5xx, network errors and timeouts: transient. */
 export class PlatformUnavailableError extends PlatformError {
-  override name = 'PlatformUnavailableError';
   override readonly retryable = true;
 }
 

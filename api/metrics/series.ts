@@ -9,13 +9,15 @@ collectDefaultMetrics({ register: registry, prefix: 'relayflow_' });
 
 const registers = [registry];
 
+/** A counter in the API's registry, labelled by `labelNames`. */
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
+
 /** `route` is the route's pattern (/v1/processes/:processId), never the URL: IDs would explode the series. */
-export const httpRequests = new Counter({
-  name: 'relayflow_http_requests_total',
-  help: 'API requests answered, by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const,
-  registers,
-});
+export const httpRequests = counter('relayflow_http_requests_total', 'API requests answered, by method, route pattern and status', [
+  'method',
+  'route',
+  'status',
+]);
 
 // Up to 30 s: starts and updates may wait 20 s on Temporal before answering 504.
 export const httpRequestDuration = new Histogram({
@@ -26,45 +28,39 @@ export const httpRequestDuration = new Histogram({
   registers,
 });
 
-export const callbacks = new Counter({
-  name: 'relayflow_callbacks_total',
-  help: 'Platform callbacks received, by kind and outcome (accepted, duplicate, refused, failed)',
-  labelNames: ['kind', 'outcome'] as const,
-  registers,
-});
+export const callbacks = counter('relayflow_callbacks_total', 'Platform callbacks received, by kind and outcome (accepted, duplicate, refused, failed)', [
+  'kind',
+  'outcome',
+]);
 
-export const processesStarted = new Counter({
-  name: 'relayflow_processes_started_total',
-  help: 'Processes the API created (a request that found its process running is not counted)',
-  labelNames: ['kind'] as const,
-  registers,
-});
+export const processesStarted = counter(
+  'relayflow_processes_started_total',
+  'Processes the API created (a request that found its process running is not counted)',
+  ['kind'],
+);
 
 /**
  * Verification starts the geo permissions refused (processes/verification/routes/geo-rules.ts), before anything was
  * started or sent: `via` api (POST /v1/verifications) or platform (a VerificationRequestEvent of a verification
  * an SDK started), `rule` the deciding rule's ID or `default`, `source` api, config or default.
  */
-export const geoRefusals = new Counter({
-  name: 'relayflow_verification_geo_refusals_total',
-  help: 'Verification starts refused by the geo permissions, by method, country, rule, its source and where the start came from',
-  labelNames: ['method', 'country', 'rule', 'source', 'via'] as const,
-  registers,
-});
+export const geoRefusals = counter(
+  'relayflow_verification_geo_refusals_total',
+  'Verification starts refused by the geo permissions, by method, country, rule, its source and where the start came from',
+  ['method', 'country', 'rule', 'source', 'via'],
+);
 
-export const rateLimitRefusals = new Counter({
-  name: 'relayflow_verification_rate_limit_refusals_total',
-  help: 'Verification starts refused by a rate limit (429 rate_limited), by limit ID and what it counts by (a key name, country or prefix)',
-  labelNames: ['limit', 'by'] as const,
-  registers,
-});
+export const rateLimitRefusals = counter(
+  'relayflow_verification_rate_limit_refusals_total',
+  'Verification starts refused by a rate limit (429 rate_limited), by limit ID and what it counts by (a key name, country or prefix)',
+  ['limit', 'by'],
+);
 
-export const pumpingDecisions = new Counter({
-  name: 'relayflow_verification_pumping_total',
-  help: 'SMS-pumping guard decisions the API applied: a start refused or moved to the configured method (by prefix), or a block lifted',
-  labelNames: ['prefix', 'decision'] as const,
-  registers,
-});
+export const pumpingDecisions = counter(
+  'relayflow_verification_pumping_total',
+  'SMS-pumping guard decisions the API applied: a start refused or moved to the configured method (by prefix), or a block lifted',
+  ['prefix', 'decision'],
+);
 
 /** The signed intakes (/callbacks/<kind>) and how a delivery can end (api/plugins/metrics.ts). */
 const CALLBACK_KINDS = ['verification', 'provisioning', 'senderid', 'conversation', 'mms', 'voice'] as const;
@@ -74,19 +70,9 @@ const CALLBACK_OUTCOMES = ['accepted', 'duplicate', 'refused', 'failed'] as cons
 for (const kind of CALLBACK_KINDS) for (const outcome of CALLBACK_OUTCOMES) callbacks.inc({ kind, outcome }, 0);
 for (const kind of PROCESS_KINDS) processesStarted.inc({ kind }, 0);
 
-const platformCalls = new Counter({
-  name: 'relayflow_platform_calls_total',
-  help: 'Platform calls by area and outcome (ok, error, cancelled)',
-  labelNames: ['area', 'outcome'] as const,
-  registers,
-});
+const platformCalls = counter('relayflow_platform_calls_total', 'Platform calls by area and outcome (ok, error, cancelled)', ['area', 'outcome']);
 
-const platformCallErrors = new Counter({
-  name: 'relayflow_platform_call_errors_total',
-  help: 'Failed platform calls by area and error type',
-  labelNames: ['area', 'type'] as const,
-  registers,
-});
+const platformCallErrors = counter('relayflow_platform_call_errors_total', 'Failed platform calls by area and error type', ['area', 'type']);
 
 /** The platform clients' observer in the API (platform/call-observer.ts); the worker counts the same series its own way. */
 export function countPlatformCall(call: PlatformCall): void {

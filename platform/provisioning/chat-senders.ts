@@ -17,17 +17,6 @@ import type {
   VerifyChataSenderRequest,
 } from '../../common/wire/provisioning.js';
 
-export type {
-  ChataAccount,
-  ChataSender,
-  ChatbSender,
-  CreateChataSenderRequest,
-  CreateChatbSenderRequest,
-  CreateEmbeddedChataSenderRequest,
-  UpdateChataSenderRequest,
-  UpdateChatbSenderRequest,
-} from '../../common/wire/provisioning.js';
-
 // ---------------------------------------------------------------------------------------------
 // CHATA
 // ---------------------------------------------------------------------------------------------

@@ -2,32 +2,31 @@
 // updates, inputs and outcomes (area G). Types of the platform's resources come from the client.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
-  ProvisioningChannel,
-  ProvisioningResourceType,
-  ProvisioningTrigger,
-  ProvisioningWebhookEventDetails,
-  TemplateCategory,
-  TemplateChannel,
-} from '../../common/wire/provisioning.js';
-import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../../platform/provisioning/templates.js';
-import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber, UpdateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
-import type {
   ChataAccount,
   ChataSender,
+  ChataVerificationMethod,
   ChatbSender,
   CreateChataSenderRequest,
   CreateChatbSenderRequest,
   CreateEmbeddedChataSenderRequest,
+  ProvisioningChannel,
+  ProvisioningResourceType,
+  ProvisioningTrigger,
+  ProvisioningWebhookEventDetails,
+  RcsTestNumberFeature,
+  TemplateCategory,
+  TemplateChannel,
   UpdateChataSenderRequest,
   UpdateChatbSenderRequest,
-} from '../../platform/provisioning/chat-senders.js';
-import type { ChataVerificationMethod, RcsTestNumberFeature } from '../../common/wire/provisioning.js';
+} from '../../common/wire/provisioning.js';
+import type { CreateTemplateRequest, Template, TemplateComponent, UpdateTemplateRequest } from '../../platform/provisioning/templates.js';
+import type { CreateRcsSenderRequest, RcsLaunchContact, RcsSender, RcsTestNumber, UpdateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
 import type { Bundle, CreateBundleRequest } from '../../platform/provisioning/bundles.js';
 
 /** The platform's resource shapes and states the provisioning workflows read (types only). */
 export type { Template } from '../../platform/provisioning/templates.js';
 export type { RcsCountryStatus, RcsSender } from '../../platform/provisioning/rcs-senders.js';
-export type { ChataAccount } from '../../platform/provisioning/chat-senders.js';
+export type { ChataAccount } from '../../common/wire/provisioning.js';
 export type { ChataSenderErrorCode, QualityScore, RcsSenderState, RejectionCode, TemplateCategory, TemplateState } from '../../common/wire/provisioning.js';
 export { CHATA_UNVERIFIED_NUMBER_ERRORS } from '../../common/wire/provisioning.js';
 

@@ -3,7 +3,7 @@
 // (resource-link.ts), reads, a CHATA sender's phone
 // verification (request a code, send it back) and the CHATA business account.
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
-import type { ChataSender, ChatbSender } from '../../../platform/provisioning/chat-senders.js';
+import type { ChataSender, ChatbSender } from '../../../common/wire/provisioning.js';
 import {
   CHATA_UNVERIFIED_NUMBER_ERRORS,
   type CreateChataSenderInput,

@@ -2,7 +2,7 @@
 // lost finds a reviewed change under review already (the platform answers 409 to a second one): the sender is read.
 // A change applied at once (CHATA) is the same PATCH again, which changes nothing more.
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
-import type { ChataSender, ChatbSender } from '../../../platform/provisioning/chat-senders.js';
+import type { ChataSender, ChatbSender } from '../../../common/wire/provisioning.js';
 import type { RcsSender } from '../../../platform/provisioning/rcs-senders.js';
 import type { UpdateChataSenderInput, UpdateChatbSenderInput, UpdateRcsSenderInput } from '../contract.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../../platform/provisioning/errors.js';

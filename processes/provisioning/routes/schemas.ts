@@ -5,36 +5,14 @@ import Type from 'typebox';
 import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import type { ErrorDetail } from '../../../api/errors.js';
 import { PhoneNumber } from '../../../api/schemas.js';
+import { TEMPLATE_CATEGORIES, TEMPLATE_COMPONENT_TYPES, TEMPLATE_HEADER_FORMATS } from '../../../common/wire/provisioning.js';
+import { MB, TEMPLATE_HEADER_MEDIA, TEMPLATE_MAX_BUTTONS, TEMPLATE_MAX_URL_BUTTONS } from '../../../common/wire/template-rules.js';
 
-const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
-const COMPONENT_TYPES = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'CAROUSEL'] as const;
-const HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'TEXT'] as const;
 const RCS_USE_CASES = ['MULTIUSE', 'TRANSACTIONAL', 'PROMOTIONAL', 'OTP'] as const;
 const VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
 const LOCAL_STORAGE = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
 const REGIONS = ['US', 'EU', 'BR'] as const;
 
-const MB = 1024 * 1024;
-/** Header example media the platform accepts, per header format. */
-const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
-  IMAGE: { maxBytes: 5 * MB, types: ['image/jpeg', 'image/png', 'image/webp'] },
-  VIDEO: { maxBytes: 16 * MB, types: ['video/mp4', 'video/3gpp'] },
-  DOCUMENT: {
-    maxBytes: 100 * MB,
-    types: [
-      'text/plain',
-      'application/pdf',
-      'application/msword',
-      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-      'application/vnd.ms-excel',
-      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'application/vnd.ms-powerpoint',
-      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-    ],
-  },
-};
-const MAX_BUTTONS = 10;
-const MAX_URL_BUTTONS = 2;
 const BANNER = { width: 1440, height: 448 } as const;
 
 const Text512 = (description?: string) => Type.String({ minLength: 1, maxLength: 512, ...(description ? { description } : {}) });
@@ -61,8 +39,8 @@ const Button = Type.Object(
 
 const Component = Type.Object(
   {
-    type: Type.Enum(COMPONENT_TYPES),
-    format: Type.Optional(Type.Enum(HEADER_FORMATS, { description: 'HEADER only' })),
+    type: Type.Enum(TEMPLATE_COMPONENT_TYPES),
+    format: Type.Optional(Type.Enum(TEMPLATE_HEADER_FORMATS, { description: 'HEADER only' })),
     text: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
     example: Type.Optional(
       Type.Object(
@@ -328,7 +306,7 @@ export function componentErrors(components: ComponentInput[], field: string): Er
     seen.add(c.type);
     if (c.type === 'HEADER') {
       if (!c.format) add(`${p}.format`, 'required', 'is required for a HEADER');
-      const media = c.format ? HEADER_MEDIA[c.format] : undefined;
+      const media = c.format ? TEMPLATE_HEADER_MEDIA[c.format] : undefined;
       if (media) {
         if (!c.example?.mediaType) add(`${p}.example.mediaType`, 'required', `is required for ${c.format} headers`);
         else if (!media.types.includes(c.example.mediaType))
@@ -340,9 +318,9 @@ export function componentErrors(components: ComponentInput[], field: string): Er
     } else if (c.format) add(`${p}.format`, 'not_allowed', 'is for HEADER components only');
     const buttons = c.buttons ?? [];
     if (c.type === 'BUTTONS' && buttons.length === 0) add(`${p}.buttons`, 'required', 'is required for a BUTTONS component');
-    if (buttons.length > MAX_BUTTONS) add(`${p}.buttons`, 'maxItems', `must have at most ${MAX_BUTTONS} buttons (got ${buttons.length})`);
+    if (buttons.length > TEMPLATE_MAX_BUTTONS) add(`${p}.buttons`, 'maxItems', `must have at most ${TEMPLATE_MAX_BUTTONS} buttons (got ${buttons.length})`);
     const urls = buttons.filter((b) => b.type === 'URL').length;
-    if (urls > MAX_URL_BUTTONS) add(`${p}.buttons`, 'maxUrlButtons', `must have at most ${MAX_URL_BUTTONS} URL buttons (got ${urls})`);
+    if (urls > TEMPLATE_MAX_URL_BUTTONS) add(`${p}.buttons`, 'maxUrlButtons', `must have at most ${TEMPLATE_MAX_URL_BUTTONS} URL buttons (got ${urls})`);
   });
   if (!seen.has('BODY')) add(field, 'required', 'must contain a BODY component');
   return errors;

@@ -9,29 +9,10 @@ import {
   type ProvisioningRequestStatus,
   type UpdateTemplateRequest,
 } from '../../../common/wire/provisioning.js';
+import { MB, TEMPLATE_HEADER_MEDIA, TEMPLATE_MAX_BUTTONS, TEMPLATE_MAX_URL_BUTTONS } from '../../../common/wire/template-rules.js';
 import { type Fields, isObject, join, mustBeOneOf, type Json } from '../../core/fields.js';
 import { fields } from './validation.js';
 
-const MB = 1024 * 1024;
-const HEADER_MEDIA: Record<string, { maxBytes: number; types: readonly string[] }> = {
-  IMAGE: { maxBytes: 5 * MB, types: ['image/jpeg', 'image/png', 'image/webp'] },
-  VIDEO: { maxBytes: 16 * MB, types: ['video/mp4', 'video/3gpp'] },
-  DOCUMENT: {
-    maxBytes: 100 * MB,
-    types: [
-      'text/plain',
-      'application/pdf',
-      'application/msword',
-      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-      'application/vnd.ms-excel',
-      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'application/vnd.ms-powerpoint',
-      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-    ],
-  },
-};
-const MAX_BUTTONS = 10;
-const MAX_URL_BUTTONS = 2;
 const NAME = /^[a-z0-9_]+$/;
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
 
@@ -118,15 +99,15 @@ function checkComponents(f: Fields, body: Json, required: boolean): unknown[] | 
     }
   });
   if (!seen.has('BODY')) f.add('components', 'must contain a BODY component');
-  if (buttons > MAX_BUTTONS) f.add(buttonsField, `must have at most ${MAX_BUTTONS} buttons (got ${buttons})`);
-  if (urlButtons > MAX_URL_BUTTONS) f.add(buttonsField, `must have at most ${MAX_URL_BUTTONS} URL buttons (got ${urlButtons})`);
+  if (buttons > TEMPLATE_MAX_BUTTONS) f.add(buttonsField, `must have at most ${TEMPLATE_MAX_BUTTONS} buttons (got ${buttons})`);
+  if (urlButtons > TEMPLATE_MAX_URL_BUTTONS) f.add(buttonsField, `must have at most ${TEMPLATE_MAX_URL_BUTTONS} URL buttons (got ${urlButtons})`);
   return list;
 }
 
 function checkHeader(f: Fields, c: Json, p: string): void {
   const format = f.oneOf(c, 'format', p, TEMPLATE_HEADER_FORMATS, true);
   if (format === 'TEXT') f.string(c, 'text', p, { max: 60 });
-  const media = format ? HEADER_MEDIA[format] : undefined;
+  const media = format ? TEMPLATE_HEADER_MEDIA[format] : undefined;
   if (!media) return;
   const example = f.object(c, 'example', p, undefined, true);
   if (!example) return;
