@@ -23,7 +23,7 @@ export interface SandboxArea {
   name: AreaName;
   /**
    * Called once per sandbox instance: create the area's in-memory state here (hand its parts to the
-   * core with ctx.own: reset, close, persisted state) and return its route registrations. A bare AreaRoutes means the
+   * core with ctx.own: reset, close, kept state) and return its route registrations. A bare AreaRoutes means the
    * area has no control routes.
    */
   setup(ctx: SandboxContext): AreaSetup | AreaRoutes;

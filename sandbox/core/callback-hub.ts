@@ -3,6 +3,7 @@
 // to every callback an area dispatches; an area's hub (CallbackHub, set by the area's PUT /_sandbox/<area>/...
 // faults route) adds ordered delivery per key and target, reorder and delay, and hands each copy on to the
 // sandbox's hub. Both hold the same setting shape (CallbackFaultSetting) and use it up the same way.
+import type { Kept } from './kept.js';
 import type { FastifyInstance } from 'fastify';
 import type { CallbackDispatcher, CallbackRecord, CallbackResult, CallbackSigner, DispatchRequest } from './callbacks.js';
 import type { Timers } from './timers.js';
@@ -162,14 +163,13 @@ export class CallbackHub<F extends CallbackFate = CallbackFate> {
     return this.logged.map((r) => ({ ...r }));
   }
 
-  /** The kept fates as they are, for the area's saved state. */
-  savedLog(): F[] {
-    return this.logged;
-  }
-
-  restoreLog(saved: readonly F[]): void {
-    this.logged = [...saved];
-  }
+  /** The log as a Kept part of the area's state (kept.ts): the fates as they are. */
+  readonly keptLog: Kept<readonly F[]> = {
+    save: () => this.logged,
+    load: (saved) => {
+      this.logged = [...saved];
+    },
+  };
 
   reset(): void {
     this.faults = noCallbackFaults();

@@ -7,6 +7,7 @@ import { DueJobs } from './due-jobs.js';
 import { Timers } from './timers.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { FaultStore, LatencyStore } from './faults.js';
+import { persistedArea, type KeptArea } from './kept.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { PersistedArea } from './persistence.js';
 import { ProjectAccess } from './project-access.js';
@@ -24,8 +25,8 @@ export interface AreaPart {
 export interface AreaParts {
   /** Reset, and closed, in this order. */
   parts: readonly AreaPart[];
-  /** What a sandbox with a dataDir keeps across restarts (see persistence.ts); without one, nothing calls it. */
-  persisted?: PersistedArea;
+  /** What a sandbox with a dataDir keeps across restarts (kept.ts, persistence.ts); without one, nothing calls it. */
+  kept?: KeptArea;
 }
 
 export class SandboxContext {
@@ -52,15 +53,21 @@ export class SandboxContext {
   constructor(readonly options: ResolvedSandboxOptions) {
     this.accounts = new AccountDirectory(options.accounts);
     this.callbacks = new SandboxCallbacks(new CallbackDispatcher({ logger: options.logger }));
-    this.addPersisted({
-      name: 'tokens',
-      persist: () => ({ tokenSecret: Buffer.from(this.tokenSecret).toString('base64') }),
-      restore: (state) => {
-        const secret = Buffer.from(String((state as { tokenSecret?: unknown }).tokenSecret ?? ''), 'base64');
-        if (secret.length !== this.tokenSecret.length) throw new Error('tokenSecret has the wrong length');
-        this.tokenSecret.set(secret);
-      },
-    });
+    this.addPersisted(
+      persistedArea({
+        name: 'tokens',
+        parts: {
+          tokenSecret: {
+            save: () => Buffer.from(this.tokenSecret).toString('base64'),
+            load: (saved) => {
+              const secret = Buffer.from(String(saved), 'base64');
+              if (secret.length !== this.tokenSecret.length) throw new Error('tokenSecret has the wrong length');
+              this.tokenSecret.set(secret);
+            },
+          },
+        },
+      }),
+    );
   }
 
   /**
@@ -68,9 +75,9 @@ export class SandboxContext {
    * the sandbox closes, and what it keeps across restarts. Faults, the request log and callbacks in flight are
    * never kept.
    */
-  own({ parts, persisted }: AreaParts): void {
+  own({ parts, kept }: AreaParts): void {
     this.parts.push(...parts);
-    if (persisted) this.addPersisted(persisted);
+    if (kept) this.addPersisted(persistedArea(kept));
   }
 
   /** An area's callback hub, handing its callbacks on to the sandbox's. Reset it with the area's parts. */

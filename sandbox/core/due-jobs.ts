@@ -1,8 +1,10 @@
 // Future changes that must survive a restart (a review that approves later, a registration's next step): each
 // job is plain JSON (its kind, its data, its due time in epoch ms) run by a handler the area registers at setup,
 // instead of a closure, so the area's PersistedArea can save the pending jobs and reschedule them after a
-// restore with what is left of their delay. The timers themselves are the area's Timers, so reset and close
-// still cancel them. Records outlive close() (the final flush saves them) and are dropped by reset().
+// restore with what is left of their delay (a Kept part, kept.ts). The timers themselves are the area's Timers,
+// so reset and close still cancel them. Records outlive close() (the final flush saves them) and are dropped by
+// reset().
+import type { Kept } from './kept.js';
 import type { Timers } from './timers.js';
 
 export interface DueJob {
@@ -13,7 +15,7 @@ export interface DueJob {
   key?: string;
 }
 
-export class DueJobs {
+export class DueJobs implements Kept<readonly DueJob[]> {
   private readonly handlers = new Map<string, (data: never) => void>();
   private readonly pending = new Map<number, DueJob>();
   private next = 0;
@@ -42,12 +44,13 @@ export class DueJobs {
   }
 
   /** The pending jobs, soonest first. */
-  persist(): DueJob[] {
+  save(): DueJob[] {
     return [...this.pending.values()].sort((a, b) => a.dueAt - b.dueAt);
   }
 
   /** Reschedules saved jobs; an overdue one runs at once. */
-  restore(jobs: readonly DueJob[]): void {
+  load(jobs: readonly DueJob[]): void {
+    this.pending.clear();
     for (const job of jobs) this.start(job);
   }
 

@@ -1,8 +1,9 @@
 // The optional memory of a sandbox across restarts (createSandbox's dataDir). Areas hand what they keep to the
-// SandboxContext as a PersistedArea (ctx.own, with their parts); with a dataDir, createSandbox loads every area's saved
-// state before listening, then flushes every FLUSH_INTERVAL_MS and once more in close(). A flush writes only the
-// areas whose JSON changed since their last write, in one transaction, so the store always holds a consistent
-// set. The loss window: a SIGKILL (or a crash) loses what changed since the last flush, at most one interval.
+// SandboxContext as named Kept parts (ctx.own's `kept`, kept.ts), which it turns into a PersistedArea each; with a
+// dataDir, createSandbox loads every area's saved state before listening, then flushes every FLUSH_INTERVAL_MS and
+// once more in close(). A flush writes only the areas whose JSON changed since their last write, in one
+// transaction, so the store always holds a consistent set. The loss window: a SIGKILL (or a crash) loses what
+// changed since the last flush, at most one interval.
 // Without a dataDir none of this runs and nothing is loaded (state-table.ts imports PGlite on demand).
 import type { Logger } from 'pino';
 import { openStateTable, type StateTable } from './state-table.js';

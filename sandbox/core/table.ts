@@ -1,6 +1,8 @@
-// A Map-backed table of one kind of record, each kept under a scope (the project, parent project or application
-// that owns it): looked up by scope and id (another scope's record is not found), listed per scope in the order
-// added, saved and restored whole. What an area's store is made of; reset() empties it.
+// The tables an area's state is made of, each a Kept part (kept.ts) a persistent sandbox saves and loads whole:
+// ScopedTable, records under a scope (the project, parent project or application that owns them), looked up by
+// scope and id (another scope's record is not found) and listed per scope in the order added; KeyedTable, values
+// by a plain key (a number, a reference, an application key). Lists is an index, rebuilt by a load, never saved.
+import type { Kept } from './kept.js';
 
 /** A record with its scope, as entries() gives them (and as a table whose records do not carry it saves them). */
 export interface Scoped<T> {
@@ -11,11 +13,11 @@ export interface Scoped<T> {
 export interface TableKeys<T> {
   /** Default: the record's `id`. */
   id?: (item: T) => string;
-  /** When the record names its own scope: add(item) finds it, and save() gives the bare records. */
+  /** When the record names its own scope: add(item) finds it, and save() gives the bare records (else entries). */
   scope?: (item: T) => string;
 }
 
-export class ScopedTable<T> {
+export class ScopedTable<T> implements Kept<readonly unknown[]> {
   private readonly byId = new Map<string, Scoped<T>>();
   private readonly byScope = new Map<string, T[]>();
   private readonly idOf: (item: T) => string;
@@ -82,20 +84,18 @@ export class ScopedTable<T> {
     return [...this.byId.values()];
   }
 
-  /** Re-adds saved entries in their order, rebuilding both indexes. */
-  restore(entries: readonly Scoped<T>[]): void {
-    this.reset();
-    for (const e of entries) this.add(e.projectId, e.item);
+  /** The records in the order added: bare when they name their scope, else as entries with it. */
+  save(): T[] | Scoped<T>[] {
+    return this.keys.scope ? this.all() : this.entries();
   }
 
-  /** The saved form of a table whose records carry their scope: the records, in the order added. */
-  save(): T[] {
-    return this.all();
-  }
-
-  load(saved: readonly T[]): void {
+  /** Re-adds saved records (save()'s form) in their order, rebuilding both indexes. */
+  load(saved: readonly unknown[]): void {
     this.reset();
-    for (const item of saved) this.add(item);
+    for (const s of saved) {
+      if (this.keys.scope) this.add(s as T);
+      else this.add((s as Scoped<T>).projectId, (s as Scoped<T>).item);
+    }
   }
 
   reset(): void {
@@ -106,6 +106,22 @@ export class ScopedTable<T> {
   private scopeOf(item: T): string {
     if (!this.keys.scope) throw new Error('sandbox: this table needs a scope for each record');
     return this.keys.scope(item);
+  }
+}
+
+/** Values by a plain key, saved as one JSON object; a Map otherwise. */
+export class KeyedTable<V> extends Map<string, V> implements Kept<Record<string, V>> {
+  save(): Record<string, V> {
+    return Object.fromEntries(this);
+  }
+
+  load(saved: Record<string, V>): void {
+    this.clear();
+    for (const [key, value] of Object.entries(saved)) this.set(key, value);
+  }
+
+  reset(): void {
+    this.clear();
   }
 }
 

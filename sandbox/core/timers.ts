@@ -1,18 +1,31 @@
 // Every delay of a sandbox area (reviews, held callbacks, ringing, queue drains) goes through one of these, so a
 // reset or the sandbox's close cancels them all: nothing fires into a sandbox that has moved on, and nothing keeps
-// the process alive after close. Each area keeps its own instance.
+// the process alive after close. Each area keeps its own instance. Timers are never saved: a persistent sandbox
+// keeps what they were for (a due job, an expiresAt) and schedules them again after a restore.
+
+/** setTimeout's ceiling; a longer delay would fire at once. */
+const MAX_DELAY_MS = 2_147_483_647;
+
 export class Timers {
   private readonly pending = new Map<NodeJS.Timeout, () => void>();
   private readonly byKey = new Map<string, Set<NodeJS.Timeout>>();
   /** Bumped by reset(): work started before it compares and stops. */
   generation = 0;
+  private closed = false;
 
-  /** Runs `fn` after `ms` unless cancelled first: by the returned function, cancel(key), reset() or close(). */
+  /**
+   * Runs `fn` after `ms` unless cancelled first: by the returned function, cancel(key), reset() or close(). After
+   * close() nothing is scheduled: work still finishing while the sandbox closes leaves no timer.
+   */
   after(ms: number, fn: () => void, key?: string): () => void {
-    const timer = setTimeout(() => {
-      this.forget(timer, key);
-      fn();
-    }, ms);
+    if (this.closed) return () => undefined;
+    const timer = setTimeout(
+      () => {
+        this.forget(timer, key);
+        fn();
+      },
+      Math.min(ms, MAX_DELAY_MS),
+    );
     timer.unref();
     this.pending.set(timer, () => undefined);
     if (key !== undefined) this.byKey.set(key, (this.byKey.get(key) ?? new Set()).add(timer));
@@ -68,8 +81,9 @@ export class Timers {
     }
   }
 
-  /** On the sandbox's close: the same as reset(). */
+  /** On the sandbox's close: reset(), and nothing is scheduled from then on. */
   close(): void {
+    this.closed = true;
     this.reset();
   }
 

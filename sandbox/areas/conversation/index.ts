@@ -12,7 +12,7 @@ import { messageRoutes } from './messages.js';
 import { MtQueues } from './queue.js';
 import { ConversationSettings } from './settings.js';
 import { SendStats } from './stats.js';
-import { ConversationStore, type SavedConversationStore } from './store.js';
+import { ConversationStore } from './store.js';
 import { Timers } from '../../core/timers.js';
 import { ChannelTemplates } from './templates.js';
 import { webhookRoutes } from './webhooks.js';
@@ -46,13 +46,10 @@ export const conversationArea: SandboxArea = {
     // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.
     ctx.own({
       parts: [timers, queues, hub, reports, store, settings, stats, templates],
-      persisted: {
+      kept: {
         name: 'conversation',
-        persist: () => ({ store: store.persist(), stats: stats.persist() }),
-        restore: (state) => {
-          const saved = state as { store: SavedConversationStore; stats: Parameters<SendStats['restore']>[0] };
-          store.restore(saved.store);
-          stats.restore(saved.stats);
+        parts: { store: store.kept, stats },
+        resume: () => {
           for (const m of store.allMessages()) if (m.status === 'ACCEPTED') queues.enqueue(m);
           reports.resumeFinals(store.allMessages());
         },

@@ -28,6 +28,7 @@ export interface QueueState {
 }
 
 export class MtQueues {
+  /** Not kept: rebuilt after a restore from the messages still ACCEPTED. */
   private readonly queues = new Map<string, AppQueue>();
 
   constructor(

@@ -90,11 +90,11 @@ export class SendStats {
   }
 
   /** Kept across restarts, so duplicate sends are still caught when a process resends after one. */
-  persist(): { total: SavedCounters; byApp: Record<string, SavedCounters> } {
+  save(): { total: SavedCounters; byApp: Record<string, SavedCounters> } {
     return { total: this.total.save(), byApp: Object.fromEntries([...this.byApp].map(([id, c]) => [id, c.save()])) };
   }
 
-  restore(saved: { total: SavedCounters; byApp: Record<string, SavedCounters> }): void {
+  load(saved: { total: SavedCounters; byApp: Record<string, SavedCounters> }): void {
     this.total = Counters.load(saved.total);
     this.byApp.clear();
     for (const [id, c] of Object.entries(saved.byApp)) this.byApp.set(id, Counters.load(c));

@@ -1,9 +1,10 @@
-// State of the conversation area: apps, contacts, conversations, messages and webhooks (persist() and restore()
-// carry them across a restart of a persistent sandbox).
+// State of the conversation area: apps, contacts, conversations, messages and webhooks (the `kept` parts a
+// persistent sandbox saves and loads across a restart).
 // Messages are kept in id order (monotonic ULIDs) with indexes by app and by identity, so listing
 // newest first and paging by "older than this id" stay cheap with tens of thousands of messages.
 import { monotonicFactory } from 'ulid';
-import { Lists, ScopedTable } from '../../core/table.js';
+import { keptTogether, type Kept } from '../../core/kept.js';
+import { KeyedTable, Lists, ScopedTable } from '../../core/table.js';
 import type { App, ChannelIdentity, Contact, Message, Webhook } from './model.js';
 
 const identityKey = (projectId: string, c: ChannelIdentity) => `${projectId} ${c.channel} ${c.identity}`;
@@ -19,24 +20,18 @@ export interface MessageFilter {
   limit: number;
 }
 
-export interface SavedConversationStore {
-  apps: App[];
-  contacts: Contact[];
-  /** `${appId} ${contactId}` -> conversation id. */
-  conversations: Record<string, string>;
-  /** In id order. */
-  messages: Message[];
-  webhooks: Webhook[];
-}
-
 export class ConversationStore {
   /** One factory for every id, so message ids sort in acceptance order. */
   readonly newId = monotonicFactory();
   private readonly apps = new ScopedTable<App>({ scope: (a) => a.projectId });
   private readonly contacts = new ScopedTable<Contact>({ scope: (c) => c.projectId });
+  /** Index of `contacts`, rebuilt by a load. */
   private readonly contactByIdentity = new Map<string, Contact>();
-  private readonly conversations = new Map<string, string>();
+  /** `${appId} ${contactId}` -> conversation id. */
+  private readonly conversations = new KeyedTable<string>();
+  /** Index of `messages`, rebuilt by a load. */
   private readonly messagesById = new Map<string, Message>();
+  /** In id order. */
   private messages: Message[] = [];
   private readonly byApp = new Lists<Message>();
   private readonly byIdentity = new Lists<Message>();
@@ -126,25 +121,27 @@ export class ConversationStore {
     this.webhooks.remove(w.appId, w.id);
   }
 
-  persist(): SavedConversationStore {
-    return {
-      apps: this.apps.save(),
-      contacts: this.contacts.save(),
-      conversations: Object.fromEntries(this.conversations),
-      messages: this.messages,
-      webhooks: this.webhooks.save(),
-    };
-  }
-
-  /** Replaces the state with a saved one, rebuilding every index as the live additions would have. */
-  restore(saved: SavedConversationStore): void {
-    this.reset();
-    for (const a of saved.apps) this.addApp(a);
-    for (const c of saved.contacts) this.addContact(c);
-    for (const [key, id] of Object.entries(saved.conversations)) this.conversations.set(key, id);
-    for (const m of saved.messages) this.addMessage(m);
-    for (const w of saved.webhooks) this.addWebhook(w);
-  }
+  /** What a restart keeps: every record; the indexes are rebuilt as the live additions would have. */
+  readonly kept: Kept<Record<string, unknown>> = keptTogether({
+    apps: this.apps,
+    contacts: {
+      save: () => this.contacts.save(),
+      load: (saved: Contact[]) => {
+        this.contacts.reset();
+        this.contactByIdentity.clear();
+        for (const c of saved) this.addContact(c);
+      },
+    },
+    conversations: this.conversations,
+    messages: {
+      save: () => this.messages,
+      load: (saved: Message[]) => {
+        this.resetMessages();
+        for (const m of saved) this.addMessage(m);
+      },
+    },
+    webhooks: this.webhooks,
+  });
 
   /** Messages in id order (for a restore to requeue those not yet sent). */
   allMessages(): readonly Message[] {
@@ -155,12 +152,16 @@ export class ConversationStore {
     this.apps.reset();
     this.contacts.reset();
     this.contactByIdentity.clear();
-    this.conversations.clear();
+    this.conversations.reset();
+    this.resetMessages();
+    this.webhooks.reset();
+  }
+
+  private resetMessages(): void {
     this.messagesById.clear();
     this.messages = [];
     this.byApp.reset();
     this.byIdentity.reset();
-    this.webhooks.reset();
   }
 }
 

@@ -19,6 +19,7 @@ type ApprovedReader = (projectId: string, channel: string, name: string, languag
 const key = (projectId: string, channel: string, name: string, language: string) => `${projectId} ${channel} ${name} ${language}`;
 
 export class ChannelTemplates {
+  /** Not kept: a test hands its templates over again after a restart. */
   private readonly byKey = new Map<string, ChannelTemplate>();
 
   /** `approved`: the provisioning area's reader, when that area is mounted (asked at each send). */

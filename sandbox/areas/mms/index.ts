@@ -8,7 +8,7 @@ import { authenticateApiKey } from '../../core/auth-api-key.js';
 import { AreaError } from '../../core/errors.js';
 import { mmsControlRoutes } from './control.js';
 import { MediaChecker } from './media.js';
-import { MmsState, type SavedMmsState } from './state.js';
+import { MmsState } from './state.js';
 import { parseMmsRequest, type MmsRequest } from './validate.js';
 
 export const mmsArea: SandboxArea = {
@@ -16,10 +16,7 @@ export const mmsArea: SandboxArea = {
   setup(ctx) {
     const state = new MmsState(ctx);
     const media = new MediaChecker();
-    ctx.own({
-      parts: [state, media],
-      persisted: { name: 'mms', persist: () => state.persist(), restore: (saved) => state.restore(saved as SavedMmsState) },
-    });
+    ctx.own({ parts: [state, media], kept: { name: 'mms', parts: state.kept } });
 
     async function handle(request: FastifyRequest, reply: FastifyReply) {
       state.stats.requests++;

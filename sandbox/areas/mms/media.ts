@@ -6,6 +6,7 @@ const CACHE_MS = 60_000;
 const TIMEOUT_MS = 5_000;
 
 export class MediaChecker {
+  /** Not kept: a minute's cache of fetches, refetched after a restart. */
   private readonly cache = new Map<string, { at: number; problem: Promise<string | undefined> }>();
 
   /** Why the platform could not use the URL, or undefined when it can. */

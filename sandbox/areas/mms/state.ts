@@ -1,10 +1,14 @@
 // The MMS area's state: the account's settings (throughput, postback URL and retry gap, delivery rules,
 // faults), saved templates, accepted messages by client-reference, and the counts tests and benchmarks read
 // to prove no loss and no duplicate. Postbacks go through the core dispatcher (its retries and faults).
-// A persistent sandbox keeps all but the test knobs across a restart (persist/restore), final postbacks still due
+// A persistent sandbox keeps all but the test knobs across a restart (the `kept` parts), final postbacks still due
 // included: the platform has no status read for MMS, so the final code is relayflow's only news of it.
 import { ulid } from 'ulid';
 import type { SandboxContext } from '../../core/context.js';
+import { DueJobs } from '../../core/due-jobs.js';
+import { KeptValue, type KeptParts } from '../../core/kept.js';
+import { KeyedTable } from '../../core/table.js';
+import { Timers } from '../../core/timers.js';
 import type { Slide } from './validate.js';
 
 export const FINAL_CODES = ['N102', 'E102', 'N202', 'N103'] as const;
@@ -42,28 +46,46 @@ export interface AcceptedMms {
 }
 
 type SavedTemplate = { serviceId: string; slides: Slide[]; fallbackDisabled: boolean };
-/** A final postback still to send, at epoch ms dueAt. */
-type PendingFinal = { msg: AcceptedMms; code: FinalCode; dueAt: number };
+/** A final postback still to send (a due job's data). */
+type PendingFinal = { msg: AcceptedMms; code: FinalCode };
 type Stats = { accepted: number; duplicateRecipients: number; duplicateSamples: string[]; refusedE113: number; requests: number; saved: number };
-
-export interface SavedMmsState {
-  postbackUrl: string | null;
-  templates: Record<string, SavedTemplate>;
-  byReference: Record<string, AcceptedMms[]>;
-  counts: Record<string, number>;
-  stats: Stats;
-  finals: PendingFinal[];
-}
+const noStats = (): Stats => ({ accepted: 0, duplicateRecipients: 0, duplicateSamples: [], refusedE113: 0, requests: 0, saved: 0 });
 
 export class MmsState {
+  /** The run's test knobs, but for the postback URL (kept: a dashboard setting). */
   settings = defaults();
-  readonly templates = new Map<string, SavedTemplate>();
-  private byReference = new Map<string, AcceptedMms[]>();
-  private counts = new Map<string, number>();
-  private finals = new Map<NodeJS.Timeout, PendingFinal>();
-  stats: Stats = { accepted: 0, duplicateRecipients: 0, duplicateSamples: [], refusedE113: 0, requests: 0, saved: 0 };
+  readonly templates = new KeyedTable<SavedTemplate>();
+  private readonly byReference = new KeyedTable<AcceptedMms[]>();
+  private readonly counts = new KeyedTable<number>();
+  private readonly statsValue = new KeptValue(noStats);
+  /** Not kept: the timers of the final postbacks, which `jobs` reschedules after a restore. */
+  private readonly timers = new Timers();
+  private readonly jobs = new DueJobs(this.timers);
 
-  constructor(private readonly ctx: SandboxContext) {}
+  constructor(private readonly ctx: SandboxContext) {
+    this.jobs.handle<PendingFinal>('final', ({ msg, code }) => this.post(msg, code));
+  }
+
+  get stats(): Stats {
+    return this.statsValue.value;
+  }
+
+  /** What a restart keeps: the postback URL, templates, messages, counts and final postbacks still due. */
+  get kept(): KeptParts {
+    return {
+      postbackUrl: {
+        save: () => this.settings.postbackUrl ?? null,
+        load: (url) => {
+          if (typeof url === 'string') this.settings.postbackUrl = url;
+        },
+      },
+      templates: this.templates,
+      byReference: this.byReference,
+      counts: this.counts,
+      stats: this.statsValue,
+      jobs: this.jobs,
+    };
+  }
 
   accept(m: Omit<AcceptedMms, 'trackingId' | 'at'>): AcceptedMms {
     const msg: AcceptedMms = { ...m, trackingId: ulid(), at: new Date().toISOString() };
@@ -85,19 +107,7 @@ export class MmsState {
     let code: FinalCode = rule?.code ?? 'N102';
     if (code === 'N202' && msg.fallbackDisabled) code = 'E102';
     this.post(msg, 'N101');
-    this.later({ msg, code, dueAt: Date.now() + this.settings.deliveryDelayMs });
-  }
-
-  private later(final: PendingFinal): void {
-    const timer = setTimeout(
-      () => {
-        this.finals.delete(timer);
-        this.post(final.msg, final.code);
-      },
-      Math.max(0, final.dueAt - Date.now()),
-    );
-    timer.unref();
-    this.finals.set(timer, final);
+    this.jobs.after('final', this.settings.deliveryDelayMs, { msg, code } satisfies PendingFinal);
   }
 
   private post(msg: AcceptedMms, code: string): void {
@@ -137,38 +147,16 @@ export class MmsState {
 
   /** On close: no postback leaves any more; the pending ones stay recorded for the final save. */
   close(): void {
-    for (const t of this.finals.keys()) clearTimeout(t);
-  }
-
-  /** The postback URL is the account's (a dashboard setting); the other settings are the run's test knobs. */
-  persist(): SavedMmsState {
-    return {
-      postbackUrl: this.settings.postbackUrl ?? null,
-      templates: Object.fromEntries(this.templates),
-      byReference: Object.fromEntries(this.byReference),
-      counts: Object.fromEntries(this.counts),
-      stats: this.stats,
-      finals: [...this.finals.values()],
-    };
-  }
-
-  restore(saved: SavedMmsState): void {
-    this.reset();
-    if (saved.postbackUrl) this.settings.postbackUrl = saved.postbackUrl;
-    for (const [id, t] of Object.entries(saved.templates)) this.templates.set(id, t);
-    for (const [reference, list] of Object.entries(saved.byReference)) this.byReference.set(reference, list);
-    for (const [to, n] of Object.entries(saved.counts)) this.counts.set(to, n);
-    this.stats = { ...saved.stats, duplicateSamples: [...saved.stats.duplicateSamples] };
-    for (const f of saved.finals) this.later(f);
+    this.timers.close();
   }
 
   reset(): void {
-    this.close();
-    this.finals.clear();
+    this.timers.reset();
+    this.jobs.reset();
     this.settings = defaults();
-    this.templates.clear();
-    this.byReference = new Map();
-    this.counts = new Map();
-    this.stats = { accepted: 0, duplicateRecipients: 0, duplicateSamples: [], refusedE113: 0, requests: 0, saved: 0 };
+    this.templates.reset();
+    this.byReference.reset();
+    this.counts.reset();
+    this.statsValue.reset();
   }
 }

@@ -8,6 +8,8 @@ import { conversationWebhookSigner } from '../../core/callback-signers.js';
 import type { CallbackFate, CallbackHub } from '../../core/callback-hub.js';
 import type { EventDetails, Webhook, WebhookEvent } from './model.js';
 import type { CallbackSigner } from '../../core/callbacks.js';
+import { keptTogether, type Kept } from '../../core/kept.js';
+import { KeyedTable } from '../../core/table.js';
 import { nowIso, type ProvisioningStore } from './store.js';
 import { fullEnvelope, wireBody, type EnvelopeSetting } from './envelope.js';
 
@@ -27,7 +29,7 @@ export type EventInput = Omit<WebhookEvent, 'eventId' | 'sequence' | 'eventTime'
 /** Each resource's sequence, the event log (through the callback hub) and the envelope setting. */
 export class WebhookEvents {
   envelope: EnvelopeSetting = fullEnvelope();
-  private readonly sequences = new Map<string, number>();
+  private readonly sequences = new KeyedTable<number>();
 
   constructor(
     private readonly store: ProvisioningStore,
@@ -79,14 +81,8 @@ export class WebhookEvents {
   }
 
   /** What a restart keeps: the event log and each resource's last sequence (deliveries in flight are not kept). */
-  persist(): { sequences: Record<string, number>; records: EventRecord[] } {
-    return { sequences: Object.fromEntries(this.sequences), records: this.hub.savedLog() };
-  }
-
-  restore(saved: { sequences: Record<string, number>; records: EventRecord[] }): void {
-    this.sequences.clear();
-    for (const [id, n] of Object.entries(saved.sequences)) this.sequences.set(id, n);
-    this.hub.restoreLog(saved.records);
+  get kept(): Kept<Record<string, unknown>> {
+    return keptTogether({ sequences: this.sequences, records: this.hub.keptLog });
   }
 
   reset(): void {

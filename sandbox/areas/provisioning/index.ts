@@ -16,7 +16,7 @@ import { rcsRoutes } from './rcs.js';
 import { Reviewer, startupReviewer } from './reviewer.js';
 import { ProvisioningStore } from './store.js';
 import { templateChannels, templateRoutes } from './templates.js';
-import type { DueJob } from '../../core/due-jobs.js';
+import { keptTogether } from '../../core/kept.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const provisioningArea: SandboxArea = {
@@ -41,19 +41,7 @@ export const provisioningArea: SandboxArea = {
     ];
     // Kept across restarts: the resources, the event log and sequences, pending reviews and bundle ends. The
     // reviewer, bundle, fault and envelope settings are the run's test knobs: they start from the options again.
-    ctx.own({
-      parts: [store, hub, reviewer, bundles],
-      persisted: {
-        name: 'provisioning',
-        persist: () => ({ store: store.persist(), hub: hub.persist(), jobs: jobs.persist() }),
-        restore: (state) => {
-          const saved = state as { store: Parameters<ProvisioningStore['restore']>[0]; hub: Parameters<WebhookEvents['restore']>[0]; jobs: DueJob[] };
-          store.restore(saved.store);
-          hub.restore(saved.hub);
-          jobs.restore(saved.jobs);
-        },
-      },
-    });
+    ctx.own({ parts: [store, hub, reviewer, bundles], kept: { name: 'provisioning', parts: { store: keptTogether(store.kept), hub: hub.kept, jobs } } });
     return {
       routes: async (app) => {
         installProvisioningErrors(app);

@@ -1,14 +1,8 @@
-// Provisioning resources of one sandbox instance, per project in creation order; persist() and restore() carry them
-// across a restart of a persistent sandbox.
-import { ScopedTable, type Scoped } from '../../core/table.js';
+// Provisioning resources of one sandbox instance, per project in creation order; a persistent sandbox keeps every
+// table across a restart (`kept`).
+import type { Kept } from '../../core/kept.js';
+import { ScopedTable } from '../../core/table.js';
 import type { Bundle, ChataAccount, ChataSender, ChatbSender, RcsSender, Template, Webhook } from './model.js';
-
-/** What persist and restore need of each table, whatever it holds. */
-interface SavedTable {
-  reset(): void;
-  entries(): Scoped<unknown>[];
-  restore(entries: readonly Scoped<never>[]): void;
-}
 
 export class ProvisioningStore {
   readonly webhooks = new ScopedTable<Webhook>();
@@ -22,19 +16,11 @@ export class ProvisioningStore {
   readonly chataAccounts = new ScopedTable<ChataAccount>();
 
   reset(): void {
-    for (const c of Object.values(this.collections())) c.reset();
+    for (const c of Object.values(this.kept)) c.reset();
   }
 
-  persist(): Record<string, Scoped<unknown>[]> {
-    return Object.fromEntries(Object.entries(this.collections()).map(([name, c]) => [name, c.entries()]));
-  }
-
-  /** A collection missing from the saved state stays empty. */
-  restore(saved: Record<string, Scoped<never>[]>): void {
-    for (const [name, c] of Object.entries(this.collections())) c.restore(saved[name] ?? []);
-  }
-
-  private collections(): Record<string, SavedTable> {
+  /** Every table, by the name it is saved under. */
+  get kept(): Record<string, Kept & { reset(): void }> {
     const { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles, chataAccounts } = this;
     return { webhooks, chataTemplates, chatbTemplates, rcsSenders, chataSenders, chatbSenders, bundles, chataAccounts };
   }

@@ -8,6 +8,7 @@ import { ulid } from 'ulid';
 import { senderIdCallbackSigner } from '../../core/callback-signers.js';
 import type { CallbackFate, CallbackHub } from '../../core/callback-hub.js';
 import type { CallbackSigner } from '../../core/callbacks.js';
+import { keptTogether, type Kept } from '../../core/kept.js';
 import type { Registration } from './model.js';
 import type { RegistrationState, UploadStatus } from '../../../common/wire/senderid.js';
 import type { SenderIdStore } from './store.js';
@@ -85,13 +86,16 @@ export class SenderIdCallbacks {
   }
 
   /** What a restart keeps: the default callback URL (a dashboard setting) and the callback log; not the faults, nor deliveries in flight. */
-  persist(): { defaultUrl: string | null; records: EventRecord[] } {
-    return { defaultUrl: this.defaultUrl ?? null, records: this.hub.savedLog() };
-  }
-
-  restore(saved: { defaultUrl: string | null; records: EventRecord[] }): void {
-    this.defaultUrl = saved.defaultUrl ?? undefined;
-    this.hub.restoreLog(saved.records);
+  get kept(): Kept<Record<string, unknown>> {
+    return keptTogether({
+      defaultUrl: {
+        save: () => this.defaultUrl ?? null,
+        load: (url) => {
+          this.defaultUrl = typeof url === 'string' ? url : undefined;
+        },
+      },
+      records: this.hub.keptLog,
+    });
   }
 
   reset(): void {

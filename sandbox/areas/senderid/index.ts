@@ -9,9 +9,9 @@ import { senderIdControlRoutes } from './control.js';
 import { SenderIdCallbacks, type EventRecord } from './delivery.js';
 import { marketRoutes } from './markets.js';
 import { registrationRoutes } from './registrations.js';
-import { Reviewer, type SavedReview } from './review.js';
+import { Reviewer } from './review.js';
 import { SenderIdStore } from './store.js';
-import type { DueJob } from '../../core/due-jobs.js';
+import { keptTogether } from '../../core/kept.js';
 
 export const senderIdArea: SandboxArea = {
   name: 'senderid',
@@ -25,22 +25,7 @@ export const senderIdArea: SandboxArea = {
     // pending steps and uploads. The reviewer settings and callback faults start afresh.
     ctx.own({
       parts: [store, hub, reviewer],
-      persisted: {
-        name: 'senderid',
-        persist: () => ({ store: store.persist(), hub: hub.persist(), review: reviewer.persist(), jobs: jobs.persist() }),
-        restore: (state) => {
-          const saved = state as {
-            store: Parameters<SenderIdStore['restore']>[0];
-            hub: Parameters<SenderIdCallbacks['restore']>[0];
-            review: SavedReview;
-            jobs: DueJob[];
-          };
-          store.restore(saved.store);
-          hub.restore(saved.hub);
-          reviewer.restore(saved.review);
-          jobs.restore(saved.jobs);
-        },
-      },
+      kept: { name: 'senderid', parts: { store: keptTogether(store.kept), hub: hub.kept, review: reviewer.kept, jobs } },
     });
     return {
       routes: async (app) => {

@@ -10,6 +10,8 @@ import { platformDate, platformTime, type Registration } from './model.js';
 import type { Attachment, RegistrationState } from '../../../common/wire/senderid.js';
 import type { SenderIdStore } from './store.js';
 import type { DueJobs } from '../../core/due-jobs.js';
+import { keptTogether, type Kept } from '../../core/kept.js';
+import { KeyedTable } from '../../core/table.js';
 import { isObject } from '../../core/fields.js';
 import { violations } from './validate.js';
 
@@ -84,15 +86,10 @@ function assignSenderId(r: Registration): string {
 type Step = 'review' | 'decide' | 'finish';
 type Stops = { attachments: boolean; pending: boolean };
 
-export interface SavedReview {
-  stops: Record<string, Stops>;
-  assigned: number;
-}
-
 export class Reviewer {
   config: ReviewerSettings = defaultReviewer();
   /** Per registration: the one-time stops already made. */
-  private readonly stops = new Map<string, Stops>();
+  private readonly stops = new KeyedTable<Stops>();
 
   constructor(
     private readonly store: SenderIdStore,
@@ -121,14 +118,16 @@ export class Reviewer {
   }
 
   /** The review's own memory across a restart (its settings are the run's test knobs and start afresh). */
-  persist(): SavedReview {
-    return { stops: Object.fromEntries(this.stops), assigned };
-  }
-
-  restore(saved: SavedReview): void {
-    this.stops.clear();
-    for (const [id, s] of Object.entries(saved.stops)) this.stops.set(id, { ...s });
-    assigned = Math.max(assigned, saved.assigned);
+  get kept(): Kept<Record<string, unknown>> {
+    return keptTogether({
+      stops: this.stops,
+      assigned: {
+        save: () => assigned,
+        load: (saved) => {
+          assigned = Math.max(assigned, Number(saved));
+        },
+      },
+    });
   }
 
   /** A state change: log line, updateTime, callback. */

@@ -1,7 +1,8 @@
-// State of the sender ID area: registrations (by project) and callback configurations; persist() and restore()
-// carry them across a restart of a persistent sandbox.
+// State of the sender ID area: registrations (by project) and callback configurations; a persistent sandbox keeps
+// both across a restart (`kept`).
 import { randomUUID } from 'node:crypto';
-import { ScopedTable } from '../../core/table.js';
+import type { KeptParts } from '../../core/kept.js';
+import { KeyedTable, ScopedTable } from '../../core/table.js';
 import type { Registration } from './model.js';
 import type { RegistrationState, RegistrationType } from '../../../common/wire/senderid.js';
 
@@ -15,7 +16,7 @@ export interface ListFilter {
 export class SenderIdStore {
   private readonly registrations = new ScopedTable<Registration>({ scope: (r) => r.projectId });
   /** projectId → hmacSecret. */
-  private readonly secrets = new Map<string, string>();
+  private readonly secrets = new KeyedTable<string>();
 
   newId(): string {
     return randomUUID();
@@ -59,16 +60,8 @@ export class SenderIdStore {
 
   reset(): void {
     this.registrations.reset();
-    this.secrets.clear();
+    this.secrets.reset();
   }
 
-  persist(): { registrations: Registration[]; secrets: Record<string, string> } {
-    return { registrations: this.registrations.save(), secrets: Object.fromEntries(this.secrets) };
-  }
-
-  restore(saved: { registrations: Registration[]; secrets: Record<string, string> }): void {
-    this.reset();
-    this.registrations.load(saved.registrations);
-    for (const [projectId, secret] of Object.entries(saved.secrets)) this.setSecret(projectId, secret);
-  }
+  readonly kept: KeptParts = { registrations: this.registrations, secrets: this.secrets };
 }

@@ -9,7 +9,7 @@ import { projectGuard } from '../../core/guards.js';
 import { authOf } from '../../core/request-state.js';
 import { invalidArgument } from '../../core/validation.js';
 import type { SandboxArea } from '../../core/area.js';
-import { SubprojectStore, type SubprojectEntry } from './store.js';
+import { SubprojectStore } from './store.js';
 
 const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -78,14 +78,7 @@ export const subprojectsArea: SandboxArea = {
       if (age === undefined) return 'unrelated';
       return age >= ctx.options.subprojectReadyAfterMs ? 'usable' : 'not-yet-usable';
     });
-    ctx.own({
-      parts: [store],
-      persisted: {
-        name: 'subprojects',
-        persist: () => ({ subprojects: store.persist() }),
-        restore: (state) => store.restore((state as { subprojects: SubprojectEntry[] }).subprojects),
-      },
-    });
+    ctx.own({ parts: [store], kept: { name: 'subprojects', parts: { subprojects: store.kept } } });
     return async (app) => {
       await app.register(routes(ctx, store));
     };

@@ -32,14 +32,9 @@ export class SubprojectStore {
     return resource;
   }
 
-  /** Every subproject in creation order (the saved state). */
-  persist(): SubprojectEntry[] {
-    return this.table.save();
-  }
-
-  /** Re-adds saved entries in their creation order, rebuilding the per-parent lists. */
-  restore(entries: readonly SubprojectEntry[]): void {
-    this.table.load(entries.map((e) => ({ resource: { ...e.resource }, createdAtMs: e.createdAtMs })));
+  /** What a restart keeps: every subproject in creation order (the per-parent lists are rebuilt). */
+  get kept(): ScopedTable<SubprojectEntry> {
+    return this.table;
   }
 
   page(parentProjectId: string, offset: number, size: number): { items: Subproject[]; total: number } {

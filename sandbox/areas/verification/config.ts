@@ -101,11 +101,11 @@ export class VerificationConfig {
    * What a restart keeps: the dashboard's settings (callback URL, default language). The rest are the run's test
    * knobs and come from the options again.
    */
-  persist(): { callbackUrl: string | null; defaultLanguage: string | null } {
+  save(): { callbackUrl: string | null; defaultLanguage: string | null } {
     return { callbackUrl: this.settings.callbackUrl ?? null, defaultLanguage: this.settings.defaultLanguage ?? null };
   }
 
-  restore(saved: { callbackUrl: string | null; defaultLanguage: string | null }): void {
+  load(saved: { callbackUrl: string | null; defaultLanguage: string | null }): void {
     this.settings.callbackUrl = saved.callbackUrl ?? undefined;
     this.settings.defaultLanguage = saved.defaultLanguage ?? undefined;
   }

@@ -14,7 +14,8 @@ import { registerVerificationControl } from './control.js';
 import { parseAcceptLanguage, TEMPLATES } from './language.js';
 import { CLI_FILTER, Phones } from './phone.js';
 import { VerificationService } from './service.js';
-import { statusView, Timers, VerificationStore, type SavedVerification, type Verification } from './store.js';
+import { Timers } from '../../core/timers.js';
+import { statusView, VerificationStore, type Verification } from './store.js';
 import type { VerificationArea } from './state.js';
 import { assertEndpoint, assertJsonBody, assertMethod, parseReport, parseStart } from './validate.js';
 
@@ -129,18 +130,11 @@ export const verificationArea: SandboxArea = {
     // the dashboard settings.
     ctx.own({
       parts: [timers, store, phones, config],
-      persisted: {
+      kept: {
         name: 'verification',
-        persist: () => ({ verifications: store.persist(), phones: phones.persist(), config: config.persist() }),
-        restore: (state) => {
-          const saved = state as {
-            verifications: SavedVerification[];
-            phones: Parameters<Phones['restore']>[0];
-            config: Parameters<VerificationConfig['restore']>[0];
-          };
-          for (const v of store.restore(saved.verifications)) service.armExpiry(v);
-          phones.restore(saved.phones);
-          config.restore(saved.config);
+        parts: { verifications: store, phones, config },
+        resume: () => {
+          for (const v of store.all()) service.armExpiry(v);
         },
       },
     });

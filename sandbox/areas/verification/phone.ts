@@ -1,6 +1,7 @@
 // The simulated phones: what each number received (SMS, flash call, spoken code), read by tests
 // through GET /_sandbox/verification/phones/{endpoint}; and the codes and CLIs they receive.
 import { randomInt } from 'node:crypto';
+import { KeyedTable } from '../../core/table.js';
 import type { SmsCodeType as CodeType, VerificationMethod } from '../../../common/wire/verification.js';
 
 export interface PhoneMessage {
@@ -14,30 +15,16 @@ export interface PhoneMessage {
   at: string;
 }
 
-export class Phones {
-  private readonly byNumber = new Map<string, PhoneMessage[]>();
-
+/** What each number received, oldest first (kept across restarts). */
+export class Phones extends KeyedTable<PhoneMessage[]> {
   receive(endpoint: string, message: Omit<PhoneMessage, 'at'>): void {
-    const list = this.byNumber.get(endpoint) ?? [];
+    const list = this.get(endpoint) ?? [];
     list.push({ ...message, at: new Date().toISOString() });
-    this.byNumber.set(endpoint, list);
+    this.set(endpoint, list);
   }
 
   messages(endpoint: string): PhoneMessage[] {
-    return (this.byNumber.get(endpoint) ?? []).map((m) => ({ ...m }));
-  }
-
-  reset(): void {
-    this.byNumber.clear();
-  }
-
-  persist(): Record<string, PhoneMessage[]> {
-    return Object.fromEntries(this.byNumber);
-  }
-
-  restore(saved: Record<string, PhoneMessage[]>): void {
-    this.reset();
-    for (const [endpoint, list] of Object.entries(saved)) this.byNumber.set(endpoint, [...list]);
+    return (this.get(endpoint) ?? []).map((m) => ({ ...m }));
   }
 }
 

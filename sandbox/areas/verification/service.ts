@@ -5,11 +5,12 @@ import { ulid } from 'ulid';
 import type { SandboxAccount } from '../../core/accounts.js';
 import type { SandboxContext } from '../../core/context.js';
 import { AreaError } from '../../core/errors.js';
+import type { Timers } from '../../core/timers.js';
 import type { VerificationCallbacks } from './callbacks.js';
 import type { VerificationConfig } from './config.js';
 import { chooseLanguage, renderTemplate } from './language.js';
 import { generateCli, generateCode, sameCli, sameCode, type Phones } from './phone.js';
-import { present, type Timers, type Verification, type VerificationStore } from './store.js';
+import { present, type Verification, type VerificationStore } from './store.js';
 import type { ReportResult, VerificationSource, VerificationStatusValue } from '../../../common/wire/verification.js';
 import { ERROR_CODES, invalidParameter, type ReportInput, type StartInput } from './validate.js';
 
@@ -92,9 +93,13 @@ export class VerificationService {
   /** Fails a PENDING verification as Expired at its expiresAt; also after a restore. */
   armExpiry(v: Verification): void {
     if (v.status !== 'PENDING' || v.expiresAt === undefined) return;
-    v.expiryTimer = this.d.timers.after(Math.max(0, v.expiresAt - Date.now()), () => {
-      if (v.status === 'PENDING') this.finish(v, 'FAIL', REASONS.expired);
-    });
+    this.d.timers.after(
+      Math.max(0, v.expiresAt - Date.now()),
+      () => {
+        if (v.status === 'PENDING') this.finish(v, 'FAIL', REASONS.expired);
+      },
+      expiryKey(v),
+    );
   }
 
   /** A wrong code answers FAIL but leaves the verification PENDING; a final one answers unchanged. */
@@ -148,8 +153,7 @@ export class VerificationService {
   }
 
   private finish(v: Verification, status: Exclude<VerificationStatusValue, 'PENDING'>, reason?: string, source?: VerificationSource): void {
-    this.d.timers.cancel(v.expiryTimer);
-    delete v.expiryTimer;
+    this.d.timers.cancel(expiryKey(v));
     v.status = status;
     if (reason !== undefined) v.reason = reason;
     if (source !== undefined) v.source = source;
@@ -166,3 +170,6 @@ function answer(v: Verification): ReportResult {
     ...present(v, 'reason', 'reference', 'source'),
   };
 }
+
+/** The Timers key of a verification's expiry, so its end cancels it. */
+const expiryKey = (v: Verification) => `expiry ${v.id}`;

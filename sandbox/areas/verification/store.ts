@@ -1,10 +1,10 @@
-// Verifications of one sandbox instance, and the timers (expiry, delivery receipts) that act on them;
-// everything here is forgotten on reset and the timers cleared on close. A persistent sandbox saves the
-// verifications (with expiresAt, so the expiry is rescheduled after a restart) through persist()/restore().
+// Verifications of one sandbox instance, forgotten on reset. A persistent sandbox keeps them (a Kept part, with
+// expiresAt, so the expiry is rescheduled after a restart); the indexes by number and reference are rebuilt.
+import type { Kept } from '../../core/kept.js';
 import { Lists, ScopedTable } from '../../core/table.js';
 import type { SmsCodeType, VerificationMethod, VerificationStatus } from '../../../common/wire/verification.js';
 
-/** The wire's status answer as the sandbox keeps it, with what only the sandbox knows (the code, the timers...). */
+/** The wire's status answer as the sandbox keeps it, with what only the sandbox knows (the code, the expiry...). */
 export interface Verification extends VerificationStatus {
   /** The application that started it: lookups are scoped to it and callbacks signed with it. */
   appKey: string;
@@ -22,11 +22,7 @@ export interface Verification extends VerificationStatus {
   seamlessToken?: string;
   /** Epoch ms when a PENDING verification expires. */
   expiresAt?: number;
-  expiryTimer?: NodeJS.Timeout;
 }
-
-/** A verification as saved: everything but its live timer. */
-export type SavedVerification = Omit<Verification, 'expiryTimer'>;
 
 /** The fields of `v` named, those it has (answers leave the others out). */
 export function present<K extends keyof Verification>(v: Verification, ...keys: K[]): Pick<Verification, K> {
@@ -47,7 +43,7 @@ export function statusView(v: Verification): VerificationStatus {
   };
 }
 
-export class VerificationStore {
+export class VerificationStore implements Kept<readonly unknown[]> {
   /** Scoped by the application that started each. */
   private readonly byId = new ScopedTable<Verification>({ scope: (v) => v.appKey });
   /** Per app and number / reference, oldest first. */
@@ -83,19 +79,19 @@ export class VerificationStore {
     return list[list.length - 1];
   }
 
-  /** Every verification in the order added (the indexes' order), without timers. */
-  persist(): SavedVerification[] {
-    return this.byId.all().map(({ expiryTimer: _timer, ...v }) => v);
+  /** Every verification in the order added (the indexes' order). */
+  save(): Verification[] {
+    return this.byId.all();
   }
 
   /** Re-adds saved verifications in their order, rebuilding the indexes. */
-  restore(saved: readonly SavedVerification[]): Verification[] {
+  load(saved: readonly unknown[]): void {
     this.reset();
-    return saved.map((s) => {
-      const v: Verification = { ...s, identity: { ...s.identity } };
-      this.add(v);
-      return v;
-    });
+    for (const v of saved) this.add(v as Verification);
+  }
+
+  all(): Verification[] {
+    return this.byId.all();
   }
 
   reset(): void {
@@ -108,47 +104,4 @@ export class VerificationStore {
 function findLast<T>(list: readonly T[], pred: (t: T) => boolean): T | undefined {
   for (let i = list.length - 1; i >= 0; i--) if (pred(list[i]!)) return list[i];
   return undefined;
-}
-
-/** setTimeout's ceiling; longer delays would fire at once. */
-const MAX_DELAY_MS = 2_147_483_647;
-
-/** The area's timers, so reset and close can clear every one of them. */
-export class Timers {
-  private readonly live = new Set<NodeJS.Timeout>();
-  private closed = false;
-
-  /** After close() nothing is scheduled: a start still finishing while the sandbox closes leaves no timer. */
-  after(ms: number, fn: () => void): NodeJS.Timeout | undefined {
-    if (this.closed) return undefined;
-    const t = setTimeout(
-      () => {
-        this.live.delete(t);
-        fn();
-      },
-      Math.min(ms, MAX_DELAY_MS),
-    );
-    this.live.add(t);
-    return t;
-  }
-
-  cancel(t: NodeJS.Timeout | undefined): void {
-    if (t === undefined) return;
-    clearTimeout(t);
-    this.live.delete(t);
-  }
-
-  get size(): number {
-    return this.live.size;
-  }
-
-  reset(): void {
-    for (const t of this.live) clearTimeout(t);
-    this.live.clear();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.reset();
-  }
 }

@@ -5,6 +5,7 @@
 // A persistent sandbox keeps both across restarts (the 'voiceConfig' state).
 import type { AccountDirectory, SandboxAccount } from '../../core/accounts.js';
 import type { SandboxContext } from '../../core/context.js';
+import { KeyedTable } from '../../core/table.js';
 import type { CallbackUrls, VoiceNumber as OwnedNumber } from '../../../common/wire/voice.js';
 
 /** The numbers of the account at `accountIndex` (1-based, the directory's order): +468500<index, 2 digits>01..03 voice, 09 SMS. */
@@ -21,8 +22,10 @@ function numbersFor(accountIndex: number): OwnedNumber[] {
 export class VoiceConfigState {
   constructor(private readonly accounts: AccountDirectory) {}
 
-  private readonly numbers = new Map<string, OwnedNumber[]>();
-  readonly callbacks = new Map<string, CallbackUrls>();
+  /** Per application key: its numbers with their assignments. */
+  readonly numbers = new KeyedTable<OwnedNumber[]>();
+  /** Per application key: its callback URLs. */
+  readonly callbacks = new KeyedTable<CallbackUrls>();
 
   numbersOf(account: SandboxAccount): OwnedNumber[] {
     let list = this.numbers.get(account.appKey);
@@ -50,23 +53,8 @@ export class VoiceConfigState {
   }
 
   reset(): void {
-    this.numbers.clear();
-    this.callbacks.clear();
-  }
-
-  /** Per application key: its numbers with their assignments, and its callback URLs. */
-  persist(): { numbers: Record<string, OwnedNumber[]>; callbacks: Record<string, CallbackUrls> } {
-    return { numbers: Object.fromEntries(this.numbers), callbacks: Object.fromEntries(this.callbacks) };
-  }
-
-  restore(saved: ReturnType<VoiceConfigState['persist']>): void {
-    this.reset();
-    for (const [appKey, list] of Object.entries(saved.numbers))
-      this.numbers.set(
-        appKey,
-        list.map((n) => ({ ...n })),
-      );
-    for (const [appKey, urls] of Object.entries(saved.callbacks)) this.callbacks.set(appKey, { ...urls });
+    this.numbers.reset();
+    this.callbacks.reset();
   }
 }
 
@@ -77,14 +65,7 @@ export function voiceConfigStateOf(ctx: SandboxContext): VoiceConfigState {
   let state = states.get(ctx);
   if (!state) {
     const created = new VoiceConfigState(ctx.accounts);
-    ctx.own({
-      parts: [created],
-      persisted: {
-        name: 'voiceConfig',
-        persist: () => created.persist(),
-        restore: (saved) => created.restore(saved as ReturnType<VoiceConfigState['persist']>),
-      },
-    });
+    ctx.own({ parts: [created], kept: { name: 'voiceConfig', parts: { numbers: created.numbers, callbacks: created.callbacks } } });
     states.set(ctx, created);
     state = created;
   }

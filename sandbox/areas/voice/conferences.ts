@@ -25,6 +25,7 @@ export interface Conference {
 const keyOf = (appKey: string, region: VoiceRegion, conferenceId: string) => `${appKey}\n${region}\n${conferenceId}`;
 
 export class Conferences {
+  /** Not kept: live simulations, which a restart ends. */
   private readonly all = new Map<string, Conference>();
 
   find(appKey: string, region: VoiceRegion, conferenceId: string): Conference | undefined {

@@ -121,7 +121,9 @@ export const DEFAULT_ANSWER_AFTER_MS = 200;
 export const DEFAULT_REFUSE_AFTER_MS = 100;
 
 export class VoiceState {
+  /** Not kept: live simulations (timers, callbacks in flight), which a restart ends. */
   readonly calls = new Map<string, Call>();
+  /** Not kept, nor `settings`: the run's test knobs. */
   rules: CalleeRule[] = [];
   settings: VoiceSettings = { ...DEFAULT_SETTINGS };
 

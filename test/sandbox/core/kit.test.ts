@@ -1,5 +1,5 @@
-// The sandbox area kit: the scoped table, the one field validator, the callback hubs (faults, order, reorder,
-// delay) and ctx.own (reset, close, persisted state), each on its own.
+// The sandbox area kit: the tables and kept values, the one field validator, the callback hubs (faults, order,
+// reorder, delay) and ctx.own (reset, close, kept state), each on its own.
 import { test, describe, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +10,8 @@ import { SandboxContext } from '../../../sandbox/core/context.js';
 import { AreaError } from '../../../sandbox/core/errors.js';
 import { Fields } from '../../../sandbox/core/fields.js';
 import { resolveOptions } from '../../../sandbox/core/options.js';
-import { Lists, ScopedTable } from '../../../sandbox/core/table.js';
+import { KeptValue } from '../../../sandbox/core/kept.js';
+import { KeyedTable, Lists, ScopedTable } from '../../../sandbox/core/table.js';
 import { Timers } from '../../../sandbox/core/timers.js';
 
 describe('ScopedTable', () => {
@@ -37,12 +38,15 @@ describe('ScopedTable', () => {
     assert.deepEqual(t.all(), []);
   });
 
-  test('entries() and restore() carry the scope; save() and load() a table whose records name it', () => {
+  test('save() and load() carry the scope as entries, or the bare records of a table whose records name it', () => {
     const t = new ScopedTable<{ id: string }>();
     t.add('p1', { id: 'a' });
+    assert.deepEqual(t.save(), [{ projectId: 'p1', item: { id: 'a' } }]);
     const copy = new ScopedTable<{ id: string }>();
-    copy.restore(JSON.parse(JSON.stringify(t.entries())));
+    copy.add('p9', { id: 'gone' });
+    copy.load(JSON.parse(JSON.stringify(t.save())));
     assert.deepEqual(copy.get('p1', 'a'), { id: 'a' });
+    assert.equal(copy.find('gone'), undefined, 'a load replaces what was there');
 
     const own = new ScopedTable<{ key: string; owner: string }>({ id: (r) => r.key, scope: (r) => r.owner });
     own.add({ key: 'k', owner: 'o' });
@@ -51,6 +55,25 @@ describe('ScopedTable', () => {
     const loaded = new ScopedTable<{ key: string; owner: string }>({ id: (r) => r.key, scope: (r) => r.owner });
     loaded.load(own.save());
     assert.deepEqual(loaded.get('o', 'k'), { key: 'k', owner: 'o' });
+  });
+
+  test('KeyedTable saves as one object and loads back in place of what it held; KeptValue resets to its initial', () => {
+    const k = new KeyedTable<number[]>();
+    k.set('x', [1]);
+    const copy = new KeyedTable<number[]>();
+    copy.set('y', [9]);
+    copy.load(JSON.parse(JSON.stringify(k.save())));
+    assert.deepEqual(copy.save(), { x: [1] });
+    copy.reset();
+    assert.equal(copy.size, 0);
+
+    const v = new KeptValue(() => ({ n: 0 }));
+    v.value.n = 3;
+    const w = new KeptValue(() => ({ n: 0 }));
+    w.load(JSON.parse(JSON.stringify(v.save())));
+    assert.equal(w.value.n, 3);
+    w.reset();
+    assert.equal(w.value.n, 0);
   });
 
   test('Lists: records per key in the order added', () => {
@@ -260,18 +283,45 @@ describe('CallbackHub', () => {
 });
 
 describe('SandboxContext.own', () => {
-  test('parts reset in order on reset and close once on close; persisted state is registered under its name', () => {
+  test('parts reset in order on reset and close once on close; kept parts saved and loaded by name, then resumed', () => {
     const ctx = new SandboxContext(resolveOptions({}));
     const seen: string[] = [];
+    const counts = new KeyedTable<number>();
+    const total = new KeptValue(() => 0);
     ctx.own({
       parts: [{ reset: () => seen.push('a.reset'), close: () => seen.push('a.close') }, { reset: () => seen.push('b.reset') }],
-      persisted: { name: 'kit', persist: () => ({ n: 1 }), restore: () => seen.push('restore') },
+      kept: { name: 'kit', parts: { counts, total }, resume: () => seen.push(`resume ${total.value}`) },
     });
     ctx.reset();
     ctx.close();
     assert.deepEqual(seen, ['a.reset', 'b.reset', 'a.close']);
     const kit = ctx.persistedAreas.find((a) => a.name === 'kit')!;
-    assert.deepEqual(kit.persist(), { n: 1 });
-    assert.throws(() => ctx.own({ parts: [], persisted: { name: 'kit', persist: () => null, restore: () => undefined } }), /twice/);
+    counts.set('x', 2);
+    total.value = 2;
+    const saved = JSON.parse(JSON.stringify(kit.persist()));
+    assert.deepEqual(saved, { counts: { x: 2 }, total: 2 });
+    counts.reset();
+    total.reset();
+    kit.restore({ total: 5 });
+    assert.deepEqual([counts.size, total.value], [0, 5], 'a part missing from the saved state stays empty');
+    kit.restore(saved);
+    assert.deepEqual([counts.get('x'), total.value], [2, 2]);
+    assert.deepEqual(seen.slice(3), ['resume 5', 'resume 2']);
+    assert.throws(() => kit.restore('not an object'), /not an object/);
+    assert.throws(() => ctx.own({ parts: [], kept: { name: 'kit', parts: {} } }), /twice/);
+  });
+});
+
+describe('Timers', () => {
+  test('after close() nothing is scheduled; the clamp keeps a very long delay from firing at once', async () => {
+    const timers = new Timers();
+    let fired = 0;
+    timers.after(2 ** 40, () => fired++);
+    await sleep(20);
+    assert.equal(fired, 0, "a delay beyond setTimeout's ceiling waits");
+    timers.close();
+    timers.after(0, () => fired++);
+    await sleep(20);
+    assert.equal(fired, 0);
   });
 });
