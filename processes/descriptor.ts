@@ -55,11 +55,30 @@ export interface ProcessDescriptor<K extends string = string, S extends string =
   collection?: KindCollection;
 }
 
-/** Keeps a descriptor's literal kind and its ID builder's parameters, and checks its state lists against `S`. */
+/** What a descriptor may leave out: `auto-upgrade` (a long-lived kind), no signals, no updates. */
+type Defaulted = 'versioning' | 'signals' | 'updates';
+/** The state lists a kind may leave out: none of its states means that. */
+type DefaultedStates = 'succeeded' | 'failed' | 'waiting';
+
+/** A descriptor as a kind writes it: whatever it leaves out is the default (defineKind). */
+export type KindSpec<S extends string> = Omit<ProcessDescriptor<string, S>, Defaulted | 'states'> &
+  Partial<Pick<ProcessDescriptor<string, S>, Defaulted>> & {
+    states: Omit<KindStates<S>, DefaultedStates> & Partial<Pick<KindStates<S>, DefaultedStates>>;
+  };
+
+/**
+ * Keeps a descriptor's literal kind and its ID builder's parameters, checks its state lists against `S`, and fills
+ * in what it left out: `auto-upgrade`, no signals or updates, no succeeded, failed or waiting states.
+ */
 export const defineKind =
   <S extends string>() =>
-  <const D extends ProcessDescriptor<string, S>>(d: D): Omit<D, 'states'> & { states: KindStates<S> } =>
-    d;
+  <const D extends KindSpec<S>>(d: D): Omit<D, Defaulted | 'states'> & Pick<ProcessDescriptor<string, S>, Defaulted | 'states'> => ({
+    versioning: 'auto-upgrade',
+    signals: [],
+    updates: [],
+    ...d,
+    states: { succeeded: [], failed: [], waiting: [], ...d.states },
+  });
 
 /** Compile-time check that a state list names every state of its type, and nothing else. */
 export const everyState =

@@ -1,17 +1,4 @@
 // A batch send over the MMS area, message by message at the campaign's rate.
-import type { CampaignState } from '../contract.js';
-import { defineKind } from '../../descriptor.js';
-import { CAMPAIGN_STATES } from '../states.js';
+import { campaignKind } from '../campaign-kind.js';
 
-export const mmsCampaign = defineKind<CampaignState>()({
-  kind: 'mms-campaign',
-  family: 'campaigns',
-  workflowType: 'campaign',
-  versioning: 'pinned',
-  /** Keyed by the caller's campaign key (CAMPAIGN_KEY_PATTERN), or a ULID when none is given. */
-  id: (projectId: string, key: string) => `mms-campaign:${projectId}:${key}`,
-  states: CAMPAIGN_STATES,
-  signals: [],
-  updates: ['pauseCampaign', 'resumeCampaign', 'cancelCampaign', 'setCampaignRate'],
-  collection: { path: '/v1/campaigns', tag: 'campaigns', styles: ['mms'], listsAll: true },
-});
+export const mmsCampaign = campaignKind('mms');

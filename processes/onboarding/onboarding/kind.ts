@@ -6,7 +6,6 @@ export const onboarding = defineKind<OnboardingState>()({
   kind: 'onboarding',
   family: 'onboarding',
   workflowType: 'onboarding',
-  versioning: 'auto-upgrade',
   /** Keyed by the caller's onboarding key (CAMPAIGN_KEY_PATTERN). */
   id: (projectId: string, key: string) => `onboarding:${projectId}:${key}`,
   states: {
@@ -14,7 +13,6 @@ export const onboarding = defineKind<OnboardingState>()({
     initial: 'RUNNING',
     final: ['COMPLETED', 'CANCELLED'],
     succeeded: ['COMPLETED'],
-    failed: [],
     // A step failed or needs an input: the caller retries, skips or adds steps.
     waiting: ['WAITING_FOR_CALLER'],
   },

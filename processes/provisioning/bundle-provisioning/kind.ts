@@ -7,7 +7,6 @@ export const bundleProvisioning = defineKind<BundleProcessState>()({
   kind: 'bundle-provisioning',
   family: 'provisioning',
   workflowType: 'bundleProvisioning',
-  versioning: 'auto-upgrade',
   /** Keyed by the caller's bundle key (CAMPAIGN_KEY_PATTERN). */
   id: (projectId: string, key: string) => `bundle-provisioning:${projectId}:${key}`,
   states: {
@@ -16,7 +15,6 @@ export const bundleProvisioning = defineKind<BundleProcessState>()({
     final: ['ACTIVE', 'FAILED', 'DELETED', 'STOPPED'],
     succeeded: ['ACTIVE'],
     failed: ['FAILED'],
-    waiting: [],
   },
   signals: PROVISIONING_SIGNALS,
   updates: ['stop', 'delete'],

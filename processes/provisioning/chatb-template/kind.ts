@@ -1,24 +1,4 @@
 // A CHATB template: submitted, then watched for the platform's verdict and later changes of its quality.
-import { TEMPLATE_STATES } from '../../../common/wire/provisioning.js';
-import { defineKind } from '../../descriptor.js';
-import { PROVISIONING_OWN_STATES, PROVISIONING_SIGNALS } from '../states.js';
+import { templateKind } from '../provisioning-kinds.js';
 
-export const chatbTemplate = defineKind<string>()({
-  kind: 'chatb-template',
-  family: 'provisioning',
-  workflowType: 'templateApproval',
-  versioning: 'auto-upgrade',
-  id: (projectId: string, name: string, language: string) => `chatb-template:${projectId}:${name}:${language}`,
-  states: {
-    all: [...PROVISIONING_OWN_STATES, ...TEMPLATE_STATES],
-    initial: 'CREATING',
-    final: ['DELETED', 'STOPPED', 'FAILED'],
-    succeeded: ['APPROVED'],
-    failed: ['REJECTED', 'DISABLED', 'FAILED'],
-    waiting: ['PAUSED'],
-  },
-  signals: [...PROVISIONING_SIGNALS, 'resubmitRequested'],
-  updates: ['resubmit', 'stop', 'deleteTemplateChange'],
-  retryInPlace: { update: 'resubmit', from: ['REJECTED'] },
-  collection: { path: '/v1/templates', tag: 'templates', styles: ['chatb'] },
-});
+export const chatbTemplate = templateKind('chatb');

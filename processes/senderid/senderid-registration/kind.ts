@@ -7,7 +7,6 @@ export const senderIdRegistration = defineKind<SenderIdProcessState>()({
   kind: 'senderid-registration',
   family: 'senderid',
   workflowType: 'senderIdRegistration',
-  versioning: 'auto-upgrade',
   /**
    * Keyed by the caller's registration key (1..64 of [A-Za-z0-9._-]), not marketCode + senderId: long numbers and
    * short codes have no sender ID until the platform assigns one, and a sender ID is a brand name, which must stay

@@ -6,7 +6,6 @@ export const subproject = defineKind<SubprojectState>()({
   kind: 'subproject',
   family: 'subprojects',
   workflowType: 'subprojectProvisioning',
-  versioning: 'auto-upgrade',
   id: (parentProjectId: string, displayName: string) => `subproject:${parentProjectId}:${displayName}`,
   states: {
     all: everyState<SubprojectState>()(['CREATING', 'WAITING_UNTIL_USABLE', 'READY', 'FAILED']),
@@ -14,9 +13,6 @@ export const subproject = defineKind<SubprojectState>()({
     final: ['READY', 'FAILED'],
     succeeded: ['READY'],
     failed: ['FAILED'],
-    waiting: [],
   },
-  signals: [],
-  updates: [],
   collection: { path: '/v1/subprojects', tag: 'subprojects' },
 });

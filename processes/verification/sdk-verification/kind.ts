@@ -16,8 +16,6 @@ export const sdkVerification = defineKind<SdkVerificationState>()({
     final: ['SUCCESSFUL', 'FAIL', 'DENIED', 'ABORTED', 'ERROR'],
     succeeded: ['SUCCESSFUL'],
     failed: ['FAIL', 'DENIED', 'ERROR'],
-    waiting: [],
   },
   signals: ['sdkVerificationEvent'],
-  updates: [],
 });
