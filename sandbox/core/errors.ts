@@ -43,22 +43,19 @@ export interface ErrorFamily {
 
 type ConversationStatus = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'INVALID_ARGUMENT' | 'NOT_FOUND' | 'RESOURCE_EXHAUSTED' | 'INTERNAL' | 'UNAVAILABLE';
 
-function conversationStatusFor(status: number): ConversationStatus {
-  switch (status) {
-    case 401:
-      return 'UNAUTHENTICATED';
-    case 403:
-      return 'PERMISSION_DENIED';
-    case 404:
-      return 'NOT_FOUND';
-    case 429:
-      return 'RESOURCE_EXHAUSTED';
-    case 503:
-      return 'UNAVAILABLE';
-    default:
-      return status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT';
-  }
+/** A family's name for an HTTP status: its own for the statuses it names, else one for any 5xx and one for the rest. */
+function nameFor<N extends string>(names: Partial<Record<number, N>>, status: number, serverError: N, otherwise: N): N {
+  return names[status] ?? (status >= 500 ? serverError : otherwise);
 }
+
+const CONVERSATION_STATUSES: Partial<Record<number, ConversationStatus>> = {
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  503: 'UNAVAILABLE',
+};
+const conversationStatusFor = (status: number) => nameFor(CONVERSATION_STATUSES, status, 'INTERNAL', 'INVALID_ARGUMENT');
 
 /** Conversation error object, used by every OAuth-authenticated area (and the token endpoint). */
 export const oauthErrors: ErrorFamily = {
@@ -86,13 +83,8 @@ export const verificationErrors: ErrorFamily = {
   render: (e) => ({ errorCode: voiceCode(e), message: e.message, reference: ulid() }),
 };
 
-function mmsCode(status: number): string {
-  if (status === 401) return 'E104';
-  if (status === 403) return 'E105';
-  if (status === 429) return 'E113';
-  if (status >= 500) return 'E503';
-  return 'E100';
-}
+const MMS_CODES: Partial<Record<number, string>> = { 401: 'E104', 403: 'E105', 429: 'E113' };
+const mmsCode = (status: number) => nameFor(MMS_CODES, status, 'E503', 'E100');
 
 export const mmsErrors: ErrorFamily = {
   name: 'mms',
@@ -103,22 +95,14 @@ export const mmsErrors: ErrorFamily = {
   }),
 };
 
-function provisioningCode(status: number): string {
-  switch (status) {
-    case 400:
-      return 'invalid_input';
-    case 401:
-      return 'unauthenticated';
-    case 403:
-      return 'permission_denied';
-    case 404:
-      return 'not_found';
-    case 429:
-      return 'too_many_requests';
-    default:
-      return status >= 500 ? 'internal_error' : 'invalid_request';
-  }
-}
+const PROVISIONING_CODES: Partial<Record<number, string>> = {
+  400: 'invalid_input',
+  401: 'unauthenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  429: 'too_many_requests',
+};
+const provisioningCode = (status: number) => nameFor(PROVISIONING_CODES, status, 'internal_error', 'invalid_request');
 
 /** wire-notes: `{errorCode, message, resolution, additionalInformation?}`; 400 invalid_input carries validationErrors. */
 export const provisioningErrors: ErrorFamily = {

@@ -2,7 +2,7 @@
 // callout asks the ICE first and rings whom it names; an incoming call asks the ICE of the number's application.
 // No usable ICE answer is the platform's fallback: an error is played and the call fails.
 import { apply, recordInstructions } from './actions.js';
-import { ICE_FALLBACK_TEXT } from './callbacks.js';
+import { ICE_FALLBACK_TEXT, type Answer } from './callbacks.js';
 import type { CallEngine } from './calls.js';
 import type { Call } from './state.js';
 
@@ -18,10 +18,8 @@ export async function calloutFlow(e: CallEngine, call: Call): Promise<void> {
  * any other action rings the destination and is carried out when the ACE answers continue. ACE always.
  */
 export async function customFlow(e: CallEngine, call: Call): Promise<void> {
-  call.phase = 'ice';
-  const v = call.version;
-  const answer = await e.callbacks.ice(call);
-  if (!e.current(call, v)) return;
+  const answer = await askIce(e, call);
+  if (!answer) return;
   if (!('svaml' in answer)) {
     if (!answer.notSent) return iceFallback(e, call);
     // No callback URL: nothing to ask, so the destination is simply called.
@@ -42,12 +40,18 @@ export async function customFlow(e: CallEngine, call: Call): Promise<void> {
 
 /** An incoming call: ICE, then its answer; no answer (or no callback URL) is the ICE fallback. */
 export async function incomingFlow(e: CallEngine, call: Call): Promise<void> {
+  const answer = await askIce(e, call);
+  if (!answer) return;
+  if ('svaml' in answer) return apply(e, call, answer.svaml, 'ice');
+  return iceFallback(e, call);
+}
+
+/** The ICE's answer, or undefined when something replaced the call's activity meanwhile (the flow then stands down). */
+async function askIce(e: CallEngine, call: Call): Promise<Answer | undefined> {
   call.phase = 'ice';
   const v = call.version;
   const answer = await e.callbacks.ice(call);
-  if (!e.current(call, v)) return;
-  if ('svaml' in answer) return apply(e, call, answer.svaml, 'ice');
-  return iceFallback(e, call);
+  return e.current(call, v) ? answer : undefined;
 }
 
 /** The platform plays an error and hangs up: DiCE FAILED, GENERALERROR. */
