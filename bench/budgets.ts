@@ -24,25 +24,42 @@ export interface Budget {
    * the docs table). Remove it once the budget holds.
    */
   notMetYet?: Partial<Record<Counted, number>>;
+  /**
+   * The part of the budget the process's events out take (already in `actions` and `events`): a local activity per
+   * state change told, the start included, and the marker of the patch that turned them on, once per run.
+   */
+  forEvents?: Partial<Record<Counted, number>>;
 }
 
+/** Events out: one marker (action and event) for the run's patch, plus one for its start and each state change. */
+const eventsOut = (runs: number, changes: number) => ({ actions: runs * 2 + changes, events: runs * 2 + changes });
+
 export const BUDGETS: readonly Budget[] = [
-  { process: 'verification', scope: 'the process and every workflow it touches (guards, if any)', bench: 'actions', actions: 8, events: 20 },
-  { process: 'incoming call', scope: 'ICE to a connect rule, ACE, hang-up', bench: 'actions', actions: 4, events: 12 },
-  { process: 'callout', scope: 'text-to-speech, answered', bench: 'actions', actions: 6, events: 20 },
+  { process: 'verification', scope: 'the process and every workflow it touches (guards, if any)', bench: 'actions', actions: 8 + 4, events: 20 + 4, forEvents: eventsOut(1, 2) },
+  { process: 'incoming call', scope: 'ICE to a connect rule, ACE, hang-up', bench: 'actions', actions: 4 + 4, events: 12 + 4, forEvents: eventsOut(1, 2) },
+  { process: 'callout', scope: 'text-to-speech, answered', bench: 'actions', actions: 6 + 4, events: 20 + 4, forEvents: eventsOut(1, 2) },
   {
     process: 'provisioning webhook',
     scope: 'one comment webhook for a resource its process has claimed: every workflow it touches, per webhook',
     bench: 'actions',
     events: 4,
   },
-  { process: 'onboarding', scope: 'the onboarding and all its children (and whatever they touch)', bench: 'actions', actions: 90, events: 320 },
+  {
+    process: 'onboarding',
+    scope: 'the onboarding and all its children (and whatever they touch)',
+    bench: 'actions',
+    actions: 90 + 38,
+    events: 320 + 38,
+    forEvents: eventsOut(7, 24),
+  },
   {
     process: '1,000 campaign messages',
     scope:
       "the campaign's process, per 1,000 messages of the profile's campaign (2,000 short, 8,000 full): its fixed actions shared by fewer messages in the short one; with a bound on the send chunks' heartbeats (the only activities that heartbeat)",
     bench: 'campaign',
-    actions: 5,
+    // Events out: the patch, the start and three changes of one campaign, shared by the short profile's 2,000 messages.
+    actions: 5 + 2.5,
+    forEvents: { actions: 2.5 },
   },
 ];
 
@@ -87,7 +104,9 @@ const cell = (b: Budget, counted: Counted) => {
   const budget = b[counted];
   if (budget === undefined) return '–';
   const meanwhile = b.notMetYet?.[counted];
-  return meanwhile === undefined ? `≤ ${budget}` : `≤ ${budget} (not met yet: enforced at ${meanwhile})`;
+  const events = b.forEvents?.[counted];
+  const bound = events === undefined ? `≤ ${budget}` : `≤ ${budget} (${events} for events out)`;
+  return meanwhile === undefined ? bound : `${bound} (not met yet: enforced at ${meanwhile})`;
 };
 
 /** The budget table of docs/benchmarks.md. */

@@ -1,44 +1,68 @@
 // The event outbox: processes' state changes, written by each process's local activity (at least once: the
 // event ID makes a repeat a no-op) and fanned out in the same statement to every subscription that wants them.
+// A process schedules each change's write as it makes it, so two writes can race: event n of a run is written
+// only once n - 1 is there, which keeps positions (and deliveries) in the order the process made them.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
-import type { ProcessEventBatch } from '../contracts/process-events.js';
+import type { ProcessEventBatch, ProcessEventChange } from '../contracts/process-events.js';
 import type { Sql } from './sql.js';
 
 /** The event's ID (the `webhook-id` of its deliveries): the same for every attempt to record it. */
 export const processEventId = (processId: string, runId: string, n: number) =>
   `evt_${createHash('sha256').update(`${processId}\u0000${runId}\u0000${n}`).digest('hex').slice(0, 32)}`;
 
-// $1 the events (JSON), $2 process ID, $3 kind. Positions and delivery IDs are taken in the batch's order, so a
-// process's events keep their order in both tables.
+// $1 event ID, $2 process, $3 run, $4 n, $5 kind, $6 state, $7 previous state, $8 reason, $9 time. `outcome`:
+// recorded, or there (recorded before), or waiting (its predecessor is not written yet).
 const RECORD = `
-  WITH input AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS x(event_id text, n integer, state text, previous_state text, reason text, occurred_at timestamptz)
+  WITH ready AS (
+    SELECT 1 WHERE $4::integer = 0 OR EXISTS (SELECT 1 FROM relayflow_events WHERE run_id = $3 AND n = $4::integer - 1)
   ), inserted AS (
-    INSERT INTO relayflow_events (event_id, process_id, kind, state, previous_state, reason, occurred_at)
-    SELECT event_id, $2, $3, state, previous_state, reason, occurred_at FROM input ORDER BY n
+    INSERT INTO relayflow_events (event_id, process_id, run_id, n, kind, state, previous_state, reason, occurred_at)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM ready
     ON CONFLICT (event_id) DO NOTHING
     RETURNING position, state
+  ), fanned AS (
+    INSERT INTO relayflow_event_deliveries (subscription_id, position, process_id, status)
+    SELECT s.id, i.position, $2, 'pending'
+      FROM inserted i JOIN relayflow_event_subscriptions s
+        ON (s.kinds IS NULL OR $5 = ANY (s.kinds)) AND (s.states IS NULL OR i.state = ANY (s.states))
+     ORDER BY s.id
+    RETURNING 1
   )
-  INSERT INTO relayflow_event_deliveries (subscription_id, position, process_id, status)
-  SELECT s.id, i.position, $2, 'pending'
-    FROM inserted i JOIN relayflow_event_subscriptions s
-      ON (s.kinds IS NULL OR $3 = ANY (s.kinds)) AND (s.states IS NULL OR i.state = ANY (s.states))
-   ORDER BY i.position, s.id`;
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN 'recorded'
+              WHEN EXISTS (SELECT 1 FROM relayflow_events WHERE event_id = $1) THEN 'there'
+              ELSE 'waiting' END AS outcome,
+         (SELECT count(*) FROM fanned) AS deliveries`;
+
+/** How long a write waits for its predecessor (written by a call running beside it) before it fails and is retried. */
+const WAIT_FOR_PREVIOUS_MS = 5_000;
 
 export class ProcessEventStore {
   constructor(readonly sql: Sql) {}
 
-  /** Records a batch (reasons already masked); a batch recorded before changes nothing. */
+  /** Records a run's changes in order (reasons already masked); a change recorded before changes nothing. */
   async record(batch: ProcessEventBatch): Promise<void> {
-    const rows = batch.events.map((e) => ({
-      event_id: processEventId(batch.processId, batch.runId, e.n),
-      n: e.n,
-      state: e.state,
-      previous_state: e.previousState ?? null,
-      reason: e.reason ?? null,
-      occurred_at: e.at,
-    }));
-    await this.sql.query(RECORD, [JSON.stringify(rows), batch.processId, batch.kind]);
+    for (const e of batch.events) await this.recordOne(batch, e);
+  }
+
+  private async recordOne(batch: ProcessEventBatch, e: ProcessEventChange): Promise<void> {
+    const params = [
+      processEventId(batch.processId, batch.runId, e.n),
+      batch.processId,
+      batch.runId,
+      e.n,
+      batch.kind,
+      e.state,
+      e.previousState ?? null,
+      e.reason ?? null,
+      e.at,
+    ];
+    const until = Date.now() + WAIT_FOR_PREVIOUS_MS;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+      const [row] = await this.sql.query<{ outcome: 'recorded' | 'there' | 'waiting' }>(RECORD, params);
+      if (row?.outcome !== 'waiting') return;
+      if (Date.now() > until) throw new Error(`event ${e.n} of ${batch.processId} waits for event ${e.n - 1}, not recorded yet`);
+      await sleep(wait);
+    }
   }
 }

@@ -186,11 +186,13 @@ const STATEMENTS = [
      updated_at timestamptz NOT NULL DEFAULT now()
    )`,
   // The event outbox (store/process-events.ts): every process state change, in the order its process made them
-  // (position), written once per event ID by the process's local activity.
+  // (position: event n of a run is written only after n - 1), once per event ID, by the process's local activity.
   `CREATE TABLE IF NOT EXISTS relayflow_events (
      position bigserial PRIMARY KEY,
      event_id text NOT NULL UNIQUE,
      process_id text NOT NULL,
+     run_id text NOT NULL,
+     n integer NOT NULL,
      kind text NOT NULL,
      state text NOT NULL,
      previous_state text,
@@ -199,6 +201,7 @@ const STATEMENTS = [
      recorded_at timestamptz NOT NULL DEFAULT now()
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_events_occurred ON relayflow_events (occurred_at)`,
+  `CREATE INDEX IF NOT EXISTS relayflow_events_run ON relayflow_events (run_id, n)`,
   // One row per event and subscription (a replay adds more): pending until the receiver answers 2xx; delivered in
   // id order per subscription and process. `lease_until` marks an attempt on its way, so workers share the work.
   `CREATE TABLE IF NOT EXISTS relayflow_event_deliveries (

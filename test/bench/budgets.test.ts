@@ -63,12 +63,12 @@ describe('budgets', () => {
     assert.deepEqual(
       BUDGETS.map((b) => [b.process, b.bench, b.actions, b.events]),
       [
-        ['verification', 'actions', 8, 20],
-        ['incoming call', 'actions', 4, 12],
-        ['callout', 'actions', 6, 20],
+        ['verification', 'actions', 12, 24],
+        ['incoming call', 'actions', 8, 16],
+        ['callout', 'actions', 10, 24],
         ['provisioning webhook', 'actions', undefined, 4],
-        ['onboarding', 'actions', 90, 320],
-        ['1,000 campaign messages', 'campaign', 5, undefined],
+        ['onboarding', 'actions', 128, 358],
+        ['1,000 campaign messages', 'campaign', 7.5, undefined],
       ],
     );
   });

@@ -1,7 +1,8 @@
-// Hands a process's state changes to the event outbox: one local activity (one action) per batch of changes
-// made in one workflow task, batches written one after another so the outbox holds them in order. The run
-// does not end while a batch is on its way (the interceptor below waits for it). Runs started before events
-// existed record none: the patch keeps their histories replaying.
+// Hands a process's state changes to the event outbox: one local activity (one action) per change, scheduled the
+// moment the change is made, so the commands a run writes never depend on when an earlier one finished (a replay
+// delivers those results at other points than the first run saw). The outbox keeps them in order (each waits for
+// the one before it: store/process-events.ts). The run does not end while one is on its way (the interceptor below
+// waits for them). Runs started before events existed record none: the patch keeps their histories replaying.
 import { CancellationScope, patched, proxyLocalActivities, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { PROCESS_EVENTS_PATCH, type ProcessEventActivities, type ProcessEventChange } from '../../../contracts/process-events.js';
 
@@ -13,29 +14,22 @@ const { recordProcessEvents } = proxyLocalActivities<ProcessEventActivities>({
   localRetryThreshold: '1 minute',
 });
 
-// Module state is the run's own: the SDK isolates each workflow's globals.
+// Module state is the run's own: the SDK evaluates the workflow modules again for each workflow.
 let enabled: boolean | undefined;
 let next = 0;
-let waiting: ProcessEventChange[] = [];
-let flushing: Promise<void> | undefined;
+const onTheirWay = new Set<Promise<void>>();
 
 /** Records a state change (or, without `previousState`, the process's start) for the event subscribers. */
 export function emitProcessEvent(kind: string, change: Omit<ProcessEventChange, 'n'>): void {
   enabled ??= patched(PROCESS_EVENTS_PATCH);
   if (!enabled) return;
-  waiting.push({ n: next++, ...change });
-  flushing ??= flush(kind);
-}
-
-async function flush(kind: string): Promise<void> {
   const { workflowId, runId } = workflowInfo();
-  while (waiting.length > 0) {
-    const events = waiting;
-    waiting = [];
-    // Not cancellable: a scope cancelled around a state change must not drop its event.
-    await CancellationScope.nonCancellable(() => recordProcessEvents({ processId: workflowId, runId, kind, events }));
-  }
-  flushing = undefined;
+  const events = [{ n: next++, ...change }];
+  // Not cancellable: a scope cancelled around a state change must not drop its event.
+  const recorded: Promise<void> = CancellationScope.nonCancellable(() => recordProcessEvents({ processId: workflowId, runId, kind, events })).then(() => {
+    onTheirWay.delete(recorded);
+  });
+  onTheirWay.add(recorded);
 }
 
 /** A run ends (completes, fails or continues as new) only once its last events are in the outbox. */
@@ -46,7 +40,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => ({
         try {
           return await next(input);
         } finally {
-          if (flushing) await flushing;
+          if (onTheirWay.size > 0) await Promise.all(onTheirWay);
         }
       },
     },

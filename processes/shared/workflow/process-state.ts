@@ -39,6 +39,7 @@ export function trackProcess<S extends string, D extends object>(
 ): ProcessState<S, D> {
   const now = () => new Date().toISOString(); // workflow time: deterministic
   const status: ProcessStatus<S, D> = { kind, state: initial, since: now(), history: [{ state: initial, at: now() }], details };
+  // Events tell the states listings show (a verification's STARTING is PENDING there), as the search attribute changes.
   if (!resumed) emitProcessEvent(kind, { state: listedAs, at: status.since });
   setHandler(processStatusQuery, () => status as unknown as ProcessStatus);
   const report = parentReport(kind, initial);
@@ -53,23 +54,25 @@ export function trackProcess<S extends string, D extends object>(
     ]);
     listedState = listedAs;
   }
-  const upsertState = (state: S) => {
+  /** The state listings showed before, when this changes it. */
+  const upsertState = (state: S): string | undefined => {
     const listed = state === initial ? listedAs : state;
-    if (listed === listedState) return;
+    if (listed === listedState) return undefined;
+    const before = listedState ?? listedAs;
     listedState = listed;
     upsertSearchAttributes([{ key: STATE, value: listed }]);
+    return before;
   };
   return {
     status,
     moveTo(state, reason, opts) {
       if (state === status.state && !reason) return;
-      const previousState = status.state;
       status.state = state;
       status.since = now();
       status.history.push(reason ? { state, at: status.since, reason } : { state, at: status.since });
-      upsertState(state);
+      const previousState = upsertState(state);
       if (opts?.memo !== false) recordLastChange(status);
-      emitProcessEvent(kind, { state, previousState, at: status.since, ...(reason ? { reason } : {}) });
+      if (previousState !== undefined) emitProcessEvent(kind, { state: listedState!, previousState, at: status.since, ...(reason ? { reason } : {}) });
       report?.send({ processId: workflowInfo().workflowId, state, at: status.since, ...(reason ? { reason } : {}), resource: resourceIds(status.details) });
     },
     update(more) {
