@@ -35,7 +35,14 @@ export interface Budget {
 const eventsOut = (runs: number, changes: number) => ({ actions: runs * 2 + changes, events: runs * 2 + changes });
 
 export const BUDGETS: readonly Budget[] = [
-  { process: 'verification', scope: 'the process and every workflow it touches (guards, if any)', bench: 'actions', actions: 8 + 4, events: 20 + 4, forEvents: eventsOut(1, 2) },
+  {
+    process: 'verification',
+    scope: 'the process and every workflow it touches (guards, if any)',
+    bench: 'actions',
+    actions: 8 + 4,
+    events: 20 + 4,
+    forEvents: eventsOut(1, 2),
+  },
   { process: 'incoming call', scope: 'ICE to a connect rule, ACE, hang-up', bench: 'actions', actions: 4 + 4, events: 12 + 4, forEvents: eventsOut(1, 2) },
   { process: 'callout', scope: 'text-to-speech, answered', bench: 'actions', actions: 6 + 4, events: 20 + 4, forEvents: eventsOut(1, 2) },
   {
