@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { RELAYFLOW_VERSION } from '../../common/version.js';
 import { ErrorBody } from '../errors.js';
 import { isRateLimited } from './rate-limit.js';
 import { requiredScope } from './scopes.js';
@@ -66,7 +67,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'relayflow', version: '0.1.0', description: 'Durable processes for the messaging and telephony platform.' },
+      info: { title: 'relayflow', version: RELAYFLOW_VERSION, description: 'Durable processes for the messaging and telephony platform.' },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key from RELAYFLOW_API_KEYS' },
