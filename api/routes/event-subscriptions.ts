@@ -16,7 +16,9 @@ export interface EventSubscriptionRouteOptions {
 
 const STATE_NAMES = [...new Set(DESCRIPTORS.flatMap((d) => d.states.all))].sort();
 
-const Id = Type.Object({ subscriptionId: Type.String({ pattern: '^sub_[0-9A-HJKMNP-TV-Z]{26}$', maxLength: 30, description: 'The subscription ID (sub_ and a ULID)' }) });
+const Id = Type.Object({
+  subscriptionId: Type.String({ pattern: '^sub_[0-9A-HJKMNP-TV-Z]{26}$', maxLength: 30, description: 'The subscription ID (sub_ and a ULID)' }),
+});
 
 const NewSubscription = Type.Object(
   {
