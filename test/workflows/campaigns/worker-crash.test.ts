@@ -65,7 +65,7 @@ describe('campaign across two worker processes', () => {
     const appId = await createApp(h, 60);
     const { processId, campaignId } = await startCampaign(h, {
       kind: 'conversation-campaign',
-      recipients: numbers(480),
+      recipients: numbers(360),
       conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
     });
     // Let both workers take chunks, then kill one in the middle of its work: while a chunk runs on it (a kill between
@@ -80,8 +80,8 @@ describe('campaign across two worker processes', () => {
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 120_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
     const stats = await conversationStats(h, appId);
-    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [480, 480, 0]);
-    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 480);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [360, 360, 0]);
+    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 360);
 
     // Both worker processes ran chunks (their identities are pid@host).
     const identities = new Set<string>();
@@ -101,7 +101,7 @@ describe('campaign across two worker processes', () => {
     const appId = await createApp(h, 60);
     const { processId, campaignId } = await startCampaign(h, {
       kind: 'conversation-campaign',
-      recipients: numbers(300, 10_000),
+      recipients: numbers(180, 10_000),
       conversation: { appId, region: 'eu', channel: 'SMS', text: 'hello' },
     });
     const deadline = Date.now() + 30_000;
@@ -112,14 +112,14 @@ describe('campaign across two worker processes', () => {
     const stalled = (await conversationStats(h, appId)).accepted;
     await new Promise((r) => setTimeout(r, 2_000));
     assert.equal((await conversationStats(h, appId)).accepted, stalled, 'no worker, no sends');
-    assert.ok(stalled < 300, `the campaign was mid-way when the workers died (${stalled} sent)`);
+    assert.ok(stalled < 180, `the campaign was mid-way when the workers died (${stalled} sent)`);
 
     workers.push(await startSendWorker(common));
     const done = await waitForCampaign(h, processId, ['COMPLETED', 'FAILED'], 120_000);
     assert.equal(done.state, 'COMPLETED', JSON.stringify(done.history));
     const stats = await conversationStats(h, appId);
-    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [300, 300, 0]);
-    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 300);
+    assert.deepEqual([stats.accepted, stats.distinctRecipients, stats.duplicateRecipients], [180, 180, 0]);
+    assert.equal((await h.store.counts(campaignId))!.byStatus.sent, 180);
   });
 });
 
