@@ -6,6 +6,7 @@ import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, Conv
 import { workflowIds } from '../../processes/kinds.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 import type { CampaignCounts } from '../../store/index.js';
+import { pollGaps } from './deadline.js';
 import type { Harness } from './harness.js';
 
 /** Distinct valid numbers: +4670<7 digits> (Swedish mobiles). */
@@ -110,22 +111,24 @@ const campaignStatus = (h: Harness, processId: string) =>
 /** Waits for one of `states`, failing with the last status seen. */
 export async function waitForCampaign(h: Harness, processId: string, states: CampaignState[], timeoutMs = 60_000): Promise<ProcessStatus<CampaignState>> {
   const deadline = Date.now() + timeoutMs;
+  const pause = pollGaps();
   let last: ProcessStatus<CampaignState> | undefined;
   while (Date.now() < deadline) {
     last = await campaignStatus(h, processId).catch(() => last);
     if (last && states.includes(last.state)) return last;
-    await new Promise((r) => setTimeout(r, 200));
+    await pause();
   }
   throw new Error(`campaign ${processId} did not reach ${states.join('|')} in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
 
 export async function waitForCounts(h: Harness, campaignId: string, ok: (c: CampaignCounts) => boolean, timeoutMs = 30_000): Promise<CampaignCounts> {
   const deadline = Date.now() + timeoutMs;
+  const pause = pollGaps();
   let last: CampaignCounts | undefined;
   while (Date.now() < deadline) {
     last = await h.store.counts(campaignId);
     if (last && ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
+    await pause();
   }
   throw new Error(`campaign ${campaignId} counts not as expected in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
@@ -133,6 +136,7 @@ export async function waitForCounts(h: Harness, campaignId: string, ok: (c: Camp
 /** Reads the campaign through the API (`GET /v1/campaigns/{id}`) until `ok`, failing with the last view seen. */
 export async function waitForCampaignView<V>(h: Harness, processId: string, ok: (v: V) => boolean, timeoutMs = 60_000): Promise<V> {
   const deadline = Date.now() + timeoutMs;
+  const pause = pollGaps();
   let last = {} as V;
   while (Date.now() < deadline) {
     const res = await h.api({ method: 'GET', url: `/v1/campaigns/${encodeURIComponent(processId)}` });
@@ -140,7 +144,7 @@ export async function waitForCampaignView<V>(h: Harness, processId: string, ok: 
       last = res.json();
       if (ok(last)) return last;
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await pause();
   }
   throw new Error(`campaign ${processId}: not as expected; last ${JSON.stringify(last)}`);
 }

@@ -17,6 +17,19 @@ export async function within<T, U = never>(promise: Promise<T>, ms: number, onTi
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * Gaps between the polls of a process through Temporal (a query: the server, the worker and the codec each pay
+ * for it): soon at first, since most waits are short, then growing to at most `maxMs`, so a wait of seconds
+ * asks a dozen times, not fifty.
+ */
+export function pollGaps(firstMs = 50, maxMs = 400): () => Promise<void> {
+  let gap = firstMs;
+  return async () => {
+    await sleep(gap);
+    gap = Math.min(maxMs, Math.round(gap * 1.5));
+  };
+}
+
 /** Polls `check` every `everyMs` until it gives a value (not undefined, not false); fails naming `what` after `ms`. */
 export async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 5000, everyMs = 10): Promise<T> {
   const deadline = Date.now() + ms;

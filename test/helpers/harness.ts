@@ -20,6 +20,7 @@ import { openCampaignStore, type CampaignStore } from '../../store/index.js';
 import { sharedDatabaseUrl } from './shared-postgres.js';
 import { versionedBundleFile } from './workflow-bundles.js';
 import { freshStoreSnapshot } from './store-snapshot.js';
+import { pollGaps } from './deadline.js';
 
 /** Business keys must differ between runs and files that share one Temporal server. */
 export const uniqueName = (prefix: string) => `${prefix}-${ulid().slice(-8).toLowerCase()}`;
@@ -146,6 +147,7 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
 
   async function waitForView<V extends Record<string, unknown>>(processId: string, ok: (v: V) => boolean, what: string, timeoutMs: number) {
     const deadline = Date.now() + timeoutMs;
+    const pause = pollGaps();
     let last: V | undefined;
     while (Date.now() < deadline) {
       const res = await api({ method: 'GET', url: `/v1/processes/${encodeURIComponent(processId)}` });
@@ -155,7 +157,7 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
         // no details: callers read the details, so only the workflow's own answer counts.
         if (last.statusSource !== 'search-attributes' && ok(last)) return last;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await pause();
     }
     throw new Error(`${processId}: ${what} not seen within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
   }

@@ -6,6 +6,7 @@ import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../processes/kinds.js';
 import type { SenderIdRegistrationInput } from '../../processes/senderid/senderid-registration/contract.js';
 import { signSenderIdCallback } from '../../common/signing.js';
+import { pollGaps } from './deadline.js';
 import type { Harness } from './harness.js';
 
 export interface SenderIdView {
@@ -106,6 +107,7 @@ export async function senderIdView(h: Harness, id: string): Promise<SenderIdView
 
 export async function waitForView(h: Harness, id: string, ok: (v: SenderIdView) => boolean, what: string, timeoutMs = 30_000): Promise<SenderIdView> {
   const deadline = Date.now() + timeoutMs;
+  const pause = pollGaps();
   let last: SenderIdView | undefined;
   while (Date.now() < deadline) {
     const res = await h.api({ method: 'GET', url: `/v1/senderid/registrations/${encodeURIComponent(id)}` });
@@ -113,7 +115,7 @@ export async function waitForView(h: Harness, id: string, ok: (v: SenderIdView) 
       last = res.json() as SenderIdView;
       if (ok(last)) return last;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await pause();
   }
   throw new Error(`${id}: not ${what} within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
 }

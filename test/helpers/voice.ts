@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { createPlatformClients } from '../../platform/index.js';
+import { pollGaps } from './deadline.js';
 import type { Harness } from './harness.js';
 
 /** The voice numbers the sandbox gives the first account (sandbox/areas/voice-config/state.ts). */
@@ -78,6 +79,7 @@ export const playedText = (c: SandboxCall) => c.played.map((p) => (typeof p === 
 /** Polls until `check` returns a value (not undefined), or fails after timeoutMs saying what was last seen. */
 export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  const pause = pollGaps();
   let last: unknown;
   while (Date.now() < deadline) {
     try {
@@ -86,7 +88,7 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     } catch (err) {
       last = err;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await pause();
   }
   throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
 }
