@@ -7,9 +7,8 @@
 // taken; a delivery that finds another delivery of its event being handed over is a 503 too (retry later), since
 // that one may yet fail. Where the hand-off is itself a write that finds repeats (a delivery report, an SMS receipt,
 // a voice answer kept with its call), that write carries the dedupe and the intake says so (`dedupe: 'hand-off'`).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import type { Logger } from '../../common/logger.js';
 import type { SeenCallbackStore, SeenOutcome } from '../../store/seen-callbacks.js';
 import { ApiError } from '../errors.js';
 import { noteDuplicateCallback } from '../plugins/metrics.js';
@@ -37,7 +36,7 @@ type Dedupe = 'pipeline' | 'hand-off';
 
 export interface HandOffContext {
   req: FastifyRequest;
-  log: Logger;
+  log: FastifyBaseLogger;
   eventId: string;
   /** Claims the event ID (once; later calls give the same outcome). Throws a 503 when the store does not answer. */
   claim(): Promise<SeenOutcome>;
@@ -62,7 +61,7 @@ export interface IntakeDeclaration<E> {
   /** What a delivery that is not signed as expected gets: by default 401 naming the reason. */
   refuse?(reason: string): ApiError;
   /** The body against the intake's schema (a 400 naming the field when it breaks it), and the event's ID. */
-  read(req: FastifyRequest, rawBody: Buffer, log: Logger): Read<E>;
+  read(req: FastifyRequest, rawBody: Buffer, log: FastifyBaseLogger): Read<E>;
   /** Where repeats are found, unless the read says otherwise (default: pipeline). */
   dedupe?: Dedupe;
   handOff(event: E, ctx: HandOffContext): Promise<HandedOff>;
@@ -88,7 +87,7 @@ export class IntakePipeline {
   /** Without the store nothing is deduped here: every process still drops an event ID it has. */
   constructor(
     readonly seen: SeenCallbackStore | undefined,
-    log: Pick<Logger, 'warn'>,
+    log: Pick<FastifyBaseLogger, 'warn'>,
   ) {
     if (!seen) return;
     this.#sweeper = setInterval(() => {
@@ -107,7 +106,7 @@ export class IntakePipeline {
   }
 
   async #take<E>(d: IntakeDeclaration<E>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const log = req.log as unknown as Logger;
+    const log = req.log;
     const { intake } = d;
     const rawBody = req.rawBody ?? Buffer.alloc(0);
     const signed = d.verify(req, rawBody);
@@ -141,7 +140,7 @@ export class IntakePipeline {
     return send(reply, out.answer);
   }
 
-  #repeat<E>(d: IntakeDeclaration<E>, outcome: SeenOutcome, req: FastifyRequest, reply: FastifyReply, log: Logger, eventId: string): FastifyReply {
+  #repeat<E>(d: IntakeDeclaration<E>, outcome: SeenOutcome, req: FastifyRequest, reply: FastifyReply, log: FastifyBaseLogger, eventId: string): FastifyReply {
     if (outcome === 'in-flight' && d.inFlight !== 'repeated') {
       log.info({ intake: d.intake, eventId }, 'callback being handed over by another delivery: retry later');
       throw new ApiError(503, 'in_flight', 'another delivery of this event is being recorded; retry later', undefined, RETRY_AFTER_MS);
@@ -162,7 +161,7 @@ export class IntakePipeline {
               throw new ApiError(503, 'store_unavailable', `the store did not answer: ${(err as Error).message}`, undefined, RETRY_AFTER_MS);
             })
           : Promise.resolve('new')),
-      settle: async (applied: boolean, log: Logger): Promise<void> => {
+      settle: async (applied: boolean, log: FastifyBaseLogger): Promise<void> => {
         if (!seen || !taken || (await taken.catch(() => undefined)) !== 'new') return;
         try {
           await (applied ? seen.handed(intake, eventId) : seen.release(intake, eventId));

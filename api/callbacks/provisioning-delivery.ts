@@ -4,8 +4,8 @@
 // itself later. The process links first and looks for the inbox second; here the inbox takes the event first and
 // the link is read again second: whatever the interleaving, one side sees the other, so the process gets the event
 // (perhaps twice: processes drop a repeated eventId).
+import type { FastifyBaseLogger } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { provisioningEventSignal, resourceOf, type ProvisioningEvent, type ResourceInboxWorkflow } from '../../processes/provisioning/contract.js';
 import type { ResourceLink, ResourceLinkStore } from '../../store/resource-links.js';
@@ -17,7 +17,7 @@ export interface DeliveryDeps {
   inboxIdleMs?: number | undefined;
   /** Without the store every event goes to its resource's inbox. */
   links?: ResourceLinkStore | undefined;
-  log: Pick<Logger, 'warn'>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 /** Where an event went: the processes it was signalled to, and whether the resource's inbox took it. */

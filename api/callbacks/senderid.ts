@@ -7,11 +7,10 @@
 // with no linked process still running has the hint signalled-with-start to its relay
 // (processes/senderid/senderid-registration/workflow/callback-relay.ts): the platform is not called here, the relay reads whose registration it
 // is and signals that process (or one that adopts it). An unreachable Temporal or store is a 503.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ErrorObject } from 'ajv';
 import Type, { type Static } from 'typebox';
-import type { Logger } from '../../common/logger.js';
 import { verifySenderIdCallback } from '../../common/signing.js';
 import { acceptedSecrets, secretsInOrder } from '../../common/secret-rotation.js';
 import { SENDERID_CALLBACK_PATH } from '../../contracts/callbacks.js';
@@ -62,7 +61,7 @@ export const senderIdCallbackRoutes: FastifyPluginAsync<SenderIdCallbackOptions>
   const secrets = secretsInOrder(opts.secrets);
 
   /** The processes linked to the registration that took the hint; ended ones are unlinked. */
-  async function toLinkedProcesses(relayId: string, hint: SenderIdCallbackHint, log: Logger): Promise<string[]> {
+  async function toLinkedProcesses(relayId: string, hint: SenderIdCallbackHint, log: FastifyBaseLogger): Promise<string[]> {
     const reached: string[] = [];
     for (const link of links ? await links.owners(relayId) : []) {
       try {

@@ -1,11 +1,11 @@
 // Answering a voice callback from its call's process, within a deadline. The platform waits a few seconds for an
 // ICE, ACE or PIE answer and then applies its own fallback; relayflow answers the same fallback itself a little
 // earlier (answerDeadlineMs), so the platform never waits on Temporal and the process learns that it was late.
+import type { FastifyBaseLogger } from 'fastify';
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { KIND, STATE } from '../../common/search-attributes.js';
 import { svamlViolations } from '../../common/wire/voice-svaml.js';
-import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { voiceIncoming } from '../../processes/voice/voice-incoming/kind.js';
 import {
@@ -86,7 +86,7 @@ export async function answerFromProcess(
   ev: VoiceCallbackEvent,
   rawBody: Buffer,
   incoming: IncomingCallFacts | undefined,
-  log: Logger,
+  log: FastifyBaseLogger,
 ): Promise<Answer> {
   const started = Date.now();
   const updateId = updateIdOf(ev.event, ev.callId, rawBody);
@@ -121,7 +121,7 @@ async function startIncoming(deps: AnswerDeps, workflowId: string, ev: VoiceCall
   return deps.client.workflow.executeUpdateWithStart(voiceCallbackUpdate, { args: [ev], updateId, startWorkflowOperation: start });
 }
 
-function fallback(deps: AnswerDeps, processId: string, ev: VoiceCallbackEvent, started: number, why: string, log: Logger): Answer {
+function fallback(deps: AnswerDeps, processId: string, ev: VoiceCallbackEvent, started: number, why: string, log: FastifyBaseLogger): Answer {
   const svaml = fallbackSvaml(ev.event);
   log.warn({ processId, event: ev.event, callId: ev.callId, why }, 'voice callback answered by the fallback');
   // Best effort, not awaited: the answer is due now. A process that does not exist (or Temporal away) misses it.

@@ -4,9 +4,9 @@
 // `deadlineMs` before the answer, and one still pending then goes on after it (logged if it fails). Its event ID is
 // its type, call, conference and destination: a repeat at any API instance is dropped by the intake pipeline
 // (intake.ts), and the callout keeps each once.
+import type { FastifyBaseLogger } from 'fastify';
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Logger } from '../../common/logger.js';
 import { parseCallToken, voiceRecordingSignal, type VoiceRecordingNotice } from '../../processes/voice/contract.js';
 import { within } from './voice-answer.js';
 
@@ -20,7 +20,7 @@ export interface RecordingNotice {
 }
 
 /** The recording notification in a Notify, with the callout it is for; undefined (logged) when it is none of relayflow's. */
-export function recordingNoticeOf(body: Obj, log: Logger): RecordingNotice | undefined {
+export function recordingNoticeOf(body: Obj, log: FastifyBaseLogger): RecordingNotice | undefined {
   const type = str(body.type);
   if (!type || !RECORDING_TYPES.has(type)) {
     log.info({ type }, 'voice notification acknowledged (not a recording)');
@@ -61,7 +61,7 @@ export function handOverRecording(
   client: Client,
   deadlineMs: number,
   { processId, notice }: RecordingNotice,
-  log: Logger,
+  log: FastifyBaseLogger,
 ): { answered: Promise<void>; recorded: Promise<boolean> } {
   const recorded = client.workflow
     .getHandle(processId)

@@ -6,8 +6,8 @@
 // given are written to the store before the answer goes out, so no answer is lost while Temporal is away; then,
 // off the answer's path, they are relayed to the call's process in batches (voice-relay.ts), which replays them
 // through its own driver and records them with `by: plan`.
+import type { FastifyBaseLogger } from 'fastify';
 import type { Client } from '@temporalio/client';
-import type { Logger } from '../../common/logger.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { CallDriver, calloutPlan, incomingPlan } from '../../processes/voice/call-driver.js';
 import {
@@ -32,7 +32,7 @@ export interface PlanIntakeOptions extends Partial<RelaySettings> {
   /** The incoming-call rules; absent: every incoming call is denied (as its process would). */
   rules?: Pick<IncomingRuleCache, 'match'> | undefined;
   follow: VoiceFollowSettings;
-  log: Logger;
+  log: FastifyBaseLogger;
 }
 
 /** How a call the store does not know yet begins: an incoming call's ICE, or a callout's ACE answered from the plan. */

@@ -6,9 +6,9 @@
 // its input, its state given at the start); later batches, and a callout's, are `voiceEvents` signals. The store is
 // the outbox: rows without relayed_at are relayed again by the sweep of every API instance (a failed relay, an
 // instance stopped mid-call), and the process applies each `seq` once.
+import type { FastifyBaseLogger } from 'fastify';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import type { Logger } from '../../common/logger.js';
 import { LAST_CHANGE_MEMO, type LastChangeMemo } from '../../contracts/process-status.js';
 import { incomingLead } from '../../processes/voice/call-driver.js';
 import { voiceIncoming } from '../../processes/voice/voice-incoming/kind.js';
@@ -40,7 +40,7 @@ interface RelayDeps {
   client: Client;
   taskQueue: string;
   calls: VoiceCallStore;
-  log: Logger;
+  log: FastifyBaseLogger;
   /** The call this instance holds, if any. */
   held: (callId: string) => HeldCall | undefined;
   /** Called once every event of an ended call is relayed: the intake may forget it. */

@@ -15,7 +15,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { VoiceSettings } from '../../common/config.js';
-import type { Logger } from '../../common/logger.js';
 import { verifyApplicationCallback } from '../../common/signing.js';
 import { VOICE_CALLBACK_PATH } from '../../contracts/callbacks.js';
 import { workflowIds } from '../../processes/kinds.js';
@@ -94,9 +93,7 @@ export const voiceCallbackRoutes: FastifyPluginAsync<VoiceCallbackOptions> = asy
     follow,
     ruleFor: async (facts: IncomingCallFacts) => (rules ? rules.match(facts) : undefined),
   };
-  const plan = opts.calls
-    ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log as unknown as Logger })
-    : undefined;
+  const plan = opts.calls ? new VoicePlanIntake({ client, taskQueue: opts.taskQueue, calls: opts.calls, rules, follow, log: app.log }) : undefined;
   if (plan) app.addHook('onClose', () => plan.close());
   /** What the store may take of the deadline before the process is asked instead (the rest is the update's). */
   const planDeadlineMs = Math.floor(settings.answerDeadlineMs / 2);

@@ -46,6 +46,19 @@ interface ProcessRequest<B = unknown, P = { processId: string }, Q = unknown> {
   log: FastifyBaseLogger;
 }
 
+/**
+ * The request as the route's schemas say it is (Fastify validated it against them). The router's one narrowing:
+ * it is generic over its schemas, and TypeScript cannot resolve the type provider's conditional types for a generic
+ * schema, so a route's request reaches here with its body, params and query unresolved.
+ */
+const asProcessRequest = <B, P = { processId: string }, Q = unknown>(req: {
+  body: unknown;
+  params: unknown;
+  query: unknown;
+  headers: unknown;
+  log: FastifyBaseLogger;
+}) => req as ProcessRequest<B, P, Q>;
+
 export interface RouterDeps {
   client: Client;
   processes: ProcessService;
@@ -197,7 +210,7 @@ export function processRouter(app: App, { client, processes, taskQueue }: Router
           links: Object.fromEntries(successes.map((s) => [s, links])),
         },
         async (req, reply) => {
-          const request = req as unknown as ProcessRequest<Static<B>>;
+          const request = asProcessRequest<Static<B>>(req);
           if ('start' in spec) {
             const r = await spec.start(request);
             return reply.status(r.status).send(r.body);
@@ -264,7 +277,7 @@ export function processRouter(app: App, { client, processes, taskQueue }: Router
         },
         async (req) => {
           handleOf(client, req.params.processId, kinds, what);
-          return spec.get ? spec.get(req as unknown as ProcessRequest<unknown, { processId: string }, Static<Q>>) : processes.get(req.params.processId);
+          return spec.get ? spec.get(asProcessRequest<unknown, { processId: string }, Static<Q>>(req)) : processes.get(req.params.processId);
         },
       );
     },
@@ -290,7 +303,7 @@ export function processRouter(app: App, { client, processes, taskQueue }: Router
           },
         },
         async (req, reply) => {
-          const request = req as unknown as ProcessRequest<Static<B>, Static<P>>;
+          const request = asProcessRequest<Static<B>, Static<P>>(req);
           const processId = (req.params as { processId: string }).processId;
           if ('act' in spec) return spec.act(request, reply, handleOf(client, processId, actKinds, actWhat));
           // The request's own rules first (a 422 names the field), then the process (404 for another kind).

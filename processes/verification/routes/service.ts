@@ -3,7 +3,7 @@
 // receipts that only need recording in the store until a message to their process carries them.
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { Logger } from '../../../common/logger.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { ulid } from 'ulid';
 import type { Config } from '../../../common/config.js';
 import { KIND, REFERENCE, STATE } from '../../../common/search-attributes.js';
@@ -117,7 +117,7 @@ export class VerificationService {
    * Records a Successful SMS receipt of a relayflow verification for its process, once per event ID: false when the API
    * has no store (the caller signals it instead). 503 when the store does not take it in time: the platform sends it again.
    */
-  async recordReceipt(processId: string, receipt: Pick<SmsReceipt, 'eventId' | 'verificationId' | 'smsResult'>, log: Logger): Promise<boolean> {
+  async recordReceipt(processId: string, receipt: Pick<SmsReceipt, 'eventId' | 'verificationId' | 'smsResult'>, log: FastifyBaseLogger): Promise<boolean> {
     const store = this.stores?.receipts;
     if (!store) return false;
     try {
@@ -135,7 +135,7 @@ export class VerificationService {
    * the store does not answer in time the message goes without them: the next one (or the process's own read before
    * it ends) carries them.
    */
-  async carrying<T>(processId: string, log: Pick<Logger, 'warn'>, send: (carried: CarriesReceipts) => Promise<T>): Promise<T> {
+  async carrying<T>(processId: string, log: Pick<FastifyBaseLogger, 'warn'>, send: (carried: CarriesReceipts) => Promise<T>): Promise<T> {
     const store = this.stores?.receipts;
     if (!store || !processId.startsWith('verification:')) return send({});
     const receipts = await storeCall('SMS receipt store', Date.now() + RECEIPT_STORE_MS, () => store.claim(processId, RECEIPT_LEASE_MS)).catch(
@@ -166,7 +166,7 @@ export class VerificationService {
    * A running verification's details with the Successful receipt of its current SMS that its process has not been
    * handed yet: a view says the SMS was delivered once relayflow knows it, not only once the process does.
    */
-  async withPendingReceipt(processId: string, details: Record<string, unknown>, log: Pick<Logger, 'warn'>): Promise<Record<string, unknown>> {
+  async withPendingReceipt(processId: string, details: Record<string, unknown>, log: Pick<FastifyBaseLogger, 'warn'>): Promise<Record<string, unknown>> {
     const current = (details.current as { verificationId?: string; method?: string } | undefined) ?? {};
     if (details.smsDelivery !== undefined || current.method !== 'sms' || !current.verificationId) return details;
     const store = this.stores?.receipts;
@@ -329,7 +329,7 @@ export class VerificationService {
    * throws 503 when it could not take it by `deadline` (epoch ms), so the callback is not acknowledged. An event for
    * one that has ended is acknowledged and not recorded (the ID is never reused: a late repeat cannot start a second process).
    */
-  async adopt(event: SdkVerificationEvent, log: Logger, deadline = Date.now() + HAND_OVER_MS): Promise<void> {
+  async adopt(event: SdkVerificationEvent, log: FastifyBaseLogger, deadline = Date.now() + HAND_OVER_MS): Promise<void> {
     const processId = workflowIds['sdk-verification'](event.verificationId);
     const input: SdkVerificationInput = { verificationId: event.verificationId, resultWaitMs: SDK_RESULT_WAIT_MS };
     try {
