@@ -12,6 +12,7 @@ import { startDevServer } from './lib/dev-server.js';
 import { cacheRoot } from './lib/local-tools.js';
 import { compileForTests } from './lib/test-compile.js';
 import { ensureTestDependencies } from './lib/test-deps.js';
+import { measureRunShare } from './lib/test-load.js';
 import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 
 /** Every `*.test.ts` under test/ (test/<layer>/<family>/, docs/testing.md); helpers and fixtures hold none. */
@@ -61,6 +62,7 @@ function intFromEnv(name: string, fallback: number): number {
 }
 
 const started = Date.now();
+const share = measureRunShare();
 const log = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
@@ -129,7 +131,10 @@ try {
   await Promise.all([server.stop(), postgres.stop()]);
   rmSync(runDir, { recursive: true, force: true });
 }
-times.save(result.files);
+// Wall times stretched by other work on the machine would plan the next run's batches as if every file were slower.
+const { own, scale } = share.end();
+times.save(result.files, scale);
+if (scale < 1) log(`other work took ${Math.round((1 - own) * 100)}% of the busy cores: this run's file times are saved scaled by ${scale.toFixed(2)}`);
 
 const slowest = Object.entries(result.files)
   .sort((a, b) => b[1] - a[1])

@@ -70,8 +70,9 @@ export class TestTimes {
     return this.times[file] ?? guessMs(file);
   }
 
-  save(measured: Record<string, number>): void {
-    for (const [file, ms] of Object.entries(measured)) this.times[file] = Math.round(ms);
+  /** `scale` takes the times back to a machine the run had to itself (scripts/lib/test-load.ts). */
+  save(measured: Record<string, number>, scale = 1): void {
+    for (const [file, ms] of Object.entries(measured)) this.times[file] = Math.round(ms * scale);
     mkdirSync(dirname(this.path), { recursive: true });
     writeFileSync(this.path, JSON.stringify(this.times, null, 1));
   }
@@ -100,10 +101,17 @@ const needsOwnProcess = (file: string) => {
  * (its imports, contention), and the run's end waits for its longest jobs: 120 s batches ran up to 190 s.
  */
 const HEAVY_BATCH_MS = 60_000;
+/**
+ * A whole run's heavy files make at least this many batches' worth: expected times from a loaded machine are all
+ * longer, and would otherwise cut the same files into more batches (57 jobs instead of 32, each paying a process's
+ * start again); the bound grows with the total instead.
+ */
+const HEAVY_BATCHES = 30;
 
 /**
- * Heavy files (HEAVY_DIRS) run in batches of up to HEAVY_BATCH_MS expected, each in one process, or alone (those
- * that need their own process, and any longer than a batch) under node --test. The light ones (unit files) run
+ * Heavy files (HEAVY_DIRS) run in batches of up to HEAVY_BATCH_MS expected (more when HEAVY_BATCHES would not hold
+ * them), each in one process, or alone (those that need their own process, and any longer than a batch) under
+ * node --test. The light ones (unit files) run
  * in `unitJobs` batches of about equal expected time, each batch in one process; the few with top-level hooks
  * in a batch of their own under node --test.
  */
@@ -133,9 +141,11 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
   }
   // First fit, the longest first: few batches, each under the bound.
   const heavy: Job[] = [];
-  for (const f of files.filter(isHeavy).sort((a, b) => times.expected(b) - times.expected(a))) {
+  const heavyFiles = files.filter(isHeavy).sort((a, b) => times.expected(b) - times.expected(a));
+  const bound = Math.max(HEAVY_BATCH_MS, heavyFiles.reduce((sum, f) => sum + times.expected(f), 0) / HEAVY_BATCHES);
+  for (const f of heavyFiles) {
     const ms = times.expected(f);
-    const fit = needsOwnProcess(f) ? undefined : heavy.find((j) => j.inProcess !== false && j.expectedMs + ms <= HEAVY_BATCH_MS);
+    const fit = needsOwnProcess(f) ? undefined : heavy.find((j) => j.inProcess !== false && j.expectedMs + ms <= bound);
     if (fit) {
       fit.files.push(f);
       fit.expectedMs += ms;
