@@ -34,7 +34,8 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-function canBind(port: number): Promise<boolean> {
+/** Whether a server could listen on `port` now (on the loopback address). */
+export function canBind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.once('error', () => resolve(false));

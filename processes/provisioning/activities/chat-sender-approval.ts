@@ -19,7 +19,7 @@ import {
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../../platform/provisioning/errors.js';
 import { withFailureMappingAll } from '../../shared/activities/failures.js';
 import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from '../../../platform/lookup.js';
-import { processLinker, type LinkDeps } from './resource-link.js';
+import { createLinkedSender, processLinker, type LinkDeps } from './resource-link.js';
 
 const unverified = (s: ChataSender) => s.state === 'ERROR' && s.errorCode !== undefined && CHATA_UNVERIFIED_NUMBER_ERRORS.includes(s.errorCode);
 
@@ -74,13 +74,7 @@ export function createChatSenderApprovalActivities(deps: { provisioning: Provisi
     },
 
     async createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult> {
-      const linker = processLinker(deps);
-      const sender = await findOrCreate(
-        () => findFirst(chatbSenders.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
-        () => chatbSenders.create(input),
-      );
-      await linker.link({ channel: 'CHATB', resourceType: 'SENDER', resourceId: sender.id });
-      return sender;
+      return createLinkedSender(deps, 'CHATB', chatbSenders, input);
     },
 
     async getChatbSender(input: SenderRef): Promise<ChatbSender> {

@@ -18,21 +18,15 @@ import type {
   RelaunchRcsSenderResult,
 } from '../contract.js';
 import { withFailureMappingAll } from '../../shared/activities/failures.js';
-import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE, samePhoneNumber } from '../../../platform/lookup.js';
-import { processLinker, type LinkDeps } from './resource-link.js';
+import { samePhoneNumber } from '../../../platform/lookup.js';
+import { createLinkedSender, type LinkDeps } from './resource-link.js';
 
 export function createRcsSenderLaunchActivities(deps: { provisioning: ProvisioningClient } & LinkDeps) {
   const { rcs } = deps.provisioning;
   return withFailureMappingAll({
     async createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult> {
-      const linker = processLinker(deps);
-      const sender = await findOrCreate(
-        () => findFirst(rcs.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
-        () => rcs.create(input),
-      );
       // The platform tells of the new sender (RCS_SENDER_CREATED) as it answers: linked before this returns.
-      await linker.link({ channel: 'RCS', resourceType: 'SENDER', resourceId: sender.id });
-      return sender;
+      return createLinkedSender(deps, 'RCS', rcs, input);
     },
 
     async getRcsSender(input: RcsSenderRef): Promise<RcsSender> {

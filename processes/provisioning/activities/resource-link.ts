@@ -16,6 +16,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { workflowIds } from '../../kinds.js';
 import { attachSignal, type LinkResourceInput, type LinkResourceResult, type ResourceInboxWorkflow, type ResourceRef } from '../contract.js';
 import type { ResourceLinkStore } from '../../../store/resource-links.js';
+import { findFirst, findOrCreate, LOOKUP_PAGE_SIZE } from '../../../platform/lookup.js';
 
 /** What linking needs: Temporal for the inbox's signal, the store for the link (without it, the inbox routes). */
 export interface LinkDeps {
@@ -48,6 +49,31 @@ export function processLinker(deps: LinkDeps): { link(resource: ResourceRef): Pr
       await linkProcess(deps, resource, processId, () => taskQueue);
     },
   };
+}
+
+/** One channel's senders on the platform, as a create by display name reads and makes them. */
+interface SendersByName<S, I> {
+  listAll(query: { pageSize: number }): AsyncIterable<S>;
+  create(input: I): Promise<S>;
+}
+
+/**
+ * A sender created by its display name (or found by it: a retried create finds what its first attempt made), linked
+ * to the process running the activity before it returns, since the platform tells of a new sender as it answers.
+ */
+export async function createLinkedSender<S extends { id: string; displayName?: string }, I extends { displayName: string }>(
+  deps: LinkDeps,
+  channel: 'CHATB' | 'RCS',
+  senders: SendersByName<S, I>,
+  input: I,
+): Promise<S & { created: boolean }> {
+  const linker = processLinker(deps);
+  const sender = await findOrCreate(
+    () => findFirst(senders.listAll({ pageSize: LOOKUP_PAGE_SIZE }), (s) => s.displayName === input.displayName),
+    () => senders.create(input),
+  );
+  await linker.link({ channel, resourceType: 'SENDER', resourceId: sender.id });
+  return sender;
 }
 
 /** The workflow ID of the process running the current activity; undefined outside a workflow's activity. */

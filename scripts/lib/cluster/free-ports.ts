@@ -1,16 +1,7 @@
 // Ports for a cluster beside others (the test rig's, a benchmark's, a developer's `npm run cluster`): free ones,
 // and for the Temporal server a base whose whole block is free and low enough for its membership table.
-import { createServer } from 'node:net';
-import { freePort } from '../dev-server.js';
+import { canBind, freePort } from '../dev-server.js';
 import { MAX_TEMPORAL_BASE_PORT, TEMPORAL_PORT_OFFSETS, type ClusterPorts } from './topology.js';
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.once('error', () => res(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
-  });
-}
 
 /** A random base from 20000 whose server ports are all free (at most MAX_TEMPORAL_BASE_PORT: see there). */
 export async function freeTemporalBasePort(): Promise<number> {
