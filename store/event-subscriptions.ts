@@ -99,18 +99,23 @@ function toSubscription(r: SubscriptionRow): Subscription {
 
 const SUBSCRIPTION_COLUMNS = 'id, url, kinds, states, description, status, disabled_reason, failing_since, created_at';
 
-// $1 how many, $2 lease (ms). The oldest pending delivery of each (subscription, process) that is due and not
-// leased, of subscriptions that are active; SKIP LOCKED lets another worker's claim pass by this one's.
+// $1 how many, $2 lease (ms). The head (oldest pending delivery) of each (subscription, process), of active
+// subscriptions, when it is due and not leased: a process's next event waits behind one on its way. DISTINCT ON
+// walks the pending rows' index once (a NOT EXISTS per row cost 60 ms a claim at 1,000 pending); SKIP LOCKED lets
+// another worker's claim pass by this one's.
 const CLAIM = `
-  WITH due AS (
+  WITH heads AS (
+    SELECT DISTINCT ON (subscription_id, process_id) id, next_attempt_at, lease_until
+      FROM relayflow_event_deliveries
+     WHERE status = 'pending' AND subscription_id IN (SELECT id FROM relayflow_event_subscriptions WHERE status = 'active')
+     ORDER BY subscription_id, process_id, id
+  ), due AS (
     SELECT d.id FROM relayflow_event_deliveries d
-      JOIN relayflow_event_subscriptions s ON s.id = d.subscription_id AND s.status = 'active'
-     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
-       AND NOT EXISTS (
-         SELECT 1 FROM relayflow_event_deliveries e
-          WHERE e.subscription_id = d.subscription_id AND e.process_id = d.process_id AND e.status = 'pending' AND e.id < d.id)
-     ORDER BY d.id
-     LIMIT $1
+     WHERE d.id IN (
+             SELECT h.id FROM heads h
+              WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now())
+              ORDER BY h.id LIMIT $1)
+       AND d.status = 'pending'
      FOR UPDATE OF d SKIP LOCKED
   ), claimed AS (
     UPDATE relayflow_event_deliveries d
@@ -140,6 +145,10 @@ interface ClaimRow {
   reason: string | null;
   occurred_at: Date | string;
 }
+
+// An attempt into the delivery log: $1 delivery, $2 attempt, $3 subscription, $4 event ID, $5 status, $6 latency, $7 error.
+const LOG_ATTEMPT = `INSERT INTO relayflow_event_attempts (delivery_id, attempt, subscription_id, event_id, status_code, latency_ms, error)
+  VALUES ($1, $2, $3, $4, $5::integer, $6, $7::text) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING 1`;
 
 export class EventSubscriptionStore {
   constructor(readonly sql: Sql) {}
@@ -241,35 +250,43 @@ export class EventSubscriptionStore {
     }));
   }
 
-  /** The receiver took it: delivered, logged, and its subscription no longer failing. */
+  /** The receiver took it: delivered, logged, and its subscription no longer failing (one statement: all or none). */
   async delivered(job: DeliveryJob, result: { statusCode: number; latencyMs: number }): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.query(`UPDATE relayflow_event_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL WHERE id = $1`, [job.deliveryId]);
-      await this.logAttempt(tx, job, result.statusCode, result.latencyMs);
-      await tx.query('UPDATE relayflow_event_subscriptions SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [job.subscriptionId]);
-    });
+    await this.sql.query(
+      `WITH settled AS (
+         UPDATE relayflow_event_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL WHERE id = $1 RETURNING id
+       ), logged AS (${LOG_ATTEMPT})
+       UPDATE relayflow_event_subscriptions SET failing_since = NULL WHERE id = $3 AND failing_since IS NOT NULL`,
+      [job.deliveryId, job.attempt, job.subscriptionId, job.event.eventId, result.statusCode, Math.round(result.latencyMs), null],
+    );
   }
 
   /**
    * The attempt failed: tried again at `retryAt`, or, when `disable` says why, its subscription is disabled (the
-   * delivery stays pending: enabling the subscription resumes from it).
+   * delivery stays pending: enabling the subscription resumes from it). One statement: all or none.
    */
   async failed(job: DeliveryJob, result: { statusCode?: number; latencyMs: number; error: string; retryAt: Date; disable?: string }): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.query('UPDATE relayflow_event_deliveries SET next_attempt_at = $2, lease_until = NULL WHERE id = $1', [
+    await this.sql.query(
+      `WITH settled AS (
+         UPDATE relayflow_event_deliveries SET next_attempt_at = $8, lease_until = NULL WHERE id = $1 RETURNING id
+       ), logged AS (${LOG_ATTEMPT})
+       UPDATE relayflow_event_subscriptions
+          SET failing_since = coalesce(failing_since, now()),
+              status = CASE WHEN $9::text IS NULL THEN status ELSE 'disabled' END,
+              disabled_reason = coalesce($9::text, disabled_reason), updated_at = now()
+        WHERE id = $3`,
+      [
         job.deliveryId,
+        job.attempt,
+        job.subscriptionId,
+        job.event.eventId,
+        result.statusCode ?? null,
+        Math.round(result.latencyMs),
+        result.error.slice(0, 500),
         result.retryAt.toISOString(),
-      ]);
-      await this.logAttempt(tx, job, result.statusCode, result.latencyMs, result.error);
-      await tx.query(
-        `UPDATE relayflow_event_subscriptions
-            SET failing_since = coalesce(failing_since, now()),
-                status = CASE WHEN $2::text IS NULL THEN status ELSE 'disabled' END,
-                disabled_reason = coalesce($2::text, disabled_reason), updated_at = now()
-          WHERE id = $1`,
-        [job.subscriptionId, result.disable ?? null],
-      );
-    });
+        result.disable ?? null,
+      ],
+    );
   }
 
   /** The subscription's attempts, newest first; `before`: older than this time. */
@@ -315,14 +332,6 @@ export class EventSubscriptionStore {
       `DELETE FROM relayflow_events e WHERE e.occurred_at < $1
           AND NOT EXISTS (SELECT 1 FROM relayflow_event_deliveries d WHERE d.position = e.position)`,
       [before],
-    );
-  }
-
-  private async logAttempt(tx: Pick<Sql, 'query'>, job: DeliveryJob, statusCode: number | undefined, latencyMs: number, error?: string) {
-    await tx.query(
-      `INSERT INTO relayflow_event_attempts (delivery_id, attempt, subscription_id, event_id, status_code, latency_ms, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-      [job.deliveryId, job.attempt, job.subscriptionId, job.event.eventId, statusCode ?? null, Math.round(latencyMs), error?.slice(0, 500) ?? null],
     );
   }
 }

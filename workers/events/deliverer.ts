@@ -55,7 +55,8 @@ export class EventDeliverer {
         await this.store.sweep(this.settings.keepMs).catch((err: unknown) => this.log.warn({ err }, 'events: sweeping old events failed'));
       }
       idleMs = jobs.length > 0 ? IDLE_MIN_MS : Math.min(idleMs * 2, IDLE_MAX_MS);
-      if (jobs.length > 0 && jobs.length === room) await Promise.race(this.inFlight);
+      // Busy: claim again once half the room is free, so one claim query serves several deliveries.
+      if (jobs.length > 0 && jobs.length === room) await this.roomFor(Math.max(1, Math.floor(this.settings.concurrency / 2)));
       // A settled attempt may have freed its process's next event: look again at once.
       else await this.pause(idleMs);
     }
@@ -65,6 +66,10 @@ export class EventDeliverer {
   stop(): void {
     this.stopped = true;
     this.wake?.();
+  }
+
+  private async roomFor(free: number): Promise<void> {
+    while (!this.stopped && this.settings.concurrency - this.inFlight.size < free) await Promise.race(this.inFlight);
   }
 
   private pause(ms: number): Promise<void> {
