@@ -2,9 +2,13 @@
 // process reaches a subscriber, signed per Standard Webhooks (checked with its reference library), in order, with no
 // phone number; a receiver that is down gets everything after it is back, in order; a redirect is not followed.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { useHarness } from '../../helpers/harness.js';
+import { browse } from '../../helpers/browser.js';
+import { TEST_API_KEY, useHarness } from '../../helpers/harness.js';
 import { eventually, startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../helpers/event-receiver.js';
 import { freshNumber, messageFor, report, startVerification } from '../../helpers/verification.js';
 
@@ -122,6 +126,27 @@ describe('process events', () => {
     } finally {
       receiver.answer({ status: 204 });
       await target.close();
+    }
+  });
+
+  test("the audit page shows an admin key the subscriptions, a failing one's state and its pending deliveries", async () => {
+    const sub = await subscribe({ url: `${receiver.url}/page`, kinds: ['verification'], description: 'page' });
+    receiver.answer({ status: 500 });
+    const dir = mkdtempSync(join(tmpdir(), 'relayflow-events-page-'));
+    try {
+      const identity = freshNumber();
+      const s = await startVerification(h, { identity, method: 'sms' });
+      await eventually('a failed attempt', () => (receiver.all.some((e) => e.body.includes(s.processId)) ? true : undefined));
+      const dom = await browse(`${h.apiUrl}/ui#key=${encodeURIComponent(TEST_API_KEY)}`, dir, ['--dump-dom']);
+      const pane = dom.match(/<section id="events-pane"[\s\S]*?<\/section>/)?.[0] ?? '';
+      assert.ok(pane && !/<section id="events-pane"[^>]*hidden/.test(pane), 'the pane is shown to an admin key');
+      const row = pane.match(new RegExp(`<tr class="waiting">(?:(?!</tr>)[\\s\\S])*${sub.id}[\\s\\S]*?</tr>`))?.[0] ?? '';
+      assert.ok(row.includes(`${receiver.url}/page`), pane);
+      assert.match(row, /failing for/);
+    } finally {
+      receiver.answer({ status: 204 });
+      rmSync(dir, { recursive: true, force: true });
+      await h.api({ method: 'DELETE', url: `/v1/event-subscriptions/${sub.id}` });
     }
   });
 

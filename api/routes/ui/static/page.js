@@ -5,6 +5,7 @@
 // browser loads its parts itself: no build step).
 import { createActions, setScope } from './actions.js';
 import { calloutCalls, verificationChain } from './calls.js';
+import { createEventsPane } from './events.js';
 import { ago, clock, el, mask, replaceKeepingFocus, svgEl } from './dom.js';
 import { rateSparkline, sampleCampaign } from './sparkline.js';
 
@@ -58,14 +59,17 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     return { ok: res.ok, status: res.status, body: answer };
   }
   const actions = createActions({ post, done: () => refresh(true) });
+  const events = createEventsPane({ api, $ });
   /** The key's ID and scope, so the page offers only the actions it may take (unknown: all are offered, a 403 told). */
   async function whoAmI() {
     try {
       const me = await api('/v1/keys/me');
       setScope(me.scope);
       $('key-info').textContent = `key ${me.keyId} · ${me.scope}`;
+      await events.show(me.scope);
     } catch {
       setScope(undefined);
+      await events.show(undefined);
       $('key-info').textContent = '';
     }
   }
@@ -492,7 +496,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     }
     busy = true;
     try {
-      await Promise.all([list('refresh'), counts(), current.id ? timeline(current.id, 'refresh') : null]);
+      await Promise.all([list('refresh'), counts(), current.id ? timeline(current.id, 'refresh') : null, events.refresh()]);
     } finally {
       busy = false;
       if (again) {
