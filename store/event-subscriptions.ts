@@ -115,7 +115,8 @@ const CLAIM = `
              SELECT h.id FROM heads h
               WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now())
               ORDER BY h.id LIMIT $1)
-       AND d.status = 'pending'
+       -- Again on the row as locked: a claim that committed after this statement's snapshot is seen here, not in heads.
+       AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
      FOR UPDATE OF d SKIP LOCKED
   ), claimed AS (
     UPDATE relayflow_event_deliveries d
@@ -254,7 +255,8 @@ export class EventSubscriptionStore {
   async delivered(job: DeliveryJob, result: { statusCode: number; latencyMs: number }): Promise<void> {
     await this.sql.query(
       `WITH settled AS (
-         UPDATE relayflow_event_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL WHERE id = $1 RETURNING id
+         UPDATE relayflow_event_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL
+          WHERE id = $1 AND (attempts = $2 OR status = 'pending') RETURNING id
        ), logged AS (${LOG_ATTEMPT})
        UPDATE relayflow_event_subscriptions SET failing_since = NULL WHERE id = $3 AND failing_since IS NOT NULL`,
       [job.deliveryId, job.attempt, job.subscriptionId, job.event.eventId, result.statusCode, Math.round(result.latencyMs), null],
@@ -262,13 +264,15 @@ export class EventSubscriptionStore {
   }
 
   /**
-   * The attempt failed: tried again at `retryAt`, or, when `disable` says why, its subscription is disabled (the
+   * The attempt failed (only the latest attempt's failure moves the delivery: one whose lease ran out and was taken
+   * again must not clear the newer attempt's lease): tried again at `retryAt`, or, when `disable` says why, its subscription is disabled (the
    * delivery stays pending: enabling the subscription resumes from it). One statement: all or none.
    */
   async failed(job: DeliveryJob, result: { statusCode?: number; latencyMs: number; error: string; retryAt: Date; disable?: string }): Promise<void> {
     await this.sql.query(
       `WITH settled AS (
-         UPDATE relayflow_event_deliveries SET next_attempt_at = $8, lease_until = NULL WHERE id = $1 RETURNING id
+         UPDATE relayflow_event_deliveries SET next_attempt_at = $8, lease_until = NULL
+          WHERE id = $1 AND attempts = $2 AND status = 'pending' RETURNING id
        ), logged AS (${LOG_ATTEMPT})
        UPDATE relayflow_event_subscriptions
           SET failing_since = coalesce(failing_since, now()),
