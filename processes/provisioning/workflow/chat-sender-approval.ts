@@ -203,7 +203,7 @@ function judgeChatb({ state }: PlatformReading, comment?: string): Verdict {
 }
 
 async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Carry): Promise<SenderResult> {
-  const { tracker, follower, operations, edits, stop, state, carry, follow, fail } = resumeProcess<SenderProcessState, SenderDetails>(
+  const { tracker, follower, operations, edits, stop, state, carry, follow, followChanges, fail } = resumeProcess<SenderProcessState, SenderDetails>(
     spec.kind,
     'CREATING',
     { ...spec.details, ...initialFollowDetails() },
@@ -372,11 +372,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       });
     }
     // A change that came as the sender reached ACTIVE is followed to its end as well.
-    for (;;) {
-      await condition(allHandlersFinished);
-      if (done()) break;
-      await follow(following);
-    }
+    await followChanges(following, done);
   } catch (err) {
     fail(err);
   }

@@ -23,6 +23,10 @@ export const quickRead = proxyActivities<ProvisioningActivities>({ ...platformAc
 /** The link to the resource: a store write and a signal, both safe to repeat, so a local activity (one marker, no task of its own). */
 const link = proxyLocalActivities<ProvisioningActivities>({ ...platformLocalActivityOptions, startToCloseTimeout: '10 seconds' });
 
+/** The follow loop as a process gives it: its tracker, follower, timer and history limit are the process's own. */
+type ProcessFollowLoop<S extends string> = Omit<FollowLoop<S>, 'tracker' | 'follower' | 'timer' | 'wake' | 'historyLimit'> &
+  Partial<Pick<FollowLoop<S>, 'wake'>>;
+
 /** Everything a process hands to its next run: its tracked status and operations, and its follower's marks. */
 export interface ProcessCarry<S extends string, D> extends TrackedCarry<S, D, OperationOutcome> {
   follow: FollowCarry;
@@ -42,7 +46,9 @@ export interface ProvisioningProcess<S extends string, D> {
   /** The carry for the next run (the workflow adds its own fields). */
   carry(): ProcessCarry<S, D>;
   /** followUntilFinal with this process's tracker, follower, stop request and history limit. */
-  follow(loop: Omit<FollowLoop<S>, 'tracker' | 'follower' | 'timer' | 'wake' | 'historyLimit'> & Partial<Pick<FollowLoop<S>, 'wake'>>): Promise<void>;
+  follow(loop: ProcessFollowLoop<S>): Promise<void>;
+  /** After `follow` reached the goal: a change that came as it got there is followed to its end as well, until `ended`. */
+  followChanges(loop: ProcessFollowLoop<S>, ended: () => boolean): Promise<void>;
   /** endOnError: records why the process ends and rethrows. */
   fail(err: unknown): never;
 }
@@ -65,6 +71,8 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
   const ending = tracker as unknown as ProcessState<'STOPPED' | 'FAILED', D>; // S includes both (the kind's type says so)
   const stop = new StopRequest(ending);
   const timer = new WakeTimer();
+  const follow = (loop: ProcessFollowLoop<S>) =>
+    followUntilFinal({ tracker, follower, timer, historyLimit: settings.historyLimit, ...loop, wake: () => stop.requested || (loop.wake?.() ?? false) });
   return {
     tracker,
     follower,
@@ -76,8 +84,14 @@ export function resumeProcess<S extends string, D extends FollowDetails & { stop
       if (s !== state()) tracker.moveTo(s, reason);
     },
     carry: () => ({ ...carryTracked(tracker, operations), follow: follower.toCarry() }),
-    follow: (loop) =>
-      followUntilFinal({ tracker, follower, timer, historyLimit: settings.historyLimit, ...loop, wake: () => stop.requested || (loop.wake?.() ?? false) }),
+    follow,
+    followChanges: async (loop, ended) => {
+      for (;;) {
+        await condition(allHandlersFinished);
+        if (ended()) return;
+        await follow(loop);
+      }
+    },
     fail: (err) => endOnError(ending, err),
   };
 }

@@ -69,7 +69,7 @@ const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', '
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
 
 export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
-  const { tracker, follower, operations, edits, stop, state, move, carry, follow, fail } = resumeProcess<RcsProcessState, RcsDetails>(
+  const { tracker, follower, operations, edits, stop, state, move, carry, follow, followChanges, fail } = resumeProcess<RcsProcessState, RcsDetails>(
     'rcs-sender',
     'CREATING',
     {
@@ -282,11 +282,7 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     };
     await follow(following);
     // A change that came as the sender was launched is followed to its end as well.
-    for (;;) {
-      await condition(allHandlersFinished);
-      if (isFinal()) break;
-      await follow(following);
-    }
+    await followChanges(following, isFinal);
   } catch (err) {
     fail(err);
   }
