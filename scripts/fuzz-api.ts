@@ -48,6 +48,8 @@ schemathesis.openapi.format("e164", st.one_of(
     st.from_regex("[+]4915[0-9]{9}", fullmatch=True),
     st.from_regex("[+]1202555[0-9]{4}", fullmatch=True),
 ))
+# webhook-url: an event receiver; hosts under .example never resolve, so no delivery reaches anything.
+schemathesis.openapi.format("webhook-url", st.from_regex("https?://[a-z]{1,12}[.]example(:[1-9][0-9]{3})?/[a-z0-9/]{0,16}", fullmatch=True))
 `;
 
 // 400 means the document says the request is wrong (validation names the field); 422 means it is

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { urlProblem } from '../../common/url-guard.js';
 import type { ErrorDetail } from '../errors.js';
 import fp from 'fastify-plugin';
 
@@ -17,14 +18,18 @@ const base = { allErrors: true, removeAdditional: false, useDefaults: true, stri
  *   a number can have the right shape and still not exist.
  * - page-token: the shape of a nextPageToken (base64url); whether this API gave it out is checked when
  *   the list runs (api/processes/find.ts), which holds the key.
+ * - webhook-url: where relayflow may POST (an event subscription): absolute http(s), no credentials, no fragment.
+ *   Whether its host is public is a lookup, answered 422 by the route.
  */
 const FORMATS = {
   e164: (v: string) => v.startsWith('+') && !!parsePhoneNumberFromString(v)?.isValid(),
   'page-token': (v: string) => /^[A-Za-z0-9_-]*$/.test(v),
+  'webhook-url': (v: string) => urlProblem(v) === undefined,
 } as const;
 const FORMAT_MESSAGES: Record<string, string> = {
   e164: 'must be a valid phone number in international format (+ and country code)',
   'page-token': 'is not a token this API gave out: pass the nextPageToken of the previous page as it is',
+  'webhook-url': 'must be an absolute http or https URL, without a user name, password or fragment',
 };
 
 const withFormats = (ajv: Ajv) => {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { EventSettings } from '../../common/config/events.js';
-import { privateAddressProblem, urlProblem } from '../../common/url-guard.js';
+import { privateAddressProblem } from '../../common/url-guard.js';
 import { DESCRIPTORS, PROCESS_KINDS } from '../../processes/kinds.js';
 import type { EventSubscriptionStore } from '../../store/event-subscriptions.js';
 import { ApiError, errorResponses, invalid, notFound, type ErrorDetail } from '../errors.js';
@@ -14,6 +14,16 @@ export interface EventSubscriptionRouteOptions {
   settings: Pick<EventSettings, 'allowPrivateUrls'>;
 }
 
+/** The operations on one subscription, linked from its creation's answer. */
+const ITEM_OPERATIONS = [
+  'readEventSubscription',
+  'listEventDeliveryAttempts',
+  'rotateEventSubscriptionSecret',
+  'replayEventSubscription',
+  'enableEventSubscription',
+  'deleteEventSubscription',
+];
+
 const STATE_NAMES = [...new Set(DESCRIPTORS.flatMap((d) => d.states.all))].sort();
 
 const Id = Type.Object({
@@ -23,6 +33,7 @@ const Id = Type.Object({
 const NewSubscription = Type.Object(
   {
     url: Type.String({
+      format: 'webhook-url',
       minLength: 1,
       maxLength: 2_048,
       description: 'Where events are POSTed: an http(s) URL to a public address (redirects are not followed)',
@@ -135,13 +146,16 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
         body: NewSubscription,
         response: { 201: WithSecret, ...errorResponses(400, 401, 403, 422, 503) },
       },
+      // A client (or a fuzzer's stateful phase) goes on from the subscription made to what may be done with it.
+      links: {
+        201: Object.fromEntries(ITEM_OPERATIONS.map((operationId) => [operationId, { operationId, parameters: { subscriptionId: '$response.body#/id' } }])),
+      },
     },
     async (req, reply) => {
       const { url, kinds, states } = req.body;
       const problems: ErrorDetail[] = [];
-      const shape = urlProblem(url);
-      if (shape) problems.push({ field: 'body.url', rule: 'url', message: shape });
-      else if (!settings.allowPrivateUrls) {
+      // The URL's shape is the schema's (format webhook-url); where its host points is a lookup.
+      if (!settings.allowPrivateUrls) {
         const inside = await privateAddressProblem(url);
         if (inside) problems.push({ field: 'body.url', rule: 'public-address', message: `${inside} (RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS is off)` });
       }
