@@ -69,7 +69,7 @@ const SubscriptionView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-const WithSecret = Type.Intersect([SubscriptionView, Type.Object({ secret: Type.String({ description: 'The signing secret (whsec_...): shown only now' }) })]);
+const WithSecret = Type.Object({ ...SubscriptionView.properties, secret: Type.String({ description: 'The signing secret (whsec_...): shown only now' }) });
 
 const Rotation = Type.Object(
   {
