@@ -46,4 +46,15 @@ export const unprocessable = (field: string, rule: string, message: string) =>
 export const invalid = (details: ErrorDetail[]) => new ApiError(422, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
 
 /** Response schemas for the errors a route can answer with, for the OpenAPI document. */
+/**
+ * The store, or the 503 of an API started without one (api/main.ts opens it only with RELAYFLOW_DATABASE_URL):
+ * `code` names what is unavailable, `needs` says why in words, `by` who must be given the database.
+ */
+export const storeRequired =
+  <T>(store: T | undefined, code: string, needs: string, by = 'the API and the workers') =>
+  (): T => {
+    if (store === undefined) throw new ApiError(503, code, `${needs}: set RELAYFLOW_DATABASE_URL (PostgreSQL) for ${by}`);
+    return store;
+  };
+
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));

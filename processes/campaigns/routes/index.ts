@@ -22,7 +22,7 @@ import type { ProvisioningClient } from '../../../platform/provisioning/client.j
 import { workflowIds } from '../../kinds.js';
 import { mmsViolations } from '../../../platform/mms/rules.js';
 import type { CampaignStore, RecipientStatus } from '../../../store/index.js';
-import { ApiError, invalid, unprocessable } from '../../../api/errors.js';
+import { ApiError, invalid, storeRequired, unprocessable } from '../../../api/errors.js';
 import { PageTokens, pageTokenKey, type ProcessService } from '../../../api/processes/find.js';
 import { Paging } from '../../../api/schemas.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
@@ -58,15 +58,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
   const campaigns = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/campaigns', 'campaign');
   const settings = config.processes.campaigns;
   const pageTokens = new PageTokens(pageTokenKey(config.codecKeys));
-  const store = (): CampaignStore => {
-    if (!maybeStore)
-      throw new ApiError(
-        503,
-        'campaign_store_unavailable',
-        'the campaign store is not configured: set RELAYFLOW_DATABASE_URL (PostgreSQL) for the API and the workers',
-      );
-    return maybeStore;
-  };
+  const store = storeRequired<CampaignStore>(maybeStore, 'campaign_store_unavailable', 'the campaign store is not configured');
 
   /** Stores the campaign (once per process ID) and starts its process; the same key again answers the same campaign. */
   async function start(

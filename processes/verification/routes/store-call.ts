@@ -1,22 +1,18 @@
 // The verification guards' calls to the store (the per-number guard, the rate limits, the pumping guard, the geo
 // rules): each bounded by the caller's deadline (504 past it: the statement may still land, as an attempt), 503 when
 // the database does not answer, and 503 naming RELAYFLOW_DATABASE_URL when the API has no store at all.
-import { ApiError } from '../../../api/errors.js';
+import { ApiError, storeRequired } from '../../../api/errors.js';
 
 const STORE_RETRY_AFTER_MS = 5_000;
 
-/** The store, or the 503 of an API started without one (api/main.ts opens it only with RELAYFLOW_DATABASE_URL). */
-export function required<T>(store: T | undefined): () => T {
-  return () => {
-    if (store === undefined)
-      throw new ApiError(
-        503,
-        'verification_store_unavailable',
-        'verifications need the SQL store (the per-number guard, rate limits, pumping guard and geo rules are kept there): set RELAYFLOW_DATABASE_URL (PostgreSQL) for the API',
-      );
-    return store;
-  };
-}
+/** The store, or the 503 of an API started without one. */
+export const required = <T>(store: T | undefined) =>
+  storeRequired(
+    store,
+    'verification_store_unavailable',
+    'verifications need the SQL store (the per-number guard, rate limits, pumping guard and geo rules are kept there)',
+    'the API',
+  );
 
 /** Runs one store call for `what` (named in a 504 or 503) until `deadline` (epoch ms). */
 export async function storeCall<R>(what: string, deadline: number, fn: () => Promise<R>): Promise<R> {

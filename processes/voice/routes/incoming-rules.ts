@@ -7,21 +7,13 @@ import Type, { type Static } from 'typebox';
 import type { IncomingRule } from '../contract.js';
 import type { VoiceRuleStore } from '../../../store/index.js';
 import { scriptViolations } from '../call-script.js';
-import { ApiError, errorResponses, notFound } from '../../../api/errors.js';
+import { ApiError, errorResponses, notFound, storeRequired } from '../../../api/errors.js';
 import type { VoiceRouteOptions } from './index.js';
 import { IncomingRuleView, NoContent, RuleBody, RuleNumber, SCRIPT_BODY_LIMIT } from './schemas.js';
 import { voiceCallout } from '../voice-callout/kind.js';
 
 export const incomingRuleRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { rules: maybeRules }) => {
-  const rules = (): VoiceRuleStore => {
-    if (!maybeRules)
-      throw new ApiError(
-        503,
-        'voice_rules_unavailable',
-        'the incoming-call rules need the SQL store: set RELAYFLOW_DATABASE_URL (PostgreSQL) for the API and the workers',
-      );
-    return maybeRules;
-  };
+  const rules = storeRequired<VoiceRuleStore>(maybeRules, 'voice_rules_unavailable', 'the incoming-call rules need the SQL store');
   const Params = Type.Object({ number: RuleNumber });
   // Every stored script passed RuleBody's schema on its way in.
   const view = (rule: IncomingRule) => rule as Static<typeof IncomingRuleView>;
