@@ -67,7 +67,7 @@ export interface DeliveryAttempt {
 }
 
 /** Standard Webhooks' secret form: `whsec_` and base64 of 24 to 64 random bytes. */
-export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 interface SubscriptionRow {
   id: string;

@@ -13,7 +13,7 @@ const IDLE_MIN_MS = 50;
 const IDLE_MAX_MS = 1_000;
 
 /** The wait before attempt `attempt + 1`: doubling from `firstMs`, at most an hour, give or take a tenth. */
-export function retryDelayMs(attempt: number, firstMs: number, random = Math.random): number {
+function retryDelayMs(attempt: number, firstMs: number, random = Math.random): number {
   const base = Math.min(firstMs * 2 ** Math.max(0, attempt - 1), HOUR);
   return Math.round(base * (0.9 + 0.2 * random()));
 }

@@ -26,7 +26,7 @@ export function eventBody(event: StoredEvent): string {
 }
 
 /** One `v1,<base64>` signature per secret still valid at `now`, space-separated (the specification's form for rotation). */
-export function signatures(secrets: readonly SubscriptionSecret[], eventId: string, now: Date, body: string): string {
+function signatures(secrets: readonly SubscriptionSecret[], eventId: string, now: Date, body: string): string {
   return secrets
     .filter((s) => !s.expiresAt || new Date(s.expiresAt) > now)
     .map((s) => new Webhook(s.secret).sign(eventId, now, body))
