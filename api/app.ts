@@ -44,6 +44,7 @@ import { VoiceCallStore } from '../store/voice-calls.js';
 import { ResourceLinkStore } from '../store/resource-links.js';
 import { SeenCallbackStore } from '../store/seen-callbacks.js';
 import { EventSubscriptionStore } from '../store/event-subscriptions.js';
+import { sealerOf } from '../common/sealed-text.js';
 import { eventSubscriptionRoutes } from './routes/event-subscriptions.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
@@ -167,7 +168,10 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     rules: voiceRules,
     calls: store ? new VoiceCallStore(store.sql) : undefined,
   });
-  await app.register(eventSubscriptionRoutes, { subscriptions: store ? new EventSubscriptionStore(store.sql) : undefined, settings: config.events });
+  await app.register(eventSubscriptionRoutes, {
+    subscriptions: store ? new EventSubscriptionStore(store.sql, sealerOf(config.codecKeys)) : undefined,
+    settings: config.events,
+  });
   await app.register(codecRoutes, { codec, allowedOrigins: config.api.codecCorsOrigins });
   await app.register(uiRoutes);
   return app;

@@ -4,6 +4,7 @@
 // subscription) is claimable, so a process's events arrive in order.
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
+import type { Sealer } from '../common/sealed-text.js';
 import type { Sql } from './sql.js';
 
 export interface SubscriptionSecret {
@@ -151,15 +152,29 @@ interface ClaimRow {
 const LOG_ATTEMPT = `INSERT INTO relayflow_event_attempts (delivery_id, attempt, subscription_id, event_id, status_code, latency_ms, error)
   VALUES ($1, $2, $3, $4, $5::integer, $6, $7::text) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING 1`;
 
+/** Without a sealer (tests of the store alone), secrets are kept as they are. */
+const PLAIN: Sealer = { seal: (s) => s, open: (s) => s };
+
 export class EventSubscriptionStore {
-  constructor(readonly sql: Sql) {}
+  constructor(
+    readonly sql: Sql,
+    /** Seals the signing secrets at rest (common/sealed-text.ts, with the codec keys). */
+    private readonly sealer: Sealer = PLAIN,
+  ) {}
 
   async create(input: NewSubscription): Promise<{ subscription: Subscription; secret: string }> {
     const secret = newSigningSecret();
     const [row] = await this.sql.query<SubscriptionRow>(
       `INSERT INTO relayflow_event_subscriptions (id, url, kinds, states, description, secrets, status)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'active') RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      [`sub_${ulid()}`, input.url, input.kinds ?? null, input.states ?? null, input.description ?? null, JSON.stringify([{ secret }])],
+      [
+        `sub_${ulid()}`,
+        input.url,
+        input.kinds ?? null,
+        input.states ?? null,
+        input.description ?? null,
+        JSON.stringify([{ secret: this.sealer.seal(secret) }]),
+      ],
     );
     return { subscription: toSubscription(row!), secret };
   }
@@ -193,7 +208,7 @@ export class EventSubscriptionStore {
           SET secrets = jsonb_build_array(jsonb_build_object('secret', $2::text), jsonb_build_object('secret', secrets->0->>'secret', 'expiresAt', $3::text)),
               updated_at = now()
         WHERE id = $1 RETURNING id`,
-      [id, secret, previousExpiresAt],
+      [id, this.sealer.seal(secret), previousExpiresAt],
     );
     return rows.length > 0 ? { secret, previousExpiresAt } : undefined;
   }
@@ -237,7 +252,7 @@ export class EventSubscriptionStore {
       attempt: r.attempts,
       subscriptionId: r.subscription_id,
       url: r.url,
-      secrets: r.secrets,
+      secrets: r.secrets.map((x) => ({ ...x, secret: this.sealer.open(x.secret) })),
       createdAt: new Date(r.created_at),
       event: {
         eventId: r.event_id,

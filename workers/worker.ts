@@ -14,6 +14,7 @@ import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tra
 import { isVersionedBundle, workerBundlePath, workflowOptions } from './workflow-options.js';
 import { EventSubscriptionStore, ProcessEventStore, ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
 import { EventDeliverer } from './events/deliverer.js';
+import { sealerOf } from '../common/sealed-text.js';
 import { createSendWorkers } from './send-worker.js';
 import { deploymentOptions, promote, workerVersion } from './versioning.js';
 
@@ -119,7 +120,7 @@ export async function createWorker({
   }
   // The send workers poll other task queues, unversioned: their activities are not workflow code.
   const sends = await createSendWorkers({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
-  const deliverer = new EventDeliverer(new EventSubscriptionStore(store.sql), config.events, logger);
+  const deliverer = new EventDeliverer(new EventSubscriptionStore(store.sql, sealerOf(config.codecKeys)), config.events, logger);
   return { worker: new WorkerGroup([worker, ...sends], onPolling, [deliverer]), connection: conn };
 }
 

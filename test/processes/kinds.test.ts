@@ -23,7 +23,8 @@ import {
 } from '../../processes/kinds.js';
 import { offlineApp, type OfflineApp } from '../helpers/offline-app.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+// The repository's root: the runner starts every test there, also from its compiled copy (where this file's own folder is elsewhere).
+const ROOT = process.cwd();
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const testFilesUnder = (dir: string) =>
   existsSync(join(ROOT, dir)) ? readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')) : [];

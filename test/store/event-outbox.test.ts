@@ -4,10 +4,12 @@
 // is taken again after its lease (nothing lost); a failure past the retry window disables the subscription with its
 // delivery kept; replay queues kept events again; a deleted subscription takes its deliveries with it.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { EventSubscriptionStore, ProcessEventStore, processEventId, type CampaignStore } from '../../store/index.js';
 import { storeDrivers } from '../helpers/store-drivers.js';
+import { sealerOf } from '../../common/sealed-text.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, s)).toISOString();
 
@@ -113,8 +115,13 @@ describe('event outbox store', () => {
         assert.equal(await subs.replay(sub.id, new Date(at(0))), undefined);
       });
 
-      test('a rotation keeps the old secret beside the new one until its overlap ends', async () => {
-        const { subs, sub } = await fresh('verification');
+      test('a rotation keeps the old secret beside the new one until its overlap ends; secrets are sealed at rest', async () => {
+        await open();
+        const subs = new EventSubscriptionStore(store.sql, sealerOf([{ id: 'k1', key: randomBytes(32) }]));
+        const { subscription: sub, secret: first } = await subs.create({ url: 'http://127.0.0.1:1/events', kinds: ['verification'] });
+        const [kept] = await store.sql.query<{ secrets: { secret: string }[] }>('SELECT secrets FROM relayflow_event_subscriptions WHERE id = $1', [sub.id]);
+        assert.match(kept!.secrets[0]!.secret, /^sealed:v1:k1:/);
+        assert.ok(!JSON.stringify(kept).includes(first), 'the secret is not in the row');
         const rotated = await subs.rotateSecret(sub.id, 60_000);
         assert.match(rotated!.secret, /^whsec_/);
         const { events } = await open();
@@ -123,6 +130,7 @@ describe('event outbox store', () => {
         assert.equal(job!.secrets.length, 2);
         assert.equal(job!.secrets[0]!.secret, rotated!.secret);
         assert.equal(job!.secrets[1]!.expiresAt, rotated!.previousExpiresAt);
+        assert.equal(job!.secrets[1]!.secret, first, 'opened again for signing');
         assert.equal(await subs.rotateSecret(`sub_${ulid()}`, 1), undefined);
         await subs.delete(sub.id);
       });
