@@ -16,6 +16,7 @@ export * from './verification-receipts.js';
 export * from './seen-callbacks.js';
 export * from './process-events.js';
 export * from './event-subscriptions.js';
+export * from './audit-archive.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

@@ -231,6 +231,30 @@ const STATEMENTS = [
      PRIMARY KEY (delivery_id, attempt)
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_event_attempts_subscription ON relayflow_event_attempts (subscription_id, at)`,
+  // The audit archive (store/audit-archive.ts): one row per closed run, written once, chained per process by hash;
+  // summary and timeline sealed with the payload codec. `seq` orders the list and the export.
+  `CREATE TABLE IF NOT EXISTS relayflow_audit_archive (
+     seq bigserial PRIMARY KEY,
+     process_id text NOT NULL,
+     n integer NOT NULL,
+     run_id text NOT NULL UNIQUE,
+     first_run_id text NOT NULL,
+     kind text NOT NULL,
+     state text NOT NULL,
+     execution_status text NOT NULL,
+     started_at timestamptz NOT NULL,
+     closed_at timestamptz NOT NULL,
+     business_key text NOT NULL,
+     summary bytea NOT NULL,
+     timeline bytea NOT NULL,
+     prev_hash text NOT NULL,
+     hash text NOT NULL,
+     archived_at timestamptz NOT NULL DEFAULT now(),
+     UNIQUE (process_id, n)
+   )`,
+  `CREATE INDEX IF NOT EXISTS relayflow_audit_archive_closed ON relayflow_audit_archive (closed_at, seq)`,
+  // How far the archiver has read Temporal's closed runs (by close time).
+  `CREATE TABLE IF NOT EXISTS relayflow_audit_cursor (name text PRIMARY KEY, close_time timestamptz NOT NULL)`,
 ];
 
 export async function migrate(sql: Sql): Promise<void> {
