@@ -50,7 +50,8 @@ const noBuiltins = nodeBuiltins.map((name) => ({ name, message: 'Workflow code m
 const pure = new Set(['processes (contracts)', 'processes (workflow)']);
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.relayflow/'] },
+  // The client's types are generated (npm run client:generate), as openapi-typescript prints them.
+  { ignores: ['dist/', 'node_modules/', '.relayflow/', 'packages/client/src/openapi.d.ts'] },
   js.configs.recommended,
   // The audit page's script runs in the browser, as it is (no build step).
   {
