@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { RELAYFLOW_VERSION } from '../../common/version.js';
+import { EVENT_WEBHOOKS } from '../event-delivery-schema.js';
 import { ErrorBody } from '../errors.js';
 import { isRateLimited } from './rate-limit.js';
 import { requiredScope } from './scopes.js';
@@ -75,6 +76,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
+      webhooks: EVENT_WEBHOOKS,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });

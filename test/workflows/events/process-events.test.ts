@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
+import { ProcessEventDelivery } from '../../../api/event-delivery-schema.js';
 import { browse } from '../../helpers/browser.js';
 import { TEST_API_KEY, useHarness } from '../../helpers/harness.js';
 import { eventually, startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../helpers/event-receiver.js';
@@ -18,7 +21,14 @@ interface Delivered {
   data: { eventId: string; processId: string; kind: string; state: string; previousState?: string; reason?: string; at: string; businessKey: string };
 }
 
-const verified = (secret: string, e: ReceivedEvent): Delivered => new Webhook(secret).verify(e.body, e.headers as Record<string, string>) as Delivered;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/** The body as the OpenAPI document's webhooks.processEvent describes it. */
+const asDocumented = addFormats(new Ajv({ strict: false })).compile(ProcessEventDelivery);
+const verified = (secret: string, e: ReceivedEvent): Delivered => {
+  const body = new Webhook(secret).verify(e.body, e.headers as Record<string, string>) as Delivered;
+  assert.ok(asDocumented(body), `the delivery agrees with the OpenAPI document: ${JSON.stringify(asDocumented.errors)}`);
+  return body;
+};
 
 describe('process events', () => {
   const h = useHarness({ env: { RELAYFLOW_EVENTS_FIRST_RETRY_MS: '200' } });
