@@ -5,10 +5,9 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { tracingClientInterceptor } from '../common/temporal-tracing.js';
+import { ACTOR_HEADER } from '../contracts/actor.js';
 import { currentActor } from './plugins/actor.js';
 import { API_SERVICE } from './plugins/tracing.js';
-
-export const ACTOR_HEADER = 'relayflow-actor';
 
 type Headers = Record<string, Payload>;
 const withActor = (headers: Headers): Headers => {

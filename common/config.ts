@@ -4,6 +4,7 @@
 import type { ClientConnectConfig } from '@temporalio/envconfig';
 import type { CodecKey } from './codec.js';
 import { loadApi, type ApiConfig } from './config/api.js';
+import { loadAuditSettings, type AuditSettings } from './config/audit.js';
 import { loadCallbackSecrets } from './config/callbacks.js';
 import { Problems, type Env } from './config/errors.js';
 import { loadEventSettings, type EventSettings } from './config/events.js';
@@ -62,6 +63,8 @@ export interface Config {
   tracing?: TracingConfig | undefined;
   /** Event subscriptions' deliveries (workers/events/). */
   events: EventSettings;
+  /** The audit archive (workers/audit/). */
+  audit: AuditSettings;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -79,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     api: { ...api, ...loadCallbackSecrets(v, sandbox, problems) },
     platform: loadPlatformConfig(v, problems),
     events: loadEventSettings(v),
+    audit: loadAuditSettings(v),
   };
   problems.throwIfAny(Object.keys(CONFIG_SCHEMA.properties));
   return config;

@@ -14,6 +14,10 @@ import { activityTracing, WORKER_SERVICE, workerClientInterceptors } from './tra
 import { isVersionedBundle, workerBundlePath, workflowOptions } from './workflow-options.js';
 import { EventSubscriptionStore, ProcessEventStore, ResourceLinkStore, SmsReceiptStore, type CampaignStore } from '../store/index.js';
 import { EventDeliverer } from './events/deliverer.js';
+import { AuditArchiver } from './audit/archiver.js';
+import { AuditArchive } from '../store/audit-archive.js';
+import { AesGcmPayloadCodec } from '../common/codec.js';
+import { DEFAULT_AUDIT_SETTINGS } from '../common/config/audit.js';
 import { sealerOf } from '../common/sealed-text.js';
 import { createSendWorkers } from './send-worker.js';
 import { deploymentOptions, promote, workerVersion } from './versioning.js';
@@ -23,7 +27,7 @@ export { WORKFLOWS_PATH } from './workflow-options.js';
 
 export interface WorkerDeps {
   config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'taskQueue' | 'processes' | 'api' | 'tracing' | 'events'> &
-    Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots' | 'workerVersioning'>>;
+    Partial<Pick<Config, 'workerCachedWorkflows' | 'workerWorkflowTaskSlots' | 'workerVersioning' | 'audit'>>;
   logger: Logger;
   connection?: NativeConnection;
   /** A prebuilt workflow bundle; defaults to RELAYFLOW_WORKFLOW_BUNDLE, then dist's bundle, then bundling at start. */
@@ -40,7 +44,7 @@ export class WorkerGroup {
     readonly workers: readonly Worker[],
     /** Runs once the workers poll (a versioned worker makes its version current); its failure stops the group. */
     private readonly onPolling?: () => Promise<void>,
-    /** Work beside the pollers (the event deliverer): runs with them, stopped with them. */
+    /** Work beside the pollers (the event deliverer, the audit archiver): runs with them, stopped with them. */
     private readonly background: readonly { run(): Promise<void>; stop(): void }[] = [],
   ) {}
 
@@ -121,7 +125,10 @@ export async function createWorker({
   // The send workers poll other task queues, unversioned: their activities are not workflow code.
   const sends = await createSendWorkers({ config, logger, connection: conn, clients, store, ...(publicUrl ? { publicUrl } : {}) });
   const deliverer = new EventDeliverer(new EventSubscriptionStore(store.sql, sealerOf(config.codecKeys)), config.events, logger);
-  return { worker: new WorkerGroup([worker, ...sends], onPolling, [deliverer]), connection: conn };
+  // Closed processes' timelines into the store's archive, so the audit outlives Temporal's retention (workers/audit/).
+  const codec = new AesGcmPayloadCodec(config.codecKeys);
+  const archiver = new AuditArchiver(temporal, new AuditArchive(store.sql, codec), codec, config.audit ?? DEFAULT_AUDIT_SETTINGS, logger, config.taskQueue);
+  return { worker: new WorkerGroup([worker, ...sends], onPolling, [deliverer, archiver]), connection: conn };
 }
 
 /** The SDK's marker for a bundle built without `failureConverterPath` (webpack's ignored-module comment). */

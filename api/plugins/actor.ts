@@ -4,12 +4,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PLATFORM_ACTOR } from '../../contracts/actor.js';
 
 /** The one key ID function: the logs (keyId) and the audit (actor) show the same ID. */
 export { keyIdOf } from './key-ring.js';
-
-/** The actor of callbacks from the platform (routes with `auth: 'signature'`). */
-export const PLATFORM_ACTOR = 'platform';
 
 const actorStorage = new AsyncLocalStorage<{ actor: string }>();
 

@@ -2,6 +2,7 @@
 // rule. docs/configuration.md is generated from it (scripts/config-doc.ts).
 import Type from 'typebox';
 import { API_VARIABLES } from './api.js';
+import { AUDIT_VARIABLES } from './audit.js';
 import { CALLBACK_VARIABLES } from './callbacks.js';
 import { EVENT_VARIABLES } from './events.js';
 import { PLATFORM_VARIABLES } from './platform.js';
@@ -18,6 +19,7 @@ export const CONFIG_SECTIONS = [
   { title: 'Verification', schema: VERIFICATION_VARIABLES },
   { title: 'Subprojects, provisioning, sender IDs, campaigns and calls', schema: PROCESS_VARIABLES },
   { title: 'Event subscriptions', schema: EVENT_VARIABLES },
+  { title: 'The audit archive', schema: AUDIT_VARIABLES },
 ] as const;
 
 export const CONFIG_SCHEMA = Type.Object({
@@ -28,4 +30,5 @@ export const CONFIG_SCHEMA = Type.Object({
   ...VERIFICATION_VARIABLES.properties,
   ...PROCESS_VARIABLES.properties,
   ...EVENT_VARIABLES.properties,
+  ...AUDIT_VARIABLES.properties,
 });

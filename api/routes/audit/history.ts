@@ -1,33 +1,11 @@
 // Reading a process's whole Temporal history: every run of its continue-as-new chain, first to latest.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import { runEvents } from '../../../processes/shared/audit/run-events.js';
+import type { HistoryEvent, Run } from '../../../processes/shared/audit/timeline.js';
 import { callTemporal } from '../../processes/temporal-errors.js';
-
-export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-export interface Run {
-  runId: string;
-  events: HistoryEvent[];
-}
 
 /** The most runs one timeline joins: a guard against a chain that never ends. */
 const MAX_RUNS = 1_000;
-
-/** One run's events (Temporal pages them; all pages are read). */
-async function runEvents(client: Client, workflowId: string, runId: string | undefined): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const res = await client.workflowService.getWorkflowExecutionHistory({
-      namespace: client.options.namespace,
-      execution: { workflowId, ...(runId ? { runId } : {}) },
-      maximumPageSize: 1_000,
-      ...(nextPageToken ? { nextPageToken } : {}),
-    });
-    events.push(...(res.history?.events ?? []));
-    nextPageToken = res.nextPageToken?.length ? res.nextPageToken : undefined;
-  } while (nextPageToken);
-  return events;
-}
 
 /**
  * The runs of the newest chain of `workflowId`, in order. The latest run's started event names the chain's

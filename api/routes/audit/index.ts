@@ -12,10 +12,10 @@ import { presentedKey } from '../../plugins/auth.js';
 import { ProcessId } from '../../schemas.js';
 import { PROCESS_OPERATIONS } from '../process-routes.js';
 import { toCsv } from './csv.js';
-import { Decoder, maskPhones, noMask } from './decode.js';
+import { Decoder, maskPhones, noMask } from '../../../processes/shared/audit/decode.js';
 import { readRuns } from './history.js';
 import { TimelinePageTokens } from './page-token.js';
-import { ENTRY_KINDS, TimelineBuilder, type EntryKind, type TimelineEntry } from './translate.js';
+import { ENTRY_KINDS, TimelineBuilder, type EntryKind, type TimelineEntry } from '../../../processes/shared/audit/timeline.js';
 
 export interface AuditRoutesOptions {
   client: Client;

@@ -4,14 +4,18 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { STATE } from '../../../common/search-attributes.js';
-import { kindOfWorkflowId } from '../../../processes/kinds.js';
-import { receiptEntries } from '../../../processes/verification/contract.js';
-import { recordedEntries, voiceEventsSignal } from '../../../processes/voice/contract.js';
-import { PLATFORM_ACTOR } from '../../plugins/actor.js';
-import { ACTOR_HEADER } from '../../temporal-actor.js';
+import { ACTOR_HEADER, PLATFORM_ACTOR } from '../../../contracts/actor.js';
+import { kindOfWorkflowId } from '../../kinds.js';
+import { receiptEntries } from '../../verification/contract.js';
+import { recordedEntries, voiceEventsSignal } from '../../voice/contract.js';
 import { capped, maskDeep, type Decoder, type Masker } from './decode.js';
-import type { HistoryEvent, Run } from './history.js';
-import { voiceIncoming } from '../../../processes/voice/voice-incoming/kind.js';
+import { voiceIncoming } from '../../voice/voice-incoming/kind.js';
+
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+export interface Run {
+  runId: string;
+  events: HistoryEvent[];
+}
 
 export const ENTRY_KINDS = [
   'started',
