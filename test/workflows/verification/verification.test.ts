@@ -2,8 +2,10 @@
 // the fallback chain, attempts, expiry, resend, cancel, the guard, callbacks and platform faults.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
-import { freshNumber, messageFor, phoneInbox, report, startOnPlatform, startVerification } from '../../helpers/verification.js';
+// By path, not `@relayflow/client`: this file runs compiled to JavaScript, without tsx for the package's TypeScript.
+import { createRelayflowClient } from '../../../packages/client/src/index.js';
+import { TEST_API_KEY, useHarness, setSandboxVerificationConfig, type Harness } from '../../helpers/harness.js';
+import { freshNumber, messageFor, phoneInbox, report, startOnPlatform, startVerification, type Started } from '../../helpers/verification.js';
 
 const sandboxPost = (h: Harness, path: string, body: unknown) =>
   fetch(`${h.sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -13,16 +15,20 @@ describe('verification', () => {
     await setSandboxVerificationConfig(h.sandbox.url, { callout: { startPollingAfter: 0, stopPollingAfter: 60, pollingInterval: 1 } });
   });
 
-  test('SMS: the start answers with what the client needs; the right code verifies', async () => {
+  test('SMS, through the typed client over HTTP: the start answers with what the client needs; the right code verifies', async () => {
+    const client = createRelayflowClient({ baseUrl: h.apiUrl, apiKey: TEST_API_KEY });
     const identity = freshNumber();
-    const s = await startVerification(h, { identity, method: 'sms', language: 'es-ES', reference: `ref-${Date.now()}` });
+    const start = await client.POST('/v1/verifications', { body: { identity, method: 'sms', language: 'es-ES', reference: `ref-${Date.now()}` } });
+    assert.equal(start.response.status, 201, JSON.stringify(start.error));
+    // The document types the start's `current` and the report's answer loosely (unknown): read as the tests do elsewhere.
+    const s = start.data as Started;
     assert.equal(s.state, 'PENDING');
     assert.match(s.current!.sms!.template!, /\{\{CODE\}\}/);
     assert.equal(s.current!.language, 'es-ES');
     const sms = await messageFor(h, identity, s.current!.verificationId);
-    const res = await report(h, s.processId, sms.code!);
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal(res.json().result, 'SUCCESSFUL');
+    const res = await client.POST('/v1/verifications/{processId}/report', { params: { path: { processId: s.processId } }, body: { code: sms.code! } });
+    assert.equal(res.response.status, 200, JSON.stringify(res.error));
+    assert.equal((res.data as { result: string }).result, 'SUCCESSFUL');
     const done = await h.waitForState(s.processId, 'SUCCESSFUL');
     assert.equal((done.details as { attempts: number }).attempts, 1);
   });
