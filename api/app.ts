@@ -38,7 +38,7 @@ import { verificationRoutes } from '../processes/verification/routes/index.js';
 import { VerificationService } from '../processes/verification/routes/service.js';
 import { subjectHasher } from '../common/subject-hash.js';
 import { createPlatformClients } from '../platform/index.js';
-import type { CampaignStore } from '../store/index.js';
+import { AuditArchive, type CampaignStore } from '../store/index.js';
 import { VoiceRuleStore } from '../store/voice-rules.js';
 import { VoiceCallStore } from '../store/voice-calls.js';
 import { ResourceLinkStore } from '../store/resource-links.js';
@@ -106,13 +106,21 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
 
   // Read-only look-ups of verifications relayflow did not start go to the platform directly.
   const platform = createPlatformClients(config.platform, { logger, onCall: countPlatformCall, tracer: tracerOf(API_SERVICE) });
-  const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys) });
+  // Closed processes whose histories Temporal's retention deleted, kept by the workers' archiver (workers/audit/).
+  const archive = store ? new AuditArchive(store.sql, codec) : undefined;
+  const processes = new ProcessService(client, { pageTokenKey: pageTokenKey(config.codecKeys), ...(archive ? { archive } : {}) });
   // Workers register the callbacks only when the public URL is set (workers/callbacks.ts): only then is it worth reading back.
   const callbacks = config.api.publicUrlExplicit ? callbackReadiness({ config, provisioning: platform.provisioning }) : undefined;
   await app.register(healthRoutes, { client, callbacks });
   await app.register(processRoutes, { processes });
   await app.register(keyRoutes);
-  await app.register(auditRoutes, { client, codec, unmaskKeyIds: config.api.auditUnmaskKeyIds ?? [], pageTokenKey: pageTokenKey(config.codecKeys) });
+  await app.register(auditRoutes, {
+    client,
+    codec,
+    unmaskKeyIds: config.api.auditUnmaskKeyIds ?? [],
+    pageTokenKey: pageTokenKey(config.codecKeys),
+    ...(archive ? { archive } : {}),
+  });
   await app.register(subprojectRoutes, { client, processes, config });
   const hashSubject = subjectHasher(config.codecKeys);
   // The verification guards live in the store: without one, verification starts and the guards' routes answer 503.

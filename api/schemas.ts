@@ -91,6 +91,9 @@ const ProcessSummary = Type.Object({
         'waiting-on-person: nothing moves until someone acts (WAITING_FOR_CALLER, PENDING_ATTACHMENTS, DRAFT_SAVED, a paused campaign...); failed: it ended unsuccessfully',
     }),
   ),
+  source: Type.Union([Type.Literal('temporal'), Type.Literal('archive')], {
+    description: "temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention",
+  }),
 });
 
 export const ProcessList = Type.Object({

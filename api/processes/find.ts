@@ -9,6 +9,7 @@ import { maskPhoneNumbers } from '../../common/logger.js';
 import { KIND, REFERENCE, STATE } from '../../common/search-attributes.js';
 import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../processes/kinds.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus } from '../../contracts/process-status.js';
+import type { ArchiveCursor, ArchivedListing, AuditArchive } from '../../store/audit-archive.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { attentionClauses, attentionOf, knownStates, type Attention } from './attention.js';
 
@@ -45,6 +46,8 @@ export interface ProcessSummary {
   /** Why it last changed, phone numbers masked; absent when the change gave none. */
   reason?: string;
   attention?: Attention;
+  /** temporal: from its visibility; archive: from the store's audit archive, its history gone from Temporal. */
+  source: 'temporal' | 'archive';
 }
 
 export interface ListOptions {
@@ -75,6 +78,10 @@ const SORT_WINDOW = 1_000;
 const COUNT_CONCURRENCY = 8;
 /** A page token of sort=lastChange: an offset into the ordered window, behind the same MAC as Temporal's. */
 const OFFSET_TOKEN = Buffer.from('relayflow-offset:');
+/** A page token into the audit archive, once Temporal's list is done: where the archive's page ended. */
+const ARCHIVE_TOKEN = Buffer.from('relayflow-archive:');
+/** The most archive reads one page makes while it skips runs Temporal still lists. */
+const ARCHIVE_READS = 5;
 
 const EXECUTION_STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
 
@@ -152,6 +159,8 @@ export interface ProcessServiceOptions {
   listTimeoutMs?: number;
   /** pageTokenKey(config.codecKeys); without one, tokens are valid for this instance only. */
   pageTokenKey?: Buffer;
+  /** The audit archive: the list goes on with processes whose histories Temporal no longer has. */
+  archive?: AuditArchive;
 }
 
 type ListedExecution = NonNullable<temporal.api.workflowservice.v1.IListWorkflowExecutionsResponse['executions']>[number];
@@ -162,6 +171,15 @@ const decodeKeyword = (sa: Record<string, { data?: Uint8Array | null } | undefin
   return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as string) : '';
 };
 const isOffsetToken = (raw: Buffer) => raw.subarray(0, OFFSET_TOKEN.length).equals(OFFSET_TOKEN);
+const isArchiveToken = (raw: Buffer) => raw.subarray(0, ARCHIVE_TOKEN.length).equals(ARCHIVE_TOKEN);
+function archiveCursorOf(raw: Buffer): ArchiveCursor | undefined {
+  try {
+    const c = JSON.parse(raw.subarray(ARCHIVE_TOKEN.length).toString('utf8')) as Partial<ArchiveCursor> | null;
+    return c && typeof c.closedAt === 'string' && Number.isSafeInteger(c.seq) ? { closedAt: c.closedAt, seq: c.seq! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 function offsetOf(raw: Buffer): number | undefined {
   const text = raw.subarray(OFFSET_TOKEN.length).toString('latin1');
   return /^(0|[1-9]\d{0,5})$/.test(text) ? Number(text) : undefined;
@@ -175,6 +193,7 @@ export class ProcessService {
   private readonly pendingDetails = new Map<ProcessKind, PendingDetails>();
   private readonly queryTimeoutMs: number;
   private readonly listTimeoutMs: number;
+  private readonly archive: AuditArchive | undefined;
 
   constructor(
     private readonly client: Client,
@@ -183,6 +202,7 @@ export class ProcessService {
     this.queryTimeoutMs = opts.queryTimeoutMs ?? 3_000;
     this.listTimeoutMs = opts.listTimeoutMs ?? LIST_TIMEOUT_MS;
     this.pageTokens = new PageTokens(opts.pageTokenKey ?? randomBytes(32));
+    this.archive = opts.archive;
   }
 
   /** A running process of `kind` shows what `read` adds to its details (a verification's SMS receipt kept in the store). */
@@ -239,6 +259,11 @@ export class ProcessService {
     if (opts.pageToken) {
       raw = this.pageTokens.decode(opts.pageToken);
       if (!raw || isOffsetToken(raw) !== (opts.sort === 'lastChange')) throw badPageToken();
+      if (isArchiveToken(raw)) {
+        const cursor = archiveCursorOf(raw);
+        if (!cursor || !this.archive || opts.sort === 'lastChange') throw badPageToken();
+        return this.archivePage(opts, pageSize, cursor);
+      }
     }
     if (opts.sort === 'lastChange') {
       const offset = raw ? offsetOf(raw) : 0;
@@ -271,10 +296,78 @@ export class ProcessService {
         throw badPageToken();
       throw visibilityFailure(err, 'list the processes', this.listTimeoutMs);
     }
-    return {
-      processes: await this.summaries(res.executions ?? []),
-      nextPageToken: res.nextPageToken?.length ? this.pageTokens.encode(res.nextPageToken) : '',
+    const processes = await this.summaries(res.executions ?? []);
+    if (res.nextPageToken?.length) return { processes, nextPageToken: this.pageTokens.encode(res.nextPageToken) };
+    // Temporal's list is done: it goes on with archived processes whose histories are gone, in the same order.
+    if (!this.archive || processes.length >= pageSize) {
+      const more = this.archive && (await this.archive.list({}, 1)).runs.length > 0;
+      return { processes, nextPageToken: more ? this.archiveToken(undefined) : '' };
+    }
+    const rest = await this.archivePage(opts, pageSize - processes.length, undefined);
+    return { processes: [...processes, ...rest.processes], nextPageToken: rest.nextPageToken };
+  }
+
+  /**
+   * A page of archived runs that Temporal no longer lists (their histories deleted by retention), newest closed
+   * first, after `cursor`; the filters as the list's, but for `q` a caller's reference (the archive keeps none).
+   */
+  private async archivePage(
+    opts: ListOptions,
+    pageSize: number,
+    cursor: ArchiveCursor | undefined,
+  ): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
+    const archive = this.archive!;
+    const q = opts.q?.trim();
+    const filter = {
+      ...(opts.kind ? { kind: opts.kind } : {}),
+      ...(opts.state ? { state: opts.state } : {}),
+      ...(opts.startedAfter ? { startedAfter: instant(opts.startedAfter, 'query.startedAfter') } : {}),
+      ...(opts.startedBefore ? { startedBefore: instant(opts.startedBefore, 'query.startedBefore') } : {}),
+      ...(opts.key !== undefined ? { processId: opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key } : {}),
+      ...(q !== undefined ? { prefixes: [q, ...(opts.kind ? [opts.kind] : PROCESS_KINDS).map((k) => `${k}:${q}`)] } : {}),
     };
+    const processes: ProcessSummary[] = [];
+    let at = cursor;
+    let more = true;
+    for (let reads = 0; more && processes.length < pageSize && reads < ARCHIVE_READS; reads++) {
+      const page = await archive.list(filter, pageSize - processes.length, at);
+      more = page.more;
+      if (page.runs.length === 0) break;
+      at = page.runs.at(-1);
+      const inTemporal = await this.runsInTemporal(page.runs.map((r) => r.runId));
+      for (const r of page.runs) if (!inTemporal.has(r.runId)) processes.push(this.archivedSummary(r));
+    }
+    return { processes, nextPageToken: more && at ? this.archiveToken(at) : '' };
+  }
+
+  /** Which of the runs Temporal's visibility still lists (one query): those are listed from Temporal. */
+  private async runsInTemporal(runIds: string[]): Promise<Set<string>> {
+    const res = await this.listPage(`RunId IN (${runIds.map(quote).join(', ')})`, runIds.length, undefined, this.listTimeoutMs).catch((err: unknown) =>
+      Promise.reject(visibilityFailure(err, 'list the processes', this.listTimeoutMs)),
+    );
+    return new Set((res.executions ?? []).map((e) => e.execution?.runId ?? ''));
+  }
+
+  private archivedSummary(r: ArchivedListing): ProcessSummary {
+    const attention = attentionOf(r.kind, r.state, r.executionStatus);
+    return {
+      processId: r.processId,
+      runId: r.runId,
+      kind: r.kind,
+      state: r.state,
+      executionStatus: r.executionStatus,
+      startedAt: r.startedAt,
+      closedAt: r.closedAt,
+      businessKey: r.businessKey,
+      lastChangeAt: r.summary.lastChangeAt,
+      ...(r.summary.reason ? { reason: maskPhoneNumbers(r.summary.reason) } : {}),
+      ...(attention ? { attention } : {}),
+      source: 'archive',
+    };
+  }
+
+  private archiveToken(cursor: ArchiveCursor | undefined): string {
+    return this.pageTokens.encode(Buffer.concat([ARCHIVE_TOKEN, Buffer.from(JSON.stringify(cursor ?? { closedAt: '9999-12-31T00:00:00.000Z', seq: 0 }))]));
   }
 
   /**
@@ -372,6 +465,7 @@ export class ProcessService {
           lastChangeAt,
           ...(last?.reason && last.state === state ? { reason: maskPhoneNumbers(last.reason) } : {}),
           ...(attention ? { attention } : {}),
+          source: 'temporal' as const,
         };
       }),
     );

@@ -1,6 +1,8 @@
 // GET /v1/processes/{processId}/timeline: the whole story of a process from its Temporal history (every run),
 // decoded and told as entries; JSON or CSV, paged, phone numbers masked unless an allowed key asks otherwise.
+// Once Temporal's retention has deleted the history, the same timeline from the store's audit archive.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import Type from 'typebox';
@@ -11,7 +13,9 @@ import { keyIdOf } from '../../plugins/actor.js';
 import { presentedKey } from '../../plugins/auth.js';
 import { ProcessId } from '../../schemas.js';
 import { PROCESS_OPERATIONS } from '../process-routes.js';
+import type { AuditArchive } from '../../../store/audit-archive.js';
 import { toCsv } from './csv.js';
+import { exportRoute } from './export.js';
 import { Decoder, maskPhones, noMask } from '../../../processes/shared/audit/decode.js';
 import { readRuns } from './history.js';
 import { TimelinePageTokens } from './page-token.js';
@@ -24,6 +28,8 @@ export interface AuditRoutesOptions {
   unmaskKeyIds: readonly string[];
   /** pageTokenKey(config.codecKeys): tokens valid on every API instance. */
   pageTokenKey: Buffer;
+  /** The audit archive (workers/audit/): timelines of processes whose histories Temporal deleted. */
+  archive?: AuditArchive;
 }
 
 const CSV_COLUMNS = ['at', 'runId', 'eventId', 'kind', 'summary', 'details'] as const;
@@ -36,19 +42,33 @@ const Entry = Type.Object({
   summary: Type.String(),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
+const Source = Type.Union([Type.Literal('temporal'), Type.Literal('archive')], {
+  description: "temporal: told from the process's history; archive: from relayflow's audit archive, the history deleted by Temporal's retention",
+});
 const Timeline = Type.Object({
   processId: Type.String(),
   entries: Type.Array(Entry),
   nextPageToken: Type.String({ description: 'Empty on the last page' }),
+  source: Source,
 });
 
 /** How long the process may take to answer its status query (for the reasons of its state changes). */
 const STATUS_WAIT_MS = 2_000;
 
-export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async (app, { client, codec, unmaskKeyIds, pageTokenKey }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async (app, { client, codec, unmaskKeyIds, pageTokenKey, archive }) => {
   const decoder = new Decoder(codec);
   const pageTokens = new TimelinePageTokens(pageTokenKey);
   const allowedUnmask = new Set(unmaskKeyIds);
+  /** A 403 unless the request's key may see phone numbers. */
+  const checkUnmask = (req: FastifyRequest) => {
+    const key = presentedKey(req);
+    if (!key || !allowedUnmask.has(keyIdOf(key))) {
+      throw new ApiError(403, 'forbidden', 'query.unmasked: this API key may not see phone numbers (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)', [
+        { field: 'query.unmasked', rule: 'forbidden', message: 'this API key may not see phone numbers' },
+      ]);
+    }
+  };
+  await app.register(exportRoute, { checkUnmask, ...(archive ? { archive } : {}) });
 
   app.get(
     '/v1/processes/:processId/timeline',
@@ -60,7 +80,9 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
         description:
           "From the process's Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked " +
           'unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). ' +
-          'CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON).',
+          'CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON). ' +
+          "Once Temporal's retention has deleted the history, the timeline archived when the process closed (`source: archive`; " +
+          'the CSV says so in the X-Timeline-Source header).',
         params: Type.Object({ processId: ProcessId }),
         querystring: Type.Object(
           {
@@ -89,17 +111,10 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
       const { processId } = req.params;
       const { pageSize = 100, pageToken, unmasked = false } = req.query;
       if (!kindOfWorkflowId(processId)) throw notFound(`process ${processId}`);
-      if (unmasked) {
-        const key = presentedKey(req);
-        if (!key || !allowedUnmask.has(keyIdOf(key))) {
-          throw new ApiError(403, 'forbidden', 'query.unmasked: this API key may not see phone numbers (RELAYFLOW_AUDIT_UNMASK_KEY_IDS)', [
-            { field: 'query.unmasked', rule: 'forbidden', message: 'this API key may not see phone numbers' },
-          ]);
-        }
-      }
-      const runs = await readRuns(client, processId);
-      if (!runs?.length) throw notFound(`process ${processId}`);
-      const firstRunId = runs[0]!.runId;
+      if (unmasked) checkUnmask(req);
+      const told = (await fromTemporal(processId, unmasked)) ?? (await fromArchive(processId, unmasked));
+      if (!told) throw notFound(`process ${processId}`);
+      const { firstRunId, all, source } = told;
       let offset = 0;
       if (pageToken) {
         const at = pageTokens.decode(pageToken, processId, firstRunId);
@@ -108,24 +123,41 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
         offset = at;
       }
 
-      const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
-      for (const run of runs) await timeline.addRun(run);
-      const status = await client
-        .withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery))
-        .catch(() => undefined);
-      if (status?.history) timeline.mergeReasons(status.history);
-
-      const entries = timeline.entries.slice(offset, offset + pageSize);
+      const entries = all.slice(offset, offset + pageSize);
       const end = offset + entries.length;
-      const nextPageToken = end < timeline.entries.length ? pageTokens.encode({ processId, firstRunId, offset: end }) : '';
+      const nextPageToken = end < all.length ? pageTokens.encode({ processId, firstRunId, offset: end }) : '';
       reply.header('cache-control', 'no-store');
       if (wantsCsv(req.query.format, req.headers.accept)) {
         if (nextPageToken) reply.header('x-next-page-token', nextPageToken);
+        reply.header('x-timeline-source', source);
         return reply.type('text/csv; charset=utf-8').send(toCsv(CSV_COLUMNS, entries.map(csvRow)));
       }
-      return { processId, entries, nextPageToken };
+      return { processId, entries, nextPageToken, source };
     },
   );
+
+  type Told = { firstRunId: string; all: TimelineEntry[]; source: 'temporal' | 'archive' };
+
+  /** The timeline told from the process's history; undefined when Temporal has none. */
+  async function fromTemporal(processId: string, unmasked: boolean): Promise<Told | undefined> {
+    const runs = await readRuns(client, processId);
+    if (!runs?.length) return undefined;
+    const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
+    for (const run of runs) await timeline.addRun(run);
+    const status = await client
+      .withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery))
+      .catch(() => undefined);
+    if (status?.history) timeline.mergeReasons(status.history);
+    return { firstRunId: runs[0]!.runId, all: timeline.entries, source: 'temporal' };
+  }
+
+  /** The newest chain's timeline as archived when its runs closed; undefined when none is. */
+  async function fromArchive(processId: string, unmasked: boolean): Promise<Told | undefined> {
+    const chain = (await archive?.chainOf(processId)) ?? [];
+    if (chain.length === 0) return undefined;
+    const all = chain.flatMap((run) => (unmasked ? run.timeline.unmasked : run.timeline.masked) as TimelineEntry[]);
+    return { firstRunId: chain[0]!.firstRunId, all, source: 'archive' };
+  }
 };
 
 /** `format` decides; without it, an Accept that names text/csv (and not JSON first) gets CSV. */
