@@ -118,6 +118,8 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     proc.append(el('span', p.kind, 'kind'), open);
     const state = cell(p.state, 'state');
     if (!['RUNNING', 'COMPLETED', p.state].includes(p.executionStatus)) state.append(el('span', ` (${p.executionStatus.toLowerCase()})`, 'kind'));
+    // Its history deleted by Temporal's retention: told from relayflow's audit archive.
+    if (p.source === 'archive') state.append(el('span', ' (archived)', 'kind'));
     tr.append(
       needs,
       proc,
@@ -436,6 +438,10 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     try {
       const [page] = await Promise.all([api(`/v1/processes/${encodeURIComponent(id)}/timeline?${q}`), mode === 'more' ? null : summary(id)]);
       if (current.id !== id) return; // another process was opened meanwhile
+      if (page.source === 'archive' && mode !== 'more') {
+        $('process-summary').textContent = "Archived: Temporal's retention deleted this history; the timeline was kept when the process closed.";
+        $('process-summary').hidden = false;
+      }
       const rows = page.entries.map((e) => {
         const tr = document.createElement('tr');
         tr.className = `entry entry-${e.kind.replace(/\s+/g, '-')}`;
