@@ -28,6 +28,9 @@ const forbidden = {
   api: ['activities', 'workers', 'scripts', 'sandbox'],
   workers: ['api', 'routes', 'scripts', 'sandbox'],
   sandbox: ['platform', 'contracts', 'store', 'processes', 'api', 'workers', 'scripts'],
+  // The client package and the example apps reach relayflow over HTTP only, as an integrator's code does.
+  packages: ['common', 'platform', 'contracts', 'store', 'processes', 'api', 'workers', 'scripts', 'sandbox'],
+  examples: ['common', 'platform', 'contracts', 'store', 'processes', 'api', 'workers', 'scripts', 'sandbox'],
 };
 const WORKFLOW_FILES = ['processes/**/workflow/**/*.ts', 'processes/workflows.ts'];
 const ACTIVITY_FILES = ['processes/**/activities/**/*.ts', 'processes/activities.ts'];
