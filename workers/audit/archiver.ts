@@ -75,6 +75,8 @@ export class AuditArchiver {
           .then((n) => n > 0 && this.log.info({ rows: n }, 'audit: archived processes past their keep time deleted'))
           .catch((err: unknown) => this.log.warn({ err }, 'audit: sweeping the archive failed'));
       }
+      // Stopped during the pass: no wait (stop() woke a pause that had not begun).
+      if (this.stopped) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.settings.intervalMs);
         this.wake = () => {
@@ -108,7 +110,7 @@ export class AuditArchiver {
       const executions = res.executions ?? [];
       const have = await this.archive.has(executions.map((e) => e.execution?.runId ?? ''));
       const todo = executions.filter((e) => e.execution?.runId && !have.has(e.execution.runId));
-      for (let i = 0; i < todo.length; i += CONCURRENCY) {
+      for (let i = 0; i < todo.length && !this.stopped; i += CONCURRENCY) {
         const outcomes = await Promise.all(todo.slice(i, i + CONCURRENCY).map((e) => this.archiveRun(e)));
         archived += outcomes.filter((o) => o === 'archived').length;
       }
