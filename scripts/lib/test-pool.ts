@@ -98,15 +98,16 @@ const needsOwnProcess = (file: string) => {
  * Heavy files share a process in batches of about this much expected time, one file after another: each file
  * after the first saves loading relayflow's modules and warming its code (about 4 s of CPU of the 6 s a file with
  * one harness costs). Expected times are the files' own tests, measured in such batches; a batch takes longer
- * (its imports, contention), and the run's end waits for its longest jobs: 120 s batches ran up to 190 s.
+ * (its imports, contention), and the run's end waits for its longest jobs: 120 s batches ran up to 190 s; 90 s
+ * makes 25 jobs where 60 s made 32, each process fewer about 4 s of CPU.
  */
-const HEAVY_BATCH_MS = 60_000;
+const HEAVY_BATCH_MS = 90_000;
 /**
  * A whole run's heavy files make at least this many batches' worth: expected times from a loaded machine are all
- * longer, and would otherwise cut the same files into more batches (57 jobs instead of 32, each paying a process's
+ * longer, and would otherwise cut the same files into more batches (59 jobs instead of 32, each paying a process's
  * start again); the bound grows with the total instead.
  */
-const HEAVY_BATCHES = 30;
+const HEAVY_BATCHES = 20;
 
 /**
  * Heavy files (HEAVY_DIRS) run in batches of up to HEAVY_BATCH_MS expected (more when HEAVY_BATCHES would not hold
