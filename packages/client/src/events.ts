@@ -1,25 +1,12 @@
 // relayflow's event deliveries, checked per the Standard Webhooks specification with its reference library.
 import { Webhook } from 'standardwebhooks';
+import type { operations } from './openapi.js';
 
-/** One change of a process, as relayflow sends it (docs/events.md): never a phone number or a code. */
-export interface RelayflowEvent {
-  type: 'process.started' | 'process.state_changed';
-  /** When the change was made (ISO 8601). */
-  timestamp: string;
-  data: {
-    /** The same on every retry and replay (also the `webhook-id` header): dedupe on it. */
-    eventId: string;
-    processId: string;
-    kind: string;
-    state: string;
-    /** Absent on a process's first event. */
-    previousState?: string;
-    reason?: string;
-    at: string;
-    /** The process ID without its kind. */
-    businessKey: string;
-  };
-}
+/**
+ * One change of a process as relayflow sends it (docs/events.md; the OpenAPI document's `webhooks.processEvent`):
+ * `{type, timestamp, data}`, never a phone number or a code. Dedupe on `data.eventId` (the `webhook-id` header).
+ */
+export type RelayflowEvent = operations['receiveProcessEvent']['requestBody']['content']['application/json'];
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 

@@ -66,6 +66,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit archive as JSON Lines: every archived run closed in a time range, with its summary and timeline
+         * @description One line per archived run (a process that continued as new has one per run: `firstRunId` joins them), oldest closed first: processId, runId, firstRunId, kind, state, executionStatus, startedAt, closedAt, businessKey, lastChangeAt, reason, entries (as the timeline route tells them). Runs are archived by the workers once they close; phone numbers masked unless `unmasked=true` is asked by a key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS.
+         */
+        get: operations["exportAuditArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bundles": {
         parameters: {
             query?: never;
@@ -540,7 +560,7 @@ export interface paths {
         };
         /**
          * The whole story of a process: state changes, callbacks, platform calls, caller actions, children
-         * @description From the process's Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON).
+         * @description From the process's Temporal history, every run (continue-as-new) joined in order. Phone numbers are masked unless `unmasked=true` is asked by an API key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS (others get 403). CSV with `format=csv` or `Accept: text/csv` (columns at,runId,eventId,kind,summary,details; details as JSON). Once Temporal's retention has deleted the history, the timeline archived when the process closed (`source: archive`; the CSV says so in the X-Timeline-Source header).
          */
         get: operations["readProcessTimeline"];
         put?: never;
@@ -1557,7 +1577,25 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    processEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A process's start or state change, POSTed to every subscription that wants it (docs/events.md) */
+        post: operations["receiveProcessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: never;
     responses: never;
@@ -2030,6 +2068,172 @@ export interface operations {
             };
         };
     };
+    exportAuditArchive: {
+        parameters: {
+            query: {
+                /** @description Runs closed at or after this time */
+                from: string;
+                kind?: "subproject" | "verification" | "sdk-verification" | "chata-template" | "chatb-template" | "rcs-sender" | "chata-sender" | "chatb-sender" | "senderid-registration" | "conversation-campaign" | "mms-campaign" | "voice-callout" | "voice-incoming" | "bundle-provisioning" | "onboarding";
+                /** @description Runs closed before this time */
+                to: string;
+                /** @description Show phone numbers: only for keys allowed to (RELAYFLOW_AUDIT_UNMASK_KEY_IDS) */
+                unmasked?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines, one archived run a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     listBundles: {
         parameters: {
             query?: {
@@ -2072,6 +2276,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -3032,6 +3238,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -4670,6 +4878,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -5203,6 +5413,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -7526,6 +7738,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -9881,6 +10095,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -10248,6 +10464,8 @@ export interface operations {
                         /** @description Empty on the last page */
                         nextPageToken: string;
                         processId: string;
+                        /** @description temporal: told from the process's history; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                        source: "temporal" | "archive";
                     };
                     "text/csv": string;
                 };
@@ -11536,6 +11754,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -14792,6 +15012,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -15523,6 +15745,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -16069,6 +16293,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -16539,6 +16765,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -18150,6 +18378,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -18630,6 +18860,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -22572,6 +22804,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -23202,6 +23436,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -23643,6 +23879,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -24626,6 +24864,8 @@ export interface operations {
                             reason?: string;
                             /** @description The run: a business key followed again after a final state lists one entry per run */
                             runId: string;
+                            /** @description temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention */
+                            source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
                         }[];
@@ -30685,6 +30925,59 @@ export interface operations {
                         requestId: string;
                     };
                 };
+            };
+        };
+    };
+    receiveProcessEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-signature": string;
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** Format: date-time */
+                        at: string;
+                        /** @description The process ID without its kind */
+                        businessKey: string;
+                        /** @description The event ID, also the webhook-id header: the same on every retry and replay */
+                        eventId: string;
+                        /** @description The process kind */
+                        kind: string;
+                        previousState?: string;
+                        processId: string;
+                        /** @description Why it moved, phone numbers masked */
+                        reason?: string;
+                        /** @description The state the process is in now, as listings show it */
+                        state: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the change happened (the same as data.at)
+                     */
+                    timestamp: string;
+                    /**
+                     * @description process.started for a process's first event (no previousState)
+                     * @enum {unknown}
+                     */
+                    type: "process.started" | "process.state_changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: any 2xx within RELAYFLOW_EVENTS_TIMEOUT_MS; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
