@@ -164,6 +164,8 @@ async function startTemporalPart(o: StartOptions, pgPort: number): Promise<Part 
       basePort: o.ports.temporal,
       logFile: join(o.dir, 'logs', 'temporal.log'),
       namespace: CLUSTER_NAMESPACE,
+      // Temporal's own history archival (filestore): raw histories kept past the namespace's retention.
+      archivalDir: join(o.dir, 'temporal-archival'),
     });
     await rememberServer(file, started.pid);
     return started;

@@ -13,9 +13,11 @@ import type { TemporalServerBin } from './temporal-server-bin.js';
 /** The repo's server config: a directory and an environment name, as the server's --config and --env take them. */
 export const TEMPORAL_CONFIG = { dir: 'deploy/temporal', env: 'docker', dynamicConfig: 'deploy/temporal/dynamicconfig.yaml' } as const;
 const NAMESPACE_RETENTION = '3 days';
+/** temporal.api.enums.v1.ArchivalState.ARCHIVAL_STATE_ENABLED */
+const ARCHIVAL_ENABLED = 2;
 
 /** The environment the config template reads (the same names the compose file's temporal service sets). */
-export function temporalServerEnv(opts: { repo: string; pgPort: number; basePort: number }): Record<string, string> {
+export function temporalServerEnv(opts: { repo: string; pgPort: number; basePort: number; archivalDir?: string }): Record<string, string> {
   const p = (offset: number) => String(opts.basePort + offset);
   return {
     DB: 'postgres12',
@@ -34,6 +36,7 @@ export function temporalServerEnv(opts: { repo: string; pgPort: number; basePort
     MATCHING_MEMBERSHIP_PORT: p(102),
     WORKER_MEMBERSHIP_PORT: p(106),
     DYNAMIC_CONFIG_FILE_PATH: join(opts.repo, TEMPORAL_CONFIG.dynamicConfig),
+    ...(opts.archivalDir ? { ARCHIVAL_DIR: opts.archivalDir } : {}),
   };
 }
 
@@ -76,14 +79,21 @@ async function connectWhenUp(address: string, exited: () => boolean): Promise<Co
   }
 }
 
-/** Registers `namespace` unless it exists, then waits until the frontend serves it (its cache refreshes in seconds). */
-async function ensureNamespace(connection: Connection, namespace: string): Promise<'created' | 'reused'> {
+/**
+ * Registers `namespace` unless it exists, with Temporal's history archival on (the filestore provider, under
+ * `archivalDir`): a namespace made before archival was configured has it turned on. Then waits until the frontend
+ * serves it (its cache refreshes in seconds).
+ */
+async function ensureNamespace(connection: Connection, namespace: string, archivalDir: string | undefined): Promise<'created' | 'reused'> {
   let outcome: 'created' | 'reused' = 'reused';
+  const archival = archivalDir ? { historyArchivalState: ARCHIVAL_ENABLED, historyArchivalUri: `file://${archivalDir}/history` } : {};
   try {
-    await connection.workflowService.describeNamespace({ namespace });
+    const described = await connection.workflowService.describeNamespace({ namespace });
+    if (archivalDir && described.config?.historyArchivalState !== ARCHIVAL_ENABLED)
+      await connection.workflowService.updateNamespace({ namespace, config: archival });
   } catch {
     try {
-      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(NAMESPACE_RETENTION) });
+      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(NAMESPACE_RETENTION), ...archival });
       outcome = 'created';
     } catch (err) {
       if (!/already exists/i.test((err as Error).message)) throw err;
@@ -101,7 +111,7 @@ async function ensureNamespace(connection: Connection, namespace: string): Promi
 
 export async function startClusterTemporal(
   bin: TemporalServerBin,
-  opts: { repo: string; pgPort: number; basePort: number; logFile: string; namespace: string },
+  opts: { repo: string; pgPort: number; basePort: number; logFile: string; namespace: string; archivalDir?: string },
 ): Promise<ClusterTemporal> {
   const logFd = openSync(opts.logFile, 'a');
   const server = spawn(bin.server, ['--root', opts.repo, '--config', TEMPORAL_CONFIG.dir, '--env', TEMPORAL_CONFIG.env, '--allow-no-auth', 'start'], {
@@ -126,7 +136,7 @@ export async function startClusterTemporal(
   try {
     const connection = await connectWhenUp(address, () => server.exitCode !== null);
     try {
-      return { address, pid: server.pid!, namespace: await ensureNamespace(connection, opts.namespace), stop, kill };
+      return { address, pid: server.pid!, namespace: await ensureNamespace(connection, opts.namespace, opts.archivalDir), stop, kill };
     } finally {
       await connection.close();
     }
