@@ -76,6 +76,20 @@ describe('retries', () => {
     await client.GET('/v1/processes/{processId}', { params: { path: { processId: 'verification:x' } } });
     assert.equal(seen.at(-1)!.headers['idempotency-key'], undefined);
   });
+
+  test("the caller's abort is not retried", async (t) => {
+    const stub = await startStub(() => undefined); // never answers
+    t.after(() => stub.close());
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls += 1;
+      return fetch(input, init);
+    };
+    const client = createRelayflowClient({ baseUrl: stub.url, apiKey: 'k-0123456789abcdef', fetch: counting, retry: { firstDelayMs: 10 } });
+    const call = client.POST('/v1/verifications', { body: { identity: '+46700000001', method: 'sms' }, signal: AbortSignal.timeout(300) });
+    await assert.rejects(call, /abort|timeout/i);
+    assert.equal(calls, 1, 'one try: an abort is the caller giving up, not a network error');
+  });
 });
 
 describe('verifyEvent', () => {

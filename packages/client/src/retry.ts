@@ -42,7 +42,8 @@ export function retryingFetch(base: typeof fetch, opts: RetryOptions = {}): (inp
       try {
         res = await base(request.clone(), init);
       } catch (err) {
-        if (attempt >= attempts) throw err;
+        // The caller's own abort (or timeout) ends the call: it is not the network failing.
+        if (request.signal.aborted || attempt >= attempts) throw err;
         await sleep(backoff);
         continue;
       }
