@@ -31,6 +31,12 @@ export const SUITE: readonly SuiteBench[] = [
   { name: 'campaign', bound: { short: 60, full: 240 } },
   // About 30 s short: the outbox on a PostgreSQL of its own, no Temporal.
   { name: 'events', bound: { short: 60, full: 240 } },
+  // About 2 min full (100,000 archived processes: 30 s to fill, 42 s an export), 20 s short.
+  {
+    name: 'audit-export',
+    bound: { short: 60, full: 240 },
+    notInShort: 'its figure is the 100,000 of the full profile; 20 s short would take the short table past 200 s',
+  },
 ];
 
 export const scriptOf = (bench: SuiteBench) => `bench/${bench.name}.ts`;

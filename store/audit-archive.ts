@@ -12,13 +12,13 @@ import type { Sql } from './sql.js';
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 
 /** What the process list shows of an archived run beside its plain columns (sealed). */
-export interface ArchivedSummary {
+interface ArchivedSummary {
   lastChangeAt: string;
   reason?: string;
 }
 
 /** The run's timeline as the timeline route tells it: masked for most readers, unmasked for the allowed (sealed). */
-export interface ArchivedTimeline {
+interface ArchivedTimeline {
   masked: unknown[];
   unmasked: unknown[];
 }
