@@ -27,7 +27,12 @@ export const EVENT_WEBHOOKS = {
       summary: "A process's start or state change, POSTed to every subscription that wants it (docs/events.md)",
       operationId: 'receiveProcessEvent',
       tags: ['events'],
-      parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
+      parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+        name,
+        in: 'header' as const,
+        required: true,
+        schema: { type: 'string' as const },
+      })),
       requestBody: { required: true, content: { 'application/json': { schema: ProcessEventDelivery } } },
       responses: { '2XX': { description: 'Taken: any 2xx within RELAYFLOW_EVENTS_TIMEOUT_MS; anything else is retried' } },
     },
