@@ -171,6 +171,12 @@ export class AuditArchive {
     });
   }
 
+  /** One archived run, by its ID. */
+  async run(runId: string): Promise<ArchivedRun | undefined> {
+    const [row] = await this.sql.query<Row>(`SELECT ${LISTING_COLUMNS}, timeline FROM relayflow_audit_archive WHERE run_id = $1`, [runId]);
+    return row ? this.full(row) : undefined;
+  }
+
   /** The runs of the process's newest chain, first to last, or [] when none is archived. */
   async chainOf(processId: string): Promise<ArchivedRun[]> {
     const rows = await this.sql.query<Row>(

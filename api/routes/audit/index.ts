@@ -138,12 +138,19 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
 
   type Told = { firstRunId: string; all: TimelineEntry[]; source: 'temporal' | 'archive' };
 
-  /** The timeline told from the process's history; undefined when Temporal has none. */
+  /** The timeline told from the process's history (an earlier run retention deleted from the archive); undefined when Temporal has none. */
   async function fromTemporal(processId: string, unmasked: boolean): Promise<Told | undefined> {
-    const runs = await readRuns(client, processId);
+    const archived = async (runId: string) => {
+      const run = await archive?.run(runId);
+      return run ? ((unmasked ? run.timeline.unmasked : run.timeline.masked) as TimelineEntry[]) : undefined;
+    };
+    const runs = await readRuns(client, processId, archived);
     if (!runs?.length) return undefined;
     const timeline = new TimelineBuilder(decoder, unmasked ? noMask : maskPhones);
-    for (const run of runs) await timeline.addRun(run);
+    for (const run of runs) {
+      if (run.told) timeline.entries.push(...run.told);
+      else await timeline.addRun(run);
+    }
     const status = await client
       .withDeadline(Date.now() + STATUS_WAIT_MS, () => client.workflow.getHandle(processId).query(processStatusQuery))
       .catch(() => undefined);

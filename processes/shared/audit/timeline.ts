@@ -346,6 +346,8 @@ export class TimelineBuilder {
       const i = history.findIndex((h, j) => j >= next && h.state === entry.details.state && Math.abs(Date.parse(h.at) - at) <= 10_000);
       if (i < 0) continue;
       next = i + 1;
+      // An entry told with its reason already (an archived run's) keeps it.
+      if (entry.details.reason !== undefined) continue;
       const reason = history[i]!.reason;
       if (reason) {
         const text = this.mask(reason);

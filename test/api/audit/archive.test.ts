@@ -6,12 +6,13 @@ import { describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AesGcmPayloadCodec } from '../../../common/codec.js';
 import { AuditArchive } from '../../../store/index.js';
-import { useHarness, TEST_API_KEY } from '../../helpers/harness.js';
+import { useHarness, TEST_API_KEY, uniqueName } from '../../helpers/harness.js';
 import { freshNumber, messageFor, report, startVerification } from '../../helpers/verification.js';
+import { reviewerEvent, startApprovedTemplate, waitUntil } from '../../helpers/provisioning.js';
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
     const v = await fn();
@@ -22,7 +23,10 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 }
 
 describe('audit archive', () => {
-  const h = useHarness({ env: { RELAYFLOW_AUDIT_ARCHIVE_INTERVAL_MS: '200' } });
+  const h = useHarness({
+    env: { RELAYFLOW_AUDIT_ARCHIVE_INTERVAL_MS: '200', RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' },
+    sandbox: { provisioningReviewer: { templates: { outcome: 'approve', delayMs: 100 } } },
+  });
 
   test('a closed process whose history is deleted is still listed, told and exported, from the archive', async () => {
     const identity = freshNumber();
@@ -111,5 +115,45 @@ describe('audit archive', () => {
     assert.deepEqual(await archive.verify(s.processId), []);
     await h.store.sql.query(`UPDATE relayflow_audit_archive SET state = 'FAILED' WHERE run_id = $1`, [runId]);
     assert.deepEqual(await archive.verify(s.processId), [{ processId: s.processId, n: 1, problem: 'its content does not match its hash (edited)' }]);
+  });
+
+  test("a long-lived process's first run, deleted by retention while the process goes on, is told from the archive", async () => {
+    const { handle, processId, templateId } = await startApprovedTemplate(h, uniqueName('archive').replace(/-/g, '_'));
+    const scores = ['QUALITY_SCORE_GREEN', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_RED', 'QUALITY_SCORE_YELLOW', 'QUALITY_SCORE_GREEN', 'QUALITY_SCORE_RED'];
+    for (const qualityScore of scores) {
+      await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_QUALITY_SCORE_UPDATED', details: { qualityScore } });
+      await waitUntil(h, processId, (v) => v.details.qualityScore === qualityScore, `quality ${qualityScore}`);
+    }
+    await waitUntil(h, processId, (v) => (v as unknown as { execution: { runId: string } }).execution.runId !== handle.firstExecutionRunId, 'a new run');
+    const firstRunId = handle.firstExecutionRunId;
+    await until('the first run archived', async () => {
+      const rows = await h.store.sql.query('SELECT 1 FROM relayflow_audit_archive WHERE run_id = $1', [firstRunId]);
+      return rows.length ? true : undefined;
+    });
+    const url = `/v1/processes/${encodeURIComponent(processId)}/timeline?pageSize=500`;
+    const read = async () => {
+      const res = await h.api({ method: 'GET', url, headers: auth });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as { entries: { runId: string }[]; source: string };
+    };
+    const before = await read();
+    assert.ok(before.entries.some((e) => e.runId === firstRunId) && before.entries.some((e) => e.runId !== firstRunId), 'two runs told');
+
+    await h.client.workflowService.deleteWorkflowExecution({
+      namespace: h.client.options.namespace,
+      workflowExecution: { workflowId: processId, runId: firstRunId },
+    });
+    await until('the first run deleted', () =>
+      h.client.workflowService
+        .getWorkflowExecutionHistory({ namespace: h.client.options.namespace, execution: { workflowId: processId, runId: firstRunId } })
+        .then(
+          () => undefined,
+          () => true,
+        ),
+    );
+    const after = await read();
+    assert.equal(after.source, 'temporal', 'the process is still in Temporal');
+    // The runs still in Temporal may have gone on meanwhile: the first run and what was told before are the same.
+    assert.deepEqual(after.entries.slice(0, before.entries.length), before.entries);
   });
 });
