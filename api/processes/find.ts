@@ -9,7 +9,7 @@ import { maskPhoneNumbers } from '../../common/logger.js';
 import { KIND, REFERENCE, STATE } from '../../common/search-attributes.js';
 import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../processes/kinds.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus } from '../../contracts/process-status.js';
-import type { ArchiveCursor, ArchivedListing, AuditArchive } from '../../store/audit-archive.js';
+import type { ArchiveCursor, ArchivedListing, ArchiveFilter, AuditArchive } from '../../store/audit-archive.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { attentionClauses, attentionOf, knownStates, type Attention } from './attention.js';
 
@@ -298,13 +298,30 @@ export class ProcessService {
     }
     const processes = await this.summaries(res.executions ?? []);
     if (res.nextPageToken?.length) return { processes, nextPageToken: this.pageTokens.encode(res.nextPageToken) };
-    // Temporal's list is done: it goes on with archived processes whose histories are gone, in the same order.
-    if (!this.archive || processes.length >= pageSize) {
-      const more = this.archive && (await this.archive.list({}, 1)).runs.length > 0;
-      return { processes, nextPageToken: more ? this.archiveToken(undefined) : '' };
+    // Temporal's list is done: it goes on with archived processes whose histories are gone, in the same order,
+    // from before the oldest close Temporal listed (retention deletes the oldest first: later ones are all there).
+    if (!this.archive) return { processes, nextPageToken: '' };
+    const oldest = processes.reduce<string | undefined>((min, p) => (p.closedAt && (!min || p.closedAt < min) ? p.closedAt : min), undefined);
+    const from = oldest ? { closedAt: oldest, seq: 0 } : undefined;
+    if (processes.length >= pageSize) {
+      const more = (await this.archive.list(this.archiveFilter(opts), 1, from)).runs.length > 0;
+      return { processes, nextPageToken: more ? this.archiveToken(from) : '' };
     }
-    const rest = await this.archivePage(opts, pageSize - processes.length, undefined);
+    const rest = await this.archivePage(opts, pageSize - processes.length, from);
     return { processes: [...processes, ...rest.processes], nextPageToken: rest.nextPageToken };
+  }
+
+  /** The list's filters as the archive reads them; `q` matches process IDs only (the archive keeps no caller's reference). */
+  private archiveFilter(opts: ListOptions): ArchiveFilter {
+    const q = opts.q?.trim();
+    return {
+      ...(opts.kind ? { kind: opts.kind } : {}),
+      ...(opts.state ? { state: opts.state } : {}),
+      ...(opts.startedAfter ? { startedAfter: instant(opts.startedAfter, 'query.startedAfter') } : {}),
+      ...(opts.startedBefore ? { startedBefore: instant(opts.startedBefore, 'query.startedBefore') } : {}),
+      ...(opts.key !== undefined ? { processId: opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key } : {}),
+      ...(q !== undefined ? { prefixes: [q, ...(opts.kind ? [opts.kind] : PROCESS_KINDS).map((k) => `${k}:${q}`)] } : {}),
+    };
   }
 
   /**
@@ -317,15 +334,7 @@ export class ProcessService {
     cursor: ArchiveCursor | undefined,
   ): Promise<{ processes: ProcessSummary[]; nextPageToken: string }> {
     const archive = this.archive!;
-    const q = opts.q?.trim();
-    const filter = {
-      ...(opts.kind ? { kind: opts.kind } : {}),
-      ...(opts.state ? { state: opts.state } : {}),
-      ...(opts.startedAfter ? { startedAfter: instant(opts.startedAfter, 'query.startedAfter') } : {}),
-      ...(opts.startedBefore ? { startedBefore: instant(opts.startedBefore, 'query.startedBefore') } : {}),
-      ...(opts.key !== undefined ? { processId: opts.kind && !opts.key.startsWith(`${opts.kind}:`) ? `${opts.kind}:${opts.key}` : opts.key } : {}),
-      ...(q !== undefined ? { prefixes: [q, ...(opts.kind ? [opts.kind] : PROCESS_KINDS).map((k) => `${k}:${q}`)] } : {}),
-    };
+    const filter = this.archiveFilter(opts);
     const processes: ProcessSummary[] = [];
     let at = cursor;
     let more = true;
