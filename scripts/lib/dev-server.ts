@@ -43,23 +43,43 @@ export function canBind(port: number): Promise<boolean> {
   });
 }
 
+const PORT_WINDOW = 200;
+const PORT_WINDOWS = 50;
+
 /**
  * A port free now, for a server that binds it later: below Linux's ephemeral range (32768 up), where the system
  * hands out the local ports of outgoing connections. A port the system picked (listen on 0) could be taken by any
  * process's next connection in the seconds before its server starts (it happened to npm start under the test load).
  */
 export async function freePort(): Promise<number> {
+  // Each process picks in its own window (by its pid): a server a test stops and starts again on its port is not
+  // raced, in between, by another test process picking the same port (seen in CI: npm start's Temporal port taken).
+  const base = 10_000 + (process.pid % PORT_WINDOWS) * PORT_WINDOW;
   for (let tries = 0; tries < 50; tries++) {
-    const port = 10_000 + Math.floor(Math.random() * 10_000);
+    const port = base + Math.floor(Math.random() * PORT_WINDOW);
     if (await canBind(port)) return port;
   }
-  throw new Error('no free port between 10000 and 20000 after 50 tries');
+  throw new Error(`no free port between ${base} and ${base + PORT_WINDOW} after 50 tries`);
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
   const cli = await findTemporalCli({ log: opts.log });
-  const port = opts.port || (await freePort());
-  const uiPort = opts.ui ? opts.uiPort || (await freePort()) : undefined;
+  // A port found free can be taken before the server binds it (another server starting beside this one, in CI):
+  // then a port of our choosing is chosen again, at most three times.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port || (await freePort());
+    const uiPort = opts.ui ? opts.uiPort || (await freePort()) : undefined;
+    try {
+      return await startOn(cli, opts, port, uiPort);
+    } catch (err) {
+      const ours = !opts.port && !(opts.ui && opts.uiPort);
+      if (!ours || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+      opts.log?.(`port ${port} was taken before the Temporal dev server bound it: trying another`);
+    }
+  }
+}
+
+async function startOn(cli: TemporalCli, opts: DevServerOptions, port: number, uiPort: number | undefined): Promise<DevServer> {
   const extra = [
     '--log-level',
     'error',
