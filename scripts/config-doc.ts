@@ -34,7 +34,7 @@ Not read by the API or the workers.
 
 | variable | default | meaning |
 |---|---|---|
-| \`RELAYFLOW_TEMPORAL_PORT\`, \`RELAYFLOW_TEMPORAL_UI_PORT\` | \`7233\`, \`8233\` | the local Temporal dev server and its web UI |
+| \`RELAYFLOW_TEMPORAL_PORT\`, \`RELAYFLOW_TEMPORAL_UI_PORT\` | \`7233\`, \`8233\` | the local Temporal dev server and its web UI (\`RELAYFLOW_TEMPORAL_PORT=0\`: a free port, chosen again if taken before the server binds it) |
 | \`RELAYFLOW_DEV_CODEC_PORT\` | \`8234\` | the web UI's codec listener (\`0\`: any free port) |
 | \`SANDBOX_PORT\` | \`4010\` | the sandbox |
 | \`SANDBOX_HOST\` | \`127.0.0.1\` | \`npm run sandbox\` only: the address the standalone sandbox listens on |

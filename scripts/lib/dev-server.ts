@@ -72,8 +72,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     try {
       return await startOn(cli, opts, port, uiPort);
     } catch (err) {
-      const ours = !opts.port && !(opts.ui && opts.uiPort);
-      if (!ours || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+      if (opts.port || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
       opts.log?.(`port ${port} was taken before the Temporal dev server bound it: trying another`);
     }
   }

@@ -4,7 +4,6 @@ import { freePort } from './ports.js';
 
 export interface NpmStartPorts {
   api: number;
-  temporal: number;
   ui: number;
   sandbox: number;
   codec: number;
@@ -14,7 +13,6 @@ export interface NpmStartPorts {
 export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPorts; env: Record<string, string> }> {
   const ports: NpmStartPorts = {
     api: await freePort(),
-    temporal: await freePort(),
     ui: await freePort(),
     sandbox: await freePort(),
     codec: await freePort(),
@@ -25,7 +23,8 @@ export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPor
     env: {
       RELAYFLOW_DATA_DIR: dataDir,
       RELAYFLOW_API_PORT: String(ports.api),
-      RELAYFLOW_TEMPORAL_PORT: String(ports.temporal),
+      // 0: npm start picks the Temporal port itself, and picks again if another process takes it first (seen in CI).
+      RELAYFLOW_TEMPORAL_PORT: '0',
       RELAYFLOW_TEMPORAL_UI_PORT: String(ports.ui),
       SANDBOX_PORT: String(ports.sandbox),
       RELAYFLOW_DEV_CODEC_PORT: String(ports.codec),
