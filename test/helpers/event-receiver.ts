@@ -2,6 +2,7 @@
 // the test tells it to (200 by default; a status, or a redirect) so outages and refusals can be played.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pollUntil } from './deadline.js';
 
 export interface ReceivedEvent {
   body: string;
@@ -52,13 +53,5 @@ export async function startEventReceiver(): Promise<EventReceiver> {
   };
 }
 
-/** Waits until `ok` holds, polling every 50 ms; fails naming `what` after `timeoutMs`. */
-export async function eventually<T>(what: string, get: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** pollUntil (test/helpers/deadline.ts) in the order these tests read it: what, then how; every 50 ms. */
+export const eventually = <T>(what: string, get: () => T | undefined, timeoutMs = 15_000): Promise<T> => pollUntil(get, what, timeoutMs, 50);
