@@ -8,7 +8,7 @@ import Type from 'typebox';
 import { maskPhoneNumbers } from '../../../common/logger.js';
 import { PROCESS_KINDS } from '../../../processes/kinds.js';
 import type { ArchivedRun, AuditArchive } from '../../../store/audit-archive.js';
-import { badRequest, errorResponses, storeRequired } from '../../errors.js';
+import { errorResponses, storeRequired, unprocessable } from '../../errors.js';
 
 export interface ExportRouteOptions {
   archive?: AuditArchive;
@@ -56,13 +56,13 @@ export const exportRoute: FastifyPluginAsyncTypebox<ExportRouteOptions> = async 
             description: 'JSON Lines, one archived run a line',
             content: { 'application/jsonl': { schema: Type.String({ description: 'One JSON object a line' }) } },
           },
-          ...errorResponses(400, 401, 403, 503),
+          ...errorResponses(400, 401, 403, 422, 503),
         },
       },
     },
     async (req, reply) => {
       const { from, to, kind, unmasked = false } = req.query;
-      if (Date.parse(from) >= Date.parse(to)) throw badRequest('query.to', 'after_from', 'must be later than from');
+      if (Date.parse(from) >= Date.parse(to)) throw unprocessable('query.to', 'after_from', 'must be later than from');
       if (unmasked) checkUnmask(req);
       const runs = archive().export({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), ...(kind ? { kind } : {}) });
       reply.header('cache-control', 'no-store');

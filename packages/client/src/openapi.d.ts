@@ -2164,6 +2164,29 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -107,7 +107,7 @@ describe('audit archive', () => {
     assert.equal(mine.state, 'SUCCESSFUL');
     assert.deepEqual(mine.entries, before.entries);
     const bad = await h.api({ method: 'GET', url: `/v1/audit/export?from=${to}&to=${from}`, headers: auth });
-    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(bad.statusCode, 422, bad.body);
     assert.match(bad.body, /query\.to/);
 
     // An edited row breaks its chain.
