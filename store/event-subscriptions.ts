@@ -191,9 +191,10 @@ export class EventSubscriptionStore {
 
   /** Removes it and everything still to deliver to it; false when there was none. */
   async delete(id: string): Promise<boolean> {
+    // The subscription's row first, as an attempt's settling locks it (then its delivery): the same order cannot deadlock.
     return this.sql.transaction(async (tx) => {
-      await tx.query('DELETE FROM relayflow_event_deliveries WHERE subscription_id = $1', [id]);
       const gone = await tx.query('DELETE FROM relayflow_event_subscriptions WHERE id = $1 RETURNING id', [id]);
+      await tx.query('DELETE FROM relayflow_event_deliveries WHERE subscription_id = $1', [id]);
       return gone.length > 0;
     });
   }
@@ -347,6 +348,12 @@ export class EventSubscriptionStore {
     const before = new Date(Date.now() - keepMs).toISOString();
     await this.sql.query(`DELETE FROM relayflow_event_attempts WHERE at < $1`, [before]);
     await this.sql.query(`DELETE FROM relayflow_event_deliveries WHERE status = 'delivered' AND created_at < $1`, [before]);
+    // A fan-out that read a subscription as it was deleted leaves deliveries no one will make.
+    await this.sql.query(
+      `DELETE FROM relayflow_event_deliveries d WHERE d.created_at < $1
+          AND NOT EXISTS (SELECT 1 FROM relayflow_event_subscriptions s WHERE s.id = d.subscription_id)`,
+      [before],
+    );
     await this.sql.query(
       `DELETE FROM relayflow_events e WHERE e.occurred_at < $1
           AND NOT EXISTS (SELECT 1 FROM relayflow_event_deliveries d WHERE d.position = e.position)`,
