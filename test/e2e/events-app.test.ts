@@ -15,7 +15,7 @@ describe('examples/events-app', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 0, out);
     assert.match(out, /event verification \(start\) -> PENDING/);
     assert.match(out, /event verification PENDING -> SUCCESSFUL/);

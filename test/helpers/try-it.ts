@@ -37,7 +37,8 @@ function bash(script: string, env: Record<string, string>): Promise<Ran> {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
+    // 'close', not 'exit': the process can exit before its output is all read (a loaded machine lost a block's last line).
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 
