@@ -2,7 +2,8 @@
 // query strings and path parameters are coerced, since they arrive as text.
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { urlProblem } from '../../common/url-guard.js';
 import type { ErrorDetail } from '../errors.js';
@@ -40,12 +41,33 @@ const withFormats = (ajv: Ajv) => {
 const strictAjv = withFormats(new Ajv({ ...base, coerceTypes: false }));
 const coercingAjv = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
+/**
+ * Compiled once per schema's content in a process: Ajv caches by object identity, and routes build their schemas
+ * when registered, so each app built again (tests build dozens a process) compiled every route again.
+ */
+function byContent<F>(compile: (schema: object) => F): (schema: object, part?: string) => F {
+  const compiled = new Map<string, F>();
+  return (schema, part = '') => {
+    const key = `${part} ${JSON.stringify(schema)}`;
+    let fn = compiled.get(key);
+    if (!fn) compiled.set(key, (fn = compile(schema)));
+    return fn;
+  };
+}
+const strictValidator = byContent((schema) => strictAjv.compile(schema));
+const coercingValidator = byContent((schema) => coercingAjv.compile(schema));
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
+  (httpPart === 'body' ? strictValidator : coercingValidator)(schema as object);
+
+// Fastify's own serializer (fast-json-stringify), with no shared schemas ($ref) to resolve: none are added.
+const fastJson = SerializerSelector()({}, {});
+const serializer = byContent((schema) => fastJson({ schema, method: '', url: '', httpStatus: '' }));
+const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => serializer(schema as object);
 
 export const validationPlugin = fp(
   async (app: FastifyInstance) => {
     app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
   },
   { name: 'relayflow-validation' },
 );
