@@ -120,6 +120,15 @@ describe('docker-compose.yml', () => {
     assert.ok(dependsOn('temporal').includes('postgresql'));
   });
 
+  it("keeps temporal's archived histories on a named volume", () => {
+    const dir = env('temporal').ARCHIVAL_DIR;
+    assert.ok(dir, 'ARCHIVAL_DIR is set (deploy/temporal/docker.yaml archives under it)');
+    const mount = (service('temporal').volumes ?? []).map((v) => v.split(':')).find(([, target]) => dir === target || dir.startsWith(`${target}/`));
+    assert.ok(mount, `a volume holds ${dir}`);
+    assert.ok(Object.keys((compose as { volumes?: Record<string, unknown> }).volumes ?? {}).includes(mount[0]!), `${mount[0]} is a named volume`);
+    assert.match(read('deploy/temporal/docker.yaml'), /env "ARCHIVAL_DIR"/);
+  });
+
   it('gives api and workers the sandbox URL of the sandbox service and its port', () => {
     const sandbox = env('sandbox');
     assert.equal(sandbox.SANDBOX_HOST, '0.0.0.0', 'the sandbox must listen beyond its container');
