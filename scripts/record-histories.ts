@@ -754,6 +754,39 @@ const scenarios: Scenario[] = [
   },
   {
     type: 'campaign',
+    case: 'scheduled',
+    async run(h) {
+      // A start time: SCHEDULED behind a timer, paused and resumed while it waits, then prepared and sent.
+      const appId = await cp.createApp(h, 200);
+      const { processId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(30, 7200),
+        conversation: conversation(appId),
+        startAt: new Date(Date.now() + 3_000).toISOString(),
+      });
+      const handle = h.client.workflow.getHandle(processId);
+      await handle.executeUpdate(pauseCampaignUpdate, { args: [{ operationId: 'p1', reason: 'replay' }] });
+      await handle.executeUpdate(resumeCampaignUpdate, { args: [{ operationId: 'u1' }] });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign',
+    case: 'scheduled-cancelled',
+    async run(h) {
+      // Cancelled while it waits for its start time: nothing prepared, every recipient cancelled.
+      const { processId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: cp.numbers(3, 7250),
+        conversation: conversation('01ARZ3NDEKTSV4RRFFQ69G5FAV'),
+        startAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      await h.client.workflow.getHandle(processId).executeUpdate(cancelCampaignUpdate, { args: [{ operationId: 'c1' }] });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign',
     case: 'cancelled-while-sending',
     async run(h) {
       // A cancel while chunks run: the loop's last activity comes after the cancel's answer (campaign-after-handlers).

@@ -14,7 +14,7 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
  * SETTLING (only when sends whose answer was lost wait for postbacks to confirm them; otherwise SENDING goes
  * straight to COMPLETED), then COMPLETED, CANCELLED or FAILED.
  */
-export type CampaignState = 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+export type CampaignState = 'SCHEDULED' | 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
 
 export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'CHATB', 'MMS'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
@@ -72,6 +72,8 @@ export interface CampaignInput {
   mms?: MmsContent;
   /** Messages per second the caller asked for; capped at the platform's limit. */
   rate?: number;
+  /** When to start sending (ISO time); until then the campaign is SCHEDULED and prepares nothing. */
+  startAt?: string;
   settings: CampaignSettings;
   carried?: CampaignCarry;
 }

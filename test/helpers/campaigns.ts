@@ -62,6 +62,7 @@ export interface StartCampaign {
   conversation?: ConversationContent;
   mms?: MmsContent;
   rate?: number;
+  startAt?: string;
   settings?: Partial<CampaignSettings>;
 }
 
@@ -84,6 +85,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
     ...(c.conversation ? { conversation: c.conversation } : {}),
     ...(c.mms ? { mms: c.mms } : {}),
     ...(c.rate ? { rate: c.rate } : {}),
+    ...(c.startAt ? { startAt: c.startAt } : {}),
     settings: {
       chunkSize: s.chunkSize,
       sendTaskQueue: s.sendTaskQueue,
@@ -99,7 +101,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
     args: [input],
     typedSearchAttributes: [
       { key: KIND, value: c.kind },
-      { key: STATE, value: 'PREPARING' },
+      { key: STATE, value: c.startAt ? 'SCHEDULED' : 'PREPARING' },
     ],
   });
   return { processId, campaignId };

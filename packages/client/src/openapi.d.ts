@@ -5075,6 +5075,11 @@ export interface operations {
                     /** @description Instead of recipients: CSV (RFC 4180) with a header row; the column `to` holds the number, every other column is a parameter named by its header (an empty cell: no value) */
                     recipientsCsv?: string;
                     region: "us" | "eu" | "br";
+                    /**
+                     * Format: date-time
+                     * @description When to start sending (at most 7 days ahead); until then the campaign is SCHEDULED. Absent: at once
+                     */
+                    startAt?: string;
                 };
             };
         };
@@ -5599,6 +5604,11 @@ export interface operations {
                         text?: string;
                         video?: string;
                     }[];
+                    /**
+                     * Format: date-time
+                     * @description When to start sending (at most 7 days ahead); until then the campaign is SCHEDULED. Absent: at once
+                     */
+                    startAt?: string;
                     subject: string;
                     toDisplayOnly?: string[];
                     /** @description savemms once, then sendsavedmms per recipient (transcoded once: the advice for video) */

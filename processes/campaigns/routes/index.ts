@@ -41,6 +41,7 @@ import {
   RecipientStatusFilter,
   START_BODY_LIMIT,
   StartConversationCampaign,
+  MAX_SCHEDULE_DAYS,
   StartMmsCampaign,
 } from './schemas.js';
 
@@ -67,13 +68,15 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     content: Pick<CampaignInput, 'conversation' | 'mms'>,
     recipients: readonly RecipientEntry[],
     defaultCountry: string | undefined,
-    rate: number | undefined,
+    when: { rate?: number | undefined; startAt?: string | undefined },
     placeholders: readonly string[] = [],
   ) {
+    const { rate } = when;
+    const startAt = when.startAt === undefined ? undefined : startTimeOf(when.startAt, Date.now());
     const s = store();
     const prepared = prepareRecipients(recipients, defaultCountry, placeholders);
     const processId = workflowIds[kind](projectId, key ?? ulid());
-    const hash = requestHash({ kind, content, rate }, prepared.rows);
+    const hash = requestHash({ kind, content, rate, ...(when.startAt ? { startAt: when.startAt } : {}) }, prepared.rows);
     const { campaign } = await s.createCampaign({
       id: ulid(),
       processId,
@@ -91,6 +94,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       kind,
       ...content,
       ...(rate ? { rate } : {}),
+      ...(startAt ? { startAt } : {}),
       settings: {
         chunkSize: settings.chunkSize,
         chunkSeconds: settings.chunkSeconds,
@@ -101,7 +105,10 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       },
     };
     // Never a second run: a campaign's key answers the same campaign even after it ended (nothing is sent twice).
-    const started = await campaigns.startBuilt({ errors: [], kind, processId, input }, { reuse: 'after-failure', initialState: 'PREPARING' });
+    const started = await campaigns.startBuilt(
+      { errors: [], kind, processId, input },
+      { reuse: 'after-failure', initialState: startAt ? 'SCHEDULED' : 'PREPARING' },
+    );
     return {
       status: started.status,
       body: {
@@ -137,7 +144,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       };
       // A template's placeholders, or a text's own ({{name}}): each recipient needs a value for every one.
       const placeholders = template ? template.placeholders : 'text' in m ? placeholdersIn([m.text]) : [];
-      return start('conversation-campaign', b.key, { conversation }, recipients, b.defaultCountry, b.rate, placeholders);
+      return start('conversation-campaign', b.key, { conversation }, recipients, b.defaultCountry, { rate: b.rate, startAt: b.startAt }, placeholders);
     },
   });
 
@@ -149,11 +156,11 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     responses: startResponses,
     errors: [400, 401, 409, 413, 422, 503],
     start: ({ body }) => {
-      const { key, recipients, defaultCountry, rate, toDisplayOnly, ...message } = body;
+      const { key, recipients, defaultCountry, rate, startAt, toDisplayOnly, ...message } = body;
       const violations = mmsViolations(message, Date.now());
       if (violations.length) throw invalid(violations);
       const mms = { ...message, ...(toDisplayOnly?.length ? { toDisplayOnly: toDisplayOnly.map((n) => n.replace(/[^\d]/g, '')).join(',') } : {}) };
-      return start('mms-campaign', key, { mms }, recipients, defaultCountry, rate);
+      return start('mms-campaign', key, { mms }, recipients, defaultCountry, { rate, startAt });
     },
   });
 
@@ -260,4 +267,15 @@ function recipientsOf(b: { recipients?: RecipientEntry[]; recipientsCsv?: string
 function acceptedOrThrow(o: CampaignOperationOutcome): CampaignOperationOutcome {
   if (!o.accepted) throw new ApiError(409, 'not_allowed', o.reason ?? 'not allowed in the current state');
   return o;
+}
+
+/**
+ * A start time as the workflow gets it (ISO, UTC), or undefined when it is not ahead (a clock a little behind starts at
+ * once). Refused naming body.startAt when it is past by more than a minute or further ahead than MAX_SCHEDULE_DAYS.
+ */
+export function startTimeOf(startAt: string, now: number): string | undefined {
+  const at = Date.parse(startAt);
+  if (at < now - 60_000) throw unprocessable('body.startAt', 'not_past', 'is in the past: leave it out to start at once');
+  if (at > now + MAX_SCHEDULE_DAYS * 86_400_000) throw unprocessable('body.startAt', 'max_days_ahead', `must be at most ${MAX_SCHEDULE_DAYS} days ahead`);
+  return at > now ? new Date(at).toISOString() : undefined;
 }

@@ -38,6 +38,12 @@ const RecipientsCsv = Type.String({
   description:
     'Instead of recipients: CSV (RFC 4180) with a header row; the column `to` holds the number, every other column is a parameter named by its header (an empty cell: no value)',
 });
+/** How far ahead a campaign may be scheduled: it holds its worker version until it ends (docs/upgrades.md). */
+export const MAX_SCHEDULE_DAYS = 7;
+const StartAt = Type.String({
+  format: 'date-time',
+  description: `When to start sending (at most ${MAX_SCHEDULE_DAYS} days ahead); until then the campaign is SCHEDULED. Absent: at once`,
+});
 const DefaultCountry = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2 country for numbers given without +' });
 const Rate = Type.Number({
   exclusiveMinimum: 0,
@@ -82,6 +88,7 @@ export const StartConversationCampaign = Type.Object(
     recipientsCsv: Type.Optional(RecipientsCsv),
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
+    startAt: Type.Optional(StartAt),
   },
   { additionalProperties: false },
 );
@@ -116,6 +123,7 @@ export const StartMmsCampaign = Type.Object(
     recipients: Numbers,
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
+    startAt: Type.Optional(StartAt),
   },
   { additionalProperties: false },
 );

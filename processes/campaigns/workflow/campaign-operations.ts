@@ -39,6 +39,7 @@ export function handleCampaignOperations(run: CampaignRun): void {
   operation(setCampaignRateUpdate, async (req) => {
     if (ended()) return refuse(`the campaign has ended (${run.state})`);
     if (!(req.rate > 0)) return refuse('rate must be above 0');
+    if (run.waitingForStart) return refuse('the campaign has not started yet: its rate can be set once it sends');
     // prepareCampaign sets the store's rate: a change asked for meanwhile applies after it, so it is not overwritten.
     await condition(() => run.isPrepared || ended());
     if (ended()) return refuse(`the campaign has ended (${run.state})`);

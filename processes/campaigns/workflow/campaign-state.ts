@@ -41,12 +41,14 @@ export class CampaignRun {
   isPrepared: boolean;
   /** Every chunk has ended: nothing is left to pause or cancel, only sends in doubt to settle. */
   allSent = false;
+  /** Waiting for its start time (SCHEDULED, or PAUSED before it). */
+  waitingForStart: boolean;
 
   constructor(private readonly input: CampaignInput) {
     ({ control: this.control, sends: this.sends } = campaignActivities(input.settings));
     const { tracker, operations } = resumeTracked<CampaignState, CampaignDetails, CampaignOperationOutcome>(
       input.kind,
-      'PREPARING',
+      input.startAt ? 'SCHEDULED' : 'PREPARING',
       unpreparedDetails(input),
       input.carried,
     );
@@ -56,6 +58,7 @@ export class CampaignRun {
     this.todo = [...(input.carried?.todo ?? [])];
     this.paused = this.state === 'PAUSED';
     this.isPrepared = !!input.carried;
+    this.waitingForStart = !input.carried && !!input.startAt;
   }
 
   get campaignId(): string {
@@ -73,6 +76,12 @@ export class CampaignRun {
   prepared(prepared: PreparedCampaign): void {
     planCampaign(this.details, this.input, prepared);
     this.isPrepared = true;
+  }
+
+  /** The start time came (or a cancel): PREPARING unless paused or cancelled meanwhile. */
+  started(): void {
+    this.waitingForStart = false;
+    if (!this.paused && !this.cancelReason && this.state === 'SCHEDULED') this.tracker.moveTo('PREPARING', 'its start time came');
   }
 
   /** Every chunk is to send; SENDING unless a pause or cancel came during the preparation. */
@@ -93,7 +102,7 @@ export class CampaignRun {
   resumed(): void {
     this.paused = false;
     delete this.details.pausedBy;
-    this.tracker.moveTo(this.details.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
+    this.tracker.moveTo(this.waitingForStart ? 'SCHEDULED' : this.details.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
     this.changed = true;
   }
 

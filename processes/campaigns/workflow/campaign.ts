@@ -22,8 +22,18 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   const { control, tracker } = run;
   const s = input.settings;
   try {
+    // Scheduled: nothing is prepared before the start time (the platform's limit and rate are read then). A cancel
+    // ends the wait; a pause lets the time pass and holds the campaign once it is prepared.
+    let cancelledBeforeStart = false;
+    if (run.waitingForStart) {
+      const wait = Date.parse(input.startAt!) - Date.now();
+      if (wait > 0) await condition(() => !!run.cancelReason, wait);
+      cancelledBeforeStart = !!run.cancelReason;
+      run.started();
+    }
+
     // Prepare: the platform's limit, and the rate set in the store (both in one activity); the rows are cut into chunks.
-    if (!input.carried) {
+    if (!input.carried && !cancelledBeforeStart) {
       run.prepared(
         await control.prepareCampaign({
           campaignId: input.campaignId,
