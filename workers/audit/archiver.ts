@@ -26,7 +26,8 @@ const HOUR = 3_600_000;
 const OVERLAP_MS = 5 * 60_000;
 /** Runs read per visibility page, and archived at once. */
 const PAGE_SIZE = 100;
-const CONCURRENCY = 4;
+/** Runs archived at once (bench/archiver.ts reads Temporal at this concurrency too). */
+export const ARCHIVE_CONCURRENCY = 4;
 /** How long the run may take to answer its status query (for its state changes' reasons), as the timeline route waits. */
 const STATUS_WAIT_MS = 2_000;
 const EXECUTION_STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
@@ -110,8 +111,8 @@ export class AuditArchiver {
       const executions = res.executions ?? [];
       const have = await this.archive.has(executions.map((e) => e.execution?.runId ?? ''));
       const todo = executions.filter((e) => e.execution?.runId && !have.has(e.execution.runId));
-      for (let i = 0; i < todo.length && !this.stopped; i += CONCURRENCY) {
-        const outcomes = await Promise.all(todo.slice(i, i + CONCURRENCY).map((e) => this.archiveRun(e)));
+      for (let i = 0; i < todo.length && !this.stopped; i += ARCHIVE_CONCURRENCY) {
+        const outcomes = await Promise.all(todo.slice(i, i + ARCHIVE_CONCURRENCY).map((e) => this.archiveRun(e)));
         archived += outcomes.filter((o) => o === 'archived').length;
       }
       for (const e of executions) newest = Math.max(newest, tsMs(e.closeTime) ?? 0);
