@@ -19,11 +19,20 @@ import { planJobs, runPool, TestTimes } from './lib/test-pool.js';
 const SUITES = ['test'];
 /**
  * Whole deployments started as separate processes (`npm start`, three times, once more for the web UI's codec,
- * and once for the README's try-it blocks), and the audit page drawn by headless Chromium thirteen times: each
- * costs as much CPU as a dozen other files (the README's 37 s, the page's 33 s), so they run in `npm run test:full`
- * (.ci/run), not in every `npm test` on two cores.
+ * and once for the README's try-it blocks), and the audit page's own files, which drive headless Chromium through
+ * whole processes (the page, its actions, its calls, the SDK verification's picture): each costs as much CPU as a
+ * dozen other files (the README's 37 s, the page's 33 s), so they run in `npm run test:full` (.ci/run), not in every
+ * `npm test` on two cores.
  */
-const FULL_ONLY = ['test/e2e/npm-start.test.ts', 'test/e2e/web-ui-codec.test.ts', 'test/e2e/readme-try-it.test.ts', 'test/e2e/ui-page.test.ts'];
+const FULL_ONLY = [
+  'test/e2e/npm-start.test.ts',
+  'test/e2e/web-ui-codec.test.ts',
+  'test/e2e/readme-try-it.test.ts',
+  'test/e2e/ui-page.test.ts',
+  'test/e2e/ui-actions.test.ts',
+  'test/e2e/ui-calls.test.ts',
+  'test/e2e/verification/sdk-verification-picture.test.ts',
+];
 /** The fault suite starts a whole cluster (`npm run cluster`'s topology) and breaks it: `npm run test:cluster`, alone. */
 const CLUSTER_ONLY = ['test/faults/'];
 
