@@ -18,6 +18,10 @@ export const FAULT_ENV: Record<string, string> = {
   // A killed worker's campaign chunk is retried elsewhere once its heartbeat is this late.
   RELAYFLOW_CAMPAIGN_HEARTBEAT_TIMEOUT_MS: '3000',
   RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '20',
+  // The suite's event receiver is in the test process, on 127.0.0.1 (test/faults/events.ts).
+  RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS: 'on',
+  // A killed worker's deliveries are taken again once their lease (this plus 5 s) runs out.
+  RELAYFLOW_EVENTS_TIMEOUT_MS: '5000',
 };
 
 export interface Fault {
@@ -26,6 +30,29 @@ export interface Fault {
   breakIt(rig: Rig, load: Load): Promise<void>;
   /** Runs beside the count, while the load is driven to its end (what waits for processes to finish). */
   whileSettling?(rig: Rig): Promise<void>;
+  /**
+   * Events received twice: none unless this says (`allowed`: a restart may cut a delivery; `cut`: the fault cuts
+   * deliveries on their way, at least one, and each must come again).
+   */
+  eventRepeats?: 'allowed' | 'cut';
+}
+
+/** How long the receiver holds its answers around a kill: long enough for a kill to land while they wait. */
+const HOLD_MS = 2000;
+
+/**
+ * Waits until the receiver holds the answer of a delivery `part` sent, with a second of the hold still to go (the
+ * kill lands before the answer), and returns the webhook-ids of those.
+ */
+async function deliveriesOnTheirWay(rig: Rig, part: string, timeoutMs = 30_000): Promise<string[]> {
+  const pid = await rig.pidOf(part);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const fresh = (await rig.events.heldFrom(pid)).filter((d) => d.at > Date.now() - (HOLD_MS - 1000));
+    if (fresh.length) return fresh.map((d) => d.webhookId);
+    if (Date.now() > deadline) throw new Error(`${part} had no event delivery on its way within ${timeoutMs} ms`);
+    await sleep(20);
+  }
 }
 
 /** The build ID the upgrade row moves the workers to (the cluster starts on its bundle's hash). */
@@ -96,20 +123,31 @@ async function mendCluster(rig: Rig): Promise<void> {
 // still land while every process is mid-way (reviews, codes awaited, sends).
 export const FAULTS: readonly Fault[] = [
   {
-    name: 'a worker SIGKILLed mid-process; the other finishes its work',
+    name: 'a worker SIGKILLed mid-process and mid-delivery; the other finishes its work',
+    eventRepeats: 'cut',
     async breakIt(rig, load) {
+      // Answers held: the worker dies with events sent whose answers it waits for, which the other sends again.
+      rig.events.hold(HOLD_MS);
       await load.started;
       await sleep(800);
+      const onTheirWay = await deliveriesOnTheirWay(rig, 'worker-1');
       // Left down until the load has settled: the other worker alone must finish every process.
       await rig.cluster.workers[0]!.kill();
+      load.cut.push(...onTheirWay);
+      await sleep(HOLD_MS);
+      rig.events.hold(0);
     },
   },
   {
     name: 'an API instance SIGKILLed while callbacks arrive; they reach the other through the front',
     async breakIt(rig, load) {
-      // Reviews end about 1.5 s after the starts: their webhooks and callbacks meet a dead instance.
+      // Reviews end about 1.5 s after the starts: their webhooks and callbacks meet a dead instance. Events are
+      // on their way meanwhile (their answers held), from the workers: none is lost or sent twice.
+      rig.events.hold(HOLD_MS);
       await load.started;
       await rig.cluster.apis[0]!.kill();
+      await sleep(HOLD_MS);
+      rig.events.hold(0);
     },
   },
   {
@@ -124,6 +162,8 @@ export const FAULTS: readonly Fault[] = [
   },
   {
     name: 'PostgreSQL restarted under load (an immediate shutdown); everything recovers by itself',
+    // A delivery whose result could not be recorded while the store was down is sent again.
+    eventRepeats: 'allowed',
     async breakIt(rig, load) {
       await load.started;
       await sleep(500);
@@ -197,6 +237,7 @@ export async function runFaultRow(rig: Rig, fault: Fault, opts: { perKind: numbe
     const [row] = await Promise.all([settle(rig, opts.name ?? fault.name, load), fault.whileSettling?.(rig)]);
     return row;
   } finally {
+    rig.events.hold(0);
     await clearFaults(rig);
     await mendCluster(rig);
   }

@@ -1,7 +1,8 @@
 // The fault suite's relayflow, deployed as production runs it: `npm run cluster`'s topology (scripts/lib/cluster/
 // start.ts) on ports and a data directory of its own: PostgreSQL, the Temporal server on it, the sandbox, two
 // workers, two API instances and the front the platform's callbacks come through. A scenario kills and restarts
-// any of them; the count reads the sandbox's records through its control routes.
+// any of them; the count reads the sandbox's records through its control routes, and the events every process
+// tells from a subscription to all of them (test/faults/events.ts).
 import { appendFileSync, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { startCluster, stopClusterLeftovers, type Cluster } from '../../scripts/
 import { isAlive } from '../../scripts/lib/leftover-server.js';
 import { StopList } from '../../scripts/lib/cluster/stop-list.js';
 import { freeClusterPorts } from '../../scripts/lib/cluster/free-ports.js';
+import { watchEvents, type EventWatch } from './events.js';
 
 export interface Rig {
   /** The front: the API as a client and the platform reach it. */
@@ -23,6 +25,10 @@ export interface Rig {
   dir: string;
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
   sandboxControl(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+  /** A subscription to every event, made before any process starts, and its receiver. */
+  events: EventWatch;
+  /** The PID of a part the cluster remembers (`worker-1`, `api-2`...), while it runs. */
+  pidOf(name: string): Promise<number>;
   /** Stops everything; the data directory is removed unless `keep` (a failed run's logs are worth reading). */
   close(opts?: { keep?: boolean }): Promise<void>;
 }
@@ -73,20 +79,35 @@ export async function startRig(opts: { env?: Record<string, string>; sandboxEnv?
     throw new Error(`the cluster did not start (logs in ${join(dir, 'logs')}): ${(err as Error).message}`);
   }
   const platform = createPlatformClients(cluster.config.platform);
+  const api: Rig['api'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(`${cluster.frontUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${cluster.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  };
+  let events: EventWatch;
+  try {
+    events = await watchEvents(api);
+  } catch (err) {
+    await stops.stopAll(say);
+    throw err;
+  }
+  stops.add(['event receiver', () => events.close()]);
   return {
     apiUrl: cluster.frontUrl,
     cluster,
     platform,
     dir,
-    async api(method, path, body, headers = {}) {
-      const res = await fetch(`${cluster.frontUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${cluster.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    api,
+    events,
+    async pidOf(name) {
+      const pid = Number((await readFile(join(dir, 'pids', `${name}.pid`), 'utf8').catch(() => '')).trim());
+      if (!(pid > 0)) throw new Error(`no PID kept for ${name} in ${join(dir, 'pids')}`);
+      return pid;
     },
     async sandboxControl(method, path, body) {
       const res = await fetch(`${cluster.sandboxUrl}/_sandbox${path}`, {

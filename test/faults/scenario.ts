@@ -1,5 +1,6 @@
 // One fault scenario's load and its count: processes of every kind started through the API, driven to their
-// end while the test breaks things, then counted from the sandbox's records into one row of the table.
+// end while the test breaks things, then counted from the sandbox's records and the events the processes told
+// (test/faults/events.ts) into one row of the table.
 import { KINDS, type Started } from './kinds.js';
 import type { Rig } from './rig.js';
 
@@ -9,6 +10,15 @@ export interface Row {
   completed: number;
   duplicates: number;
   losses: number;
+  // The events (absent from a row that failed before its count: scripts/soak.ts makes one).
+  /** Processes whose events are not all there, in order, verified, ending in their listed state: 0 is right. */
+  eventLosses?: number;
+  /** Deliveries received again under the same webhook-id: 0 unless something died mid-delivery (at least once). */
+  eventRepeats?: number;
+  /** The kinds whose every process told all its events (test/faults/kinds.ts names them). */
+  eventKinds?: string[];
+  /** Deliveries a kill cut on their way (sent, the answer held by the receiver): each must come again. */
+  deliveriesCut?: number;
   /** What went wrong, process by process: empty when the row is clean. */
   findings: string[];
 }
@@ -35,13 +45,18 @@ export interface Load {
   started: Promise<Started[]>;
   /** The sandbox's callbacks before the scenario: only later ones are counted. */
   callbacksBefore: Set<string>;
+  /** When the load began: event repeats are counted from then. */
+  since: number;
+  /** The webhook-ids of deliveries the fault cut on their way (a worker killed while the receiver held them). */
+  cut: string[];
 }
 
 /** Starts `perKind` processes of every kind at once (they keep retrying their start while things are broken). */
 export async function startLoad(rig: Rig, perKind: number): Promise<Load> {
+  const since = Date.now();
   const callbacksBefore = new Set((await callbacks(rig)).map((c) => c.id));
   const started = Promise.all(KINDS.flatMap((k) => Array.from({ length: perKind }, () => k.start(rig))));
-  return { started, callbacksBefore };
+  return { started, callbacksBefore, since, cut: [] };
 }
 
 async function view(rig: Rig, processId: string): Promise<{ state?: string; history?: { state: string }[] }> {
@@ -76,7 +91,18 @@ async function counted(count: () => Promise<number>): Promise<number> {
 export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs = 90_000): Promise<Row> {
   const started = await load.started;
   const deadline = Date.now() + timeoutMs;
-  const row: Row = { scenario, processes: started.length, completed: 0, duplicates: 0, losses: 0, findings: [] };
+  const row: Row = {
+    scenario,
+    processes: started.length,
+    completed: 0,
+    duplicates: 0,
+    losses: 0,
+    eventLosses: 0,
+    eventRepeats: 0,
+    eventKinds: [],
+    deliveriesCut: load.cut.length,
+    findings: [],
+  };
   await Promise.all(
     started.map(async (s) => {
       const kind = KINDS.find((k) => k.kind === s.kind)!;
@@ -113,12 +139,20 @@ export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs =
     row.losses++;
     row.findings.push(`${c.area} callback ${c.id} to ${c.url}: ${c.outcome}`);
   }
+  const events = await rig.events.check(started, { since: load.since });
+  row.eventLosses = events.losses;
+  row.eventRepeats = events.repeats;
+  row.eventKinds = KINDS.map((k) => k.kind).filter((k) => started.some((s) => s.kind === k) && !events.kindsWithout.includes(k));
+  row.findings.push(...events.findings);
+  for (const id of load.cut) {
+    if (rig.events.received(id) < 2) row.findings.push(`delivery ${id}, cut on its way by the fault, not delivered again`);
+  }
   return row;
 }
 
 export function formatTable(rows: Row[]): string {
-  const head = ['scenario', 'processes', 'completed', 'duplicates', 'losses'];
-  const cells = rows.map((r) => [r.scenario, String(r.processes), String(r.completed), String(r.duplicates), String(r.losses)]);
+  const head = ['scenario', 'processes', 'completed', 'duplicates', 'losses', 'event losses', 'event repeats'];
+  const cells = rows.map((r) => [r.scenario, ...[r.processes, r.completed, r.duplicates, r.losses, r.eventLosses ?? '-', r.eventRepeats ?? '-'].map(String)]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
