@@ -47,6 +47,9 @@ import { EventSubscriptionStore } from '../store/event-subscriptions.js';
 import { sealerOf } from '../common/sealed-text.js';
 import { eventSubscriptionRoutes } from './routes/event-subscriptions.js';
 import { conversationWebhookRoutes } from './callbacks/conversation.js';
+import { suppressionRoutes } from './routes/suppressions.js';
+import { SuppressionStore } from '../store/suppressions.js';
+import { DEFAULT_CONSENT_SETTINGS } from '../common/config/consent.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from '../processes/campaigns/routes/index.js';
 import { voiceRoutes } from '../processes/voice/routes/index.js';
@@ -54,7 +57,7 @@ import { voiceCallbackRoutes } from './callbacks/voice.js';
 import { IntakePipeline } from './callbacks/intake.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing' | 'events'>;
+  config: Pick<Config, 'api' | 'taskQueue' | 'platform' | 'processes' | 'codecKeys' | 'tracing' | 'events'> & Partial<Pick<Config, 'consent'>>;
   client: Client;
   codec: PayloadCodec;
   logger: Logger;
@@ -161,7 +164,16 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     links,
   });
   await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning });
-  await app.register(conversationWebhookRoutes, { intakes, store, secret: config.api.conversationWebhookSecret });
+  // Each app's suppression list: replies (STOP, START) change it through the conversation intake, the API reads and edits it.
+  const suppressions = store ? new SuppressionStore(store.sql, sealerOf(config.codecKeys), hashSubject) : undefined;
+  await app.register(suppressionRoutes, { suppressions, pageTokenKey: pageTokenKey(config.codecKeys) });
+  await app.register(conversationWebhookRoutes, {
+    intakes,
+    store,
+    suppressions,
+    consent: config.consent ?? DEFAULT_CONSENT_SETTINGS,
+    secret: config.api.conversationWebhookSecret,
+  });
   await app.register(mmsPostbackRoutes, { intakes, store, token: config.api.mmsPostbackToken });
   // The incoming-call rules: one instance for the API's routes and the voice callback intake.
   const voiceRules = store ? new VoiceRuleStore(store.sql) : undefined;

@@ -6,6 +6,7 @@ import type { CodecKey } from './codec.js';
 import { loadApi, type ApiConfig } from './config/api.js';
 import { loadAuditSettings, type AuditSettings } from './config/audit.js';
 import { loadCallbackSecrets } from './config/callbacks.js';
+import { loadConsentSettings, type ConsentSettings } from './config/consent.js';
 import { Problems, type Env } from './config/errors.js';
 import { loadEventSettings, type EventSettings } from './config/events.js';
 import { loadPlatformConfig, type LoadedPlatformConfig } from './config/platform.js';
@@ -61,6 +62,8 @@ export interface Config {
   workerVersioning?: WorkerVersioningConfig | undefined;
   /** OpenTelemetry traces (common/tracing.ts); undefined or without a URL: off. */
   tracing?: TracingConfig | undefined;
+  /** The words of a reply that opt its sender out of or back in to an app's messages. */
+  consent: ConsentSettings;
   /** Event subscriptions' deliveries (workers/events/). */
   events: EventSettings;
   /** The audit archive (workers/audit/). */
@@ -81,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     codecKeys,
     api: { ...api, ...loadCallbackSecrets(v, sandbox, problems) },
     platform: loadPlatformConfig(v, problems),
+    consent: loadConsentSettings(v, problems),
     events: loadEventSettings(v),
     audit: loadAuditSettings(v),
   };

@@ -5,8 +5,19 @@
 import { seenCte } from './seen-callbacks.js';
 import type { Sql, SqlRunner } from './sql.js';
 
-export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled';
-const RECIPIENT_STATUSES: readonly RecipientStatus[] = ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'];
+/** suppressed: on the app's suppression list when its row was claimed (store/suppressions.ts): never sent. */
+export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled' | 'suppressed';
+const RECIPIENT_STATUSES: readonly RecipientStatus[] = [
+  'pending',
+  'sending',
+  'sent',
+  'failed',
+  'invalid',
+  'in_doubt',
+  'unconfirmed',
+  'cancelled',
+  'suppressed',
+];
 
 export interface NewRecipient {
   seq: number;
@@ -280,6 +291,16 @@ export class CampaignStore {
       `UPDATE ${R} SET status = 'pending', attempts = attempts - 1, lease_until = NULL, claim_id = NULL, updated_at = now()
        WHERE campaign_id = $1 AND seq = ANY($2::int[]) AND status = 'sending' AND claim_id = $3`,
       [id, seqs, claimId],
+    );
+  }
+
+  /** Claimed rows whose number is suppressed: never sent, the claim not counted as an attempt. */
+  async suppress(id: string, seqs: readonly number[], claimId: string, reason: string): Promise<void> {
+    if (!seqs.length) return;
+    await this.sql.query(
+      `UPDATE ${R} SET status = 'suppressed', attempts = attempts - 1, reason = $4, lease_until = NULL, claim_id = NULL, updated_at = now()
+       WHERE campaign_id = $1 AND seq = ANY($2::int[]) AND status = 'sending' AND claim_id = $3`,
+      [id, seqs, claimId, reason],
     );
   }
 

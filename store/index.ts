@@ -17,6 +17,7 @@ export * from './seen-callbacks.js';
 export * from './process-events.js';
 export * from './event-subscriptions.js';
 export * from './audit-archive.js';
+export * from './suppressions.js';
 export { embeddedSnapshot } from './sql.js';
 
 export interface OpenStoreOptions {

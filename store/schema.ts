@@ -22,7 +22,7 @@ const STATEMENTS = [
      saved_mms_id text,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
-  // status: pending | sending | sent | failed | invalid | in_doubt | unconfirmed | cancelled
+  // status: pending | sending | sent | failed | invalid | in_doubt | unconfirmed | cancelled | suppressed
   `CREATE TABLE IF NOT EXISTS relayflow_campaign_recipients (
      campaign_id text NOT NULL,
      seq integer NOT NULL,
@@ -253,6 +253,18 @@ const STATEMENTS = [
      UNIQUE (process_id, n)
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_audit_archive_closed ON relayflow_audit_archive (closed_at, seq)`,
+  // Suppression lists (store/suppressions.ts): per app, a number that opted out (or in: suppressed false, kept so an
+  // older repeat cannot undo it). Found by a keyed hash of the number, kept sealed for reading back; `changed_at` is
+  // the time of the reply or request that decided the row's state.
+  `CREATE TABLE IF NOT EXISTS relayflow_suppressions (
+     app_id text NOT NULL,
+     number_hash text NOT NULL,
+     number_sealed text NOT NULL,
+     suppressed boolean NOT NULL,
+     source text NOT NULL,
+     changed_at timestamptz NOT NULL,
+     PRIMARY KEY (app_id, number_hash)
+   )`,
   // How far the archiver has read Temporal's closed runs (by close time).
   `CREATE TABLE IF NOT EXISTS relayflow_audit_cursor (name text PRIMARY KEY, close_time timestamptz NOT NULL)`,
 ];

@@ -12,7 +12,9 @@ import { createDataConverter } from '../common/data-converter.js';
 import type { Logger } from '../common/logger.js';
 import { CONVERSATION_WEBHOOK_PATH } from '../contracts/callbacks.js';
 import type { PlatformClients } from '../platform/index.js';
-import type { CampaignStore } from '../store/index.js';
+import { SuppressionStore, type CampaignStore } from '../store/index.js';
+import { sealerOf } from '../common/sealed-text.js';
+import { subjectHasher } from '../common/subject-hash.js';
 
 export interface SendWorkerDeps {
   config: Pick<Config, 'temporal' | 'codecKeys' | 'platform' | 'processes' | 'api'>;
@@ -36,6 +38,7 @@ export async function createSendWorkers({ config, logger, connection, clients, s
     clients,
     requestTimeoutMs: config.platform.requestTimeoutMs,
     mmsThroughputPerSecond: c.mmsThroughputPerSecond,
+    suppressions: new SuppressionStore(store.sql, sealerOf(config.codecKeys), subjectHasher(config.codecKeys)),
     ...(base && secret ? { conversationWebhook: { target: `${base}${CONVERSATION_WEBHOOK_PATH}`, secret } } : {}),
   });
   const common = {

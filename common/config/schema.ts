@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { API_VARIABLES } from './api.js';
 import { AUDIT_VARIABLES } from './audit.js';
 import { CALLBACK_VARIABLES } from './callbacks.js';
+import { CONSENT_VARIABLES } from './consent.js';
 import { EVENT_VARIABLES } from './events.js';
 import { PLATFORM_VARIABLES } from './platform.js';
 import { PROCESS_VARIABLES } from './processes.js';
@@ -18,6 +19,7 @@ export const CONFIG_SECTIONS = [
   { title: "The platform's callbacks", schema: CALLBACK_VARIABLES },
   { title: 'Verification', schema: VERIFICATION_VARIABLES },
   { title: 'Subprojects, provisioning, sender IDs, campaigns and calls', schema: PROCESS_VARIABLES },
+  { title: 'Replies and consent', schema: CONSENT_VARIABLES },
   { title: 'Event subscriptions', schema: EVENT_VARIABLES },
   { title: 'The audit archive', schema: AUDIT_VARIABLES },
 ] as const;
@@ -29,6 +31,7 @@ export const CONFIG_SCHEMA = Type.Object({
   ...CALLBACK_VARIABLES.properties,
   ...VERIFICATION_VARIABLES.properties,
   ...PROCESS_VARIABLES.properties,
+  ...CONSENT_VARIABLES.properties,
   ...EVENT_VARIABLES.properties,
   ...AUDIT_VARIABLES.properties,
 });

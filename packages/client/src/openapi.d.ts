@@ -66,6 +66,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's suppression list: numbers no campaign on the app sends to */
+        get: operations["listSuppressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/suppressions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suppress a number for the app (idempotent): no campaign on the app sends to it until it is removed or replies START */
+        put: operations["addSuppression"];
+        post?: never;
+        /** Take a number off the app's suppression list: campaigns send to it again */
+        delete: operations["removeSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit/export": {
         parameters: {
             query?: never;
@@ -2068,6 +2103,570 @@ export interface operations {
             };
         };
     };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                pageSize?: number;
+                /** @description The nextPageToken of the previous page, as given; absent or empty for the first page */
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The conversation app (a ULID) */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Empty on the last page */
+                        nextPageToken: string;
+                        suppressions: {
+                            /** @description E.164 */
+                            number: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was decided (the reply's time, or the request's)
+                             */
+                            since: string;
+                            /**
+                             * @description reply: the recipient sent an opt-out word; api: added through this API
+                             * @enum {unknown}
+                             */
+                            source: "reply" | "api";
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    addSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation app (a ULID) */
+                appId: string;
+                /** @description The number, in international format (+ and country code; %2B in a URL) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description E.164 */
+                        number: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was decided (the reply's time, or the request's)
+                         */
+                        since: string;
+                        /**
+                         * @description reply: the recipient sent an opt-out word; api: added through this API
+                         * @enum {unknown}
+                         */
+                        source: "reply" | "api";
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description E.164 */
+                        number: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was decided (the reply's time, or the request's)
+                         */
+                        since: string;
+                        /**
+                         * @description reply: the recipient sent an opt-out word; api: added through this API
+                         * @enum {unknown}
+                         */
+                        source: "reply" | "api";
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    removeSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation app (a ULID) */
+                appId: string;
+                /** @description The number, in international format (+ and country code; %2B in a URL) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     exportAuditArchive: {
         parameters: {
             query: {
@@ -3425,6 +4024,8 @@ export interface operations {
                             }[];
                             sending: number;
                             sent: number;
+                            /** @description On the app's suppression list (opted out) when its turn came: never sent */
+                            suppressed: number;
                             total: number;
                             /** @description In doubt and never confirmed by a postback */
                             unconfirmed: number;
@@ -4419,7 +5020,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description The nextPageToken of the previous page, as given; absent or empty for the first page */
                 pageToken?: string;
-                status?: "pending" | "sending" | "sent" | "failed" | "invalid" | "in_doubt" | "unconfirmed" | "cancelled";
+                status?: "pending" | "sending" | "sent" | "failed" | "invalid" | "in_doubt" | "unconfirmed" | "cancelled" | "suppressed";
             };
             header?: never;
             path: {

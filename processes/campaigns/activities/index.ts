@@ -1,7 +1,7 @@
 // The campaign activities: all on the send task queue, run only by workers that have the campaign store.
 import type { CampaignActivities } from '../contract.js';
 import type { PlatformClients } from '../../../platform/index.js';
-import type { CampaignStore } from '../../../store/index.js';
+import type { CampaignStore, SuppressionStore } from '../../../store/index.js';
 import { prepareCampaignActivity, type PrepareDeps } from './prepare.js';
 import { sendChunkActivity } from './send-chunk.js';
 import { senderFor } from './senders.js';
@@ -12,13 +12,20 @@ export interface CampaignActivityDeps {
   requestTimeoutMs: number;
   mmsThroughputPerSecond: number;
   conversationWebhook?: PrepareDeps['conversationWebhook'];
+  /** The apps' suppression lists: a suppressed recipient is never sent to. */
+  suppressions?: Pick<SuppressionStore, 'suppressedOf'>;
 }
 
 export function createCampaignActivities(deps: CampaignActivityDeps): CampaignActivities {
   const { store } = deps;
   return {
     prepareCampaign: prepareCampaignActivity(deps),
-    sendChunk: sendChunkActivity({ store, requestTimeoutMs: deps.requestTimeoutMs, senderFor: (input) => senderFor(deps.clients, input) }),
+    sendChunk: sendChunkActivity({
+      store,
+      requestTimeoutMs: deps.requestTimeoutMs,
+      senderFor: (input) => senderFor(deps.clients, input),
+      ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
+    }),
     async setCampaignRate({ campaignId, rate }) {
       await store.setRate(campaignId, rate);
     },

@@ -51,8 +51,10 @@ async function limitsAndWiring(deps: PrepareDeps, input: PrepareCampaignInput): 
       if (c.template) await stillApproved(deps, c.template);
       let webhook = 'not wired: set RELAYFLOW_PUBLIC_URL (and RELAYFLOW_CONVERSATION_WEBHOOK_SECRET) so delivery reports reach relayflow';
       if (deps.conversationWebhook) {
+        // Replies too: an opt-out word puts its sender on the app's suppression list (api/callbacks/conversation.ts).
         await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, [
           'MESSAGE_DELIVERY',
+          'MESSAGE_INBOUND',
         ]);
         webhook = `ensured ${deps.conversationWebhook.target}`;
       }

@@ -6,7 +6,8 @@
 // front of the platform, or in a starved process), so an in-doubt row is looked up LANDING_GRACE_MS after its
 // answer was lost, and a claimed row's request starts within SEND_WITHIN_MS of its claim or not at all (its
 // lease covers both). Each attempt records only rows its own claim holds: an attempt Temporal gave up on (lost
-// heartbeat) cannot undo what a newer one settled. Throttling (429 / E113) holds the campaign's schedule and slows
+// heartbeat) cannot undo what a newer one settled. A claimed row whose number opted out of the app is marked
+// suppressed instead of sent (the store decides, not the workflow). Throttling (429 / E113) holds the campaign's schedule and slows
 // the chunk down where it is; outages and refusals end the attempt with the failure Temporal's retry policy needs,
 // and the next attempt resumes from the store.
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CAMPAIGN_BILLING_REFUSED, CAMPAIGN_HALTED, CAMPAIGN_REFUSED, campaignMessageToken, type ChunkResult, type SendChunkInput } from '../contract.js';
 import { classifySendError, type SendErrorKind } from '../../../platform/send-errors.js';
-import type { CampaignStore, ClaimedRecipient, SendResult } from '../../../store/index.js';
+import type { CampaignStore, ClaimedRecipient, SendResult, SuppressionStore } from '../../../store/index.js';
 import type { MessageSender } from './senders.js';
 
 /**
@@ -62,7 +63,12 @@ export interface SendChunkDeps {
   requestTimeoutMs: number;
   /** LANDING_GRACE_MS unless set. */
   landingGraceMs?: number;
+  /** The apps' suppression lists (conversation campaigns); absent: nobody is suppressed. */
+  suppressions?: Pick<SuppressionStore, 'suppressedOf'>;
 }
+
+/** The reason a suppressed recipient shows (and is counted by) in its campaign. */
+const SUPPRESSED_REASON = "opted out: the number is on the app's suppression list";
 
 /** What a retried attempt resumes with (heartbeat details). */
 interface Progress extends Omit<ChunkResult, 'from' | 'to'> {
@@ -94,6 +100,24 @@ export function sendChunkActivity(deps: SendChunkDeps) {
     const claimId = randomUUID();
     const beat = () => ctx.heartbeat(p);
     const cancelled = () => ctx.cancellationSignal.aborted;
+    const appId = input.conversation?.appId;
+
+    /**
+     * Claimed rows whose number is on the app's suppression list are marked suppressed (never sent) as soon as they
+     * are claimed, so an opt-out that came while the campaign ran is honoured from the next block on.
+     */
+    async function withoutSuppressed(rows: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
+      if (!rows.length || !appId || !deps.suppressions) return rows;
+      const suppressed = await deps.suppressions.suppressedOf(
+        appId,
+        rows.map((r) => r.recipient),
+      );
+      if (!suppressed.size) return rows;
+      const refused = rows.filter((r) => suppressed.has(r.recipient)).map((r) => r.seq);
+      await store.suppress(id, refused, claimId, SUPPRESSED_REASON);
+      ctx.log.info('recipients on the suppression list: not sent', { campaignId: id, suppressed: refused.length });
+      return rows.filter((r) => !suppressed.has(r.recipient));
+    }
 
     for (;;) {
       await settle(store, sender, input, p, beat);
@@ -208,12 +232,13 @@ export function sendChunkActivity(deps: SendChunkDeps) {
           }
           // Taken before the claim, so the lease (counted from the claim in the store) runs at least as long as this says.
           const claimedAt = Date.now();
-          const rows = await store.claim(id, input.from, input.to, slots.slots, leaseMs, claimId);
+          const claimed = await store.claim(id, input.from, input.to, slots.slots, leaseMs, claimId);
+          const rows = await withoutSuppressed(claimed);
           // Slots no row of this chunk will use go back to the campaign, when nobody has reserved after them.
           if (rows.length < slots.slots) await store.returnSends(id, slots, slots.slots - rows.length);
-          if (!rows.length) break;
-          pending -= rows.length;
-          if (pending > 0 && rows.length === slots.slots) {
+          if (!claimed.length) break;
+          pending -= claimed.length;
+          if (pending > 0 && claimed.length === slots.slots) {
             next = reserve();
             // Handled where it is awaited; until then a failed reservation must not count as unhandled.
             next.catch(() => undefined);

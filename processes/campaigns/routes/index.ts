@@ -190,6 +190,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
         inDoubt: by?.in_doubt ?? 0,
         unconfirmed: by?.unconfirmed ?? 0,
         cancelled: by?.cancelled ?? 0,
+        suppressed: by?.suppressed ?? 0,
         delivery: c?.delivery ?? {},
         reasons: c?.reasons ?? [],
       };

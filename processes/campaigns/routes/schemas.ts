@@ -151,6 +151,7 @@ const Counts = Type.Object({
   inDoubt: Type.Integer({ description: 'Sent, answer lost: waiting for the platform to confirm (never sent again)' }),
   unconfirmed: Type.Integer({ description: 'In doubt and never confirmed by a postback' }),
   cancelled: Type.Integer(),
+  suppressed: Type.Integer({ description: "On the app's suppression list (opted out) when its turn came: never sent" }),
   delivery: Type.Record(Type.String(), Type.Integer(), { description: 'Latest delivery report per recipient, by status' }),
   reasons: Type.Array(Type.Object({ reason: Type.String(), count: Type.Integer() })),
 });
@@ -179,7 +180,7 @@ export const RecipientPage = Type.Object({
 });
 
 export const RecipientStatusFilter = Type.Union(
-  ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled'].map((s) => Type.Literal(s)),
+  ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled', 'suppressed'].map((s) => Type.Literal(s)),
 );
 /** An operation's Outcome, with the send rate after it. */
 export const Outcome = Type.Object({ ...ProcessOutcome.properties, rate: Type.Optional(Type.Number()) });

@@ -4,6 +4,7 @@ import type { Region } from '../../../common/config.js';
 import type { SandboxContext } from '../../core/context.js';
 import { projectGuard } from '../../core/guards.js';
 import type { ReportHub } from './delivery.js';
+import type { InboundHub } from './inbound.js';
 import { REGION_NAMES, type App } from './model.js';
 import type { MtQueues } from './queue.js';
 import type { ConversationSettings } from './settings.js';
@@ -18,6 +19,7 @@ export interface ConversationDeps {
   settings: ConversationSettings;
   queues: MtQueues;
   reports: ReportHub;
+  inbound: InboundHub;
   stats: SendStats;
   templates: ChannelTemplates;
 }

@@ -17,12 +17,15 @@
 //   GET|PUT /channel-templates {projectId?, templates: [{channel: 'CHATA'|'CHATB', name, language, components: [{type, text?}]}]}:
 //                         templates handed to the chat channels for that project (default: the first account's), replaced
 //                         whole; the provisioning area's approved ones need no hand-over
+//   POST /apps/{appId}/inbound {from, text, channel?: 'SMS'|...}: the contact `from` replies `text`; a signed
+//                         MESSAGE_INBOUND goes to the app's webhooks subscribed to it -> {messageId, acceptedTime}
+//   GET /inbound          replies made, and those dropped, duplicated or unsubscribed
 //   GET /messages?appId=  every accepted message: {messages: [{id, identity, channel, metadata, app_message, rendered?}]}
 import type { FastifyInstance } from 'fastify';
 import { REGIONS, type Region } from '../../../common/config.js';
 import { createApp, MAX_OUTBOUND_RATE } from './apps.js';
 import type { ConversationDeps } from './context.js';
-import { appView, ULID_PATTERN, type App } from './model.js';
+import { appView, CHANNELS, ULID_PATTERN, type App } from './model.js';
 import {
   DEFAULT_FAILURE_REASON,
   defaultDelivery,
@@ -151,7 +154,7 @@ function appIdQuery(query: unknown): string | undefined {
 }
 
 export function conversationControlRoutes(app: FastifyInstance, deps: ConversationDeps): void {
-  const { ctx, store, settings, queues, stats, reports, templates } = deps;
+  const { ctx, store, settings, queues, stats, reports, inbound, templates } = deps;
   const withQueue = (a: App) => ({ ...appView(a), project_id: a.projectId, queue: queues.state(a.id) });
 
   app.post('/apps', async (request) => {
@@ -187,6 +190,19 @@ export function conversationControlRoutes(app: FastifyInstance, deps: Conversati
     queues.configure(target.id, { ...(capacity !== undefined ? { capacity } : {}), ...(paused !== undefined ? { paused } : {}) });
     return withQueue(target);
   });
+
+  app.post<{ Params: { appId: string } }>('/apps/:appId/inbound', async (request) => {
+    const target = store.app(request.params.appId.toUpperCase());
+    if (!target) throw notFound(`App ${request.params.appId} not found`);
+    const f = fields();
+    const body = f.body(request.body, ['from', 'text', 'channel']);
+    const from = f.string(body, 'from', '', { required: true, pattern: /^\+[1-9]\d{5,14}$/, patternText: 'must be a number in E.164 (+ and 6 to 15 digits)' });
+    const text = f.string(body, 'text', '', { required: true, min: 1, max: 2048 });
+    const channel = body.channel === undefined ? 'SMS' : f.member(body.channel, 'channel', CHANNELS);
+    f.check();
+    return inbound.reply(target, channel!, from!, text!);
+  });
+  app.get('/inbound', async () => inbound.counts);
 
   app.get('/limits', async () => ({ projectRps: settings.projectRps }));
   app.put('/limits', async (request) => {

@@ -8,6 +8,7 @@ import { appRoutes } from './apps.js';
 import { regionOf, type ConversationDeps } from './context.js';
 import { conversationControlRoutes } from './control.js';
 import { ReportHub } from './delivery.js';
+import { InboundHub } from './inbound.js';
 import { messageRoutes } from './messages.js';
 import { MtQueues } from './queue.js';
 import { ConversationSettings } from './settings.js';
@@ -30,6 +31,8 @@ export const conversationArea: SandboxArea = {
       retry: () => ({ retrySchedule: settings.retry.scheduleMs, timeoutMs: settings.retry.timeoutMs }),
     });
     const reports = new ReportHub(store, settings, timers, hub);
+    // Replies (a phone that answers STOP, START or anything): sent on the same hub, with the same webhook faults.
+    const inbound = new InboundHub(store, hub);
     // The drain rate is read at every step, so a rate set by a control route applies at once.
     const queues = new MtQueues(
       timers,
@@ -40,12 +43,12 @@ export const conversationArea: SandboxArea = {
     // The chat channels' templates: the provisioning area's approved ones, and those a test handed over (these
     // are not kept across restarts: the test hands them over again).
     const templates = new ChannelTemplates(() => ctx.links.read(approvedChannelTemplates));
-    const deps: ConversationDeps = { ctx, store, settings, queues, reports, stats, templates };
+    const deps: ConversationDeps = { ctx, store, settings, queues, reports, inbound, stats, templates };
     // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
     // on the channel get their final report when due), webhooks and the send counts. The settings are the run's
     // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.
     ctx.own({
-      parts: [timers, queues, hub, reports, store, settings, stats, templates],
+      parts: [timers, queues, hub, reports, inbound, store, settings, stats, templates],
       kept: {
         name: 'conversation',
         parts: { store: store.kept, stats },

@@ -369,7 +369,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     return parts;
   }
 
-  /** A campaign's recipients as one bar: delivered, sent (no report yet), failed, in doubt, pending (and cancelled, unconfirmed). */
+  /** A campaign's recipients as one bar: delivered, sent (no report yet), failed, in doubt, pending (and cancelled, unconfirmed, suppressed). */
   function campaignBar(id, c) {
     const n = c.counts;
     const d = n.delivery || {};
@@ -383,6 +383,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
       { part: 'pending', label: 'Pending', count: n.queued + n.sending },
       { part: 'unconfirmed', label: 'Unconfirmed', count: n.unconfirmed, optional: true },
       { part: 'cancelled', label: 'Cancelled', count: n.cancelled, optional: true },
+      { part: 'suppressed', label: 'Suppressed (opted out)', count: n.suppressed || 0, optional: true },
     ].filter((s) => !s.optional || s.count > 0);
     const total = segments.reduce((sum, s) => sum + s.count, 0);
     const bar = el('div', undefined, 'bar');
