@@ -2,12 +2,14 @@
 // the sandbox's phone, the next campaign to that app refuses it (suppressed, counted, never sent) and sends to the
 // others; START takes it off and a later campaign sends to it again. The reply's time decides between a STOP and a
 // START; a repeated webhook changes nothing twice; the suppression routes name the field of bad input; and the
-// campaign's history holds no number.
+// campaign's history and the API's and worker's logs hold no number.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { conversationWebhookSignature, CONVERSATION_WEBHOOK_HEADERS } from '../../../common/signing.js';
 import { SANDBOX_CONVERSATION_WEBHOOK_SECRET } from '../../../common/config.js';
+import { createLogger } from '../../../common/logger.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { createApp, sandboxJson, waitForCampaignView } from '../../helpers/campaigns.js';
 import { pollUntil } from '../../helpers/deadline.js';
@@ -34,8 +36,19 @@ interface Entry {
 describe('replies and consent', () => {
   let h: Harness;
   let appId: string;
+  let logs = '';
+  const logger = createLogger({
+    name: 'consent-test',
+    level: 'info',
+    destination: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logs += chunk.toString('utf8');
+        done();
+      },
+    }),
+  });
   before(async () => {
-    h = await startHarness({ env: { RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' } });
+    h = await startHarness({ env: { RELAYFLOW_CAMPAIGN_CHUNK_SIZE: '50' }, logger });
     appId = await createApp(h, 100);
   });
   after(async () => h?.close());
@@ -229,5 +242,12 @@ describe('replies and consent', () => {
       (await list(other)).map((e) => e.number),
       ['+46700071007'],
     );
+  });
+
+  test("no number in the API's or the worker's logs", () => {
+    // The suppression routes' requests and the replies' callbacks were logged (their numbers masked).
+    assert.match(logs, /\/suppressions\//);
+    assert.match(logs, /callbacks\/conversation/);
+    for (const n of [A, B, C, D, E, '+46700071006', '+46700071007']) assert.ok(!logs.includes(n.slice(3)), `${n} in the logs`);
   });
 });
