@@ -15,7 +15,7 @@ export interface SuppressionRouteOptions {
   pageTokenKey: Buffer;
 }
 
-const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The conversation app (a ULID)' }) });
+const AppParams = Type.Object({ appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', maxLength: 26, description: 'The conversation app (a ULID)' }) });
 const NumberParams = Type.Object({ ...AppParams.properties, number: PhoneNumber('The number, in international format (+ and country code; %2B in a URL)') });
 
 const Entry = Type.Object({
