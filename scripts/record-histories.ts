@@ -772,6 +772,22 @@ const scenarios: Scenario[] = [
   },
   {
     type: 'campaign',
+    case: 'quiet-hours',
+    async run(h) {
+      // Quiet hours: Sweden sent at once, Japan (UTC+9) waits WAITING_FOR_WINDOW behind a timer until its window opens.
+      const tokyo = (s: number) => new Date(Date.now() + s * 1000 + 9 * 3_600_000).toISOString().slice(11, 19);
+      const appId = await cp.createApp(h, 200);
+      const { processId } = await cp.startCampaign(h, {
+        kind: 'conversation-campaign',
+        recipients: [...cp.numbers(3, 7300), '+819000003000', '+819000003001'],
+        conversation: conversation(appId),
+        quietHours: { from: tokyo(-3600), to: tokyo(6) },
+      });
+      return { workflowId: processId, runId: await closed(h, processId) };
+    },
+  },
+  {
+    type: 'campaign',
     case: 'scheduled-cancelled',
     async run(h) {
       // Cancelled while it waits for its start time: nothing prepared, every recipient cancelled.

@@ -6,9 +6,10 @@ import { seenCte } from './seen-callbacks.js';
 import type { Sql, SqlRunner } from './sql.js';
 
 /** suppressed: on the app's suppression list when its row was claimed (store/suppressions.ts): never sent. */
-export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled' | 'suppressed';
+export type RecipientStatus = 'pending' | 'waiting' | 'sending' | 'sent' | 'failed' | 'invalid' | 'in_doubt' | 'unconfirmed' | 'cancelled' | 'suppressed';
 const RECIPIENT_STATUSES: readonly RecipientStatus[] = [
   'pending',
+  'waiting',
   'sending',
   'sent',
   'failed',

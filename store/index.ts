@@ -6,6 +6,7 @@ import { migrate } from './schema.js';
 import { openSql } from './sql.js';
 
 export * from './campaign-store.js';
+export * from './campaign-windows.js';
 export * from './voice-rules.js';
 export * from './voice-calls.js';
 export * from './resource-links.js';

@@ -42,6 +42,9 @@ const STATEMENTS = [
   // The send attempt that holds a `sending` row (its claim): only that attempt may record its outcome or release it,
   // so an attempt Temporal has already given up on (a zombie) cannot undo what a newer one settled.
   `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS claim_id text`,
+  // The recipient's country (ISO alpha-2, '' for none), filled in when a campaign with quiet hours first needs it
+  // (store/campaign-windows.ts): a row outside its window is `waiting`.
+  `ALTER TABLE relayflow_campaign_recipients ADD COLUMN IF NOT EXISTS country text`,
   // The campaign's shared send schedule (store/campaign-store.ts reserveSends): where its last reserved send slot ends,
   // in ms since the epoch on the database's clock.
   `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS pace_at double precision`,

@@ -14,7 +14,7 @@ export type CampaignKind = 'conversation-campaign' | 'mms-campaign';
  * SETTLING (only when sends whose answer was lost wait for postbacks to confirm them; otherwise SENDING goes
  * straight to COMPLETED), then COMPLETED, CANCELLED or FAILED.
  */
-export type CampaignState = 'SCHEDULED' | 'PREPARING' | 'SENDING' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+export type CampaignState = 'SCHEDULED' | 'PREPARING' | 'SENDING' | 'WAITING_FOR_WINDOW' | 'PAUSED' | 'SETTLING' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
 
 export const CONVERSATION_CHANNELS = ['SMS', 'RCS', 'CHATA', 'CHATB', 'MMS'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
@@ -74,6 +74,8 @@ export interface CampaignInput {
   rate?: number;
   /** When to start sending (ISO time); until then the campaign is SCHEDULED and prepares nothing. */
   startAt?: string;
+  /** No message from `from` until `to` in each recipient's local time ("HH:MM", wrapping past midnight). */
+  quietHours?: QuietHours;
   settings: CampaignSettings;
   carried?: CampaignCarry;
 }
@@ -186,6 +188,25 @@ export const CAMPAIGN_BILLING_REFUSED = 'CampaignBillingRefused';
 /** The failure type of a send activity stopped by a pause or cancel (the store's halt flag): its chunk runs again on resume. */
 export const CAMPAIGN_HALTED = 'CampaignHalted';
 
+export interface QuietHours {
+  from: string;
+  to: string;
+}
+
+/** "HH:MM" or "HH:MM:SS" as seconds after midnight. */
+export function secondsOfDay(hhmm: string): number {
+  const [h = 0, m = 0, s = 0] = hhmm.split(':').map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
+/** The recipients' send windows now: the chunks that have rows to send, and how many wait for their window. */
+export interface SendWindows {
+  chunks: number[];
+  waiting: number;
+  /** When a waiting recipient's window opens or an open one's closes next (ISO); absent when none waits or sends. */
+  nextChangeAt?: string;
+}
+
 export interface CampaignActivities {
   prepareCampaign(input: PrepareCampaignInput): Promise<PreparedCampaign>;
   sendChunk(input: SendChunkInput): Promise<ChunkResult>;
@@ -195,6 +216,8 @@ export interface CampaignActivities {
   cancelRemainingRecipients(input: { campaignId: string }): Promise<number>;
   /** Unsettled = in-doubt sends still waiting for a postback; `close` reports them unconfirmed. */
   settleCampaign(input: { campaignId: string; close: boolean }): Promise<{ unsettled: number; closed: number }>;
+  /** Quiet hours: rows inside their window are pending (sendable), the others waiting; which chunks hold pending rows. */
+  openSendWindows(input: { campaignId: string; quietHours: QuietHours; chunkSize: number }): Promise<SendWindows>;
 }
 
 /** `rf:<campaignId>:<seq>`: put in message metadata (conversation) and client-reference (MMS). */

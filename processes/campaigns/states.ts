@@ -3,7 +3,7 @@ import type { CampaignState } from './contract.js';
 import { everyState, type KindStates } from '../descriptor.js';
 
 export const CAMPAIGN_STATES: KindStates<CampaignState> = {
-  all: everyState<CampaignState>()(['SCHEDULED', 'PREPARING', 'SENDING', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED']),
+  all: everyState<CampaignState>()(['SCHEDULED', 'PREPARING', 'SENDING', 'WAITING_FOR_WINDOW', 'PAUSED', 'SETTLING', 'COMPLETED', 'CANCELLED', 'FAILED']),
   initial: 'PREPARING',
   final: ['COMPLETED', 'CANCELLED', 'FAILED'],
   succeeded: ['COMPLETED'],

@@ -2,7 +2,15 @@
 // sandbox's apps and counts, and waiting for a campaign's state.
 import { ulid } from 'ulid';
 import { KIND, STATE } from '../../common/search-attributes.js';
-import type { CampaignInput, CampaignKind, CampaignSettings, CampaignState, ConversationContent, MmsContent } from '../../processes/campaigns/contract.js';
+import type {
+  CampaignInput,
+  CampaignKind,
+  CampaignSettings,
+  CampaignState,
+  ConversationContent,
+  MmsContent,
+  QuietHours,
+} from '../../processes/campaigns/contract.js';
 import { workflowIds } from '../../processes/kinds.js';
 import { processStatusQuery, type ProcessStatus } from '../../contracts/process-status.js';
 import type { CampaignCounts } from '../../store/index.js';
@@ -63,6 +71,7 @@ export interface StartCampaign {
   mms?: MmsContent;
   rate?: number;
   startAt?: string;
+  quietHours?: QuietHours;
   settings?: Partial<CampaignSettings>;
 }
 
@@ -86,6 +95,7 @@ export async function startCampaign(h: Harness, c: StartCampaign): Promise<{ pro
     ...(c.mms ? { mms: c.mms } : {}),
     ...(c.rate ? { rate: c.rate } : {}),
     ...(c.startAt ? { startAt: c.startAt } : {}),
+    ...(c.quietHours ? { quietHours: c.quietHours } : {}),
     settings: {
       chunkSize: s.chunkSize,
       sendTaskQueue: s.sendTaskQueue,

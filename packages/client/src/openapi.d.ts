@@ -4029,6 +4029,8 @@ export interface operations {
                             total: number;
                             /** @description In doubt and never confirmed by a postback */
                             unconfirmed: number;
+                            /** @description Outside the recipient's send window (quiet hours): sent when it opens */
+                            waiting: number;
                         };
                         details: {
                             [key: string]: unknown;
@@ -5020,7 +5022,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description The nextPageToken of the previous page, as given; absent or empty for the first page */
                 pageToken?: string;
-                status?: "pending" | "sending" | "sent" | "failed" | "invalid" | "in_doubt" | "unconfirmed" | "cancelled" | "suppressed";
+                status?: "pending" | "waiting" | "sending" | "sent" | "failed" | "invalid" | "in_doubt" | "unconfirmed" | "cancelled" | "suppressed";
             };
             header?: never;
             path: {
@@ -5663,6 +5665,13 @@ export interface operations {
                             name?: string;
                         };
                     };
+                    /** @description No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it */
+                    quietHours?: {
+                        /** @description HH:MM (or HH:MM:SS), 24-hour */
+                        from: string;
+                        /** @description HH:MM (or HH:MM:SS), 24-hour */
+                        to: string;
+                    };
                     /** @description Messages per second; capped at the platform's limit (the app's outbound rate, the MMS account's throughput) */
                     rate?: number;
                     /** @description Phone numbers (+<country code>, or national with defaultCountry), or {to, params} with the values for the message's placeholders. A number that cannot exist, or one missing a placeholder's value, is reported by index, not fatal; duplicates are sent once */
@@ -6190,6 +6199,13 @@ export interface operations {
                     from?: string;
                     /** @description Your key for this campaign: the same key always answers the same campaign */
                     key?: string;
+                    /** @description No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it */
+                    quietHours?: {
+                        /** @description HH:MM (or HH:MM:SS), 24-hour */
+                        from: string;
+                        /** @description HH:MM (or HH:MM:SS), 24-hour */
+                        to: string;
+                    };
                     /** @description Messages per second; capped at the platform's limit (the app's outbound rate, the MMS account's throughput) */
                     rate?: number;
                     /** @description Phone numbers; +<country code> or national with defaultCountry. A number that cannot exist is reported, not fatal; duplicates are sent once */

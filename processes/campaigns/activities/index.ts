@@ -1,10 +1,11 @@
 // The campaign activities: all on the send task queue, run only by workers that have the campaign store.
 import type { CampaignActivities } from '../contract.js';
 import type { PlatformClients } from '../../../platform/index.js';
-import type { CampaignStore, SuppressionStore } from '../../../store/index.js';
+import { CampaignWindows, type CampaignStore, type SuppressionStore } from '../../../store/index.js';
 import { prepareCampaignActivity, type PrepareDeps } from './prepare.js';
 import { sendChunkActivity } from './send-chunk.js';
 import { senderFor } from './senders.js';
+import { openSendWindows } from './send-windows.js';
 
 export interface CampaignActivityDeps {
   store: CampaignStore;
@@ -18,6 +19,7 @@ export interface CampaignActivityDeps {
 
 export function createCampaignActivities(deps: CampaignActivityDeps): CampaignActivities {
   const { store } = deps;
+  const windows = new CampaignWindows(store.sql);
   return {
     prepareCampaign: prepareCampaignActivity(deps),
     sendChunk: sendChunkActivity({
@@ -32,7 +34,8 @@ export function createCampaignActivities(deps: CampaignActivityDeps): CampaignAc
     async setCampaignHalt({ campaignId, halt }) {
       await store.setHalt(campaignId, halt);
     },
-    cancelRemainingRecipients: ({ campaignId }) => store.cancelPending(campaignId),
+    cancelRemainingRecipients: async ({ campaignId }) => (await store.cancelPending(campaignId)) + (await windows.cancelWaiting(campaignId)),
+    openSendWindows: (input) => openSendWindows(windows, input),
     async settleCampaign({ campaignId, close }) {
       const closed = close
         ? await store.closeInDoubt(campaignId, 'no answer and no postback: the platform may not have it; not sent again to avoid a duplicate')

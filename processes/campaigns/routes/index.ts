@@ -16,6 +16,8 @@ import {
   type CampaignOperationOutcome,
   type ConversationChannel,
   type ConversationContent,
+  type QuietHours,
+  secondsOfDay,
 } from '../contract.js';
 import { placeholdersIn } from '../placeholders.js';
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
@@ -68,15 +70,17 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     content: Pick<CampaignInput, 'conversation' | 'mms'>,
     recipients: readonly RecipientEntry[],
     defaultCountry: string | undefined,
-    when: { rate?: number | undefined; startAt?: string | undefined },
+    when: { rate?: number | undefined; startAt?: string | undefined; quietHours?: QuietHours | undefined },
     placeholders: readonly string[] = [],
   ) {
-    const { rate } = when;
+    const { rate, quietHours } = when;
+    if (quietHours && secondsOfDay(quietHours.from) === secondsOfDay(quietHours.to))
+      throw unprocessable('body.quietHours.to', 'differs_from_from', 'must differ from `from` (quiet hours of no length, or of the whole day)');
     const startAt = when.startAt === undefined ? undefined : startTimeOf(when.startAt, Date.now());
     const s = store();
     const prepared = prepareRecipients(recipients, defaultCountry, placeholders);
     const processId = workflowIds[kind](projectId, key ?? ulid());
-    const hash = requestHash({ kind, content, rate, ...(when.startAt ? { startAt: when.startAt } : {}) }, prepared.rows);
+    const hash = requestHash({ kind, content, rate, ...(when.startAt ? { startAt: when.startAt } : {}), ...(quietHours ? { quietHours } : {}) }, prepared.rows);
     const { campaign } = await s.createCampaign({
       id: ulid(),
       processId,
@@ -95,6 +99,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       ...content,
       ...(rate ? { rate } : {}),
       ...(startAt ? { startAt } : {}),
+      ...(quietHours ? { quietHours } : {}),
       settings: {
         chunkSize: settings.chunkSize,
         chunkSeconds: settings.chunkSeconds,
@@ -144,7 +149,15 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       };
       // A template's placeholders, or a text's own ({{name}}): each recipient needs a value for every one.
       const placeholders = template ? template.placeholders : 'text' in m ? placeholdersIn([m.text]) : [];
-      return start('conversation-campaign', b.key, { conversation }, recipients, b.defaultCountry, { rate: b.rate, startAt: b.startAt }, placeholders);
+      return start(
+        'conversation-campaign',
+        b.key,
+        { conversation },
+        recipients,
+        b.defaultCountry,
+        { rate: b.rate, startAt: b.startAt, quietHours: b.quietHours },
+        placeholders,
+      );
     },
   });
 
@@ -156,11 +169,11 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     responses: startResponses,
     errors: [400, 401, 409, 413, 422, 503],
     start: ({ body }) => {
-      const { key, recipients, defaultCountry, rate, startAt, toDisplayOnly, ...message } = body;
+      const { key, recipients, defaultCountry, rate, startAt, quietHours, toDisplayOnly, ...message } = body;
       const violations = mmsViolations(message, Date.now());
       if (violations.length) throw invalid(violations);
       const mms = { ...message, ...(toDisplayOnly?.length ? { toDisplayOnly: toDisplayOnly.map((n) => n.replace(/[^\d]/g, '')).join(',') } : {}) };
-      return start('mms-campaign', key, { mms }, recipients, defaultCountry, { rate, startAt });
+      return start('mms-campaign', key, { mms }, recipients, defaultCountry, { rate, startAt, quietHours });
     },
   });
 
@@ -183,6 +196,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
         total: c?.total ?? 0,
         duplicates: c?.duplicates ?? 0,
         queued: by?.pending ?? 0,
+        waiting: by?.waiting ?? 0,
         sending: by?.sending ?? 0,
         sent: by?.sent ?? 0,
         failed: by?.failed ?? 0,
@@ -195,7 +209,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
         reasons: c?.reasons ?? [],
       };
       const valid = campaign?.valid ?? 0;
-      return { ...view, counts, progress: valid ? Math.min(1, (valid - counts.queued - counts.sending) / valid) : 1 };
+      return { ...view, counts, progress: valid ? Math.min(1, (valid - counts.queued - counts.waiting - counts.sending) / valid) : 1 };
     },
   });
 

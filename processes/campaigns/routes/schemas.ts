@@ -44,6 +44,16 @@ const StartAt = Type.String({
   format: 'date-time',
   description: `When to start sending (at most ${MAX_SCHEDULE_DAYS} days ahead); until then the campaign is SCHEDULED. Absent: at once`,
 });
+const TimeOfDay = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$', description: 'HH:MM (or HH:MM:SS), 24-hour' });
+const QuietHours = Type.Object(
+  { from: TimeOfDay, to: TimeOfDay },
+  {
+    additionalProperties: false,
+    description:
+      "No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), " +
+      'wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it',
+  },
+);
 const DefaultCountry = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2 country for numbers given without +' });
 const Rate = Type.Number({
   exclusiveMinimum: 0,
@@ -89,6 +99,7 @@ export const StartConversationCampaign = Type.Object(
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
     startAt: Type.Optional(StartAt),
+    quietHours: Type.Optional(QuietHours),
   },
   { additionalProperties: false },
 );
@@ -124,6 +135,7 @@ export const StartMmsCampaign = Type.Object(
     defaultCountry: Type.Optional(DefaultCountry),
     rate: Type.Optional(Rate),
     startAt: Type.Optional(StartAt),
+    quietHours: Type.Optional(QuietHours),
   },
   { additionalProperties: false },
 );
@@ -144,6 +156,7 @@ const Counts = Type.Object({
   total: Type.Integer(),
   duplicates: Type.Integer(),
   queued: Type.Integer(),
+  waiting: Type.Integer({ description: "Outside the recipient's send window (quiet hours): sent when it opens" }),
   sending: Type.Integer(),
   sent: Type.Integer(),
   failed: Type.Integer(),
@@ -180,7 +193,7 @@ export const RecipientPage = Type.Object({
 });
 
 export const RecipientStatusFilter = Type.Union(
-  ['pending', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled', 'suppressed'].map((s) => Type.Literal(s)),
+  ['pending', 'waiting', 'sending', 'sent', 'failed', 'invalid', 'in_doubt', 'unconfirmed', 'cancelled', 'suppressed'].map((s) => Type.Literal(s)),
 );
 /** An operation's Outcome, with the send rate after it. */
 export const Outcome = Type.Object({ ...ProcessOutcome.properties, rate: Type.Optional(Type.Number()) });

@@ -13,6 +13,8 @@ import {
   type CampaignState,
   type ChunkResult,
   type PreparedCampaign,
+  type QuietHours,
+  type SendWindows,
 } from '../contract.js';
 import { rootMessage } from '../../shared/workflow/failure-text.js';
 import { carryTracked, resumeTracked } from '../../shared/workflow/process-state.js';
@@ -43,6 +45,8 @@ export class CampaignRun {
   allSent = false;
   /** Waiting for its start time (SCHEDULED, or PAUSED before it). */
   waitingForStart: boolean;
+  /** Quiet hours: rows that wait for their recipient's send window. */
+  waiting = 0;
 
   constructor(private readonly input: CampaignInput) {
     ({ control: this.control, sends: this.sends } = campaignActivities(input.settings));
@@ -90,6 +94,22 @@ export class CampaignRun {
     this.todo.push(...Array.from({ length: d.chunksTotal }, (_, i) => i));
     if (!this.paused && !this.cancelReason)
       this.tracker.moveTo('SENDING', `${d.end} recipients in ${d.chunksTotal} chunks of ${d.chunkSize}, ${d.windowSize} at a time, ${d.rate}/s`);
+  }
+
+  /** Quiet hours looked at: the chunks that hold sendable rows are to send (once each); SENDING, or waiting for a window. */
+  windows(w: SendWindows, quiet: QuietHours): void {
+    this.waiting = w.waiting;
+    for (const chunk of w.chunks) if (!this.running.has(chunk) && !this.todo.includes(chunk)) this.todo.push(chunk);
+    if (this.paused || this.cancelReason) return;
+    if (this.todo.length || this.running.size) {
+      if (this.state !== 'SENDING') {
+        const waits = w.waiting ? `; ${w.waiting} wait for their window` : '';
+        this.tracker.moveTo('SENDING', `recipients inside their send window (quiet hours ${quiet.from}-${quiet.to} local time)${waits}`);
+      }
+    } else if (w.waiting && this.state !== 'WAITING_FOR_WINDOW') {
+      const until = w.nextChangeAt ? ` until ${w.nextChangeAt}` : '';
+      this.tracker.moveTo('WAITING_FOR_WINDOW', `${w.waiting} recipients wait for their window (quiet hours ${quiet.from}-${quiet.to} local time)${until}`);
+    }
   }
 
   pause(reason: string, by: 'caller' | 'platform'): void {

@@ -6,7 +6,7 @@
 // the campaign's size. The run's state and its pieces are in campaign-state.ts, its API operations in
 // campaign-operations.ts; every await stays here, in the order the recorded histories expect.
 import { allHandlersFinished, condition, continueAsNew, ContinueAsNew, sleep } from '@temporalio/workflow';
-import type { CampaignInput, CampaignResult } from '../contract.js';
+import type { CampaignInput, CampaignResult, QuietHours } from '../contract.js';
 import { rootMessage } from '../../shared/workflow/failure-text.js';
 import { handleCampaignOperations } from './campaign-operations.js';
 import { CampaignRun } from './campaign-state.js';
@@ -21,6 +21,7 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
   handleCampaignOperations(run);
   const { control, tracker } = run;
   const s = input.settings;
+  const quiet = input.quietHours;
   try {
     // Scheduled: nothing is prepared before the start time (the platform's limit and rate are read then). A cancel
     // ends the wait; a pause lets the time pass and holds the campaign once it is prepared.
@@ -43,8 +44,18 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
           ...(input.rate ? { rate: input.rate } : {}),
         }),
       );
-      run.sendAll();
+      if (!quiet) run.sendAll();
     }
+
+    // Quiet hours: the store keeps rows outside their recipient's window waiting; the chunks that hold sendable rows
+    // are sent, and the windows are looked at again when one opens or closes next.
+    let nextWindowAt: number | undefined;
+    const lookAtWindows = async (q: QuietHours) => {
+      const w = await control.openSendWindows({ campaignId: input.campaignId, quietHours: q, chunkSize: run.details.chunkSize });
+      run.windows(w, q);
+      nextWindowAt = w.nextChangeAt ? Date.parse(w.nextChangeAt) : undefined;
+    };
+    if (quiet && !cancelledBeforeStart && !run.cancelReason) await lookAtWindows(quiet);
 
     // Send: keep the window of chunks full until none is left, paused or not, continuing as new when overdue.
     while (!run.cancelReason) {
@@ -52,7 +63,15 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
       // Near the history limit no chunk is launched: the window drains, then the run continues as new.
       if (!run.paused && !continueNow) run.fillWindow();
       if (!run.running.size) {
-        if (!run.chunksLeft) break;
+        if (!run.chunksLeft) {
+          if (!quiet) break;
+          if (!run.paused && !continueNow) {
+            // Rows a chunk passed by while they waited: sent now if their window is open, else waited for.
+            await lookAtWindows(quiet);
+            if (run.chunksLeft) continue;
+            if (!run.waiting) break;
+          }
+        }
         if (continueNow) {
           await condition(allHandlersFinished);
           await continueAsNew<typeof campaign>({ ...input, carried: run.carry() });
@@ -62,7 +81,10 @@ export async function campaign(input: CampaignInput): Promise<CampaignResult> {
           continue;
         }
       }
-      await condition(() => run.changed);
+      if (quiet && nextWindowAt !== undefined) {
+        const woke = await condition(() => run.changed, Math.max(1, nextWindowAt - Date.now()));
+        if (!woke && !run.paused && !run.cancelReason) await lookAtWindows(quiet);
+      } else await condition(() => run.changed);
       run.changed = false;
     }
 
