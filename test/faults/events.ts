@@ -174,12 +174,13 @@ export async function watchEvents(api: (method: string, path: string, body?: unk
   };
 }
 
-/** Every process the API lists (both sources), with how many runs of it are listed. */
-export async function listedProcesses(api: Api): Promise<{ processId: string; kind: string; runs: number }[]> {
+/** Every process the API lists (started at or after `startedAfter`, when given), with how many runs of it are listed. */
+export async function listedProcesses(api: Api, startedAfter?: Date): Promise<{ processId: string; kind: string; runs: number }[]> {
   const runs = new Map<string, { processId: string; kind: string; runs: number }>();
+  const after = startedAfter ? `&startedAfter=${encodeURIComponent(startedAfter.toISOString())}` : '';
   let token = '';
   do {
-    const res = await api('GET', `/v1/processes?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
+    const res = await api('GET', `/v1/processes?pageSize=1000${after}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
     if (res.status !== 200) throw new Error(`GET /v1/processes: ${res.status} ${JSON.stringify(res.body)}`);
     for (const p of res.body.processes as { processId: string; kind: string }[]) {
       const seen = runs.get(p.processId);

@@ -62,10 +62,11 @@ describe('fault suite on the cluster', () => {
   });
 
   for (const fault of FAULTS) {
-    void test(fault.name, async () => {
+    void test(fault.name, async (t) => {
       try {
         const row = await runFaultRow(rig, fault, { perKind: PER_KIND });
         rows.push(row);
+        t.diagnostic(`events of ${row.eventProcesses} processes checked; ${row.deliveriesCut} deliveries cut on their way by the fault`);
         assert.deepEqual(row.findings, []);
         assert.deepEqual([row.completed, row.duplicates, row.losses, row.eventLosses], [row.processes, 0, 0, 0]);
         // Every kind told its events.

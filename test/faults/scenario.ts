@@ -1,6 +1,7 @@
 // One fault scenario's load and its count: processes of every kind started through the API, driven to their
 // end while the test breaks things, then counted from the sandbox's records and the events the processes told
 // (test/faults/events.ts) into one row of the table.
+import { listedProcesses } from './events.js';
 import { KINDS, type Started } from './kinds.js';
 import type { Rig } from './rig.js';
 
@@ -11,6 +12,8 @@ export interface Row {
   duplicates: number;
   losses: number;
   // The events (absent from a row that failed before its count: scripts/soak.ts makes one).
+  /** The processes whose events were checked: the row's and those they started (an onboarding's steps). */
+  eventProcesses?: number;
   /** Processes whose events are not all there, in order, verified, ending in their listed state: 0 is right. */
   eventLosses?: number;
   /** Deliveries received again under the same webhook-id: 0 unless something died mid-delivery (at least once). */
@@ -72,7 +75,7 @@ async function view(rig: Rig, processId: string): Promise<{ state?: string; hist
  * The count reads the platform like any client: a fault the row left queued (a 503, a slow answer) may meet it.
  * It is the observer, not the observed, so it tries again.
  */
-async function counted(count: () => Promise<number>): Promise<number> {
+async function counted<T>(count: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await count();
@@ -139,7 +142,11 @@ export async function settle(rig: Rig, scenario: string, load: Load, timeoutMs =
     row.losses++;
     row.findings.push(`${c.area} callback ${c.id} to ${c.url}: ${c.outcome}`);
   }
-  const events = await rig.events.check(started, { since: load.since });
+  // The processes the row's processes started (an onboarding's steps) tell their events too.
+  const listed = await counted(() => listedProcesses(rig.api, new Date(load.since)));
+  const children = listed.filter((p) => !started.some((s) => s.processId === p.processId));
+  const events = await rig.events.check([...started, ...children], { since: load.since });
+  row.eventProcesses = started.length + children.length;
   row.eventLosses = events.losses;
   row.eventRepeats = events.repeats;
   row.eventKinds = KINDS.map((k) => k.kind).filter((k) => started.some((s) => s.kind === k) && !events.kindsWithout.includes(k));
