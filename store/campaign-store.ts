@@ -124,6 +124,36 @@ export interface RecipientOutcome {
 const INSERT_BATCH = 5_000;
 const R = 'relayflow_campaign_recipients';
 
+/** A campaign shares its app's rate with the others whose schedule reached this close to now (they are sending). */
+const SHARING_MS = 2_000;
+
+/**
+ * A reservation of $2 slots for campaign $1 at its share $3 of its rate, catching up at most $4 ms. The rate is the
+ * one asked for, capped at its fair part of the app's: the app's rate less what the other campaigns sending on it
+ * ($5: reserved within that many ms) take, each counted at most at an equal split; never below an equal split. So
+ * two campaigns on one app each send at half its rate, and one asking little leaves the rest to the other.
+ */
+const RESERVE = `
+  WITH c AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::double precision AS now_ms),
+  me AS (SELECT id, pace_key, platform_rate FROM relayflow_campaigns WHERE id = $1),
+  others AS (
+    SELECT p.rate FROM relayflow_campaigns p, me, c
+     WHERE me.pace_key IS NOT NULL AND p.pace_key = me.pace_key AND p.id <> me.id AND p.halt IS NULL AND p.pace_at > c.now_ms - $5::double precision
+  ),
+  n AS (SELECT count(*) AS n FROM others),
+  fair AS (
+    SELECT CASE WHEN me.pace_key IS NULL OR me.platform_rate IS NULL OR n.n = 0 THEN NULL
+                ELSE GREATEST(me.platform_rate / (n.n + 1),
+                              me.platform_rate - (SELECT sum(LEAST(COALESCE(o.rate, me.platform_rate), me.platform_rate / (n.n + 1))) FROM others o)) END AS rate
+      FROM me, n
+  )
+  UPDATE relayflow_campaigns AS x SET pace_at = CASE WHEN x.halt IS NULL
+      THEN GREATEST(COALESCE(x.pace_at, 0), c.now_ms - $4::double precision)
+           + $2::double precision * 1000 / (LEAST(COALESCE(x.rate, 1), COALESCE(fair.rate, 'Infinity'::double precision)) * $3::double precision)
+      ELSE x.pace_at END
+    FROM c, fair WHERE x.id = $1
+  RETURNING CASE WHEN x.rate IS NULL THEN NULL ELSE LEAST(x.rate, COALESCE(fair.rate, 'Infinity'::double precision)) END AS rate, x.halt, x.pace_at, c.now_ms`;
+
 export class CampaignStore {
   constructor(readonly sql: Sql) {}
 
@@ -159,6 +189,11 @@ export class CampaignStore {
     await this.sql.query('UPDATE relayflow_campaigns SET rate = $2 WHERE id = $1', [id, rate]);
   }
 
+  /** The rate asked for, and the budget it shares with the other campaigns on `paceKey` (an app, an MMS account). */
+  async setPacing(id: string, p: { rate: number; paceKey: string; platformRate: number }): Promise<void> {
+    await this.sql.query('UPDATE relayflow_campaigns SET rate = $2, pace_key = $3, platform_rate = $4 WHERE id = $1', [id, p.rate, p.paceKey, p.platformRate]);
+  }
+
   async getRate(id: string): Promise<number | undefined> {
     return (await this.sendControl(id)).rate;
   }
@@ -185,15 +220,13 @@ export class CampaignStore {
    * now, so workers' clocks never matter. A halted campaign reserves nothing (`slots` 0).
    */
   async reserveSends(id: string, n: number, share: number, catchUpMs: number): Promise<SendReservation> {
-    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null; pace_at: number | null; now_ms: number }>(
-      `WITH c AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::double precision AS now_ms)
-       UPDATE relayflow_campaigns SET pace_at = CASE WHEN halt IS NULL
-           THEN GREATEST(COALESCE(pace_at, 0), c.now_ms - $4::double precision) + $2::double precision * 1000 / (COALESCE(rate, 1) * $3::double precision)
-           ELSE pace_at END
-       FROM c WHERE id = $1
-       RETURNING rate, halt, pace_at, c.now_ms`,
-      [id, n, share, catchUpMs],
-    );
+    const [row] = await this.sql.query<{ rate: number | null; halt: 'paused' | 'cancelled' | null; pace_at: number | null; now_ms: number }>(RESERVE, [
+      id,
+      n,
+      share,
+      catchUpMs,
+      SHARING_MS,
+    ]);
     if (!row) return { slots: 0, startInMs: 0, slotMs: 0, endsAt: 0 };
     const rate = row.rate ?? 1;
     const base = { ...(row.rate != null ? { rate: row.rate } : {}), ...(row.halt ? { halt: row.halt } : {}) };

@@ -48,6 +48,11 @@ const STATEMENTS = [
   // The campaign's shared send schedule (store/campaign-store.ts reserveSends): where its last reserved send slot ends,
   // in ms since the epoch on the database's clock.
   `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS pace_at double precision`,
+  // What the campaign's rate is a share of (the conversation app, the MMS account) and that budget's rate: campaigns
+  // sending on one app at once share its rate (store/campaign-store.ts reserveSends).
+  `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS pace_key text`,
+  `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS platform_rate double precision`,
+  `CREATE INDEX IF NOT EXISTS relayflow_campaigns_pace ON relayflow_campaigns (pace_key, pace_at) WHERE pace_key IS NOT NULL`,
   `CREATE INDEX IF NOT EXISTS relayflow_campaign_recipients_status ON relayflow_campaign_recipients (campaign_id, status, seq)`,
   `CREATE TABLE IF NOT EXISTS relayflow_delivery_reports (
      event_key text PRIMARY KEY,

@@ -36,7 +36,9 @@ export function prepareCampaignActivity(deps: PrepareDeps) {
     const prepared = await limitsAndWiring(deps, input);
     // Set here rather than by an activity of its own: the same write, one action fewer (a retry writes it again).
     const rate = Math.min(input.rate ?? prepared.platformRate, prepared.platformRate);
-    await deps.store.setRate(input.campaignId, rate);
+    // Campaigns sending on one app (the MMS account) at once share its rate (CampaignStore.reserveSends).
+    const paceKey = input.conversation ? `conversation:${input.conversation.region}:${input.conversation.appId}` : 'mms';
+    await deps.store.setPacing(input.campaignId, { rate, paceKey, platformRate: prepared.platformRate });
     return { ...prepared, rate };
   };
 }
