@@ -22,8 +22,14 @@ type ListedExecution = NonNullable<temporal.api.workflowservice.v1.IListWorkflow
 const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-/** A run closing this long before the cursor is looked at again: visibility records a close a little after it. */
-const OVERLAP_MS = 5 * 60_000;
+/**
+ * How far before the cursor a pass looks again. Visibility records a close a little after it, and not always in the
+ * order runs closed: every pass looks back a little; one a minute looks back far, for a record written late. (Each
+ * look back re-lists every run closed in it: at 16 closes/s, 5 minutes is 48 pages and as many store queries.)
+ */
+const OVERLAP_MS = 10_000;
+const FAR_OVERLAP_MS = 6 * 60_000;
+const FAR_EVERY_MS = 60_000;
 /** Runs read per visibility page, and archived at once. */
 const PAGE_SIZE = 100;
 /** Runs archived at once (bench/archiver.ts reads Temporal at this concurrency too). */
@@ -54,6 +60,8 @@ export class AuditArchiver {
   private wake: (() => void) | undefined;
   private readonly decoder: Decoder;
   private readonly cursorName: string;
+  /** When the last pass that looked back far began (0: none has yet). */
+  private farAt = 0;
 
   constructor(
     private readonly client: Client,
@@ -98,9 +106,11 @@ export class AuditArchiver {
 
   /** One pass over the runs closed since the cursor: how many it archived. The cursor moves only once all are written. */
   async pass(): Promise<number> {
+    const startedAt = Date.now();
+    const far = startedAt - this.farAt >= FAR_EVERY_MS;
     const cursor = await this.archive.cursor(this.cursorName);
     const clauses = [`${KIND.name} IS NOT NULL`, `ExecutionStatus != 'Running'`, `TaskQueue = ${quote(this.taskQueue)}`];
-    if (cursor) clauses.push(`CloseTime >= '${new Date(cursor.getTime() - OVERLAP_MS).toISOString()}'`);
+    if (cursor) clauses.push(`CloseTime >= '${new Date(cursor.getTime() - (far ? FAR_OVERLAP_MS : OVERLAP_MS)).toISOString()}'`);
     let newest = cursor?.getTime() ?? 0;
     let archived = 0;
     let token: Uint8Array | undefined;
@@ -122,6 +132,8 @@ export class AuditArchiver {
       token = res.nextPageToken?.length ? res.nextPageToken : undefined;
     } while (token && !this.stopped);
     if (!this.stopped && newest > 0) await this.archive.advance(this.cursorName, new Date(newest));
+    // A far look that failed or was stopped is made again on the next pass.
+    if (far && !this.stopped) this.farAt = startedAt;
     if (archived > 0) this.log.info({ archived }, 'audit: closed processes archived');
     return archived;
   }
