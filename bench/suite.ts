@@ -37,8 +37,8 @@ export const SUITE: readonly SuiteBench[] = [
     bound: { short: 60, full: 240 },
     notInShort: 'its figure is the 100,000 of the full profile; 20 s short would take the short table past 200 s',
   },
-  // Real verifications closed through the API, then archived by the worker's archiver (workers/audit/): about 50 s
-  // short (2 rounds of 40 closed twice each), 3 min full (3 of 150).
+  // Real verifications closed through the API, then archived by the worker's archiver (workers/audit/): 36 to 50 s
+  // short (2 rounds of 40 closed twice each), 2 to 3 min full (3 of 150).
   { name: 'archiver', bound: { short: 90, full: 300 } },
 ];
 
