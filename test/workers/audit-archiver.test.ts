@@ -1,0 +1,49 @@
+// The archiver writes a run once, so it never writes one without its state changes' reasons because the worker did
+// not answer the run's status query in time: that pass fails, and a later one writes the run with its reasons.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AesGcmPayloadCodec } from '../../common/codec.js';
+import { createLogger } from '../../common/logger.js';
+import { AuditArchive } from '../../store/index.js';
+import { AuditArchiver } from '../../workers/audit/archiver.js';
+import { useHarness } from '../helpers/harness.js';
+import { freshNumber, messageFor, report, startVerification } from '../helpers/verification.js';
+
+describe('audit archiver', () => {
+  // The worker's own archiver looks once at its start, then not for an hour: the test's archiver is the one that writes.
+  const h = useHarness({ env: { RELAYFLOW_AUDIT_ARCHIVE_INTERVAL_MS: '3600000' } });
+
+  test('a run whose status query is not answered in time is archived on a later pass, with its reasons', async () => {
+    const identity = freshNumber();
+    const s = await startVerification(h, { identity, method: 'sms' });
+    const sms = await messageFor(h, identity, s.current!.verificationId);
+    assert.equal((await report(h, s.processId, sms.code!)).statusCode, 200);
+    const handle = h.client.workflow.getHandle(s.processId);
+    await handle.result();
+    const { runId } = await handle.describe();
+
+    const codec = new AesGcmPayloadCodec(h.config.codecKeys);
+    const archive = new AuditArchive(h.store.sql, codec);
+    const archiver = new AuditArchiver(h.client, archive, codec, { keepDays: 1, intervalMs: 100 }, createLogger({ level: 'silent' }), h.config.taskQueue);
+    const rowOf = async () => (await archive.has([runId])).has(runId);
+
+    // No worker to answer the query (it replays the closed run to answer): nothing is written.
+    await h.stopWorker();
+    try {
+      await assert.rejects(archiver.pass(), /did not answer its status query/);
+      assert.equal(await rowOf(), false, 'not archived without its reasons');
+    } finally {
+      await h.startWorker();
+    }
+
+    // (The restarted worker's own archiver may write it first: either way, once, with its reasons.)
+    await archiver.pass();
+    const run = await archive.run(runId);
+    assert.ok(run, 'archived once the worker answers');
+    const states = (run.timeline.masked as { kind: string; summary: string; details: { reason?: string } }[]).filter((e) => e.kind === 'state');
+    assert.ok(
+      states.some((e) => e.details.reason === 'sms sent'),
+      `the start's reason from the status: ${JSON.stringify(states)}`,
+    );
+  });
+});
