@@ -3,7 +3,7 @@
 // reads each one's history and tells it as the timeline route does, and writes it once to the store's archive.
 // It reads what Temporal already keeps: the processes' own histories pay nothing. Several workers may run it:
 // the store writes each run once. Downtime is caught up on the next pass, while retention has not deleted it.
-import { isGrpcDeadlineError, type Client } from '@temporalio/client';
+import { isGrpcDeadlineError, isGrpcServiceError, type Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -39,10 +39,22 @@ export const ARCHIVE_CONCURRENCY = 4;
  * route's 2 s, since no one waits on a page here and a worker busy closing processes answers late.
  */
 const STATUS_WAIT_MS = 10_000;
+/** Passes a run may leave for later because its status was not answered in time; then it is archived without it. */
+const STATUS_TRIES = 3;
 const EXECUTION_STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
 
 const tsMs = (t?: { seconds?: unknown; nanos?: number | null } | null) =>
   t?.seconds != null ? Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : undefined;
+
+/** gRPC's FAILED_PRECONDITION: what the server answers a query when no worker has polled the task queue lately. */
+const FAILED_PRECONDITION = 9;
+
+/** No worker answered the query: none within the wait (a busy one), or none polling (one stopped or restarting). */
+function notAnswered(err: unknown): boolean {
+  if (isGrpcDeadlineError(err)) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return isGrpcServiceError(cause) && cause.code === FAILED_PRECONDITION;
+}
 
 function keyword(attrs: temporal.api.common.v1.ISearchAttributes | null | undefined, name: string): string {
   const p = attrs?.indexedFields?.[name];
@@ -62,6 +74,8 @@ export class AuditArchiver {
   private readonly cursorName: string;
   /** When the last pass that looked back far began (0: none has yet). */
   private farAt = 0;
+  /** Runs whose status query went unanswered, with how many times (this process's count: a restart starts again). */
+  private readonly unanswered = new Map<string, number>();
 
   constructor(
     private readonly client: Client,
@@ -160,13 +174,25 @@ export class AuditArchiver {
     // The run's own state history gives its changes' reasons, as the timeline route merges them.
     const status = await this.client
       .withDeadline(Date.now() + STATUS_WAIT_MS, () => this.client.workflow.getHandle(processId, runId).query(processStatusQuery))
-      .catch((err: unknown) => {
-        // Not answered in time: the pass fails and a later one archives the run with its reasons, not now without
-        // them (a row is written once). A run that cannot answer at all is archived without them.
-        if (isGrpcDeadlineError(err)) throw new Error(`run ${runId} did not answer its status query within ${STATUS_WAIT_MS} ms`, { cause: err });
-        this.log.warn({ err, processId, runId }, 'audit: a closed run did not answer its status query; archived without its reasons');
-        return undefined;
-      });
+      .then(
+        (answer) => {
+          this.unanswered.delete(runId);
+          return answer;
+        },
+        (err: unknown) => {
+          // Not answered (in time): the pass fails and a later one archives the run with its reasons, not now
+          // without them (a row is written once). A run that cannot answer at all, or not in STATUS_TRIES passes (a replay
+          // too long for the wait), is archived without them, so that it cannot hold the cursor back for good.
+          const tries = (this.unanswered.get(runId) ?? 0) + 1;
+          if (notAnswered(err) && tries < STATUS_TRIES) {
+            this.unanswered.set(runId, tries);
+            throw new Error(`run ${runId} did not answer its status query (no worker answered within ${STATUS_WAIT_MS} ms)`, { cause: err });
+          }
+          this.unanswered.delete(runId);
+          this.log.warn({ err, processId, runId, tries }, 'audit: a closed run did not answer its status query; archived without its reasons');
+          return undefined;
+        },
+      );
     if (status?.history) {
       masked.mergeReasons(status.history);
       unmasked.mergeReasons(status.history);
