@@ -3,7 +3,7 @@
 // reads each one's history and tells it as the timeline route does, and writes it once to the store's archive.
 // It reads what Temporal already keeps: the processes' own histories pay nothing. Several workers may run it:
 // the store writes each run once. Downtime is caught up on the next pass, while retention has not deleted it.
-import { isGrpcDeadlineError, isGrpcServiceError, type Client } from '@temporalio/client';
+import { isGrpcCancelledError, isGrpcDeadlineError, isGrpcServiceError, type Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -49,9 +49,12 @@ const tsMs = (t?: { seconds?: unknown; nanos?: number | null } | null) =>
 /** gRPC's FAILED_PRECONDITION: what the server answers a query when no worker has polled the task queue lately. */
 const FAILED_PRECONDITION = 9;
 
-/** No worker answered the query: none within the wait (a busy one), or none polling (one stopped or restarting). */
+/**
+ * No worker answered the query: none within the wait (a busy one), or none polling (one stopped or restarting: the
+ * server then answers FAILED_PRECONDITION, or at times cancels the call).
+ */
 function notAnswered(err: unknown): boolean {
-  if (isGrpcDeadlineError(err)) return true;
+  if (isGrpcDeadlineError(err) || isGrpcCancelledError(err)) return true;
   const cause = (err as { cause?: unknown }).cause;
   return isGrpcServiceError(cause) && cause.code === FAILED_PRECONDITION;
 }
@@ -162,6 +165,7 @@ export class AuditArchiver {
       // Deleted before it could be read (retention ran first, or an operator deleted it): nothing left to keep.
       if ((err as { code?: number }).code === 5) {
         this.log.warn({ processId, runId }, 'audit: a closed run was gone before it was archived');
+        this.unanswered.delete(runId);
         return 'gone';
       }
       throw err;
