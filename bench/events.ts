@@ -157,9 +157,9 @@ for (let r = 0; r < P.rounds; r++) {
     rate.push(await relayflowRound());
   }
   const lags = await lagRound();
-  lagP99.push(percentile(lags, 0.99));
+  lagP99.push(percentile(lags, 99));
   log(
-    `  relayflow ${rate.at(-1)!.toFixed(0)} events/s, bare POST loop ${bare.at(-1)!.toFixed(0)}/s; lag p50 ${percentile(lags, 0.5).toFixed(1)} ms, p99 ${lagP99.at(-1)!.toFixed(1)} ms`,
+    `  relayflow ${rate.at(-1)!.toFixed(0)} events/s, bare POST loop ${bare.at(-1)!.toFixed(0)}/s; lag p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${lagP99.at(-1)!.toFixed(1)} ms`,
   );
 }
 
