@@ -54,7 +54,8 @@ describe('docker-compose.yml and npm run cluster', () => {
   it("set the server's database variables the config reads, under the same names", () => {
     const template = text(`${TEMPORAL_CONFIG.dir}/${TEMPORAL_CONFIG.env}.yaml`);
     const read = new Set([...template.matchAll(/env "([A-Z_]+)"/g)].map((m) => m[1]));
-    const scriptEnv = temporalServerEnv({ repo: root, pgPort: ports.postgres, basePort: ports.temporal });
+    // As `npm run cluster` starts it (scripts/lib/cluster/start.ts), history archival on.
+    const scriptEnv = temporalServerEnv({ repo: root, pgPort: ports.postgres, basePort: ports.temporal, archivalDir: '/tmp/archival' });
     for (const name of Object.keys(scriptEnv)) assert.ok(read.has(name), `the script sets ${name}, which the config does not read`);
     const composeEnv = services.temporal?.environment ?? {};
     for (const name of keysOf(composeEnv)) assert.ok(name in scriptEnv, `compose sets ${name} for the server; the script does not`);
