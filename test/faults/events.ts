@@ -36,7 +36,7 @@ export interface EventWatch {
   close(): Promise<void>;
 }
 
-export interface EventCount {
+interface EventCount {
   /** Processes whose events are missing, out of order, unverified or not ending in their listed state. */
   losses: number;
   /** Deliveries received again (the same webhook-id) since the row began. */
