@@ -111,13 +111,13 @@ const CLAIM = `
      WHERE status = 'pending' AND subscription_id IN (SELECT id FROM relayflow_event_subscriptions WHERE status = 'active')
      ORDER BY subscription_id, process_id, id
   ), due AS (
+    -- The limit counts rows this claim locked: one it skips (another claim holds it) leaves room for the next head,
+    -- so two deliverers claiming at once share the heads instead of one getting none.
     SELECT d.id FROM relayflow_event_deliveries d
-     WHERE d.id IN (
-             SELECT h.id FROM heads h
-              WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now())
-              ORDER BY h.id LIMIT $1)
+     WHERE d.id IN (SELECT h.id FROM heads h WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now()))
        -- Again on the row as locked: a claim that committed after this statement's snapshot is seen here, not in heads.
        AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
+     ORDER BY d.id LIMIT $1
      FOR UPDATE OF d SKIP LOCKED
   ), claimed AS (
     UPDATE relayflow_event_deliveries d
