@@ -73,7 +73,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       return await startOn(cli, opts, port, uiPort);
     } catch (err) {
       if (opts.port || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
-      opts.log?.(`port ${port} was taken before the Temporal dev server bound it: trying another`);
+      const said = (err as Error).message.split('\n').find((l) => /address already in use/.test(l))?.trim() ?? '';
+      opts.log?.(`a port was taken before the Temporal dev server bound it (${said.slice(-160)}): trying another`);
     }
   }
 }
@@ -113,7 +114,13 @@ async function startOn(cli: TemporalCli, opts: DevServerOptions, port: number, u
   try {
     await waitUntilServing(address, child, stderr);
   } catch (err) {
-    child.kill('SIGKILL');
+    // Gone before the next try: a server half up still holds the ports it bound (the UI's, which a retry reuses).
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((res) => child.once('exit', () => res()));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    process.removeListener('exit', killOnExit);
     throw err;
   }
   return {
