@@ -73,7 +73,11 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       return await startOn(cli, opts, port, uiPort);
     } catch (err) {
       if (opts.port || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
-      const said = (err as Error).message.split('\n').find((l) => /address already in use/.test(l))?.trim() ?? '';
+      const said =
+        (err as Error).message
+          .split('\n')
+          .find((l) => /address already in use/.test(l))
+          ?.trim() ?? '';
       opts.log?.(`a port was taken before the Temporal dev server bound it (${said.slice(-160)}): trying another`);
     }
   }
