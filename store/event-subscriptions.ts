@@ -112,9 +112,13 @@ const CLAIM = `
      ORDER BY subscription_id, process_id, id
   ), due AS (
     -- The limit counts rows this claim locked: one it skips (another claim holds it) leaves room for the next head,
-    -- so two deliverers claiming at once share the heads instead of one getting none.
+    -- so two deliverers claiming at once share the heads instead of one getting none. The heads looked at are
+    -- bounded (four times the limit): ordering every head cost half the events bench's throughput.
     SELECT d.id FROM relayflow_event_deliveries d
-     WHERE d.id IN (SELECT h.id FROM heads h WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now()))
+     WHERE d.id IN (
+             SELECT h.id FROM heads h
+              WHERE h.next_attempt_at <= now() AND (h.lease_until IS NULL OR h.lease_until < now())
+              ORDER BY h.id LIMIT $1 * 4)
        -- Again on the row as locked: a claim that committed after this statement's snapshot is seen here, not in heads.
        AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
      ORDER BY d.id LIMIT $1
