@@ -147,8 +147,9 @@ describe('the alarm', () => {
   });
 
   test('a value with a <= target fails above 1.3 times the recorded one; >= below 0.7 of it', () => {
-    assert.deepEqual(verdicts(run([ok('memory', [{ ...memory, relayflow: [0.6] }])])), [['worker memory per waiting process', 'regressed']]);
-    assert.deepEqual(verdicts(run([ok('memory', [{ ...memory, relayflow: [0.55] }])])), [['worker memory per waiting process', 'ok']]);
+    // Recorded rounds 0.4 and 0.5: held to the worse, 1.3 x 0.5.
+    assert.deepEqual(verdicts(run([ok('memory', [{ ...memory, relayflow: [0.66] }])])), [['worker memory per waiting process', 'regressed']]);
+    assert.deepEqual(verdicts(run([ok('memory', [{ ...memory, relayflow: [0.64] }])])), [['worker memory per waiting process', 'ok']]);
     const rate: BenchRow = { ...memory, figure: 'rate', target: { of: 'value', op: '>=', bound: 190 } };
     const was = run([ok('campaign', [{ ...rate, relayflow: [200] }])]);
     assert.equal(compareRuns(was, run([ok('campaign', [{ ...rate, relayflow: [139] }])]))[0]!.verdict, 'regressed');
@@ -178,6 +179,20 @@ describe('the alarm', () => {
     assert.equal(now(600, 284).verdict, 'regressed');
     assert.equal(now(300, 71).verdict, 'regressed'); // a quiet machine: the limit stays 185 x 1.6
     assert.equal(now(352, 0).verdict, 'regressed'); // no usable baseline: unscaled
+  });
+
+  test("a value is held to the recorded run's worst round when that is worse than its median", () => {
+    const p50: BenchRow = { ...memory, figure: 'report p50', unit: 'ms', target: { of: 'value', op: '<=', bound: 50 } };
+    // Rounds 138 and 407 ms: the median 272.5 would alarm above 436; the worst round, above 651.
+    const was = run([ok('verification', [{ ...p50, relayflow: [138, 407] }])]);
+    const now = (rf: number) => compareRuns(was, run([ok('verification', [{ ...p50, relayflow: [rf] }])]))[0]!;
+    assert.equal(now(580).verdict, 'ok');
+    assert.match(now(580).message, /alarm unless at most 651 ms; the recorded rounds went up to 407 ms/);
+    assert.equal(now(660).verdict, 'regressed');
+    const rate: BenchRow = { ...memory, figure: 'rate', target: { of: 'value', op: '>=', bound: 190 } };
+    const rates = run([ok('campaign', [{ ...rate, relayflow: [150, 200, 210] }])]);
+    assert.equal(compareRuns(rates, run([ok('campaign', [{ ...rate, relayflow: [106] }])]))[0]!.verdict, 'ok');
+    assert.equal(compareRuns(rates, run([ok('campaign', [{ ...rate, relayflow: [104] }])]))[0]!.verdict, 'regressed');
   });
 
   test('a row not in the recorded table is reported, not failed; a bench without a result fails', () => {
