@@ -88,6 +88,8 @@ export class AuditArchiver {
     private readonly log: Logger,
     /** Only this task queue's processes: the ones this deployment runs, and whose codec keys it has. */
     private readonly taskQueue: string,
+    /** How long a run may take to answer its status query (tests with no worker wait out less). */
+    private readonly statusWaitMs = STATUS_WAIT_MS,
   ) {
     this.decoder = new Decoder(codec);
     this.cursorName = `temporal:${client.options.namespace}:${taskQueue}`;
@@ -177,7 +179,7 @@ export class AuditArchiver {
     await unmasked.addRun(run);
     // The run's own state history gives its changes' reasons, as the timeline route merges them.
     const status = await this.client
-      .withDeadline(Date.now() + STATUS_WAIT_MS, () => this.client.workflow.getHandle(processId, runId).query(processStatusQuery))
+      .withDeadline(Date.now() + this.statusWaitMs, () => this.client.workflow.getHandle(processId, runId).query(processStatusQuery))
       .then(
         (answer) => {
           this.unanswered.delete(runId);
@@ -190,7 +192,7 @@ export class AuditArchiver {
           const tries = (this.unanswered.get(runId) ?? 0) + 1;
           if (notAnswered(err) && tries < STATUS_TRIES) {
             this.unanswered.set(runId, tries);
-            throw new Error(`run ${runId} did not answer its status query (no worker answered within ${STATUS_WAIT_MS} ms)`, { cause: err });
+            throw new Error(`run ${runId} did not answer its status query (no worker answered within ${this.statusWaitMs} ms)`, { cause: err });
           }
           this.unanswered.delete(runId);
           this.log.warn({ err, processId, runId, tries }, 'audit: a closed run did not answer its status query; archived without its reasons');
