@@ -1,4 +1,5 @@
 // API entry point: `npm run api` (dev) or `node dist/api/main.js` (production image).
+import type { Client } from '@temporalio/client';
 import { countByScope } from '../common/api-keys.js';
 import { loadConfigOrExit } from '../common/config.js';
 import { AesGcmPayloadCodec } from '../common/codec.js';
@@ -13,7 +14,10 @@ import { apiClientInterceptors } from './temporal-actor.js';
 
 const config = loadConfigOrExit('api');
 const logger = createLogger({ name: 'relayflow-api', level: config.logLevel });
-const client = await connectClient(config, apiClientInterceptors());
+const client: Client = await connectClient(
+  config,
+  apiClientInterceptors(() => client),
+);
 // The embedded store serves one process only (npm start); a separate API needs the shared database.
 const store = config.database.url ? await openCampaignStore({ url: config.database.url, dataDir: config.dataDir, logger }) : undefined;
 if (!store) logger.warn('RELAYFLOW_DATABASE_URL is not set: campaign routes, delivery intakes and verification starts answer 503');

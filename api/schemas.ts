@@ -46,6 +46,7 @@ const StateChange = Type.Object({
 
 export const ProcessView = Type.Object({
   processId: Type.String(),
+  tenant: Type.Optional(Type.String({ description: 'The customer it belongs to: started by a tenant API key, or a child of such a process' })),
   statusSource: Type.Union([Type.Literal('workflow'), Type.Literal('search-attributes')], {
     description: "'search-attributes' when no worker answered in time: state only, no history",
   }),
@@ -91,6 +92,7 @@ const ProcessSummary = Type.Object({
         'waiting-on-person: nothing moves until someone acts (WAITING_FOR_CALLER, PENDING_ATTACHMENTS, DRAFT_SAVED, a paused campaign...); failed: it ended unsuccessfully',
     }),
   ),
+  tenant: Type.Optional(Type.String({ description: 'The customer it belongs to: started by a tenant API key, or a child of such a process' })),
   source: Type.Union([Type.Literal('temporal'), Type.Literal('archive')], {
     description: "temporal: from Temporal's visibility; archive: from relayflow's audit archive, the history deleted by Temporal's retention",
   }),

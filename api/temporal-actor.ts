@@ -2,12 +2,13 @@
 // makes carries the header `relayflow-actor` (an API key ID or `platform`, from api/plugins/actor.ts). The
 // header lands in the history (started, signaled, update accepted events), where the timeline reads it.
 // Headers are not encrypted by the payload codec: the key ID is not a secret and not personal data.
-import type { WorkflowClientInterceptor } from '@temporalio/client';
+import type { Client, WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { tracingClientInterceptor } from '../common/temporal-tracing.js';
 import { ACTOR_HEADER } from '../contracts/actor.js';
 import { currentActor } from './plugins/actor.js';
 import { API_SERVICE } from './plugins/tracing.js';
+import { tenantInterceptor } from './temporal-tenant.js';
 
 type Headers = Record<string, Payload>;
 const withActor = (headers: Headers): Headers => {
@@ -26,5 +27,10 @@ function actorInterceptor(): WorkflowClientInterceptor {
   };
 }
 
-/** The Client options' `interceptors` for the API's client: the trace (while tracing runs) and the actor. */
-export const apiClientInterceptors = () => ({ workflow: [tracingClientInterceptor(API_SERVICE), actorInterceptor()] });
+/**
+ * The Client options' `interceptors` for the API's client: the trace (while tracing runs), the actor and the tenant
+ * (`client` is the client they are installed in: the tenant's check describes a process first).
+ */
+export const apiClientInterceptors = (client: () => Client) => ({
+  workflow: [tracingClientInterceptor(API_SERVICE), actorInterceptor(), tenantInterceptor(client)],
+});

@@ -15,7 +15,13 @@ export interface ApiKeyEntry {
   scope: Scope;
   /** This key's own request limit per minute (default: RELAYFLOW_RATE_LIMIT_PER_MINUTE). */
   perMinute?: number;
+  /** The one customer this key acts for: it starts, sees and acts on that customer's processes only. */
+  tenant?: string;
 }
+
+/** A customer's name: safe in a visibility query, a log line and a URL as it is. */
+export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const TENANT_RULE = '1 to 64 letters, digits, "-" or "_", starting with a letter or digit';
 
 export class ApiKeysError extends Error {
   constructor(
@@ -28,8 +34,8 @@ export class ApiKeysError extends Error {
 }
 
 /**
- * The keys file: one key per line, `<key> <scope> [<requests per minute>]`, separated by spaces or tabs;
- * blank lines and lines starting with `#` are ignored.
+ * The keys file: one key per line, `<key> <scope> [<requests per minute>] [tenant=<customer>]`, separated by spaces
+ * or tabs; blank lines and lines starting with `#` are ignored. A key with a tenant acts for that customer only.
  */
 export function parseKeysFile(text: string, file: string, envKeys: readonly string[] = []): ApiKeyEntry[] {
   const entries: ApiKeyEntry[] = [];
@@ -37,22 +43,28 @@ export function parseKeysFile(text: string, file: string, envKeys: readonly stri
   const fail = (line: number, rule: string) => {
     throw new ApiKeysError('RELAYFLOW_API_KEYS_FILE', `${file} line ${line}: ${rule}`);
   };
+  const form = '"<key> <scope> [<requests per minute>] [tenant=<customer>]"';
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = i + 1;
     const trimmed = raw.trim();
     if (!trimmed || trimmed.startsWith('#')) continue;
-    const [key, scope, perMinute, ...rest] = trimmed.split(/\s+/) as [string, ...string[]];
-    if (!scope) fail(line, `expected "<key> <scope> [<requests per minute>]"; the scope is missing`);
-    if (rest.length) fail(line, `expected "<key> <scope> [<requests per minute>]"; found ${rest.length + 3} fields`);
+    const [key, scope, ...optional] = trimmed.split(/\s+/) as [string, ...string[]];
+    if (!scope) fail(line, `expected ${form}; the scope is missing`);
+    const tenants = optional.filter((f) => f.startsWith('tenant='));
+    const limits = optional.filter((f) => !f.startsWith('tenant='));
+    if (tenants.length > 1 || limits.length > 1) fail(line, `expected ${form}; found ${optional.length + 2} fields`);
+    const [perMinute] = limits;
+    const tenant = tenants[0]?.slice('tenant='.length);
     if (key.length < MIN_KEY_LENGTH) fail(line, `the key must be at least ${MIN_KEY_LENGTH} characters`);
     if (!(SCOPES as readonly string[]).includes(scope!)) fail(line, `unknown scope "${scope}" (one of ${SCOPES.join(', ')})`);
     if (perMinute !== undefined && (!/^\d+$/.test(perMinute) || Number(perMinute) < 1 || Number(perMinute) > MAX_PER_MINUTE)) {
       fail(line, `requests per minute must be a whole number from 1 to ${MAX_PER_MINUTE} (got "${perMinute}")`);
     }
+    if (tenant !== undefined && !TENANT_PATTERN.test(tenant)) fail(line, `the tenant must be ${TENANT_RULE} (got "${tenant}")`);
     if (lineOf.has(key)) fail(line, `the same key as line ${lineOf.get(key)}`);
     if (envKeys.includes(key)) fail(line, 'the key is also in RELAYFLOW_API_KEYS (give each key one scope)');
     lineOf.set(key, line);
-    entries.push({ key, scope: scope as Scope, ...(perMinute ? { perMinute: Number(perMinute) } : {}) });
+    entries.push({ key, scope: scope as Scope, ...(perMinute ? { perMinute: Number(perMinute) } : {}), ...(tenant ? { tenant } : {}) });
   }
   return entries;
 }

@@ -8,4 +8,7 @@ export const STATE = defineSearchAttributeKey('RelayflowState', SearchAttributeT
 /** The caller's own reference of a process (e.g. a verification's), for look-ups by reference. */
 export const REFERENCE = defineSearchAttributeKey('RelayflowReference', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_KEYS = [KIND, STATE, REFERENCE] as const;
+/** The customer the process belongs to: set at start from a tenant key, passed from a parent to its children. */
+export const TENANT = defineSearchAttributeKey('RelayflowTenant', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTE_KEYS = [KIND, STATE, REFERENCE, TENANT] as const;

@@ -1,5 +1,6 @@
 // `npm start`: a Temporal dev server (SQLite under .relayflow/), the platform sandbox, a worker and the API,
 // each waited for, then shut down in order on Ctrl-C (the worker drains its tasks first).
+import type { Client } from '@temporalio/client';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
@@ -122,7 +123,10 @@ async function main(): Promise<void> {
 
   const config = loadConfig(env);
   // The API's client: its interceptor records who acted (outside a request it adds nothing).
-  const client = await connectClient(config, apiClientInterceptors());
+  const client: Client = await connectClient(
+    config,
+    apiClientInterceptors(() => client),
+  );
   stops.unshift(['Temporal client', () => client.connection.close()]);
   await ensureSearchAttributes(client, logger);
 

@@ -42,6 +42,8 @@ export type ArchivedListing = Omit<ArchivedRun, 'timeline'>;
 
 export interface ArchiveFilter {
   kind?: string;
+  /** One customer's runs only. */
+  tenant?: string;
   state?: string;
   startedAfter?: string;
   startedBefore?: string;

@@ -9,10 +9,16 @@ import { PLATFORM_ACTOR } from '../../contracts/actor.js';
 /** The one key ID function: the logs (keyId) and the audit (actor) show the same ID. */
 export { keyIdOf } from './key-ring.js';
 
-const actorStorage = new AsyncLocalStorage<{ actor: string }>();
+const actorStorage = new AsyncLocalStorage<{ actor: string; tenant?: string }>();
 
 /** The actor of the current request, if any (undefined outside a request: workers, scripts). */
 export const currentActor = (): string | undefined => actorStorage.getStore()?.actor;
+
+/**
+ * The customer the current request's key acts for (api/temporal-tenant.ts keeps it to that customer's processes);
+ * undefined for a key of every customer, a signed callback, and outside a request.
+ */
+export const currentTenant = (): string | undefined => actorStorage.getStore()?.tenant;
 
 /**
  * Every request runs in its actor's context. A callback-style hook, so `done` (and with it the rest of the
@@ -25,7 +31,8 @@ export const actorPlugin = fp(
       // After the auth hook: a key that reached here is a recognised one.
       const actor = mode === 'signature' ? PLATFORM_ACTOR : request.apiKey?.keyId;
       if (!actor) return done();
-      actorStorage.run({ actor }, done);
+      const tenant = mode === 'signature' ? undefined : request.apiKey?.tenant;
+      actorStorage.run(tenant ? { actor, tenant } : { actor }, done);
     });
   },
   { name: 'relayflow-actor', dependencies: ['relayflow-api-key-auth'] },

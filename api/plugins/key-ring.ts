@@ -10,6 +10,8 @@ export interface ApiKeyIdentity {
   keyId: string;
   scope: Scope;
   perMinute?: number;
+  /** The customer a tenant key acts for; absent: every customer's processes. */
+  tenant?: string;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -24,7 +26,13 @@ export class KeyRing {
   /** Swaps in the new keys at once; answers the key IDs added and removed, for the log. */
   replace(keys: ApiKeyEntry[]): { added: string[]; removed: string[] } {
     const before = new Set(this.entries.map((e) => e.keyId));
-    this.entries = keys.map(({ key, scope, perMinute }) => ({ keyId: keyIdOf(key), scope, ...(perMinute ? { perMinute } : {}), digest: digest(key) }));
+    this.entries = keys.map(({ key, scope, perMinute, tenant }) => ({
+      keyId: keyIdOf(key),
+      scope,
+      ...(perMinute ? { perMinute } : {}),
+      ...(tenant ? { tenant } : {}),
+      digest: digest(key),
+    }));
     const after = new Set(this.entries.map((e) => e.keyId));
     return { added: [...after].filter((id) => !before.has(id)), removed: [...before].filter((id) => !after.has(id)) };
   }
@@ -35,6 +43,8 @@ export class KeyRing {
     // Compare fixed-length digests so neither the key nor its length leaks through timing.
     const d = digest(key);
     const found = this.entries.find((e) => timingSafeEqual(e.digest, d));
-    return found && { keyId: found.keyId, scope: found.scope, ...(found.perMinute ? { perMinute: found.perMinute } : {}) };
+    if (!found) return undefined;
+    const { digest: _, ...identity } = found;
+    return identity;
   }
 }

@@ -6,11 +6,12 @@ import type { TypedSearchAttributes } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { CodecKey } from '../../common/codec.js';
 import { maskPhoneNumbers } from '../../common/logger.js';
-import { KIND, REFERENCE, STATE } from '../../common/search-attributes.js';
+import { KIND, REFERENCE, STATE, TENANT } from '../../common/search-attributes.js';
 import { kindOfWorkflowId, PROCESS_KINDS, type ProcessKind } from '../../processes/kinds.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo, type ProcessStatus } from '../../contracts/process-status.js';
 import type { ArchiveCursor, ArchivedListing, ArchiveFilter, AuditArchive } from '../../store/audit-archive.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { currentTenant } from '../plugins/actor.js';
 import { attentionClauses, attentionOf, knownStates, type Attention } from './attention.js';
 
 interface PendingActivityView {
@@ -23,6 +24,8 @@ interface PendingActivityView {
 
 export interface ProcessView extends ProcessStatus {
   processId: string;
+  /** The customer it belongs to (started by a tenant key, or a child of such a process). */
+  tenant?: string;
   /** 'workflow' when the process answered itself; 'search-attributes' when no worker answered in time. */
   statusSource: 'workflow' | 'search-attributes';
   execution: { status: string; runId: string; startedAt: string; closedAt?: string; historyLength: number };
@@ -46,12 +49,15 @@ export interface ProcessSummary {
   /** Why it last changed, phone numbers masked; absent when the change gave none. */
   reason?: string;
   attention?: Attention;
+  tenant?: string;
   /** temporal: from its visibility; archive: from the store's audit archive, its history gone from Temporal. */
   source: 'temporal' | 'archive';
 }
 
 export interface ListOptions {
   kind?: ProcessKind;
+  /** One customer's processes (a tenant key sees only its own, whatever this says). */
+  tenant?: string;
   state?: string;
   startedAfter?: string;
   startedBefore?: string;
@@ -224,8 +230,10 @@ export class ProcessService {
     const pending =
       description.status.name === 'RUNNING' && status.statusSource === 'workflow' ? this.pendingDetails.get(status.kind as ProcessKind) : undefined;
     if (pending) status.details = await pending(processId, status.details as Record<string, unknown>);
+    const tenant = description.typedSearchAttributes.get(TENANT);
     const view: ProcessView = {
       processId,
+      ...(tenant ? { tenant } : {}),
       ...status,
       execution: {
         status: description.status.name,
@@ -314,8 +322,10 @@ export class ProcessService {
   /** The list's filters as the archive reads them; `q` matches process IDs only (the archive keeps no caller's reference). */
   private archiveFilter(opts: ListOptions): ArchiveFilter {
     const q = opts.q?.trim();
+    const tenant = currentTenant() ?? opts.tenant;
     return {
       ...(opts.kind ? { kind: opts.kind } : {}),
+      ...(tenant ? { tenant } : {}),
       ...(opts.state ? { state: opts.state } : {}),
       ...(opts.startedAfter ? { startedAfter: instant(opts.startedAfter, 'query.startedAfter') } : {}),
       ...(opts.startedBefore ? { startedBefore: instant(opts.startedBefore, 'query.startedBefore') } : {}),
@@ -383,7 +393,7 @@ export class ProcessService {
    * How many processes match the filters (all of list's but state and paging): in all, waiting on a person,
    * failed, by kind and by state. One count query each, side by side, under one deadline.
    */
-  async counts(opts: Pick<ListOptions, 'kind' | 'startedAfter' | 'startedBefore' | 'key' | 'q'>): Promise<ProcessCounts> {
+  async counts(opts: Pick<ListOptions, 'kind' | 'tenant' | 'startedAfter' | 'startedBefore' | 'key' | 'q'>): Promise<ProcessCounts> {
     const base = this.filterQuery(opts, false);
     const and = (clause: string) => `${base} AND ${clause}`;
     const attention = attentionClauses(quote, STATE.name, KIND.name);
@@ -421,6 +431,9 @@ export class ProcessService {
   /** The visibility query of the list's filters (state only when `withState`); a 400 names a date-time it cannot read. */
   private filterQuery(opts: ListOptions, withState: boolean): string {
     const clauses = [opts.kind ? `${KIND.name} = ${quote(opts.kind)}` : `${KIND.name} IS NOT NULL`];
+    // A tenant key's own customer, whatever the query asks: another customer's processes are not there for it.
+    const tenant = currentTenant() ?? opts.tenant;
+    if (tenant) clauses.push(`${TENANT.name} = ${quote(tenant)}`);
     if (withState && opts.state) clauses.push(`${STATE.name} = ${quote(opts.state)}`);
     if (opts.startedAfter) clauses.push(`StartTime >= ${quote(instant(opts.startedAfter, 'query.startedAfter'))}`);
     if (opts.startedBefore) clauses.push(`StartTime < ${quote(instant(opts.startedBefore, 'query.startedBefore'))}`);
@@ -455,6 +468,7 @@ export class ProcessService {
         const processId = e.execution?.workflowId ?? '';
         const kind = decodeKeyword(e.searchAttributes?.indexedFields, KIND.name);
         const state = decodeKeyword(e.searchAttributes?.indexedFields, STATE.name);
+        const tenant = decodeKeyword(e.searchAttributes?.indexedFields, TENANT.name);
         const executionStatus = EXECUTION_STATUS[Number(e.status ?? 0)] ?? 'UNSPECIFIED';
         const startedAt = tsToIso(e.startTime) ?? '';
         const closedAt = tsToIso(e.closeTime);
@@ -474,6 +488,7 @@ export class ProcessService {
           lastChangeAt,
           ...(last?.reason && last.state === state ? { reason: maskPhoneNumbers(last.reason) } : {}),
           ...(attention ? { attention } : {}),
+          ...(tenant ? { tenant } : {}),
           source: 'temporal' as const,
         };
       }),

@@ -1,6 +1,7 @@
 // Every process, whatever its kind: read one, list by kind, state, start time, business key and text, count them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { TENANT_PATTERN, TENANT_RULE } from '../../common/api-keys.js';
 import { PROCESS_KINDS } from '../../processes/kinds.js';
 import { errorResponses } from '../errors.js';
 import type { ProcessService } from '../processes/find.js';
@@ -10,6 +11,12 @@ import { Paging, PROCESS_ID_MAX_LENGTH, ProcessCounts, ProcessId, ProcessList, P
 /** The filters the list and the counts share. */
 const Filters = {
   kind: Type.Optional(Type.Union(PROCESS_KINDS.map((k) => Type.Literal(k)))),
+  tenant: Type.Optional(
+    Type.String({
+      pattern: TENANT_PATTERN.source,
+      description: `One customer's processes (${TENANT_RULE}); a tenant API key sees only its own customer's, whatever this says`,
+    }),
+  ),
   startedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started at or after this time' })),
   startedBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only processes started before this time' })),
   key: Type.Optional(

@@ -65,7 +65,10 @@ describe('API access', () => {
       // Never called: nothing here reaches the platform.
       PLATFORM_SANDBOX_URL: 'http://127.0.0.1:9',
     });
-    client = await connectClient(config, apiClientInterceptors());
+    client = await connectClient(
+      config,
+      apiClientInterceptors(() => client),
+    );
     keys = new KeyRing(config.api.keys);
     app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger: logs.logger, keys });
   });

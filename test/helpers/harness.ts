@@ -110,7 +110,10 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS: 'on',
     ...opts.env,
   });
-  const client = await connectClient(config, apiClientInterceptors());
+  const client: Client = await connectClient(
+    config,
+    apiClientInterceptors(() => client),
+  );
   opened.push(() => client.connection.close());
   const app = await buildApp({ config, client, codec: new AesGcmPayloadCodec(config.codecKeys), logger, store });
   opened.push(() => app.close());

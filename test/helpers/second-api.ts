@@ -17,7 +17,10 @@ export function secondApiInstance(h: Harness, databaseUrl: () => string): { read
   let app: FastifyInstance | undefined;
   before(async () => {
     store = await openCampaignStore({ url: databaseUrl(), dataDir: '' });
-    client = await connectClient(h.config, apiClientInterceptors());
+    client = await connectClient(
+      h.config,
+      apiClientInterceptors(() => client!),
+    );
     app = await buildApp({
       config: h.config,
       client,
