@@ -8,9 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ulid } from 'ulid';
 import { EventSubscriptionStore, ProcessEventStore, processEventId, type CampaignStore } from '../../store/index.js';
+import { pollUntil } from '../helpers/deadline.js';
 import { storeDrivers } from '../helpers/store-drivers.js';
 import { sealerOf } from '../../common/sealed-text.js';
 
+const LEASE_MS = 2_000;
 const at = (s: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, s)).toISOString();
 
 describe('event outbox store', () => {
@@ -67,15 +69,23 @@ describe('event outbox store', () => {
         const { events, subs, sub } = await fresh('verification');
         const processes = Array.from({ length: 6 }, () => `verification:${ulid()}`);
         for (const p of processes) await events.record(change(p, ulid(), 0, 'PENDING'));
-        const [a, b] = await Promise.all([claimMine(subs, sub.id, 4, 300), claimMine(subs, sub.id, 4, 300)]);
+        // A lease that outlasts b's settling and the check below on a loaded machine: 300 ms ran out first there.
+        const [a, b] = await Promise.all([claimMine(subs, sub.id, 4, LEASE_MS), claimMine(subs, sub.id, 4, LEASE_MS)]);
         const ids = [...a, ...b].map((j) => j.deliveryId);
         assert.equal(ids.length, 6, 'all six claimed between them');
         assert.equal(new Set(ids).size, 6, 'none twice');
         // Deliverer a "dies" holding its claims; b settles its own.
         for (const j of b) await subs.delivered(j, { statusCode: 204, latencyMs: 1 });
         assert.equal((await claimMine(subs, sub.id)).length, 0, 'leased claims are not taken while the lease holds');
-        await new Promise((r) => setTimeout(r, 400));
-        const again = await claimMine(subs, sub.id);
+        const again = await pollUntil(
+          async () => {
+            const claimed = await claimMine(subs, sub.id);
+            return claimed.length ? claimed : undefined;
+          },
+          'the dead deliverer’s claims taken again after the lease',
+          LEASE_MS + 10_000,
+          100,
+        );
         assert.deepEqual(again.map((j) => j.deliveryId).sort(), a.map((j) => j.deliveryId).sort(), 'after the lease, taken again');
         assert.ok(again.every((j) => j.attempt === 2));
         for (const j of again) await subs.delivered(j, { statusCode: 204, latencyMs: 1 });
