@@ -1,0 +1,107 @@
+// Customers kept apart: a tenant key (keys file `tenant=<customer>`) starts processes stamped with its customer and
+// lists, counts, reads and acts on its own customer's only; another customer's process answers as one that does not
+// exist, and a business key another customer holds is refused. A key of every customer sees all, by tenant if asked.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { useHarness, uniqueName } from '../helpers/harness.js';
+import { freshNumber } from '../helpers/verification.js';
+
+const KEY_A = 'tenant-a-key-0123456789abcdef';
+const KEY_B = 'tenant-b-key-0123456789abcdef';
+const keysFile = join(mkdtempSync(join(tmpdir(), 'relayflow-tenants-')), 'api-keys');
+writeFileSync(keysFile, `${KEY_A} operator tenant=acme\n${KEY_B} operator 600 tenant=globex\n`);
+
+type Summary = { processId: string; tenant?: string };
+
+describe('tenant API keys', () => {
+  const h = useHarness({ env: { RELAYFLOW_API_KEYS_FILE: keysFile } });
+  const as = (key: string, opts: InjectOptions) => h.app.inject({ ...opts, headers: { ...opts.headers, authorization: `Bearer ${key}` } });
+  const path = (processId: string) => `/v1/processes/${encodeURIComponent(processId)}`;
+  const subproject = async (key: string, displayName: string) => as(key, { method: 'POST', url: '/v1/subprojects', payload: { displayName } });
+  /** The list as `key` sees it once visibility has caught up with `expected` (it is eventually consistent). */
+  async function listed(key: string, query: string, expected: string[]): Promise<Summary[]> {
+    let seen: Summary[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await as(key, { method: 'GET', url: `/v1/processes?${query}` });
+      assert.equal(res.statusCode, 200, res.body);
+      seen = res.json().processes;
+      if (expected.every((id) => seen.some((p) => p.processId === id))) return seen;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail(`${expected.join(', ')} not listed for ${query}: ${JSON.stringify(seen)}`);
+  }
+
+  test("each customer's key lists, counts and reads its own processes only", async () => {
+    const a = await subproject(KEY_A, uniqueName('acme'));
+    const b = await subproject(KEY_B, uniqueName('globex'));
+    assert.equal(a.statusCode, 202, a.body);
+    assert.equal(b.statusCode, 202, b.body);
+    const [idA, idB] = [a.json().processId as string, b.json().processId as string];
+
+    const seenByA = await listed(KEY_A, 'kind=subproject', [idA]);
+    assert.ok(!seenByA.some((p) => p.processId === idB), 'the other customer is not listed');
+    assert.ok(
+      seenByA.every((p) => p.tenant === 'acme'),
+      JSON.stringify(seenByA),
+    );
+    // Asking for the other customer changes nothing: a tenant key's own customer, whatever the query says.
+    const asked = await as(KEY_A, { method: 'GET', url: '/v1/processes?kind=subproject&tenant=globex' });
+    assert.ok(!asked.json().processes.some((p: Summary) => p.processId === idB));
+    const seenByB = await listed(KEY_B, 'kind=subproject', [idB]);
+    assert.ok(!seenByB.some((p) => p.processId === idA));
+
+    const counts = await as(KEY_A, { method: 'GET', url: '/v1/processes/counts?kind=subproject' });
+    assert.equal(counts.statusCode, 200, counts.body);
+    assert.equal(counts.json().total, seenByA.length, 'counted as listed');
+
+    const own = await as(KEY_A, { method: 'GET', url: path(idA) });
+    assert.equal(own.statusCode, 200, own.body);
+    assert.equal(own.json().tenant, 'acme');
+    // Another customer's process is answered as one that does not exist: the same status and code.
+    const other = await as(KEY_A, { method: 'GET', url: path(idB) });
+    const unknown = await as(KEY_A, { method: 'GET', url: path(`subproject:${h.config.platform.credentials.projectId}:${uniqueName('none')}`) });
+    assert.equal(other.statusCode, 404, other.body);
+    assert.equal(other.json().error.code, unknown.json().error.code);
+    assert.deepEqual(Object.keys(other.json().error), Object.keys(unknown.json().error), 'nothing more said of it');
+    assert.equal((await as(KEY_A, { method: 'GET', url: `/v1/subprojects/${encodeURIComponent(idB)}` })).statusCode, 404);
+
+    // A key of every customer sees both, and one customer's when it asks.
+    await listed('test-api-key-0123456789abcdef', 'kind=subproject', [idA, idB]);
+    const onlyAcme = await listed('test-api-key-0123456789abcdef', 'kind=subproject&tenant=acme', [idA]);
+    assert.ok(!onlyAcme.some((p) => p.processId === idB));
+  });
+
+  test("an action on another customer's process is a 404 and changes nothing", async () => {
+    const res = await as(KEY_A, { method: 'POST', url: '/v1/verifications', payload: { identity: freshNumber(), method: 'sms' } });
+    assert.equal(res.statusCode, 201, res.body);
+    const { processId } = res.json() as { processId: string };
+    const report = (key: string) => as(key, { method: 'POST', url: `/v1/verifications/${encodeURIComponent(processId)}/report`, payload: { code: '0000' } });
+    const before = (await as(KEY_A, { method: 'GET', url: path(processId) })).json();
+    const foreign = await report(KEY_B);
+    assert.equal(foreign.statusCode, 404, foreign.body);
+    const after = (await as(KEY_A, { method: 'GET', url: path(processId) })).json();
+    assert.equal(after.tenant, 'acme');
+    assert.deepEqual([after.history, after.execution.historyLength], [before.history, before.execution.historyLength], 'no report reached it');
+    // The owner's report reaches it (a wrong code is answered by the process itself) and is in its history.
+    assert.notEqual((await report(KEY_A)).statusCode, 404);
+    const reported = (await as(KEY_A, { method: 'GET', url: path(processId) })).json();
+    assert.ok(reported.execution.historyLength > before.execution.historyLength, 'the owner reached it');
+  });
+
+  test("a business key another customer holds is refused; the owner's repeat answers its process", async () => {
+    const name = uniqueName('shared-name');
+    const first = await subproject(KEY_A, name);
+    assert.equal(first.statusCode, 202, first.body);
+    const again = await subproject(KEY_A, name);
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.json().processId, first.json().processId);
+    const taken = await subproject(KEY_B, name);
+    assert.equal(taken.statusCode, 409, taken.body);
+    assert.equal(taken.json().error.code, 'key_taken');
+    assert.ok(!taken.body.includes('acme'), taken.body);
+  });
+});
