@@ -34,6 +34,8 @@ export interface ArchivedRun {
   startedAt: string;
   closedAt: string;
   businessKey: string;
+  /** The customer the process belongs to (its RelayflowTenant); absent for one of no customer or archived before it was kept. */
+  tenant?: string;
   summary: ArchivedSummary;
   timeline: ArchivedTimeline;
 }
@@ -77,6 +79,7 @@ interface Row {
   started_at: Date | string;
   closed_at: Date | string;
   business_key: string;
+  tenant: string | null;
   summary: Uint8Array;
   timeline?: Uint8Array;
   prev_hash: string;
@@ -88,9 +91,12 @@ const GENESIS = '0'.repeat(64);
 /** Rows read per query where rows are streamed (export, verify): the memory stays this many rows. */
 const BATCH = 200;
 const LISTING_COLUMNS =
-  'seq, process_id, n, run_id, first_run_id, kind, state, execution_status, started_at, closed_at, business_key, summary, prev_hash, hash';
+  'seq, process_id, n, run_id, first_run_id, kind, state, execution_status, started_at, closed_at, business_key, tenant, summary, prev_hash, hash';
 
-/** The chain's hash of a row: its predecessor's hash and every column it holds, sealed columns as their bytes. */
+/**
+ * The chain's hash of a row: its predecessor's hash and every column it holds, sealed columns as their bytes. The
+ * tenant is hashed only when the row has one, so rows archived before it was kept still verify.
+ */
 function rowHash(prevHash: string, r: Omit<Row, 'seq' | 'hash' | 'prev_hash'> & { timeline: Uint8Array }): string {
   const content = JSON.stringify([
     r.process_id,
@@ -105,6 +111,7 @@ function rowHash(prevHash: string, r: Omit<Row, 'seq' | 'hash' | 'prev_hash'> & 
     r.business_key,
     Buffer.from(r.summary).toString('base64'),
     Buffer.from(r.timeline).toString('base64'),
+    ...(r.tenant != null ? [r.tenant] : []),
   ]);
   return createHash('sha256').update(prevHash).update('\u0000').update(content).digest('hex');
 }
@@ -144,14 +151,15 @@ export class AuditArchive {
         started_at: iso(run.startedAt),
         closed_at: iso(run.closedAt),
         business_key: run.businessKey,
+        tenant: run.tenant ?? null,
         summary,
         timeline,
       };
       const prevHash = last?.hash ?? GENESIS;
       await tx.query(
         `INSERT INTO relayflow_audit_archive (process_id, n, run_id, first_run_id, kind, state, execution_status, started_at, closed_at,
-           business_key, summary, timeline, prev_hash, hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+           business_key, tenant, summary, timeline, prev_hash, hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
         [
           row.process_id,
           row.n,
@@ -163,6 +171,7 @@ export class AuditArchive {
           row.started_at,
           row.closed_at,
           row.business_key,
+          row.tenant,
           row.summary,
           row.timeline,
           prevHash,
@@ -173,20 +182,27 @@ export class AuditArchive {
     });
   }
 
-  /** One archived run, by its ID. */
-  async run(runId: string): Promise<ArchivedRun | undefined> {
-    const [row] = await this.sql.query<Row>(`SELECT ${LISTING_COLUMNS}, timeline FROM relayflow_audit_archive WHERE run_id = $1`, [runId]);
+  /** One archived run, by its ID; with `tenant`, only when it is that customer's (undefined: any customer's). */
+  async run(runId: string, tenant?: string): Promise<ArchivedRun | undefined> {
+    const [row] = await this.sql.query<Row>(
+      `SELECT ${LISTING_COLUMNS}, timeline FROM relayflow_audit_archive WHERE run_id = $1 AND ($2::text IS NULL OR tenant = $2)`,
+      [runId, tenant ?? null],
+    );
     return row ? this.full(row) : undefined;
   }
 
-  /** The runs of the process's newest chain, first to last, or [] when none is archived. */
-  async chainOf(processId: string): Promise<ArchivedRun[]> {
+  /**
+   * The runs of the process's newest chain, first to last, or [] when none is archived. With `tenant`, the newest of
+   * that customer's chains (a business key closed by one customer may be taken again by another).
+   */
+  async chainOf(processId: string, tenant?: string): Promise<ArchivedRun[]> {
     const rows = await this.sql.query<Row>(
       `SELECT ${LISTING_COLUMNS}, timeline FROM relayflow_audit_archive
-        WHERE process_id = $1
-          AND first_run_id = (SELECT first_run_id FROM relayflow_audit_archive WHERE process_id = $1 ORDER BY started_at DESC, n DESC LIMIT 1)
+        WHERE process_id = $1 AND ($2::text IS NULL OR tenant = $2)
+          AND first_run_id = (SELECT first_run_id FROM relayflow_audit_archive WHERE process_id = $1 AND ($2::text IS NULL OR tenant = $2)
+                               ORDER BY started_at DESC, n DESC LIMIT 1)
         ORDER BY started_at, n`,
-      [processId],
+      [processId, tenant ?? null],
     );
     return Promise.all(rows.map((r) => this.full(r)));
   }
@@ -200,6 +216,7 @@ export class AuditArchive {
       where.push(clause(`$${params.length}`));
     };
     if (filter.kind) add((p) => `kind = ${p}`, filter.kind);
+    if (filter.tenant) add((p) => `tenant = ${p}`, filter.tenant);
     if (filter.state) add((p) => `state = ${p}`, filter.state);
     if (filter.startedAfter) add((p) => `started_at >= ${p}`, filter.startedAfter);
     if (filter.startedBefore) add((p) => `started_at < ${p}`, filter.startedBefore);
@@ -224,16 +241,19 @@ export class AuditArchive {
   }
 
   /**
-   * Every archived run closed in [from, to) (of `kind`, if given), oldest first, read BATCH rows at a time with a
-   * keyset cursor: a caller streaming them holds one batch, however many there are.
+   * Every archived run closed in [from, to) (of `kind` and `tenant`, if given), oldest first, read BATCH rows at a
+   * time with a keyset cursor: a caller streaming them holds one batch, however many there are.
    */
-  async *export(opts: { from: string; to: string; kind?: string }): AsyncGenerator<ArchivedRun> {
+  async *export(opts: { from: string; to: string; kind?: string; tenant?: string }): AsyncGenerator<ArchivedRun> {
     let after: ArchiveCursor | undefined;
+    // The tenant's clause only when it is asked, so the planner can use the tenant index.
+    const ofTenant = opts.tenant ? 'AND tenant = $7' : '';
     for (;;) {
       const params: unknown[] = [opts.from, opts.to, opts.kind ?? null, after?.closedAt ?? null, after?.seq ?? null, BATCH];
+      if (opts.tenant) params.push(opts.tenant);
       const rows = await this.sql.query<Row>(
         `SELECT ${LISTING_COLUMNS}, timeline FROM relayflow_audit_archive
-          WHERE closed_at >= $1 AND closed_at < $2 AND ($3::text IS NULL OR kind = $3)
+          WHERE closed_at >= $1 AND closed_at < $2 AND ($3::text IS NULL OR kind = $3) ${ofTenant}
             AND ($4::timestamptz IS NULL OR (closed_at, seq) > ($4::timestamptz, $5::bigint))
           ORDER BY closed_at, seq LIMIT $6`,
         params,
@@ -316,6 +336,7 @@ export class AuditArchive {
       startedAt: iso(r.started_at),
       closedAt: iso(r.closed_at),
       businessKey: r.business_key,
+      ...(r.tenant != null ? { tenant: r.tenant } : {}),
       summary: await this.open<ArchivedSummary>(r.summary),
     };
   }

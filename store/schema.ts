@@ -261,6 +261,10 @@ const STATEMENTS = [
      UNIQUE (process_id, n)
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_audit_archive_closed ON relayflow_audit_archive (closed_at, seq)`,
+  // The customer of an archived run (its RelayflowTenant search attribute); NULL for a run of no customer and for runs
+  // archived before it was kept. A tenant key's list and export read its own customer's rows only.
+  `ALTER TABLE relayflow_audit_archive ADD COLUMN IF NOT EXISTS tenant text`,
+  `CREATE INDEX IF NOT EXISTS relayflow_audit_archive_tenant ON relayflow_audit_archive (tenant, closed_at, seq) WHERE tenant IS NOT NULL`,
   // Suppression lists (store/suppressions.ts): per app, a number that opted out (or in: suppressed false, kept so an
   // older repeat cannot undo it). Found by a keyed hash of the number, kept sealed for reading back; `changed_at` is
   // the time of the reply or request that decided the row's state.

@@ -9,7 +9,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { AuditSettings } from '../../common/config/audit.js';
 import type { Logger } from '../../common/logger.js';
-import { KIND, STATE } from '../../common/search-attributes.js';
+import { KIND, STATE, TENANT } from '../../common/search-attributes.js';
 import { LAST_CHANGE_MEMO, processStatusQuery, type LastChangeMemo } from '../../contracts/process-status.js';
 import { Decoder, maskPhones, noMask } from '../../processes/shared/audit/decode.js';
 import { runEvents } from '../../processes/shared/audit/run-events.js';
@@ -205,6 +205,8 @@ export class AuditArchiver {
     }
     const kind = keyword(e.searchAttributes, KIND.name);
     const state = keyword(e.searchAttributes, STATE.name);
+    // Whose process it was, so a tenant key reads only its own customer's archived runs.
+    const tenant = keyword(e.searchAttributes, TENANT.name);
     const startedAt = new Date(tsMs(e.startTime) ?? 0).toISOString();
     const closedAt = new Date(tsMs(e.closeTime) ?? 0).toISOString();
     // As the list tells it (api/processes/find.ts): the last change, or the close when that came later.
@@ -220,6 +222,7 @@ export class AuditArchiver {
       startedAt,
       closedAt,
       businessKey: kind && processId.startsWith(`${kind}:`) ? processId.slice(kind.length + 1) : processId,
+      ...(tenant ? { tenant } : {}),
       summary: { lastChangeAt: closedAt > changedAt ? closedAt : changedAt, ...(last?.reason && last.state === state ? { reason: last.reason } : {}) },
       timeline: { masked: masked.entries, unmasked: unmasked.entries },
     };

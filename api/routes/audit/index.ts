@@ -1,6 +1,7 @@
 // GET /v1/processes/{processId}/timeline: the whole story of a process from its Temporal history (every run),
 // decoded and told as entries; JSON or CSV, paged, phone numbers masked unless an allowed key asks otherwise.
-// Once Temporal's retention has deleted the history, the same timeline from the store's audit archive.
+// Once Temporal's retention has deleted the history, the same timeline from the store's audit archive. A tenant key
+// reads its own customer's processes only: another's answers 404, as an unknown ID does.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Client } from '@temporalio/client';
@@ -9,7 +10,7 @@ import Type from 'typebox';
 import { kindOfWorkflowId } from '../../../processes/kinds.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { ApiError, badRequest, errorResponses, notFound } from '../../errors.js';
-import { keyIdOf } from '../../plugins/actor.js';
+import { currentTenant, keyIdOf } from '../../plugins/actor.js';
 import { presentedKey } from '../../plugins/auth.js';
 import { ProcessId } from '../../schemas.js';
 import { PROCESS_OPERATIONS } from '../process-routes.js';
@@ -112,7 +113,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
       const { pageSize = 100, pageToken, unmasked = false } = req.query;
       if (!kindOfWorkflowId(processId)) throw notFound(`process ${processId}`);
       if (unmasked) checkUnmask(req);
-      const told = (await fromTemporal(processId, unmasked)) ?? (await fromArchive(processId, unmasked));
+      const tenant = currentTenant();
+      const told = (await fromTemporal(processId, unmasked, tenant)) ?? (await fromArchive(processId, unmasked, tenant));
       if (!told) throw notFound(`process ${processId}`);
       const { firstRunId, all, source } = told;
       let offset = 0;
@@ -138,10 +140,14 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
 
   type Told = { firstRunId: string; all: TimelineEntry[]; source: 'temporal' | 'archive' };
 
-  /** The timeline told from the process's history (an earlier run retention deleted from the archive); undefined when Temporal has none. */
-  async function fromTemporal(processId: string, unmasked: boolean): Promise<Told | undefined> {
+  /**
+   * The timeline told from the process's history (an earlier run retention deleted from the archive); undefined when
+   * Temporal has none, or (for a tenant key) it is another customer's: readRuns describes the process through the
+   * client first, and the tenant interceptor answers that describe as not found (the history read is not intercepted).
+   */
+  async function fromTemporal(processId: string, unmasked: boolean, tenant: string | undefined): Promise<Told | undefined> {
     const archived = async (runId: string) => {
-      const run = await archive?.run(runId);
+      const run = await archive?.run(runId, tenant);
       return run ? ((unmasked ? run.timeline.unmasked : run.timeline.masked) as TimelineEntry[]) : undefined;
     };
     const runs = await readRuns(client, processId, archived);
@@ -158,9 +164,9 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AuditRoutesOptions> = async 
     return { firstRunId: runs[0]!.runId, all: timeline.entries, source: 'temporal' };
   }
 
-  /** The newest chain's timeline as archived when its runs closed; undefined when none is. */
-  async function fromArchive(processId: string, unmasked: boolean): Promise<Told | undefined> {
-    const chain = (await archive?.chainOf(processId)) ?? [];
+  /** The newest chain's timeline as archived when its runs closed (of the tenant key's customer); undefined when none is. */
+  async function fromArchive(processId: string, unmasked: boolean, tenant: string | undefined): Promise<Told | undefined> {
+    const chain = (await archive?.chainOf(processId, tenant)) ?? [];
     if (chain.length === 0) return undefined;
     const all = chain.flatMap((run) => (unmasked ? run.timeline.unmasked : run.timeline.masked) as TimelineEntry[]);
     return { firstRunId: chain[0]!.firstRunId, all, source: 'archive' };
