@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * The audit archive as JSON Lines: every archived run closed in a time range, with its summary and timeline
-         * @description One line per archived run (a process that continued as new has one per run: `firstRunId` joins them), oldest closed first: processId, runId, firstRunId, kind, state, executionStatus, startedAt, closedAt, businessKey, lastChangeAt, reason, entries (as the timeline route tells them). Runs are archived by the workers once they close; phone numbers masked unless `unmasked=true` is asked by a key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS.
+         * @description One line per archived run (a process that continued as new has one per run: `firstRunId` joins them), oldest closed first: processId, runId, firstRunId, kind, state, executionStatus, startedAt, closedAt, businessKey, lastChangeAt, reason, entries (as the timeline route tells them). Runs are archived by the workers once they close; phone numbers masked unless `unmasked=true` is asked by a key listed in RELAYFLOW_AUDIT_UNMASK_KEY_IDS. A tenant API key exports its own customer's runs only; a key of every customer may name one with `tenant` (runs archived before customers were kept have none).
          */
         get: operations["exportAuditArchive"];
         put?: never;
@@ -2673,6 +2673,8 @@ export interface operations {
                 /** @description Runs closed at or after this time */
                 from: string;
                 kind?: "subproject" | "verification" | "sdk-verification" | "chata-template" | "chatb-template" | "rcs-sender" | "chata-sender" | "chatb-sender" | "senderid-registration" | "conversation-campaign" | "mms-campaign" | "voice-callout" | "voice-incoming" | "bundle-provisioning" | "onboarding";
+                /** @description One customer's runs (1 to 64 letters, digits, "-" or "_", starting with a letter or digit); a tenant API key exports only its own customer's, whatever this says */
+                tenant?: string;
                 /** @description Runs closed before this time */
                 to: string;
                 /** @description Show phone numbers: only for keys allowed to (RELAYFLOW_AUDIT_UNMASK_KEY_IDS) */
@@ -2902,6 +2904,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -3368,6 +3372,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -3864,6 +3870,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -4071,6 +4079,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -5508,6 +5518,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -6055,6 +6067,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -8392,6 +8406,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -9127,6 +9143,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -10711,6 +10729,8 @@ export interface operations {
                 startedBefore?: string;
                 /** @description A state name, e.g. READY */
                 state?: string;
+                /** @description One customer's processes (1 to 64 letters, digits, "-" or "_", starting with a letter or digit); a tenant API key sees only its own customer's, whatever this says */
+                tenant?: string;
             };
             header?: never;
             path?: never;
@@ -10749,6 +10769,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -10928,6 +10950,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -11295,6 +11319,8 @@ export interface operations {
                 startedAfter?: string;
                 /** @description Only processes started before this time */
                 startedBefore?: string;
+                /** @description One customer's processes (1 to 64 letters, digits, "-" or "_", starting with a letter or digit); a tenant API key sees only its own customer's, whatever this says */
+                tenant?: string;
             };
             header?: never;
             path?: never;
@@ -12408,6 +12434,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -12934,6 +12962,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -14307,6 +14337,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -15666,6 +15698,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -16399,6 +16433,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -16947,6 +16983,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -17419,6 +17457,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -17836,6 +17876,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -18035,6 +18077,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -19032,6 +19076,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -19514,6 +19560,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -21237,6 +21285,8 @@ export interface operations {
                             state: string;
                             /** @description 'search-attributes' when no worker answered in time: state only, no history */
                             statusSource: "workflow" | "search-attributes";
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         };
                         source: string;
                     };
@@ -21805,6 +21855,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -23458,6 +23510,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -23637,6 +23691,8 @@ export interface operations {
                         state: string;
                         /** @description 'search-attributes' when no worker answered in time: state only, no history */
                         statusSource: "workflow" | "search-attributes";
+                        /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                        tenant?: string;
                     };
                 };
             };
@@ -24090,6 +24146,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -24533,6 +24591,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -25518,6 +25578,8 @@ export interface operations {
                             source: "temporal" | "archive";
                             startedAt: string;
                             state: string;
+                            /** @description The customer it belongs to: started by a tenant API key, or a child of such a process */
+                            tenant?: string;
                         }[];
                         /** @description sort=lastChange only: true when more processes matched than the 1,000 it orders (narrow the filters) */
                         windowFull?: boolean;
@@ -31607,6 +31669,8 @@ export interface operations {
                         reason?: string;
                         /** @description The state the process is in now, as listings show it */
                         state: string;
+                        /** @description The process's customer (its API key's tenant, or its parent's); absent for a process of no customer */
+                        tenant?: string;
                     };
                     /**
                      * Format: date-time
