@@ -35,6 +35,13 @@ describe('tenant API keys', () => {
     assert.fail(`${expected.join(', ')} not listed for ${query}: ${JSON.stringify(seen)}`);
   }
 
+  test('a tenant key says its customer', async () => {
+    const me = await as(KEY_B, { method: 'GET', url: '/v1/keys/me' });
+    assert.equal(me.statusCode, 200, me.body);
+    assert.equal(me.json().tenant, 'globex');
+    assert.equal((await as('test-api-key-0123456789abcdef', { method: 'GET', url: '/v1/keys/me' })).json().tenant, undefined);
+  });
+
   test("each customer's key lists, counts and reads its own processes only", async () => {
     const a = await subproject(KEY_A, uniqueName('acme'));
     const b = await subproject(KEY_B, uniqueName('globex'));

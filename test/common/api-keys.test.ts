@@ -21,6 +21,13 @@ describe('API keys file', () => {
     assert.deepEqual(countByScope(entries), { 'read-only': 1, operator: 1, admin: 0 });
   });
 
+  test('a line may end in tenant=<customer>, before or after the limit', () => {
+    assert.deepEqual(parseKeysFile(`${K1} operator tenant=acme\n${K2} read-only tenant=globex_2 60\n`, 'keys'), [
+      { key: K1, scope: 'operator', tenant: 'acme' },
+      { key: K2, scope: 'read-only', perMinute: 60, tenant: 'globex_2' },
+    ]);
+  });
+
   const broken: Array<[string, string, RegExp]> = [
     ['a missing scope', `${K1} read-only\n${K2}\n`, /^keys line 2: .*the scope is missing/],
     ['an unknown scope', `${K1} root\n`, /^keys line 1: unknown scope "root" \(one of read-only, operator, admin\)/],
@@ -28,6 +35,9 @@ describe('API keys file', () => {
     ['a bad limit', `${K1} operator fast\n`, /^keys line 1: requests per minute must be a whole number/],
     ['a zero limit', `${K1} operator 0\n`, /^keys line 1: requests per minute/],
     ['extra fields', `${K1} operator 10 admin\n`, /^keys line 1: .*found 4 fields/],
+    ['a bad tenant', `${K1} operator tenant=a'b\n`, /^keys line 1: the tenant must be 1 to 64 letters, digits/],
+    ['an empty tenant', `${K1} operator tenant=\n`, /^keys line 1: the tenant must be/],
+    ['two tenants', `${K1} operator tenant=a tenant=b\n`, /^keys line 1: .*found 4 fields/],
     ['a repeated key', `${K1} operator\n#\n${K1} admin\n`, /^keys line 3: the same key as line 1/],
   ];
   for (const [what, text, message] of broken) {
