@@ -65,7 +65,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     try {
       const me = await api('/v1/keys/me');
       setScope(me.scope);
-      $('key-info').textContent = `key ${me.keyId} · ${me.scope}`;
+      $('key-info').textContent = `key ${me.keyId} · ${me.scope}${me.tenant ? ` · customer ${me.tenant}` : ''}`;
       await events.show(me.scope);
     } catch {
       setScope(undefined);
@@ -115,7 +115,7 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
     open.title = p.processId;
     open.setAttribute('aria-label', `Open ${p.processId}`);
     open.addEventListener('click', () => timeline(p.processId));
-    proc.append(el('span', p.kind, 'kind'), open);
+    proc.append(el('span', p.tenant ? `${p.kind} · ${p.tenant}` : p.kind, 'kind'), open);
     const state = cell(p.state, 'state');
     if (!['RUNNING', 'COMPLETED', p.state].includes(p.executionStatus)) state.append(el('span', ` (${p.executionStatus.toLowerCase()})`, 'kind'));
     // Its history deleted by Temporal's retention: told from relayflow's audit archive.
