@@ -16,10 +16,17 @@ const VERSIONED_WORKFLOWS_PATH = fileURLToPath(new URL('../processes/versioned-w
 export const PROCESS_ENDED_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/process-ended-metric.ts', import.meta.url));
 /** OpenTelemetry's workflow interceptors, loaded only in a run started under a trace (workers/tracing.ts). */
 export const TRACING_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/tracing-interceptors.ts', import.meta.url));
+/** A process's customer (RelayflowTenant) passed to the children it starts. */
+export const TENANT_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/tenant-interceptors.ts', import.meta.url));
 /** A run ends only once its last events are in the outbox (the module that hands them over). */
 const PROCESS_EVENTS_INTERCEPTOR_MODULE = fileURLToPath(new URL('../processes/shared/workflow/process-events.ts', import.meta.url));
-/** Workflow interceptors, bundled with the workflows: traces (when a run's start carried one), counting process endings, events. */
-const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [TRACING_INTERCEPTOR_MODULE, PROCESS_ENDED_INTERCEPTOR_MODULE, PROCESS_EVENTS_INTERCEPTOR_MODULE];
+/** Workflow interceptors, bundled with the workflows: traces (when a run's start carried one), counting process endings, events, tenants. */
+const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [
+  TRACING_INTERCEPTOR_MODULE,
+  PROCESS_ENDED_INTERCEPTOR_MODULE,
+  PROCESS_EVENTS_INTERCEPTOR_MODULE,
+  TENANT_INTERCEPTOR_MODULE,
+];
 /** Where `npm run build` writes the bundles (dist/workflow-bundle.js and its versioned twin, next to dist/workers/). */
 const DEFAULT_BUNDLE_PATHS = {
   unversioned: fileURLToPath(new URL('../workflow-bundle.js', import.meta.url)),

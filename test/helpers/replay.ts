@@ -14,6 +14,7 @@ import { parseCodecKeys } from '../../common/codec.js';
 import { OTEL_WORKFLOW_INTERCEPTORS_MODULE } from '../../workers/tracing.js';
 import {
   PROCESS_ENDED_INTERCEPTOR_MODULE,
+  TENANT_INTERCEPTOR_MODULE,
   TRACING_INTERCEPTOR_MODULE,
   workerBundlePath,
   workflowOptions,
@@ -43,6 +44,7 @@ export const INTERCEPTOR_SETS: Record<string, readonly string[]> = {
   'opentelemetry only': [OTEL_WORKFLOW_INTERCEPTORS_MODULE],
   'opentelemetry when traced only': [TRACING_INTERCEPTOR_MODULE],
   'process-ended only': [PROCESS_ENDED_INTERCEPTOR_MODULE],
+  'tenant only': [TENANT_INTERCEPTOR_MODULE],
 };
 
 /** Replays the fixtures with `options`; the error of each that failed (undefined when it replayed), by `<workflowType>/<case>`. */
