@@ -15,6 +15,9 @@ export const ProcessEventDelivery = Type.Object(
       reason: Type.Optional(Type.String({ description: 'Why it moved, phone numbers masked' })),
       at: Type.String({ format: 'date-time' }),
       businessKey: Type.String({ description: 'The process ID without its kind' }),
+      tenant: Type.Optional(
+        Type.String({ description: "The process's customer (its API key's tenant, or its parent's); absent for a process of no customer" }),
+      ),
     }),
   },
   { description: 'Signed per Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature headers over the raw body' },

@@ -19,6 +19,8 @@ export interface ProcessEventBatch {
   processId: string;
   runId: string;
   kind: string;
+  /** The process's customer (its RelayflowTenant); absent for a process of no customer. */
+  tenant?: string;
   events: ProcessEventChange[];
 }
 

@@ -93,7 +93,11 @@ const runDir = mkdtempSync(resolve('.relayflow/test/run-'));
 const compiledDir = process.env.RELAYFLOW_TEST_TSX ? undefined : join(runDir, 'js');
 // The fault suite starts a cluster of its own (its Temporal server and PostgreSQL): only the bundle is shared with it.
 const noServer = { address: '', cli: { source: 'not needed' }, stop: async () => {} };
-const serverStarting = cluster ? Promise.resolve(noServer) : startDevServer({ log });
+// The server deletes a closed run only once its close is in visibility, checked again after 3 s, 4.5 s, 6.75 s...: the
+// audit tests that delete runs (retention's doing in production) waited 20 to 30 s for each. Here it deletes at once.
+const serverStarting = cluster
+  ? Promise.resolve(noServer)
+  : startDevServer({ log, dynamicConfig: { 'history.transferProcessorEnsureCloseBeforeDelete': false } });
 const postgresStarting = cluster ? Promise.resolve({ url: '', stop: async () => {} }) : startSharedPostgres();
 const ready = Promise.all([
   serverStarting,

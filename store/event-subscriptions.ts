@@ -1,7 +1,8 @@
 // Event subscriptions and their deliveries: what the API configures and the workers' deliverers
 // (workers/events/) claim, attempt and settle. A delivery is claimed with a lease, so several workers share
 // the work without sending the normal case twice, and only the oldest pending delivery of a process (per
-// subscription) is claimable, so a process's events arrive in order.
+// subscription) is claimable, so a process's events arrive in order. A subscription of one customer (tenant) gets
+// only that customer's events, and the methods given a `tenant` (a tenant key's request) find only its subscriptions.
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Sealer } from '../common/sealed-text.js';
@@ -20,6 +21,8 @@ export interface Subscription {
   kinds?: string[];
   /** Absent: every state. */
   states?: string[];
+  /** The one customer whose events it gets; absent: every customer's. */
+  tenant?: string;
   description?: string;
   status: 'active' | 'disabled';
   disabledReason?: string;
@@ -32,6 +35,7 @@ export interface NewSubscription {
   url: string;
   kinds?: string[];
   states?: string[];
+  tenant?: string;
   description?: string;
 }
 
@@ -55,6 +59,8 @@ export interface StoredEvent {
   previousState?: string;
   reason?: string;
   at: string;
+  /** The process's customer; absent for a process of no customer. */
+  tenant?: string;
 }
 
 export interface DeliveryAttempt {
@@ -75,6 +81,7 @@ interface SubscriptionRow {
   url: string;
   kinds: string[] | null;
   states: string[] | null;
+  tenant: string | null;
   description: string | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
@@ -90,6 +97,7 @@ function toSubscription(r: SubscriptionRow): Subscription {
     url: r.url,
     ...(r.kinds ? { kinds: r.kinds } : {}),
     ...(r.states ? { states: r.states } : {}),
+    ...(r.tenant ? { tenant: r.tenant } : {}),
     ...(r.description ? { description: r.description } : {}),
     status: r.status,
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason } : {}),
@@ -98,7 +106,10 @@ function toSubscription(r: SubscriptionRow): Subscription {
   };
 }
 
-const SUBSCRIPTION_COLUMNS = 'id, url, kinds, states, description, status, disabled_reason, failing_since, created_at';
+const SUBSCRIPTION_COLUMNS = 'id, url, kinds, states, tenant, description, status, disabled_reason, failing_since, created_at';
+
+/** `AND` the subscription is customer $n's, when $n is given (a tenant key's request); NULL: any subscription. */
+const OWNED = (n: number) => `($${n}::text IS NULL OR tenant = $${n}::text)`;
 
 // $1 how many, $2 lease (ms). The head (oldest pending delivery) of each (subscription, process), of active
 // subscriptions, when it is due and not leased: a process's next event waits behind one on its way. DISTINCT ON
@@ -130,7 +141,7 @@ const CLAIM = `
     RETURNING d.id, d.attempts, d.subscription_id, d.position, d.created_at
   )
   SELECT c.id, c.attempts, c.subscription_id, c.created_at, s.url, s.secrets,
-         e.event_id, e.process_id, e.kind, e.state, e.previous_state, e.reason, e.occurred_at
+         e.event_id, e.process_id, e.kind, e.state, e.previous_state, e.reason, e.occurred_at, e.tenant
     FROM claimed c
     JOIN relayflow_event_subscriptions s ON s.id = c.subscription_id
     JOIN relayflow_events e ON e.position = c.position
@@ -150,6 +161,7 @@ interface ClaimRow {
   previous_state: string | null;
   reason: string | null;
   occurred_at: Date | string;
+  tenant: string | null;
 }
 
 // An attempt into the delivery log: $1 delivery, $2 attempt, $3 subscription, $4 event ID, $5 status, $6 latency, $7 error.
@@ -169,8 +181,8 @@ export class EventSubscriptionStore {
   async create(input: NewSubscription): Promise<{ subscription: Subscription; secret: string }> {
     const secret = newSigningSecret();
     const [row] = await this.sql.query<SubscriptionRow>(
-      `INSERT INTO relayflow_event_subscriptions (id, url, kinds, states, description, secrets, status)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'active') RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      `INSERT INTO relayflow_event_subscriptions (id, url, kinds, states, description, secrets, status, tenant)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'active', $7) RETURNING ${SUBSCRIPTION_COLUMNS}`,
       [
         `sub_${ulid()}`,
         input.url,
@@ -178,33 +190,42 @@ export class EventSubscriptionStore {
         input.states ?? null,
         input.description ?? null,
         JSON.stringify([{ secret: this.sealer.seal(secret) }]),
+        input.tenant ?? null,
       ],
     );
     return { subscription: toSubscription(row!), secret };
   }
 
-  async list(): Promise<Subscription[]> {
-    const rows = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions ORDER BY id`);
+  /** Every subscription, or only customer `tenant`'s. */
+  async list(tenant?: string): Promise<Subscription[]> {
+    const rows = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions WHERE ${OWNED(1)} ORDER BY id`, [
+      tenant ?? null,
+    ]);
     return rows.map(toSubscription);
   }
 
-  async get(id: string): Promise<Subscription | undefined> {
-    const [row] = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions WHERE id = $1`, [id]);
+  /** With `tenant`, another customer's subscription is not found (as one that does not exist). */
+  async get(id: string, tenant?: string): Promise<Subscription | undefined> {
+    const [row] = await this.sql.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM relayflow_event_subscriptions WHERE id = $1 AND ${OWNED(2)}`, [
+      id,
+      tenant ?? null,
+    ]);
     return row ? toSubscription(row) : undefined;
   }
 
-  /** Removes it and everything still to deliver to it; false when there was none. */
-  async delete(id: string): Promise<boolean> {
+  /** Removes it and everything still to deliver to it; false when there was none (of customer `tenant`'s, when given). */
+  async delete(id: string, tenant?: string): Promise<boolean> {
     // The subscription's row first, as an attempt's settling locks it (then its delivery): the same order cannot deadlock.
     return this.sql.transaction(async (tx) => {
-      const gone = await tx.query('DELETE FROM relayflow_event_subscriptions WHERE id = $1 RETURNING id', [id]);
+      const gone = await tx.query(`DELETE FROM relayflow_event_subscriptions WHERE id = $1 AND ${OWNED(2)} RETURNING id`, [id, tenant ?? null]);
+      if (gone.length === 0) return false;
       await tx.query('DELETE FROM relayflow_event_deliveries WHERE subscription_id = $1', [id]);
-      return gone.length > 0;
+      return true;
     });
   }
 
   /** A new secret signs from now on; the current one keeps signing beside it for `overlapMs`. Undefined: no such subscription. */
-  async rotateSecret(id: string, overlapMs: number): Promise<{ secret: string; previousExpiresAt: string } | undefined> {
+  async rotateSecret(id: string, overlapMs: number, tenant?: string): Promise<{ secret: string; previousExpiresAt: string } | undefined> {
     const secret = newSigningSecret();
     const previousExpiresAt = new Date(Date.now() + overlapMs).toISOString();
     // Only the current secret overlaps: one rotated out before is dropped.
@@ -212,38 +233,39 @@ export class EventSubscriptionStore {
       `UPDATE relayflow_event_subscriptions
           SET secrets = jsonb_build_array(jsonb_build_object('secret', $2::text), jsonb_build_object('secret', secrets->0->>'secret', 'expiresAt', $3::text)),
               updated_at = now()
-        WHERE id = $1 RETURNING id`,
-      [id, this.sealer.seal(secret), previousExpiresAt],
+        WHERE id = $1 AND ${OWNED(4)} RETURNING id`,
+      [id, this.sealer.seal(secret), previousExpiresAt, tenant ?? null],
     );
     return rows.length > 0 ? { secret, previousExpiresAt } : undefined;
   }
 
   /** Active again, from where its deliveries stopped; undefined: no such subscription. */
-  async enable(id: string): Promise<Subscription | undefined> {
+  async enable(id: string, tenant?: string): Promise<Subscription | undefined> {
     const [row] = await this.sql.query<SubscriptionRow>(
       `UPDATE relayflow_event_subscriptions SET status = 'active', disabled_reason = NULL, failing_since = NULL, updated_at = now()
-        WHERE id = $1 RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      [id],
+        WHERE id = $1 AND ${OWNED(2)} RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      [id, tenant ?? null],
     );
     if (row) await this.sql.query(`UPDATE relayflow_event_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending'`, [id]);
     return row ? toSubscription(row) : undefined;
   }
 
   /** Delivers again every kept event from `since` on that the subscription wants; how many were queued, undefined: no such subscription. */
-  async replay(id: string, since: Date): Promise<number | undefined> {
+  async replay(id: string, since: Date, tenant?: string): Promise<number | undefined> {
     return this.sql.transaction(async (tx) => {
-      const [sub] = await tx.query<{ kinds: string[] | null; states: string[] | null }>(
-        'SELECT kinds, states FROM relayflow_event_subscriptions WHERE id = $1',
-        [id],
+      const [sub] = await tx.query<{ kinds: string[] | null; states: string[] | null; tenant: string | null }>(
+        `SELECT kinds, states, tenant FROM relayflow_event_subscriptions WHERE id = $1 AND ${OWNED(2)}`,
+        [id, tenant ?? null],
       );
       if (!sub) return undefined;
       const queued = await tx.query(
         `INSERT INTO relayflow_event_deliveries (subscription_id, position, process_id, status)
          SELECT $1, e.position, e.process_id, 'pending' FROM relayflow_events e
           WHERE e.occurred_at >= $2 AND ($3::text[] IS NULL OR e.kind = ANY ($3)) AND ($4::text[] IS NULL OR e.state = ANY ($4))
+            AND ($5::text IS NULL OR e.tenant = $5::text)
           ORDER BY e.position
          RETURNING id`,
-        [id, since.toISOString(), sub.kinds, sub.states],
+        [id, since.toISOString(), sub.kinds, sub.states, sub.tenant],
       );
       return queued.length;
     });
@@ -267,6 +289,7 @@ export class EventSubscriptionStore {
         ...(r.previous_state ? { previousState: r.previous_state } : {}),
         ...(r.reason ? { reason: r.reason } : {}),
         at: iso(r.occurred_at),
+        ...(r.tenant ? { tenant: r.tenant } : {}),
       },
     }));
   }

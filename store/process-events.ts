@@ -11,14 +11,15 @@ import type { Sql } from './sql.js';
 export const processEventId = (processId: string, runId: string, n: number) =>
   `evt_${createHash('sha256').update(`${processId}\u0000${runId}\u0000${n}`).digest('hex').slice(0, 32)}`;
 
-// $1 event ID, $2 process, $3 run, $4 n, $5 kind, $6 state, $7 previous state, $8 reason, $9 time. `outcome`:
-// recorded, or there (recorded before), or waiting (its predecessor is not written yet).
+// $1 event ID, $2 process, $3 run, $4 n, $5 kind, $6 state, $7 previous state, $8 reason, $9 time, $10 tenant. `outcome`:
+// recorded, or there (recorded before), or waiting (its predecessor is not written yet). A subscription of one customer
+// gets that customer's events only; one of every customer (tenant NULL) gets them all.
 const RECORD = `
   WITH ready AS (
     SELECT 1 WHERE $4::integer = 0 OR EXISTS (SELECT 1 FROM relayflow_events WHERE run_id = $3 AND n = $4::integer - 1)
   ), inserted AS (
-    INSERT INTO relayflow_events (event_id, process_id, run_id, n, kind, state, previous_state, reason, occurred_at)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM ready
+    INSERT INTO relayflow_events (event_id, process_id, run_id, n, kind, state, previous_state, reason, occurred_at, tenant)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM ready
     ON CONFLICT (event_id) DO NOTHING
     RETURNING position, state
   ), fanned AS (
@@ -26,6 +27,7 @@ const RECORD = `
     SELECT s.id, i.position, $2, 'pending'
       FROM inserted i JOIN relayflow_event_subscriptions s
         ON (s.kinds IS NULL OR $5 = ANY (s.kinds)) AND (s.states IS NULL OR i.state = ANY (s.states))
+       AND (s.tenant IS NULL OR s.tenant = $10::text)
      ORDER BY s.id
     RETURNING 1
   )
@@ -56,6 +58,7 @@ export class ProcessEventStore {
       e.previousState ?? null,
       e.reason ?? null,
       e.at,
+      batch.tenant ?? null,
     ];
     const until = Date.now() + WAIT_FOR_PREVIOUS_MS;
     for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {

@@ -239,6 +239,10 @@ const STATEMENTS = [
      PRIMARY KEY (delivery_id, attempt)
    )`,
   `CREATE INDEX IF NOT EXISTS relayflow_event_attempts_subscription ON relayflow_event_attempts (subscription_id, at)`,
+  // The customer of an event's process (its RelayflowTenant) and the one customer a subscription is for; NULL: none
+  // (an event of no customer; a subscription of every customer). A customer's subscription gets its events only.
+  `ALTER TABLE relayflow_events ADD COLUMN IF NOT EXISTS tenant text`,
+  `ALTER TABLE relayflow_event_subscriptions ADD COLUMN IF NOT EXISTS tenant text`,
   // The audit archive (store/audit-archive.ts): one row per closed run, written once, chained per process by hash;
   // summary and timeline sealed with the payload codec. `seq` orders the list and the export.
   `CREATE TABLE IF NOT EXISTS relayflow_audit_archive (

@@ -1,12 +1,15 @@
 // Event subscriptions (admin): where relayflow pushes every process's state changes, signed per the Standard
-// Webhooks specification. The signing secret is shown once, at creation and at each rotation.
+// Webhooks specification. The signing secret is shown once, at creation and at each rotation. A tenant key's
+// subscriptions are its customer's (they get that customer's events only) and it finds no other one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { TENANT_PATTERN, TENANT_RULE } from '../../common/api-keys.js';
 import type { EventSettings } from '../../common/config/events.js';
 import { privateAddressProblem } from '../../common/url-guard.js';
 import { DESCRIPTORS, PROCESS_KINDS } from '../../processes/kinds.js';
 import type { EventSubscriptionStore } from '../../store/event-subscriptions.js';
 import { ApiError, errorResponses, invalid, notFound, type ErrorDetail } from '../errors.js';
+import { currentTenant } from '../plugins/actor.js';
 
 export interface EventSubscriptionRouteOptions {
   /** Without the store, every route answers 503. */
@@ -49,6 +52,12 @@ const NewSubscription = Type.Object(
         description: 'The states it wants; absent: every state',
       }),
     ),
+    tenant: Type.Optional(
+      Type.String({
+        pattern: TENANT_PATTERN.source,
+        description: `Only this customer's events (${TENANT_RULE}); absent: every customer's. A tenant API key's subscription is its own customer's`,
+      }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
@@ -59,6 +68,7 @@ const SubscriptionView = Type.Object({
   url: Type.String(),
   kinds: Type.Optional(Type.Array(Type.String())),
   states: Type.Optional(Type.Array(Type.String())),
+  tenant: Type.Optional(Type.String({ description: "The one customer whose events it gets; absent: every customer's" })),
   description: Type.Optional(Type.String()),
   status: Type.Enum(['active', 'disabled'], {
     description: 'disabled: its deliveries failed for RELAYFLOW_EVENTS_RETRY_FOR_MS (disabledReason says which); enable resumes them',
@@ -127,8 +137,9 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       );
     return subscriptions;
   };
+  // A tenant key's request finds its own customer's subscriptions only: another's is not found, as an unknown ID.
   const view = async (id: string) => {
-    const sub = await store().get(id);
+    const sub = await store().get(id, currentTenant());
     if (!sub) throw notFound(`event subscription ${id}`);
     return { ...sub, pending: await store().pendingCount(id) };
   };
@@ -154,6 +165,10 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
     async (req, reply) => {
       const { url, kinds, states } = req.body;
       const problems: ErrorDetail[] = [];
+      const keyTenant = currentTenant();
+      if (keyTenant && req.body.tenant !== undefined && req.body.tenant !== keyTenant) {
+        problems.push({ field: 'body.tenant', rule: 'own-tenant', message: "a tenant API key subscribes to its own customer's events only" });
+      }
       // The URL's shape is the schema's (format webhook-url); where its host points is a lookup.
       if (!settings.allowPrivateUrls) {
         const inside = await privateAddressProblem(url);
@@ -161,7 +176,8 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       }
       problems.push(...stateProblems(kinds, states));
       if (problems.length > 0) throw invalid(problems);
-      const { subscription, secret } = await store().create(req.body);
+      const tenant = keyTenant ?? req.body.tenant;
+      const { subscription, secret } = await store().create({ ...req.body, ...(tenant ? { tenant } : {}) });
       return reply.code(201).send({ ...subscription, pending: 0, secret });
     },
   );
@@ -173,11 +189,13 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       schema: {
         ...common,
         operationId: 'listEventSubscriptions',
-        summary: 'Every event subscription (without secrets)',
+        summary: "Every event subscription (without secrets); a tenant API key's own customer's only",
         response: { 200: Type.Object({ subscriptions: Type.Array(SubscriptionView) }), ...errorResponses(401, 403, 503) },
       },
     },
-    async () => ({ subscriptions: await Promise.all((await store().list()).map(async (s) => ({ ...s, pending: await store().pendingCount(s.id) }))) }),
+    async () => ({
+      subscriptions: await Promise.all((await store().list(currentTenant())).map(async (s) => ({ ...s, pending: await store().pendingCount(s.id) }))),
+    }),
   );
 
   app.get(
@@ -208,7 +226,7 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       },
     },
     async (req, reply) => {
-      if (!(await store().delete(req.params.subscriptionId))) throw notFound(`event subscription ${req.params.subscriptionId}`);
+      if (!(await store().delete(req.params.subscriptionId, currentTenant()))) throw notFound(`event subscription ${req.params.subscriptionId}`);
       return reply.code(204).send(null);
     },
   );
@@ -230,7 +248,7 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       },
     },
     async (req) => {
-      const rotated = await store().rotateSecret(req.params.subscriptionId, (req.body?.overlapSeconds ?? 86_400) * 1000);
+      const rotated = await store().rotateSecret(req.params.subscriptionId, (req.body?.overlapSeconds ?? 86_400) * 1000, currentTenant());
       if (!rotated) throw notFound(`event subscription ${req.params.subscriptionId}`);
       return rotated;
     },
@@ -249,7 +267,7 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       },
     },
     async (req) => {
-      if (!(await store().enable(req.params.subscriptionId))) throw notFound(`event subscription ${req.params.subscriptionId}`);
+      if (!(await store().enable(req.params.subscriptionId, currentTenant()))) throw notFound(`event subscription ${req.params.subscriptionId}`);
       return view(req.params.subscriptionId);
     },
   );
@@ -268,7 +286,7 @@ export const eventSubscriptionRoutes: FastifyPluginAsyncTypebox<EventSubscriptio
       },
     },
     async (req, reply) => {
-      const queued = await store().replay(req.params.subscriptionId, new Date(req.body.since));
+      const queued = await store().replay(req.params.subscriptionId, new Date(req.body.since), currentTenant());
       if (queued === undefined) throw notFound(`event subscription ${req.params.subscriptionId}`);
       return reply.code(202).send({ queued });
     },

@@ -25,6 +25,8 @@ export interface DevServerOptions {
    * must not write to a pipe of the process that died: its next error line would kill it with SIGPIPE, at random.
    */
   logFile?: string;
+  /** More of the server's dynamic config (`--dynamic-config-value key=value`, the value as JSON): npm test's waits. */
+  dynamicConfig?: Record<string, unknown>;
   log?: (msg: string) => void;
 }
 
@@ -92,6 +94,7 @@ async function startOn(cli: TemporalCli, opts: DevServerOptions, port: number, u
     '--dynamic-config-value',
     'matching.numTaskqueueWritePartitions=1',
   ];
+  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) extra.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   if (opts.dbFilename) extra.push('--db-filename', opts.dbFilename);
   if (opts.uiCodecEndpoint) extra.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   for (const key of SEARCH_ATTRIBUTE_KEYS) extra.push('--search-attribute', `${key.name}=Keyword`);

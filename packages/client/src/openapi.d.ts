@@ -335,7 +335,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every event subscription (without secrets) */
+        /** Every event subscription (without secrets); a tenant API key's own customer's only */
         get: operations["listEventSubscriptions"];
         put?: never;
         /** Subscribe a URL to process events; the answer carries the signing secret, shown only once */
@@ -439,7 +439,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling key's ID and scope (what it may do: read-only reads, operator also starts and changes processes, admin also configures) */
+        /** The calling key's ID, scope and tenant (what it may do: read-only reads, operator also starts and changes processes, admin also configures) */
         get: operations["readOwnKey"];
         put?: never;
         post?: never;
@@ -6576,6 +6576,8 @@ export interface operations {
                              * @enum {unknown}
                              */
                             status: "active" | "disabled";
+                            /** @description The one customer whose events it gets; absent: every customer's */
+                            tenant?: string;
                             url: string;
                         }[];
                     };
@@ -6713,6 +6715,8 @@ export interface operations {
                     kinds?: ("subproject" | "verification" | "sdk-verification" | "chata-template" | "chatb-template" | "rcs-sender" | "chata-sender" | "chatb-sender" | "senderid-registration" | "conversation-campaign" | "mms-campaign" | "voice-callout" | "voice-incoming" | "bundle-provisioning" | "onboarding")[];
                     /** @description The states it wants; absent: every state */
                     states?: string[];
+                    /** @description Only this customer's events (1 to 64 letters, digits, "-" or "_", starting with a letter or digit); absent: every customer's. A tenant API key's subscription is its own customer's */
+                    tenant?: string;
                     /**
                      * Format: webhook-url
                      * @description Where events are POSTed: an http(s) URL to a public address (redirects are not followed)
@@ -6750,6 +6754,8 @@ export interface operations {
                          * @enum {unknown}
                          */
                         status: "active" | "disabled";
+                        /** @description The one customer whose events it gets; absent: every customer's */
+                        tenant?: string;
                         url: string;
                     };
                 };
@@ -7001,6 +7007,8 @@ export interface operations {
                          * @enum {unknown}
                          */
                         status: "active" | "disabled";
+                        /** @description The one customer whose events it gets; absent: every customer's */
+                        tenant?: string;
                         url: string;
                     };
                 };
@@ -7587,6 +7595,8 @@ export interface operations {
                          * @enum {unknown}
                          */
                         status: "active" | "disabled";
+                        /** @description The one customer whose events it gets; absent: every customer's */
+                        tenant?: string;
                         url: string;
                     };
                 };
@@ -8263,6 +8273,8 @@ export interface operations {
                          * @enum {unknown}
                          */
                         scope: "read-only" | "operator" | "admin";
+                        /** @description The one customer the key acts for; absent: every customer's processes */
+                        tenant?: string;
                     };
                 };
             };

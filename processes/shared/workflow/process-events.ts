@@ -5,6 +5,7 @@
 // waits for them). Runs started before events existed record none: the patch keeps their histories replaying.
 import { CancellationScope, patched, proxyLocalActivities, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { PROCESS_EVENTS_PATCH, type ProcessEventActivities, type ProcessEventChange } from '../../../contracts/process-events.js';
+import { TENANT } from '../../../common/search-attributes.js';
 
 // Retried without end: an outbox that is down delays the events, it does not drop them. Past a minute the
 // retries wait on durable timers, at most ten minutes apart, so an outage costs a few events an hour.
@@ -23,10 +24,13 @@ const onTheirWay = new Set<Promise<void>>();
 export function emitProcessEvent(kind: string, change: Omit<ProcessEventChange, 'n'>): void {
   enabled ??= patched(PROCESS_EVENTS_PATCH);
   if (!enabled) return;
-  const { workflowId, runId } = workflowInfo();
+  const { workflowId, runId, typedSearchAttributes } = workflowInfo();
   const events = [{ n: next++, ...change }];
+  // The customer's subscriptions get it (a local activity's input is not in its marker: no history changes).
+  const tenant = typedSearchAttributes.get(TENANT);
+  const batch = { processId: workflowId, runId, kind, ...(tenant ? { tenant } : {}), events };
   // Not cancellable: a scope cancelled around a state change must not drop its event.
-  const recorded: Promise<void> = CancellationScope.nonCancellable(() => recordProcessEvents({ processId: workflowId, runId, kind, events })).then(() => {
+  const recorded: Promise<void> = CancellationScope.nonCancellable(() => recordProcessEvents(batch)).then(() => {
     onTheirWay.delete(recorded);
   });
   onTheirWay.add(recorded);
