@@ -49,6 +49,9 @@ export type RcsTestNumberFeature = 'ACTION_COMPOSE' | 'ACTION_OPEN_URL_IN_WEBVIE
 
 export const CHATA_SENDER_STATES = ['DRAFT', 'PENDING', 'ACTIVE', 'REJECTED', 'ERROR', 'DELETED'] as const;
 type ChataSenderState = (typeof CHATA_SENDER_STATES)[number];
+/** A live CHATA sender's quality rating and messaging limit (the platform's public references, phone number quality). */
+export const CHATA_QUALITY_RATINGS = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;
+export const CHATA_MESSAGING_LIMITS = ['TIER_50', 'TIER_250', 'TIER_1K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'] as const;
 export const CHATA_VERTICALS = ['ALCOHOL', 'ONLINE_GAMBLING', 'OTC_DRUGS', 'PHYSICAL_GAMBLING', 'OTHER'] as const;
 type ChataVertical = (typeof CHATA_VERTICALS)[number];
 export const CHATA_LOCAL_STORAGES = ['AE', 'AU', 'BH', 'CA', 'CH', 'GB', 'ID', 'IN', 'JP', 'KR', 'SG', 'ZA'] as const;
@@ -180,6 +183,10 @@ export interface ProvisioningWebhookEventDetails {
   operatorStatus?: RcsOperatorState;
   errorCode?: ChataSenderErrorCode | (string & {});
   errorReason?: string;
+  /** CHATA_SENDER_QUALITY_RATING_CHANGED: the sender's new quality rating. */
+  qualityRating?: string;
+  /** CHATA_SENDER_DAILY_LIMIT_CHANGED: the sender's new messaging limit (tier). */
+  messagingLimit?: string;
   /** CHATA_WABA_ACCOUNT_CHANGED for the account: its ban state at the event (a hint; the account is read). */
   banState?: ChataBanState | (string & {});
 }
@@ -411,6 +418,9 @@ export interface ChataSender {
   comments: ProvisioningComment[];
   createTime?: string;
   updateTime?: string;
+  /** A live sender's health (CHATA_SENDER_QUALITY_RATING_CHANGED, _DAILY_LIMIT_CHANGED); absent until the platform rates it. */
+  qualityRating?: (typeof CHATA_QUALITY_RATINGS)[number];
+  messagingLimit?: (typeof CHATA_MESSAGING_LIMITS)[number];
   /** The business profile (spec part G); absent until set. */
   description?: string;
   about?: string;

@@ -51,11 +51,11 @@ export class ProvisioningChataSendersClient extends ProvisioningResources<ChataS
   }
 
   /**
-   * An ACTIVE sender answers 409 conflict; any other moves to DELETED and stays readable. The answer is the
-   * deleted sender when the platform sends one.
+   * An ACTIVE sender answers 409 conflict unless `force` (retiring a live sender); any other moves to DELETED and
+   * stays readable. The answer is the deleted sender when the platform sends one.
    */
-  delete(senderId: string): Promise<ChataSender | undefined> {
-    return this.t.call<ChataSender | undefined>('DELETE', this.item(senderId));
+  delete(senderId: string, opts: { force?: boolean } = {}): Promise<ChataSender | undefined> {
+    return this.t.call<ChataSender | undefined>('DELETE', this.item(senderId), opts.force ? { query: { force: 'true' } } : {});
   }
 }
 

@@ -280,6 +280,8 @@ export const verifyPhoneUpdate = defineUpdate<OperationOutcome, [VerifyPhoneRequ
  * starts the new run with the update); the answer is the state once the platform took the change.
  */
 export const updateSenderUpdate = defineUpdate<OperationOutcome, [UpdateSenderRequest]>('updateSender');
+/** Retires a sender: deleted on the platform (a live one too), and the process ends RETIRED. */
+export const retireUpdate = defineUpdate<OperationOutcome, [StopRequest]>('retire');
 /**
  * The same requests from a parent process (the onboarding's retry of a step): a workflow cannot send an
  * update, so these come as signals; the outcome shows in the state the child then reports.
@@ -443,6 +445,8 @@ export interface ProvisioningActivities {
   addRcsTestNumber(input: AddRcsTestNumberInput): Promise<AddRcsTestNumberResult>;
   createChataSender(input: CreateChataSenderInput): Promise<CreateChataSenderResult>;
   getChataSender(input: SenderRef): Promise<ChataSender>;
+  /** Deletes the sender, live or not (force); `deleted: false` when the platform no longer had it. */
+  deleteChataSender(input: SenderRef): Promise<{ deleted: boolean }>;
   requestChataSenderCode(input: RequestChataSenderCodeInput): Promise<{ method: string; sentAt: string }>;
   verifyChataSender(input: VerifyChataSenderInput): Promise<VerifyChataSenderResult>;
   /** The project's CHATA business account and its ban state. */

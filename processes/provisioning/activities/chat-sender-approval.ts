@@ -51,6 +51,17 @@ export function createChatSenderApprovalActivities(deps: { provisioning: Provisi
       return chataSenders.get(input.senderId);
     },
 
+    /** A retry after a lost answer finds it DELETED (answered again) or gone (404): both are done. */
+    async deleteChataSender(input: SenderRef): Promise<{ deleted: boolean }> {
+      try {
+        await chataSenders.delete(input.senderId, { force: true });
+        return { deleted: true };
+      } catch (err) {
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.notFound)) return { deleted: false };
+        throw err;
+      }
+    },
+
     /** Each call sends a new code (the platform's previous one stops working): a retry only sends another. */
     async requestChataSenderCode(input: RequestChataSenderCodeInput): Promise<{ method: string; sentAt: string }> {
       const sent = await chataSenders.register(input.senderId, { method: input.method });

@@ -2,8 +2,9 @@
 // read, list, relaunch (RCS), stop watching; the CHATB categories.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import type { WorkflowHandle } from '@temporalio/client';
 import { kindOfWorkflowId, workflowIds } from '../../kinds.js';
-import { relaunchUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../contract.js';
+import { relaunchUpdate, retireUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../contract.js';
 import { ApiError, errorResponses, invalid } from '../../../api/errors.js';
 import { e164 } from '../../../api/schemas.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
@@ -11,8 +12,17 @@ import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions 
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
 import { senderChanges, updateSender } from './sender-update.js';
-import { operationId } from '../../../api/processes/update.js';
+import { operationId, runUpdate } from '../../../api/processes/update.js';
+import { ReasonBody } from '../../../api/schemas.js';
+import { processStatusQuery } from '../../../contracts/process-status.js';
 import { chataSender } from '../chata-sender/kind.js';
+
+/** The process ended RETIRED by this operation (its run's operation memory has gone with the run: the history says it). */
+async function retiredBy(handle: WorkflowHandle, op: string): Promise<boolean> {
+  const status = await handle.query(processStatusQuery).catch(() => undefined);
+  const last = status?.history.at(-1);
+  return status?.state === 'RETIRED' && (last?.reason ?? '').startsWith(`retired through the API (operation ${op})`);
+}
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
 function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
@@ -133,6 +143,27 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     act: async (req, _reply, handle) => {
       const changes = senderChanges(kindOfWorkflowId(handle.workflowId)!, req.body as Record<string, unknown>);
       return updateSender({ client, config, provisioning }, handle, { operationId: operationId(req.headers), changes });
+    },
+  });
+
+  senders.action({
+    action: 'retire',
+    summary:
+      'Retire a CHATA sender: delete it on the platform (a live one too) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409',
+    body: ReasonBody,
+    optionalBody: true,
+    errors: [400, 401, 404, 409, 422],
+    kinds: ['chata-sender'],
+    what: 'CHATA sender',
+    act: async (req, _reply, handle) => {
+      const op = operationId(req.headers);
+      const reason = (req.body as { reason?: string } | undefined)?.reason;
+      try {
+        return acceptedOrThrow(await runUpdate(client, handle, retireUpdate, [{ operationId: op, ...(reason ? { reason } : {}) }], { what: 'CHATA sender' }));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'process_ended') || !(await retiredBy(handle, op))) throw err;
+        return { accepted: true, state: 'RETIRED' };
+      }
     },
   });
 

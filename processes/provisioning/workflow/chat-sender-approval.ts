@@ -7,7 +7,11 @@
 // (WAITING_FOR_CALLER: a code is requested, the caller submits it through the API, a wrong one is answered as such,
 // the whole wait has a deadline); a CHATA sender's process also follows its business account's ban
 // (account-state.ts). Both share one frame; only the reading differs.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, setHandler } from '@temporalio/workflow';
+//
+// Once ACTIVE, a CHATA sender's process (started or upgraded after the change SENDER_WATCH_PATCH) goes on following
+// its sender until it is retired (sender-watch.ts): quality rating and messaging limit as its `health`, each change a
+// history entry with its reason, a state change (ERROR, DELETED, a ban) as it means; `retire` deletes it on the platform.
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, patched, setHandler } from '@temporalio/workflow';
 import {
   DEFAULT_PHONE_VERIFICATION,
   provisioningEventSignal,
@@ -29,9 +33,11 @@ import { rootMessage } from '../../shared/workflow/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError, isUnverifiedNumberError } from './chat-sender-errors.js';
 import { SenderChangeTracker, type PendingChange } from './sender-change.js';
+import { healthOfEvent, healthOfSender, SENDER_WATCH_PATCH, SenderHealthWatch, type SenderHealth } from './sender-watch.js';
+import { retireUpdate } from '../contract.js';
 
 type SenderProcessState =
-  'CREATING' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'WAITING_FOR_CALLER' | typeof ACCOUNT_BANNED | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED';
+  'CREATING' | 'PENDING' | 'IN_REVIEW' | 'ERROR' | 'WAITING_FOR_CALLER' | typeof ACCOUNT_BANNED | 'ACTIVE' | 'DRAFT_SAVED' | 'STOPPED' | 'FAILED' | 'RETIRED';
 
 /** One wait for the caller's code (a new wait starts if the platform asks for verification again). */
 interface PhoneVerificationNote {
@@ -74,6 +80,10 @@ interface SenderDetails extends FollowDetails {
   account?: AccountNote;
   /** Changes made through the API (updateSender), by field name only. */
   changes?: SenderChangeNote[];
+  /** While watched after ACTIVE: since when, and the sender's health as last told (sender-watch.ts). */
+  watchedSince?: string;
+  health?: SenderHealth;
+  retiredAt?: string;
 }
 
 interface SenderResult {
@@ -89,6 +99,8 @@ interface SenderResult {
 interface SenderSnapshot {
   id: string;
   state: string;
+  qualityRating?: string;
+  messagingLimit?: string;
   errorCode?: string;
   errorReason?: string;
   maxTps?: number;
@@ -120,6 +132,8 @@ interface SenderSpec {
   /** The state an event reports, if it reports one; otherwise a note for the event list. */
   read(e: ProvisioningEvent, d: SenderDetails, take: Take): PlatformReading | string | undefined;
   continueAsNew(carried: Carry): Promise<never>;
+  /** Deletes the sender on the platform (retire); only kinds that offer it watch their sender after ACTIVE. */
+  retire?(senderId: string): Promise<{ deleted: boolean }>;
   /** Sends a change of the sender (updateSender); the answer's state says whether the platform reviews it. */
   update?(senderId: string, changes: SenderChanges): Promise<SenderSnapshot>;
   /** CHATA only: the phone verification and the business account. */
@@ -129,7 +143,8 @@ interface SenderSpec {
   };
 }
 
-type Carry = ProcessCarry<SenderProcessState, SenderDetails> & { pendingChange?: PendingChange };
+/** `watch`: the run was watching its live sender (SENDER_WATCH_PATCH was taken by an earlier run). */
+type Carry = ProcessCarry<SenderProcessState, SenderDetails> & { pendingChange?: PendingChange; watch?: true };
 
 /** The same for both channels' senders. */
 const FINAL = chataSender.states.final;
@@ -212,8 +227,11 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
   );
   const d = tracker.status.details;
   let failure: Verdict['failure'];
+  /** Watching the live sender: ACTIVE is no longer an end. */
+  let watching = carried?.watch === true;
+  const health = new SenderHealthWatch(d, tracker, spec.kind);
 
-  const isFinal = () => FINAL.includes(state());
+  const isFinal = () => FINAL.includes(state()) && !(watching && state() === 'ACTIVE');
   const changes = new SenderChangeTracker(d, carried?.pendingChange);
   /** The follow loop ends at a final state, but not at ACTIVE while a change is in hand or under review. */
   const done = () => isFinal() && !(state() === 'ACTIVE' && changes.busy());
@@ -244,11 +262,14 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       ...(s.compatibleRegions ? { compatibleRegions: s.compatibleRegions } : {}),
     });
     if (take('state')) judge({ state: s.state, errorCode: s.errorCode, errorReason: s.errorReason }, reason, undefined, changes.pending && changes.holds(s));
+    if (watching) health.apply(healthOfSender(s), take, reason);
   }
   function applyEvent(e: ProvisioningEvent, take: Take): string | void {
     if (done()) return 'the process had ended';
     const accountNote = spec.chata ? account.noteEvent(e) : undefined;
     if (accountNote) return accountNote;
+    const told = watching ? healthOfEvent(e) : undefined;
+    if (told) return health.apply(told, take, e.trigger);
     const r = spec.read(e, d, take);
     if (r === undefined || typeof r === 'string') return r;
     if (take('state')) judge(r, e.trigger, e.comment);
@@ -325,6 +346,33 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       },
     );
 
+  if (spec.retire) {
+    const retire = spec.retire;
+    const refusal = () =>
+      isFinal() ? `the process has already ended (${state()})` : !d.senderId ? 'the sender has not been created yet: stop the process instead' : undefined;
+    operationsOn(operations)(
+      retireUpdate,
+      ({ operationId, reason }) =>
+        edits.run(async (): Promise<OperationOutcome> => {
+          const why = refusal();
+          if (why) return { accepted: false, state: state(), reason: why };
+          try {
+            const r = await retire(d.senderId!);
+            d.retiredAt = new Date().toISOString();
+            const what = r.deleted ? 'the sender was deleted on the platform' : 'the platform no longer had the sender';
+            tracker.moveTo('RETIRED', `retired through the API (operation ${operationId})${reason ? `: ${reason}` : ''}; ${what}`);
+            return { accepted: true, state: state() };
+          } catch (err) {
+            return refused(state(), err);
+          }
+        }),
+      () => {
+        const why = refusal();
+        if (why) throw new Error(why);
+      },
+    );
+  }
+
   if (spec.update) {
     const update = spec.update;
     changes.install({
@@ -360,7 +408,8 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
       poll: async (reason) => applySender(await spec.get(d.senderId!), reason),
       // The phone verification's deadline wakes the loop on time; react (awaitCode) then ends the process.
       wakeAt: () => (state() === 'WAITING_FOR_CALLER' && d.phoneVerification?.deadline ? Date.parse(d.phoneVerification.deadline) : undefined),
-      continueAsNew: () => spec.continueAsNew({ ...carry(), ...(changes.pending ? { pendingChange: changes.pending } : {}) }),
+      continueAsNew: () =>
+        spec.continueAsNew({ ...carry(), ...(changes.pending ? { pendingChange: changes.pending } : {}), ...(watching ? { watch: true as const } : {}) }),
     };
     await follow(following);
     // The activation event says only ACTIVE: one read records what came with it (maxTps, regions).
@@ -373,6 +422,13 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     }
     // A change that came as the sender reached ACTIVE is followed to its end as well.
     await followChanges(following, done);
+    // The live sender is watched until it is retired (processes from before the change end here, at ACTIVE).
+    if (!watching && spec.retire && state() === 'ACTIVE' && patched(SENDER_WATCH_PATCH)) {
+      watching = true;
+      d.watchedSince = new Date().toISOString();
+      tracker.moveTo('ACTIVE', 'live: watched for its quality rating, messaging limit and state until it is retired');
+      await followChanges(following, done);
+    }
   } catch (err) {
     fail(err);
   }
@@ -414,6 +470,7 @@ export async function chataSenderApproval(input: ChataSenderInput & { carried?: 
             },
       create: () => platform.createChataSender(s),
       get: (senderId) => reads.getChataSender({ senderId }),
+      retire: (senderId) => interactive.deleteChataSender({ senderId }),
       update: (senderId, changes) => interactive.updateChataSender({ senderId, changes }),
       judge: judgeChata,
       read: (e, d, take) => {

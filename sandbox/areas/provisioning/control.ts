@@ -7,6 +7,7 @@ import type { ProvisioningDeps } from './context.js';
 import { applyControlEvent } from './events.js';
 import { chataAccountControl } from './chata-account.js';
 import { chataVerificationControl } from './chata-verification.js';
+import { senderHealthControl } from './sender-health.js';
 import { checkEnvelope, fullEnvelope } from './envelope.js';
 import { fields } from './validation.js';
 
@@ -37,6 +38,7 @@ export function provisioningControlRoutes(app: FastifyInstance, deps: Provisioni
 
   chataVerificationControl(app, (senderId) => deps.store.chataSenders.find(senderId)?.item);
   chataAccountControl(app, deps);
+  senderHealthControl(app, deps);
 
   app.get('/webhook-envelope', async () => hub.envelope);
   // Like webhook-faults: fields left out return to the full envelope's defaults. Applies to events emitted after it.

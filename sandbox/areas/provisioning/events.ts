@@ -7,6 +7,8 @@ import { invalidInput, notFound } from './errors.js';
 import { RESOURCE_TYPES, type ChataSender, type ChatbSender, type EventDetails, type RcsSender, type Template, type WebhookEvent } from './model.js';
 import {
   CHATA_ERROR_CODES,
+  CHATA_MESSAGING_LIMITS,
+  CHATA_QUALITY_RATINGS,
   CHATA_SENDER_STATES,
   CHATA_TRIGGERS,
   CHATB_SENDER_STATES,
@@ -39,6 +41,8 @@ const DETAIL_KEYS = [
   'operatorStatus',
   'errorCode',
   'errorReason',
+  'qualityRating',
+  'messagingLimit',
 ] as const;
 const DETAIL_VALUES: Partial<Record<keyof EventDetails, readonly string[]>> = {
   newState: TEMPLATE_NEW_STATES,
@@ -47,6 +51,8 @@ const DETAIL_VALUES: Partial<Record<keyof EventDetails, readonly string[]>> = {
   category: TEMPLATE_CATEGORIES,
   operatorStatus: RCS_OPERATOR_STATUSES,
   errorCode: CHATA_ERROR_CODES,
+  qualityRating: CHATA_QUALITY_RATINGS,
+  messagingLimit: CHATA_MESSAGING_LIMITS,
 };
 /** Details a trigger cannot do without. */
 const REQUIRED: Partial<Record<Trigger, (keyof EventDetails)[]>> = {
@@ -56,6 +62,8 @@ const REQUIRED: Partial<Record<Trigger, (keyof EventDetails)[]>> = {
   CHATA_TEMPLATE_CATEGORY_FUTURE_UPDATE: ['category'],
   RCS_SENDER_STATUS_UPDATED: ['state'],
   RCS_SENDER_OPERATOR_STATUS_UPDATED: ['country', 'operator', 'operatorStatus'],
+  CHATA_SENDER_QUALITY_RATING_CHANGED: ['qualityRating'],
+  CHATA_SENDER_DAILY_LIMIT_CHANGED: ['messagingLimit'],
 };
 
 function targetOf(trigger: Trigger): { channel: Channel; resourceType: ResourceType } {
@@ -197,6 +205,8 @@ function applyRcs(trigger: Trigger, s: RcsSender, d: EventDetails): void {
 }
 
 function applyChata(trigger: Trigger, s: ChataSender, d: EventDetails): void {
+  if (trigger === 'CHATA_SENDER_QUALITY_RATING_CHANGED') s.qualityRating = d.qualityRating as ChataSender['qualityRating'];
+  if (trigger === 'CHATA_SENDER_DAILY_LIMIT_CHANGED') s.messagingLimit = d.messagingLimit as ChataSender['messagingLimit'];
   if (trigger !== 'CHATA_WABA_ACCOUNT_CHANGED' || d.state === undefined) return;
   s.state = d.state as ChataSender['state'];
   if (s.state === 'ACTIVE') {
