@@ -13,7 +13,7 @@ type Description = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionRes
 type Execution = { workflowId: string; runId?: string };
 
 /** The tenant a described process belongs to; undefined for a process of no customer. */
-export function tenantOfDescription(d: Description): string | undefined {
+function tenantOfDescription(d: Description): string | undefined {
   const payload = d.workflowExecutionInfo?.searchAttributes?.indexedFields?.[TENANT.name];
   if (!payload) return undefined;
   const value = defaultPayloadConverter.fromPayload<unknown>(payload as Payload);
