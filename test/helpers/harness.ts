@@ -108,6 +108,9 @@ async function assemble(opts: HarnessOptions, logger: Logger, opened: Array<() =
     RELAYFLOW_RATE_LIMIT_PER_MINUTE: '10000000',
     // Event receivers in tests listen on this machine.
     RELAYFLOW_EVENTS_ALLOW_PRIVATE_URLS: 'on',
+    // The worker's archiver looks once at its start, then not for an hour: every 30 s it would replay each closed process
+    // to ask its status (test/workers/audit-archiver.test.ts and the audit tests set their own interval).
+    RELAYFLOW_AUDIT_ARCHIVE_INTERVAL_MS: '3600000',
     ...opts.env,
   });
   const client: Client = await connectClient(
