@@ -381,6 +381,7 @@ export class ProcessService {
       lastChangeAt: r.summary.lastChangeAt,
       ...(r.summary.reason ? { reason: maskPhoneNumbers(r.summary.reason) } : {}),
       ...(attention ? { attention } : {}),
+      ...(r.tenant ? { tenant: r.tenant } : {}),
       source: 'archive',
     };
   }

@@ -150,7 +150,7 @@ describe("a customer's audit", () => {
     const listed = async (key: string, processId: string) => {
       const res = await as(key, { method: 'GET', url: `/v1/processes?kind=verification&key=${encodeURIComponent(processId)}` });
       assert.equal(res.statusCode, 200, res.body);
-      return (res.json() as { processes: { processId: string; source: string }[] }).processes;
+      return (res.json() as { processes: { processId: string; source: string; tenant?: string }[] }).processes;
     };
     for (const r of [a, b, none]) {
       await until(`${r.processId} listed from the archive`, async () =>
@@ -158,8 +158,8 @@ describe("a customer's audit", () => {
       );
     }
     assert.deepEqual(
-      (await listed(KEY_A, a.processId)).map((p) => [p.processId, p.source]),
-      [[a.processId, 'archive']],
+      (await listed(KEY_A, a.processId)).map((p) => [p.processId, p.source, p.tenant]),
+      [[a.processId, 'archive', 'a']],
     );
     assert.deepEqual(await listed(KEY_A, b.processId), []);
     assert.deepEqual(await listed(KEY_B, a.processId), []);
