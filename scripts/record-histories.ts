@@ -523,6 +523,25 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    type: 'chataSenderApproval',
+    case: 'watch-retired',
+    async run(h) {
+      // The sender watched after ACTIVE (sender-watch-after-active): a quality drop and a new limit, then retired.
+      await pv.setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/senders/chata', { phoneNumber: pv.freshMobile(), displayName: 'Watched', vertical: 'OTHER' });
+      const live = await pv.waitUntil(h, id, (v) => v.details.watchedSince !== undefined, 'watched', 30_000);
+      const res = await fetch(`${h.sandbox.url}/_sandbox/provisioning/senders/${String(live.details.senderId)}/health`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ qualityRating: 'YELLOW', messagingLimit: 'TIER_1K' }),
+      });
+      if (!res.ok) throw new Error(`health: ${res.status} ${await res.text()}`);
+      await pv.waitUntil(h, id, (v) => (v.details.health as { messagingLimit?: string } | undefined)?.messagingLimit === 'TIER_1K', 'health', 30_000);
+      answered(await pv.update(h, id, 'senders', 'retire', { reason: 'no longer needed' }), 'retire');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
     type: 'chatbSenderApproval',
     case: 'happy',
     async run(h) {

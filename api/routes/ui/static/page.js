@@ -194,6 +194,8 @@ import { rateSparkline, sampleCampaign } from './sparkline.js';
       const last = v.history && v.history.length ? v.history[v.history.length - 1] : undefined;
       const parts = [`${v.kind}: ${v.state}`];
       if (v.since) parts.push(`since ${new Date(v.since).toLocaleString()}`);
+      const health = v.details && v.details.health;
+      if (health) parts.push(`· health: quality ${health.qualityRating || 'unknown'}, messaging limit ${health.messagingLimit || 'unknown'}`);
       if (last && last.reason && last.state === v.state) parts.push(`— ${last.reason}`);
       if (v.failure) parts.push(`— failed: ${v.failure}`);
       if (v.pendingActivities && v.pendingActivities.length)
