@@ -42,6 +42,8 @@ export interface NewCampaign {
   total: number;
   duplicates: number;
   rate?: number;
+  /** The customer it is sent for (the tenant key's that started it): it shares an app's rate as that customer's. */
+  tenant?: string;
 }
 
 export interface CampaignRow {
@@ -129,23 +131,34 @@ const SHARING_MS = 2_000;
 
 /**
  * A reservation of $2 slots for campaign $1 at its share $3 of its rate, catching up at most $4 ms. The rate is the
- * one asked for, capped at its fair part of the app's: the app's rate less what the other campaigns sending on it
- * ($5: reserved within that many ms) take, each counted at most at an equal split; never below an equal split. So
- * two campaigns on one app each send at half its rate, and one asking little leaves the rest to the other.
+ * one asked for, capped at its fair part of the app's among the campaigns sending on it ($5: reserved within that many
+ * ms): the app's rate split equally among the customers sending, each customer's part equally among its campaigns
+ * (campaigns of no customer are one customer); what campaigns asking less than their part leave is split among those
+ * asking more. So two customers on one app each get half of it however many campaigns either runs, and one asking
+ * little leaves the rest to the others.
  */
 const RESERVE = `
   WITH c AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::double precision AS now_ms),
-  me AS (SELECT id, pace_key, platform_rate FROM relayflow_campaigns WHERE id = $1),
+  me AS (SELECT id, pace_key, platform_rate, rate, COALESCE(tenant, '') AS tenant FROM relayflow_campaigns WHERE id = $1),
   others AS (
-    SELECT p.rate FROM relayflow_campaigns p, me, c
+    SELECT p.rate, COALESCE(p.tenant, '') AS tenant FROM relayflow_campaigns p, me, c
      WHERE me.pace_key IS NOT NULL AND p.pace_key = me.pace_key AND p.id <> me.id AND p.halt IS NULL AND p.pace_at > c.now_ms - $5::double precision
   ),
-  n AS (SELECT count(*) AS n FROM others),
+  sending AS (SELECT rate, tenant, false AS mine FROM others UNION ALL SELECT rate, tenant, true FROM me),
+  per AS (SELECT tenant, count(*)::double precision AS m FROM sending GROUP BY tenant),
+  -- A campaign's fair share: the app's rate over the customers sending on it, over that customer's campaigns sending.
+  shares AS (
+    SELECT s.mine, COALESCE(s.rate, me.platform_rate) AS wants, me.platform_rate / (SELECT count(*) FROM per) / per.m AS fair
+      FROM sending s JOIN per ON per.tenant = s.tenant, me
+  ),
+  -- What the ones asking less than their share leave is split among those asking more.
   fair AS (
-    SELECT CASE WHEN me.pace_key IS NULL OR me.platform_rate IS NULL OR n.n = 0 THEN NULL
-                ELSE GREATEST(me.platform_rate / (n.n + 1),
-                              me.platform_rate - (SELECT sum(LEAST(COALESCE(o.rate, me.platform_rate), me.platform_rate / (n.n + 1))) FROM others o)) END AS rate
-      FROM me, n
+    SELECT CASE WHEN me.pace_key IS NULL OR me.platform_rate IS NULL OR NOT EXISTS (SELECT 1 FROM others) THEN NULL
+                ELSE (SELECT fair FROM shares WHERE mine)
+                   + CASE WHEN (SELECT wants > fair FROM shares WHERE mine)
+                          THEN GREATEST(0, me.platform_rate - (SELECT sum(LEAST(wants, fair)) FROM shares)) / (SELECT count(*) FROM shares WHERE wants > fair)
+                          ELSE 0 END END AS rate
+      FROM me
   )
   UPDATE relayflow_campaigns AS x SET pace_at = CASE WHEN x.halt IS NULL
       THEN GREATEST(COALESCE(x.pace_at, 0), c.now_ms - $4::double precision)
@@ -162,9 +175,9 @@ export class CampaignStore {
     const valid = c.recipients.filter((r) => r.status === 'pending').length;
     const result = await this.sql.transaction(async (tx) => {
       const inserted = await tx.query(
-        `INSERT INTO relayflow_campaigns (id, process_id, kind, request_hash, total, valid, invalid, duplicates, rate)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (process_id) DO NOTHING RETURNING id`,
-        [c.id, c.processId, c.kind, c.requestHash, c.total, valid, c.recipients.length - valid, c.duplicates, c.rate ?? null],
+        `INSERT INTO relayflow_campaigns (id, process_id, kind, request_hash, total, valid, invalid, duplicates, rate, tenant)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (process_id) DO NOTHING RETURNING id`,
+        [c.id, c.processId, c.kind, c.requestHash, c.total, valid, c.recipients.length - valid, c.duplicates, c.rate ?? null, c.tenant ?? null],
       );
       if (inserted.length) {
         for (let i = 0; i < c.recipients.length; i += INSERT_BATCH) await insertRecipients(tx, c.id, c.recipients.slice(i, i + INSERT_BATCH));

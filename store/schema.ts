@@ -53,6 +53,9 @@ const STATEMENTS = [
   `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS pace_key text`,
   `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS platform_rate double precision`,
   `CREATE INDEX IF NOT EXISTS relayflow_campaigns_pace ON relayflow_campaigns (pace_key, pace_at) WHERE pace_key IS NOT NULL`,
+  // The customer whose campaign it is (a tenant key's): an app's rate is shared by customers first, then by each
+  // customer's campaigns (store/campaign-store.ts reserveSends).
+  `ALTER TABLE relayflow_campaigns ADD COLUMN IF NOT EXISTS tenant text`,
   `CREATE INDEX IF NOT EXISTS relayflow_campaign_recipients_status ON relayflow_campaign_recipients (campaign_id, status, seq)`,
   `CREATE TABLE IF NOT EXISTS relayflow_delivery_reports (
      event_key text PRIMARY KEY,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { useHarness, uniqueName } from '../helpers/harness.js';
+import { createApp } from '../helpers/campaigns.js';
 import { freshNumber } from '../helpers/verification.js';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
@@ -97,6 +98,19 @@ describe('tenant API keys', () => {
     assert.notEqual((await report(KEY_A)).statusCode, 404);
     const reported = (await as(KEY_A, { method: 'GET', url: path(processId) })).json();
     assert.ok(reported.execution.historyLength > before.execution.historyLength, 'the owner reached it');
+  });
+
+  test("a tenant key's campaign shares its app's rate as its customer's", async () => {
+    const appId = await createApp(h, 50);
+    const res = await as(KEY_B, {
+      method: 'POST',
+      url: '/v1/campaigns/conversation',
+      payload: { appId, region: 'eu', message: { text: 'hello' }, recipients: [freshNumber()] },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const [row] = await h.store.sql.query<{ tenant: string | null }>('SELECT tenant FROM relayflow_campaigns WHERE id = $1', [res.json().campaignId]);
+    assert.equal(row?.tenant, 'globex');
+    assert.equal((await as(KEY_B, { method: 'GET', url: path(res.json().processId) })).json().tenant, 'globex');
   });
 
   test("a business key another customer holds is refused; the owner's repeat answers its process", async () => {

@@ -46,6 +46,7 @@ import {
   MAX_SCHEDULE_DAYS,
   StartMmsCampaign,
 } from './schemas.js';
+import { currentTenant } from '../../../api/plugins/actor.js';
 
 export interface CampaignRouteOptions {
   client: Client;
@@ -78,6 +79,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       throw unprocessable('body.quietHours.to', 'differs_from_from', 'must differ from `from` (quiet hours of no length, or of the whole day)');
     const startAt = when.startAt === undefined ? undefined : startTimeOf(when.startAt, Date.now());
     const s = store();
+    const tenant = currentTenant();
     const prepared = prepareRecipients(recipients, defaultCountry, placeholders);
     const processId = workflowIds[kind](projectId, key ?? ulid());
     const hash = requestHash({ kind, content, rate, ...(when.startAt ? { startAt: when.startAt } : {}), ...(quietHours ? { quietHours } : {}) }, prepared.rows);
@@ -90,6 +92,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       total: prepared.total,
       duplicates: prepared.duplicates,
       ...(rate ? { rate } : {}),
+      ...(tenant ? { tenant } : {}),
     });
     if (campaign.requestHash !== hash)
       throw new ApiError(409, 'key_in_use', `the key ${key} already names another campaign (${processId}): use a new key for a new campaign`);
