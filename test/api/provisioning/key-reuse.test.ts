@@ -1,11 +1,11 @@
 // Business keys of templates and senders after a final state: while a process runs, the same request
-// answers it (200, created: false); once it has ended (stopped, deleted, active) the same request starts a
+// answers it (200, created: false); once it has ended (stopped, deleted) the same request starts a
 // new run under the same key (202, created: true) and the old run stays readable in Temporal's history.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { freshMobile, reviewerEvent, sandboxRequests, setReviewer, templateBody, update, view, waitUntil, type View } from '../../helpers/provisioning.js';
+import { freshMobile, reviewerEvent, sandboxRequests, setReviewer, templateBody, update, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
@@ -66,22 +66,26 @@ describe('business keys after a final state', () => {
     assert.equal((await update(h, id, 'templates', 'stop')).statusCode, 200);
   });
 
-  test('an ACTIVE CHATA sender: the same POST starts a new run that finds the sender and completes ACTIVE', async () => {
+  test('an ACTIVE CHATA sender is watched: the same POST answers it; once stopped, a new run finds the sender and follows it to ACTIVE', async () => {
     await setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 200 } });
     const body = { phoneNumber: freshMobile(), displayName: 'Reused key' };
     const first = await post(h, '/v1/senders/chata', body);
     assert.equal(first.status, 202);
     const id = first.body.processId;
-    const active = await waitUntil(h, id, completed, 'completed');
-    assert.equal(active.state, 'ACTIVE');
+    const watched = (v: View) => v.state === 'ACTIVE' && v.details.watchedSince !== undefined;
+    const active = await waitUntil(h, id, watched, 'ACTIVE and watched');
+    const running = await post(h, '/v1/senders/chata', body);
+    assert.equal(running.status, 200, JSON.stringify(running.body));
+    assert.equal(running.body.created, false);
 
+    assert.equal((await update(h, id, 'senders', 'stop')).statusCode, 200);
+    await waitUntil(h, id, completed, 'stopped');
     const again = await post(h, '/v1/senders/chata', body);
     assert.equal(again.status, 202, JSON.stringify(again.body));
     assert.equal(again.body.created, true);
-    const second = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(active), 'second run completed');
-    assert.equal(second.state, 'ACTIVE');
+    const second = await waitUntil(h, id, (v) => watched(v) && runOf(v) !== runOf(active), 'second run ACTIVE');
     assert.equal(second.details.senderId, active.details.senderId, 'the same sender, not a new one');
     assert.equal((await h.client.workflow.getHandle(id, runOf(active)).describe()).status.name, 'COMPLETED', 'the first run is still in history');
-    assert.equal((await view(h, id)).execution.status, 'COMPLETED');
+    assert.equal((await update(h, id, 'senders', 'stop')).statusCode, 200);
   });
 });

@@ -65,8 +65,8 @@ describe('CHATA sender approval: a sender saved as a draft', () => {
     const pending = await waitUntil(h, id, (v) => v.execution.status === 'RUNNING' && v.state === 'PENDING', 'following the submitted sender', 15_000);
     assert.equal(pending.details.senderId, senderId);
     await reviewerEvent(h, { resourceType: 'SENDER', resourceId: senderId, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', details: { state: 'ACTIVE' } });
-    const active = await waitUntil(h, id, completed, 'completed', 15_000);
-    assert.equal(active.state, 'ACTIVE');
+    // Live, it is watched (the run goes on).
+    const active = await waitUntil(h, id, (v) => v.state === 'ACTIVE' && v.details.watchedSince !== undefined, 'ACTIVE and watched', 15_000);
     assert.equal(active.details.nextStep, undefined);
     assert.equal(await chataCreates(h), creates, 'no second sender created');
     assert.equal((await view(h, id)).details.senderId, senderId);

@@ -28,6 +28,8 @@ const fast = {
   chatbSenders: { outcome: 'activate', delayMs: 300 },
 } as const;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
+/** A CHATA sender's process does not end at ACTIVE: it goes on watching the live sender. */
+const watched = (v: View) => v.state === 'ACTIVE' && v.details.watchedSince !== undefined;
 
 describe('sender approval (webhooks only: polling every minute)', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' }, sandbox: { provisioningReviewer: fast } });
@@ -114,7 +116,7 @@ describe('sender approval (webhooks only: polling every minute)', () => {
     const id = await start(h, '/v1/senders/chata', { phoneNumber, displayName: 'Shop support', vertical: 'OTHER' });
     assert.equal(id, `chata-sender:sandbox-project:${subjectHasher(h.config.codecKeys)(phoneNumber)}`);
     assert.ok(!id.includes(phoneNumber.slice(1)), 'the number is not in the (unencrypted) workflow ID');
-    const done = await waitUntil(h, id, completed, 'completed');
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched');
     assert.deepEqual(stateChanges(done), ['CREATING', 'PENDING', 'ACTIVE']);
     assert.equal(done.details.maxTps, 80);
     assert.ok(done.details.events.some((e) => e.trigger === 'CHATA_WABA_ACCOUNT_CHANGED' && e.applied));
@@ -125,7 +127,7 @@ describe('sender approval (webhooks only: polling every minute)', () => {
     const phoneNumberId = String(Date.now());
     const id = await start(h, '/v1/senders/chata/embedded', { businessAccountId: 'waba-123', phoneNumberId });
     assert.equal(id, `chata-sender:sandbox-project:pnid-${phoneNumberId}`);
-    const done = await waitUntil(h, id, completed, 'completed');
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched');
     assert.equal(done.state, 'ACTIVE');
     assert.equal(done.details.mode, 'embedded');
   });
@@ -149,7 +151,7 @@ describe('sender approval (webhooks only: polling every minute)', () => {
     assert.equal(erred.details.errorCode, 'CANNOT_GET_WABA_DETAILS');
     assert.equal(erred.execution.status, 'RUNNING');
     await reviewerEvent(h, { resourceType: 'SENDER', resourceId: erred.details.senderId, trigger: 'CHATA_WABA_ACCOUNT_CHANGED', details: { state: 'ACTIVE' } });
-    const done = await waitUntil(h, id, completed, 'completed');
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched');
     assert.equal(done.state, 'ACTIVE');
   });
 
@@ -192,7 +194,7 @@ describe('sender approval with lost webhooks, deadlines and restarts (polling ev
     assert.equal(done.state, 'LAUNCHED');
   });
 
-  test('CHATA: the worker restarted while the sender is PENDING; the process completes once', async () => {
+  test('CHATA: the worker restarted while the sender is PENDING; the process reaches ACTIVE once', async () => {
     await setReviewer(h, { chataSenders: { outcome: 'activate', delayMs: 1_500 } });
     const id = await start(h, '/v1/senders/chata', { phoneNumber: freshMobile(), displayName: 'Restart' });
     await h.waitForState(id, 'PENDING');
@@ -203,8 +205,8 @@ describe('sender approval with lost webhooks, deadlines and restarts (polling ev
     } finally {
       await h.startWorker();
     }
-    const done = await waitUntil(h, id, completed, 'completed');
-    assert.equal(done.state, 'ACTIVE');
-    assert.equal(done.history.filter((s) => s.state === 'ACTIVE').length, 1);
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched');
+    assert.deepEqual(stateChanges(done), ['CREATING', 'PENDING', 'ACTIVE']);
+    assert.equal(done.history.filter((s) => s.state === 'ACTIVE' && /^the sender is active/.test(s.reason ?? '')).length, 1);
   });
 });
