@@ -39,6 +39,12 @@ export interface PoolResult extends Tally {
 
 const REPORTER = resolve('scripts/lib/test-tally-reporter.mjs');
 const IN_PROCESS = 'scripts/lib/test-in-process.ts';
+/**
+ * Compiled files' stack traces in TypeScript lines, on request: with source maps on, every stack trace (the Temporal
+ * SDK takes one for each workflow promise it tracks) is mapped, and the replay of every fixture with the interceptor
+ * sets cost 24 s of CPU instead of 17 s (about 1 s more for any file starting a harness).
+ */
+const SOURCE_MAPS = process.env.RELAYFLOW_TEST_SOURCE_MAPS ? ['--enable-source-maps'] : [];
 
 /**
  * The folders of heavy files: they start relayflow's API or workers against the Temporal server, or whole
@@ -99,9 +105,10 @@ const needsOwnProcess = (file: string) => {
  * after the first saves loading relayflow's modules and warming its code (about 4 s of CPU of the 6 s a file with
  * one harness costs). Expected times are the files' own tests, measured in such batches; a batch takes longer
  * (its imports, contention), and the run's end waits for its longest jobs: 120 s batches ran up to 190 s; 90 s
- * makes 25 jobs where 60 s made 32, each process fewer about 4 s of CPU.
+ * made 25 jobs where 60 s made 32, each process fewer about 4 s of CPU. Most of a heavy file's time is waiting: with
+ * four jobs a core (scripts/test.ts), 120 s batches.
  */
-const HEAVY_BATCH_MS = 90_000;
+const HEAVY_BATCH_MS = 120_000;
 /**
  * A whole run's heavy files make at least this many batches' worth: expected times from a loaded machine are all
  * longer, and would otherwise cut the same files into more batches (59 jobs instead of 32, each paying a process's
@@ -157,7 +164,10 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
     job.inProcess = job.files.length > 1;
     if (job.inProcess) job.label = `${job.files.length} files in one process (${job.files.join(', ')})`;
   }
-  return [...batches, ...heavy].sort((a, b) => b.expectedMs - a.expectedMs);
+  // The unit batches first: each holds half of a hundred unit files run one after another, the longest jobs of a whole
+  // run (about 190 s), and their expected times are often short (saved by runs of a few of their files, scaled down
+  // on a busy machine); started late, one ended the run alone.
+  return [...batches, ...heavy.sort((a, b) => b.expectedMs - a.expectedMs)];
 }
 
 export interface PoolOptions {
@@ -214,9 +224,9 @@ async function runJob(job: Job, tallyFile: string, opts: PoolOptions): Promise<{
   const runsCompiled = files.every((f, i) => f !== job.files[i]);
   const args = job.inProcess
     ? runsCompiled
-      ? ['--enable-source-maps', ...reporters, join(opts.compiledDir!, IN_PROCESS.replace(/\.ts$/, '.js')), ...files]
+      ? [...SOURCE_MAPS, ...reporters, join(opts.compiledDir!, IN_PROCESS.replace(/\.ts$/, '.js')), ...files]
       : ['--import', 'tsx', ...reporters, resolve(IN_PROCESS), ...files]
-    : [...(runsCompiled ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...files];
+    : [...(runsCompiled ? SOURCE_MAPS : ['--import', 'tsx']), '--test', `--test-concurrency=${job.fileConcurrency}`, ...reporters, ...files];
   const child = spawn(process.execPath, args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));

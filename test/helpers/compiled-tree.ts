@@ -28,5 +28,8 @@ const compiledRoot = fromCompiledCopy ? TREE_ROOT : process.env.RELAYFLOW_TEST_C
  */
 export function entryArgs(entry: string): string[] {
   const compiled = compiledRoot && join(compiledRoot, entry.replace(/\.ts$/, '.js'));
-  return compiled && existsSync(compiled) ? ['--enable-source-maps', compiled] : ['--import', 'tsx', entry];
+  // Stack traces in TypeScript lines only on request, as for the test files (scripts/lib/test-pool.ts): mapping costs CPU.
+  return compiled && existsSync(compiled)
+    ? [...(process.env.RELAYFLOW_TEST_SOURCE_MAPS ? ['--enable-source-maps'] : []), compiled]
+    : ['--import', 'tsx', entry];
 }
