@@ -164,8 +164,8 @@ export function planJobs(files: string[], times: TestTimes, unitJobs: number): J
     job.inProcess = job.files.length > 1;
     if (job.inProcess) job.label = `${job.files.length} files in one process (${job.files.join(', ')})`;
   }
-  // The unit batches first: each holds half of a hundred unit files run one after another, the longest jobs of a whole
-  // run (about 190 s), and their expected times are often short (saved by runs of a few of their files, scaled down
+  // The unit batches first: each holds a share of a hundred-odd unit files run one after another, the longest jobs of
+  // a whole run, and their expected times are often short (saved by runs of a few of their files, scaled down
   // on a busy machine); started late, one ended the run alone.
   return [...batches, ...heavy.sort((a, b) => b.expectedMs - a.expectedMs)];
 }
