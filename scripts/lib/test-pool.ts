@@ -51,7 +51,17 @@ const SOURCE_MAPS = process.env.RELAYFLOW_TEST_SOURCE_MAPS ? ['--enable-source-m
  * deployments (test/api, test/workflows: Temporal; test/e2e, test/faults: processes). Every other file is light.
  */
 const HEAVY_DIRS = ['test/api/', 'test/workflows/', 'test/e2e/', 'test/faults/'];
-const isHeavy = (file: string) => HEAVY_DIRS.some((dir) => file.startsWith(dir));
+/**
+ * A file elsewhere that starts a whole relayflow (test/helpers/harness.ts) is heavy too: in a unit batch it ran through
+ * tsx and stretched the batch, one file after another, by its waits on the Temporal server.
+ */
+const STARTS_HARNESS = /from '(\.\.\/)+helpers\/harness\.js'/;
+const knownHeavy = new Map<string, boolean>();
+const isHeavy = (file: string) => {
+  let is = knownHeavy.get(file);
+  if (is === undefined) knownHeavy.set(file, (is = HEAVY_DIRS.some((dir) => file.startsWith(dir)) || STARTS_HARNESS.test(readFileSync(file, 'utf8'))));
+  return is;
+};
 
 /** Expected time of a file before this machine has run it: by how heavy its directory's files tend to be. */
 function guessMs(file: string): number {
@@ -117,7 +127,7 @@ const HEAVY_BATCH_MS = 120_000;
 const HEAVY_BATCHES = 20;
 
 /**
- * Heavy files (HEAVY_DIRS) run in batches of up to HEAVY_BATCH_MS expected (more when HEAVY_BATCHES would not hold
+ * Heavy files (isHeavy) run in batches of up to HEAVY_BATCH_MS expected (more when HEAVY_BATCHES would not hold
  * them), each in one process, or alone (those that need their own process, and any longer than a batch) under
  * node --test. The light ones (unit files) run
  * in `unitJobs` batches of about equal expected time, each batch in one process; the few with top-level hooks
