@@ -82,8 +82,8 @@ export class ProvisioningChatbSendersClient extends ProvisioningResources<ChatbS
     return this.t.call<ChatbSender>('PATCH', this.item(senderId), { json: request });
   }
 
-  /** An ACTIVE sender answers 409 conflict; any other is removed (reads and a second delete answer 404). */
-  async delete(senderId: string): Promise<void> {
-    await this.t.call<unknown>('DELETE', this.item(senderId));
+  /** An ACTIVE sender answers 409 conflict unless `force` (retiring a live sender); any other is removed (reads and a second delete answer 404). */
+  async delete(senderId: string, opts: { force?: boolean } = {}): Promise<void> {
+    await this.t.call<unknown>('DELETE', this.item(senderId), opts.force ? { query: { force: 'true' } } : {});
   }
 }

@@ -453,6 +453,8 @@ export interface ProvisioningActivities {
   getChataAccount(): Promise<ChataAccount>;
   createChatbSender(input: CreateChatbSenderInput): Promise<CreateChatbSenderResult>;
   getChatbSender(input: SenderRef): Promise<ChatbSender>;
+  /** Deletes the sender, live or not (force); `deleted: false` when the platform no longer had it. */
+  deleteChatbSender(input: SenderRef): Promise<{ deleted: boolean }>;
   /** The sender as the platform answered the change: the same state (applied at once). */
   updateChataSender(input: UpdateChataSenderInput): Promise<ChataSender>;
   /** The sender as the platform answered the change (IN_REVIEW while it is reviewed). */

@@ -91,5 +91,16 @@ export function createChatSenderApprovalActivities(deps: { provisioning: Provisi
     async getChatbSender(input: SenderRef): Promise<ChatbSender> {
       return chatbSenders.get(input.senderId);
     },
+
+    /** A retry after a lost answer finds it gone (404): done. */
+    async deleteChatbSender(input: SenderRef): Promise<{ deleted: boolean }> {
+      try {
+        await chatbSenders.delete(input.senderId, { force: true });
+        return { deleted: true };
+      } catch (err) {
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.notFound)) return { deleted: false };
+        throw err;
+      }
+    },
   });
 }

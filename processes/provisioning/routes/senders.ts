@@ -149,17 +149,17 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
   senders.action({
     action: 'retire',
     summary:
-      'Retire a CHATA sender: delete it on the platform (a live one too) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409',
+      'Retire a CHATA or CHATB sender: delete it on the platform (a live one too) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409',
     body: ReasonBody,
     optionalBody: true,
     errors: [400, 401, 404, 409, 422],
-    kinds: ['chata-sender'],
-    what: 'CHATA sender',
+    kinds: ['chata-sender', 'chatb-sender'],
+    what: 'sender',
     act: async (req, _reply, handle) => {
       const op = operationId(req.headers);
       const reason = (req.body as { reason?: string } | undefined)?.reason;
       try {
-        return acceptedOrThrow(await runUpdate(client, handle, retireUpdate, [{ operationId: op, ...(reason ? { reason } : {}) }], { what: 'CHATA sender' }));
+        return acceptedOrThrow(await runUpdate(client, handle, retireUpdate, [{ operationId: op, ...(reason ? { reason } : {}) }], { what: 'sender' }));
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 'process_ended') || !(await retiredBy(handle, op))) throw err;
         return { accepted: true, state: 'RETIRED' };

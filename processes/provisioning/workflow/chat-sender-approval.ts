@@ -10,7 +10,8 @@
 //
 // Once ACTIVE, a CHATA sender's process (started or upgraded after the change SENDER_WATCH_PATCH) goes on following
 // its sender until it is retired (sender-watch.ts): quality rating and messaging limit as its `health`, each change a
-// history entry with its reason, a state change (ERROR, DELETED, a ban) as it means; `retire` deletes it on the platform.
+// history entry with its reason; a state change (ERROR, DELETED, a ban) as it means. `retire` (CHATA, and a CHATB
+// process still running) deletes the sender on the platform and ends the process RETIRED.
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, patched, setHandler } from '@temporalio/workflow';
 import {
   DEFAULT_PHONE_VERIFICATION,
@@ -132,7 +133,7 @@ interface SenderSpec {
   /** The state an event reports, if it reports one; otherwise a note for the event list. */
   read(e: ProvisioningEvent, d: SenderDetails, take: Take): PlatformReading | string | undefined;
   continueAsNew(carried: Carry): Promise<never>;
-  /** Deletes the sender on the platform (retire); only kinds that offer it watch their sender after ACTIVE. */
+  /** Deletes the sender on the platform (retire). */
   retire?(senderId: string): Promise<{ deleted: boolean }>;
   /** Sends a change of the sender (updateSender); the answer's state says whether the platform reviews it. */
   update?(senderId: string, changes: SenderChanges): Promise<SenderSnapshot>;
@@ -423,10 +424,10 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     // A change that came as the sender reached ACTIVE is followed to its end as well.
     await followChanges(following, done);
     // The live sender is watched until it is retired (processes from before the change end here, at ACTIVE).
-    if (!watching && spec.retire && state() === 'ACTIVE' && patched(SENDER_WATCH_PATCH)) {
+    if (!watching && spec.chata && state() === 'ACTIVE' && patched(SENDER_WATCH_PATCH)) {
+      // No history entry of its own: ACTIVE once in the timeline (the details say since when it is watched).
       watching = true;
       d.watchedSince = new Date().toISOString();
-      tracker.moveTo('ACTIVE', 'live: watched for its quality rating, messaging limit and state until it is retired');
       await followChanges(following, done);
     }
   } catch (err) {
@@ -509,6 +510,7 @@ export async function chatbSenderApproval(input: ChatbSenderInput & { carried?: 
       },
       create: () => platform.createChatbSender(sender),
       get: (senderId) => reads.getChatbSender({ senderId }),
+      retire: (senderId) => interactive.deleteChatbSender({ senderId }),
       update: (senderId, changes) => interactive.updateChatbSender({ senderId, changes }),
       judge: judgeChatb,
       read: (e) => {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
-import { conflict, notFound, ProvisioningError } from './errors.js';
+import { conflict, invalidInput, notFound, ProvisioningError } from './errors.js';
 import { listRoute } from './lists.js';
 import type { ChatbSender } from './model.js';
 import {
@@ -169,11 +169,15 @@ export function chatbSenderRoutes({ ctx, store, hub, reviewer }: ProvisioningDep
     });
 
     // The model has no DELETED state, so a deleted sender is removed (reads 404); CHATB has no deleted trigger.
-    app.delete<{ Params: Params }>(`${base}/:senderId`, { preValidation }, async (request) => {
+    // An ACTIVE sender is deleted only when asked with force=true (ours): retiring a live sender is deliberate.
+    app.delete<{ Params: Params; Querystring: { force?: string } }>(`${base}/:senderId`, { preValidation }, async (request) => {
       const s = find(request.params);
-      if (s.state === 'ACTIVE') {
+      const force = request.query.force;
+      if (force !== undefined && force !== 'true' && force !== 'false') throw invalidInput([{ field: 'force', description: 'must be true or false' }]);
+      if (s.state === 'ACTIVE' && force !== 'true') {
         throw new ProvisioningError(409, 'conflict', `CHATB sender ${s.id} is ACTIVE: an active sender cannot be deleted`, {
-          resolution: 'Only a sender that is not active (DRAFT, IN_REVIEW, REJECTED, INACTIVE) can be deleted.',
+          resolution:
+            'Only a sender that is not active (DRAFT, IN_REVIEW, REJECTED, INACTIVE) can be deleted, or an active one with force=true (it is retired).',
           additionalInformation: { state: s.state },
         });
       }

@@ -5,7 +5,7 @@
 // the process RETIRED (the same operation answered again, a new one refused once ended).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useHarness, type Harness } from '../../helpers/harness.js';
+import { uniqueName, useHarness, type Harness } from '../../helpers/harness.js';
 import { freshMobile, sandboxRequests, setReviewer, start, update, waitUntil, type View } from '../../helpers/provisioning.js';
 
 interface Health {
@@ -40,7 +40,7 @@ describe('a live CHATA sender is watched until retired', () => {
   test('a quality drop shows as its health with the reason, still ACTIVE; retire deletes it and ends the process', async () => {
     const { id, senderId, active } = await liveSender(h, 'Watched shop');
     assert.equal(active.execution.status, 'RUNNING', 'the process goes on after ACTIVE');
-    assert.match(active.history.at(-1)!.reason!, /live: watched for its quality rating, messaging limit and state until it is retired/);
+    assert.equal(active.history.filter((x) => x.state === 'ACTIVE').length, 1, 'ACTIVE once in the timeline');
 
     const sent = await sendHealth(h, senderId, { qualityRating: 'YELLOW', messagingLimit: 'TIER_1K' });
     assert.equal(sent.status, 200, JSON.stringify(sent.json));
@@ -108,6 +108,21 @@ describe('a live CHATA sender is watched until retired', () => {
     assert.equal(empty.status, 400);
     assert.match(JSON.stringify(empty.json), /must name at least one of qualityRating, messagingLimit, status/);
     assert.equal((await sendHealth(h, 'no-such-sender', { qualityRating: 'RED' })).status, 404);
+  });
+
+  test('a CHATB sender under review is retired too: deleted on the platform, the process RETIRED', async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
+    const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Retired'), categoryCode: 'RETAIL' });
+    const inReview = await waitUntil(h, id, (v) => v.state === 'IN_REVIEW', 'IN_REVIEW');
+    const senderId = inReview.details.senderId as string;
+    assert.equal((await sendHealth(h, senderId, { qualityRating: 'RED' })).status, 400, 'a CHATB sender has no quality rating');
+    const res = await update(h, id, 'senders', 'retire', {});
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await waitUntil(h, id, (v) => v.execution.status === 'COMPLETED', 'ended')).state, 'RETIRED');
+    assert.deepEqual(
+      (await sandboxRequests(h, 'DELETE', `/chatb/senders/${senderId}`)).map((r) => r.status),
+      [200],
+    );
   });
 
   test('retire of a sender not yet live deletes it too (still under review)', async () => {
