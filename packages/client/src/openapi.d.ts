@@ -837,7 +837,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retire a CHATA sender: delete it on the platform (a live one too) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409 */
+        /** Retire a CHATA or CHATB sender: delete it on the platform (a live one too) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409 */
         post: operations["retireSender"];
         delete?: never;
         options?: never;
