@@ -31,12 +31,14 @@ describe('an upgrade with processes in flight (Worker Deployment Versioning)', (
   });
 
   test('pinned finishes on v1, auto-upgrade moves to v2, new starts run on v2; the old worker drains and stops', { timeout: 120_000 }, async () => {
-    // In flight on v1: a verification waiting for its code, a template waiting for its review.
-    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 8_000 } });
+    // In flight on v1: a verification waiting for its code, a template waiting for its review. The reviewer approves
+    // it only when told, after v2 is current: a review timed from the start raced v2's start on a loaded machine.
+    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 3_600_000 } });
     const identity = freshNumber();
     const verification = await startVerification(h, { identity, method: 'sms' });
     const template = await start(h, '/v1/templates/chata', templateBody(uniqueName('upgrade').replace(/-/g, '_')));
-    await h.waitForState(template, 'IN_PROGRESS');
+    const inReview = await h.waitForState(template, 'IN_PROGRESS');
+    const templateId = (inReview.details as { templateId: string }).templateId;
     assert.deepEqual(await versionOf(h.client, verification.processId), { behavior: 'PINNED', buildId: 'v1' });
     assert.deepEqual(await versionOf(h.client, template), { behavior: 'AUTO_UPGRADE', buildId: 'v1' });
 
@@ -51,6 +53,12 @@ describe('an upgrade with processes in flight (Worker Deployment Versioning)', (
       const afterIdentity = freshNumber();
       const after = await startVerification(h, { identity: afterIdentity, method: 'sms' });
       assert.deepEqual(await versionOf(h.client, after.processId), { behavior: 'PINNED', buildId: 'v2' });
+      const approved = await fetch(`${h.sandbox.url}/_sandbox/provisioning/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_APPROVED' }),
+      });
+      assert.equal(approved.status, 200, await approved.text());
       await h.waitForState(template, 'APPROVED', 30_000);
       assert.deepEqual(await versionOf(h.client, template), { behavior: 'AUTO_UPGRADE', buildId: 'v2' });
 
