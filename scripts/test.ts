@@ -76,8 +76,9 @@ const log = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 // Most of a workflow test's time is spent waiting on timers and the server, not on CPU, and more so in a job that
-// runs files one after another: four jobs per core (two left the cores a third idle; three, with 120 s batches, too).
-const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 4));
+// runs files one after another: three jobs per core (two left the cores a third idle; with four, test:full in CI took
+// 540 s against 507 s, and npm start's first start, bundling from source, missed its 120 s).
+const concurrency = intFromEnv('RELAYFLOW_TEST_CONCURRENCY', Math.max(2, availableParallelism() * 3));
 const files = testFiles();
 // Everything the tests need, found or installed before any test runs: a missing one stops the run at once.
 try {

@@ -116,7 +116,7 @@ const needsOwnProcess = (file: string) => {
  * one harness costs). Expected times are the files' own tests, measured in such batches; a batch takes longer
  * (its imports, contention), and the run's end waits for its longest jobs: 120 s batches ran up to 190 s; 90 s
  * made 25 jobs where 60 s made 32, each process fewer about 4 s of CPU. Most of a heavy file's time is waiting: with
- * four jobs a core (scripts/test.ts), 120 s batches.
+ * three jobs a core (scripts/test.ts), 120 s batches.
  */
 const HEAVY_BATCH_MS = 120_000;
 /**

@@ -34,7 +34,8 @@ async function startRelayflow(env: Record<string, string>, { prebuiltBundle = fa
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-  const deadline = Date.now() + 120_000;
+  // A whole stack from source, the first start bundling its workflows: on a loaded CI machine over 120 s.
+  const deadline = Date.now() + 240_000;
   while (!out.includes('relayflow is ready')) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
     if (Date.now() > deadline) throw new Error(`npm start not ready in time:\n${out}`);

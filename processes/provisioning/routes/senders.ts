@@ -2,7 +2,7 @@
 // read, list, relaunch (RCS), stop watching; the CHATB categories.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { kindOfWorkflowId, workflowIds } from '../../kinds.js';
 import { relaunchUpdate, retireUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../contract.js';
 import { ApiError, errorResponses, invalid } from '../../../api/errors.js';
@@ -17,11 +17,21 @@ import { ReasonBody } from '../../../api/schemas.js';
 import { processStatusQuery } from '../../../contracts/process-status.js';
 import { chataSender } from '../chata-sender/kind.js';
 
-/** The process ended RETIRED by this operation (its run's operation memory has gone with the run: the history says it). */
-async function retiredBy(handle: WorkflowHandle, op: string): Promise<boolean> {
-  const status = await handle.query(processStatusQuery).catch(() => undefined);
-  const last = status?.history.at(-1);
-  return status?.state === 'RETIRED' && (last?.reason ?? '').startsWith(`retired through the API (operation ${op})`);
+/**
+ * The process ended RETIRED by this operation (its run's operation memory has gone with the run: the history says it).
+ * The closed run answers its status only once a worker has replayed it, which can fail or lag on a loaded worker:
+ * asked again a few times before the answer is "no".
+ */
+async function retiredBy(client: Client, handle: WorkflowHandle, op: string): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const status = await client.withDeadline(Date.now() + 5_000, () => handle.query(processStatusQuery)).catch(() => undefined);
+    if (status) {
+      const mark = `retired through the API (operation ${op})`;
+      return status.state === 'RETIRED' && status.history.some((s) => s.state === 'RETIRED' && (s.reason ?? '').startsWith(mark));
+    }
+    if (attempt === 3) return false;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
@@ -161,7 +171,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
       try {
         return acceptedOrThrow(await runUpdate(client, handle, retireUpdate, [{ operationId: op, ...(reason ? { reason } : {}) }], { what: 'sender' }));
       } catch (err) {
-        if (!(err instanceof ApiError && err.code === 'process_ended') || !(await retiredBy(handle, op))) throw err;
+        if (!(err instanceof ApiError && err.code === 'process_ended') || !(await retiredBy(client, handle, op))) throw err;
         return { accepted: true, state: 'RETIRED' };
       }
     },

@@ -264,11 +264,18 @@ describe('template approval (webhooks only: polling every minute)', () => {
   });
 
   test('an approval that takes longer than the deadline is reported overdue; the process keeps waiting', async () => {
-    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 2_500 } });
+    // The reviewer decides only when told, once the overdue report is seen: a decision on a timer raced it under load.
+    await setReviewer(h, { templates: { outcome: 'approve', delayMs: 3_600_000 } });
     const id = await start(h, '/v1/templates/chata', templateBody(name('overdue'), { overdueAfterSeconds: 1 }));
     const overdue = await waitUntil(h, id, (v) => v.details.overdue === true, 'overdue', 10_000);
     assert.equal(overdue.state, 'IN_PROGRESS');
     assert.match(overdue.history.at(-1)!.reason!, /^overdue: no decision/);
+    const told = await fetch(`${h.sandbox.url}/_sandbox/provisioning/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceType: 'TEMPLATE', resourceId: templateIdOf(overdue), trigger: 'CHATA_TEMPLATE_APPROVED' }),
+    });
+    assert.equal(told.status, 200, await told.text());
     const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
     assert.equal(approved.details.overdue, false, 'the decision ends the overdue flag');
     assert.ok(
