@@ -35,6 +35,8 @@ export class CampaignRun {
   private readonly todo: number[];
   readonly running = new Map<number, CancellationScope>();
   paused: boolean;
+  /** How many resumes this run took: a chunk remembers the count it was launched under. */
+  private resumes = 0;
   /** Why the campaign is cancelled, once a cancel is accepted. */
   cancelReason: string | undefined;
   /** What the loop waits for: a chunk ended, or a pause, resume or cancel. */
@@ -121,6 +123,7 @@ export class CampaignRun {
 
   resumed(): void {
     this.paused = false;
+    this.resumes++;
     delete this.details.pausedBy;
     this.tracker.moveTo(this.waitingForStart ? 'SCHEDULED' : this.details.end ? 'SENDING' : 'PREPARING', 'resumed through the API');
     this.changed = true;
@@ -160,13 +163,14 @@ export class CampaignRun {
   }
 
   private launch(chunk: number): void {
+    const launchedAt = this.resumes;
     const scope = new CancellationScope();
     this.running.set(chunk, scope);
     scope
       .run(() => this.sends.sendChunk(chunkInput(this.input, this.details, chunk)))
       .then(
         (r: ChunkResult) => this.chunkSent(r),
-        (err: unknown) => this.chunkStopped(chunk, err),
+        (err: unknown) => this.chunkStopped(chunk, err, launchedAt),
       )
       .finally(() => {
         this.running.delete(chunk);
@@ -179,13 +183,17 @@ export class CampaignRun {
     if (r.throttled) this.details.throttledAttempts += r.throttled;
   }
 
-  /** Cancelled (pause, cancel) or refused (billing included): the chunk's unsent rows are still pending in the store. */
-  private chunkStopped(chunk: number, err: unknown): void {
+  /**
+   * Cancelled (pause, cancel) or refused (billing included): the chunk's unsent rows are still pending in the store.
+   * A refusal from a chunk launched before the last resume is not a new one: the caller resumed after that cause, and
+   * the rows go out again with the next chunks (which pause the campaign if the platform still refuses).
+   */
+  private chunkStopped(chunk: number, err: unknown, launchedAt: number): void {
     this.todo.unshift(chunk);
     const type = failureTypeOf(err);
     if (isCancellation(err) || type === CAMPAIGN_HALTED) return;
     this.details.lastError = rootMessage(err);
-    if ((type === CAMPAIGN_REFUSED || type === CAMPAIGN_BILLING_REFUSED) && !this.paused && !this.cancelReason) {
+    if ((type === CAMPAIGN_REFUSED || type === CAMPAIGN_BILLING_REFUSED) && !this.paused && !this.cancelReason && launchedAt === this.resumes) {
       // A billing block is the project's credit, not relayflow's access: its reason says to top up (the rows not sent stay pending).
       const reason =
         type === CAMPAIGN_BILLING_REFUSED ? BILLING_PAUSE_REASON : `the platform refused the campaign: ${this.details.lastError}. Fix the cause, then resume.`;

@@ -363,6 +363,8 @@ describe('every provisioning process kind, linked to its resource, takes a webho
         () => status(inboxIdOf(resource)),
         (st) => st === 'NONE' || st === 'COMPLETED',
         `${id}: no inbox left running`,
+        // The hand-over is a few workflow tasks on two processes: 15 s was not enough once on a loaded CI machine.
+        45_000,
       );
     }
     // The CHATA processes follow the business account too: one account event reaches both, once each.
