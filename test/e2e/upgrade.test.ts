@@ -9,7 +9,7 @@ import { createWorker, type WorkerGroup } from '../../workers/worker.js';
 import { useHarness, uniqueName } from '../helpers/harness.js';
 import { pollUntil } from '../helpers/deadline.js';
 import { versionedBundleFile } from '../helpers/workflow-bundles.js';
-import { setReviewer, start, templateBody } from '../helpers/provisioning.js';
+import { reviewerEvent, setReviewer, start, templateBody } from '../helpers/provisioning.js';
 import { freshNumber, messageFor, report, startVerification } from '../helpers/verification.js';
 
 const DEPLOYMENT = `upgrade-${uniqueName('d')}`;
@@ -53,12 +53,7 @@ describe('an upgrade with processes in flight (Worker Deployment Versioning)', (
       const afterIdentity = freshNumber();
       const after = await startVerification(h, { identity: afterIdentity, method: 'sms' });
       assert.deepEqual(await versionOf(h.client, after.processId), { behavior: 'PINNED', buildId: 'v2' });
-      const approved = await fetch(`${h.sandbox.url}/_sandbox/provisioning/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_APPROVED' }),
-      });
-      assert.equal(approved.status, 200, await approved.text());
+      await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_APPROVED' });
       await h.waitForState(template, 'APPROVED', 30_000);
       assert.deepEqual(await versionOf(h.client, template), { behavior: 'AUTO_UPGRADE', buildId: 'v2' });
 

@@ -270,12 +270,7 @@ describe('template approval (webhooks only: polling every minute)', () => {
     const overdue = await waitUntil(h, id, (v) => v.details.overdue === true, 'overdue', 10_000);
     assert.equal(overdue.state, 'IN_PROGRESS');
     assert.match(overdue.history.at(-1)!.reason!, /^overdue: no decision/);
-    const told = await fetch(`${h.sandbox.url}/_sandbox/provisioning/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ resourceType: 'TEMPLATE', resourceId: templateIdOf(overdue), trigger: 'CHATA_TEMPLATE_APPROVED' }),
-    });
-    assert.equal(told.status, 200, await told.text());
+    await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateIdOf(overdue), trigger: 'CHATA_TEMPLATE_APPROVED' });
     const approved = (await h.waitForState(id, 'APPROVED')) as unknown as View;
     assert.equal(approved.details.overdue, false, 'the decision ends the overdue flag');
     assert.ok(
