@@ -1,6 +1,7 @@
 // All activities of a worker, built from its platform clients. Their signatures live in contracts/
 // (workflows proxy those interfaces and never import this layer; lint enforces it).
 import type { Client } from '@temporalio/client';
+import type { Logger } from '../common/logger.js';
 import type { ProvisioningActivities } from './provisioning/contract.js';
 import type { SubprojectActivities } from './subprojects/subproject/contract.js';
 import type { VerificationActivities } from './verification/contract.js';
@@ -33,6 +34,9 @@ export interface ActivityDeps {
   receipts?: SmsReceiptStore;
   /** The event outbox every process writes its state changes to; without it they are not kept. */
   events?: ProcessEventStore;
+  /** relayflow's provisioning webhook (its public URL and secret), registered in each customer's subproject it acts in. */
+  provisioningWebhook?: { target: string; secret: string };
+  logger?: Logger;
 }
 
 export type Activities = SubprojectActivities &
@@ -47,7 +51,14 @@ export type Activities = SubprojectActivities &
 export function createActivities(deps: ActivityDeps): Activities {
   return {
     ...createSubprojectActivities(deps.clients),
-    ...createProvisioningActivities({ provisioning: deps.clients.provisioning, temporal: deps.temporal, links: deps.links, inboxIdleMs: deps.inboxIdleMs }),
+    ...createProvisioningActivities({
+      provisioning: deps.clients.provisioning,
+      temporal: deps.temporal,
+      links: deps.links,
+      inboxIdleMs: deps.inboxIdleMs,
+      ownWebhook: deps.provisioningWebhook,
+      logger: deps.logger,
+    }),
     ...createVerificationActivities(deps.clients, deps.receipts),
     ...createSenderIdActivities({ senderid: deps.clients.senderid, temporal: deps.temporal, links: deps.links }),
     ...createVoiceActivities(deps.clients),

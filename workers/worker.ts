@@ -20,6 +20,7 @@ import { AesGcmPayloadCodec } from '../common/codec.js';
 import { DEFAULT_AUDIT_SETTINGS } from '../common/config/audit.js';
 import { sealerOf } from '../common/sealed-text.js';
 import { createSendWorkers } from './send-worker.js';
+import { PROVISIONING_WEBHOOK_PATH } from '../contracts/callbacks.js';
 import { deploymentOptions, promote, workerVersion } from './versioning.js';
 
 // Where the workflow code and its interceptors come from: workers/workflow-options.ts (shared with every replay).
@@ -90,6 +91,8 @@ export async function createWorker({
     dataConverter: createDataConverter(config.codecKeys),
     interceptors: workerClientInterceptors(),
   });
+  // relayflow's public address, for its webhook in the customers' subprojects (the platform project's is wired at start).
+  const webhookBase = publicUrl ?? (config.api.publicUrlExplicit ? config.api.publicUrl : undefined);
   const versioned = Boolean(config.workerVersioning);
   const bundle = workerBundlePath(workflowBundlePath, versioned);
   if (bundle) assertBundleFits(bundle, versioned);
@@ -104,7 +107,11 @@ export async function createWorker({
     activities: createActivities({
       clients,
       temporal,
+      logger,
       inboxIdleMs: config.processes.provisioning.inboxIdleMs,
+      ...(webhookBase && config.api.provisioningWebhookSecret
+        ? { provisioningWebhook: { target: `${webhookBase}${PROVISIONING_WEBHOOK_PATH}`, secret: config.api.provisioningWebhookSecret } }
+        : {}),
       ...(store ? { links: new ResourceLinkStore(store.sql), receipts: new SmsReceiptStore(store.sql), events: new ProcessEventStore(store.sql) } : {}),
     }),
     interceptors: { activity: [activityTracing, activityLogContext], ...workflows.interceptors },

@@ -25,13 +25,24 @@ export class ConversationClient {
   readonly #auth: AuthStrategy;
   readonly #urls: Record<Region, string>;
   readonly #projectId: string;
+  readonly #opts: ConversationClientOptions;
+  readonly #others = new Map<string, ConversationClient>();
 
   constructor(opts: ConversationClientOptions) {
+    this.#opts = opts;
     this.#http = opts.http;
     this.#auth = new OAuthBearerAuth(opts.tokens);
     this.#urls = opts.urls;
     this.#projectId = opts.projectId;
     this.webhooks = new ConversationWebhooks((region, method, path, o) => this.call(region, method, path, o));
+  }
+
+  /** The same client on another project (a customer's subproject and its bundle app); undefined is this one's. */
+  forProject(projectId: string | undefined): ConversationClient {
+    if (projectId === undefined || projectId === this.#projectId) return this;
+    let other = this.#others.get(projectId);
+    if (!other) this.#others.set(projectId, (other = new ConversationClient({ ...this.#opts, projectId })));
+    return other;
   }
 
   async getApp(region: Region, appId: string): Promise<ConversationApp> {

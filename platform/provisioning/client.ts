@@ -29,8 +29,11 @@ export class ProvisioningClient {
   readonly chataSenders: ProvisioningChataSendersClient;
   readonly chatbSenders: ProvisioningChatbSendersClient;
   readonly bundles: ProvisioningBundlesClient;
+  readonly #opts: ProvisioningClientOptions;
+  readonly #others = new Map<string, ProvisioningClient>();
 
   constructor(opts: ProvisioningClientOptions) {
+    this.#opts = opts;
     const transport = new ProvisioningTransport({
       http: opts.http,
       baseUrl: opts.baseUrl,
@@ -45,6 +48,17 @@ export class ProvisioningClient {
     this.chataSenders = new ProvisioningChataSendersClient(transport);
     this.chatbSenders = new ProvisioningChatbSendersClient(transport);
     this.bundles = new ProvisioningBundlesClient(transport);
+  }
+
+  /**
+   * The same client on another project: a customer's subproject, used with the parent project's key (spec part E).
+   * Undefined or this client's own project is this client.
+   */
+  forProject(projectId: string | undefined): ProvisioningClient {
+    if (projectId === undefined || projectId === this.projectId) return this;
+    let other = this.#others.get(projectId);
+    if (!other) this.#others.set(projectId, (other = new ProvisioningClient({ ...this.#opts, projectId })));
+    return other;
   }
 
   /** The templates sub-client of a channel. */

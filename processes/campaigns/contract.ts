@@ -21,6 +21,8 @@ export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
 
 export interface ConversationContent {
   appId: string;
+  /** The project the app lives in (a customer's subproject, with its bundle app); the platform project when absent. */
+  projectId?: string;
   region: Region;
   channel: ConversationChannel;
   /** May hold `{{name}}` placeholders, filled per recipient from its params (in the store) when it is sent. */

@@ -148,6 +148,14 @@ export interface FollowSettings {
 // Inputs
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * What every provisioning activity's input may carry besides its own fields: the project the resource lives in, a
+ * customer's subproject (used with the parent project's key, spec part E). The workflow adds it (workflow/process.ts).
+ */
+export interface ActivityInProject {
+  projectId?: string;
+}
+
 export interface TemplateApprovalInput extends FollowSettings {
   channel: TemplateChannel;
   projectId: string;

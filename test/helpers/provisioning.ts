@@ -9,6 +9,7 @@ import type { ProvisioningEvent, ResourceRef, TemplateApprovalInput } from '../.
 import type { CreateRcsSenderRequest } from '../../platform/provisioning/rcs-senders.js';
 import { conversationWebhookSignature } from '../../common/signing.js';
 import { uniqueName, type Harness } from './harness.js';
+import { PlatformNotFoundError } from '../../platform/errors.js';
 
 export interface View {
   processId: string;
@@ -215,4 +216,14 @@ export async function startBlockedOnboarding(h: Harness, name: string): Promise<
   assert.equal(res.statusCode, 202, res.body);
   const id = res.json<{ processId: string }>().processId;
   return { id, waiting: await waitUntil(h, id, (v) => v.state === 'WAITING_FOR_CALLER', 'waiting for the caller', 90_000) };
+}
+
+/** The platform's answer, or 404 when it says the resource does not exist. */
+export async function readOr404<T>(get: () => Promise<T>): Promise<T | 404> {
+  try {
+    return await get();
+  } catch (err) {
+    if (err instanceof PlatformNotFoundError) return 404;
+    throw err;
+  }
 }

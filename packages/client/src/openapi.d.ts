@@ -5694,6 +5694,8 @@ export interface operations {
                             name?: string;
                         };
                     };
+                    /** @description The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. */
+                    projectId?: string;
                     /** @description No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it */
                     quietHours?: {
                         /** @description HH:MM (or HH:MM:SS), 24-hour */

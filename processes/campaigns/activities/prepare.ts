@@ -21,8 +21,8 @@ export interface PrepareDeps {
  * The template was APPROVED when the campaign was created; read again before the first send, so one paused,
  * disabled or deleted since fails the campaign with its state rather than sending what the channel will refuse.
  */
-async function stillApproved(deps: PrepareDeps, t: CampaignTemplate): Promise<void> {
-  const found = await deps.clients.provisioning.templates(t.channel).get(t.id);
+async function stillApproved(deps: PrepareDeps, t: CampaignTemplate, projectId: string | undefined): Promise<void> {
+  const found = await deps.clients.provisioning.forProject(projectId).templates(t.channel).get(t.id);
   if (found.state !== 'APPROVED')
     throw ApplicationFailure.create({
       type: CAMPAIGN_REFUSED,
@@ -49,12 +49,13 @@ async function limitsAndWiring(deps: PrepareDeps, input: PrepareCampaignInput): 
   try {
     if (input.conversation) {
       const c = input.conversation;
-      const app = await deps.clients.conversation.getApp(c.region, c.appId);
-      if (c.template) await stillApproved(deps, c.template);
+      const conversation = deps.clients.conversation.forProject(c.projectId);
+      const app = await conversation.getApp(c.region, c.appId);
+      if (c.template) await stillApproved(deps, c.template, c.projectId);
       let webhook = 'not wired: set RELAYFLOW_PUBLIC_URL (and RELAYFLOW_CONVERSATION_WEBHOOK_SECRET) so delivery reports reach relayflow';
       if (deps.conversationWebhook) {
         // Replies too: an opt-out word puts its sender on the app's suppression list (api/callbacks/conversation.ts).
-        await deps.clients.conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, [
+        await conversation.webhooks.ensure(c.region, c.appId, deps.conversationWebhook.target, deps.conversationWebhook.secret, [
           'MESSAGE_DELIVERY',
           'MESSAGE_INBOUND',
         ]);

@@ -29,10 +29,11 @@ const MMS_SHARE = 0.95;
 export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>, input: SendChunkInput): MessageSender {
   if (input.conversation) {
     const c = input.conversation;
+    const conversation = clients.conversation.forProject(c.projectId);
     return {
       send: async (row, token) => {
         const params = row.params ?? {};
-        const r = await clients.conversation.sendMessage(c.region, {
+        const r = await conversation.sendMessage(c.region, {
           appId: c.appId,
           channel: c.channel,
           identity: row.recipient,
@@ -43,8 +44,7 @@ export function senderFor(clients: Pick<PlatformClients, 'conversation' | 'mms'>
         });
         return { platformId: r.messageId };
       },
-      lookup: (row, token) =>
-        clients.conversation.findSentByMetadata(c.region, { appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token }),
+      lookup: (row, token) => conversation.findSentByMetadata(c.region, { appId: c.appId, channel: c.channel, identity: row.recipient, metadata: token }),
     };
   }
   if (input.mms) {

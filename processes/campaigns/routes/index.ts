@@ -143,9 +143,10 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
       const recipients = recipientsOf(b);
       const channel = (b.channel ?? 'SMS') as ConversationChannel;
       const m = b.message;
-      const template = 'template' in m ? await resolveTemplate(provisioning, channel, m.template) : undefined;
+      const template = 'template' in m ? await resolveTemplate(provisioning.forProject(b.projectId), channel, m.template) : undefined;
       const conversation: ConversationContent = {
         appId: b.appId,
+        ...(b.projectId ? { projectId: b.projectId } : {}),
         region: b.region,
         channel,
         ...('text' in m ? { text: m.text } : 'mediaUrl' in m ? { mediaUrl: m.mediaUrl } : { template: template! }),

@@ -79,6 +79,15 @@ export const StartConversationCampaign = Type.Object(
   {
     key: Type.Optional(Key),
     appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The app (a ULID), called on its own region' }),
+    projectId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '^[A-Za-z0-9._-]+$',
+        description:
+          "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent.",
+      }),
+    ),
     region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),
     channel: Type.Optional(
       Type.Union(

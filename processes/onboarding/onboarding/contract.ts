@@ -40,8 +40,11 @@ export interface StepDependency {
   hard?: boolean;
 }
 
-/** A field of the child's input filled from a finished step (the bundle's subprojectId from the subproject). */
-interface StepBinding {
+/**
+ * A field of the child's input (or the webhook step's plan) filled from a finished step: the bundle's subprojectId,
+ * and the projectId of what is made in the customer's subproject, from the subproject step.
+ */
+export interface StepBinding {
   from: string;
   field: ResourceField;
   /** Dotted path in the child's input, e.g. `bundle.subprojectId`. */
@@ -54,6 +57,8 @@ export interface WebhookPlan {
   secret: string;
   /** Provisioning triggers; every trigger when absent. */
   triggers?: string[];
+  /** The project whose events it receives: the customer's subproject (bound from that step), else the platform project. */
+  projectId?: string;
 }
 
 export interface StepPlan {
@@ -201,6 +206,8 @@ export interface UndoStepInput {
   resource: ResourceIds;
   /** The webhook step's `created`. */
   created?: boolean;
+  /** The project the resource lives in (the customer's subproject), else the platform project. */
+  projectId?: string;
 }
 
 export interface OnboardingActivities {

@@ -40,13 +40,22 @@ interface EndedSender {
   state: string;
   senderId?: string;
   changes?: SenderChangeNote[];
+  /** The project the sender lives in (a customer's subproject); runs that ended before it was reported lack it. */
+  projectId?: string;
 }
 
 type Deps = Pick<ProvisioningRouteOptions, 'client' | 'config' | 'provisioning'>;
 
 /** The start input of a run for a change of the live sender `senderId`, from the platform's sender. */
-async function inputForChange(kind: ProcessKind, senderId: string, earlierChanges: SenderChangeNote[], { config, provisioning }: Deps): Promise<unknown> {
-  const projectId = config.platform.credentials.projectId;
+async function inputForChange(
+  kind: ProcessKind,
+  ended: { senderId: string; changes?: SenderChangeNote[]; projectId?: string },
+  { config, provisioning: parent }: Deps,
+): Promise<unknown> {
+  const { senderId } = ended;
+  const earlierChanges = ended.changes ?? [];
+  const projectId = ended.projectId ?? config.platform.credentials.projectId;
+  const provisioning = parent.forProject(projectId);
   const common = { projectId, ...followSettings(config), ...(earlierChanges.length ? { earlierChanges } : {}) };
   // The new run's create finds the sender (CHATA by its number or phoneNumberId, CHATB and RCS by displayName): only
   // those and what the details show are taken from it; nothing is sent.
@@ -110,7 +119,7 @@ export async function updateSender(deps: Deps, handle: WorkflowHandle, req: Upda
     );
   const earlier = ended.changes?.find((c) => c.operationId === req.operationId);
   if (earlier) return { accepted: true, state: ended.state, reason: `this change was taken before (${earlier.status})` };
-  const input = await inputForChange(kind, ended.senderId, ended.changes ?? [], deps);
+  const input = await inputForChange(kind, { ...ended, senderId: ended.senderId }, deps);
   return acceptedOrThrow(await startWithChange(client, { processId, kind, taskQueue: config.taskQueue, input }, req, waitMs()));
 }
 

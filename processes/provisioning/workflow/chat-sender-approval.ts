@@ -28,7 +28,7 @@ import {
 } from '../contract.js';
 import { chataSender } from '../chata-sender/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, inProject, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { operationsOn } from '../../shared/workflow/actions.js';
 import { rootMessage } from '../../shared/workflow/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
@@ -93,8 +93,9 @@ interface SenderResult {
   platformState?: string;
   errorCode?: string;
   nextStep?: string;
-  /** What the API reads to answer a repeated change, and to start a run for a new one. */
+  /** What the API reads to answer a repeated change, and to start a run for a new one (in the sender's project). */
   changes?: SenderChangeNote[];
+  projectId: string;
 }
 
 interface SenderSnapshot {
@@ -442,10 +443,12 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     ...(state() === 'DRAFT_SAVED' && d.errorCode ? { errorCode: d.errorCode } : {}),
     ...(state() === 'DRAFT_SAVED' && d.nextStep ? { nextStep: d.nextStep } : {}),
     ...(d.changes?.length ? { changes: d.changes } : {}),
+    projectId: d.projectId,
   };
 }
 
 export async function chataSenderApproval(input: ChataSenderInput & { carried?: Carry }): Promise<SenderResult> {
+  inProject(input.projectId);
   const s = input.sender;
   const earlier = input.earlierChanges?.length ? { changes: [...input.earlierChanges] } : {};
   return onboard(
@@ -496,6 +499,7 @@ export async function chataSenderApproval(input: ChataSenderInput & { carried?: 
 }
 
 export async function chatbSenderApproval(input: ChatbSenderInput & { carried?: Carry }): Promise<SenderResult> {
+  inProject(input.projectId);
   const { sender } = input;
   return onboard(
     {

@@ -14,12 +14,33 @@ import { operationsOn } from '../../shared/workflow/actions.js';
 import { HandledMemory } from '../../shared/workflow/handled-memory.js';
 import type { FollowSettings } from '../contract.js';
 
-export const platform = proxyActivities<ProvisioningActivities>(platformActivityOptions);
-export const interactive = proxyActivities<ProvisioningActivities>(interactiveActivityOptions);
+/** The project the process's resource lives in when it is not the platform project: a customer's subproject. */
+let project: string | undefined;
+
+/**
+ * Every activity below is called in `projectId` from now on (the process's input names it once). Module state is the
+ * run's own: the workflow sandbox loads these modules per workflow.
+ */
+export function inProject(projectId: string | undefined): void {
+  project = projectId;
+}
+
+/** The activities with the process's project added to each call's input (ActivityInProject), when it has one. */
+function scoped<T extends object>(activities: T): T {
+  return new Proxy(activities, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (input?: unknown, ...rest: unknown[]) => unknown;
+      return (input?: unknown, ...rest: unknown[]) => call(project === undefined ? input : { ...(input as object | undefined), projectId: project }, ...rest);
+    },
+  });
+}
+
+export const platform = scoped(proxyActivities<ProvisioningActivities>(platformActivityOptions));
+export const interactive = scoped(proxyActivities<ProvisioningActivities>(interactiveActivityOptions));
 /** Reads of the resource: repeating one is harmless, so a local activity (one marker, no task of its own). */
-export const reads = proxyLocalActivities<ProvisioningActivities>(platformLocalActivityOptions);
+export const reads = scoped(proxyLocalActivities<ProvisioningActivities>(platformLocalActivityOptions));
 /** A quick platform read: an attempt lost with a stopped worker is retried after seconds, not the default 30. */
-export const quickRead = proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' });
+export const quickRead = scoped(proxyActivities<ProvisioningActivities>({ ...platformActivityOptions, startToCloseTimeout: '10 seconds' }));
 /** The link to the resource: a store write and a signal, both safe to repeat, so a local activity (one marker, no task of its own). */
 const link = proxyLocalActivities<ProvisioningActivities>({ ...platformLocalActivityOptions, startToCloseTimeout: '10 seconds' });
 

@@ -19,7 +19,7 @@ import {
 } from '../contract.js';
 import { chataTemplate } from '../chata-template/kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from './follow.js';
-import { attachToResource, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
+import { attachToResource, inProject, interactive, platform, quickRead, reads, refused, resumeProcess, type ProcessCarry } from './process.js';
 import { handleAction, operationsOn } from '../../shared/workflow/actions.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
@@ -65,6 +65,7 @@ const EDITABLE: readonly TemplateProcessState[] = ['REJECTED', 'APPROVED', 'PAUS
 const LIVE: readonly TemplateProcessState[] = ['APPROVED', 'PAUSED', 'DISABLED'];
 
 export async function templateApproval(input: TemplateApprovalInput & { carried?: Carry }): Promise<TemplateResult> {
+  inProject(input.projectId);
   const { channel } = input;
   const frame = resumeProcess<TemplateProcessState, TemplateDetails>(
     channel === 'CHATA' ? 'chata-template' : 'chatb-template',

@@ -2,7 +2,6 @@
 // created on; read on another region it is not found.
 import type { FastifyInstance } from 'fastify';
 import type { Region } from '../../../common/config.js';
-import { authOf } from '../../core/request-state.js';
 import { PROJECT, type ProjectParams } from '../../core/guards.js';
 import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { appView, CHANNELS, DEFAULT_OUTBOUND_RATE, type App } from './model.js';
@@ -56,7 +55,7 @@ export function appRoutes(deps: ConversationDeps, region: Region) {
       }
       f.check();
       const created = createApp(deps, {
-        projectId: authOf(request).account.projectId,
+        projectId: request.params.projectId,
         region,
         displayName: displayName!,
         channels,

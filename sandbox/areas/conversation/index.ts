@@ -4,6 +4,8 @@
 // control routes under /_sandbox/conversation for outcomes, faults and the counts tests rely on.
 import type { SandboxArea } from '../../core/area.js';
 import { approvedChannelTemplates } from '../channel-templates-link.js';
+import { bundleConversationApps } from '../bundle-apps-link.js';
+import { DEFAULT_OUTBOUND_RATE } from './model.js';
 import { appRoutes } from './apps.js';
 import { regionOf, type ConversationDeps } from './context.js';
 import { conversationControlRoutes } from './control.js';
@@ -44,6 +46,9 @@ export const conversationArea: SandboxArea = {
     // are not kept across restarts: the test hands them over again).
     const templates = new ChannelTemplates(() => ctx.links.read(approvedChannelTemplates));
     const deps: ConversationDeps = { ctx, store, settings, queues, reports, inbound, stats, templates };
+    ctx.links.provide(bundleConversationApps, (a) => {
+      if (!store.app(a.id)) store.addApp({ ...a, channelCredentials: [], outboundRate: DEFAULT_OUTBOUND_RATE, createdAt: new Date().toISOString() });
+    });
     // Kept across restarts: apps, contacts, conversations, messages (those not yet sent are queued again, those
     // on the channel get their final report when due), webhooks and the send counts. The settings are the run's
     // test knobs (limits, outcomes, faults) and start afresh, as do the report counts and deliveries in flight.

@@ -208,10 +208,12 @@ export function messageRoutes(deps: ConversationDeps, region: Region) {
       // A late arrival: the platform sees the request only now, whether or not its caller still waits.
       const late = settings.takeArrivalDelay();
       if (late > 0) await ctx.sleep(late);
-      const projectId = authOf(request).account.projectId;
-      // A project blocked for credit is refused whatever it sends (spec D 403; the check's place is ours).
-      if (settings.billingBlocked.has(projectId))
-        throw new AreaError(403, `Project ${projectId} is blocked for credit reasons`, { code: BILLING_CREDIT_LIMIT_BREACHED });
+      // The path's project: the key's own, or a subproject of it (the guard checked which it may use).
+      const { projectId } = request.params;
+      // A project blocked for credit is refused whatever it sends, its subprojects too (spec D 403; the check's place is ours).
+      const payer = authOf(request).account.projectId;
+      if (settings.billingBlocked.has(payer))
+        throw new AreaError(403, `Project ${payer} is blocked for credit reasons`, { code: BILLING_CREDIT_LIMIT_BREACHED });
       const send = checkSend(request.body);
       const rendered = send.template ? renderTemplate(templates, projectId, send.template) : undefined;
       const target = appOn(store, projectId, region, send.appId);

@@ -2,7 +2,6 @@
 // once per app, known triggers only; an app's webhooks answer only on the app's region.
 import type { FastifyInstance } from 'fastify';
 import type { Region } from '../../../common/config.js';
-import { authOf } from '../../core/request-state.js';
 import { PROJECT, type ProjectParams } from '../../core/guards.js';
 import { appOn, type ConversationDeps, conversationGuard } from './context.js';
 import { MAX_WEBHOOKS_PER_APP, webhookView } from './model.js';
@@ -16,7 +15,7 @@ export function webhookRoutes(deps: ConversationDeps, region: Region) {
     const preValidation = conversationGuard(deps);
 
     app.post<{ Params: ProjectParams }>(`${PROJECT}/webhooks`, { preValidation }, async (request) => {
-      const projectId = authOf(request).account.projectId;
+      const { projectId } = request.params;
       const f = fields();
       const body = f.body(request.body, ['app_id', 'target', 'target_type', 'secret', 'triggers']);
       const appId = f.ulid(body, 'app_id', '');

@@ -13,6 +13,8 @@ import { listRoute } from './lists.js';
 import type { Bundle } from './model.js';
 import { BUNDLE_PROCESSING_MODES, CONVERSATION_REGIONS as BUNDLE_REGIONS, BUNDLE_RETENTION_TYPES, BUNDLE_STATES } from '../../../common/wire/provisioning.js';
 import { nowIso } from './store.js';
+import { bundleConversationApps } from '../bundle-apps-link.js';
+import type { Region } from '../../../common/config.js';
 import { type Fields, isObject, type Json } from '../../core/fields.js';
 import { fields, ULID } from './validation.js';
 
@@ -160,6 +162,13 @@ export class BundleDesk {
 
   activate(projectId: string, b: Bundle): void {
     if (b.smsApp) b.smsApp.status = 'ACTIVE';
+    if (b.convApp)
+      this.deps.ctx.links.read(bundleConversationApps)?.({
+        id: b.convApp.id,
+        projectId: b.subproject.id || projectId,
+        region: b.region.toLowerCase() as Region,
+        displayName: b.convApp.name,
+      });
     b.state = 'ACTIVE';
     b.updateTime = nowIso();
     this.emit(projectId, b, { state: 'ACTIVE' });

@@ -3,7 +3,6 @@
 // signed with the webhook's secret at the time they are sent (delivery.ts).
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
-import { authOf } from '../../core/request-state.js';
 import { PROJECT, projectGuard } from '../../core/guards.js';
 import { type ProvisioningDeps } from './context.js';
 import { conflict, invalidInput, notFound } from './errors.js';
@@ -21,7 +20,7 @@ export function webhookRoutes({ ctx, store }: ProvisioningDeps) {
     const base = `${PROJECT}/webhooks`;
 
     app.post<{ Params: { projectId: string } }>(base, { preValidation }, async (request) => {
-      const projectId = authOf(request).account.projectId;
+      const { projectId } = request.params;
       const f = fields();
       const { target, secret, triggers } = webhookFields(f, request.body, true);
       f.check();

@@ -70,6 +70,23 @@ const byName = (steps: StepPlan[]) => Object.fromEntries(steps.map((s) => [s.nam
 const fields = (errors: { field: string; rule: string }[]) => errors.map((e) => `${e.field} ${e.rule}`);
 
 describe('an onboarding plan', () => {
+  test('without a subproject, everything is made in the platform project: no step is bound to one', () => {
+    const { errors, steps } = plan({
+      webhook: { target: 'https://hooks.example.com/p', secret: 's3cret-value' },
+      chatbSenders: [chatb('cb')],
+      templates: [template('t', 'cb')],
+    });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(
+      steps.map((st) => [st.name, st.bind]),
+      [
+        ['webhook', undefined],
+        ['cb', undefined],
+        ['t', undefined],
+      ],
+    );
+  });
+
   test("becomes steps with each child's own input, in dependency order with the bundle bound to the subproject", () => {
     const { errors, steps } = plan({
       subproject: { displayName: 'team-a' },
@@ -89,8 +106,18 @@ describe('an onboarding plan', () => {
     assert.equal(s.bundle!.process?.processId, 'bundle-provisioning:proj:acme', "the bundle is keyed by the onboarding's key");
     assert.deepEqual(s.bundle!.after, [{ step: 'subproject' }]);
     assert.deepEqual(s.bundle!.bind, [{ from: 'subproject', field: 'subprojectId', into: 'bundle.subprojectId' }]);
-    assert.deepEqual(s.webhook, { name: 'webhook', kind: 'webhook', webhook: { target: 'https://hooks.example.com/p', secret: 's3cret-value' }, after: [] });
+    // The customer's resources, and the webhook that hears them, are made in its subproject; sender IDs are not.
+    const inSubproject = [{ from: 'subproject', field: 'subprojectId', into: 'projectId' }];
+    assert.deepEqual(s.webhook, {
+      name: 'webhook',
+      kind: 'webhook',
+      webhook: { target: 'https://hooks.example.com/p', secret: 's3cret-value' },
+      after: [{ step: 'subproject' }],
+      bind: inSubproject,
+    });
     for (const sender of ['rcs1', 'wa', 'cb']) assert.deepEqual(s[sender]!.after, [{ step: 'subproject' }, { step: 'bundle' }, { step: 'webhook' }]);
+    for (const name of ['rcs1', 'wa', 'cb', 't1', 't2']) assert.deepEqual(s[name]!.bind, inSubproject, name);
+    assert.equal(s.sid!.bind, undefined);
     assert.deepEqual(s.t1!.after, [{ step: 'wa', hard: true }]);
     assert.equal(s.t1!.kind, 'chata-template');
     assert.equal(s.t2!.kind, 'chatb-template', "the template's channel is its sender's");

@@ -7,25 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { StepView } from '../../../processes/onboarding/onboarding/contract.js';
 import { useHarness, uniqueName } from '../../helpers/harness.js';
-import { rcsBody, sandboxEvents, setReviewer, templateBody, waitUntil, type View } from '../../helpers/provisioning.js';
+import { rcsBody, readOr404, sandboxEvents, setReviewer, templateBody, waitUntil, type View } from '../../helpers/provisioning.js';
 import { brandRegistration, setReviewer as setSenderIdReviewer, wireSenderId } from '../../helpers/senderid.js';
 import { parseCsv } from '../../helpers/audit-csv.js';
 import { createPlatformClients } from '../../../platform/index.js';
-import { PlatformNotFoundError } from '../../../platform/errors.js';
 
 const steps = (v: View) => (v.details as unknown as { steps: StepView[] }).steps;
 const step = (v: View, name: string) => steps(v).find((s) => s.name === name)!;
 const ended = (v: View) => v.execution.status !== 'RUNNING';
-
-/** The platform's answer, or 404 when it says the resource does not exist. */
-async function read<T>(get: () => Promise<T>): Promise<T | 404> {
-  try {
-    return await get();
-  } catch (err) {
-    if (err instanceof PlatformNotFoundError) return 404;
-    throw err;
-  }
-}
 
 describe('customer onboarding through the API', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '1500' } }, async (h) => {
@@ -107,10 +96,12 @@ describe('customer onboarding through the API', () => {
     assert.equal(bundle.processState, 'ACTIVE');
     const bundleView = await waitUntil(h, bundle.processId!, (v) => v.state === 'ACTIVE', 'bundle ACTIVE');
     assert.equal((bundleView.details.subproject as { id: string }).id, step(done, 'subproject').resource.subprojectId, 'the bundle is in the new subproject');
-    const webhooks = await createPlatformClients(h.config.platform).provisioning.webhooks.list();
+    // The customer's webhook is in its subproject, where its senders and templates are.
+    const inSubproject = createPlatformClients(h.config.platform).provisioning.forProject(step(done, 'subproject').resource.subprojectId);
+    const webhooks = await inSubproject.webhooks.list();
     assert.ok(
       webhooks.some((w) => w.target === body.webhook.target),
-      'the webhook is on the platform',
+      "the webhook is on the platform, in the customer's subproject",
     );
     assert.equal(step(done, 'brand').processState, 'APPROVED');
     // Every kind of child is listed from its start in the state its run begins in (processes/onboarding/onboarding/contract.ts STEP_PROCESSES).
@@ -237,14 +228,15 @@ describe('customer onboarding through the API', () => {
         JSON.stringify(done.history, null, 1),
       );
 
-      // The sandbox's own state agrees.
-      const p = createPlatformClients(h.config.platform).provisioning;
-      const template = await read(() => p.chatbTemplates.get(step(done, 'welcome').resource.templateId!));
+      // The sandbox's own state agrees: the bundle is the platform project's, the rest the customer's subproject's.
+      const parent = createPlatformClients(h.config.platform).provisioning;
+      const p = parent.forProject(step(done, 'subproject').resource.subprojectId);
+      const template = await readOr404(() => p.chatbTemplates.get(step(done, 'welcome').resource.templateId!));
       assert.ok(template === 404 || template.state === 'DELETED', JSON.stringify(template));
-      assert.equal(await read(() => p.rcs.get(step(done, 'rcs').resource.senderId!)), 404);
-      const chatb = await read(() => p.chatbSenders.get(step(done, 'chatb').resource.senderId!));
+      assert.equal(await readOr404(() => p.rcs.get(step(done, 'rcs').resource.senderId!)), 404);
+      const chatb = await readOr404(() => p.chatbSenders.get(step(done, 'chatb').resource.senderId!));
       assert.equal(chatb !== 404 && chatb.state, 'ACTIVE');
-      const bundle = await read(() => p.bundles.get(step(done, 'bundle').resource.bundleId!));
+      const bundle = await readOr404(() => parent.bundles.get(step(done, 'bundle').resource.bundleId!));
       assert.equal(bundle !== 404 && bundle.state, 'DELETED');
       assert.ok(!(await p.webhooks.list()).some((w) => w.target === body.webhook.target), 'the webhook is gone');
       // The template's own process ended STOPPED; the bundle's latest run says DELETED.

@@ -2,7 +2,7 @@
 // a step on cancel. Each is safe to repeat under Temporal retries and maps platform errors through
 // shared/failures.ts (a 400 is a non-retryable failure with the error's type; 5xx, timeouts and 429 retry).
 import type { Client } from '@temporalio/client';
-import type { OnboardingActivities } from '../contract.js';
+import type { OnboardingActivities, UndoStepInput } from '../contract.js';
 import type { ProvisioningClient } from '../../../../platform/provisioning/client.js';
 import type { SenderIdClient } from '../../../../platform/senderid/client.js';
 import { withFailureMappingAll } from '../../../shared/activities/failures.js';
@@ -19,6 +19,7 @@ export interface OnboardingDeps {
 export function createOnboardingActivities(deps: OnboardingDeps): OnboardingActivities {
   return withFailureMappingAll({
     ...createWebhookActivity(deps.provisioning),
-    ...createUndoActivity(deps),
+    // In the project the step's resource lives in: the customer's subproject when the plan has one.
+    undoStep: (input: UndoStepInput) => createUndoActivity({ ...deps, provisioning: deps.provisioning.forProject(input.projectId) }).undoStep(input),
   });
 }

@@ -13,7 +13,8 @@ export function createWebhookActivity(provisioning: ProvisioningClient) {
      */
     async ensureWebhook(plan: WebhookPlan): Promise<EnsureWebhookResult> {
       // Unknown trigger names are the platform's to refuse (400 invalid_input: a non-retryable failure).
-      const { id, created } = await provisioning.webhooks.ensure(plan.target, plan.secret, plan.triggers as ProvisioningTrigger[] | undefined);
+      const webhooks = provisioning.forProject(plan.projectId).webhooks;
+      const { id, created } = await webhooks.ensure(plan.target, plan.secret, plan.triggers as ProvisioningTrigger[] | undefined);
       return { webhookId: id, created };
     },
   };

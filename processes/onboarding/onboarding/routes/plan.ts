@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../../../../common/config.js';
 import type { SubjectHasher } from '../../../../common/subject-hash.js';
 import { workflowTypeOf } from '../../../kinds.js';
-import type { StepDependency, StepKind, StepPlan } from '../contract.js';
+import type { StepBinding, StepDependency, StepKind, StepPlan } from '../contract.js';
 import type { ChatbCategory, RcsQuestionnaire } from '../../../../common/wire/provisioning.js';
 import type { Policy } from '../../../../common/wire/senderid.js';
 import type { ErrorDetail } from '../../../../api/errors.js';
@@ -21,6 +21,9 @@ export type StepItems = Static<typeof AddSteps>;
 
 /** The singletons' step names, which items cannot take. */
 const RESERVED_STEP_NAMES = ['subproject', 'bundle', 'webhook'] as const;
+
+/** What is made for the customer goes in its subproject (used with the parent project's key, spec part E). */
+const IN_SUBPROJECT: StepBinding[] = [{ from: 'subproject', field: 'subprojectId', into: 'projectId' }];
 
 export interface PlanLookups {
   /** The RCS questionnaire of a use case and countries; undefined when it could not be read (the platform checks later). */
@@ -85,7 +88,14 @@ export function buildOnboardingPlan(body: OnboardingBody, ctx: PlanContext): Bui
   }
   if (body.webhook) {
     const { target, secret, triggers } = body.webhook;
-    steps.push({ name: 'webhook', kind: 'webhook', webhook: { target, secret, ...(triggers ? { triggers } : {}) }, after: [] });
+    // In a plan with a subproject the webhook is the subproject's: that is where its senders' and templates' events happen.
+    steps.push({
+      name: 'webhook',
+      kind: 'webhook',
+      webhook: { target, secret, ...(triggers ? { triggers } : {}) },
+      after: body.subproject ? [{ step: 'subproject' }] : [],
+      ...(body.subproject ? { bind: IN_SUBPROJECT } : {}),
+    });
   }
   const known: KnownStep[] = steps.map((s) => ({ name: s.name, kind: s.kind, ...(s.process ? { processId: s.process.processId } : {}) }));
   const items = buildItems(body, ctx, known, false);
@@ -126,6 +136,9 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
   // Senders wait for what the plan or the onboarding already has of the singletons (soft: a skipped one does not stop them).
   const senderAfter = before(RESERVED_STEP_NAMES);
   const registrationAfter = before(['subproject']);
+  // Senders and templates are made in the customer's subproject when the onboarding has one (a skipped subproject
+  // leaves them in the platform project). Sender ID registrations stay in the platform project: docs/onboarding.md.
+  const bind = byName.get('subproject')?.kind === 'subproject' ? { bind: IN_SUBPROJECT } : {};
 
   const add = (prefix: string, keyField: string, name: string, built: BuiltProcess<unknown, Exclude<StepKind, 'webhook'>>, after: StepDependency[]) => {
     errors.push(...built.errors);
@@ -146,7 +159,14 @@ function buildItems(items: StepItems, ctx: PlanContext, known: KnownStep[], repe
     // The first holder of a name or a process is the one later items are compared with (and templates refer to).
     if (!same && !reserved) byName.set(name, { name, kind: built.kind, processId: built.processId });
     if (other === undefined) byProcess.set(built.processId, name);
-    steps.push({ name, kind: built.kind, process: { workflowType: workflowTypeOf(built.kind), processId: built.processId, input: built.input }, after });
+    const inSubproject = built.kind === 'senderid-registration' ? {} : bind;
+    steps.push({
+      name,
+      kind: built.kind,
+      process: { workflowType: workflowTypeOf(built.kind), processId: built.processId, input: built.input },
+      after,
+      ...inSubproject,
+    });
   };
 
   items.rcsSenders?.forEach(({ step, ...b }, i) => {

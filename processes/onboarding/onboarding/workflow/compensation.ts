@@ -6,7 +6,7 @@ import type { BundleProvisioningInput, BundleProvisioningResult } from '../../..
 import type { Compensation, StepView, UndoStepResult } from '../contract.js';
 import { rootMessage } from '../../../shared/workflow/failure-text.js';
 import type { Board } from './board.js';
-import { listedAs, onboardingActivities } from './run-step.js';
+import { boundInput, listedAs, onboardingActivities } from './run-step.js';
 
 /** How long cancelled children get to end before compensation goes on without them. */
 const STOP_WAIT = '2 minutes';
@@ -43,8 +43,10 @@ export async function compensate(board: Board): Promise<{ undone: string[]; kept
 async function undo(board: Board, v: StepView): Promise<UndoStepResult> {
   try {
     if (v.kind === 'bundle-provisioning' && v.resource.bundleId && !board.open.has(v.name)) return await deleteBundleByItsProcess(board, v);
+    const { projectId } = boundInput(board, board.plan(v.name), {} as { projectId?: string });
     return await onboardingActivities.undoStep({
       kind: v.kind,
+      ...(projectId ? { projectId } : {}),
       ...(v.processId ? { processId: v.processId } : {}),
       resource: v.resource,
       ...(v.created !== undefined ? { created: v.created } : {}),

@@ -14,7 +14,15 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { KIND, STATE } from '../../../../common/search-attributes.js';
-import { RESOURCE_FIELDS, type ChildStateReport, type OnboardingActivities, type ProcessStepKind, type ResourceIds, type StepView } from '../contract.js';
+import {
+  RESOURCE_FIELDS,
+  type ChildStateReport,
+  type OnboardingActivities,
+  type ProcessStepKind,
+  type ResourceIds,
+  type StepPlan,
+  type StepView,
+} from '../contract.js';
 import { descriptorOf } from '../../../kinds.js';
 import { platformActivityOptions } from '../../../shared/workflow/activity-options.js';
 import { rootMessage } from '../../../shared/workflow/failure-text.js';
@@ -33,7 +41,7 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
 
   if (plan.kind === 'webhook') {
     try {
-      const r = await onboardingActivities.ensureWebhook(plan.webhook!);
+      const r = await onboardingActivities.ensureWebhook(boundInput(board, plan, plan.webhook!));
       v.resource.webhookId = r.webhookId;
       v.created = r.created;
       board.set(v, 'SUCCEEDED', r.created ? `webhook ${r.webhookId} created` : `a webhook with this target existed (${r.webhookId}); it is used as it is`);
@@ -44,11 +52,7 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
   }
 
   const p = plan.process!;
-  let input = p.input;
-  for (const b of plan.bind ?? []) {
-    const value = board.view(b.from)?.resource[b.field];
-    if (value !== undefined) input = withValue(input, b.into, value);
-  }
+  const input = boundInput(board, plan, p.input);
   v.processId = p.processId;
   board.open.add(v.name);
   try {
@@ -81,6 +85,16 @@ export async function runStep(board: Board, v: StepView, cancelling: () => boole
     if (attempt === v.attempts) board.open.delete(v.name);
     board.touch();
   }
+}
+
+/** `input` with the step's bindings filled from the steps they name (a binding whose step made nothing is left out). */
+export function boundInput<T>(board: Board, plan: StepPlan, input: T): T {
+  let bound: unknown = input;
+  for (const b of plan.bind ?? []) {
+    const value = board.view(b.from)?.resource[b.field];
+    if (value !== undefined) bound = withValue(bound, b.into, value);
+  }
+  return bound as T;
 }
 
 /** A report from the step's child: the step follows the child's state. */

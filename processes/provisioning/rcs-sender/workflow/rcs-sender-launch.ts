@@ -15,7 +15,7 @@ import {
 } from '../../contract.js';
 import { rcsSender } from '../kind.js';
 import { initialFollowDetails, type FollowDetails, type Take } from '../../workflow/follow.js';
-import { interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from '../../workflow/process.js';
+import { inProject, interactive, platform, reads, refused, resumeProcess, type ProcessCarry } from '../../workflow/process.js';
 import { handleAction } from '../../../shared/workflow/actions.js';
 import { SenderChangeTracker, type PendingChange } from '../../workflow/sender-change.js';
 import { rootMessage } from '../../../shared/workflow/failure-text.js';
@@ -51,8 +51,9 @@ interface RcsResult {
   agentId?: string;
   countryStatus: Record<string, RcsCountryStatus>;
   testNumbers: RcsTestNumberStatus[];
-  /** What the API reads to answer a repeated change, and to start a run for a new one. */
+  /** What the API reads to answer a repeated change, and to start a run for a new one (in the sender's project). */
   changes?: SenderChangeNote[];
+  projectId: string;
 }
 
 type Carry = ProcessCarry<RcsProcessState, RcsDetails> & {
@@ -69,6 +70,7 @@ const DECIDED: readonly RcsProcessState[] = ['LAUNCHED', 'PARTIALLY_LAUNCHED', '
 const contactWords = (c: { email?: string; phoneNumber?: string }) => (c.email ? 'contact by e-mail' : 'contact by phone');
 
 export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: Carry }): Promise<RcsResult> {
+  inProject(input.projectId);
   const { tracker, follower, operations, edits, stop, state, move, carry, follow, followChanges, fail } = resumeProcess<RcsProcessState, RcsDetails>(
     'rcs-sender',
     'CREATING',
@@ -294,5 +296,6 @@ export async function rcsSenderLaunch(input: RcsSenderLaunchInput & { carried?: 
     ...(d.senderId ? { senderId: d.senderId } : {}),
     ...(d.agentId ? { agentId: d.agentId } : {}),
     ...(d.changes?.length ? { changes: d.changes } : {}),
+    projectId: d.projectId,
   };
 }
