@@ -288,7 +288,7 @@ export const verifyPhoneUpdate = defineUpdate<OperationOutcome, [VerifyPhoneRequ
  * starts the new run with the update); the answer is the state once the platform took the change.
  */
 export const updateSenderUpdate = defineUpdate<OperationOutcome, [UpdateSenderRequest]>('updateSender');
-/** Retires a sender: deleted on the platform (a live one too), and the process ends RETIRED. */
+/** Retires a sender or a template: deleted on the platform (a live one too), and the process ends RETIRED. */
 export const retireUpdate = defineUpdate<OperationOutcome, [StopRequest]>('retire');
 /**
  * The same requests from a parent process (the onboarding's retry of a step): a workflow cannot send an
@@ -445,6 +445,8 @@ export interface ProvisioningActivities {
   submitTemplate(input: TemplateRef): Promise<SubmitTemplateResult>;
   editTemplate(input: EditTemplateInput): Promise<EditTemplateResult>;
   deleteTemplateChange(input: TemplateRef): Promise<DeleteTemplateChangeResult>;
+  /** Deletes the template (retire); `deleted: false` when the platform no longer had it. */
+  deleteTemplate(input: TemplateRef): Promise<{ deleted: boolean }>;
   createRcsSender(input: CreateRcsSenderInput): Promise<CreateRcsSenderResult>;
   getRcsSender(input: RcsSenderRef): Promise<RcsSender>;
   answerRcsQuestionnaire(input: AnswerRcsQuestionnaireInput): Promise<AnswerRcsQuestionnaireResult>;

@@ -13,15 +13,16 @@ export const templateKind = <C extends 'chata' | 'chatb'>(channel: C, accountSta
     workflowType: 'templateApproval',
     id: (projectId: string, name: string, language: string) => `${channel}-template:${projectId}:${name}:${language}`,
     states: {
-      all: [...PROVISIONING_OWN_STATES, ...TEMPLATE_STATES, ...accountStates],
+      // RETIRED: deleted on the platform through the API (retire).
+      all: [...PROVISIONING_OWN_STATES, ...TEMPLATE_STATES, ...accountStates, 'RETIRED'],
       initial: 'CREATING',
-      final: ['DELETED', 'STOPPED', 'FAILED'],
+      final: ['DELETED', 'STOPPED', 'FAILED', 'RETIRED'],
       succeeded: ['APPROVED'],
       failed: ['REJECTED', 'DISABLED', 'FAILED'],
       waiting: ['PAUSED', ...accountStates],
     },
     signals: [...PROVISIONING_SIGNALS, 'resubmitRequested'],
-    updates: ['resubmit', 'stop', 'deleteTemplateChange'],
+    updates: ['resubmit', 'stop', 'deleteTemplateChange', 'retire'],
     retryInPlace: { update: 'resubmit', from: ['REJECTED'] },
     collection: { path: '/v1/templates', tag: 'templates', styles: [channel] },
   });

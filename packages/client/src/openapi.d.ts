@@ -1070,6 +1070,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/{processId}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retire a template: delete it on the platform (an APPROVED one too, or one under review) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409 */
+        post: operations["retireTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates/{processId}/stop": {
         parameters: {
             query?: never;
@@ -18812,6 +18829,295 @@ export interface operations {
                         /** @enum {unknown} */
                         type: "HEADER" | "BODY" | "FOOTER" | "BUTTONS" | "CAROUSEL";
                     }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: boolean;
+                        reason?: string;
+                        state: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    retireTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a request with the same key repeats its answer and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The process ID (its Temporal workflow ID), URL-encoded in paths */
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
                 };
             };
         };

@@ -1,6 +1,6 @@
 // Activities of CHATA / CHATB template approval: an idempotent create (looked up by name + language
 // first) that links its process to the template (resource-link.ts), read, submit and edit (and resubmit), each safe
-// to repeat under Temporal retries.
+// to repeat under Temporal retries; delete (retire) counts a template already gone as deleted.
 import type { ProvisioningClient } from '../../../platform/provisioning/client.js';
 import { isProvisioningError, PROVISIONING_ERROR_CODES } from '../../../platform/provisioning/errors.js';
 import type { Template, UpdateTemplateRequest } from '../../../platform/provisioning/templates.js';
@@ -57,6 +57,17 @@ export function createTemplateApprovalActivities(deps: { provisioning: Provision
       } catch (err) {
         if (!isProvisioningError(err, PROVISIONING_ERROR_CODES.notFound)) throw err;
         return { deleted: false, message: err.message, template: await templates.get(input.templateId) };
+      }
+    },
+
+    /** A retry after a lost answer finds it DELETED (answered again) or gone (404): both are done. */
+    async deleteTemplate(input: TemplateRef): Promise<{ deleted: boolean }> {
+      try {
+        await provisioning.templates(input.channel).delete(input.templateId);
+        return { deleted: true };
+      } catch (err) {
+        if (isProvisioningError(err, PROVISIONING_ERROR_CODES.notFound)) return { deleted: false };
+        throw err;
       }
     },
 

@@ -2,9 +2,8 @@
 // read, list, relaunch (RCS), stop watching; the CHATB categories.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { Client, WorkflowHandle } from '@temporalio/client';
 import { kindOfWorkflowId, workflowIds } from '../../kinds.js';
-import { relaunchUpdate, retireUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../contract.js';
+import { relaunchUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, type OperationOutcome } from '../contract.js';
 import { ApiError, errorResponses, invalid } from '../../../api/errors.js';
 import { e164 } from '../../../api/schemas.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
@@ -12,27 +11,10 @@ import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions 
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
 import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
 import { senderChanges, updateSender } from './sender-update.js';
-import { operationId, runUpdate } from '../../../api/processes/update.js';
+import { operationId } from '../../../api/processes/update.js';
+import { retire } from './retire.js';
 import { ReasonBody } from '../../../api/schemas.js';
-import { processStatusQuery } from '../../../contracts/process-status.js';
 import { chataSender } from '../chata-sender/kind.js';
-
-/**
- * The process ended RETIRED by this operation (its run's operation memory has gone with the run: the history says it).
- * The closed run answers its status only once a worker has replayed it, which can fail or lag on a loaded worker:
- * asked again a few times before the answer is "no".
- */
-async function retiredBy(client: Client, handle: WorkflowHandle, op: string): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    const status = await client.withDeadline(Date.now() + 5_000, () => handle.query(processStatusQuery)).catch(() => undefined);
-    if (status) {
-      const mark = `retired through the API (operation ${op})`;
-      return status.state === 'RETIRED' && status.history.some((s) => s.state === 'RETIRED' && (s.reason ?? '').startsWith(mark));
-    }
-    if (attempt === 3) return false;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 /** A wrong code is the caller's to correct (422 wrong_otp, the process keeps waiting); other refusals as any action's. */
 function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
@@ -166,14 +148,8 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     kinds: ['chata-sender', 'chatb-sender'],
     what: 'sender',
     act: async (req, _reply, handle) => {
-      const op = operationId(req.headers);
       const reason = (req.body as { reason?: string } | undefined)?.reason;
-      try {
-        return acceptedOrThrow(await runUpdate(client, handle, retireUpdate, [{ operationId: op, ...(reason ? { reason } : {}) }], { what: 'sender' }));
-      } catch (err) {
-        if (!(err instanceof ApiError && err.code === 'process_ended') || !(await retiredBy(client, handle, op))) throw err;
-        return { accepted: true, state: 'RETIRED' };
-      }
+      return retire(client, handle, operationId(req.headers), reason, 'sender');
     },
   });
 

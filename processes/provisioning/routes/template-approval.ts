@@ -1,9 +1,12 @@
-// CHATA / CHATB template approval: start, read, list, edit and resubmit, delete a pending change, stop watching.
+// CHATA / CHATB template approval: start, read, list, edit and resubmit, delete a pending change, retire, stop watching.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteTemplateChangeUpdate, resubmitUpdate, stopUpdate, type OperationOutcome } from '../contract.js';
 import { ApiError, invalid } from '../../../api/errors.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
 import { acceptedOrThrow, type ProvisioningRouteOptions } from './common.js';
+import { retire } from './retire.js';
+import { operationId } from '../../../api/processes/update.js';
+import { ReasonBody } from '../../../api/schemas.js';
 import { templateInput } from './inputs.js';
 import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
 
@@ -60,6 +63,20 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       if (!outcome.accepted && outcome.errorType === 'no_pending_changes')
         throw new ApiError(404, 'no_pending_changes', outcome.reason ?? 'no pending changes exist');
       return acceptedOrThrow(outcome);
+    },
+  });
+
+  templates.action({
+    action: 'retire',
+    summary:
+      'Retire a template: delete it on the platform (an APPROVED one too, or one under review) and end its process RETIRED. The same Idempotency-Key answers the same after the end; another retire of an ended process is 409',
+    body: ReasonBody,
+    optionalBody: true,
+    errors: [400, 401, 404, 409, 422],
+    what: 'template',
+    act: async (req, _reply, handle) => {
+      const reason = (req.body as { reason?: string } | undefined)?.reason;
+      return retire(client, handle, operationId(req.headers), reason, 'template');
     },
   });
 

@@ -1,15 +1,16 @@
 // CHATA / CHATB template approval: create (submitted, or a draft then submitted), follow the review to
 // APPROVED or REJECTED, resubmit an INCORRECT_CATEGORY rejection by itself when the caller allowed a
 // category change, accept edits through the API, then keep watching quality, pause and disable until
-// the template is deleted or the caller stops watching. A CHATA template's process also follows its business
-// account's ban (ACCOUNT_BANNED while banned, back when lifted; account-state.ts). Long-lived: continues as new,
-// carrying state.
+// the template is deleted or the caller stops watching. `retire` deletes the template on the platform (under review
+// or live) and ends the process RETIRED. A CHATA template's process also follows its business account's ban
+// (ACCOUNT_BANNED while banned, back when lifted; account-state.ts). Long-lived: continues as new, carrying state.
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { QualityScore, RejectionCode, Template, TemplateCategory, TemplateState } from '../contract.js';
 import { failureType } from '../../shared/workflow/failure-text.js';
 import {
   deleteTemplateChangeUpdate,
   provisioningEventSignal,
+  retireUpdate,
   resubmitSignal,
   resubmitUpdate,
   type OperationOutcome,
@@ -23,7 +24,7 @@ import { attachToResource, inProject, interactive, platform, quickRead, reads, r
 import { handleAction, operationsOn } from '../../shared/workflow/actions.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 
-type TemplateProcessState = 'CREATING' | TemplateState | typeof ACCOUNT_BANNED | 'STOPPED' | 'FAILED';
+type TemplateProcessState = 'CREATING' | TemplateState | typeof ACCOUNT_BANNED | 'STOPPED' | 'FAILED' | 'RETIRED';
 
 interface TemplateDetails extends FollowDetails {
   channel: 'CHATA' | 'CHATB';
@@ -45,6 +46,7 @@ interface TemplateDetails extends FollowDetails {
   account?: AccountNote;
   /** The edit of the template in use, waiting apart (the platform's pendingChange): its version and state. */
   pendingChange?: { version: number; state: string; rejectionCode?: string };
+  retiredAt?: string;
 }
 
 interface TemplateResult {
@@ -87,8 +89,11 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   const { tracker, follower, operations, edits, stop, state, carry, follow, fail } = frame;
   const d = tracker.status.details;
   const account = new AccountWatch<TemplateProcessState>(d, tracker, (s) => FINAL.includes(s));
+  /** A retire's delete is under way: the platform's word that the template is DELETED is its own doing, not an end. */
+  let retiring = false;
   /** While the account is banned, a move the platform's news would make is held for the lift (account-state.ts). */
   const move = (s: TemplateProcessState, reason: string) => {
+    if (retiring && s === 'DELETED') return;
     if (s !== state() && account.hold(s, reason)) return;
     frame.move(s, reason);
   };
@@ -247,6 +252,33 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   });
 
   stop.handle(operations, { isFinal, state });
+
+  const retireRefusal = () =>
+    isFinal() ? `the process has already ended (${state()})` : !d.templateId ? 'the template has not been created yet: stop the process instead' : undefined;
+  operationsOn(operations)(
+    retireUpdate,
+    ({ operationId, reason }) =>
+      edits.run(async (): Promise<OperationOutcome> => {
+        const why = retireRefusal();
+        if (why) return { accepted: false, state: state(), reason: why };
+        retiring = true;
+        try {
+          const r = await interactive.deleteTemplate(ref());
+          d.retiredAt = new Date().toISOString();
+          const what = r.deleted ? 'the template was deleted on the platform' : 'the platform no longer had the template';
+          tracker.moveTo('RETIRED', `retired through the API (operation ${operationId})${reason ? `: ${reason}` : ''}; ${what}`);
+          return { accepted: true, state: state() };
+        } catch (err) {
+          return refused(state(), err);
+        } finally {
+          retiring = false;
+        }
+      }),
+    () => {
+      const why = retireRefusal();
+      if (why) throw new Error(why);
+    },
+  );
 
   const noChangeHere = () =>
     !d.templateId || !LIVE.includes(state())
