@@ -439,6 +439,18 @@ const scenarios: Scenario[] = [
       return { workflowId: id, runId: await closed(h, id) };
     },
   },
+  {
+    type: 'templateApproval',
+    case: 'retired',
+    async run(h) {
+      // An APPROVED template being watched, retired through the API: deleted on the platform, the process RETIRED.
+      await pv.setReviewer(h, { templates: { outcome: 'approve', delayMs: 300 } });
+      const id = await pv.start(h, '/v1/templates/chata', pv.templateBody(name('retire')));
+      await h.waitForState(id, 'APPROVED');
+      answered(await pv.update(h, id, 'templates', 'retire', { reason: 'campaign over' }, 'retire-1'), 'retire');
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
   // --- senders
   {
     type: 'rcsSenderLaunch',
