@@ -89,11 +89,16 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   const { tracker, follower, operations, edits, stop, state, carry, follow, fail } = frame;
   const d = tracker.status.details;
   const account = new AccountWatch<TemplateProcessState>(d, tracker, (s) => FINAL.includes(s));
-  /** A retire's delete is under way: the platform's word that the template is DELETED is its own doing, not an end. */
-  let retiring = false;
+  /**
+   * A retire asked for the delete: the platform's word that the template is DELETED is its own doing, not an end,
+   * whether it is handled before the process is RETIRED or after (the webhook's timing must not change the history).
+   */
+  let retireAsked = false;
+  /** The retire's delete is out: the loop waits for its answer, so what it does next never rests on the handler's timing. */
+  let retireRunning = false;
   /** While the account is banned, a move the platform's news would make is held for the lift (account-state.ts). */
   const move = (s: TemplateProcessState, reason: string) => {
-    if (retiring && s === 'DELETED') return;
+    if (retireAsked && s === 'DELETED') return;
     if (s !== state() && account.hold(s, reason)) return;
     frame.move(s, reason);
   };
@@ -199,6 +204,7 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
   }
 
   async function react(): Promise<void> {
+    if (retireRunning) await condition(() => !retireRunning);
     stop.endIfAsked(isFinal);
     if (changeReadDue && !isFinal()) {
       changeReadDue = false;
@@ -261,7 +267,8 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
       edits.run(async (): Promise<OperationOutcome> => {
         const why = retireRefusal();
         if (why) return { accepted: false, state: state(), reason: why };
-        retiring = true;
+        retireAsked = true;
+        retireRunning = true;
         try {
           const r = await interactive.deleteTemplate(ref());
           d.retiredAt = new Date().toISOString();
@@ -269,9 +276,10 @@ export async function templateApproval(input: TemplateApprovalInput & { carried?
           tracker.moveTo('RETIRED', `retired through the API (operation ${operationId})${reason ? `: ${reason}` : ''}; ${what}`);
           return { accepted: true, state: state() };
         } catch (err) {
+          retireAsked = false;
           return refused(state(), err);
         } finally {
-          retiring = false;
+          retireRunning = false;
         }
       }),
     () => {
