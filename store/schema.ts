@@ -1,6 +1,7 @@
 // The campaign tables. Created at open, under an advisory lock so workers and API instances starting together
-// do not race on CREATE TABLE. Recipients are one row each: the send activities claim rows, the delivery
+// do not race on CREATE TABLE, and only when the database is not current already (migrate, below). Recipients are one row each: the send activities claim rows, the delivery
 // intake writes reports, and the counts a caller sees are aggregates over them.
+import { createHash } from 'node:crypto';
 import type { Sql } from './sql.js';
 
 /** Any constant: it only has to be the same in every relayflow process. */
@@ -288,9 +289,44 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS relayflow_audit_cursor (name text PRIMARY KEY, close_time timestamptz NOT NULL)`,
 ];
 
+/** The statements' own fingerprint: a database that holds it has every table, column and index above. */
+const SCHEMA_VERSION = createHash('sha256').update(STATEMENTS.join('\n')).digest('hex').slice(0, 16);
+const VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS relayflow_schema_version (version text PRIMARY KEY)';
+/** Deadlock and lock timeout: a migration that met live traffic is tried again. */
+const RETRIED = new Set(['40P01', '55P03']);
+const ATTEMPTS = 5;
+
+/**
+ * Brings the tables up to date. A database that already is (every start but the first after an upgrade) is left
+ * alone: even `ADD COLUMN IF NOT EXISTS` takes a table's exclusive lock, and taken while another instance writes,
+ * the locks of one transaction over many tables can deadlock with that instance's writes. A migration that does run
+ * waits at most a few seconds for each lock, and is tried again if it meets traffic.
+ */
 export async function migrate(sql: Sql): Promise<void> {
-  await sql.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    for (const s of STATEMENTS) await tx.query(s);
-  });
+  if (await isCurrent(sql)) return;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await tx.query(`SET LOCAL lock_timeout = '5s'`);
+        for (const s of STATEMENTS) await tx.query(s);
+        await tx.query(VERSION_TABLE);
+        await tx.query('DELETE FROM relayflow_schema_version');
+        await tx.query('INSERT INTO relayflow_schema_version (version) VALUES ($1)', [SCHEMA_VERSION]);
+      });
+      return;
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+async function isCurrent(sql: Sql): Promise<boolean> {
+  try {
+    const rows = await sql.query<{ version: string }>('SELECT version FROM relayflow_schema_version');
+    return rows.some((r) => r.version === SCHEMA_VERSION);
+  } catch {
+    return false; // no version table yet: a database from before it, or a new one
+  }
 }
