@@ -81,6 +81,9 @@ describe('provisioning webhook secret rotation', () => {
     assert.equal(refused.statusCode, 401, refused.body);
     assert.match(refused.body, /bad_signature/);
     assert.equal((await post(NEW, { ...late, comment: 'after the window, new secret' })).statusCode, 200);
+    // Acknowledged is handed over, not yet applied: the next event is sent once this one is in, as above, so the
+    // comments' order below is the order they were sent in.
+    await waitUntil(h, id, (v) => comments(v).includes('after the window, new secret'), 'the event signed with the new secret after the window');
     await comment('from the platform after the window');
     await reviewerEvent(h, { resourceType: 'TEMPLATE', resourceId: templateId, trigger: 'CHATA_TEMPLATE_APPROVED' });
 
