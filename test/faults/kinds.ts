@@ -105,12 +105,20 @@ const subproject: FaultScenarioKind = {
     const name = `fault-sub-${suffix()}`;
     return startVia(rig, this.kind, '/v1/subprojects', { displayName: name }, name);
   },
-  count: (rig, s) =>
-    countPaged(async (token) => {
-      const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
-      return { matching: page.subprojects.filter((p) => p.displayName === s.name).length, next: page.nextPageToken };
-    }),
+  count: async (rig, s) => (await subprojectsNamed(rig, s.name)).length,
 };
+
+/** The IDs of the platform project's subprojects named `name`, from every page. */
+async function subprojectsNamed(rig: Rig, name: string): Promise<string[]> {
+  const ids: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
+    ids.push(...page.subprojects.filter((p) => p.displayName === name).map((p) => p.projectId));
+    token = page.nextPageToken || undefined;
+  } while (token);
+  return ids;
+}
 
 const template: FaultScenarioKind = {
   kind: 'template',
@@ -192,12 +200,16 @@ const onboarding: FaultScenarioKind = {
     };
     return startVia(rig, this.kind, '/v1/onboardings', body, name);
   },
-  // Each step's resource once: none missing (0), none twice (the largest count).
+  // Each step's resource once: none missing (0), none twice (the largest count). The sender and its template are made
+  // in the customer's subproject; one in the platform project would be a second (a step run in the wrong place).
   async count(rig, s) {
+    const subprojects = await subprojectsNamed(rig, s.name);
+    const projects = [rig.platform.provisioning, ...subprojects.map((id) => rig.platform.provisioning.forProject(id))];
+    const inEach = async (count: (p: (typeof projects)[number]) => Promise<number>) => (await Promise.all(projects.map(count))).reduce((a, b) => a + b, 0);
     const counts = [
-      await subproject.count(rig, s),
-      await countAll(rig.platform.provisioning.chatbSenders.listAll(), (x) => x.displayName === s.name),
-      await countAll(rig.platform.provisioning.chatbTemplates.listAll(), (t) => t.name === s.name.replace(/-/g, '_')),
+      subprojects.length,
+      await inEach((p) => countAll(p.chatbSenders.listAll(), (x) => x.displayName === s.name)),
+      await inEach((p) => countAll(p.chatbTemplates.listAll(), (t) => t.name === s.name.replace(/-/g, '_'))),
     ];
     return Math.min(...counts) === 0 ? 0 : Math.max(...counts);
   },
