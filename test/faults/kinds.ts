@@ -111,12 +111,8 @@ const subproject: FaultScenarioKind = {
 /** The IDs of the platform project's subprojects named `name`, from every page. */
 async function subprojectsNamed(rig: Rig, name: string): Promise<string[]> {
   const ids: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await rig.platform.subprojects.listPage(rig.platform.provisioning.projectId, { pageSize: 100, ...(token ? { pageToken: token } : {}) });
-    ids.push(...page.subprojects.filter((p) => p.displayName === name).map((p) => p.projectId));
-    token = page.nextPageToken || undefined;
-  } while (token);
+  for await (const p of rig.platform.subprojects.listAll(rig.platform.provisioning.projectId, { pageSize: 100 }))
+    if (p.displayName === name) ids.push(p.projectId);
   return ids;
 }
 
