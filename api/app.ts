@@ -141,7 +141,15 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   });
   // Which process follows a platform resource: the callback intakes signal it directly (without the store: the inboxes and relays).
   const links = store ? new ResourceLinkStore(store.sql) : undefined;
-  await app.register(provisioningRoutes, { client, processes, config, provisioning: platform.provisioning, hashSubject, links });
+  await app.register(provisioningRoutes, {
+    client,
+    processes,
+    config,
+    provisioning: platform.provisioning,
+    subprojects: platform.subprojects,
+    hashSubject,
+    links,
+  });
   await app.register(provisioningWebhookRoutes, {
     intakes,
     client,
@@ -163,7 +171,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
     links,
   });
-  await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning });
+  await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning, subprojects: platform.subprojects });
   // Each app's suppression list: replies (STOP, START) change it through the conversation intake, the API reads and edits it.
   const suppressions = store ? new SuppressionStore(store.sql, sealerOf(config.codecKeys), hashSubject) : undefined;
   await app.register(suppressionRoutes, { suppressions, pageTokenKey: pageTokenKey(config.codecKeys) });

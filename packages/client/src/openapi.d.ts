@@ -3303,6 +3303,29 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description validation_failed, unauthorized, not_found, conflict, unavailable, internal, ... */
+                            code: string;
+                            details?: {
+                                /** @description Where the problem is, e.g. body.displayName */
+                                field: string;
+                                message: string;
+                                /** @description The rule it broke, e.g. required, maxLength, enum */
+                                rule: string;
+                            }[];
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +5734,7 @@ export interface operations {
                             name?: string;
                         };
                     };
-                    /** @description The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. */
+                    /** @description The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
                     projectId?: string;
                     /** @description No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it */
                     quietHours?: {

@@ -47,6 +47,8 @@ import {
   StartMmsCampaign,
 } from './schemas.js';
 import { currentTenant } from '../../../api/plugins/actor.js';
+import type { SubprojectsClient } from '../../../platform/subprojects/client.js';
+import { checkCustomerProject } from '../../../api/processes/customer-project.js';
 
 export interface CampaignRouteOptions {
   client: Client;
@@ -55,9 +57,14 @@ export interface CampaignRouteOptions {
   store?: CampaignStore;
   /** The app's provisioning client (its calls counted and traced): reads a template campaign's template. */
   provisioning: ProvisioningClient;
+  /** Reads a subproject a customer's key names (its display name finds the customer's process). */
+  subprojects: SubprojectsClient;
 }
 
-export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (app, { client, processes, config, store: maybeStore, provisioning }) => {
+export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (
+  app,
+  { client, processes, config, store: maybeStore, provisioning, subprojects },
+) => {
   const projectId = config.platform.credentials.projectId;
   const campaigns = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/campaigns', 'campaign');
   const settings = config.processes.campaigns;
@@ -140,6 +147,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     responses: startResponses,
     errors: [400, 401, 409, 413, 422, 502, 503],
     start: async ({ body: b }) => {
+      if (currentTenant()) await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.projectId', b.projectId);
       const recipients = recipientsOf(b);
       const channel = (b.channel ?? 'SMS') as ConversationChannel;
       const m = b.message;

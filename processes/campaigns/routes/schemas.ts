@@ -85,7 +85,7 @@ export const StartConversationCampaign = Type.Object(
         maxLength: 128,
         pattern: '^[A-Za-z0-9._-]+$',
         description:
-          "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent.",
+          "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
       }),
     ),
     region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),

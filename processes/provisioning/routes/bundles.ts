@@ -9,17 +9,23 @@ import { processRouter } from '../../../api/routes/process-routes.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
 import { bundleInput } from './inputs.js';
 import { StartBundle } from './schemas.js';
+import { currentTenant } from '../../../api/plugins/actor.js';
+import { checkCustomerProject } from '../../../api/processes/customer-project.js';
 
-export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
+export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, subprojects }) => {
   const projectId = config.platform.credentials.projectId;
   const bundles = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/bundles', 'bundle');
 
   bundles.start({
     summary: 'Create a bundle (subproject, conversation app, SMS app in one region) and follow it to ACTIVE or FAILED',
     body: StartBundle,
-    errors: [400, 401, 422],
-    build: (req) => {
+    // 502: a customer's key names a subproject, read from the platform.
+    errors: [400, 401, 422, 502],
+    build: async (req) => {
       const { key, ...fields } = req.body;
+      // A customer's bundle goes in a subproject of its own: one it names, or a new one the bundle creates.
+      if (currentTenant() && !fields.createSubproject)
+        await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.subprojectId', fields.subprojectId);
       return bundleInput(fields, 'body', { projectId, config, key });
     },
     reuse: 'after-final',

@@ -8,6 +8,7 @@ import type { Config } from '../../../common/config.js';
 import type { FollowSettings, OperationOutcome } from '../contract.js';
 import { ApiError } from '../../../api/errors.js';
 import type { ProcessService } from '../../../api/processes/find.js';
+import type { SubprojectsClient } from '../../../platform/subprojects/client.js';
 
 export interface ProvisioningRouteOptions {
   client: Client;
@@ -17,6 +18,8 @@ export interface ProvisioningRouteOptions {
   provisioning: ProvisioningClient;
   /** Workflow IDs are not encrypted: a sender's phone number appears in them only as this keyed hash. */
   hashSubject: SubjectHasher;
+  /** Reads a subproject a customer's key names (api/processes/customer-project.ts). */
+  subprojects: SubprojectsClient;
 }
 
 /**

@@ -1,0 +1,37 @@
+// A customer's key acts in its own customer's projects only. Its projects are the subprojects its subproject
+// processes made: the platform names a subproject's display name, which is that process's key; the process must be
+// the customer's and READY, in Temporal or, its history gone after retention, in the audit archive.
+import { workflowIds } from '../../processes/kinds.js';
+import type { SubprojectsClient } from '../../platform/subprojects/client.js';
+import { PlatformNotFoundError } from '../../platform/errors.js';
+import { unprocessable } from '../errors.js';
+import type { ProcessService } from './find.js';
+
+export interface CustomerProjectDeps {
+  processes: ProcessService;
+  subprojects: SubprojectsClient;
+  /** The platform project every customer's subproject is made under. */
+  parentProjectId: string;
+}
+
+/**
+ * For a tenant key's request: refuses (422 naming `field`) a project that is not one of its customer's subprojects,
+ * or none (`required_for_customer`): the platform project is no customer's.
+ */
+export async function checkCustomerProject(deps: CustomerProjectDeps, field: string, projectId: string | undefined): Promise<void> {
+  if (projectId === undefined) throw unprocessable(field, 'required_for_customer', "a customer's key acts in one of its customer's subprojects: name it");
+  const notTheirs = () => unprocessable(field, 'not_customer_project', "is not a subproject of this key's customer");
+  const sub = await deps.subprojects.get(deps.parentProjectId, projectId).catch((err: unknown) => {
+    if (err instanceof PlatformNotFoundError) throw notTheirs();
+    throw err;
+  });
+  if (!sub.displayName || sub.projectId !== projectId) throw notTheirs();
+  // The list keeps a tenant key to its own customer's processes, and goes on into the archive.
+  const { processes } = await deps.processes.list({
+    kind: 'subproject',
+    key: workflowIds.subproject(deps.parentProjectId, sub.displayName),
+    state: 'READY',
+    pageSize: 1,
+  });
+  if (!processes.length) throw notTheirs();
+}
