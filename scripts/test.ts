@@ -4,7 +4,7 @@
 // `npm run test:cluster` (--cluster) runs the files that start the production topology of their own instead.
 // Ends with one line: `N passed, N failed, N skipped`.
 import { availableParallelism } from 'node:os';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { cachedWorkflowBundle, CHECKOUT_BUNDLE_CACHE } from '../workers/bundle-cache.js';
 import { SHARED_PG_ENV, startSharedPostgres } from '../test/helpers/shared-postgres.js';
@@ -36,12 +36,15 @@ const FULL_ONLY = [
 /** The fault suite starts a whole cluster (`npm run cluster`'s topology) and breaks it: `npm run test:cluster`, alone. */
 const CLUSTER_ONLY = ['test/faults/'];
 
+const FLAGS = ['--full', '--cluster', '--save-baseline'];
 const cluster = process.argv.includes('--cluster');
+/** The file times a fresh machine plans its first run by (scripts/lib/test-pool.ts); `--save-baseline` writes them. */
+const BASELINE_TIMES = 'test/file-times.json';
 
 function testFiles(): string[] {
   const args = process.argv.slice(2);
   const full = args.includes('--full');
-  const given = args.filter((a) => a !== '--full' && a !== '--cluster');
+  const given = args.filter((a) => !FLAGS.includes(a));
   if (cluster) return CLUSTER_ONLY.flatMap((dir) => testFilesUnder(dir));
   // A directory given stands for every test file under it; a file given runs even if only test:full has it.
   if (given.length) return given.map((f) => relative(process.cwd(), resolve(f))).flatMap((f) => (statSync(f).isDirectory() ? testFilesUnder(f) : [f]));
@@ -121,7 +124,7 @@ log(
   `${cluster ? 'the cluster suite starts its own servers' : `Temporal dev server at ${server.address} (CLI from ${server.cli.source}); PostgreSQL for the harnesses' stores`}; workflow bundle ${bundle.reused ? 'reused (workflow code unchanged)' : 'built'}; ${compiledDir ? `${compiledFiles} files compiled; ` : ''}${elapsed()}`,
 );
 
-const times = new TestTimes(join(cacheRoot(), 'test-times.json'));
+const times = new TestTimes(join(cacheRoot(), 'test-times.json'), BASELINE_TIMES);
 // Three unit batches: a hundred-odd unit files took about 430 s one after another, and two batches of them ended the
 // run (240 s on a quiet machine, 480 s on a busy one) while the heavy jobs had finished.
 const jobs = planJobs(files, times, 3);
@@ -150,6 +153,14 @@ try {
 // Wall times stretched by other work on the machine would plan the next run's batches as if every file were slower.
 const { own, scale } = share.end();
 times.save(result.files, scale);
+if (process.argv.includes('--save-baseline')) {
+  const known = new Set(SUITES.flatMap((dir) => testFilesUnder(dir)));
+  const kept = Object.entries(times.measured())
+    .filter(([f]) => known.has(f))
+    .sort(([a], [b]) => a.localeCompare(b));
+  writeFileSync(BASELINE_TIMES, `${JSON.stringify(Object.fromEntries(kept), null, 2)}\n`);
+  log(`${kept.length} file times saved in ${BASELINE_TIMES}`);
+}
 if (scale < 1) log(`other work took ${Math.round((1 - own) * 100)}% of the busy cores: this run's file times are saved scaled by ${scale.toFixed(2)}`);
 
 const slowest = Object.entries(result.files)
