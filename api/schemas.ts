@@ -11,6 +11,9 @@ import { badRequest } from './errors.js';
  */
 export const PROCESS_ID_MAX_LENGTH = 640;
 
+/** A platform project a start acts in: a customer's subproject (api/processes/customer-project.ts). */
+export const ProjectId = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$', description });
+
 export const ProcessId = Type.String({
   minLength: 1,
   maxLength: PROCESS_ID_MAX_LENGTH,

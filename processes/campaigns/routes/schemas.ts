@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { CONVERSATION_CHANNELS } from '../contract.js';
 import { PARAM_NAME_PATTERN } from '../placeholders.js';
-import { Outcome as ProcessOutcome, PhoneNumber, ProcessView, Started } from '../../../api/schemas.js';
+import { Outcome as ProcessOutcome, PhoneNumber, ProcessView, ProjectId, Started } from '../../../api/schemas.js';
 
 export const MAX_RECIPIENTS = 500_000;
 export const MAX_PARAMS = 20;
@@ -80,13 +80,9 @@ export const StartConversationCampaign = Type.Object(
     key: Type.Optional(Key),
     appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The app (a ULID), called on its own region' }),
     projectId: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 128,
-        pattern: '^[A-Za-z0-9._-]+$',
-        description:
-          "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
-      }),
+      ProjectId(
+        "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
+      ),
     ),
     region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),
     channel: Type.Optional(

@@ -9,6 +9,9 @@ import type { FollowSettings, OperationOutcome } from '../contract.js';
 import { ApiError } from '../../../api/errors.js';
 import type { ProcessService } from '../../../api/processes/find.js';
 import type { SubprojectsClient } from '../../../platform/subprojects/client.js';
+import type { BuiltProcess } from '../../../api/processes/start.js';
+import { currentTenant } from '../../../api/plugins/actor.js';
+import { checkCustomerProject } from '../../../api/processes/customer-project.js';
 
 export interface ProvisioningRouteOptions {
   client: Client;
@@ -54,4 +57,19 @@ export async function lookup<T>(log: FastifyBaseLogger, what: string, read: () =
     log.warn({ err }, `${what} could not be read; validated by the platform later`);
     return undefined;
   }
+}
+
+/**
+ * The process built for the platform project, made in `projectId` instead when the start names one (its ID stays the
+ * platform project's, as an onboarding's steps do). A customer's key must name one of its customer's subprojects.
+ */
+export async function inProjectOf<I extends { projectId: string }>(
+  opts: Pick<ProvisioningRouteOptions, 'processes' | 'subprojects' | 'config'>,
+  projectId: string | undefined,
+  build: () => BuiltProcess<I> | Promise<BuiltProcess<I>>,
+): Promise<BuiltProcess<I>> {
+  const built = await build();
+  if (built.errors.length) return built;
+  if (currentTenant()) await checkCustomerProject({ ...opts, parentProjectId: opts.config.platform.credentials.projectId }, 'body.projectId', projectId);
+  return projectId === undefined ? built : { ...built, input: { ...built.input, projectId } };
 }

@@ -1,10 +1,10 @@
 // Request schemas of the provisioning routes (spec part G rules: names and descriptions at most 512
 // characters, website URLs at most 255, enum values listed in errors), and the rules a schema cannot
 // say well (header example media per format, button counts, banner size), as errors naming the field.
-import Type from 'typebox';
+import Type, { type TObject, type TProperties } from 'typebox';
 import { CAMPAIGN_KEY_PATTERN } from '../../../contracts/ids.js';
 import type { ErrorDetail } from '../../../api/errors.js';
-import { PhoneNumber } from '../../../api/schemas.js';
+import { PhoneNumber, ProjectId } from '../../../api/schemas.js';
 import { TEMPLATE_CATEGORIES, TEMPLATE_COMPONENT_TYPES, TEMPLATE_HEADER_FORMATS } from '../../../common/wire/provisioning.js';
 import { MB, TEMPLATE_HEADER_MEDIA, TEMPLATE_MAX_BUTTONS, TEMPLATE_MAX_URL_BUTTONS } from '../../../common/wire/template-rules.js';
 
@@ -335,3 +335,20 @@ export function bannerErrors(banner: { width: number; height: number }, field = 
     errors.push({ field: `${field}.height`, rule: 'banner_size', message: `must be ${BANNER.height} (the banner is ${BANNER.width}x${BANNER.height} pixels)` });
   return errors;
 }
+
+/**
+ * A start on its own route with `projectId`: the resource is made in that project (a customer's subproject), its
+ * process ID still under the platform project. An onboarding's steps bind their subproject's instead.
+ */
+export const inProject = <P extends TProperties>(start: TObject<P>) =>
+  Type.Object(
+    {
+      ...start.properties,
+      projectId: Type.Optional(
+        ProjectId(
+          "The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  );

@@ -7,9 +7,9 @@ import { relaunchUpdate, stopUpdate, verifyPhoneUpdate, type ChataSenderInput, t
 import { ApiError, errorResponses, invalid } from '../../../api/errors.js';
 import { e164 } from '../../../api/schemas.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
-import { acceptedOrThrow, followSettings, lookup, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, followSettings, inProjectOf, lookup, type ProvisioningRouteOptions } from './common.js';
 import { chataSenderInput, chatbSenderInput, contactErrors, launchContact, phoneVerificationSettings, rcsSenderInput } from './inputs.js';
-import { Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
+import { inProject, Relaunch, StartChataSender, StartChatbSender, StartEmbeddedChataSender, StartRcsSender, UpdateSender, VerifyPhone } from './schemas.js';
 import { senderChanges, updateSender } from './sender-update.js';
 import { operationId } from '../../../api/processes/update.js';
 import { retire } from './retire.js';
@@ -24,48 +24,52 @@ function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
 
 export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (
   app,
-  { client, processes, config, provisioning, hashSubject },
+  { client, processes, config, provisioning, hashSubject, subprojects },
 ) => {
   const projectId = config.platform.credentials.projectId;
   const senders = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/senders', 'sender');
-  const byKey = { errors: [400, 401, 422], reuse: 'after-final' } as const;
+  // 502: a customer's key names a subproject, read from the platform.
+  const byKey = { errors: [400, 401, 422, 502], reuse: 'after-final' } as const;
+  const inCustomerProject = inProjectOf.bind(undefined, { processes, subprojects, config });
 
   senders.start({
     ...byKey,
     segment: 'rcs',
     summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country',
-    body: StartRcsSender,
-    build: async ({ body: b, log }) => {
-      const questionnaire = await lookup(log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(b.useCase, b.countries));
-      return rcsSenderInput(b, 'body', { projectId, config, questionnaire });
-    },
+    body: inProject(StartRcsSender),
+    build: ({ body: { projectId: into, ...b }, log }) =>
+      inCustomerProject(into, async () => {
+        const questionnaire = await lookup(log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(b.useCase, b.countries));
+        return rcsSenderInput(b, 'body', { projectId, config, questionnaire });
+      }),
   });
 
   senders.start({
     ...byKey,
     segment: 'chata',
     summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE',
-    body: StartChataSender,
-    build: (req) => chataSenderInput(req.body, 'body', { projectId, config, hashSubject }),
+    body: inProject(StartChataSender),
+    build: ({ body: { projectId: into, ...b } }) => inCustomerProject(into, () => chataSenderInput(b, 'body', { projectId, config, hashSubject })),
   });
 
   senders.start({
     ...byKey,
     segment: 'chata/embedded',
     summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE',
-    body: StartEmbeddedChataSender,
-    build: (req) => {
-      const { overdueAfterSeconds, phoneVerification, ...sender } = req.body;
-      const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
-      const input: ChataSenderInput = {
-        projectId,
-        mode: 'embedded',
-        sender: { ...sender, ...(phoneNumber ? { phoneNumber } : {}) },
-        phoneVerification: phoneVerificationSettings(phoneVerification),
-        ...followSettings(config, overdueAfterSeconds),
-      };
-      return { errors: [], kind: 'chata-sender', processId: workflowIds['chata-sender'](projectId, `pnid-${sender.phoneNumberId}`), input };
-    },
+    body: inProject(StartEmbeddedChataSender),
+    build: ({ body: { projectId: into, ...body } }) =>
+      inCustomerProject(into, () => {
+        const { overdueAfterSeconds, phoneVerification, ...sender } = body;
+        const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
+        const input: ChataSenderInput = {
+          projectId,
+          mode: 'embedded',
+          sender: { ...sender, ...(phoneNumber ? { phoneNumber } : {}) },
+          phoneVerification: phoneVerificationSettings(phoneVerification),
+          ...followSettings(config, overdueAfterSeconds),
+        };
+        return { errors: [], kind: 'chata-sender', processId: workflowIds['chata-sender'](projectId, `pnid-${sender.phoneNumberId}`), input };
+      }),
   });
 
   app.get(
@@ -84,11 +88,12 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     ...byKey,
     segment: 'chatb',
     summary: 'Create a CHATB sender in a category and follow it to ACTIVE',
-    body: StartChatbSender,
-    build: async ({ body, log }) => {
-      const categories = await lookup(log, 'the CHATB categories', () => provisioning.chatbSenders.categories());
-      return chatbSenderInput(body, 'body', { projectId, config, categories });
-    },
+    body: inProject(StartChatbSender),
+    build: ({ body: { projectId: into, ...body }, log }) =>
+      inCustomerProject(into, async () => {
+        const categories = await lookup(log, 'the CHATB categories', () => provisioning.chatbSenders.categories());
+        return chatbSenderInput(body, 'body', { projectId, config, categories });
+      }),
   });
 
   senders.list({ summary: (segment) => `List ${segment?.toUpperCase()} sender processes, optionally by state` });

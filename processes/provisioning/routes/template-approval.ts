@@ -3,19 +3,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteTemplateChangeUpdate, resubmitUpdate, stopUpdate, type OperationOutcome } from '../contract.js';
 import { ApiError, invalid } from '../../../api/errors.js';
 import { processRouter, reasonAction } from '../../../api/routes/process-routes.js';
-import { acceptedOrThrow, type ProvisioningRouteOptions } from './common.js';
+import { acceptedOrThrow, inProjectOf, type ProvisioningRouteOptions } from './common.js';
 import { retire } from './retire.js';
 import { operationId } from '../../../api/processes/update.js';
 import { ReasonBody } from '../../../api/schemas.js';
 import { templateInput } from './inputs.js';
-import { componentErrors, Resubmit, StartTemplate } from './schemas.js';
+import { componentErrors, inProject, Resubmit, StartTemplate } from './schemas.js';
 
 const CHANNELS = [
   ['chata', 'CHATA'],
   ['chatb', 'CHATB'],
 ] as const;
 
-export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config }) => {
+export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, subprojects }) => {
   const projectId = config.platform.credentials.projectId;
   const templates = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/templates', 'template');
 
@@ -23,9 +23,11 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
     templates.start({
       segment,
       summary: `Create a ${channel} template and follow its approval, then its quality, until it is deleted or you stop watching`,
-      body: StartTemplate,
-      errors: [400, 401, 422],
-      build: (req) => templateInput(req.body, 'body', { projectId, config, channel }),
+      body: inProject(StartTemplate),
+      // 502: a customer's key names a subproject, read from the platform.
+      errors: [400, 401, 422, 502],
+      build: ({ body: { projectId: into, ...body } }) =>
+        inProjectOf({ processes, subprojects, config }, into, () => templateInput(body, 'body', { projectId, config, channel })),
       reuse: 'after-final',
     });
   }
