@@ -22,9 +22,11 @@ const SUITES = ['test'];
  * and once for the README's try-it blocks), and the audit page's own files, which drive headless Chromium through
  * whole processes (the page, its actions, its calls, the SDK verification's picture): each costs as much CPU as a
  * dozen other files (the README's 37 s, the page's 33 s), so they run in `npm run test:full` (.ci/run), not in every
- * `npm test` on two cores.
+ * `npm test` on two cores. So does the replay of every fixture with each interceptor set (35 s of CPU; the plain
+ * replay of every fixture stays in `npm test`): a check of what a release freezes, run by CI.
  */
 const FULL_ONLY = [
+  'test/workflows/replay/interceptors.test.ts',
   'test/e2e/npm-start.test.ts',
   'test/e2e/web-ui-codec.test.ts',
   'test/e2e/readme-try-it.test.ts',
