@@ -68,8 +68,11 @@ export class VoiceCallbackReceiver {
     return this.received.filter((c) => c.callid === callId && (event === undefined || c.event === event));
   }
 
-  /** The first callback (already received or still to come) that matches; rejects after `timeoutMs`. */
-  waitFor(match: (cb: ReceivedCallback) => boolean, timeoutMs = 5000): Promise<ReceivedCallback> {
+  /**
+   * The first callback (already received or still to come) that matches; rejects after `timeoutMs`. 15 s: a call's
+   * DiCE comes after its callbacks' answers and timers, which a loaded CI machine stretched past 5 s.
+   */
+  waitFor(match: (cb: ReceivedCallback) => boolean, timeoutMs = 15_000): Promise<ReceivedCallback> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.received.find(match);
