@@ -1,5 +1,5 @@
-// A customer's key acts in its own customer's projects only. Its projects are the subprojects its subproject
-// processes made: the platform names a subproject's display name, which is that process's key; the process must be
+// A customer's key acts in the platform project, which every customer shares (its apps' rate is shared fairly), or in
+// its own customer's subprojects, never in another's. Its subprojects are the ones its subproject processes made: the platform names a subproject's display name, which is that process's key; the process must be
 // the customer's and READY, in Temporal or, its history gone after retention, in the audit archive.
 import { workflowIds } from '../../processes/kinds.js';
 import type { SubprojectsClient } from '../../platform/subprojects/client.js';
@@ -14,12 +14,9 @@ export interface CustomerProjectDeps {
   parentProjectId: string;
 }
 
-/**
- * For a tenant key's request: refuses (422 naming `field`) a project that is not one of its customer's subprojects,
- * or none (`required_for_customer`): the platform project is no customer's.
- */
+/** For a tenant key's request: refuses (422 naming `field`) a named project that is not one of its customer's subprojects. */
 export async function checkCustomerProject(deps: CustomerProjectDeps, field: string, projectId: string | undefined): Promise<void> {
-  if (projectId === undefined) throw unprocessable(field, 'required_for_customer', "a customer's key acts in one of its customer's subprojects: name it");
+  if (projectId === undefined) return; // the platform project
   const notTheirs = () => unprocessable(field, 'not_customer_project', "is not a subproject of this key's customer");
   const sub = await deps.subprojects.get(deps.parentProjectId, projectId).catch((err: unknown) => {
     if (err instanceof PlatformNotFoundError) throw notTheirs();

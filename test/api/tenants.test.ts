@@ -101,7 +101,7 @@ describe('tenant API keys', () => {
     assert.ok(reported.execution.historyLength > before.execution.historyLength, 'the owner reached it');
   });
 
-  test("a tenant key's campaign goes through its customer's own subproject, and shares its app's rate as its customer's", async () => {
+  test("a tenant key's campaign goes through a shared app of the platform project or its customer's own subproject, never another's", async () => {
     const appId = await createApp(h, 50);
     const start = (key: string, projectId?: string) =>
       as(key, {
@@ -110,7 +110,6 @@ describe('tenant API keys', () => {
         payload: { appId, ...(projectId ? { projectId } : {}), region: 'eu', message: { text: 'hello' }, recipients: [freshNumber()] },
       });
     const campaigns = async () => Number((await h.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM relayflow_campaigns'))[0]!.n);
-    const before = await campaigns();
     const refused = async (key: string, projectId: string | undefined, rule: string) => {
       const res = await start(key, projectId);
       assert.equal(res.statusCode, 422, res.body);
@@ -120,8 +119,12 @@ describe('tenant API keys', () => {
       );
       assert.doesNotMatch(res.body, /globex/, 'nothing of the other customer');
     };
-    // Not the platform's own project: a customer sends in its subproject.
-    await refused(KEY_B, undefined, 'required_for_customer');
+    // The platform project's app is shared: the campaign is its customer's, and shares the app's rate as such.
+    const shared = await start(KEY_B);
+    assert.equal(shared.statusCode, 202, shared.body);
+    const [row] = await h.store.sql.query<{ tenant: string | null }>('SELECT tenant FROM relayflow_campaigns WHERE id = $1', [shared.json().campaignId]);
+    assert.equal(row?.tenant, 'globex');
+    const before = await campaigns();
     await refused(KEY_B, 'no-such-project', 'not_customer_project');
 
     const made = await subproject(KEY_B, uniqueName('globex-sends'));
@@ -134,22 +137,14 @@ describe('tenant API keys', () => {
 
     const res = await start(KEY_B, projectId);
     assert.equal(res.statusCode, 202, res.body);
-    const [row] = await h.store.sql.query<{ tenant: string | null }>('SELECT tenant FROM relayflow_campaigns WHERE id = $1', [res.json().campaignId]);
-    assert.equal(row?.tenant, 'globex');
     assert.equal((await as(KEY_B, { method: 'GET', url: path(res.json().processId) })).json().tenant, 'globex');
   });
 
-  test("a tenant key's onboarding and bundle go in a subproject of its customer's own", async () => {
+  test("a tenant key's bundle goes in a subproject of its customer's own, never another's", async () => {
     const field = (res: { statusCode: number; body: string; json: () => { error: { details: { field: string; rule: string }[] } } }) => {
       assert.equal(res.statusCode, 422, res.body);
       return res.json().error.details.map((d) => `${d.field} ${d.rule}`);
     };
-    const onboarding = await as(KEY_A, {
-      method: 'POST',
-      url: '/v1/onboardings',
-      payload: { key: uniqueName('acme-plan'), webhook: { target: 'https://example.com/hooks', secret: 'a-secret-of-sixteen-or-more' } },
-    });
-    assert.ok(field(onboarding).includes('body.subproject required_for_customer'), onboarding.body);
 
     const theirs = await subproject(KEY_B, uniqueName('globex-bundles'));
     const ready = await waitUntil(h, theirs.json().processId, (v) => v.state === 'READY', 'the subproject to be usable');
@@ -157,8 +152,8 @@ describe('tenant API keys', () => {
     const bundle = (key: string, fields: Record<string, unknown>) =>
       as(key, { method: 'POST', url: '/v1/bundles', payload: { key: uniqueName('bundle'), displayName: 'Acme', region: 'EU', ...fields } });
     assert.deepEqual(field(await bundle(KEY_A, { subprojectId: theirProject, smsApp: true })), ['body.subprojectId not_customer_project']);
-    assert.deepEqual(field(await bundle(KEY_A, { smsApp: true })), ['body.subprojectId required_for_customer']);
-    // Its own subproject, or a new one the bundle makes, is its customer's.
+    assert.deepEqual(field(await bundle(KEY_A, { subprojectId: 'no-such-project', smsApp: true })), ['body.subprojectId not_customer_project']);
+    // Its own subproject is its customer's.
     const own = await bundle(KEY_B, { subprojectId: theirProject, smsApp: true });
     assert.equal(own.statusCode, 202, own.body);
     assert.equal((await as(KEY_B, { method: 'GET', url: path(own.json().processId) })).json().tenant, 'globex');

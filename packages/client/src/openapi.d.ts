@@ -5734,7 +5734,7 @@ export interface operations {
                             name?: string;
                         };
                     };
-                    /** @description The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                     /** @description No message from `from` until `to` in each recipient's local time (its country's zones; in all of them where it has several), wrapping past midnight (21:00 to 08:00): a recipient outside its window waits for it */
                     quietHours?: {
@@ -16220,7 +16220,7 @@ export interface operations {
                     };
                     /** @enum {unknown} */
                     platformLocalStorage?: "AE" | "AU" | "BH" | "CA" | "CH" | "GB" | "ID" | "IN" | "JP" | "KR" | "SG" | "ZA";
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                     saveDraftOnFailure?: boolean;
                     /** @enum {unknown} */
@@ -16525,7 +16525,7 @@ export interface operations {
                         /** @description End the process FAILED when no right code was submitted this long after the wait began (default 86400, a day) */
                         timeoutSeconds?: number;
                     };
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                 };
             };
@@ -16985,7 +16985,7 @@ export interface operations {
                     displayName: string;
                     /** @description Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS) */
                     overdueAfterSeconds?: number;
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                     subcategoryCode?: string;
                 };
@@ -17585,7 +17585,7 @@ export interface operations {
                     };
                     /** @description Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS) */
                     overdueAfterSeconds?: number;
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                     /** @description Added once the platform allows it (after the launch) */
                     testNumbers?: {
@@ -20016,7 +20016,7 @@ export interface operations {
                     name: string;
                     /** @description Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS) */
                     overdueAfterSeconds?: number;
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                 };
             };
@@ -20525,7 +20525,7 @@ export interface operations {
                     name: string;
                     /** @description Report the approval overdue after this long under review (default from RELAYFLOW_PROVISIONING_OVERDUE_AFTER_MS) */
                     overdueAfterSeconds?: number;
-                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project). */
+                    /** @description The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project). */
                     projectId?: string;
                 };
             };

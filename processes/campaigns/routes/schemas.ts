@@ -81,7 +81,7 @@ export const StartConversationCampaign = Type.Object(
     appId: Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'The app (a ULID), called on its own region' }),
     projectId: Type.Optional(
       ProjectId(
-        "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
+        "The project the app lives in: a customer's subproject, to send through its bundle app (its template too is read there). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project).",
       ),
     ),
     region: Type.Union([Type.Literal('us'), Type.Literal('eu'), Type.Literal('br')]),

@@ -23,9 +23,8 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     errors: [400, 401, 422, 502],
     build: async (req) => {
       const { key, ...fields } = req.body;
-      // A customer's bundle goes in a subproject of its own: one it names, or a new one the bundle creates.
-      if (currentTenant() && !fields.createSubproject)
-        await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.subprojectId', fields.subprojectId);
+      // A customer's key names a subproject of its own customer's, if any.
+      if (currentTenant()) await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.subprojectId', fields.subprojectId);
       return bundleInput(fields, 'body', { projectId, config, key });
     },
     reuse: 'after-final',

@@ -346,7 +346,7 @@ export const inProject = <P extends TProperties>(start: TObject<P>) =>
       ...start.properties,
       projectId: Type.Optional(
         ProjectId(
-          "The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. Required with a customer's (tenant) key, and then one of that customer's READY subprojects (422 required_for_customer / not_customer_project).",
+          "The project to make it in: a customer's subproject (used with the platform project's key). The platform project when absent. With a customer's (tenant) key, one of that customer's READY subprojects (422 not_customer_project).",
         ),
       ),
     },

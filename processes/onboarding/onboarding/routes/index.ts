@@ -11,7 +11,6 @@ import { readLookups } from './lookups.js';
 import { buildOnboardingPlan, planHash } from './plan.js';
 import { StartOnboarding } from './schemas.js';
 import { onboardingStepActions } from './steps.js';
-import { currentTenant } from '../../../../api/plugins/actor.js';
 
 export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions> = async (app, opts) => {
   const { client, processes, config, hashSubject } = opts;
@@ -46,18 +45,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<OnboardingRouteOptions>
       const lookups = await readLookups(b, { provisioning: opts.provisioning, senderid: opts.senderid, log });
       const plan = buildOnboardingPlan(b, { projectId, config, hashSubject, lookups });
       const input: OnboardingInput = { projectId, key: b.key, planHash: planHash(b), steps: plan.steps };
-      // A customer's resources go in its own subproject: a tenant key's plan makes one.
-      const customer =
-        currentTenant() && !b.subproject
-          ? [
-              {
-                field: 'body.subproject',
-                rule: 'required_for_customer',
-                message: "a customer's onboarding makes its resources in a subproject of its own: add one",
-              },
-            ]
-          : [];
-      return { errors: [...plan.errors, ...customer], kind: KIND, processId: workflowIds.onboarding(projectId, b.key), input };
+      return { errors: plan.errors, kind: KIND, processId: workflowIds.onboarding(projectId, b.key), input };
     },
     // One run per key, ever: a later request is answered by that run (ended or not), never a second one.
     reuse: 'never',
