@@ -1,6 +1,7 @@
 // A customer's key acts in the platform project, which every customer shares (its apps' rate is shared fairly), or in
-// its own customer's subprojects, never in another's. Its subprojects are the ones its subproject processes made: the platform names a subproject's display name, which is that process's key; the process must be
-// the customer's and READY, in Temporal or, its history gone after retention, in the audit archive.
+// its own customer's subprojects, never in another's. Its subprojects are the ones its subproject processes made: the
+// platform names a subproject's display name, which is that process's key; the process must be the customer's and
+// READY, in Temporal or, its history gone after retention, in the audit archive.
 import { workflowIds } from '../../processes/kinds.js';
 import type { SubprojectsClient } from '../../platform/subprojects/client.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';

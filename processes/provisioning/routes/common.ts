@@ -61,7 +61,7 @@ export async function lookup<T>(log: FastifyBaseLogger, what: string, read: () =
 
 /**
  * The process built for the platform project, made in `projectId` instead when the start names one (its ID stays the
- * platform project's, as an onboarding's steps do). A customer's key must name one of its customer's subprojects.
+ * platform project's, as an onboarding's steps do). A customer's key may name only one of its customer's subprojects.
  */
 export async function inProjectOf<I extends { projectId: string }>(
   opts: Pick<ProvisioningRouteOptions, 'processes' | 'subprojects' | 'config'>,
