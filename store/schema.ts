@@ -1,6 +1,7 @@
 // The campaign tables. Created at open, under an advisory lock so workers and API instances starting together
-// do not race on CREATE TABLE, and only when the database is not current already (migrate, below). Recipients are one row each: the send activities claim rows, the delivery
-// intake writes reports, and the counts a caller sees are aggregates over them.
+// do not race on CREATE TABLE, and only when the database is not current already (migrate, below). Recipients are
+// one row each: the send activities claim rows, the delivery intake writes reports, and the counts a caller sees are
+// aggregates over them.
 import { createHash } from 'node:crypto';
 import type { Sql } from './sql.js';
 

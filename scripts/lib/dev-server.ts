@@ -47,6 +47,12 @@ export function canBind(port: number): Promise<boolean> {
 
 const PORT_WINDOW = 200;
 const PORT_WINDOWS = 50;
+/**
+ * Ports this process handed out lately, with when: each is free when picked but bound later by its caller, so a
+ * second pick before then (five ports for one `npm start`, a cluster's ports picked at once) must not name it again.
+ */
+const handedOut = new Map<number, number>();
+const HANDED_OUT_MS = 120_000;
 
 /**
  * A port free now, for a server that binds it later: below Linux's ephemeral range (32768 up), where the system
@@ -59,7 +65,10 @@ export async function freePort(): Promise<number> {
   const base = 10_000 + (process.pid % PORT_WINDOWS) * PORT_WINDOW;
   for (let tries = 0; tries < 50; tries++) {
     const port = base + Math.floor(Math.random() * PORT_WINDOW);
+    if (Date.now() - (handedOut.get(port) ?? -Infinity) < HANDED_OUT_MS) continue;
+    handedOut.set(port, Date.now()); // before the await: a pick running beside this one skips it
     if (await canBind(port)) return port;
+    handedOut.delete(port);
   }
   throw new Error(`no free port between ${base} and ${base + PORT_WINDOW} after 50 tries`);
 }

@@ -11,17 +11,13 @@ export interface NpmStartPorts {
 }
 
 export async function npmStartEnv(dataDir: string): Promise<{ ports: NpmStartPorts; env: Record<string, string> }> {
-  // Five different ports: each is free when picked but bound only later, so two picks could name the same one.
-  const taken = new Set<number>();
-  const pick = async (): Promise<number> => {
-    for (;;) {
-      const port = await freePort();
-      if (taken.has(port)) continue;
-      taken.add(port);
-      return port;
-    }
+  const ports: NpmStartPorts = {
+    api: await freePort(),
+    ui: await freePort(),
+    sandbox: await freePort(),
+    codec: await freePort(),
+    workerMetrics: await freePort(),
   };
-  const ports: NpmStartPorts = { api: await pick(), ui: await pick(), sandbox: await pick(), codec: await pick(), workerMetrics: await pick() };
   return {
     ports,
     env: {
