@@ -565,6 +565,24 @@ const scenarios: Scenario[] = [
   },
   {
     type: 'chatbSenderApproval',
+    case: 'watch-inactive',
+    async run(h) {
+      // The sender watched after ACTIVE (chatb-sender-watch-after-active) until the platform makes it INACTIVE.
+      await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
+      const id = await pv.start(h, '/v1/senders/chatb', { displayName: uniqueName('watched'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
+      const live = await pv.waitUntil(h, id, (v) => v.details.watchedSince !== undefined, 'watched', 30_000);
+      const res = await fetch(`${h.sandbox.url}/_sandbox/provisioning/senders/${String(live.details.senderId)}/health`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'INACTIVE' }),
+      });
+      if (!res.ok) throw new Error(`health: ${res.status} ${await res.text()}`);
+      await pv.waitUntil(h, id, completed, 'completed', 30_000);
+      return { workflowId: id, runId: await closed(h, id) };
+    },
+  },
+  {
+    type: 'chatbSenderApproval',
     case: 'stopped-while-waiting',
     async run(h) {
       await pv.setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });

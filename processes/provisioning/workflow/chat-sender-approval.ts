@@ -8,10 +8,11 @@
 // the whole wait has a deadline); a CHATA sender's process also follows its business account's ban
 // (account-state.ts). Both share one frame; only the reading differs.
 //
-// Once ACTIVE, a CHATA sender's process (started or upgraded after the change SENDER_WATCH_PATCH) goes on following
-// its sender until it is retired (sender-watch.ts): quality rating and messaging limit as its `health`, each change a
-// history entry with its reason; a state change (ERROR, DELETED, a ban) as it means. `retire` (CHATA, and a CHATB
-// process still running) deletes the sender on the platform and ends the process RETIRED.
+// Once ACTIVE, a sender's process (started or upgraded after the change SENDER_WATCH_PATCH, for CHATB
+// CHATB_SENDER_WATCH_PATCH) goes on following its sender until it is retired (sender-watch.ts): a CHATA sender's
+// quality rating and messaging limit as its `health`, each change a history entry with its reason; a state change
+// (ERROR, DELETED, a ban; CHATB's INACTIVE) as it means. `retire` deletes the sender on the platform and ends the
+// process RETIRED.
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, isCancellation, patched, setHandler } from '@temporalio/workflow';
 import {
   DEFAULT_PHONE_VERIFICATION,
@@ -34,7 +35,7 @@ import { rootMessage } from '../../shared/workflow/failure-text.js';
 import { ACCOUNT_BANNED, AccountWatch, type AccountNote } from './account-state.js';
 import { CHATA_SENDER_ERRORS, isTerminalChataError, isUnverifiedNumberError } from './chat-sender-errors.js';
 import { SenderChangeTracker, type PendingChange } from './sender-change.js';
-import { healthOfEvent, healthOfSender, SENDER_WATCH_PATCH, SenderHealthWatch, type SenderHealth } from './sender-watch.js';
+import { CHATB_SENDER_WATCH_PATCH, healthOfEvent, healthOfSender, SENDER_WATCH_PATCH, SenderHealthWatch, type SenderHealth } from './sender-watch.js';
 import { retireUpdate } from '../contract.js';
 
 type SenderProcessState =
@@ -425,7 +426,7 @@ async function onboard(spec: SenderSpec, settings: FollowSettings, carried?: Car
     // A change that came as the sender reached ACTIVE is followed to its end as well.
     await followChanges(following, done);
     // The live sender is watched until it is retired (processes from before the change end here, at ACTIVE).
-    if (!watching && spec.chata && state() === 'ACTIVE' && patched(SENDER_WATCH_PATCH)) {
+    if (!watching && state() === 'ACTIVE' && patched(spec.chata ? SENDER_WATCH_PATCH : CHATB_SENDER_WATCH_PATCH)) {
       // No history entry of its own: ACTIVE once in the timeline (the details say since when it is watched).
       watching = true;
       d.watchedSince = new Date().toISOString();

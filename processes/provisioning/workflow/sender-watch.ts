@@ -9,6 +9,8 @@ import type { Take } from './follow.js';
 
 /** The change ID of the watch after ACTIVE (docs/upgrades.md): runs from before it end at ACTIVE. */
 export const SENDER_WATCH_PATCH = 'sender-watch-after-active';
+/** The same for CHATB senders, which came to be watched later: an INACTIVE after ACTIVE ends their process FAILED. */
+export const CHATB_SENDER_WATCH_PATCH = 'chatb-sender-watch-after-active';
 
 export interface SenderHealth {
   qualityRating?: string;

@@ -1,5 +1,6 @@
-// A sender changed through its process (POST /v1/senders/{processId}/update), against the sandbox: a process that
-// ended with its sender live runs again for the change; a reviewed change goes back to review and then live with it
+// A sender changed through its process (POST /v1/senders/{processId}/update), against the sandbox: a watched CHATA
+// or CHATB sender's process takes the change in its run, an RCS one that ended with its sender live runs again for
+// it; a reviewed change goes back to review and then live with it
 // (approved) or without it (rejected, with the reviewer's words); a repeated Idempotency-Key sends nothing twice; a
 // field the sender's kind does not change is a 422 naming it; a process that ended otherwise answers 409. CHATB and
 // RCS changes are reviewed; a CHATA sender's business profile changes at once.
@@ -11,6 +12,8 @@ import { freshMobile, rcsBody, sandboxRequests, setReviewer, start, update, wait
 
 const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
+/** A live CHATA or CHATB sender's process does not end at ACTIVE: it goes on watching the sender. */
+const watched = (v: View) => v.state === 'ACTIVE' && v.details.watchedSince !== undefined;
 type Change = { operationId: string; fields: string[]; status: string; reason?: string; decidedAt?: string };
 const changesOf = (v: View) => (v.details.changes ?? []) as Change[];
 
@@ -18,12 +21,13 @@ describe('sender updates through the process', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
   const platform = () => createPlatformClients(h.config.platform).provisioning;
 
-  test('CHATB: a change of an ACTIVE sender is reviewed, approved, then rejected with the reason; a repeated key sends nothing twice', async () => {
+  test('CHATB: a change of a watched ACTIVE sender is reviewed, approved, then rejected with the reason; a repeated key sends nothing twice', async () => {
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300 } });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
-    const active = await waitUntil(h, id, (v) => completed(v) && v.state === 'ACTIVE', 'ACTIVE and ended');
+    const active = await waitUntil(h, id, watched, 'ACTIVE and watched');
     const senderId = active.details.senderId as string;
     const patches = async () => (await sandboxRequests(h, 'PATCH', `/chatb/senders/${senderId}`)).length;
+    const decided = (n: number) => (v: View) => v.state === 'ACTIVE' && changesOf(v).length >= n && changesOf(v)[n - 1]!.status !== 'IN_REVIEW';
 
     const key = uniqueName('change');
     const first = await update(h, id, 'senders', 'update', { description: 'Fresh fashion every week' }, key);
@@ -33,8 +37,9 @@ describe('sender updates through the process', () => {
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.json<{ accepted: boolean }>().accepted, true);
 
-    const approved = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(active), 'the change run ended');
-    assert.equal(approved.state, 'ACTIVE');
+    const approved = await waitUntil(h, id, decided(1), 'the change decided');
+    assert.equal(approved.execution.status, 'RUNNING', 'still watched');
+    assert.equal(runOf(approved), runOf(active), 'the same run');
     assert.deepEqual(
       changesOf(approved).map((c) => [c.operationId, c.fields, c.status]),
       [[key, ['description'], 'APPROVED']],
@@ -47,17 +52,17 @@ describe('sender updates through the process', () => {
     assert.equal(await patches(), 1, 'one PATCH for the two requests');
     assert.equal((await platform().chatbSenders.get(senderId)).description, 'Fresh fashion every week');
 
-    // The same key after the run ended: answered from the process's record, nothing sent.
+    // The same key once decided: answered from the process's record, nothing sent.
     const late = await update(h, id, 'senders', 'update', { description: 'Fresh fashion every week' }, key);
     assert.equal(late.statusCode, 200, late.body);
-    assert.match(late.json<{ reason: string }>().reason, /taken before \(APPROVED\)/);
+    assert.equal(late.json<{ accepted: boolean }>().accepted, true);
     assert.equal(await patches(), 1);
 
     await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 300, comment: 'Subcategory does not match the shop' } });
     const rejectedKey = uniqueName('change');
     const second = await update(h, id, 'senders', 'update', { categoryCode: 'RETAIL', subcategoryCode: 'ELECTRONICS' }, rejectedKey);
     assert.equal(second.statusCode, 200, second.body);
-    const rejected = await waitUntil(h, id, (v) => completed(v) && runOf(v) !== runOf(approved), 'the second change run ended');
+    const rejected = await waitUntil(h, id, decided(2), 'the second change decided');
     assert.equal(rejected.state, 'ACTIVE', 'the sender stays live without the change');
     const [earlier, last] = changesOf(rejected);
     assert.equal(earlier!.status, 'APPROVED', 'the earlier change is still shown');
@@ -149,7 +154,7 @@ describe('sender updates through the process', () => {
   test('a process stopped while its change is under review ends STOPPED, the change shown as still in review', async () => {
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('Shop'), categoryCode: 'RETAIL' });
-    await waitUntil(h, id, (v) => completed(v) && v.state === 'ACTIVE', 'ACTIVE and ended');
+    await waitUntil(h, id, watched, 'ACTIVE and watched');
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
     const changed = await update(h, id, 'senders', 'update', { description: 'Slow review' });
     assert.deepEqual(changed.json(), { accepted: true, state: 'IN_REVIEW' });

@@ -212,6 +212,9 @@ describe('onboarding workflow', () => {
   test("a child whose platform call is refused for good ends FAILED: its step keeps the sender's ID, and a cancel deletes it", async () => {
     // The review never ends while the test runs; the sender's first read (its poll, 1.5 s after the create) is refused.
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 600_000 } });
+    // The earlier tests' live senders are still watched: their polls would take the one refusal meant for this one.
+    const query = `RelayflowKind = 'chatb-sender' AND ExecutionStatus = 'Running' AND TaskQueue = '${h.config.taskQueue}'`;
+    for await (const w of h.client.workflow.list({ query })) await h.client.workflow.getHandle(w.workflowId).terminate('an earlier test is done with it');
     const fault = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,14 +1,14 @@
 // A CHATA sender's process after ACTIVE, on the real Temporal dev server against the sandbox: it keeps watching
 // across continue-as-new (health, history and the watch carried; started with a low history limit so a new run
 // begins within the test); the platform's news that the sender stopped moves it as it means (ERROR and back,
-// DELETED ends it FAILED).
+// DELETED ends it FAILED). A CHATB sender's process stays open at ACTIVE too, until retired or made INACTIVE.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { KIND, STATE } from '../../../common/search-attributes.js';
 import { workflowIds } from '../../../processes/kinds.js';
 import type { ChataSenderInput } from '../../../processes/provisioning/contract.js';
 import { useHarness, uniqueName, type Harness } from '../../helpers/harness.js';
-import { freshMobile, setReviewer, stateChanges, update, waitUntil, type View } from '../../helpers/provisioning.js';
+import { freshMobile, setReviewer, start, stateChanges, update, waitUntil, type View } from '../../helpers/provisioning.js';
 
 const health = (v: View) => (v.details.health ?? {}) as { qualityRating?: string; messagingLimit?: string };
 const runOf = (v: View) => (v.execution as { runId?: string }).runId!;
@@ -48,7 +48,7 @@ async function watchedSender(h: Harness, historyLimit: number) {
   return { handle, processId, senderId: live.details.senderId as string, live };
 }
 
-describe('a live CHATA sender watched after ACTIVE', () => {
+describe('a live sender watched after ACTIVE', () => {
   const h = useHarness({ env: { RELAYFLOW_PROVISIONING_POLL_INTERVAL_MS: '60000' } });
 
   test('the watch continues as new with its health and history, and goes on in the new run until retired', async () => {
@@ -90,5 +90,28 @@ describe('a live CHATA sender watched after ACTIVE', () => {
     const failed = await waitUntil(h, processId, (v) => v.execution.status === 'FAILED', 'failed');
     assert.equal(failed.state, 'FAILED');
     assert.match(failed.failure ?? '', /the sender was deleted on the platform/);
+  });
+
+  test('a live CHATB sender is watched too: retired while ACTIVE, or ended FAILED when the platform makes it INACTIVE', async () => {
+    await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 200 } });
+    const watched = async (name: string) => {
+      const processId = await start(h, '/v1/senders/chatb', { displayName: uniqueName(name), categoryCode: 'RETAIL' });
+      const live = await waitUntil(h, processId, (v) => v.details.watchedSince !== undefined, 'ACTIVE and watched');
+      assert.equal(live.state, 'ACTIVE');
+      assert.equal(live.execution.status, 'RUNNING', 'ACTIVE is not its end');
+      return { processId, senderId: live.details.senderId as string };
+    };
+    const inactive = await watched('Inactive');
+    await sendHealth(h, inactive.senderId, { status: 'INACTIVE' });
+    const failed = await waitUntil(h, inactive.processId, (v) => v.execution.status === 'FAILED', 'failed');
+    assert.equal(failed.state, 'FAILED');
+    assert.match(failed.failure ?? '', /the sender became inactive/);
+    assert.match(failed.history.at(-1)!.reason!, /^inactive \(CHATB_SENDER_INACTIVE\)/);
+
+    const retired = await watched('Retired');
+    const res = await update(h, retired.processId, 'senders', 'retire', { reason: 'done' });
+    assert.equal(res.statusCode, 200, res.body);
+    const ended = await waitUntil(h, retired.processId, (v) => v.execution.status === 'COMPLETED', 'ended');
+    assert.equal(ended.state, 'RETIRED');
   });
 });

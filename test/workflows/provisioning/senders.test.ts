@@ -28,7 +28,7 @@ const fast = {
   chatbSenders: { outcome: 'activate', delayMs: 300 },
 } as const;
 const completed = (v: View) => v.execution.status === 'COMPLETED';
-/** A CHATA sender's process does not end at ACTIVE: it goes on watching the live sender. */
+/** A CHATA or CHATB sender's process does not end at ACTIVE: it goes on watching the live sender. */
 const watched = (v: View) => v.state === 'ACTIVE' && v.details.watchedSince !== undefined;
 
 describe('sender approval (webhooks only: polling every minute)', () => {
@@ -158,7 +158,7 @@ describe('sender approval (webhooks only: polling every minute)', () => {
   test('CHATB: activation reported by a comment with state ACTIVE; a rejection fails the attempt with the comment', async () => {
     await setReviewer(h, { chatbSenders: { outcome: 'activate', delayMs: 300, comment: 'Welcome aboard' } });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('shop'), categoryCode: 'RETAIL', subcategoryCode: 'FASHION' });
-    const done = await waitUntil(h, id, completed, 'completed');
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched');
     assert.deepEqual(stateChanges(done), ['CREATING', 'IN_REVIEW', 'ACTIVE']);
     assert.ok(done.details.comments.some((c) => c.text === 'Welcome aboard'));
     await setReviewer(h, { chatbSenders: { outcome: 'reject', delayMs: 200, comment: 'Category does not match' } });
@@ -176,7 +176,7 @@ describe('sender approval with lost webhooks, deadlines and restarts (polling ev
   test('CHATB: the activation webhook dropped, the poll finds the sender ACTIVE', async () => {
     await setWebhookFaults(h, { drop: 1 });
     const id = await start(h, '/v1/senders/chatb', { displayName: uniqueName('dropped'), categoryCode: 'TRAVEL' });
-    const done = await waitUntil(h, id, completed, 'completed', 10_000);
+    const done = await waitUntil(h, id, watched, 'ACTIVE and watched', 10_000);
     assert.equal(done.state, 'ACTIVE');
     assert.ok(done.details.polls >= 1);
     assert.match(done.history.at(-1)!.reason!, /read from the platform/);
