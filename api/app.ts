@@ -52,6 +52,7 @@ import { SuppressionStore } from '../store/suppressions.js';
 import { DEFAULT_CONSENT_SETTINGS } from '../common/config/consent.js';
 import { mmsPostbackRoutes } from './callbacks/mms.js';
 import { campaignRoutes } from '../processes/campaigns/routes/index.js';
+import { customerProjectCheck } from './processes/customer-project.js';
 import { voiceRoutes } from '../processes/voice/routes/index.js';
 import { voiceCallbackRoutes } from './callbacks/voice.js';
 import { IntakePipeline } from './callbacks/intake.js';
@@ -141,12 +142,14 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
   });
   // Which process follows a platform resource: the callback intakes signal it directly (without the store: the inboxes and relays).
   const links = store ? new ResourceLinkStore(store.sql) : undefined;
+  // A customer's key names only its own customer's subprojects (the starts of senders, templates, bundles, campaigns).
+  const customerProject = customerProjectCheck({ processes, subprojects: platform.subprojects, parentProjectId: config.platform.credentials.projectId });
   await app.register(provisioningRoutes, {
     client,
     processes,
     config,
     provisioning: platform.provisioning,
-    subprojects: platform.subprojects,
+    customerProject,
     hashSubject,
     links,
   });
@@ -171,7 +174,7 @@ export async function buildApp({ config, client, codec, logger, store, keys = ne
     overdueGraceMs: config.processes.senderid.overdueGraceMs,
     links,
   });
-  await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning, subprojects: platform.subprojects });
+  await app.register(campaignRoutes, { client, processes, config, store, provisioning: platform.provisioning, customerProject });
   // Each app's suppression list: replies (STOP, START) change it through the conversation intake, the API reads and edits it.
   const suppressions = store ? new SuppressionStore(store.sql, sealerOf(config.codecKeys), hashSubject) : undefined;
   await app.register(suppressionRoutes, { suppressions, pageTokenKey: pageTokenKey(config.codecKeys) });

@@ -6,30 +6,38 @@ import { workflowIds } from '../../processes/kinds.js';
 import type { SubprojectsClient } from '../../platform/subprojects/client.js';
 import { PlatformNotFoundError } from '../../platform/errors.js';
 import { unprocessable } from '../errors.js';
+import { currentTenant } from '../plugins/actor.js';
 import type { ProcessService } from './find.js';
 
-export interface CustomerProjectDeps {
+interface CustomerProjectDeps {
   processes: ProcessService;
   subprojects: SubprojectsClient;
   /** The platform project every customer's subproject is made under. */
   parentProjectId: string;
 }
 
-/** For a tenant key's request: refuses (422 naming `field`) a named project that is not one of its customer's subprojects. */
-export async function checkCustomerProject(deps: CustomerProjectDeps, field: string, projectId: string | undefined): Promise<void> {
-  if (projectId === undefined) return; // the platform project
-  const notTheirs = () => unprocessable(field, 'not_customer_project', "is not a subproject of this key's customer");
-  const sub = await deps.subprojects.get(deps.parentProjectId, projectId).catch((err: unknown) => {
-    if (err instanceof PlatformNotFoundError) throw notTheirs();
-    throw err;
-  });
-  if (!sub.displayName || sub.projectId !== projectId) throw notTheirs();
-  // The list keeps a tenant key to its own customer's processes, and goes on into the archive.
-  const { processes } = await deps.processes.list({
-    kind: 'subproject',
-    key: workflowIds.subproject(deps.parentProjectId, sub.displayName),
-    state: 'READY',
-    pageSize: 1,
-  });
-  if (!processes.length) throw notTheirs();
+/**
+ * Refuses (422 naming `field`) a project a customer's (tenant) key names that is not one of its customer's
+ * subprojects; any other key, or no project named, passes.
+ */
+export type CustomerProjectCheck = (field: string, projectId: string | undefined) => Promise<void>;
+
+export function customerProjectCheck(deps: CustomerProjectDeps): CustomerProjectCheck {
+  return async (field, projectId) => {
+    if (projectId === undefined || !currentTenant()) return; // the platform project, or a key of no customer
+    const notTheirs = () => unprocessable(field, 'not_customer_project', "is not a subproject of this key's customer");
+    const sub = await deps.subprojects.get(deps.parentProjectId, projectId).catch((err: unknown) => {
+      if (err instanceof PlatformNotFoundError) throw notTheirs();
+      throw err;
+    });
+    if (!sub.displayName || sub.projectId !== projectId) throw notTheirs();
+    // The list keeps a tenant key to its own customer's processes, and goes on into the archive.
+    const { processes } = await deps.processes.list({
+      kind: 'subproject',
+      key: workflowIds.subproject(deps.parentProjectId, sub.displayName),
+      state: 'READY',
+      pageSize: 1,
+    });
+    if (!processes.length) throw notTheirs();
+  };
 }

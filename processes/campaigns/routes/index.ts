@@ -47,8 +47,7 @@ import {
   StartMmsCampaign,
 } from './schemas.js';
 import { currentTenant } from '../../../api/plugins/actor.js';
-import type { SubprojectsClient } from '../../../platform/subprojects/client.js';
-import { checkCustomerProject } from '../../../api/processes/customer-project.js';
+import type { CustomerProjectCheck } from '../../../api/processes/customer-project.js';
 
 export interface CampaignRouteOptions {
   client: Client;
@@ -57,13 +56,13 @@ export interface CampaignRouteOptions {
   store?: CampaignStore;
   /** The app's provisioning client (its calls counted and traced): reads a template campaign's template. */
   provisioning: ProvisioningClient;
-  /** Reads a subproject a customer's key names (its display name finds the customer's process). */
-  subprojects: SubprojectsClient;
+  /** Refuses a project a customer's key names that is not its own customer's subproject. */
+  customerProject: CustomerProjectCheck;
 }
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = async (
   app,
-  { client, processes, config, store: maybeStore, provisioning, subprojects },
+  { client, processes, config, store: maybeStore, provisioning, customerProject },
 ) => {
   const projectId = config.platform.credentials.projectId;
   const campaigns = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/campaigns', 'campaign');
@@ -147,7 +146,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRouteOptions> = a
     responses: startResponses,
     errors: [400, 401, 409, 413, 422, 502, 503],
     start: async ({ body: b }) => {
-      if (currentTenant()) await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.projectId', b.projectId);
+      await customerProject('body.projectId', b.projectId);
       const recipients = recipientsOf(b);
       const channel = (b.channel ?? 'SMS') as ConversationChannel;
       const m = b.message;

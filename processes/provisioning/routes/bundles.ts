@@ -9,10 +9,8 @@ import { processRouter } from '../../../api/routes/process-routes.js';
 import { acceptedOrThrow, followSettings, type ProvisioningRouteOptions } from './common.js';
 import { bundleInput } from './inputs.js';
 import { StartBundle } from './schemas.js';
-import { currentTenant } from '../../../api/plugins/actor.js';
-import { checkCustomerProject } from '../../../api/processes/customer-project.js';
 
-export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, subprojects }) => {
+export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, customerProject }) => {
   const projectId = config.platform.credentials.projectId;
   const bundles = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/bundles', 'bundle');
 
@@ -24,7 +22,7 @@ export const provisioningBundleRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     build: async (req) => {
       const { key, ...fields } = req.body;
       // A customer's key names a subproject of its own customer's, if any.
-      if (currentTenant()) await checkCustomerProject({ processes, subprojects, parentProjectId: projectId }, 'body.subprojectId', fields.subprojectId);
+      await customerProject('body.subprojectId', fields.subprojectId);
       return bundleInput(fields, 'body', { projectId, config, key });
     },
     reuse: 'after-final',

@@ -8,10 +8,8 @@ import type { Config } from '../../../common/config.js';
 import type { FollowSettings, OperationOutcome } from '../contract.js';
 import { ApiError } from '../../../api/errors.js';
 import type { ProcessService } from '../../../api/processes/find.js';
-import type { SubprojectsClient } from '../../../platform/subprojects/client.js';
 import type { BuiltProcess } from '../../../api/processes/start.js';
-import { currentTenant } from '../../../api/plugins/actor.js';
-import { checkCustomerProject } from '../../../api/processes/customer-project.js';
+import type { CustomerProjectCheck } from '../../../api/processes/customer-project.js';
 
 export interface ProvisioningRouteOptions {
   client: Client;
@@ -21,8 +19,8 @@ export interface ProvisioningRouteOptions {
   provisioning: ProvisioningClient;
   /** Workflow IDs are not encrypted: a sender's phone number appears in them only as this keyed hash. */
   hashSubject: SubjectHasher;
-  /** Reads a subproject a customer's key names (api/processes/customer-project.ts). */
-  subprojects: SubprojectsClient;
+  /** Refuses a project a customer's key names that is not its own customer's subproject. */
+  customerProject: CustomerProjectCheck;
 }
 
 /**
@@ -64,12 +62,12 @@ export async function lookup<T>(log: FastifyBaseLogger, what: string, read: () =
  * platform project's, as an onboarding's steps do). A customer's key may name only one of its customer's subprojects.
  */
 export async function inProjectOf<I extends { projectId: string }>(
-  opts: Pick<ProvisioningRouteOptions, 'processes' | 'subprojects' | 'config'>,
+  customerProject: CustomerProjectCheck,
   projectId: string | undefined,
   build: () => BuiltProcess<I> | Promise<BuiltProcess<I>>,
 ): Promise<BuiltProcess<I>> {
   const built = await build();
   if (built.errors.length) return built;
-  if (currentTenant()) await checkCustomerProject({ ...opts, parentProjectId: opts.config.platform.credentials.projectId }, 'body.projectId', projectId);
+  await customerProject('body.projectId', projectId);
   return projectId === undefined ? built : { ...built, input: { ...built.input, projectId } };
 }

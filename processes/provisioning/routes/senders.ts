@@ -24,13 +24,12 @@ function verifiedOrThrow(outcome: OperationOutcome): OperationOutcome {
 
 export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (
   app,
-  { client, processes, config, provisioning, hashSubject, subprojects },
+  { client, processes, config, provisioning, hashSubject, customerProject },
 ) => {
   const projectId = config.platform.credentials.projectId;
   const senders = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/senders', 'sender');
   // 502: a customer's key names a subproject, read from the platform.
   const byKey = { errors: [400, 401, 422, 502], reuse: 'after-final' } as const;
-  const inCustomerProject = inProjectOf.bind(undefined, { processes, subprojects, config });
 
   senders.start({
     ...byKey,
@@ -38,7 +37,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     summary: 'Create an RCS sender, answer its questionnaire, launch it and follow it to LAUNCHED in every country',
     body: inProject(StartRcsSender),
     build: ({ body: { projectId: into, ...b }, log }) =>
-      inCustomerProject(into, async () => {
+      inProjectOf(customerProject, into, async () => {
         const questionnaire = await lookup(log, 'the RCS questionnaire', () => provisioning.rcs.getQuestionnaire(b.useCase, b.countries));
         return rcsSenderInput(b, 'body', { projectId, config, questionnaire });
       }),
@@ -49,7 +48,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     segment: 'chata',
     summary: 'Create a CHATA sender for a phone number and follow it to ACTIVE',
     body: inProject(StartChataSender),
-    build: ({ body: { projectId: into, ...b } }) => inCustomerProject(into, () => chataSenderInput(b, 'body', { projectId, config, hashSubject })),
+    build: ({ body: { projectId: into, ...b } }) => inProjectOf(customerProject, into, () => chataSenderInput(b, 'body', { projectId, config, hashSubject })),
   });
 
   senders.start({
@@ -58,7 +57,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     summary: 'Create a CHATA sender by embedded sign-up (business account ID and phoneNumberId) and follow it to ACTIVE',
     body: inProject(StartEmbeddedChataSender),
     build: ({ body: { projectId: into, ...body } }) =>
-      inCustomerProject(into, () => {
+      inProjectOf(customerProject, into, () => {
         const { overdueAfterSeconds, phoneVerification, ...sender } = body;
         const phoneNumber = sender.phoneNumber !== undefined ? e164(sender.phoneNumber, 'body.phoneNumber') : undefined;
         const input: ChataSenderInput = {
@@ -90,7 +89,7 @@ export const provisioningSenderRoutes: FastifyPluginAsyncTypebox<ProvisioningRou
     summary: 'Create a CHATB sender in a category and follow it to ACTIVE',
     body: inProject(StartChatbSender),
     build: ({ body: { projectId: into, ...body }, log }) =>
-      inCustomerProject(into, async () => {
+      inProjectOf(customerProject, into, async () => {
         const categories = await lookup(log, 'the CHATB categories', () => provisioning.chatbSenders.categories());
         return chatbSenderInput(body, 'body', { projectId, config, categories });
       }),

@@ -15,7 +15,7 @@ const CHANNELS = [
   ['chatb', 'CHATB'],
 ] as const;
 
-export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, subprojects }) => {
+export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningRouteOptions> = async (app, { client, processes, config, customerProject }) => {
   const projectId = config.platform.credentials.projectId;
   const templates = processRouter(app, { client, processes, taskQueue: config.taskQueue }, '/v1/templates', 'template');
 
@@ -26,8 +26,7 @@ export const provisioningTemplateRoutes: FastifyPluginAsyncTypebox<ProvisioningR
       body: inProject(StartTemplate),
       // 502: a customer's key names a subproject, read from the platform.
       errors: [400, 401, 422, 502],
-      build: ({ body: { projectId: into, ...body } }) =>
-        inProjectOf({ processes, subprojects, config }, into, () => templateInput(body, 'body', { projectId, config, channel })),
+      build: ({ body: { projectId: into, ...body } }) => inProjectOf(customerProject, into, () => templateInput(body, 'body', { projectId, config, channel })),
       reuse: 'after-final',
     });
   }
