@@ -27,17 +27,19 @@ interface Delivery {
 /** Records deliveries, each checked with verifyConversationWebhook; answers with the scripted statuses first, then 200. */
 class ConversationReceiver extends Receiver<Delivery> {
   private readonly nonces = new Set<string>();
-  /** Reports made before the last reset are not kept, however late they land (a loaded machine delays them). */
-  private since = 0;
 
   constructor() {
     super('/webhooks/conversation');
   }
 
-  protected override record(r: Received): Delivery | undefined {
+  /** A report's `event_time`: when the sandbox made it. */
+  protected override madeAt(r: Received): number | undefined {
+    const made = Date.parse((JSON.parse(r.raw) as Body).event_time);
+    return Number.isNaN(made) ? undefined : made;
+  }
+
+  protected override record(r: Received): Delivery {
     const body = JSON.parse(r.raw) as Body;
-    const made = Date.parse(body.event_time);
-    if (!Number.isNaN(made) && made < this.since) return undefined;
     const check = verifyConversationWebhook({
       headers: r.headers,
       rawBody: r.raw,
@@ -45,11 +47,6 @@ class ConversationReceiver extends Receiver<Delivery> {
       seenNonce: (n) => this.nonces.has(n) || (this.nonces.add(n), false),
     });
     return { rawBody: r.raw, body, headers: r.headers, verified: check.ok, at: r.at, ...(check.ok ? {} : { reason: check.reason }) };
-  }
-
-  override async reset(): Promise<void> {
-    await super.reset();
-    this.since = Date.now();
   }
 
   /** `status` of each report received for `messageId`, in arrival order. */

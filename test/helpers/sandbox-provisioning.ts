@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import { verifyConversationWebhook } from '../../common/signing.js';
 import { createSandbox, defaultSandboxAccount, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
-import { pollUntil, sleep } from './deadline.js';
+import { pollUntil } from './deadline.js';
 import { rcsSenderFields } from './provisioning.js';
 import { Receiver, type Received as StubReceived } from './stub-server.js';
 
@@ -45,22 +45,15 @@ export { sleep } from './deadline.js';
 
 /** Records every webhook delivery and checks its signature; answers with the scripted statuses, then 200. */
 class ProvisioningReceiver extends Receiver<Received> {
-  private since = 0;
-
-  protected override record(r: StubReceived): Received | undefined {
-    const event = JSON.parse(r.raw) as WebhookEvent;
-    // A minimal body has no eventTime: its arrival time decides whether it came after the reset.
-    const at = Date.parse(event.eventTime);
-    if ((Number.isNaN(at) ? r.at : at) < this.since) return undefined;
-    return { path: r.path, event, verified: verifyConversationWebhook({ headers: r.headers, rawBody: r.raw, secret: SECRET }).ok, at: r.at };
+  /** An event's `eventTime`; a minimal body has none, and its arrival time decides whether it came after the reset. */
+  protected override madeAt(r: StubReceived): number {
+    const at = Date.parse((JSON.parse(r.raw) as WebhookEvent).eventTime);
+    return Number.isNaN(at) ? r.at : at;
   }
 
-  /** Forgets what came so far; a delivery already on the wire before a sandbox reset is ignored. */
-  override async reset(): Promise<void> {
-    await sleep(25);
-    this.since = Date.now();
-    this.received = [];
-    this.script = [];
+  protected override record(r: StubReceived): Received {
+    const event = JSON.parse(r.raw) as WebhookEvent;
+    return { path: r.path, event, verified: verifyConversationWebhook({ headers: r.headers, rawBody: r.raw, secret: SECRET }).ok, at: r.at };
   }
 
   triggers(): string[] {

@@ -21,23 +21,18 @@ interface Delivery {
 }
 
 class SenderIdReceiver extends Receiver<Delivery> {
-  /** Events made before the last reset are not kept, however late they land (a loaded machine delays them). */
-  private since = 0;
-
   constructor() {
     super('/callbacks/senderid');
   }
 
-  protected override record(r: Received): Delivery | undefined {
-    const body = JSON.parse(r.raw) as Body;
-    const made = Date.parse(body.timestamp);
-    if (!Number.isNaN(made) && made < this.since) return undefined;
-    return { path: r.path, rawBody: r.raw, body, headers: r.headers };
+  /** An event's `timestamp`: when the sandbox made it. */
+  protected override madeAt(r: Received): number | undefined {
+    const made = Date.parse((JSON.parse(r.raw) as Body).timestamp);
+    return Number.isNaN(made) ? undefined : made;
   }
 
-  override async reset(): Promise<void> {
-    await super.reset();
-    this.since = Date.now();
+  protected override record(r: Received): Delivery {
+    return { path: r.path, rawBody: r.raw, body: JSON.parse(r.raw), headers: r.headers };
   }
 
   states(): string[] {

@@ -90,6 +90,8 @@ export class Receiver<R = Received> {
   url = '';
   /** Closed while reset() runs: what arrives then is not kept. */
   protected open = true;
+  /** When the last reset ended: a request `madeAt` dates before it is not kept, however late it lands. */
+  private since = 0;
   private stub?: Stub;
 
   constructor(
@@ -97,9 +99,17 @@ export class Receiver<R = Received> {
     private readonly fallback = 200,
   ) {}
 
-  /** What `received` keeps of a request; undefined keeps nothing. Called for every request, kept or not. */
+  /** What `received` keeps of a request; undefined keeps nothing. Called for every request not made before the last reset. */
   protected record(r: Received, _req: StubRequest): R | undefined {
     return r as R;
+  }
+
+  /**
+   * When the sender made the request, if its body says (a platform event's own time); undefined keeps it whenever it
+   * came. A loaded machine can deliver a request made before a reset after the reset's closed window.
+   */
+  protected madeAt(_r: Received): number | undefined {
+    return undefined;
   }
 
   /** Answers a request (`kept` is what record made of it). */
@@ -110,7 +120,8 @@ export class Receiver<R = Received> {
 
   async start(): Promise<this> {
     this.stub = await startStub((req, res) => {
-      const kept = this.record({ method: req.method!, path: req.url!, headers: req.headers, raw: req.text, at: Date.now() }, req);
+      const r: Received = { method: req.method!, path: req.url!, headers: req.headers, raw: req.text, at: Date.now() };
+      const kept = (this.madeAt(r) ?? Infinity) < this.since ? undefined : this.record(r, req);
       if (this.open && kept !== undefined) this.received.push(kept);
       this.reply(res, kept);
     });
@@ -118,12 +129,16 @@ export class Receiver<R = Received> {
     return this;
   }
 
-  /** Forgets what came so far and the script; what arrives in the next 25 ms (already on its way) is not kept. */
+  /**
+   * Forgets what came so far and the script; what arrives in the next 25 ms (already on its way) is not kept, nor
+   * anything `madeAt` dates before the end of that window.
+   */
   async reset(): Promise<void> {
     this.open = false;
     await new Promise((r) => setTimeout(r, 25));
     this.received = [];
     this.script = [];
+    this.since = Date.now();
     this.open = true;
   }
 
