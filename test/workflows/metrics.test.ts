@@ -74,12 +74,18 @@ describe('worker metrics', () => {
     // A run is counted as its last workflow task completes, a moment after its state shows.
     // The SDK tags workflow metrics with taskQueue and workflowType (its own series say task_queue, workflow_type).
     const ended = (s: Sample[], state: string) => total(s, ENDED, { taskQueue: h.config.taskQueue, kind: 'subproject', state });
+    // Waits for every counter asserted below: on a loaded CI machine 5 s were not always enough.
     let after = await scrape(url);
-    for (let i = 0; i < 50 && (ended(after, 'READY') < 1 || ended(after, 'FAILED') < 1); i++) {
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    const counted = () =>
+      ended(after, 'READY') >= 1 &&
+      ended(after, 'FAILED') >= 1 &&
+      moved('temporal_workflow_completed', { ...queue, workflow_type: 'subprojectProvisioning' }) >= 1 &&
+      moved('temporal_workflow_failed', { ...queue, workflow_type: 'subprojectProvisioning' }) >= 1;
+    for (const deadline = Date.now() + 30_000; !counted() && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 100));
       after = await scrape(url);
     }
-    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
 
     assert.equal(ended(before, 'READY') + ended(before, 'FAILED'), 0, 'a fresh task queue');
     assert.equal(ended(after, 'READY'), 1);

@@ -11,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { ProcessEventDelivery } from '../../../api/event-delivery-schema.js';
 import { browse } from '../../helpers/browser.js';
+import { pollUntil } from '../../helpers/deadline.js';
 import { TEST_API_KEY, useHarness } from '../../helpers/harness.js';
 import { eventually, startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../helpers/event-receiver.js';
 import { freshNumber, messageFor, report, startVerification } from '../../helpers/verification.js';
@@ -119,8 +120,19 @@ describe('process events', () => {
       await report(h, s.processId, (await messageFor(h, identity, s.current!.verificationId)).code!);
       await h.waitForState(s.processId, 'SUCCESSFUL');
       await eventually('a redirected attempt', () => (receiver.all.some((e) => e.body.includes(s.processId)) ? true : undefined));
-      const log = (await h.api({ method: 'GET', url: `/v1/event-subscriptions/${sub.id}/attempts` })).json<{ attempts: { error?: string }[] }>();
-      assert.match(log.attempts[0]!.error!, /redirect .* not followed/);
+      // The deliverer records the attempt once the answer is in: a moment after the receiver saw it.
+      const attempts = async () =>
+        (await h.api({ method: 'GET', url: `/v1/event-subscriptions/${sub.id}/attempts` })).json<{ attempts: { error?: string }[] }>().attempts;
+      const [attempt] = await pollUntil(
+        async () => {
+          const kept = await attempts();
+          return kept.length ? kept : undefined;
+        },
+        'the attempt recorded',
+        15_000,
+        50,
+      );
+      assert.match(attempt!.error!, /redirect .* not followed/);
       assert.equal(target.all.length, 0, 'the redirect target was never called');
       const rotated = await h.api({ method: 'POST', url: `/v1/event-subscriptions/${sub.id}/rotate-secret`, payload: { overlapSeconds: 600 } });
       assert.equal(rotated.statusCode, 200, rotated.body);
